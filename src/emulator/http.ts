@@ -1,0 +1,139 @@
+// What every route handler of the emulator works with: the request context, the error it throws,
+// and the shared checks of SPEC section 4 (projectId, token scope, paging).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EmulatorState, ProjectData, ProjectRecord, TokenScope } from './store.js';
+
+export interface EmulatorOptions {
+  port: number;
+  host: string;
+  /** JSON file that persists the state across restarts; in memory when undefined. */
+  dataFile?: string;
+  /** Multiplies the size of the seeded catalog. */
+  scale: number;
+  /** Delay added before every response, in milliseconds. */
+  latencyMs: number;
+  /** Share of requests (0..1) answered 503 with Retry-After. */
+  failRate: number;
+  /** Seed of the pseudo-random choices (fault injection). */
+  seed: number;
+  /** Requests per token per minute; 0 means unlimited. */
+  rateLimit: number;
+  /** Duration of one processing step of an upload, in milliseconds. */
+  processingMs: number;
+  /** No request log on stderr. */
+  quiet: boolean;
+  /** Where request log lines go (default: process.stderr). */
+  log?: (line: string) => void;
+  /** Hard time limit of one sandbox exec request, in milliseconds. */
+  sandboxTimeoutMs: number;
+}
+
+/** What the emulator received: tests assert on it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  status?: number;
+  /** Filled by the upload routes: what the upload carried. */
+  upload?: { fileName: string; size: number; extractions?: string[]; form: 'multipart' | 'json' };
+}
+
+export interface RouteContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  token: string;
+  scope: TokenScope;
+  state: EmulatorState;
+  options: EmulatorOptions;
+  record: RecordedRequest;
+  /** Persist the state (no-op without --data). */
+  save(): void;
+  /** Milliseconds since the epoch; one clock for the whole emulator. */
+  now(): number;
+}
+
+/** A JSON reply; a handler that streams (SSE) writes to ctx.res itself and returns undefined. */
+export interface Reply {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (ctx: RouteContext) => Promise<Reply | undefined> | Reply | undefined;
+
+/** Thrown by handlers; becomes `{"error": {"message": …}}` or `{"error": {field: [..]}}`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string | Record<string, string[]>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : JSON.stringify(detail));
+  }
+
+  body(): { error: Record<string, string | string[]> } {
+    return { error: typeof this.detail === 'string' ? { message: this.detail } : this.detail };
+  }
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string): boolean => UUID_RE.test(value);
+
+/** The project a request may touch: 404 outside the token's organization, 403 outside its scope. */
+export function projectInScope(ctx: RouteContext, projectId: string, field = 'projectId'): ProjectRecord {
+  if (!isUuid(projectId)) throw new HttpError(400, { [field]: [`${field} must be a valid UUID`] });
+  const project = ctx.state.projects.find((p) => p.id === projectId);
+  if (!project || project.organization_id !== ctx.scope.organization_id) {
+    throw new HttpError(404, 'project not found');
+  }
+  if (ctx.scope.project_id && ctx.scope.project_id !== projectId) {
+    throw new HttpError(403, 'token does not have access to this project');
+  }
+  return project;
+}
+
+/** The required `projectId` query parameter, checked and resolved. */
+export function queryProject(ctx: RouteContext): { project: ProjectRecord; data: ProjectData } {
+  const projectId = ctx.query.get('projectId');
+  if (projectId === null || projectId === '') {
+    throw new HttpError(400, { projectId: ['projectId is required'] });
+  }
+  if (!isUuid(projectId)) throw new HttpError(400, { projectId: ['projectId must be a valid UUID'] });
+  const project = ctx.state.projects.find((p) => p.id === projectId);
+  // A project of another organization is indistinguishable from one the token may not touch.
+  if (!project || project.organization_id !== ctx.scope.organization_id) {
+    throw new HttpError(403, 'token does not have access to this project');
+  }
+  if (ctx.scope.project_id && ctx.scope.project_id !== projectId) {
+    throw new HttpError(403, 'token does not have access to this project');
+  }
+  const data = ctx.state.data[project.id];
+  if (!data) throw new HttpError(500, 'project data missing');
+  return { project, data };
+}
+
+/** `page` ≥ 1 (default 1) and `perPage` 1..100 (default 20), per SPEC section 8. */
+export function paging(ctx: RouteContext): { page: number; perPage: number } {
+  const errors: Record<string, string[]> = {};
+  const read = (name: string, fallback: number, max?: number): number => {
+    const raw = ctx.query.get(name);
+    if (raw === null || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1 || (max !== undefined && value > max)) {
+      errors[name] = [max === undefined ? `${name} must be an integer ≥ 1` : `${name} must be an integer from 1 to ${max}`];
+    }
+    return value;
+  };
+  const page = read('page', 1);
+  const perPage = read('perPage', 20, 100);
+  if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+  return { page, perPage };
+}
+
+/** A boolean-like flag: the string `true` turns it on. */
+export const flag = (ctx: RouteContext, name: string): boolean => ctx.query.get(name) === 'true';

@@ -1,0 +1,184 @@
+// The emulator's state: what the service holds, plus the bookkeeping it needs (tokens, uploads,
+// sandbox sessions). Everything here is plain JSON so `--data <file>` can persist it as is.
+import type {
+  ContractInclude,
+  ExtractionName,
+  Product,
+} from '../lib/schemas.js';
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+}
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  created_at: string;
+  organization_id: string;
+}
+
+/** A token reaches every project of an organization, or one project. */
+export interface TokenScope {
+  organization_id: string;
+  project_id?: string;
+}
+
+/** Duplicates stay in the store, pointing at their root; lists show roots only. */
+interface Mergeable {
+  merged_into?: string;
+  merged_at?: string;
+}
+
+export interface EntityRecord extends Mergeable {
+  id: string;
+  internal_uuid: string;
+  name: string;
+  email?: string;
+  phone?: string;
+  address?: string;
+  shorthand?: string;
+  division_of?: string;
+  project_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContractParty {
+  entity_id: string;
+  role: 'assignee' | 'assignor';
+}
+
+export interface ContractRecord {
+  id: string;
+  name: string;
+  project_id: string;
+  created_at: string;
+  /** Which entities sign the contract, and as what: drives `GET /v1/entities?roles=`. */
+  parties: ContractParty[];
+  /** The content of each include; an include without content is served as []. */
+  includes: Partial<Record<ContractInclude, Record<string, unknown>[]>>;
+  /** The staging id it came from, when it was uploaded through the emulator. */
+  staging_id?: number;
+}
+
+/** The full (single-item) statement shape; the list strips the single-only fields. */
+export interface StatementRecord {
+  id: number;
+  file_name: string;
+  file_type: string;
+  file_size: number;
+  statement_name?: string;
+  statement_type?: string;
+  statement_category?: string;
+  statement_producer?: string;
+  processing_status?: string;
+  upload_status?: string;
+  approval_status?: string;
+  has_revenues?: boolean;
+  has_costs?: boolean;
+  has_summary?: boolean;
+  currency_transaction?: string;
+  currency_royalty?: string;
+  entity_id?: string;
+  created_at: string;
+  processed_at?: string;
+  statement_desc?: string;
+  statement_subtype?: string;
+  statement_version?: string;
+  has_summary_lines?: boolean;
+  modified_at?: string;
+  staging_id?: number;
+}
+
+export interface RelationRecord extends Mergeable {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  department: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PersonRecord extends Mergeable {
+  id: string;
+  name: string;
+  project_id: string;
+}
+
+export interface CompositionRecord {
+  id: string;
+  name: string;
+  type: string;
+  writers: string[];
+  artists: string[];
+  created_at: string;
+  updated_at: string;
+  products: Product[];
+}
+
+export interface RecordingRecord {
+  id: string;
+  name: string;
+  duration_ms: number;
+  type: string;
+  artists: string[];
+  created_at: string;
+  updated_at: string;
+  products: Product[];
+}
+
+export interface ProjectData {
+  contracts: ContractRecord[];
+  statements: StatementRecord[];
+  entities: EntityRecord[];
+  relations: RelationRecord[];
+  artists: PersonRecord[];
+  writers: PersonRecord[];
+  recordings: RecordingRecord[];
+  compositions: CompositionRecord[];
+}
+
+export type DocumentKind = 'contract' | 'statement';
+
+/** One upload, from the POST until processing ends. Stages are derived from the clock. */
+export interface UploadRecord {
+  staging_id: number;
+  kind: DocumentKind;
+  project_id: string;
+  file_name: string;
+  file_type: string;
+  file_size: number;
+  created_at: string;
+  /** Epoch milliseconds of the upload; the state machine advances from it. */
+  created_ms: number;
+  /** Why the staging check fails (e.g. no %%EOF trailer), or undefined when the file is sound. */
+  staging_error?: string;
+  extractions: ExtractionName[];
+  /** Set once staging completes and the upload has become a contract or statement. */
+  result_id?: string | number;
+}
+
+export interface EmulatorState {
+  organizations: OrganizationRecord[];
+  projects: ProjectRecord[];
+  tokens: Record<string, TokenScope>;
+  data: Record<string, ProjectData>;
+  uploads: UploadRecord[];
+  next_staging_id: number;
+  next_statement_id: number;
+  /** Connected sandboxes, keyed by `${token}\u0000${projectId}`, valued by sandboxId. */
+  sandboxes: Record<string, string>;
+}
+
+export const emptyProjectData = (): ProjectData => ({
+  contracts: [],
+  statements: [],
+  entities: [],
+  relations: [],
+  artists: [],
+  writers: [],
+  recordings: [],
+  compositions: [],
+});

@@ -1,0 +1,286 @@
+// zod schemas for every resource and envelope of the service (SPEC sections 2, 4, 6, 7).
+// Shared by the client (to parse responses) and the emulator's tests (to check what it serves).
+// Objects are loose: a newer service may add fields, and `--json` must pass them through.
+import { z } from 'zod';
+
+export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID');
+
+export const Project = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+  organization_id: z.string(),
+});
+export type Project = z.infer<typeof Project>;
+
+const MergedRef = z.looseObject({ id: z.string(), name: z.string() });
+
+export const Entity = z.looseObject({
+  id: z.string(),
+  internal_uuid: z.string(),
+  name: z.string(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  address: z.string().optional(),
+  shorthand: z.string().optional(),
+  division_of: z.string().optional(),
+  project_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  merged: z.array(MergedRef).optional(),
+});
+export type Entity = z.infer<typeof Entity>;
+
+// Unprocessed statements lack derived fields, so everything but the id and the file is optional.
+export const Statement = z.looseObject({
+  id: z.number().int(),
+  file_name: z.string().optional(),
+  file_type: z.string().optional(),
+  file_size: z.number().int().optional(),
+  statement_name: z.string().optional(),
+  statement_type: z.string().optional(),
+  statement_category: z.string().optional(),
+  statement_producer: z.string().optional(),
+  processing_status: z.string().optional(),
+  upload_status: z.string().optional(),
+  approval_status: z.string().optional(),
+  has_revenues: z.boolean().optional(),
+  has_costs: z.boolean().optional(),
+  has_summary: z.boolean().optional(),
+  currency_transaction: z.string().optional(),
+  currency_royalty: z.string().optional(),
+  entity_id: z.string().optional(),
+  created_at: z.string().optional(),
+  processed_at: z.string().optional(),
+});
+export type Statement = z.infer<typeof Statement>;
+
+export const StatementDetail = Statement.extend({
+  statement_desc: z.string().optional(),
+  statement_subtype: z.string().optional(),
+  statement_version: z.string().optional(),
+  has_summary_lines: z.boolean().optional(),
+  modified_at: z.string().optional(),
+});
+export type StatementDetail = z.infer<typeof StatementDetail>;
+
+export const CONTRACT_INCLUDES = [
+  'entities',
+  'artists',
+  'writers',
+  'royalties',
+  'splits',
+  'costs',
+  'compensations',
+  'dates',
+  'accounting-periods',
+  'types',
+  'signatures',
+  'control-areas',
+  'creative-approvals',
+  'balances',
+  'recordings',
+  'compositions',
+] as const;
+export type ContractInclude = (typeof CONTRACT_INCLUDES)[number];
+
+// Each include adds one key of that name holding an array; the sub-records are loosely specified.
+export const Contract = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  project_id: z.string(),
+  created_at: z.string(),
+});
+export type Contract = z.infer<typeof Contract>;
+
+export const Product = z.looseObject({
+  name: z.string(),
+  upc: z.string(),
+  release_date: z.string(),
+  artists: z.array(z.string()),
+  source: z.string(),
+  store: z.string(),
+});
+export type Product = z.infer<typeof Product>;
+
+export const Composition = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  writers: z.array(z.string()),
+  artists: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  products: z.array(Product).optional(),
+});
+export type Composition = z.infer<typeof Composition>;
+
+export const Recording = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  duration_ms: z.number().int(),
+  type: z.string(),
+  artists: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  products: z.array(Product).optional(),
+});
+export type Recording = z.infer<typeof Recording>;
+
+export const Relation = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  department: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  merged: z.array(MergedRef.extend({ merged_at: z.string() })).optional(),
+});
+export type Relation = z.infer<typeof Relation>;
+
+export const Artist = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  project_id: z.string(),
+  merged: z.array(MergedRef).optional(),
+});
+export type Artist = z.infer<typeof Artist>;
+export const Writer = Artist;
+export type Writer = Artist;
+
+// Search: the spec's array of {type, id, name, score}, or the drifted object keyed by resource type
+// whose matches carry a rank instead of a score (CLI.md, "Tolerance").
+export const SearchResult = z.looseObject({
+  type: z.string(),
+  id: z.string(),
+  name: z.string(),
+  score: z.number(),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
+export const SearchMatch = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform(String),
+  name: z.string(),
+  matched_keywords: z.array(z.string()).optional(),
+  is_metadata_match: z.boolean().optional(),
+  rank: z.number().optional(),
+});
+export const SearchByType = z.record(z.string(), z.array(SearchMatch));
+
+export const ContractUpload = z.looseObject({
+  staging_id: z.number().int(),
+  staging_stage: z.string(),
+  staging_done: z.boolean(),
+  extractions_done: z.boolean(),
+  created_at: z.string(),
+});
+export const StatementUpload = z.looseObject({
+  staging_id: z.number().int(),
+  staging_stage: z.string(),
+  staging_done: z.boolean(),
+  processing_done: z.boolean(),
+  created_at: z.string(),
+});
+export type ContractUpload = z.infer<typeof ContractUpload>;
+export type StatementUpload = z.infer<typeof StatementUpload>;
+
+export const EXTRACTIONS = [
+  'extract-accounting-period',
+  'extract-assets',
+  'extract-commitments',
+  'extract-compensations',
+  'extract-control-areas',
+  'extract-costs',
+  'extract-creative-approvals',
+  'extract-dates',
+  'extract-royalties',
+  'extract-signatures',
+  'extract-splits',
+  'extract-targets',
+  'extract-balances',
+] as const;
+export type ExtractionName = (typeof EXTRACTIONS)[number];
+
+const StagingProcesses = z.looseObject({
+  stage: z.string(),
+  info: z.record(z.string(), z.unknown()),
+});
+
+export const Extraction = z.looseObject({
+  name: z.string(),
+  status: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type Extraction = z.infer<typeof Extraction>;
+
+export const ContractProcesses = z.looseObject({
+  staging_id: z.number().int(),
+  contract_id: z.number().int().nullable(),
+  staging_done: z.boolean(),
+  extraction_done: z.boolean(),
+  staging_processes: StagingProcesses,
+  extraction_processes: z
+    .looseObject({
+      stage: z.string(),
+      extractions: z.array(Extraction),
+    })
+    .nullable(),
+});
+export type ContractProcesses = z.infer<typeof ContractProcesses>;
+
+export const StatementProcesses = z.looseObject({
+  staging_id: z.number().int(),
+  statement_id: z.number().int().nullable(),
+  staging_done: z.boolean(),
+  processing_done: z.boolean(),
+  staging_processes: StagingProcesses,
+  processing_processes: z
+    .looseObject({
+      status: z.string(),
+      stage: z.number().int(),
+      remarks: z.record(z.string(), z.unknown()),
+    })
+    .nullable(),
+});
+export type StatementProcesses = z.infer<typeof StatementProcesses>;
+
+export const SandboxSession = z.looseObject({ sandboxId: z.string(), status: z.string() });
+export const SandboxDisconnected = z.looseObject({ status: z.string() });
+export const SandboxFile = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('directory'), entries: z.array(z.string()) }),
+  z.looseObject({ type: z.literal('file'), content: z.string() }),
+]);
+export type SandboxFile = z.infer<typeof SandboxFile>;
+export const ExecResult = z.looseObject({
+  command: z.string(),
+  stdout: z.string(),
+  stderr: z.string(),
+  exitCode: z.number().int(),
+});
+export type ExecResult = z.infer<typeof ExecResult>;
+
+export const UploadProgressEvent = z.looseObject({
+  bytesUploaded: z.number().int(),
+  bytesTotal: z.number().int(),
+  percent: z.number().int(),
+});
+export type UploadProgressEvent = z.infer<typeof UploadProgressEvent>;
+
+// Paged envelope of statements, compositions, recordings, relations (and, after drift, any list).
+export const paged = <T extends z.ZodType>(item: T) =>
+  z.looseObject({
+    items: z.array(item),
+    total_count: z.number().int(),
+    page: z.number().int(),
+    per_page: z.number().int(),
+  });
+
+// Every successful body is {data: …}.
+export const envelope = <T extends z.ZodType>(data: T) => z.looseObject({ data });
+
+// {"error": {"message": "…"}} or field-level details {"error": {"field": ["…"]}}.
+export const ErrorBody = z.looseObject({
+  error: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
