@@ -10,7 +10,7 @@ export interface CallOptions {
   method?: string;
   token?: string | null;
   headers?: Record<string, string>;
-  body?: BodyInit;
+  body?: RequestInit["body"];
 }
 
 /** One raw HTTP call to the emulator (for tests of the emulator itself, not of commands). */

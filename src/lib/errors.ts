@@ -1,0 +1,102 @@
+// The typed errors of pds. Each carries its exit code (DESIGN.md, "Exit codes"), so the one
+// handler in cli.ts can map any failure to a code and one readable line.
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  unauthenticated: 3,
+  forbidden: 4,
+  notFound: 5,
+  rateLimited: 6,
+  processingFailed: 7,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export class PdsError extends Error {
+  readonly exitCode: number = ExitCode.failure;
+  /** HTTP status when the service answered with an error. */
+  readonly status?: number;
+  /** Lines shown under the message (field-level details, hints). */
+  readonly details: string[];
+
+  constructor(message: string, options: { details?: string[]; status?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.details = options.details ?? [];
+    if (options.status !== undefined) this.status = options.status;
+  }
+}
+
+/** Bad flag, bad id, unknown include, non-PDF, file too large, API 400. */
+export class UsageError extends PdsError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+export class AuthError extends PdsError {
+  override readonly exitCode = ExitCode.unauthenticated;
+}
+
+export class ForbiddenError extends PdsError {
+  override readonly exitCode = ExitCode.forbidden;
+}
+
+export class NotFoundError extends PdsError {
+  override readonly exitCode = ExitCode.notFound;
+}
+
+export class RateLimitError extends PdsError {
+  override readonly exitCode = ExitCode.rateLimited;
+}
+
+export class ProcessingFailedError extends PdsError {
+  override readonly exitCode = ExitCode.processingFailed;
+}
+
+export class InterruptedError extends PdsError {
+  override readonly exitCode = ExitCode.interrupted;
+  constructor() {
+    super('interrupted');
+  }
+}
+
+/** Server 5xx after retries, network failure, timeout, an answer that does not parse. */
+export class ServiceError extends PdsError {}
+
+/** The error of an HTTP answer, from its status and the service's error body. */
+export function errorFromResponse(status: number, body: unknown, fallback: string): PdsError {
+  const { message, details } = describeErrorBody(body, fallback);
+  const options = { details, status };
+  if (status === 400 || status === 422) return new UsageError(message, options);
+  if (status === 401) {
+    return new AuthError(message, { ...options, details: [...details, 'run `pds auth login` or set PDS_TOKEN'] });
+  }
+  if (status === 403) return new ForbiddenError(message, options);
+  if (status === 404) return new NotFoundError(message, options);
+  if (status === 429) return new RateLimitError(message, options);
+  if (status >= 400 && status < 500) return new UsageError(message, options);
+  return new ServiceError(message, options);
+}
+
+/**
+ * `{"error": {"message": "…"}}` gives the message; `{"error": {"field": ["…"]}}` gives one
+ * detail line per field, which is what a user needs to fix the call.
+ */
+function describeErrorBody(body: unknown, fallback: string): { message: string; details: string[] } {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return { message: fallback, details: [] };
+  const error = (body as { error: unknown }).error;
+  if (typeof error === 'string') return { message: error, details: [] };
+  if (typeof error !== 'object' || error === null) return { message: fallback, details: [] };
+  const details: string[] = [];
+  let message: string | undefined;
+  for (const [field, value] of Object.entries(error)) {
+    if (field === 'message' && typeof value === 'string') message = value;
+    else if (Array.isArray(value)) details.push(`${field}: ${value.map(String).join('; ')}`);
+    else if (typeof value === 'string') details.push(`${field}: ${value}`);
+  }
+  if (message === undefined && details.length > 0) {
+    return { message: `${fallback}: ${details.join(', ')}`, details: [] };
+  }
+  return { message: message ?? fallback, details };
+}

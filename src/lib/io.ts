@@ -1,0 +1,70 @@
+// The streams a command may touch, and what they are connected to. Tests build an IO over
+// in-memory streams and choose whether each "is a TTY".
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Terminal width for tables; 80 when unknown. */
+  columns: number;
+}
+
+export function processIO(): IO {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stdout.columns || 80,
+  };
+}
+
+/**
+ * Color only where a person reads it: on a TTY, unless NO_COLOR or --no-color says otherwise;
+ * FORCE_COLOR turns it on anywhere (FORCE_COLOR=0 off).
+ */
+export function colorEnabled(stream: 'stdout' | 'stderr', io: IO, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
+  if (noColorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
+}
+
+/** In-memory IO for tests: everything written is kept as text. */
+export interface MemoryIO extends IO {
+  stdout: PassThrough;
+  stderr: PassThrough;
+  stdin: PassThrough;
+  out(): string;
+  err(): string;
+}
+
+export function memoryIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: string | Buffer; columns?: number } = {}): MemoryIO {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  const outChunks: Buffer[] = [];
+  const errChunks: Buffer[] = [];
+  stdout.on('data', (chunk: Buffer) => outChunks.push(chunk));
+  stderr.on('data', (chunk: Buffer) => errChunks.push(chunk));
+  if (options.stdin !== undefined) stdin.end(options.stdin);
+  const tty = options.tty ?? false;
+  return {
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: options.stdinTTY ?? false,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    columns: options.columns ?? 100,
+    out: () => Buffer.concat(outChunks).toString('utf8'),
+    err: () => Buffer.concat(errChunks).toString('utf8'),
+  };
+}
