@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
+    env: { TZ: 'UTC' },
     hookTimeout: 20_000,
   },
 });

@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import type { ResourceName } from '../../lib/api/catalog.js';
+import type { Column } from '../../lib/output.js';
+import { positiveInt } from '../options.js';
+import { COLUMNS } from './views.js';
+import { ResourceFlags, resourceQuery } from './flags.js';
+
+export const Options = z.object({
+  ...ResourceFlags,
+  args: z.tuple([]),
+  page: positiveInt('--page'),
+  perPage: z.optional(positiveInt('--per-page', 1, 100)),
+  all: z.optional(z.boolean()),
+});
+
+export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+  const resource = opts.resource as ResourceName;
+  const extra = resourceQuery(opts);
+  const projectId = ctx.project();
+  // --all asks for the largest pages the service allows: fewer round trips.
+  const perPage = opts.perPage ?? (opts.all ? 100 : 20);
+  const query = { projectId, page: opts.page, perPage, extra };
+  const catalog = ctx.api.catalog;
+  const pages = opts.all
+    ? catalog.allPages(resource, query)
+    : (async function* () {
+        yield await catalog.listPage(resource, query);
+      })();
+  await ctx.output.list(pages, {
+    columns: COLUMNS[resource] as Column<{ id: string | number }>[],
+    id: (record) => String(record.id),
+    noun: resource,
+    all: opts.all === true,
+  });
+}

@@ -1,0 +1,79 @@
+// What each catalog resource looks like in a list, and which extra flags it takes.
+import type { Column } from '../../lib/output.js';
+import type { ResourceItem, ResourceName } from '../../lib/api/catalog.js';
+
+type Columns<R extends ResourceName> = Column<ResourceItem<R>>[];
+
+const count = (value: unknown[] | undefined) => (value === undefined ? undefined : value.length);
+const list = (values: string[]) => values.join(', ');
+
+export const COLUMNS: { [R in ResourceName]: Columns<R> } = {
+  contracts: [
+    { header: 'id', value: (c) => c.id },
+    { header: 'name', value: (c) => c.name },
+    { header: 'created', value: (c) => c.created_at, date: true },
+  ],
+  statements: [
+    { header: 'id', value: (s) => s.id },
+    { header: 'name', value: (s) => s.statement_name ?? s.file_name },
+    { header: 'type', value: (s) => s.statement_type },
+    { header: 'producer', value: (s) => s.statement_producer },
+    { header: 'processing', value: (s) => s.processing_status },
+    { header: 'created', value: (s) => s.created_at, date: true },
+  ],
+  entities: [
+    { header: 'id', value: (e) => e.id },
+    { header: 'name', value: (e) => e.name },
+    { header: 'shorthand', value: (e) => e.shorthand },
+    { header: 'email', value: (e) => e.email },
+    { header: 'merged', value: (e) => count(e.merged) },
+  ],
+  relations: [
+    { header: 'id', value: (r) => r.id },
+    { header: 'name', value: (r) => r.name },
+    { header: 'department', value: (r) => r.department },
+    { header: 'email', value: (r) => r.email },
+    { header: 'merged', value: (r) => count(r.merged) },
+  ],
+  artists: [
+    { header: 'id', value: (a) => a.id },
+    { header: 'name', value: (a) => a.name },
+    { header: 'merged', value: (a) => count(a.merged) },
+  ],
+  writers: [
+    { header: 'id', value: (w) => w.id },
+    { header: 'name', value: (w) => w.name },
+    { header: 'merged', value: (w) => count(w.merged) },
+  ],
+  recordings: [
+    { header: 'id', value: (r) => r.id },
+    { header: 'name', value: (r) => r.name },
+    { header: 'artists', value: (r) => list(r.artists) },
+    { header: 'duration', value: (r) => duration(r.duration_ms) },
+    { header: 'products', value: (r) => count(r.products) },
+  ],
+  compositions: [
+    { header: 'id', value: (c) => c.id },
+    { header: 'name', value: (c) => c.name },
+    { header: 'writers', value: (c) => list(c.writers) },
+    { header: 'type', value: (c) => c.type },
+    { header: 'products', value: (c) => count(c.products) },
+  ],
+};
+
+/** The flags beyond paging that each resource accepts (CLI.md, "Reading"). */
+export const EXTRA_FLAGS: { [R in ResourceName]: { include?: true; roles?: true; merged?: true; products?: true } } = {
+  contracts: { include: true },
+  statements: {},
+  entities: { roles: true, merged: true },
+  relations: { merged: true },
+  artists: { merged: true },
+  writers: { merged: true },
+  recordings: { products: true },
+  compositions: { products: true },
+};
+
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}

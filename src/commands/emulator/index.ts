@@ -1,0 +1,4 @@
+import type { Command } from 'commander';
+import type { Runner } from '../../lib/command.js';
+
+export function registerEmulator(_program: Command, _runner: Runner): void {}

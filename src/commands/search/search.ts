@@ -1,0 +1,42 @@
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import type { SearchHit } from '../../lib/api/projects.js';
+import type { Column } from '../../lib/output.js';
+import { UsageError } from '../../lib/errors.js';
+import { commaList, positiveInt } from '../options.js';
+
+export const SEARCH_TYPES = ['contract', 'entity', 'artist', 'writer', 'recording', 'composition'] as const;
+
+export const Options = z.object({
+  args: z.tuple([z.array(z.string())]),
+  type: z.optional(z.union([z.string(), z.array(z.string())])),
+  limit: z.optional(positiveInt('--limit')),
+});
+
+const columns: Column<SearchHit>[] = [
+  { header: 'type', value: (hit) => hit.type },
+  { header: 'id', value: (hit) => hit.id },
+  { header: 'name', value: (hit) => hit.name },
+  { header: 'score', value: (hit) => Math.round(hit.score * 1000) / 1000 },
+];
+
+export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+  const query = opts.args[0].join(' ').trim();
+  if (query.length < 1 || query.length > 500) {
+    throw new UsageError(`the search query must be 1 to 500 characters (got ${query.length})`);
+  }
+  // Types are checked locally against the names the service documents; a plural is accepted.
+  const types = commaList(opts.type).map((t) => (t === 'entities' ? 'entity' : t.replace(/s$/, '')));
+  const unknown = types.filter((t) => !(SEARCH_TYPES as readonly string[]).includes(t));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown search type '${unknown[0]}'`, { details: [`valid types: ${SEARCH_TYPES.join(', ')}`] });
+  }
+  const projectId = ctx.project();
+  let hits = await ctx.api.projects.search(projectId, query);
+  if (types.length > 0) hits = hits.filter((hit) => types.includes(hit.type));
+  if (opts.limit !== undefined) hits = hits.slice(0, opts.limit);
+  async function* single() {
+    yield { items: hits, page: 1, perPage: hits.length, total: hits.length };
+  }
+  await ctx.output.list(single(), { columns, id: (hit) => `${hit.type}:${hit.id}`, noun: 'results', all: true });
+}

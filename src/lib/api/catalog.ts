@@ -1,0 +1,133 @@
+// Lists and gets of the catalog resources. They differ only in path, schema and query flags, so
+// one table describes them and one set of functions serves all (no per-resource near-copies).
+import * as z from 'zod/mini';
+import type { HttpClient, QueryValue } from '../http.js';
+import type { ListPage } from '../output.js';
+import {
+  Artist,
+  Composition,
+  Contract,
+  Entity,
+  Recording,
+  Relation,
+  Statement,
+  StatementDetail,
+  Writer,
+  paged,
+} from '../schemas.js';
+
+export const RESOURCES = {
+  contracts: { path: '/v1/contracts', item: Contract, detail: Contract },
+  statements: { path: '/v1/statements', item: Statement, detail: StatementDetail },
+  entities: { path: '/v1/entities', item: Entity, detail: Entity },
+  relations: { path: '/v1/relations', item: Relation, detail: Relation },
+  artists: { path: '/v1/artists', item: Artist, detail: Artist },
+  writers: { path: '/v1/writers', item: Writer, detail: Writer },
+  recordings: { path: '/v1/recordings', item: Recording, detail: Recording },
+  compositions: { path: '/v1/compositions', item: Composition, detail: Composition },
+} as const;
+
+export type ResourceName = keyof typeof RESOURCES;
+export const RESOURCE_NAMES = Object.keys(RESOURCES) as ResourceName[];
+export type ResourceItem<R extends ResourceName> = z.infer<(typeof RESOURCES)[R]['item']>;
+export type ResourceDetail<R extends ResourceName> = z.infer<(typeof RESOURCES)[R]['detail']>;
+
+/** A service may send any list as a plain array or as the paged envelope; both are accepted. */
+export function listOf<T extends z.ZodMiniType>(item: T) {
+  return z.union([z.array(item), paged(item)]);
+}
+
+/** Either envelope, as one page; a plain array carries no total. */
+export function toPage<T>(
+  data: T[] | { items: T[]; total_count: number; page: number; per_page: number },
+  requested: { page: number; perPage: number },
+): ListPage<T> {
+  if (Array.isArray(data)) return { items: data, page: requested.page, perPage: requested.perPage };
+  return { items: data.items, total: data.total_count, page: data.page, perPage: data.per_page };
+}
+
+export interface ListQuery {
+  projectId: string;
+  page: number;
+  perPage: number;
+  /** Resource-specific flags: includes, roles, includeMerged, includeProducts. */
+  extra?: Record<string, QueryValue>;
+}
+
+export function createCatalogApi(http: HttpClient) {
+  const listPage = async <R extends ResourceName>(resource: R, query: ListQuery): Promise<ListPage<ResourceItem<R>>> => {
+    const { path, item } = RESOURCES[resource];
+    const data = await http.data(
+      { path, query: { projectId: query.projectId, page: query.page, perPage: query.perPage, ...query.extra } },
+      listOf(item),
+    );
+    return toPage(data as ResourceItem<R>[] | { items: ResourceItem<R>[]; total_count: number; page: number; per_page: number }, query);
+  };
+
+  return {
+    listPage,
+
+    /** Every page from `query.page` on, in order, fetching up to `concurrency` pages at once. */
+    allPages<R extends ResourceName>(resource: R, query: ListQuery, concurrency = 4): AsyncGenerator<ListPage<ResourceItem<R>>> {
+      return followPages((page) => listPage(resource, { ...query, page }), query.page, concurrency);
+    },
+
+    get<R extends ResourceName>(
+      resource: R,
+      projectId: string,
+      id: string,
+      extra: Record<string, QueryValue> = {},
+    ): Promise<ResourceDetail<R>> {
+      const { path, detail } = RESOURCES[resource];
+      return http.data(
+        { path: `${path}/${encodeURIComponent(id)}`, query: { projectId, ...extra } },
+        detail,
+      ) as Promise<ResourceDetail<R>>;
+    },
+  };
+}
+
+export type CatalogApi = ReturnType<typeof createCatalogApi>;
+
+/**
+ * Follows pages in order with bounded concurrency. When the first page tells the total, exactly
+ * the remaining pages are fetched; when it does not (plain arrays), pages are fetched ahead in a
+ * window and the walk stops at the first short page (at most `concurrency - 1` wasted requests).
+ */
+export async function* followPages<T>(
+  fetchPage: (page: number) => Promise<ListPage<T>>,
+  startPage: number,
+  concurrency: number,
+): AsyncGenerator<ListPage<T>> {
+  const first = await fetchPage(startPage);
+  yield first;
+  if (first.items.length === 0) return;
+  const lastPage = first.total !== undefined ? Math.ceil(first.total / first.perPage) : Infinity;
+  if (first.total === undefined && first.items.length < first.perPage) return;
+  const inflight = new Map<number, Promise<ListPage<T>>>();
+  let next = startPage + 1;
+  let current = startPage + 1;
+  const fill = () => {
+    while (inflight.size < concurrency && next <= lastPage) {
+      const promise = fetchPage(next);
+      // A page fetched ahead and never awaited must not become an unhandled rejection.
+      promise.catch(() => undefined);
+      inflight.set(next, promise);
+      next++;
+    }
+  };
+  try {
+    while (current <= lastPage) {
+      fill();
+      const promise = inflight.get(current);
+      if (!promise) return;
+      const page = await promise;
+      inflight.delete(current);
+      current++;
+      yield page;
+      if (page.items.length === 0 || (first.total === undefined && page.items.length < page.perPage)) return;
+    }
+  } finally {
+    inflight.clear();
+  }
+}

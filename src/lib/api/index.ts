@@ -1,0 +1,14 @@
+// The typed API: one module per resource family, all over the one HttpClient.
+import type { HttpClient } from '../http.js';
+import { createCatalogApi } from './catalog.js';
+import { createProjectsApi } from './projects.js';
+
+export function createApi(http: HttpClient) {
+  return {
+    http,
+    projects: createProjectsApi(http),
+    catalog: createCatalogApi(http),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

@@ -1,0 +1,38 @@
+// Projects and project search.
+import * as z from 'zod/mini';
+import type { HttpClient } from '../http.js';
+import { Project, SearchByType, SearchResult } from '../schemas.js';
+import { listOf, toPage } from './catalog.js';
+
+/** One search hit, whichever form the service answered in. Unknown fields are kept. */
+export type SearchHit = { type: string; id: string; name: string; score: number } & Record<string, unknown>;
+
+const SearchData = z.union([z.array(SearchResult), SearchByType]);
+
+export function createProjectsApi(http: HttpClient) {
+  return {
+    async list(): Promise<Project[]> {
+      const data = await http.data({ path: '/v1/projects' }, listOf(Project));
+      return toPage(data, { page: 1, perPage: 0 }).items;
+    },
+
+    get(projectId: string): Promise<Project> {
+      return http.data({ path: `/v1/projects/${encodeURIComponent(projectId)}` }, Project);
+    },
+
+    async search(projectId: string, q: string): Promise<SearchHit[]> {
+      const data = await http.data(
+        { path: `/v1/projects/${encodeURIComponent(projectId)}/search`, query: { q } },
+        SearchData,
+      );
+      if (Array.isArray(data)) return data;
+      // The drifted form: {recordings: [{id, name, rank, …}], …}, keyed by plural type.
+      const hits: SearchHit[] = [];
+      for (const [key, matches] of Object.entries(data)) {
+        const type = key.endsWith('s') ? key.slice(0, -1) : key;
+        for (const { rank, ...match } of matches) hits.push({ ...match, type, score: rank ?? 0 });
+      }
+      return hits.sort((a, b) => b.score - a.score);
+    },
+  };
+}

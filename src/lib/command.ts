@@ -1,0 +1,34 @@
+// Glue between commander and a verb module. Kept free of runtime imports so that registering
+// every noun costs nothing: the verb's module (and the HTTP, table and spinner code behind it) is
+// imported only when that verb runs.
+import type { Command } from 'commander';
+import type * as z from 'zod/mini';
+import type { Context, Dependencies } from './context.js';
+import type { GlobalFlags } from './config.js';
+
+export interface VerbModule<S extends z.ZodMiniType = z.ZodMiniType> {
+  /** What the verb accepts: commander's options and positional arguments (`args`), checked. */
+  Options: S;
+  /** Does the work; returns an exit code (default 0) or throws a typed error. */
+  run(opts: z.infer<S>, ctx: Context): Promise<number | void>;
+}
+
+/** Set by cli.ts: turns global flags into a Context and records the verb's exit code. */
+export interface Runner {
+  run(load: () => Promise<VerbModule>, input: Record<string, unknown>, flags: GlobalFlags): Promise<void>;
+  deps: Dependencies;
+}
+
+/**
+ * The action of a verb: gathers positional arguments (as `args`, in declaration order), options
+ * and `fixed` values (e.g. which resource a shared verb serves), then lets the runner load the
+ * module, check the options and run it.
+ */
+export function lazyAction(runner: Runner, load: () => Promise<VerbModule>, fixed: Record<string, unknown> = {}) {
+  return async (...params: unknown[]): Promise<void> => {
+    const command = params[params.length - 1] as Command;
+    const { project, profile, apiUrl, json, quiet, color, verbose, timeout, ...own } = command.optsWithGlobals();
+    const flags: GlobalFlags = { project, profile, apiUrl, json, quiet, color, verbose, timeout };
+    await runner.run(load, { ...own, ...fixed, args: command.processedArgs }, flags);
+  };
+}

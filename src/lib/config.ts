@@ -1,0 +1,179 @@
+// Profiles on disk (api url, token, default project), and the settings a run resolves from
+// flag > environment > profile > default (DESIGN.md, "Configuration precedence").
+//
+// Writes go through `conf` (atomic, mode 0600). Reads parse the same JSON file directly: loading
+// conf and its schema validator costs ~70 ms, and every command reads the config.
+import { readFileSync } from 'node:fs';
+import { chmod } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { UsageError } from './errors.js';
+
+export const DEFAULT_API_URL = 'http://127.0.0.1:4010';
+export const DEFAULT_PROFILE = 'default';
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+const Profile = z.looseObject({
+  'api-url': z.optional(z.string()),
+  token: z.optional(z.string()),
+  project: z.optional(z.string()),
+  timeout: z.optional(z.string()),
+});
+export type Profile = z.infer<typeof Profile>;
+
+const ConfigFile = z.looseObject({
+  profiles: z._default(z.record(z.string(), Profile), {}),
+});
+type ConfigFile = z.infer<typeof ConfigFile>;
+
+/** Keys `pds config` reads and writes. The token is managed by `pds auth`. */
+export const CONFIG_KEYS = ['api-url', 'project', 'timeout'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.PDS_CONFIG_DIR) return env.PDS_CONFIG_DIR;
+  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  return join(base, 'pds');
+}
+
+export const configPath = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'config.json');
+
+export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(configPath(env), 'utf8');
+  } catch {
+    return { profiles: {} };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`the config file ${configPath(env)} is not valid JSON`, {
+      details: ['fix or delete it; `pds auth login` writes a new one'],
+    });
+  }
+  const parsed = ConfigFile.safeParse(json);
+  if (!parsed.success) throw new UsageError(`the config file ${configPath(env)} has an unexpected shape`);
+  return parsed.data;
+}
+
+export function readProfile(env: NodeJS.ProcessEnv, name: string): Profile {
+  return readConfig(env).profiles[name] ?? {};
+}
+
+/** Changes one profile and writes the file atomically with mode 0600. */
+export async function updateProfile(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  change: (profile: Profile) => Profile,
+): Promise<Profile> {
+  const { default: Conf } = await import('conf');
+  const store = new Conf<ConfigFile>({
+    projectName: 'pds',
+    cwd: configDir(env),
+    configName: 'config',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+  });
+  const profiles = { ...readConfig(env).profiles };
+  const next = change({ ...profiles[name] });
+  for (const key of Object.keys(next) as (keyof Profile)[]) {
+    if (next[key] === undefined) delete next[key];
+  }
+  profiles[name] = next;
+  store.set('profiles', profiles);
+  // conf creates the file with the mode; an older file keeps its own, so tighten it explicitly.
+  await chmod(store.path, 0o600);
+  return next;
+}
+
+export interface GlobalFlags {
+  project?: string;
+  profile?: string;
+  apiUrl?: string;
+  json?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+  verbose?: boolean;
+  timeout?: string;
+}
+
+export type Source = 'flag' | 'env' | 'profile' | 'default';
+
+export interface Settings {
+  profile: string;
+  apiUrl: string;
+  apiUrlSource: Source;
+  token?: string;
+  tokenSource?: Exclude<Source, 'flag' | 'default'>;
+  project?: string;
+  projectSource?: Exclude<Source, 'default'>;
+  timeoutMs: number;
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  noColor: boolean;
+}
+
+/** flag > environment > profile > default. */
+export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Settings {
+  const profileName = flags.profile || env.PDS_PROFILE || DEFAULT_PROFILE;
+  const profile = readProfile(env, profileName);
+
+  const pick = <T extends string>(flag: T | undefined, envValue: string | undefined, stored: string | undefined) =>
+    flag
+      ? { value: flag, source: 'flag' as const }
+      : envValue
+        ? { value: envValue, source: 'env' as const }
+        : stored
+          ? { value: stored, source: 'profile' as const }
+          : undefined;
+
+  const apiUrl = pick(flags.apiUrl, env.PDS_API_URL, profile['api-url']);
+  const project = pick(flags.project, env.PDS_PROJECT, profile.project);
+  const token = pick(undefined, env.PDS_TOKEN, profile.token);
+  const timeout = flags.timeout ?? profile.timeout ?? String(DEFAULT_TIMEOUT_SECONDS);
+  const seconds = Number(timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`invalid --timeout '${timeout}': expected a number of seconds greater than 0`);
+  }
+  const url = apiUrl?.value ?? DEFAULT_API_URL;
+  checkApiUrl(url);
+
+  const settings: Settings = {
+    profile: profileName,
+    apiUrl: url.replace(/\/+$/, ''),
+    apiUrlSource: apiUrl?.source ?? 'default',
+    timeoutMs: Math.round(seconds * 1000),
+    json: flags.json === true,
+    quiet: flags.quiet === true,
+    verbose: flags.verbose === true,
+    noColor: flags.color === false,
+  };
+  if (token) {
+    settings.token = token.value;
+    settings.tokenSource = token.source === 'env' ? 'env' : 'profile';
+  }
+  if (project) {
+    settings.project = project.value;
+    settings.projectSource = project.source;
+  }
+  return settings;
+}
+
+export function checkApiUrl(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`invalid API URL '${value}': expected something like https://api.example.com`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`invalid API URL '${value}': only http and https are supported`);
+  }
+  if (/\/v1\/?$/.test(url.pathname)) {
+    throw new UsageError(`invalid API URL '${value}': give the base URL without /v1`);
+  }
+}

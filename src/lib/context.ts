@@ -1,0 +1,103 @@
+// The Context handed to every command: streams, resolved settings, the output layer, the API
+// client (created on first use), the clock and the Ctrl-C signal.
+import type { IO } from './io.js';
+import { resolveSettings, type GlobalFlags, type Settings } from './config.js';
+import { Output } from './output.js';
+import { HttpClient } from './http.js';
+import { AuthError, UsageError } from './errors.js';
+import { UUID_PATTERN } from './schemas.js';
+import { createApi, type Api } from './api/index.js';
+import { VERSION } from './version.js';
+import type { Clock } from './clock.js';
+
+
+export interface Dependencies {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+  /** Retries of idempotent requests (default 3). */
+  maxRetries?: number;
+}
+
+export class Context {
+  readonly settings: Settings;
+  readonly output: Output;
+  private client: HttpClient | undefined;
+  private apiInstance: Api | undefined;
+
+  constructor(
+    readonly deps: Dependencies,
+    flags: GlobalFlags,
+  ) {
+    this.settings = resolveSettings(flags, deps.env);
+    this.output = new Output(deps.io, this.settings, deps.env);
+  }
+
+  get io(): IO {
+    return this.deps.io;
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return this.deps.env;
+  }
+
+  get signal(): AbortSignal {
+    return this.deps.signal;
+  }
+
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  /** The typed API over the configured URL and token; fails with exit 3 when there is no token. */
+  get api(): Api {
+    if (!this.apiInstance) {
+      if (!this.settings.token) {
+        throw new AuthError('not logged in', {
+          details: ['run `pds auth login --with-token` or set PDS_TOKEN'],
+        });
+      }
+      this.apiInstance = createApi(this.http());
+    }
+    return this.apiInstance;
+  }
+
+  /** An HTTP client; `overrides` lets `auth login` try a token before it is saved. */
+  http(overrides: { token?: string; apiUrl?: string } = {}): HttpClient {
+    const make = () =>
+      new HttpClient({
+        baseUrl: overrides.apiUrl ?? this.settings.apiUrl,
+        token: overrides.token ?? this.settings.token,
+        timeoutMs: this.settings.timeoutMs,
+        userAgent: `pds/${VERSION} node/${process.versions.node}`,
+        maxRetries: this.deps.maxRetries ?? 3,
+        signal: this.deps.signal,
+        sleep: this.deps.clock.sleep,
+        env: this.deps.env,
+        ...(this.settings.verbose ? { trace: (line: string) => this.deps.io.stderr.write(`${line}\n`) } : {}),
+      });
+    if (overrides.token !== undefined || overrides.apiUrl !== undefined) return make();
+    this.client ??= make();
+    return this.client;
+  }
+
+  /** The project to act on (flag, PDS_PROJECT or the profile's), checked to be a UUID. */
+  project(explicit?: string): string {
+    const project = explicit ?? this.settings.project;
+    if (!project) {
+      throw new UsageError('no project selected', {
+        details: ['pass -p <project-id>, set PDS_PROJECT, or run `pds use <project>`'],
+      });
+    }
+    checkUuid(project, 'project id');
+    return project;
+  }
+}
+
+export function checkUuid(value: string, what: string): void {
+  if (!UUID_PATTERN.test(value)) {
+    throw new UsageError(`invalid ${what} '${value}': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7`);
+  }
+}

@@ -1,0 +1,274 @@
+// The one renderer. Lists: a table on a TTY, tab-separated rows with a header when piped, a JSON
+// array with --json, ids with -q. Records: aligned fields, `key<TAB>value`, or JSON. Human text
+// (footers, notices, progress) goes to stderr; nothing animates or is colored off a TTY.
+import type { ChalkInstance } from 'chalk';
+import type { IO } from './io.js';
+import { colorEnabled } from './io.js';
+import type { Settings } from './config.js';
+
+export interface Column<T> {
+  header: string;
+  value: (record: T) => unknown;
+  /** ISO timestamps shown as `YYYY-MM-DD HH:MM` on a TTY. */
+  date?: boolean;
+}
+
+export interface ListPage<T> {
+  items: T[];
+  page: number;
+  perPage: number;
+  /** Known when the service sent the paged envelope. */
+  total?: number;
+}
+
+export interface ListView<T> {
+  columns: Column<T>[];
+  id: (record: T) => string;
+  /** Plural noun for messages: "artists". */
+  noun: string;
+  /** Whether every page is being followed (changes the footer). */
+  all?: boolean;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  stop(): void;
+}
+
+export type Mode = 'json' | 'ids' | 'table' | 'tsv';
+
+export class Output {
+  readonly mode: Mode;
+  readonly colorOut: boolean;
+  readonly colorErr: boolean;
+  private chalk: ChalkInstance | undefined;
+
+  constructor(
+    readonly io: IO,
+    private readonly settings: Settings,
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.mode = settings.json ? 'json' : settings.quiet ? 'ids' : io.stdoutIsTTY ? 'table' : 'tsv';
+    const wantsColor = (stream: 'stdout' | 'stderr') => colorEnabled(stream, io, env, settings.noColor);
+    this.colorOut = !settings.json && wantsColor('stdout');
+    this.colorErr = wantsColor('stderr');
+  }
+
+  /** Raw data on stdout (file contents, command output). */
+  write(text: string | Uint8Array): void {
+    this.io.stdout.write(text);
+  }
+
+  /** Raw text on stderr. */
+  writeErr(text: string | Uint8Array): void {
+    this.io.stderr.write(text);
+  }
+
+  /** A human line on stderr; silent with -q. */
+  info(message: string): void {
+    if (!this.settings.quiet) this.io.stderr.write(`${message}\n`);
+  }
+
+  /** A warning on stderr; silent with -q. */
+  warn(message: string): void {
+    if (!this.settings.quiet) this.io.stderr.write(`${this.paintErr('yellow', 'warning:')} ${message}\n`);
+  }
+
+  /** Any value as JSON on stdout, the same bytes a pipe or a TTY gets. */
+  json(value: unknown): void {
+    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** Loads chalk when (and only when) something will be colored. */
+  async prepareColor(): Promise<void> {
+    if ((this.colorOut || this.colorErr) && !this.chalk) {
+      const { Chalk } = await import('chalk');
+      this.chalk = new Chalk({ level: 1 });
+    }
+  }
+
+  paint(style: 'bold' | 'dim' | 'green' | 'red' | 'yellow' | 'cyan', text: string): string {
+    return this.colorOut && this.chalk ? this.chalk[style](text) : text;
+  }
+
+  paintErr(style: 'bold' | 'dim' | 'green' | 'red' | 'yellow' | 'cyan', text: string): string {
+    return this.colorErr && this.chalk ? this.chalk[style](text) : text;
+  }
+
+  /** A spinner on stderr when it is a TTY (and not -q/--json); otherwise nothing. */
+  async spinner(text: string): Promise<Spinner> {
+    if (!this.io.stderrIsTTY || this.settings.quiet || this.settings.json) {
+      return { update: () => undefined, stop: () => undefined };
+    }
+    const { default: ora } = await import('ora');
+    const spinner = ora({ text, stream: this.io.stderr, color: 'cyan', isEnabled: true }).start();
+    return {
+      update: (next) => {
+        spinner.text = next;
+      },
+      stop: () => {
+        spinner.stop();
+      },
+    };
+  }
+
+  /** Renders pages as they arrive; JSON, ids and TSV stream, a table waits for the rows. */
+  async list<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
+    await this.prepareColor();
+    const out = this.io.stdout;
+    if (this.mode === 'json') {
+      let count = 0;
+      for await (const page of pages) {
+        for (const item of page.items) {
+          out.write(`${count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
+          count++;
+        }
+      }
+      out.write(count === 0 ? '[]\n' : '\n]\n');
+      return;
+    }
+    if (this.mode === 'ids') {
+      for await (const page of pages) {
+        for (const item of page.items) out.write(`${view.id(item)}\n`);
+      }
+      return;
+    }
+    if (this.mode === 'tsv') {
+      out.write(`${view.columns.map((c) => c.header.toUpperCase()).join('\t')}\n`);
+      for await (const page of pages) {
+        for (const item of page.items) {
+          out.write(`${view.columns.map((c) => tsvCell(c.value(item))).join('\t')}\n`);
+        }
+      }
+      return;
+    }
+    const rows: string[][] = [];
+    let last: ListPage<T> | undefined;
+    let count = 0;
+    for await (const page of pages) {
+      last = page;
+      count += page.items.length;
+      for (const item of page.items) {
+        rows.push(view.columns.map((c) => (c.date ? readableDate(c.value(item)) : textCell(c.value(item)))));
+      }
+    }
+    if (rows.length === 0) {
+      this.info(`no ${view.noun} found`);
+      return;
+    }
+    out.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows));
+    if (last) this.info(this.paintErr('dim', footer(last, count, view)));
+  }
+
+  /** One record: aligned `field  value` lines on a TTY, `field<TAB>value` piped, or JSON. */
+  async record(record: Record<string, unknown>, idKey = 'id'): Promise<void> {
+    if (this.mode === 'json') {
+      this.json(record);
+      return;
+    }
+    if (this.mode === 'ids') {
+      this.io.stdout.write(`${textCell(record[idKey])}\n`);
+      return;
+    }
+    await this.prepareColor();
+    const scalars = Object.entries(record).filter(([, value]) => !isRecordArray(value));
+    const nested = Object.entries(record).filter(([, value]) => isRecordArray(value)) as [string, Record<string, unknown>[]][];
+    if (this.mode === 'tsv') {
+      for (const [key, value] of scalars) this.io.stdout.write(`${key}\t${tsvCell(value)}\n`);
+      for (const [key, value] of nested) this.io.stdout.write(`${key}\t${JSON.stringify(value)}\n`);
+      return;
+    }
+    const width = Math.max(...scalars.map(([key]) => key.length), 0);
+    for (const [key, value] of scalars) {
+      const text = looksLikeTimestamp(value) ? readableDate(value) : textCell(value);
+      this.io.stdout.write(`${this.paint('dim', key.padEnd(width))}  ${text}\n`);
+    }
+    for (const [key, items] of nested) {
+      this.io.stdout.write(`\n${this.paint('bold', `${key} (${items.length})`)}\n`);
+      if (items.length === 0) continue;
+      const headers = [...new Set(items.flatMap((item) => Object.keys(item)))];
+      const rows = items.map((item) => headers.map((h) => (looksLikeTimestamp(item[h]) ? readableDate(item[h]) : textCell(item[h]))));
+      this.io.stdout.write(await this.table(headers.map((h) => h.toUpperCase()), rows, '  '));
+    }
+  }
+
+  /** A borderless table (gh style) fitted to the terminal width by truncating the widest columns. */
+  async table(headers: string[], rows: string[][], prefix = ''): Promise<string> {
+    const { default: Table } = await import('cli-table3');
+    const gap = 2;
+    const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleLength(r[i] ?? ''))));
+    const budget = Math.max(this.io.columns - prefix.length - gap * (headers.length - 1), headers.length * 4);
+    while (widths.reduce((a, b) => a + b, 0) > budget) {
+      const widest = widths.indexOf(Math.max(...widths));
+      if ((widths[widest] ?? 0) <= 8) break;
+      widths[widest] = (widths[widest] ?? 0) - 1;
+    }
+    const table = new Table({
+      head: headers.map((h) => this.paint('bold', h)),
+      colWidths: widths.map((w, i) => w + (i < widths.length - 1 ? gap : 0)),
+      chars: {
+        top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+        bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+        left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+      },
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+      wordWrap: false,
+      truncate: '…',
+    });
+    table.push(...rows);
+    return `${table
+      .toString()
+      .split('\n')
+      .map((line) => prefix + line.trimEnd())
+      .join('\n')}\n`;
+  }
+}
+
+function footer(last: ListPage<unknown>, count: number, view: ListView<never>): string {
+  if (view.all) return `${count} ${view.noun}`;
+  if (last.total !== undefined) {
+    const pages = Math.max(1, Math.ceil(last.total / last.perPage));
+    return `page ${last.page} of ${pages} (${last.total} total)`;
+  }
+  return count >= last.perPage ? `page ${last.page} (more with --page ${last.page + 1} or --all)` : `page ${last.page}`;
+}
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}
+
+function isRecordArray(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'object' && v !== null);
+}
+
+function textCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Piped cells stay one line and one field: tabs and newlines become spaces. */
+function tsvCell(value: unknown): string {
+  return textCell(value).replace(/[\t\r\n]+/g, ' ');
+}
+
+const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+function looksLikeTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && TIMESTAMP_RE.test(value);
+}
+
+/** `2026-01-15 10:00` in the local time zone; anything that is not a timestamp as is. */
+export function readableDate(value: unknown): string {
+  if (!looksLikeTimestamp(value)) return textCell(value);
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function visibleLength(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
+}
