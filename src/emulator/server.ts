@@ -1,5 +1,6 @@
 // The emulator's HTTP server: one route table, bearer auth, the error envelope of SPEC section 7,
-// and a record of every request so tests can assert what was sent.
+// rate limiting (SPEC 8), fault injection and latency for reliability tests, persistence, and a
+// record of every request so tests can assert what was sent.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -11,7 +12,8 @@ import {
   type RouteContext,
 } from './http.js';
 import type { EmulatorState } from './store.js';
-import { seedState } from './seed.js';
+import { Rng } from './seed.js';
+import { openState } from './persist.js';
 import { projectRoutes } from './routes/projects.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { documentRoutes, advanceUploads } from './routes/documents.js';
@@ -31,6 +33,8 @@ export interface Emulator {
   options: EmulatorOptions;
   /** Every request received, in order. */
   requests: RecordedRequest[];
+  /** Whether the state was seeded in memory, seeded into the data file, or loaded from it. */
+  origin: 'memory' | 'seeded' | 'loaded';
   close(): Promise<void>;
 }
 
@@ -67,25 +71,135 @@ function match(route: CompiledRoute, parts: string[]): Record<string, string> | 
   return params;
 }
 
+const WINDOW_MS = 60_000;
+/** What the headers announce when no limit is set: clients that pace themselves never need to. */
+const UNLIMITED = 1_000_000;
+
+interface RateDecision {
+  headers: Record<string, string>;
+  /** Seconds until the window resets, when this request is over the limit. */
+  retryAfter?: number;
+}
+
+/** A fixed 60-second window per key (the token, or the client address when there is none). */
+class RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly limit: number) {}
+
+  hit(key: string, now: number): RateDecision {
+    let window = this.windows.get(key);
+    if (!window || now >= window.start + WINDOW_MS) {
+      if (this.windows.size > 10_000) this.prune(now);
+      window = { start: now, count: 0 };
+      this.windows.set(key, window);
+    }
+    window.count++;
+    const limit = this.limit > 0 ? this.limit : UNLIMITED;
+    const resetMs = window.start + WINDOW_MS;
+    const headers = {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - window.count)),
+      'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
+    };
+    if (this.limit > 0 && window.count > this.limit) {
+      return { headers, retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)) };
+    }
+    return { headers };
+  }
+
+  private prune(now: number): void {
+    for (const [key, window] of this.windows) if (now >= window.start + WINDOW_MS) this.windows.delete(key);
+  }
+}
+
+/** The options seeding does not check itself (it checks `scale`). */
+function checkOptions(options: EmulatorOptions): void {
+  const fail = (message: string) => {
+    throw new RangeError(message);
+  };
+  if (!(options.failRate >= 0 && options.failRate <= 1)) fail(`fail rate must be between 0 and 1, got ${options.failRate}`);
+  if (!(options.latencyMs >= 0)) fail(`latency must be ≥ 0 ms, got ${options.latencyMs}`);
+  if (!Number.isSafeInteger(options.rateLimit) || options.rateLimit < 0) {
+    fail(`rate limit must be an integer ≥ 0, got ${options.rateLimit}`);
+  }
+}
+
+const bearer = (req: IncomingMessage): string => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** How long an early answer waits for the rest of a body: in all, and since the last bytes came. */
+const DRAIN_MS = 2_000;
+const DRAIN_IDLE_MS = 100;
+
+/**
+ * Reads and discards what is left of a request body until it ends, the client pauses or the time
+ * is up. A client still sending an upload when the answer comes may otherwise get a reset instead
+ * of the answer; one that waits for the answer before sending more gets it after a short pause.
+ */
+function drain(req: IncomingMessage): Promise<void> {
+  if (req.complete) return Promise.resolve();
+  return new Promise((resolve) => {
+    let idle = setTimeout(() => done(), DRAIN_IDLE_MS);
+    const overall = setTimeout(() => done(), DRAIN_MS);
+    const onData = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => done(), DRAIN_IDLE_MS);
+    };
+    const done = () => {
+      clearTimeout(idle);
+      clearTimeout(overall);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      req.off('error', done);
+      resolve();
+    };
+    req.on('data', onData);
+    req.on('end', done);
+    req.on('close', done);
+    req.on('error', done);
+  });
+}
+
+/**
+ * An error answer. A body nobody has read is drained first, unless the handler chose to close the
+ * connection instead (it refuses to read an oversized body); a body still unread closes it.
+ */
+async function sendError(req: IncomingMessage, res: ServerResponse, error: HttpError): Promise<void> {
+  const closing = error.headers.connection === 'close';
+  if (!closing && !req.complete && !req.readableDidRead) await drain(req);
+  if (res.headersSent || res.destroyed) {
+    res.end();
+    return;
+  }
+  if (!req.complete) res.setHeader('connection', 'close');
+  sendJson(res, { status: error.status, body: error.body(), headers: error.headers });
+}
+
 export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): Promise<Emulator> {
   const options: EmulatorOptions = { ...defaultOptions, ...overrides };
+  checkOptions(options);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const state = seedState(options);
+  const { state, save, origin } = openState(options);
   const routes = compile([...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes]);
   const requests: RecordedRequest[] = [];
+  const limiter = new RateLimiter(options.rateLimit);
+  // One draw per request in arrival order: the same seed and the same requests fail the same way.
+  const faults = new Rng(options.seed);
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
+  const route = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const parts = url.pathname.split('/').filter(Boolean);
     const method = req.method ?? 'GET';
     let allowed = false;
-    for (const route of routes) {
-      const params = match(route, parts);
+    for (const candidate of routes) {
+      const params = match(candidate, parts);
       if (!params) continue;
       allowed = true;
-      if (route.method !== method) continue;
-      const header = req.headers.authorization ?? '';
-      const token = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? '';
+      if (candidate.method !== method) continue;
+      const token = bearer(req);
       const scope = state.tokens[token];
       if (!scope) throw new HttpError(401, token ? 'invalid or expired token' : 'missing bearer token');
       const ctx: RouteContext = {
@@ -100,18 +214,33 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
         state,
         options,
         record,
-        save: () => undefined,
+        save,
         now: () => Date.now(),
       };
       advanceUploads(ctx);
-      const reply = await route.handler(ctx);
+      const reply = await candidate.handler(ctx);
       if (reply) sendJson(res, reply);
       return;
     }
     throw new HttpError(allowed ? 405 : 404, allowed ? 'method not allowed' : 'not found');
   };
 
+  const serve = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
+    const token = bearer(req);
+    const rate = limiter.hit(token ? `token:${token}` : `address:${req.socket.remoteAddress ?? ''}`, Date.now());
+    for (const [name, value] of Object.entries(rate.headers)) res.setHeader(name, value);
+    const injectFault = faults.next() < options.failRate;
+    if (options.latencyMs > 0) await sleep(options.latencyMs);
+    // Both refusals come before any handler, so a refused upload leaves nothing behind.
+    if (rate.retryAfter !== undefined) {
+      throw new HttpError(429, 'rate limit exceeded', { 'retry-after': String(rate.retryAfter) });
+    }
+    if (injectFault) throw new HttpError(503, 'service unavailable (injected fault)', { 'retry-after': '1' });
+    await route(req, res, record);
+  };
+
   const server = createServer((req, res) => {
+    const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://emulator');
     const record: RecordedRequest = {
       method: req.method ?? 'GET',
@@ -122,22 +251,25 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     requests.push(record);
     res.on('finish', () => {
       record.status = res.statusCode;
-      if (!options.quiet) log(`${record.method} ${req.url ?? ''} ${res.statusCode}`);
-    });
-    handle(req, res, record).catch((error: unknown) => {
-      const httpError = error instanceof HttpError ? error : new HttpError(500, 'internal error');
-      if (!(error instanceof HttpError) && !options.quiet) log(`internal error: ${String(error)}`);
-      if (res.headersSent) {
-        res.end();
-        return;
+      if (!options.quiet) {
+        log(`${record.method} ${req.url ?? ''} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
       }
-      sendJson(res, { status: httpError.status, body: httpError.body(), headers: httpError.headers });
     });
+    serve(req, res, record)
+      .catch(async (error: unknown) => {
+        const httpError = error instanceof HttpError ? error : new HttpError(500, 'internal error');
+        if (!(error instanceof HttpError) && !options.quiet) log(`internal error: ${String(error)}`);
+        await sendError(req, res, httpError);
+      })
+      .catch(() => res.destroy());
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -147,6 +279,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     state,
     options,
     requests,
+    origin,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

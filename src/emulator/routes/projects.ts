@@ -1,5 +1,6 @@
-// 4.1 Projects: list per token scope, get, and search (search lives with the catalog it reads).
-import { HttpError, projectInScope, type Handler } from '../http.js';
+// 4.1 Projects: list per token scope, get, and search (scoring lives in ../search.ts).
+import { HttpError, projectInScope, type Handler, type RouteContext } from '../http.js';
+import { SEARCH_TYPES, searchProject, type SearchType } from '../search.js';
 import type { Route } from '../server.js';
 
 const listProjects: Handler = (ctx) => {
@@ -9,6 +10,7 @@ const listProjects: Handler = (ctx) => {
   return { body: { data: visible } };
 };
 
+// A malformed id names no project: 404 like any unknown one (SPEC 4.1 lists no 400 here).
 const getProject: Handler = (ctx) => {
   const id = ctx.params.project_id ?? '';
   const project = ctx.state.projects.find((p) => p.id === id);
@@ -18,7 +20,67 @@ const getProject: Handler = (ctx) => {
   return { body: { data: projectInScope(ctx, id, 'project_id') } };
 };
 
+const MAX_QUERY_CHARS = 500;
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+/** `q`: required, 1 to 500 characters (counted as code points, as a user counts them). */
+function searchQuery(ctx: RouteContext): string {
+  const q = ctx.query.get('q');
+  if (q === null) throw new HttpError(400, { q: ['q is required'] });
+  const length = [...q].length;
+  if (length < 1 || length > MAX_QUERY_CHARS) {
+    throw new HttpError(400, { q: [`q must be 1 to ${MAX_QUERY_CHARS} characters long, got ${length}`] });
+  }
+  // Only spaces is a query with nothing to look for: the same mistake as an empty one.
+  if (q.trim() === '') throw new HttpError(400, { q: ['q must contain a non-space character'] });
+  return q;
+}
+
+const isSearchType = (value: string): value is SearchType => (SEARCH_TYPES as readonly string[]).includes(value);
+
+/** Extension: `type=contract,artist` narrows the kinds searched; plural names are accepted too. */
+function searchTypes(ctx: RouteContext): readonly SearchType[] {
+  const values = ctx.query
+    .getAll('type')
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  if (values.length === 0) return SEARCH_TYPES;
+  const singular = (value: string) => {
+    const lower = value.toLowerCase();
+    return lower === 'entities' ? 'entity' : lower.replace(/s$/, '');
+  };
+  const unknown = values.filter((value) => !isSearchType(singular(value)));
+  if (unknown.length > 0) {
+    throw new HttpError(400, { type: unknown.map((value) => `unknown type '${value}'; valid: ${SEARCH_TYPES.join(', ')}`) });
+  }
+  return [...new Set(values.map(singular).filter(isSearchType))];
+}
+
+/** Extension: `limit` (1 to 100, default 20) caps the number of results. */
+function searchLimit(ctx: RouteContext): number {
+  const raw = ctx.query.get('limit');
+  if (raw === null || raw === '') return DEFAULT_LIMIT;
+  const limit = Number(raw);
+  if (!/^\d+$/.test(raw) || limit < 1 || limit > MAX_LIMIT) {
+    throw new HttpError(400, { limit: [`limit must be an integer from 1 to ${MAX_LIMIT}`] });
+  }
+  return limit;
+}
+
+const search: Handler = (ctx) => {
+  const project = projectInScope(ctx, ctx.params.project_id ?? '', 'project_id');
+  const q = searchQuery(ctx);
+  const types = searchTypes(ctx);
+  const limit = searchLimit(ctx);
+  const data = ctx.state.data[project.id];
+  if (!data) throw new HttpError(500, 'project data missing');
+  return { body: { data: searchProject(data, q, types, limit) } };
+};
+
 export const projectRoutes: Route[] = [
   { method: 'GET', pattern: '/v1/projects', handler: listProjects },
   { method: 'GET', pattern: '/v1/projects/:project_id', handler: getProject },
+  { method: 'GET', pattern: '/v1/projects/:project_id/search', handler: search },
 ];
