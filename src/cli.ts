@@ -103,7 +103,8 @@ function checkOptions(verb: VerbModule, input: Record<string, unknown>): z.infer
   const parsed = verb.Options.safeParse(input);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
-    const field = issue.path.filter((p) => p !== 'args').join('.');
+    // A custom check (positiveInt and the like) words its message with the flag's own name.
+    const field = issue.code === 'custom' ? '' : issue.path.filter((p) => p !== 'args').join('.');
     return field ? `${field}: ${issue.message}` : issue.message;
   });
   throw new UsageError(lines[0] ?? 'invalid input', { details: lines.slice(1) });
@@ -115,8 +116,10 @@ function report(error: unknown, io: IO, json: boolean, verbose: boolean): number
     if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
       return ExitCode.ok;
     }
-    const message = error.message.replace(/^error:\s*/, '');
-    write(io, json, { message, details: ['see `pds --help`, or `pds <command> --help`'] }, null);
+    // commander puts its suggestion on a second line: "(Did you mean artists?)".
+    const [message = '', ...more] = error.message.replace(/^error:\s*/, '').split('\n');
+    const details = [...more.map((line) => line.trim()).filter(Boolean), 'see `pds --help`, or `pds <command> --help`'];
+    write(io, json, { message, details }, null);
     return ExitCode.usage;
   }
   if (error instanceof InterruptedError) return ExitCode.interrupted;

@@ -25,6 +25,3 @@ export function commaList(value: string | string[] | undefined): string[] {
     .map((v) => v.trim())
     .filter(Boolean);
 }
-
-/** Collects a repeatable option into an array (commander's custom option parser). */
-export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -32,3 +32,6 @@ export function lazyAction(runner: Runner, load: () => Promise<VerbModule>, fixe
     await runner.run(load, { ...own, ...fixed, args: command.processedArgs }, flags);
   };
 }
+
+/** Collects a repeatable option into an array (commander's custom option parser). */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -137,7 +137,9 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
   const timeout = flags.timeout ?? profile.timeout ?? String(DEFAULT_TIMEOUT_SECONDS);
   const seconds = Number(timeout);
   if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new UsageError(`invalid --timeout '${timeout}': expected a number of seconds greater than 0`);
+    // Name where the bad value came from: a stale profile value would otherwise look like a bad flag.
+    const where = flags.timeout === undefined ? `timeout of profile ${profileName}` : '--timeout';
+    throw new UsageError(`invalid ${where} '${timeout}': expected a number of seconds greater than 0`);
   }
   const url = apiUrl?.value ?? DEFAULT_API_URL;
   checkApiUrl(url);
@@ -161,6 +163,11 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
     settings.projectSource = project.source;
   }
   return settings;
+}
+
+/** A token for display: enough to recognise it, never the whole of it (short ones not at all). */
+export function maskToken(token: string): string {
+  return token.length > 8 ? `${token.slice(0, 4)}…` : '…';
 }
 
 export function checkApiUrl(value: string): void {

@@ -77,6 +77,7 @@ export class Context {
         sleep: this.deps.clock.sleep,
         env: this.deps.env,
         ...(this.settings.verbose ? { trace: (line: string) => this.deps.io.stderr.write(`${line}\n`) } : {}),
+        notice: (line: string) => this.output.warn(line),
       });
     if (overrides.token !== undefined || overrides.apiUrl !== undefined) return make();
     this.client ??= make();
@@ -92,7 +93,8 @@ export class Context {
       });
     }
     checkUuid(project, 'project id');
-    return project;
+    // UUIDs are case-insensitive, but the service looks ids up as sent: send the canonical form.
+    return project.toLowerCase();
   }
 }
 

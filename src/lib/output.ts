@@ -134,8 +134,11 @@ export class Output {
       return;
     }
     if (this.mode === 'tsv') {
-      out.write(`${view.columns.map((c) => c.header.toUpperCase()).join('\t')}\n`);
+      // The header waits for the first page: a request that fails leaves stdout empty.
+      let header = false;
       for await (const page of pages) {
+        if (!header) out.write(`${view.columns.map((c) => c.header.toUpperCase()).join('\t')}\n`);
+        header = true;
         for (const item of page.items) {
           out.write(`${view.columns.map((c) => tsvCell(c.value(item))).join('\t')}\n`);
         }
@@ -195,6 +198,8 @@ export class Output {
   /** A borderless table (gh style) fitted to the terminal width by truncating the widest columns. */
   async table(headers: string[], rows: string[][], prefix = ''): Promise<string> {
     const { default: Table } = await import('cli-table3');
+    // A table row is one line: a newline inside a cell would split it.
+    rows = rows.map((row) => row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')));
     const gap = 2;
     const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleLength(r[i] ?? ''))));
     const budget = Math.max(this.io.columns - prefix.length - gap * (headers.length - 1), headers.length * 4);
@@ -204,7 +209,9 @@ export class Output {
       widths[widest] = (widths[widest] ?? 0) - 1;
     }
     const table = new Table({
-      head: headers.map((h) => this.paint('bold', h)),
+      // Cells are cut here, not by cli-table3: it cuts to the column width including the gap, so a
+      // long cell ran into its neighbour.
+      head: headers.map((h, i) => this.paint('bold', fit(h, widths[i] ?? 0))),
       colWidths: widths.map((w, i) => w + (i < widths.length - 1 ? gap : 0)),
       chars: {
         top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
@@ -215,7 +222,7 @@ export class Output {
       wordWrap: false,
       truncate: '…',
     });
-    table.push(...rows);
+    table.push(...rows.map((row) => row.map((cell, i) => fit(cell, widths[i] ?? 0))));
     return `${table
       .toString()
       .split('\n')
@@ -266,6 +273,11 @@ export function readableDate(value: unknown): string {
   if (Number.isNaN(date.getTime())) return value;
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** Plain text cut to `width` characters, the last one an ellipsis. */
+function fit(text: string, width: number): string {
+  return visibleLength(text) <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
 function visibleLength(text: string): number {

@@ -1,7 +1,6 @@
 // `pds <resource> ls|get` for the eight catalog resources, registered from one table.
 import type { Command } from 'commander';
-import { lazyAction, type Runner } from '../../lib/command.js';
-import { collect } from '../options.js';
+import { collect, lazyAction, type Runner } from '../../lib/command.js';
 
 const NOUNS = [
   ['contracts', 'contracts of the project'],

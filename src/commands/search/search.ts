@@ -22,8 +22,10 @@ const columns: Column<SearchHit>[] = [
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
   const query = opts.args[0].join(' ').trim();
-  if (query.length < 1 || query.length > 500) {
-    throw new UsageError(`the search query must be 1 to 500 characters (got ${query.length})`);
+  // Characters as a person (and the service) counts them: code points, not UTF-16 units.
+  const length = [...query].length;
+  if (length < 1 || length > 500) {
+    throw new UsageError(`the search query must be 1 to 500 characters (got ${length})`);
   }
   // Types are checked locally against the names the service documents; a plural is accepted.
   const types = commaList(opts.type).map((t) => (t === 'entities' ? 'entity' : t.replace(/s$/, '')));

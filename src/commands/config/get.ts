@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import { readProfile } from '../../lib/config.js';
+import { PdsError } from '../../lib/errors.js';
+import { configKey } from './keys.js';
+
+export const Options = z.object({ args: z.tuple([z.string()]) });
+
+export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+  const key = configKey(opts.args[0]);
+  const { profile } = ctx.settings;
+  const value = readProfile(ctx.env, profile)[key];
+  // Like `git config --get`: an unset key is exit 1 and nothing on stdout, so `$(pds config get …)`
+  // never captures a message.
+  if (value === undefined) throw new PdsError(`${key} is not set in profile ${profile}`);
+  if (ctx.output.mode === 'json') ctx.output.json(value);
+  else ctx.output.write(`${value}\n`);
+}

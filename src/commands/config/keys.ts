@@ -1,0 +1,32 @@
+// The keys `pds config` manages and the check of each value, so a typo fails at `set` and not
+// at the next command that reads it.
+import { CONFIG_KEYS, checkApiUrl, type ConfigKey } from '../../lib/config.js';
+import { checkUuid } from '../../lib/context.js';
+import { UsageError } from '../../lib/errors.js';
+
+export function configKey(key: string): ConfigKey {
+  if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
+  const details = [`valid keys: ${CONFIG_KEYS.join(', ')}`];
+  if (key === 'token') details.push('the token is managed by `pds auth login`, `pds auth token` and `pds auth logout`');
+  throw new UsageError(`unknown config key '${key}'`, { details });
+}
+
+/** The value as it is stored: checked, and normalised where two spellings mean the same. */
+export function configValue(key: ConfigKey, value: string): string {
+  const trimmed = value.trim();
+  switch (key) {
+    case 'api-url':
+      checkApiUrl(trimmed);
+      return trimmed.replace(/\/+$/, '');
+    case 'project':
+      checkUuid(trimmed, 'project id');
+      return trimmed.toLowerCase();
+    case 'timeout': {
+      const seconds = Number(trimmed);
+      if (trimmed === '' || !Number.isFinite(seconds) || seconds <= 0) {
+        throw new UsageError(`invalid timeout '${value}': expected a number of seconds greater than 0`);
+      }
+      return String(seconds);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import { CONFIG_KEYS, maskToken, readProfile } from '../../lib/config.js';
+
+export const Options = z.object({ args: z.tuple([]) });
+
+export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+  const { profile } = ctx.settings;
+  const stored = readProfile(ctx.env, profile);
+  const values: Record<string, string> = {};
+  for (const key of CONFIG_KEYS) {
+    const value = stored[key];
+    if (value !== undefined) values[key] = value;
+  }
+  if (stored.token !== undefined) values.token = maskToken(stored.token);
+
+  if (ctx.output.mode === 'ids') {
+    for (const key of Object.keys(values)) ctx.output.write(`${key}\n`);
+    return;
+  }
+  if (ctx.output.mode !== 'json' && Object.keys(values).length === 0) {
+    ctx.output.info(`profile ${profile} has no stored settings`);
+    return;
+  }
+  await ctx.output.record(values);
+}

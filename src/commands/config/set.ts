@@ -1,0 +1,14 @@
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import { updateProfile } from '../../lib/config.js';
+import { configKey, configValue } from './keys.js';
+
+export const Options = z.object({ args: z.tuple([z.string(), z.string()]) });
+
+export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+  const key = configKey(opts.args[0]);
+  const value = configValue(key, opts.args[1]);
+  const { profile } = ctx.settings;
+  await updateProfile(ctx.env, profile, (stored) => ({ ...stored, [key]: value }));
+  ctx.output.info(`Set ${key} to ${value} (profile ${profile})`);
+}

@@ -1,0 +1,292 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import { testEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
+
+let emulator: Emulator;
+let dir: string;
+beforeAll(async () => {
+  emulator = await testEmulator();
+});
+afterAll(() => emulator.close());
+beforeEach(() => {
+  dir = freshConfigDir();
+  emulator.requests.length = 0;
+});
+
+const NO_COLOR = { NO_COLOR: '1' };
+/** A run with no PDS_TOKEN/PDS_PROJECT, over the config dir of the test. */
+const pds = (args: string[], options: RunOptions = {}) =>
+  runCli(emulator, args, { token: null, project: null, ...options, env: { PDS_CONFIG_DIR: dir, ...options.env } });
+const configFile = () => join(dir, 'config.json');
+const profiles = (): Record<string, Record<string, string>> =>
+  (JSON.parse(readFileSync(configFile(), 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles;
+
+describe('pds auth login', () => {
+  it('reads the token from stdin, checks it with GET /v1/projects and saves it with mode 0600', async () => {
+    const result = await pds(['auth', 'login', '--with-token'], { stdin: '  demo-org-token\n' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n`,
+    });
+    expect(emulator.requests.map((r) => [r.method, r.path, r.headers.authorization, r.status])).toEqual([
+      ['GET', '/v1/projects', 'Bearer demo-org-token', 200],
+    ]);
+    // PDS_API_URL of the shell is not saved: only an explicit --api-url is.
+    expect(profiles()).toEqual({ default: { token: 'demo-org-token' } });
+    expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+  });
+
+  it('reads a piped stdin without --with-token', async () => {
+    const result = await pds(['auth', 'login'], { stdin: 'demo-org-token' });
+    expect(result.code).toBe(0);
+    expect(profiles()).toEqual({ default: { token: 'demo-org-token' } });
+  });
+
+  it('takes --token with a warning, saves --api-url, and honours --profile', async () => {
+    const result = await runCli(
+      null,
+      ['auth', 'login', '--token', 'demo-project-token', '--api-url', `${emulator.url}/`, '--profile', 'work'],
+      { token: null, project: null, env: { PDS_CONFIG_DIR: dir } },
+    );
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        'warning: a token on the command line stays in the shell history; prefer --with-token\n' +
+        `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile work)\n`,
+    });
+    expect(profiles()).toEqual({ work: { token: 'demo-project-token', 'api-url': emulator.url } });
+
+    // The saved profile is enough on its own: no PDS_API_URL, no PDS_TOKEN.
+    const status = await runCli(null, ['auth', 'status', '--profile', 'work'], {
+      token: null,
+      project: null,
+      env: { PDS_CONFIG_DIR: dir },
+    });
+    expect(status).toEqual({
+      code: 0,
+      stdout:
+        'profile\twork\n' +
+        `api-url\t${emulator.url}, from profile work\n` +
+        'token\tdemo…, from profile work\n' +
+        `scope\tproject Northern Lights Catalog (${DEMO_PROJECT})\n` +
+        'project\tnone (set one with `pds use <project>`)\n',
+      stderr: '',
+    });
+  });
+
+  it('uses PDS_PROFILE when there is no --profile', async () => {
+    const result = await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token', env: { PDS_PROFILE: 'ci' } });
+    expect(result.stderr).toBe(`Logged in to ${emulator.url} as organization (2 projects) (profile ci)\n`);
+    expect(profiles()).toEqual({ ci: { token: 'demo-org-token' } });
+  });
+
+  it('keeps the other keys of the profile', async () => {
+    expect((await pds(['config', 'set', 'project', DEMO_PROJECT])).code).toBe(0);
+    expect((await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' })).code).toBe(0);
+    expect(profiles()).toEqual({ default: { project: DEMO_PROJECT, token: 'demo-org-token' } });
+  });
+
+  it('rejects a token the service refuses: exit 3, nothing saved, no retry of the 401', async () => {
+    const result = await pds(['auth', 'login', '--with-token'], { stdin: 'not-a-real-token\n' });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `error: ${emulator.url} rejected the token: invalid or expired token\n  nothing was saved; check the token and try again\n`,
+    });
+    expect(emulator.requests.map((r) => [r.path, r.status])).toEqual([['/v1/projects', 401]]);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('keeps the old token when a new one is rejected', async () => {
+    await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
+    const result = await pds(['auth', 'login', '--token', 'wrong'], {});
+    expect(result.code).toBe(3);
+    expect(profiles()).toEqual({ default: { token: 'demo-org-token' } });
+  });
+
+  it('prints the rejection as JSON with --json', async () => {
+    const result = await pds(['auth', 'login', '--with-token', '--json'], { stdin: 'nope' });
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: { status: 401, message: `${emulator.url} rejected the token: invalid or expired token`, details: ['nothing was saved; check the token and try again'] },
+    });
+  });
+
+  it('exits 2 with a hint when no token is given and stdin is a terminal; no request', async () => {
+    const hint = '  pipe it in: `pds auth login --with-token < token.txt`, or pass --token <token>\n';
+    expect(await pds(['auth', 'login'], { stdinTTY: true })).toEqual({ code: 2, stdout: '', stderr: `error: no token given\n${hint}` });
+    expect(await pds(['auth', 'login', '--with-token'], { stdinTTY: true })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: --with-token reads the token from stdin, which is a terminal\n${hint}`,
+    });
+    expect(await pds(['auth', 'login', '--with-token'], { stdin: ' \n' })).toEqual({ code: 2, stdout: '', stderr: `error: no token on stdin\n${hint}` });
+    expect(await pds(['auth', 'login', '--with-token'], { stdin: 'two\nlines' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: the token contains whitespace\n${hint}`,
+    });
+    expect((await pds(['auth', 'login', '--with-token', '--token', 'x'], { stdin: 'y' })).code).toBe(2);
+    expect(emulator.requests).toEqual([]);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('exits 1 with "cannot reach" when the service is down; nothing saved', async () => {
+    const result = await runCli(null, ['auth', 'login', '--with-token', '--api-url', 'http://127.0.0.1:9'], {
+      token: null,
+      project: null,
+      stdin: 'demo-org-token',
+      maxRetries: 0,
+      env: { PDS_CONFIG_DIR: dir },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:9/);
+    expect(existsSync(configFile())).toBe(false);
+  });
+});
+
+describe('pds auth status', () => {
+  it('prints base URL, masked token and its source, scope and default project (pipe)', async () => {
+    const result = await runCli(emulator, ['auth', 'status'], { env: { PDS_CONFIG_DIR: dir } });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'profile\tdefault\n' +
+        `api-url\t${emulator.url}, from PDS_API_URL\n` +
+        'token\tdemo…, from PDS_TOKEN\n' +
+        'scope\torganization (2 projects)\n' +
+        `project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
+      stderr: '',
+    });
+    expect(emulator.requests.map((r) => r.path)).toEqual(['/v1/projects']);
+  });
+
+  it('aligns the fields on a TTY', async () => {
+    await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
+    await pds(['use', 'Harbor Sessions'], {});
+    const result = await pds(['auth', 'status'], { tty: true, env: NO_COLOR });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'profile  default\n' +
+        `api-url  ${emulator.url}, from PDS_API_URL\n` +
+        'token    demo…, from profile default\n' +
+        'scope    organization (2 projects)\n' +
+        'project  Harbor Sessions (8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e), from profile default\n',
+      stderr: '',
+    });
+  });
+
+  it('prints an object with --json', async () => {
+    const result = await runCli(emulator, ['auth', 'status', '--json'], { token: 'demo-project-token', env: { PDS_CONFIG_DIR: dir } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      profile: 'default',
+      api_url: emulator.url,
+      api_url_source: 'env',
+      token: 'demo…',
+      token_source: 'env',
+      scope: { type: 'project', id: DEMO_PROJECT, name: 'Northern Lights Catalog' },
+      default_project: { id: DEMO_PROJECT, name: 'Northern Lights Catalog', source: 'env' },
+    });
+    expect(result.stderr).toBe('');
+  });
+
+  it('says when the default project is out of the token\'s reach', async () => {
+    const second = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
+    const result = await runCli(emulator, ['auth', 'status', '--json'], { token: 'demo-project-token', project: second, env: { PDS_CONFIG_DIR: dir } });
+    expect(JSON.parse(result.stdout)).toMatchObject({ default_project: { id: second, name: null, source: 'env' } });
+    const text = await runCli(emulator, ['auth', 'status'], { token: 'demo-project-token', project: second, env: { PDS_CONFIG_DIR: dir } });
+    expect(text.stdout).toContain(`project\t${second} (not reachable with this token), from PDS_PROJECT\n`);
+  });
+
+  it('never prints the whole token', async () => {
+    for (const args of [['auth', 'status'], ['auth', 'status', '--json'], ['auth', 'status', '--verbose']]) {
+      const result = await runCli(emulator, args, { env: { PDS_CONFIG_DIR: dir } });
+      expect(result.code).toBe(0);
+      expect(result.stdout + result.stderr).not.toContain('demo-org-token');
+    }
+  });
+
+  it('answers with its exit code alone under -q', async () => {
+    expect(await runCli(emulator, ['auth', 'status', '-q'], { env: { PDS_CONFIG_DIR: dir } })).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect((await pds(['auth', 'status', '-q'])).code).toBe(3);
+  });
+
+  it('exits 3 when not logged in, with no request', async () => {
+    const result = await pds(['auth', 'status']);
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error: not logged in (profile default)\n  run `pds auth login --with-token` or set PDS_TOKEN\n',
+    });
+    expect(emulator.requests).toEqual([]);
+  });
+
+  it('exits 3 when the service rejects the token', async () => {
+    const result = await runCli(emulator, ['auth', 'status'], { token: 'revoked', env: { PDS_CONFIG_DIR: dir } });
+    expect(result).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        `error: ${emulator.url} rejected the token (from PDS_TOKEN): invalid or expired token\n` +
+        '  run `pds auth login` or set PDS_TOKEN\n',
+    });
+  });
+});
+
+describe('pds auth token', () => {
+  it('prints the stored token on stdout', async () => {
+    await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
+    expect(await pds(['auth', 'token'])).toEqual({ code: 0, stdout: 'demo-org-token\n', stderr: '' });
+    expect(emulator.requests.length).toBe(1);
+  });
+
+  it('prints the token in use: PDS_TOKEN over the profile', async () => {
+    await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
+    expect(await pds(['auth', 'token'], { env: { PDS_TOKEN: 'from-env' } })).toEqual({ code: 0, stdout: 'from-env\n', stderr: '' });
+  });
+
+  it('exits 3 with no token', async () => {
+    expect(await pds(['auth', 'token'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: 'error: no token (profile default)\n  run `pds auth login --with-token` or set PDS_TOKEN\n',
+    });
+  });
+});
+
+describe('pds auth logout', () => {
+  it('forgets the token and keeps the other keys', async () => {
+    await pds(['auth', 'login', '--with-token', '--api-url', emulator.url], { stdin: 'demo-org-token' });
+    await pds(['config', 'set', 'project', DEMO_PROJECT]);
+    expect(profiles()).toEqual({ default: { token: 'demo-org-token', 'api-url': emulator.url, project: DEMO_PROJECT } });
+
+    expect(await pds(['auth', 'logout'])).toEqual({ code: 0, stdout: '', stderr: `Logged out of ${emulator.url} (profile default)\n` });
+    expect(profiles()).toEqual({ default: { 'api-url': emulator.url, project: DEMO_PROJECT } });
+    expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+    expect((await pds(['auth', 'status'])).code).toBe(3);
+    expect((await pds(['projects', 'ls'])).code).toBe(3);
+  });
+
+  it('is not an error twice, and warns when PDS_TOKEN still applies', async () => {
+    expect(await pds(['auth', 'logout'])).toEqual({ code: 0, stdout: '', stderr: 'profile default has no stored token\n' });
+    expect(await pds(['auth', 'logout'], { env: { PDS_TOKEN: 'x' } })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'profile default has no stored token\nwarning: PDS_TOKEN is still set in this environment, and pds keeps using it\n',
+    });
+  });
+
+  it('touches only its own profile', async () => {
+    await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
+    await pds(['auth', 'login', '--with-token', '--profile', 'other'], { stdin: 'demo-project-token' });
+    await pds(['auth', 'logout', '--profile', 'other']);
+    expect(profiles()).toEqual({ default: { token: 'demo-org-token' }, other: {} });
+  });
+});

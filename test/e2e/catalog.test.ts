@@ -1,0 +1,594 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import { testEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
+
+const P = DEMO_PROJECT;
+const TTY = { tty: true, env: { NO_COLOR: '1' } };
+
+let emulator: Emulator;
+beforeAll(async () => {
+  emulator = await testEmulator();
+});
+afterAll(() => emulator.close());
+beforeEach(() => {
+  emulator.requests.length = 0;
+});
+
+const sent = () => emulator.requests.map((r) => [r.method, r.path, r.query]);
+const NO_REQUEST: unknown[] = [];
+
+/** `ls --per-page 3` of every resource: piped, on a TTY, and the footer a TTY gets. */
+const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
+  contracts: {
+    tsv:
+      'ID\tNAME\tCREATED\n' +
+      '20001\tRecording Agreement — Nova Reyes / Lumen Records\t2022-12-05T07:42:02.765Z\n' +
+      '20002\tExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\t2022-12-31T01:55:42.666Z\n' +
+      '20003\tDistribution Agreement — Hinterland Recordings / Zephyr Distribution\t2023-02-14T20:18:53.310Z\n',
+    table:
+      'ID     NAME                                                                    CREATED\n' +
+      '20001  Recording Agreement — Nova Reyes / Lumen Records                        2022-12-05 07:42\n' +
+      '20002  Exclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing  2022-12-31 01:55\n' +
+      '20003  Distribution Agreement — Hinterland Recordings / Zephyr Distribution    2023-02-14 20:18\n',
+    footer: 'page 1 (more with --page 2 or --all)\n',
+  },
+  statements: {
+    tsv:
+      'ID\tNAME\tTYPE\tPRODUCER\tPROCESSING\tCREATED\n' +
+      '40001\tLumen Records — Royalty Statement 2022-H1\troyalty\tLumen Records\tcompleted\t2022-11-23T11:16:09.626Z\n' +
+      '40002\tHinterland Recordings — Distribution Statement 2022-H1\tdistribution\tHinterland Recordings\tcompleted\t2022-12-03T04:53:21.122Z\n' +
+      '40003\tGreenroom Sound — Neighbouring rights Statement 2022-H1\tneighbouring rights\tGreenroom Sound\tcompleted\t2022-12-09T19:28:04.423Z\n',
+    table:
+      'ID     NAME                                     TYPE                 PRODUCER               PROCESSING  CREATED\n' +
+      '40001  Lumen Records — Royalty Statement 2022…  royalty              Lumen Records          completed   2022-11-23 11:16\n' +
+      '40002  Hinterland Recordings — Distribution S…  distribution         Hinterland Recordings  completed   2022-12-03 04:53\n' +
+      '40003  Greenroom Sound — Neighbouring rights …  neighbouring rights  Greenroom Sound        completed   2022-12-09 19:28\n',
+    footer: 'page 1 of 40 (120 total)\n',
+  },
+  entities: {
+    tsv:
+      'ID\tNAME\tSHORTHAND\tEMAIL\tMERGED\n' +
+      'ent_00001\tLumen Records\t\tinfo@lumenrecords.com\t\n' +
+      'ent_00002\tHinterland Recordings\t\tinfo@hinterlandrecordings.com\t\n' +
+      'ent_00004\tHarbourlight Music Publishing\t\t\t\n',
+    table:
+      'ID         NAME                           SHORTHAND  EMAIL                          MERGED\n' +
+      'ent_00001  Lumen Records                             info@lumenrecords.com\n' +
+      'ent_00002  Hinterland Recordings                     info@hinterlandrecordings.com\n' +
+      'ent_00004  Harbourlight Music Publishing\n',
+    footer: 'page 1 (more with --page 2 or --all)\n',
+  },
+  relations: {
+    tsv:
+      'ID\tNAME\tDEPARTMENT\tEMAIL\tMERGED\n' +
+      'rel_00001\tIda Delacroix\tRoyalties\tida.delacroix@hinterlandrecordings.com\t\n' +
+      'rel_00002\tNova Calloway\tSync\tnova.calloway@redwooddistribution.com\t\n' +
+      'rel_00003\tMira Moreau\tBusiness Affairs\tmira.moreau@canopyaudio.com\t\n',
+    table:
+      'ID         NAME           DEPARTMENT        EMAIL                                   MERGED\n' +
+      'rel_00001  Ida Delacroix  Royalties         ida.delacroix@hinterlandrecordings.com\n' +
+      'rel_00002  Nova Calloway  Sync              nova.calloway@redwooddistribution.com\n' +
+      'rel_00003  Mira Moreau    Business Affairs  mira.moreau@canopyaudio.com\n',
+    footer: 'page 1 of 22 (64 total)\n',
+  },
+  artists: {
+    tsv: 'ID\tNAME\tMERGED\n' + 'art_00001\tNova Reyes\t\n' + 'art_00002\tMira Ellison\t\n' + 'art_00003\tThe Velvet Harbors\t\n',
+    table:
+      'ID         NAME                MERGED\n' + //
+      'art_00001  Nova Reyes\n' +
+      'art_00002  Mira Ellison\n' +
+      'art_00003  The Velvet Harbors\n',
+    footer: 'page 1 (more with --page 2 or --all)\n',
+  },
+  writers: {
+    tsv: 'ID\tNAME\tMERGED\n' + 'wri_00001\tIda Petrov\t\n' + 'wri_00002\tNova Mercer\t\n' + 'wri_00003\tMira Kowalski\t\n',
+    table:
+      'ID         NAME           MERGED\n' + //
+      'wri_00001  Ida Petrov\n' +
+      'wri_00002  Nova Mercer\n' +
+      'wri_00003  Mira Kowalski\n',
+    footer: 'page 1 (more with --page 2 or --all)\n',
+  },
+  recordings: {
+    tsv:
+      'ID\tNAME\tARTISTS\tDURATION\tPRODUCTS\n' +
+      'rec_00001\tGolden Hour\tNova Reyes\t3:44\t\n' +
+      'rec_00002\tLullaby Thunder\tMira Ellison, The Midnight Saints\t2:53\t\n' +
+      'rec_00003\tGravity Motel\tThe Velvet Harbors\t4:28\t\n',
+    table:
+      'ID         NAME             ARTISTS                            DURATION  PRODUCTS\n' +
+      'rec_00001  Golden Hour      Nova Reyes                         3:44\n' +
+      'rec_00002  Lullaby Thunder  Mira Ellison, The Midnight Saints  2:53\n' +
+      'rec_00003  Gravity Motel    The Velvet Harbors                 4:28\n',
+    footer: 'page 1 of 43 (128 total)\n',
+  },
+  compositions: {
+    tsv:
+      'ID\tNAME\tWRITERS\tTYPE\tPRODUCTS\n' +
+      'com_00001\tGolden Hour\tIda Petrov, Rowan Sandoval\toriginal\t\n' +
+      'com_00002\tLullaby Thunder\tNova Mercer\tadaptation\t\n' +
+      'com_00003\tGravity Motel\tMira Kowalski, Zara Moreau, Greta Yilmaz\toriginal\t\n',
+    table:
+      'ID         NAME             WRITERS                                   TYPE        PRODUCTS\n' +
+      'com_00001  Golden Hour      Ida Petrov, Rowan Sandoval                original\n' +
+      'com_00002  Lullaby Thunder  Nova Mercer                               adaptation\n' +
+      'com_00003  Gravity Motel    Mira Kowalski, Zara Moreau, Greta Yilmaz  original\n',
+    footer: 'page 1 of 32 (96 total)\n',
+  },
+};
+
+describe.each(Object.entries(LISTS))('pds %s ls', (resource, expected) => {
+  it('prints TSV with a header when piped, and asks for the page', async () => {
+    expect(await runCli(emulator, [resource, 'ls', '--per-page', '3'])).toEqual({ code: 0, stdout: expected.tsv, stderr: '' });
+    expect(sent()).toEqual([['GET', `/v1/${resource}`, { projectId: P, page: '1', perPage: '3' }]]);
+  });
+
+  it('prints a table on a TTY with the paging footer on stderr', async () => {
+    expect(await runCli(emulator, [resource, 'ls', '--per-page', '3'], TTY)).toEqual({ code: 0, stdout: expected.table, stderr: expected.footer });
+  });
+
+  it('prints a JSON array of the records with --json, and ids with -q', async () => {
+    const json = await runCli(emulator, [resource, 'list', '--per-page', '3', '--json']);
+    expect(json.code).toBe(0);
+    const records = JSON.parse(json.stdout) as { id: string | number }[];
+    expect(Array.isArray(records)).toBe(true);
+    expect(records).toHaveLength(3);
+    expect(json.stdout).toBe(`${JSON.stringify(records, null, 2)}\n`);
+    const ids = expected.tsv
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t')[0]);
+    expect(records.map((r) => String(r.id))).toEqual(ids);
+    expect(await runCli(emulator, [resource, 'ls', '--per-page', '3', '-q'], TTY)).toEqual({ code: 0, stdout: `${ids.join('\n')}\n`, stderr: '' });
+  });
+
+  it('uses 20 per page by default and passes --page', async () => {
+    expect((await runCli(emulator, [resource, 'ls', '--page', '2', '-q'])).code).toBe(0);
+    expect(sent()).toEqual([['GET', `/v1/${resource}`, { projectId: P, page: '2', perPage: '20' }]]);
+  });
+});
+
+describe('both list envelopes look the same', () => {
+  it('a plain-array resource (artists) and a paged one (statements) print the same formats', async () => {
+    // The envelope decides nothing but the footer: TSV, JSON and ids come out alike.
+    for (const resource of ['artists', 'statements']) {
+      const json = await runCli(emulator, [resource, 'ls', '--per-page', '2', '--json']);
+      const records = JSON.parse(json.stdout) as Record<string, unknown>[];
+      expect(records).toHaveLength(2);
+      // Records are printed as the service sent them, not an envelope.
+      expect(Object.keys(records[0]!)).not.toContain('items');
+      expect(Object.keys(records[0]!)).not.toContain('total_count');
+      const tsv = await runCli(emulator, [resource, 'ls', '--per-page', '2']);
+      expect(tsv.stdout.split('\n')).toHaveLength(4);
+      expect(tsv.stderr).toBe('');
+    }
+    expect((await runCli(emulator, ['artists', 'ls', '--per-page', '2'], TTY)).stderr).toBe('page 1 (more with --page 2 or --all)\n');
+    expect((await runCli(emulator, ['statements', 'ls', '--per-page', '2'], TTY)).stderr).toBe('page 1 of 60 (120 total)\n');
+  });
+
+  it('a page past the end is empty, exit 0', async () => {
+    expect(await runCli(emulator, ['artists', 'ls', '--page', '99'])).toEqual({ code: 0, stdout: 'ID\tNAME\tMERGED\n', stderr: '' });
+    expect(await runCli(emulator, ['statements', 'ls', '--page', '99'], TTY)).toEqual({ code: 0, stdout: '', stderr: 'no statements found\n' });
+    expect(await runCli(emulator, ['statements', 'ls', '--page', '99', '--json'])).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  });
+});
+
+describe('pds <resource> get', () => {
+  it('contracts: key<TAB>value when piped', async () => {
+    expect(await runCli(emulator, ['contracts', 'get', '20001'])).toEqual({
+      code: 0,
+      stdout:
+        'id\t20001\n' +
+        'name\tRecording Agreement — Nova Reyes / Lumen Records\n' +
+        `project_id\t${P}\n` +
+        'created_at\t2022-12-05T07:42:02.765Z\n',
+      stderr: '',
+    });
+    expect(sent()).toEqual([['GET', '/v1/contracts/20001', { projectId: P }]]);
+  });
+
+  it('contracts: includes as sub-tables on a TTY; repeated --include sends one includes list', async () => {
+    const result = await runCli(emulator, ['contracts', 'get', '20002', '--include', 'royalties', '--include', 'splits'], TTY);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'id          20002\n' +
+        'name        Exclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\n' +
+        `project_id  ${P}\n` +
+        'created_at  2022-12-31 01:55\n' +
+        '\n' +
+        'royalties (2)\n' +
+        '  ID           RATE  TYPE         TERRITORY          BASIS\n' +
+        '  20002-roy-1  0.56  mechanical   Latin America      net receipts\n' +
+        '  20002-roy-2  0.51  performance  World excl. Japan  net receipts\n' +
+        '\n' +
+        'splits (2)\n' +
+        '  ID           PARTY                     SHARE  BASIS\n' +
+        '  20002-spl-1  Ida Petrov                50     net receipts\n' +
+        '  20002-spl-2  Granite Music Publishing  50     net receipts\n',
+      stderr: '',
+    });
+    expect(sent()).toEqual([['GET', '/v1/contracts/20002', { projectId: P, includes: 'royalties,splits' }]]);
+  });
+
+  it('contracts: the includes in --json', async () => {
+    const result = await runCli(emulator, ['contracts', 'get', '20002', '--include', 'splits,royalties,splits', '--json']);
+    const record = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(Object.keys(record)).toEqual(['id', 'name', 'project_id', 'created_at', 'splits', 'royalties']);
+    expect(record.royalties).toEqual([
+      { id: '20002-roy-1', rate: 0.56, type: 'mechanical', territory: 'Latin America', basis: 'net receipts' },
+      { id: '20002-roy-2', rate: 0.51, type: 'performance', territory: 'World excl. Japan', basis: 'net receipts' },
+    ]);
+    // Duplicates are sent once.
+    expect(sent()).toEqual([['GET', '/v1/contracts/20002', { projectId: P, includes: 'splits,royalties' }]]);
+  });
+
+  it('statements: the full shape', async () => {
+    const result = await runCli(emulator, ['statements', 'get', '40001'], TTY);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'id                    40001\n' +
+        'file_name             LumenRecords_2022-H1_statement.pdf\n' +
+        'file_type             application/pdf\n' +
+        'file_size             3229981\n' +
+        'statement_name        Lumen Records — Royalty Statement 2022-H1\n' +
+        'statement_type        royalty\n' +
+        'statement_category    recording\n' +
+        'statement_producer    Lumen Records\n' +
+        'processing_status     completed\n' +
+        'upload_status         completed\n' +
+        'approval_status       approved\n' +
+        'has_revenues          true\n' +
+        'has_costs             false\n' +
+        'has_summary           false\n' +
+        'currency_transaction  SEK\n' +
+        'currency_royalty      USD\n' +
+        'entity_id             145cf6cc-e7c4-4418-ad8a-3dd74251d25e\n' +
+        'created_at            2022-11-23 11:16\n' +
+        'processed_at          2022-11-23 11:18\n' +
+        'statement_desc        January–June 2022 download royalty statement from Lumen Records: 3,441 lines across 22 territories.\n' +
+        'statement_subtype     download\n' +
+        'statement_version     v1\n' +
+        'has_summary_lines     false\n' +
+        'modified_at           2022-12-07 11:18\n',
+      stderr: '',
+    });
+    expect(sent()).toEqual([['GET', '/v1/statements/40001', { projectId: P }]]);
+  });
+
+  it('entities: by id with --merged, and by internal_uuid', async () => {
+    const merged = await runCli(emulator, ['entities', 'get', 'ent_00002', '--merged'], TTY);
+    expect(merged).toEqual({
+      code: 0,
+      stdout:
+        'id             ent_00002\n' +
+        'internal_uuid  c658b39c-dcb5-45d5-ba05-2963cf9a9ab4\n' +
+        'name           Hinterland Recordings\n' +
+        'email          info@hinterlandrecordings.com\n' +
+        'address        144 Peachtree St NE, Atlanta, GA 30303, USA\n' +
+        `project_id     ${P}\n` +
+        'created_at     2022-12-15 17:25\n' +
+        'updated_at     2022-12-30 17:25\n' +
+        '\n' +
+        'merged (1)\n' +
+        '  ID         NAME\n' +
+        '  ent_00003  HINTERLAND RECORDINGS\n',
+      stderr: '',
+    });
+    const byUuid = await runCli(emulator, ['entities', 'get', '145cf6cc-e7c4-4418-ad8a-3dd74251d25e']);
+    expect(byUuid).toEqual({
+      code: 0,
+      stdout:
+        'id\tent_00001\n' +
+        'internal_uuid\t145cf6cc-e7c4-4418-ad8a-3dd74251d25e\n' +
+        'name\tLumen Records\n' +
+        'email\tinfo@lumenrecords.com\n' +
+        'phone\t+61 2 5550 2032\n' +
+        'address\t1274 Rue de Rivoli, 75004 Paris, France\n' +
+        `project_id\t${P}\n` +
+        'created_at\t2022-11-24T03:47:13.317Z\n' +
+        'updated_at\t2023-05-09T03:47:13.317Z\n',
+      stderr: '',
+    });
+    expect(sent()).toEqual([
+      ['GET', '/v1/entities/ent_00002', { projectId: P, includeMerged: 'true' }],
+      ['GET', '/v1/entities/145cf6cc-e7c4-4418-ad8a-3dd74251d25e', { projectId: P }],
+    ]);
+  });
+
+  it('relations, artists, writers', async () => {
+    expect(await runCli(emulator, ['relations', 'get', 'rel_00001'])).toEqual({
+      code: 0,
+      stdout:
+        'id\trel_00001\n' +
+        'name\tIda Delacroix\n' +
+        'email\tida.delacroix@hinterlandrecordings.com\n' +
+        'phone\t+1 615 555 0137\n' +
+        'department\tRoyalties\n' +
+        'created_at\t2022-11-20T10:55:38.908Z\n' +
+        'updated_at\t2023-02-07T10:55:38.908Z\n',
+      stderr: '',
+    });
+    expect(await runCli(emulator, ['artists', 'get', 'art_00001'])).toEqual({
+      code: 0,
+      stdout: `id\tart_00001\nname\tNova Reyes\nproject_id\t${P}\n`,
+      stderr: '',
+    });
+    expect(await runCli(emulator, ['writers', 'view', 'wri_00001', '--merged', '--json'])).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ id: 'wri_00001', name: 'Ida Petrov', project_id: P, merged: [] }, null, 2)}\n`,
+      stderr: '',
+    });
+    expect(sent()).toEqual([
+      ['GET', '/v1/relations/rel_00001', { projectId: P }],
+      ['GET', '/v1/artists/art_00001', { projectId: P }],
+      ['GET', '/v1/writers/wri_00001', { projectId: P, includeMerged: 'true' }],
+    ]);
+  });
+
+  it('recordings and compositions, with --products as a sub-table', async () => {
+    expect(await runCli(emulator, ['recordings', 'get', 'rec_00001'], TTY)).toEqual({
+      code: 0,
+      stdout:
+        'id           rec_00001\n' +
+        'name         Golden Hour\n' +
+        'duration_ms  223779\n' +
+        'type         studio\n' +
+        'artists      Nova Reyes\n' +
+        'created_at   2022-11-19 20:30\n' +
+        'updated_at   2022-12-27 20:30\n',
+      stderr: '',
+    });
+    expect(await runCli(emulator, ['compositions', 'get', 'com_00001', '--products'], TTY)).toEqual({
+      code: 0,
+      stdout:
+        'id          com_00001\n' +
+        'name        Golden Hour\n' +
+        'type        original\n' +
+        'writers     Ida Petrov, Rowan Sandoval\n' +
+        'artists     Nova Reyes\n' +
+        'created_at  2022-11-26 10:30\n' +
+        'updated_at  2022-11-30 10:30\n' +
+        '\n' +
+        'products (2)\n' +
+        '  NAME                   UPC           RELEASE_DATE  ARTISTS     SOURCE           STORE\n' +
+        '  Dancing on the Summer  144784675990  2017-03-26    Nova Reyes  DDEX ERN feed    Amazon Music\n' +
+        '  Sweet Mirror           625260458738  2018-04-11    Nova Reyes  label catalogue  Physical (CD)\n',
+      stderr: '',
+    });
+    expect(sent()).toEqual([
+      ['GET', '/v1/recordings/rec_00001', { projectId: P }],
+      ['GET', '/v1/compositions/com_00001', { projectId: P, includeProducts: 'true' }],
+    ]);
+  });
+
+  it('prints the id with -q', async () => {
+    expect(await runCli(emulator, ['statements', 'get', '40002', '-q'])).toEqual({ code: 0, stdout: '40002\n', stderr: '' });
+  });
+});
+
+describe('resource flags', () => {
+  it('contracts ls --include: comma-separated and repeated both send includes=royalties,splits', async () => {
+    for (const args of [['--include', 'royalties,splits'], ['--include', 'royalties', '--include', 'splits']]) {
+      emulator.requests.length = 0;
+      const result = await runCli(emulator, ['contracts', 'ls', '--per-page', '2', '--json', ...args]);
+      expect(result.code).toBe(0);
+      const records = JSON.parse(result.stdout) as Record<string, unknown>[];
+      expect(records.map((r) => Object.keys(r))).toEqual([
+        ['id', 'name', 'project_id', 'created_at', 'royalties', 'splits'],
+        ['id', 'name', 'project_id', 'created_at', 'royalties', 'splits'],
+      ]);
+      expect(sent()).toEqual([['GET', '/v1/contracts', { projectId: P, page: '1', perPage: '2', includes: 'royalties,splits' }]]);
+    }
+  });
+
+  it('an unknown include is exit 2, listing the valid names, and sends nothing', async () => {
+    const valid =
+      '  valid includes: entities, artists, writers, royalties, splits, costs, compensations, dates, accounting-periods, types, signatures, control-areas, creative-approvals, balances, recordings, compositions\n';
+    expect(await runCli(emulator, ['contracts', 'ls', '--include', 'royalties,royalty'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: unknown include 'royalty'\n${valid}`,
+    });
+    expect(await runCli(emulator, ['contracts', 'get', '20001', '--include', 'nope'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: unknown include 'nope'\n${valid}`,
+    });
+    expect(sent()).toEqual(NO_REQUEST);
+  });
+
+  it('entities ls --roles sends roles and filters', async () => {
+    const all = await runCli(emulator, ['entities', 'ls', '--all', '-q']);
+    const assignees = await runCli(emulator, ['entities', 'ls', '--all', '-q', '--roles', 'assignee']);
+    const either = await runCli(emulator, ['entities', 'ls', '--all', '-q', '--roles', 'assignee,assignor']);
+    const count = (text: string) => text.trim().split('\n').length;
+    expect(count(assignees.stdout)).toBeLessThan(count(all.stdout));
+    expect(count(assignees.stdout)).toBeLessThanOrEqual(count(either.stdout));
+    for (const id of assignees.stdout.trim().split('\n')) expect(all.stdout).toContain(`${id}\n`);
+    const queries = emulator.requests.map((r) => r.query.roles);
+    expect(queries.filter((q) => q === 'assignee').length).toBeGreaterThan(0);
+    expect(queries.filter((q) => q === 'assignee,assignor').length).toBeGreaterThan(0);
+    expect(queries.filter((q) => q === undefined).length).toBeGreaterThan(0);
+  });
+
+  it('entities ls --roles assignee sends exactly roles=assignee', async () => {
+    expect((await runCli(emulator, ['entities', 'ls', '--roles', 'assignee', '--per-page', '3', '-q'])).code).toBe(0);
+    expect(sent()).toEqual([['GET', '/v1/entities', { projectId: P, page: '1', perPage: '3', roles: 'assignee' }]]);
+  });
+
+  it('a bad role is exit 2 and sends nothing', async () => {
+    expect(await runCli(emulator, ['entities', 'ls', '--roles', 'assignee,licensor'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown role 'licensor'\n  valid roles: assignee, assignor\n",
+    });
+    expect(sent()).toEqual(NO_REQUEST);
+  });
+
+  it('--merged sends includeMerged=true and shows the count', async () => {
+    const result = await runCli(emulator, ['artists', 'ls', '--merged', '--per-page', '8']);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'ID\tNAME\tMERGED\n' +
+        'art_00001\tNova Reyes\t0\n' +
+        'art_00002\tMira Ellison\t0\n' +
+        'art_00003\tThe Velvet Harbors\t0\n' +
+        'art_00004\tSilas Amsel\t0\n' +
+        'art_00005\tLeona Bergström\t0\n' +
+        'art_00006\tThe Young Monarchs\t0\n' +
+        'art_00007\tBastian Novak\t2\n' +
+        'art_00010\tAiko Nakamura\t0\n',
+      stderr: '',
+    });
+    for (const resource of ['entities', 'relations', 'writers']) {
+      expect((await runCli(emulator, [resource, 'ls', '--merged', '--per-page', '1', '-q'])).code).toBe(0);
+    }
+    expect(emulator.requests.map((r) => [r.path, r.query.includeMerged])).toEqual([
+      ['/v1/artists', 'true'],
+      ['/v1/entities', 'true'],
+      ['/v1/relations', 'true'],
+      ['/v1/writers', 'true'],
+    ]);
+  });
+
+  it('--products sends includeProducts=true', async () => {
+    const result = await runCli(emulator, ['recordings', 'ls', '--products', '--per-page', '2']);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'ID\tNAME\tARTISTS\tDURATION\tPRODUCTS\n' +
+        'rec_00001\tGolden Hour\tNova Reyes\t3:44\t3\n' +
+        'rec_00002\tLullaby Thunder\tMira Ellison, The Midnight Saints\t2:53\t1\n',
+      stderr: '',
+    });
+    expect((await runCli(emulator, ['compositions', 'ls', '--products', '--per-page', '1', '-q'])).code).toBe(0);
+    expect(sent()).toEqual([
+      ['GET', '/v1/recordings', { projectId: P, page: '1', perPage: '2', includeProducts: 'true' }],
+      ['GET', '/v1/compositions', { projectId: P, page: '1', perPage: '1', includeProducts: 'true' }],
+    ]);
+  });
+
+  it('flags of other resources are unknown options (exit 2)', async () => {
+    for (const args of [['artists', 'ls', '--include', 'splits'], ['statements', 'ls', '--merged'], ['contracts', 'ls', '--products']]) {
+      const result = await runCli(emulator, args);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^error: unknown option/);
+    }
+    expect(sent()).toEqual(NO_REQUEST);
+  });
+});
+
+describe('--all', () => {
+  const roots = (resource: 'artists' | 'statements' | 'entities') => {
+    const data = emulator.state.data[P]!;
+    if (resource === 'statements') return data.statements.map((s) => String(s.id));
+    return (data[resource] as { id: string; merged_into?: string }[]).filter((r) => r.merged_into === undefined).map((r) => r.id);
+  };
+
+  it('follows every page of a plain-array list in order (-q: one id per line)', async () => {
+    const expected = roots('artists');
+    const result = await runCli(emulator, ['artists', 'ls', '--all', '--per-page', '7', '-q']);
+    expect(result).toEqual({ code: 0, stdout: `${expected.join('\n')}\n`, stderr: '' });
+    const pages = emulator.requests.map((r) => Number(r.query.page));
+    const needed = Math.ceil(expected.length / 7);
+    // Every page up to the short last one, plus at most concurrency - 1 fetched ahead.
+    expect([...new Set(pages)].sort((a, b) => a - b).slice(0, needed)).toEqual(Array.from({ length: needed }, (_, i) => i + 1));
+    expect(pages.length).toBeLessThanOrEqual(needed + 3);
+    expect(emulator.requests.every((r) => r.query.perPage === '7')).toBe(true);
+  });
+
+  it('follows every page of a paged list, fetching exactly the pages the total announces', async () => {
+    const expected = roots('statements');
+    const result = await runCli(emulator, ['statements', 'ls', '--all', '--per-page', '25', '--json']);
+    expect(result.code).toBe(0);
+    const records = JSON.parse(result.stdout) as { id: number }[];
+    expect(records.map((r) => String(r.id))).toEqual(expected);
+    expect(result.stdout).toBe(`${JSON.stringify(records, null, 2)}\n`);
+    expect(emulator.requests.map((r) => r.query.page).sort()).toEqual(['1', '2', '3', '4', '5']);
+  });
+
+  it('uses 100 per page by default, prints every record piped, and counts them on a TTY', async () => {
+    const expected = roots('entities');
+    const tsv = await runCli(emulator, ['entities', 'ls', '--all']);
+    expect(tsv.stdout.trim().split('\n').slice(1).map((line) => line.split('\t')[0])).toEqual(expected);
+    expect(emulator.requests[0]!.query).toEqual({ projectId: P, page: '1', perPage: '100' });
+    const table = await runCli(emulator, ['statements', 'ls', '--all'], TTY);
+    expect(table.stdout.trim().split('\n')).toHaveLength(1 + 120);
+    expect(table.stderr).toBe('120 statements\n');
+  });
+
+  it('works at scale: 300 artists over many pages, in order', async () => {
+    const big = await testEmulator({ scale: 3 });
+    try {
+      const data = big.state.data[P]!;
+      const expected = data.artists.filter((a) => a.merged_into === undefined).map((a) => a.id);
+      expect(expected.length).toBeGreaterThanOrEqual(300);
+      const result = await runCli(big, ['artists', 'ls', '--all', '--json']);
+      const records = JSON.parse(result.stdout) as { id: string }[];
+      expect(records.map((r) => r.id)).toEqual(expected);
+    } finally {
+      await big.close();
+    }
+  });
+});
+
+describe('local validation: exit 2 and no request', () => {
+  const cases: [string, string[], string][] = [
+    ['--page 0', ['artists', 'ls', '--page', '0'], "error: invalid --page '0': expected a whole number ≥ 1\n"],
+    ['--per-page 101', ['statements', 'ls', '--per-page', '101'], "error: invalid --per-page '101': expected a whole number from 1 to 100\n"],
+    ['--per-page abc', ['artists', 'ls', '--per-page', 'abc'], "error: invalid --per-page 'abc': expected a whole number from 1 to 100\n"],
+    ['--per-page 0', ['artists', 'ls', '--per-page', '0'], "error: invalid --per-page '0': expected a whole number from 1 to 100\n"],
+    ['--page -1', ['artists', 'ls', '--page=-1'], "error: invalid --page '-1': expected a whole number ≥ 1\n"],
+    ['a statement id that is not a number', ['statements', 'get', 'abc'], "error: invalid statement id 'abc': statement ids are whole numbers\n"],
+    ['an id with a slash', ['artists', 'get', 'art/1'], "error: invalid artists id 'art/1'\n"],
+  ];
+  it.each(cases)('%s', async (_name, args, stderr) => {
+    const result = await runCli(emulator, args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(stderr);
+    expect(sent()).toEqual(NO_REQUEST);
+  });
+
+  it('a missing project is exit 2 with the hint', async () => {
+    for (const args of [['artists', 'ls'], ['contracts', 'get', '20001'], ['statements', 'ls', '--all']]) {
+      expect(await runCli(emulator, args, { project: null })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'error: no project selected\n  pass -p <project-id>, set PDS_PROJECT, or run `pds use <project>`\n',
+      });
+    }
+    expect(sent()).toEqual(NO_REQUEST);
+  });
+
+  it('an invalid project id is exit 2, from -p or PDS_PROJECT', async () => {
+    const stderr = "error: invalid project id 'northern': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n";
+    expect(await runCli(emulator, ['artists', 'ls', '-p', 'northern'])).toEqual({ code: 2, stdout: '', stderr });
+    expect(await runCli(emulator, ['artists', 'ls'], { project: 'northern' })).toEqual({ code: 2, stdout: '', stderr });
+    expect(sent()).toEqual(NO_REQUEST);
+  });
+
+  it('a missing id argument is exit 2', async () => {
+    const result = await runCli(emulator, ['artists', 'get']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: "error: missing required argument 'id'\n  see `pds --help`, or `pds <command> --help`\n" });
+  });
+});
+
+describe('the project', () => {
+  it('an upper-case UUID is sent in canonical lower case', async () => {
+    expect((await runCli(emulator, ['artists', 'ls', '-q', '--per-page', '1', '-p', P.toUpperCase()])).code).toBe(0);
+    expect((await runCli(emulator, ['projects', 'get', '-q', P.toUpperCase()])).stdout).toBe(`${P}\n`);
+    expect(emulator.requests.map((r) => r.query.projectId ?? r.path)).toEqual([P, `/v1/projects/${P}`]);
+  });
+
+  it('-p selects the project for the query', async () => {
+    const second = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
+    expect((await runCli(emulator, ['artists', 'ls', '-q', '-p', second])).code).toBe(0);
+    expect(emulator.requests[0]!.query.projectId).toBe(second);
+  });
+});

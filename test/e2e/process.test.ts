@@ -1,0 +1,105 @@
+// The built CLI as a real process: start-up imports, a closed pipe, Ctrl-C, exit codes.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import { testEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
+
+const bin = new URL('../../bin/pds.js', import.meta.url).pathname;
+const tracer = new URL('../helpers/trace-imports.mjs', import.meta.url).pathname;
+
+let emulator: Emulator;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  emulator = await testEmulator({ scale: 20 });
+  env = {
+    ...process.env,
+    PDS_API_URL: emulator.url,
+    PDS_TOKEN: 'demo-org-token',
+    PDS_PROJECT: DEMO_PROJECT,
+    PDS_CONFIG_DIR: freshConfigDir(),
+  };
+});
+afterAll(() => emulator.close());
+
+/** Runs the built CLI without blocking this process (the emulator answers from here). */
+function pds(args: string[], nodeArgs: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** The files (besides the shim and the entry) a run of pds imports. */
+async function importedChunks(args: string[]): Promise<string[]> {
+  const result = await pds(args, ['--import', tracer]);
+  expect(result.code).toBe(0);
+  return result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('import '))
+    .map((line) => line.slice('import '.length))
+    .filter((url) => !url.endsWith('/bin/pds.js') && !url.endsWith('/dist/cli.js'));
+}
+
+describe('the pds process', () => {
+  it('--version and --help load no command, HTTP, table or spinner code', async () => {
+    const forVersion = await importedChunks(['--version']);
+    const forHelp = await importedChunks(['--help']);
+    const forList = await importedChunks(['projects', 'ls']);
+    // Only the small shared chunks the entry itself needs (errors, io); a command loads more.
+    expect(forVersion.length).toBeLessThanOrEqual(3);
+    expect(forHelp).toEqual(forVersion);
+    expect(forList.length).toBeGreaterThan(forVersion.length);
+    for (const url of forVersion) {
+      expect(url).not.toMatch(/node_modules|context|ls-|upload|sandbox|emulator/);
+    }
+  });
+
+  it('prints the version from package.json', async () => {
+    expect(await pds(['--version'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
+  it('ends quietly with exit 0 when the reader of its output goes away (EPIPE)', async () => {
+    const child = spawn(process.execPath, [bin, 'artists', 'ls', '--all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines = createInterface({ input: child.stdout });
+    const first = await new Promise<string>((resolve) => lines.once('line', resolve));
+    expect(first).toBe('ID\tNAME\tMERGED');
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+  });
+
+  it('exits 130 on Ctrl-C, without a stack trace', async () => {
+    const slow = await testEmulator({ latencyMs: 5000 });
+    try {
+      const child = spawn(process.execPath, [bin, 'projects', 'ls'], {
+        env: { ...env, PDS_API_URL: slow.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // Wait until the request reached the emulator, then interrupt.
+      while (slow.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(130);
+      expect(stderr).not.toMatch(/at .*\(|Error:/);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('maps an unknown command to exit 2 with one error line', async () => {
+    expect(await pds(['frobnicate'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown command 'frobnicate'\n  see `pds --help`, or `pds <command> --help`\n",
+    });
+  });
+});

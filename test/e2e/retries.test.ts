@@ -1,0 +1,161 @@
+// Failures on the way to the service: rate limits, server errors, slow answers, a closed port,
+// and the retries that get through a flaky service.
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import type { EmulatorOptions } from '../../src/emulator/http.js';
+import { testEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, instantClock, runCli } from '../helpers/cli.js';
+import type { Clock } from '../../src/lib/clock.js';
+
+const started: Emulator[] = [];
+async function emulatorWith(options: Partial<EmulatorOptions>): Promise<Emulator> {
+  const emulator = await testEmulator(options);
+  started.push(emulator);
+  return emulator;
+}
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((e) => e.close()));
+});
+
+/** A clock that sleeps no time but remembers what it was asked to wait. */
+function recordingClock(): Clock & { waits: number[] } {
+  const waits: number[] = [];
+  return { now: () => Date.now(), sleep: async (ms) => void waits.push(ms), waits };
+}
+
+describe('429 after retries: exit 6', () => {
+  it('retries as often as allowed, honouring Retry-After, then gives up', async () => {
+    const emulator = await emulatorWith({ rateLimit: 1 });
+    // The one request of the minute.
+    expect((await runCli(emulator, ['projects', 'ls', '-q'])).code).toBe(0);
+    const clock = recordingClock();
+    const result = await runCli(emulator, ['artists', 'ls'], { maxRetries: 2, clock });
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^warning: rate limited: retrying in \d+ s \(Ctrl-C to stop\)$/);
+    expect(lines[1]).toMatch(/^warning: rate limited: retrying in \d+ s \(Ctrl-C to stop\)$/);
+    expect(lines[2]).toBe('error: rate limit exceeded');
+    expect(lines[3]).toMatch(/^ {2}rate limited: try again after \d+ s$/);
+    // 1 + 2 retries of the command, after the first request.
+    expect(emulator.requests.map((r) => [r.path, r.status])).toEqual([
+      ['/v1/projects', 200],
+      ['/v1/artists', 429],
+      ['/v1/artists', 429],
+      ['/v1/artists', 429],
+    ]);
+    // The waits are what the service asked for: the rest of its one-minute window.
+    expect(clock.waits).toHaveLength(2);
+    for (const wait of clock.waits) {
+      expect(wait).toBeGreaterThan(30_000);
+      expect(wait).toBeLessThanOrEqual(60_000);
+    }
+    expect(emulator.requests.at(-1)!.headers.authorization).toBe('Bearer demo-org-token');
+  });
+
+  it('prints the error as JSON with --json', async () => {
+    const emulator = await emulatorWith({ rateLimit: 1 });
+    await runCli(emulator, ['projects', 'ls', '-q']);
+    const result = await runCli(emulator, ['artists', 'ls', '--json', '-q'], { maxRetries: 1 });
+    expect(result.code).toBe(6);
+    const error = JSON.parse(result.stderr) as { error: { status: number; message: string; details: string[] } };
+    expect(error.error.status).toBe(429);
+    expect(error.error.message).toBe('rate limit exceeded');
+    expect(emulator.requests).toHaveLength(1 + 2);
+  });
+
+  it('the rate-limit headers reach --verbose', async () => {
+    const emulator = await emulatorWith({ rateLimit: 5 });
+    const result = await runCli(emulator, ['projects', 'ls', '-q', '--verbose']);
+    expect(result.stderr).toMatch(/< 200 OK \(\d+ ms, rate limit remaining 4\)/);
+  });
+});
+
+describe('5xx after retries: exit 1', () => {
+  it('sends 1 + maxRetries requests, then reports the service error', async () => {
+    const emulator = await emulatorWith({ failRate: 1 });
+    const result = await runCli(emulator, ['artists', 'ls'], { maxRetries: 3 });
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: service unavailable (injected fault)\n' });
+    expect(emulator.requests.map((r) => r.status)).toEqual([503, 503, 503, 503]);
+  });
+
+  it('uses 3 retries by default', async () => {
+    const emulator = await emulatorWith({ failRate: 1 });
+    const result = await runCli(emulator, ['projects', 'get']);
+    expect(result.code).toBe(1);
+    expect(emulator.requests).toHaveLength(4);
+  });
+
+  it('with --json', async () => {
+    const emulator = await emulatorWith({ failRate: 1 });
+    const result = await runCli(emulator, ['artists', 'ls', '--json'], { maxRetries: 1 });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${JSON.stringify({ error: { status: 503, message: 'service unavailable (injected fault)' } })}\n`,
+    });
+  });
+});
+
+describe('timeout: exit 1', () => {
+  it('a slow answer times out with --timeout, and the message says so', async () => {
+    const emulator = await emulatorWith({ latencyMs: 2000 });
+    const before = Date.now();
+    const result = await runCli(emulator, ['artists', 'ls', '--timeout', '0.2'], { maxRetries: 0 });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: request timed out after 0.2 s: GET /v1/artists\n  raise it with --timeout <seconds>\n',
+    });
+    expect(Date.now() - before).toBeLessThan(1500);
+    expect(emulator.requests).toHaveLength(1);
+  });
+});
+
+describe('connection refused: exit 1', () => {
+  it('says it cannot reach the URL, after retrying', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const clock = recordingClock();
+    const result = await runCli(`http://127.0.0.1:${port}`, ['artists', 'ls'], { maxRetries: 2, clock });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: cannot reach http://127.0.0.1:${port} (ECONNREFUSED)\n  check --api-url, PDS_API_URL or \`pds config get api-url\`\n`,
+    });
+    expect(clock.waits).toHaveLength(2);
+  });
+});
+
+describe('retries recover', () => {
+  it('a flaky service (fail rate 0.3, fixed seed) still gives the full, correct output', async () => {
+    const reference = await emulatorWith({});
+    const expected = await runCli(reference, ['statements', 'ls', '--all', '--per-page', '10', '--json']);
+    expect(expected.code).toBe(0);
+
+    const flaky = await emulatorWith({ failRate: 0.3, seed: 42 });
+    // Enough retries that no page fails for good, whatever order the concurrent pages arrive in.
+    const result = await runCli(flaky, ['statements', 'ls', '--all', '--per-page', '10', '--json'], { maxRetries: 8, clock: instantClock });
+    expect(result).toEqual(expected);
+    const statuses = flaky.requests.map((r) => r.status);
+    const failures = statuses.filter((s) => s === 503).length;
+    expect(failures).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(12);
+    expect(statuses.length).toBe(12 + failures);
+  });
+
+  it('one request at a time: every command of a session succeeds', async () => {
+    const flaky = await emulatorWith({ failRate: 0.3, seed: 7 });
+    const reference = await emulatorWith({});
+    for (const args of [['projects', 'ls'], ['projects', 'get'], ['artists', 'ls'], ['contracts', 'get', '20001'], ['search', 'nova']]) {
+      const result = await runCli(flaky, args, { maxRetries: 8 });
+      expect(result).toEqual(await runCli(reference, args));
+    }
+    expect(flaky.requests.some((r) => r.status === 503)).toBe(true);
+    expect(flaky.requests.every((r) => r.query.projectId === undefined || r.query.projectId === DEMO_PROJECT)).toBe(true);
+  });
+});

@@ -1,0 +1,290 @@
+// The HTTP layer alone, against a tiny node:http server (no mocks): what goes out, what comes
+// back, and how failures are retried and mapped.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { HttpClient, type HttpClientOptions } from '../../src/lib/http.js';
+import {
+  AuthError,
+  InterruptedError,
+  NotFoundError,
+  RateLimitError,
+  ServiceError,
+  UsageError,
+} from '../../src/lib/errors.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+type Reply = (req: IncomingMessage, res: ServerResponse) => void;
+
+let server: Server;
+let base: string;
+let seen: Seen[];
+let replies: Reply[];
+
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Reply =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      const reply = replies.shift() ?? json(200, { data: [] });
+      reply(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
+beforeEach(() => {
+  seen = [];
+  replies = [];
+});
+
+function client(overrides: Partial<HttpClientOptions> = {}) {
+  const waits: number[] = [];
+  const trace: string[] = [];
+  const http = new HttpClient({
+    baseUrl: base,
+    token: 'secret-token-123',
+    timeoutMs: 5_000,
+    userAgent: 'pds/test',
+    maxRetries: 3,
+    signal: new AbortController().signal,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    trace: (line) => trace.push(line),
+    env: {},
+    ...overrides,
+  });
+  return { http, waits, trace };
+}
+
+const Item = z.looseObject({ id: z.string() });
+
+describe('requests', () => {
+  it('builds the URL with URLSearchParams and sends auth, accept and user-agent headers', async () => {
+    const { http } = client({ baseUrl: `${base}/` });
+    replies.push(json(200, { data: [{ id: 'a', extra: 1 }] }));
+    const data = await http.data(
+      {
+        path: '/v1/contracts',
+        query: { projectId: 'p', page: 2, includes: ['royalties', 'splits'], roles: [], includeMerged: undefined, flag: false, q: 'a b&c' },
+      },
+      z.array(Item),
+    );
+    // Unknown fields are kept.
+    expect(data).toEqual([{ id: 'a', extra: 1 }]);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.url).toBe('/v1/contracts?projectId=p&page=2&includes=royalties%2Csplits&q=a+b%26c');
+    expect(seen[0]!.headers).toMatchObject({
+      authorization: 'Bearer secret-token-123',
+      accept: 'application/json',
+      'user-agent': 'pds/test',
+    });
+  });
+
+  it('sends no authorization header without a token, and JSON bodies with their content type', async () => {
+    const { http } = client({ token: undefined });
+    replies.push(json(200, { data: { ok: true } }));
+    await http.data({ method: 'POST', path: '/v1/x', json: { commands: ['ls'] } }, z.looseObject({ ok: z.boolean() }));
+    expect(seen[0]!.headers.authorization).toBeUndefined();
+    expect(seen[0]!.headers['content-type']).toBe('application/json');
+    expect(seen[0]!.body).toBe('{"commands":["ls"]}');
+  });
+
+  it('rejects an answer that does not match the schema, or is not JSON', async () => {
+    const { http } = client();
+    replies.push(json(200, { data: [{ name: 'no id' }] }));
+    const mismatch = await http.data({ path: '/v1/artists' }, z.array(Item)).catch((e: unknown) => e);
+    expect(mismatch).toBeInstanceOf(ServiceError);
+    expect((mismatch as ServiceError).message).toBe('unexpected response from GET /v1/artists');
+    expect((mismatch as ServiceError).details).toEqual(['data.0.id: Invalid input']);
+
+    replies.push((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>');
+    });
+    await expect(http.data({ path: '/v1/artists' }, z.array(Item))).rejects.toThrow('the service answered 200 with a body that is not JSON');
+  });
+});
+
+describe('errors', () => {
+  it('maps 4xx answers without retrying them, with the service message and field details', async () => {
+    const { http } = client();
+    replies.push(json(400, { error: { message: 'bad query', perPage: ['perPage must be an integer from 1 to 100'] } }));
+    const bad = await http.send({ path: '/v1/artists' }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(UsageError);
+    expect((bad as UsageError).details).toEqual(['perPage: perPage must be an integer from 1 to 100']);
+
+    replies.push(json(401, { error: { message: 'invalid or expired token' } }), json(404, { error: { message: 'artist not found' } }));
+    await expect(http.send({ path: '/v1/projects' })).rejects.toBeInstanceOf(AuthError);
+    await expect(http.send({ path: '/v1/artists/x' })).rejects.toThrow(NotFoundError);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('uses method, path and status when the error body is not JSON', async () => {
+    const { http } = client({ maxRetries: 0 });
+    replies.push((_req, res) => {
+      res.writeHead(502);
+      res.end('Bad Gateway');
+    });
+    await expect(http.send({ path: '/v1/artists' })).rejects.toThrow('GET /v1/artists failed with HTTP 502');
+  });
+});
+
+describe('retries', () => {
+  it('retries a GET on 5xx with backoff and succeeds', async () => {
+    const { http, waits } = client();
+    replies.push(json(503, { error: { message: 'unavailable' } }), json(500, { error: { message: 'boom' } }), json(200, { data: [] }));
+    await expect(http.data({ path: '/v1/artists' }, z.array(Item))).resolves.toEqual([]);
+    expect(seen).toHaveLength(3);
+    expect(waits).toHaveLength(2);
+    // Full jitter around the base: attempt 0 waits 125..375 ms, attempt 1 125..625 ms.
+    expect(waits[0]).toBeGreaterThanOrEqual(125);
+    expect(waits[0]).toBeLessThanOrEqual(375);
+    expect(waits[1]).toBeLessThanOrEqual(625);
+  });
+
+  it('honours Retry-After (seconds)', async () => {
+    const { http, waits } = client();
+    replies.push(json(503, { error: { message: 'busy' } }, { 'retry-after': '2' }));
+    await http.send({ path: '/v1/artists' });
+    expect(waits).toEqual([2000]);
+  });
+
+  it('honours X-RateLimit-Reset on a 429', async () => {
+    const { http, waits } = client();
+    const reset = Math.ceil(Date.now() / 1000) + 3;
+    replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'x-ratelimit-reset': String(reset) }));
+    await http.send({ path: '/v1/artists' });
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(1000);
+    expect(waits[0]).toBeLessThanOrEqual(4000);
+  });
+
+  it('gives up after maxRetries with the last error: 429 is exit 6, 5xx exit 1', async () => {
+    const { http } = client({ maxRetries: 2 });
+    for (let i = 0; i < 3; i++) replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '1' }));
+    const limited = await http.send({ path: '/v1/artists' }).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(RateLimitError);
+    expect((limited as RateLimitError).exitCode).toBe(6);
+    expect((limited as RateLimitError).details).toEqual(['rate limited: try again after 1 s']);
+    expect(seen).toHaveLength(3);
+
+    seen = [];
+    for (let i = 0; i < 3; i++) replies.push(json(503, { error: { message: 'unavailable' } }));
+    const failed = await http.send({ path: '/v1/artists' }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(ServiceError);
+    expect((failed as ServiceError).exitCode).toBe(1);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('waits out a per-minute window, announcing a long wait', async () => {
+    const notices: string[] = [];
+    const { http, waits } = client({ notice: (line) => notices.push(line) });
+    replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '60' }));
+    replies.push(json(503, { error: { message: 'unavailable' } }, { 'retry-after': '5' }));
+    replies.push(json(503, { error: { message: 'unavailable' } }, { 'retry-after': '1' }));
+    await http.send({ path: '/v1/artists' });
+    expect(waits).toEqual([60_000, 5_000, 1_000]);
+    expect(notices).toEqual(['rate limited: retrying in 60 s (Ctrl-C to stop)', 'unavailable: retrying in 5 s (Ctrl-C to stop)']);
+  });
+
+  it('does not wait for a Retry-After beyond 65 s: the error says when to come back', async () => {
+    const { http, waits } = client();
+    replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '120' }));
+    await expect(http.send({ path: '/v1/artists' })).rejects.toBeInstanceOf(RateLimitError);
+    expect(waits).toEqual([]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('never retries a POST unless told it may', async () => {
+    const { http } = client();
+    replies.push(json(503, { error: { message: 'unavailable' } }));
+    await expect(http.send({ method: 'POST', path: '/v1/contracts', json: {} })).rejects.toBeInstanceOf(ServiceError);
+    expect(seen).toHaveLength(1);
+
+    seen = [];
+    let started = false;
+    replies.push(json(503, { error: { message: 'unavailable' } }), json(503, { error: { message: 'unavailable' } }));
+    const retry = () => {
+      const allowed = !started;
+      started = true;
+      return allowed;
+    };
+    await expect(http.send({ method: 'POST', path: '/v1/contracts', json: {}, retry })).rejects.toBeInstanceOf(ServiceError);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('retries a refused connection, then says it cannot reach the service', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const { http, waits } = client({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 2 });
+    const error = await http.send({ path: '/v1/projects' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).message).toBe(`cannot reach http://127.0.0.1:${port} (ECONNREFUSED)`);
+    expect(waits).toHaveLength(2);
+  });
+});
+
+describe('timeouts and Ctrl-C', () => {
+  it('times out a slow answer, without retrying it', async () => {
+    const { http } = client({ timeoutMs: 100 });
+    replies.push((_req, res) => {
+      setTimeout(() => json(200, { data: [] })(_req, res), 1000);
+    });
+    const error = await http.send({ path: '/v1/projects' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).message).toBe('request timed out after 0.1 s: GET /v1/projects');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('turns an abort into InterruptedError', async () => {
+    const controller = new AbortController();
+    const { http } = client({ signal: controller.signal });
+    replies.push((_req, res) => {
+      setTimeout(() => json(200, { data: [] })(_req, res), 1000);
+    });
+    setTimeout(() => controller.abort(), 50);
+    await expect(http.send({ path: '/v1/projects' })).rejects.toBeInstanceOf(InterruptedError);
+  });
+});
+
+describe('--verbose trace', () => {
+  it('logs one line per request and response, never the token', async () => {
+    const { http, trace } = client({ maxRetries: 1 });
+    replies.push(json(503, { error: { message: 'x' } }, { 'retry-after': '0', 'x-ratelimit-remaining': '9' }), json(200, { data: [] }));
+    await http.send({ path: '/v1/projects', query: { q: 'x' } });
+    expect(trace.map((line) => line.replace(/\(\d+ ms/, '(N ms'))).toEqual([
+      `> GET ${base}/v1/projects?q=x`,
+      '< 503 Service Unavailable (N ms, rate limit remaining 9)',
+      '* retrying in 0 ms (attempt 2 of 2)',
+      `> GET ${base}/v1/projects?q=x`,
+      '< 200 OK (N ms)',
+    ]);
+    expect(trace.join('\n')).not.toContain('secret-token-123');
+  });
+});

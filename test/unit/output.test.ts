@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { Output, readableDate, type ListPage, type ListView } from '../../src/lib/output.js';
+import { memoryIO } from '../../src/lib/io.js';
+import type { Settings } from '../../src/lib/config.js';
+
+interface Row {
+  id: string;
+  name: string;
+  created_at?: string;
+  note?: unknown;
+}
+
+const settings = (overrides: Partial<Settings> = {}): Settings => ({
+  profile: 'default',
+  apiUrl: 'http://127.0.0.1:4010',
+  apiUrlSource: 'default',
+  timeoutMs: 30_000,
+  json: false,
+  quiet: false,
+  verbose: false,
+  noColor: false,
+  ...overrides,
+});
+
+function setup(options: { tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv } & Partial<Settings> = {}) {
+  const { tty, columns, env, ...rest } = options;
+  const io = memoryIO({ tty: tty ?? false, columns: columns ?? 100 });
+  const output = new Output(io, settings(rest), env ?? { NO_COLOR: '1' });
+  return { io, output };
+}
+
+async function* pagesOf<T>(...pages: ListPage<T>[]): AsyncGenerator<ListPage<T>> {
+  for (const page of pages) yield page;
+}
+
+const view: ListView<Row> = {
+  columns: [
+    { header: 'id', value: (r) => r.id },
+    { header: 'name', value: (r) => r.name },
+    { header: 'created', value: (r) => r.created_at, date: true },
+  ],
+  id: (r) => r.id,
+  noun: 'rows',
+};
+
+const rows: Row[] = [
+  { id: 'a1', name: 'First', created_at: '2026-01-15T10:00:00.000Z' },
+  { id: 'a2', name: 'Second\tTabbed\nand two lines\r\n', created_at: '2026-01-16T08:05:00.000Z', note: { nested: ['x', 1] } },
+  { id: 'a3', name: 'Third' },
+];
+
+describe('modes', () => {
+  it('picks json > ids > table (stdout TTY) > tsv', () => {
+    expect(setup({ json: true, quiet: true, tty: true }).output.mode).toBe('json');
+    expect(setup({ quiet: true, tty: true }).output.mode).toBe('ids');
+    expect(setup({ tty: true }).output.mode).toBe('table');
+    expect(setup().output.mode).toBe('tsv');
+  });
+});
+
+describe('TSV (piped)', () => {
+  it('writes a header and one line per record; tabs and newlines in a cell become one space', async () => {
+    const { io, output } = setup();
+    await output.list(pagesOf({ items: rows, page: 1, perPage: 20 }), view);
+    expect(io.out()).toBe(
+      'ID\tNAME\tCREATED\n' +
+        'a1\tFirst\t2026-01-15T10:00:00.000Z\n' +
+        'a2\tSecond Tabbed and two lines \t2026-01-16T08:05:00.000Z\n' +
+        'a3\tThird\t\n',
+    );
+    // No footer, no color, nothing on stderr when piped output is being parsed.
+    expect(io.err()).toBe('');
+  });
+
+  it('writes nothing, not even the header, when the first page fails', async () => {
+    const { io, output } = setup();
+    async function* failing(): AsyncGenerator<ListPage<Row>> {
+      throw new Error('network down');
+    }
+    await expect(output.list(failing(), view)).rejects.toThrow('network down');
+    expect(io.out()).toBe('');
+  });
+
+  it('writes only the header for an empty list', async () => {
+    const { io, output } = setup();
+    await output.list(pagesOf<Row>({ items: [], page: 1, perPage: 20 }), view);
+    expect(io.out()).toBe('ID\tNAME\tCREATED\n');
+  });
+
+  it('writes a record as key<TAB>value, nested records as one JSON cell', async () => {
+    const { io, output } = setup();
+    await output.record({ id: 'x', name: 'a\tb\nc', tags: ['p', 'q'], royalties: [{ id: 'r1', rate: 0.1 }] });
+    expect(io.out()).toBe('id\tx\nname\ta b c\ntags\tp, q\nroyalties\t[{"id":"r1","rate":0.1}]\n');
+  });
+});
+
+describe('JSON', () => {
+  it('streams pages into output equal to JSON.stringify(array, null, 2)', async () => {
+    const { io, output } = setup({ json: true });
+    const all = [...rows, { id: 'b1', name: 'Next "page"', note: null }, { id: 'b2', name: 'ünïcødé ✓' }];
+    await output.list(
+      pagesOf<Row>({ items: rows, page: 1, perPage: 3 }, { items: [], page: 2, perPage: 3 }, { items: all.slice(3), page: 3, perPage: 3 }),
+      view,
+    );
+    expect(io.out()).toBe(`${JSON.stringify(all, null, 2)}\n`);
+    expect(JSON.parse(io.out())).toEqual(all);
+  });
+
+  it('prints [] for no records', async () => {
+    const { io, output } = setup({ json: true });
+    await output.list(pagesOf<Row>({ items: [], page: 1, perPage: 20 }), view);
+    expect(io.out()).toBe(`${JSON.stringify([], null, 2)}\n`);
+  });
+
+  it('prints a record as is, also on a TTY, with no color', async () => {
+    const { io, output } = setup({ json: true, tty: true, env: { FORCE_COLOR: '1' } });
+    const record = { id: 'x', created_at: '2026-01-15T10:00:00.000Z', extra: { unknown: true } };
+    await output.record(record);
+    expect(io.out()).toBe(`${JSON.stringify(record, null, 2)}\n`);
+  });
+});
+
+describe('ids (-q)', () => {
+  it('prints one id per line across pages and nothing else', async () => {
+    const { io, output } = setup({ quiet: true, tty: true });
+    await output.list(pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }, { items: rows.slice(2), page: 2, perPage: 2 }), view);
+    expect(io.out()).toBe('a1\na2\na3\n');
+    expect(io.err()).toBe('');
+  });
+});
+
+describe('table (TTY)', () => {
+  it('aligns columns, shows readable dates and a paging footer on stderr', async () => {
+    const { io, output } = setup({ tty: true });
+    await output.list(pagesOf({ items: rows.slice(0, 1).concat(rows.slice(2)), page: 2, perPage: 2, total: 5 }), view);
+    expect(io.out()).toBe(
+      'ID  NAME   CREATED\n' + //
+        'a1  First  2026-01-15 10:00\n' +
+        'a3  Third\n',
+    );
+    expect(io.err()).toBe('page 2 of 3 (5 total)\n');
+  });
+
+  it('says when more pages may follow a plain-array page, and counts with --all', async () => {
+    const first = setup({ tty: true });
+    await first.output.list(pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }), view);
+    expect(first.io.err()).toBe('page 1 (more with --page 2 or --all)\n');
+    const all = setup({ tty: true });
+    await all.output.list(pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }, { items: rows.slice(2), page: 2, perPage: 2 }), {
+      ...view,
+      all: true,
+    });
+    expect(all.io.err()).toBe('3 rows\n');
+  });
+
+  it('says "no … found" on stderr for an empty list', async () => {
+    const { io, output } = setup({ tty: true });
+    await output.list(pagesOf<Row>({ items: [], page: 1, perPage: 20 }), view);
+    expect(io.out()).toBe('');
+    expect(io.err()).toBe('no rows found\n');
+  });
+
+  it('truncates the widest column with … to fit the terminal width, keeping the gaps', async () => {
+    const { io, output } = setup({ tty: true, columns: 60 });
+    const long: Row[] = [
+      { id: 'id-000000000001', name: 'A very long name that cannot possibly fit in sixty columns', created_at: '2026-01-15T10:00:00.000Z' },
+      { id: 'id-000000000002', name: 'Short', created_at: '2026-01-15T10:00:00.000Z' },
+    ];
+    await output.list(pagesOf({ items: long, page: 1, perPage: 20, total: 2 }), view);
+    expect(io.out()).toBe(
+      'ID               NAME                       CREATED\n' +
+        'id-000000000001  A very long name that ca…  2026-01-15 10:00\n' +
+        'id-000000000002  Short                      2026-01-15 10:00\n',
+    );
+    for (const line of io.out().trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(60);
+  });
+
+  it('keeps every row on one line', async () => {
+    const { io, output } = setup({ tty: true });
+    await output.list(pagesOf({ items: [rows[1]!], page: 1, perPage: 20 }), view);
+    expect(io.out()).toBe(
+      'ID  NAME                          CREATED\n' + //
+        'a2  Second Tabbed and two lines   2026-01-16 08:05\n',
+    );
+  });
+
+  it('colors the header on a TTY unless NO_COLOR or --no-color', async () => {
+    const colored = setup({ tty: true, env: {} });
+    await colored.output.list(pagesOf({ items: rows.slice(0, 1), page: 1, perPage: 20 }), view);
+    expect(colored.io.out()).toContain('\u001b[1mID');
+    for (const options of [{ env: { NO_COLOR: '1' } }, { env: {}, noColor: true }]) {
+      const plain = setup({ tty: true, ...options });
+      await plain.output.list(pagesOf({ items: rows.slice(0, 1), page: 1, perPage: 20 }), view);
+      expect(plain.io.out()).not.toContain('\u001b[');
+    }
+  });
+
+  it('prints a record as aligned fields with nested records as a sub-table', async () => {
+    const { io, output } = setup({ tty: true });
+    await output.record({
+      id: 'c1',
+      name: 'Deal',
+      created_at: '2026-01-15T10:00:00.000Z',
+      royalties: [
+        { id: 'r1', rate: 0.18, type: 'net' },
+        { id: 'r2', rate: 0.5, type: 'sync' },
+      ],
+    });
+    expect(io.out()).toBe(
+      'id          c1\n' +
+        'name        Deal\n' +
+        'created_at  2026-01-15 10:00\n' +
+        '\nroyalties (2)\n' +
+        '  ID  RATE  TYPE\n' +
+        '  r1  0.18  net\n' +
+        '  r2  0.5   sync\n',
+    );
+  });
+});
+
+describe('human text', () => {
+  it('goes to stderr, and -q silences it', () => {
+    const loud = setup();
+    loud.output.info('hello');
+    loud.output.warn('careful');
+    expect(loud.io.err()).toBe('hello\nwarning: careful\n');
+    expect(loud.io.out()).toBe('');
+    const quiet = setup({ quiet: true });
+    quiet.output.info('hello');
+    quiet.output.warn('careful');
+    expect(quiet.io.err()).toBe('');
+  });
+
+  it('readableDate formats timestamps in the local zone (TZ=UTC in tests) and leaves the rest', () => {
+    expect(readableDate('2026-01-15T10:00:00.000Z')).toBe('2026-01-15 10:00');
+    expect(readableDate('2026-01-15')).toBe('2026-01-15');
+    expect(readableDate(undefined)).toBe('');
+  });
+});
