@@ -33,6 +33,13 @@ export interface RequestOptions {
   retry?: boolean | (() => boolean);
   /** Per-request timeout override; uploads pass 0 (no overall timeout, see upload.ts). */
   timeoutMs?: number;
+  /** Aborts this request too (an upload's idle watch); the caller explains that abort itself. */
+  signal?: AbortSignal;
+  /**
+   * Sends this request instead of fetch (uploads: `streamingFetch` in upload.ts, which keeps a
+   * 50 MB body's memory flat). Ignored behind a proxy, which only the undici path supports.
+   */
+  transport?: (url: URL, init: RequestInit) => Promise<Response>;
 }
 
 export interface HttpClientOptions {
@@ -46,11 +53,19 @@ export interface HttpClientOptions {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** One line per request and response, when --verbose. */
   trace?: (line: string) => void;
+  /** A human notice (a long retry wait), shown without --verbose. */
+  notice?: (line: string) => void;
   env: NodeJS.ProcessEnv;
 }
 
-/** Retry waits longer than this are not waited for: the error tells when to try again. */
-const MAX_RETRY_WAIT_MS = 20_000;
+/**
+ * Retry waits longer than this are not waited for: the error tells when to try again. It covers a
+ * whole per-minute rate-limit window (the service limits "n per minute"; its Retry-After runs up
+ * to 60 s): a script is better served by waiting once than by failing, and Ctrl-C ends the wait.
+ */
+const MAX_RETRY_WAIT_MS = 65_000;
+/** Waits from this long on are announced on stderr, so a silent terminal is not mistaken for a hang. */
+const NOTICE_WAIT_MS = 3_000;
 const BACKOFF_BASE_MS = 250;
 
 type Fetch = typeof fetch;
@@ -109,6 +124,10 @@ export class HttpClient {
       const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
       if (wait > MAX_RETRY_WAIT_MS) throw failure;
       this.options.trace?.(`* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`);
+      if (wait >= NOTICE_WAIT_MS) {
+        const why = outcome.response?.status === 429 ? 'rate limited' : failure.message;
+        this.options.notice?.(`${why}: retrying in ${Math.ceil(wait / 1000)} s (Ctrl-C to stop)`);
+      }
       await this.options.sleep(wait, this.options.signal).catch(() => {
         throw new InterruptedError();
       });
@@ -134,11 +153,12 @@ export class HttpClient {
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
     const signals = [this.options.signal];
     if (timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
+    if (options.signal) signals.push(options.signal);
     const signal = AbortSignal.any(signals);
     const started = performance.now();
     this.options.trace?.(`> ${method} ${url.href}`);
     try {
-      const fetchImpl = await this.fetcher();
+      const fetchImpl = options.transport && !proxyConfigured(this.options.env) ? options.transport : await this.fetcher();
       const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal };
       if (body && typeof body === 'object' && Symbol.asyncIterator in body) init.duplex = 'half';
       const response = await fetchImpl(url, init);

@@ -1,0 +1,417 @@
+// `pds upload contract|statement <files...>`: check every file, upload them a few at a time, and
+// optionally wait for processing. One module for both kinds; `kind` comes from the registration.
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type DocumentProcesses, type UploadRecord } from '../../lib/api/documents.js';
+import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError } from '../../lib/errors.js';
+import { EXTRACTIONS } from '../../lib/schemas.js';
+import { LocalFileError, checkFile, formatBytes, readStdin, type LocalUpload } from '../../lib/upload.js';
+import { commaList, positiveInt } from '../options.js';
+import { LiveLines } from '../documents/live.js';
+import { WatchFlags, briefOf, shortExtraction, statusCommand, watchProcesses, type Progress } from '../documents/processes.js';
+
+export const Options = z.object({
+  kind: z.enum(['contract', 'statement']),
+  extract: z.optional(z.array(z.string())),
+  wait: z.optional(z.boolean()),
+  concurrency: z._default(positiveInt('--concurrency', 1, 32), 4),
+  fileName: z.optional(z.string()),
+  ...WatchFlags,
+  args: z.tuple([z.array(z.string())]),
+});
+type Options = z.infer<typeof Options>;
+
+/** Local checks open files; this many at once is plenty and stays far from the fd limit. */
+const CHECK_CONCURRENCY = 16;
+
+/** What happened to one file. */
+interface Entry {
+  file: LocalUpload;
+  line?: number;
+  /** The body started to go out: the service may have the file even if no answer comes. */
+  sending: boolean;
+  /** Body bytes handed to the transport, of the whole multipart body. */
+  sent: number;
+  total: number;
+  /** The service's own `progress` percent (event stream). */
+  servicePercent?: number;
+  upload?: UploadRecord;
+  error?: PdsError;
+  watched?: { processes: DocumentProcesses; progress: Progress; timedOut: boolean };
+}
+
+export async function run(opts: Options, ctx: Context): Promise<number> {
+  const kind: DocumentKind = opts.kind;
+  const extractions = extractionNames(opts.extract);
+  const args = checkArgs(opts, ctx);
+  const projectId = ctx.project();
+  const api = ctx.api.documents; // fails now (exit 3) when there is no token, before stdin is read
+
+  const files = await checkAll(args, opts.fileName, ctx);
+  const entries: Entry[] = files.map((file) => ({ file, sending: false, sent: 0, total: file.size }));
+  const view = await Display.create(ctx, kind, Boolean(opts.wait), opts.waitTimeout);
+  for (const entry of entries) view.queued(entry);
+
+  const waits: Promise<void>[] = [];
+  try {
+    await pool(entries, opts.concurrency, ctx.signal, async (entry) => {
+      try {
+        entry.upload = await api.upload(kind, projectId, entry.file, {
+          ...(extractions ? { extractions } : {}),
+          idleTimeoutMs: ctx.settings.timeoutMs,
+          onBytes: (sent, total) => {
+            entry.sending = true;
+            entry.sent = sent;
+            entry.total = total;
+            view.progress(entry);
+          },
+          onProgress: (event) => {
+            entry.servicePercent = event.percent;
+            view.progress(entry);
+          },
+        });
+      } catch (error) {
+        entry.error = ctx.signal.aborted ? new InterruptedError() : asPdsError(error);
+        view.finished(entry);
+        return;
+      }
+      if (!opts.wait) {
+        view.finished(entry);
+        return;
+      }
+      view.watching(entry, undefined);
+      // The wait does not hold an upload slot: polling is cheap, uploads are not.
+      waits.push(waitFor(entry, kind, projectId, opts, ctx, view));
+    });
+    await Promise.all(waits);
+  } finally {
+    view.close();
+  }
+
+  if (ctx.signal.aborted) {
+    const inFlight = entries.filter((e) => e.sending && !e.upload);
+    for (const entry of inFlight) ctx.output.warn(`the upload of ${label(entry.file)} was interrupted; ${receivedHint(kind)}`);
+    throw new InterruptedError();
+  }
+  view.errors(entries);
+  await printResults(ctx, kind, entries, Boolean(opts.wait), opts.waitTimeout);
+  if (entries.length > 1) ctx.output.info(summary(entries, Boolean(opts.wait)));
+  return exitCode(entries);
+}
+
+async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts: Options, ctx: Context, view: Display): Promise<void> {
+  const upload = entry.upload as UploadRecord;
+  try {
+    entry.watched = await watchProcesses(ctx, kind, projectId, String(upload.staging_id), {
+      intervalMs: opts.interval * 1000,
+      timeoutMs: opts.waitTimeout * 1000,
+      onUpdate: (_processes, progress) => view.watching(entry, progress),
+    });
+  } catch (error) {
+    // Recorded, never thrown: this promise is awaited only once every upload has been started, and
+    // a rejection before then would be unhandled. run() turns an interruption into exit 130.
+    if (error instanceof InterruptedError || ctx.signal.aborted) {
+      entry.error = new InterruptedError();
+      return;
+    }
+    const cause = asPdsError(error);
+    entry.error = new ServiceError(`uploaded as staging id ${upload.staging_id}, but its status could not be read: ${cause.message}`, {
+      details: [...cause.details, `follow it with \`${statusCommand(kind, upload.staging_id)}\``],
+      ...(cause.status === undefined ? {} : { status: cause.status }),
+    });
+  }
+  view.finished(entry);
+}
+
+/** `--extract royalties,extract-splits --extract dates` → the spec's full names, checked. */
+export function extractionNames(values: string[] | undefined): string[] | undefined {
+  const given = commaList(values);
+  if (given.length === 0) return undefined;
+  const names: string[] = [];
+  const unknown: string[] = [];
+  for (const raw of given) {
+    const lower = raw.toLowerCase();
+    const name = lower.startsWith('extract-') ? lower : `extract-${lower}`;
+    if (!(EXTRACTIONS as readonly string[]).includes(name)) unknown.push(raw);
+    else if (!names.includes(name)) names.push(name);
+  }
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown extraction${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}`, {
+      details: [`valid extractions: ${EXTRACTIONS.map(shortExtraction).join(', ')} (with or without the extract- prefix)`],
+    });
+  }
+  return names;
+}
+
+function checkArgs(opts: Options, ctx: Context): string[] {
+  const args = opts.args[0];
+  const stdin = args.filter((a) => a === '-').length;
+  if (stdin > 1) throw new UsageError('stdin (-) can be read only once');
+  if (opts.fileName !== undefined) {
+    const name = opts.fileName.trim();
+    if (name === '' || /[\\/]/.test(name)) throw new UsageError(`invalid --file-name '${opts.fileName}': expected a file name without a directory`);
+    if (stdin === 0 && args.length > 1) throw new UsageError('--file-name names one upload: stdin (-), or a single file');
+  }
+  if (stdin === 1) {
+    if (opts.fileName === undefined) {
+      throw new UsageError('reading a PDF from stdin (-) needs --file-name <name>', {
+        details: ['e.g. `cat doc.pdf | pds upload statement - --file-name doc.pdf`'],
+      });
+    }
+    if (ctx.io.stdinIsTTY) throw new UsageError('stdin is a terminal: pipe a PDF into pds to upload it from stdin (-)');
+  }
+  return args;
+}
+
+/** Every file is checked before any byte is sent; one bad file stops the whole batch. */
+async function checkAll(args: string[], fileName: string | undefined, ctx: Context): Promise<LocalUpload[]> {
+  const name = fileName?.trim();
+  const results = new Array<LocalUpload | LocalFileError>(args.length);
+  await pool(args.map((arg, index) => ({ arg, index })), CHECK_CONCURRENCY, ctx.signal, async ({ arg, index }) => {
+    try {
+      results[index] = arg === '-' ? await readStdin(ctx.io.stdin, name as string) : await checkFile(arg, args.length === 1 ? name : undefined);
+    } catch (error) {
+      if (!(error instanceof LocalFileError)) throw error;
+      results[index] = error;
+    }
+  });
+  if (ctx.signal.aborted) throw new InterruptedError();
+  const bad = results.filter((r): r is LocalFileError => r instanceof LocalFileError);
+  if (bad.length === 1 && args.length === 1) throw new UsageError((bad[0] as LocalFileError).message);
+  if (bad.length > 0) {
+    throw new UsageError(`${bad.length} of ${args.length} files cannot be uploaded; nothing was sent`, {
+      details: bad.map((e) => e.message),
+    });
+  }
+  return results as LocalUpload[];
+}
+
+/** Runs `task` over the items, at most `limit` at once, in order; stops starting new ones on Ctrl-C. */
+async function pool<T>(items: T[], limit: number, signal: AbortSignal, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && !signal.aborted) {
+      const item = items[next++] as T;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+function asPdsError(error: unknown): PdsError {
+  if (error instanceof PdsError) return error;
+  if (error instanceof LocalFileError) return new UsageError(error.problem);
+  return new ServiceError(error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+const label = (file: LocalUpload): string => (file.arg === '-' ? `stdin (${file.fileName})` : file.arg);
+
+/** An upload that waited and did not complete: failed processing, or still running at the limit. */
+function waitProblem(entry: Entry, kind: DocumentKind, waitTimeout: number): PdsError | undefined {
+  const watched = entry.watched;
+  if (!watched || !entry.upload) return undefined;
+  const id = entry.upload.staging_id;
+  if (watched.progress.outcome === 'failed') {
+    return new PdsError(`processing failed (staging id ${id})`, {
+      details: [...watched.progress.failure, `see \`${statusCommand(kind, id)}\``],
+    });
+  }
+  if (watched.timedOut) {
+    return new PdsError(`still processing after ${waitTimeout} s (staging id ${id})`, {
+      details: [`check again with \`${statusCommand(kind, id)}\`, or raise --wait-timeout`],
+    });
+  }
+  return undefined;
+}
+
+/**
+ * Where progress goes: live lines on a terminal's stderr; one line per finished file on a piped
+ * stderr; nothing with -q or --json (the data is the point then).
+ */
+class Display {
+  private readonly problems = new Map<Entry, PdsError>();
+
+  private constructor(
+    private readonly ctx: Context,
+    private readonly kind: DocumentKind,
+    private readonly wait: boolean,
+    private readonly waitTimeout: number,
+    private readonly live: LiveLines | undefined,
+    private readonly lines: boolean,
+  ) {}
+
+  static async create(ctx: Context, kind: DocumentKind, wait: boolean, waitTimeout: number): Promise<Display> {
+    await ctx.output.prepareColor();
+    const quiet = ctx.settings.quiet || ctx.settings.json;
+    const live = !quiet && ctx.io.stderrIsTTY
+      ? new LiveLines(ctx.io.stderr, ctx.io.columns, (mark) =>
+          mark === '✓' ? ctx.output.paintErr('green', mark) : mark === '✗' ? ctx.output.paintErr('red', mark) : ctx.output.paintErr('cyan', mark),
+        )
+      : undefined;
+    return new Display(ctx, kind, wait, waitTimeout, live, !quiet && !live);
+  }
+
+  queued(entry: Entry): void {
+    if (this.live) entry.line = this.live.add('·', `${label(entry.file)}  ${formatBytes(entry.file.size)}  waiting`);
+  }
+
+  /** Bytes sent by pds, and the percent the service says it received. */
+  progress(entry: Entry): void {
+    if (!this.live || entry.line === undefined) return;
+    const percent = entry.total > 0 ? Math.floor((entry.sent * 100) / entry.total) : 0;
+    const service = entry.servicePercent === undefined ? '' : ` · service ${entry.servicePercent}%`;
+    this.live.set(entry.line, '↑', `${label(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`);
+  }
+
+  watching(entry: Entry, progress: Progress | undefined): void {
+    if (!this.live || entry.line === undefined || !entry.upload) return;
+    const state = progress ? briefOf(this.kind, progress) : `staging ${entry.upload.staging_stage}`;
+    this.live.set(entry.line, '…', `${label(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`);
+  }
+
+  /** The file's work is over (uploaded, processed, or failed). */
+  finished(entry: Entry): void {
+    // Ctrl-C: run() says once which uploads may have arrived; no line per file.
+    if (entry.error instanceof InterruptedError) return;
+    const problem = entry.error ?? waitProblem(entry, this.kind, this.waitTimeout);
+    if (problem) this.problems.set(entry, problem);
+    const name = label(entry.file);
+    if (this.live && entry.line !== undefined) {
+      if (entry.error) this.live.set(entry.line, '✗', `${name}  ${entry.error.message}`);
+      else if (entry.upload && entry.watched) {
+        const mark = entry.watched.progress.outcome === 'completed' ? '✓' : entry.watched.progress.outcome === 'failed' ? '✗' : '!';
+        const state = entry.watched.timedOut ? `still running after ${this.waitTimeout} s` : briefOf(this.kind, entry.watched.progress);
+        this.live.set(entry.line, mark, `${name}  staging id ${entry.upload.staging_id} · ${state}`);
+      } else if (entry.upload) {
+        this.live.set(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}`);
+      }
+      return;
+    }
+    if (!this.lines) return;
+    if (problem) {
+      this.printProblem(name, problem);
+      return;
+    }
+    const upload = entry.upload as UploadRecord;
+    if (this.wait && entry.watched) {
+      const id = entry.watched.progress.resultId;
+      this.ctx.output.info(`processed ${name}: staging id ${upload.staging_id}, ${this.kind} ${id ?? '?'} completed`);
+    } else {
+      this.ctx.output.info(
+        `uploaded ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${upload.staging_stage}; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``,
+      );
+    }
+  }
+
+  close(): void {
+    this.live?.finish();
+  }
+
+  /** On a terminal the live lines showed ✗; the messages with their details follow them. */
+  errors(entries: Entry[]): void {
+    if (!this.live) return;
+    for (const entry of entries) {
+      const problem = this.problems.get(entry);
+      if (problem) this.printProblem(label(entry.file), problem);
+    }
+  }
+
+  private printProblem(name: string, problem: PdsError): void {
+    const err = this.ctx.io.stderr;
+    err.write(`${this.ctx.output.paintErr('red', 'error:')} ${name}: ${problem.message}\n`);
+    for (const line of problem.details) err.write(`  ${line}\n`);
+  }
+}
+
+/** stdout: an array for --json, staging ids for -q, a table on a terminal, TSV when piped. */
+async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], wait: boolean, waitTimeout: number): Promise<void> {
+  const output = ctx.output;
+  if (output.mode === 'json') {
+    output.json(entries.map((entry) => jsonEntry(entry, kind, waitTimeout)));
+    return;
+  }
+  const uploaded = entries.filter((e) => e.upload);
+  if (output.mode === 'ids') {
+    for (const entry of uploaded) output.write(`${(entry.upload as UploadRecord).staging_id}\n`);
+    return;
+  }
+  const idHeader = kind === 'contract' ? 'CONTRACT_ID' : 'STATEMENT_ID';
+  const headers = wait ? ['FILE', 'STAGING_ID', 'STAGE', 'STATE', idHeader] : ['FILE', 'STAGING_ID', 'STAGE'];
+  const rows = uploaded.map((entry) => {
+    const upload = entry.upload as UploadRecord;
+    const row = [entry.file.arg, String(upload.staging_id)];
+    if (!wait) return [...row, upload.staging_stage];
+    const progress = entry.watched?.progress;
+    return [...row, progress?.stagingStage ?? upload.staging_stage, progress?.outcome ?? 'unknown', String(progress?.resultId ?? '')];
+  });
+  if (rows.length === 0) return;
+  if (output.mode === 'tsv') {
+    output.write(`${headers.join('\t')}\n`);
+    for (const row of rows) output.write(`${row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')).join('\t')}\n`);
+    return;
+  }
+  const next = uploaded.map((entry) => nextCommand(entry, kind));
+  const table = await output.table(
+    [...headers.map((h) => h.replace(/_/g, ' ')), 'NEXT'],
+    rows.map((row, i) => [...row, next[i] ?? '']),
+  );
+  output.write(table);
+}
+
+/** What to run next: the status command, or the document itself once it completed. */
+function nextCommand(entry: Entry, kind: DocumentKind): string {
+  const upload = entry.upload as UploadRecord;
+  const progress = entry.watched?.progress;
+  if (progress?.outcome === 'completed' && progress.resultId !== null) return `pds ${DOCUMENT_KINDS[kind].noun} get ${progress.resultId}`;
+  return statusCommand(kind, upload.staging_id);
+}
+
+function jsonEntry(entry: Entry, kind: DocumentKind, waitTimeout: number): Record<string, unknown> {
+  const result: Record<string, unknown> = { file: entry.file.arg };
+  if (entry.upload) result.upload = entry.upload;
+  if (entry.watched) result.processes = entry.watched.processes.data;
+  const problem = entry.error ?? waitProblem(entry, kind, waitTimeout);
+  if (problem) {
+    const error: Record<string, unknown> = { message: problem.message };
+    if (problem.status !== undefined) error.status = problem.status;
+    if (problem.details.length > 0) error.details = problem.details;
+    result.error = error;
+  }
+  return result;
+}
+
+function summary(entries: Entry[], wait: boolean): string {
+  const uploaded = entries.filter((e) => e.upload).length;
+  const failed = entries.filter((e) => !e.upload).length;
+  const parts = [`${uploaded} uploaded`];
+  if (failed > 0) parts.push(`${failed} failed`);
+  let text = parts.join(', ');
+  if (wait) {
+    const outcomes = entries.map((e) => (e.watched?.timedOut ? 'running' : e.watched?.progress.outcome));
+    const processed = outcomes.filter((o) => o === 'completed').length;
+    const failedProcessing = outcomes.filter((o) => o === 'failed').length;
+    const running = outcomes.filter((o) => o === 'running').length;
+    const waitParts = [`${processed} processed`];
+    if (failedProcessing > 0) waitParts.push(`${failedProcessing} failed processing`);
+    if (running > 0) waitParts.push(`${running} still running`);
+    text += `; ${waitParts.join(', ')}`;
+  }
+  return text;
+}
+
+/**
+ * Upload failures first (a single file, or a batch that failed all alike, keeps the error's own
+ * code: 2 for a refused file, 4 for a forbidden project…; a mixed batch is 1); then processing
+ * failures (7); then waits that ran out or could not poll (1).
+ */
+function exitCode(entries: Entry[]): number {
+  const notUploaded = entries.filter((e) => !e.upload);
+  if (notUploaded.length > 0) {
+    const codes = new Set(notUploaded.map((e) => (e.error as PdsError).exitCode));
+    if (notUploaded.length === entries.length && codes.size === 1) return [...codes][0] as number;
+    return ExitCode.failure;
+  }
+  if (entries.some((e) => e.watched?.progress.outcome === 'failed')) return ExitCode.processingFailed;
+  if (entries.some((e) => e.error || e.watched?.timedOut)) return ExitCode.failure;
+  return ExitCode.ok;
+}

@@ -1,0 +1,400 @@
+// The client side of an upload (SPEC 4.8, 4.9, 6): local checks before anything is sent, a
+// multipart body that streams from disk with a known length, byte counting as the transport pulls
+// the body, and the answer, which is a server-sent event stream or a plain JSON body.
+//
+// Why a hand-written multipart encoder rather than FormData: FormData hides how many bytes have
+// gone out, and the live progress line needs that count. The encoder is ~40 lines; the parser is
+// the service's business. The body has a known Content-Length so the service can report a percent.
+import { randomBytes } from 'node:crypto';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { ClientRequest } from 'node:http';
+import { basename } from 'node:path';
+import { Readable } from 'node:stream';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { UploadProgressEvent } from './schemas.js';
+import { ServiceError, errorFromResponse, type PdsError } from './errors.js';
+
+/** SPEC section 8 says "50 MB"; the service (and its emulator) read it as MiB. */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+const PDF_MAGIC = '%PDF-';
+const CHUNK_BYTES = 256 * 1024;
+
+/** A PDF that passed the local checks, ready to be sent. */
+export interface LocalUpload {
+  /** What the user typed: a path, or `-` for stdin. */
+  arg: string;
+  /** The name the service is told (the base name, or --file-name). */
+  fileName: string;
+  size: number;
+  source: { kind: 'file'; path: string } | { kind: 'buffer'; data: Buffer };
+}
+
+/** Why a file cannot be uploaded; one line, prefixed by the file when shown. */
+export class LocalFileError extends Error {
+  constructor(
+    readonly arg: string,
+    readonly problem: string,
+  ) {
+    super(`${arg}: ${problem}`);
+  }
+}
+
+/** `12.3 MiB`, `512 KiB`, `42 B`: the units the 50 MiB limit is stated in. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+function sizeProblem(size: number): string | undefined {
+  if (size === 0) return 'the file is empty';
+  if (size > MAX_UPLOAD_BYTES) {
+    return `${formatBytes(size)} (${size} bytes) is over the 50 MiB upload limit (${MAX_UPLOAD_BYTES} bytes)`;
+  }
+  return undefined;
+}
+
+const notPdf = 'not a PDF: the file does not start with %PDF-';
+
+function fsProblem(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory, not a file';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Checks a file on disk (exists, regular file, size, PDF magic); throws LocalFileError. */
+export async function checkFile(path: string, fileName?: string): Promise<LocalUpload> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    throw new LocalFileError(path, fsProblem(error));
+  }
+  if (info.isDirectory()) throw new LocalFileError(path, 'is a directory, not a file');
+  if (!info.isFile()) throw new LocalFileError(path, 'is not a regular file');
+  const tooBig = sizeProblem(info.size);
+  if (tooBig) throw new LocalFileError(path, tooBig);
+  let handle: FileHandle | undefined;
+  const head = Buffer.alloc(PDF_MAGIC.length);
+  try {
+    handle = await open(path, 'r');
+    await handle.read(head, 0, head.length, 0);
+  } catch (error) {
+    throw new LocalFileError(path, fsProblem(error));
+  } finally {
+    await handle?.close();
+  }
+  if (head.toString('latin1') !== PDF_MAGIC) throw new LocalFileError(path, notPdf);
+  return { arg: path, fileName: fileName ?? basename(path), size: info.size, source: { kind: 'file', path } };
+}
+
+/**
+ * Reads one PDF from stdin. It is read whole (at most 50 MiB, refused beyond) so that it can be
+ * checked like a file before anything is sent and be sent with a known length; a pipe cannot be
+ * rewound. So a stdin upload holds the document in memory, unlike a file upload.
+ */
+export async function readStdin(stream: Readable, fileName: string): Promise<LocalUpload> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    if (size > MAX_UPLOAD_BYTES) {
+      stream.destroy();
+      throw new LocalFileError('-', `stdin holds more than the 50 MiB upload limit (${MAX_UPLOAD_BYTES} bytes)`);
+    }
+    chunks.push(buffer);
+  }
+  const data = Buffer.concat(chunks);
+  const tooSmall = sizeProblem(data.length);
+  if (tooSmall) throw new LocalFileError('-', tooSmall.replace('the file', 'stdin'));
+  if (data.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
+    throw new LocalFileError('-', 'not a PDF: stdin does not start with %PDF-');
+  }
+  return { arg: '-', fileName, size: data.length, source: { kind: 'buffer', data } };
+}
+
+export interface MultipartBody {
+  /**
+   * Re-iterable: each iteration sends the whole body again (only ever used before a byte went out).
+   * A chunk is valid only until the next one is pulled: the file is read into one reused buffer,
+   * because 50 MB of fresh chunk buffers is garbage the GC reclaims late (it doubled peak memory).
+   * streamingFetch waits for each chunk to reach the socket before pulling the next; undici's fetch
+   * (the proxy path) copies each chunk as it pulls it.
+   */
+  body: AsyncIterable<Uint8Array>;
+  contentType: string;
+  length: number;
+  close(): Promise<void>;
+}
+
+export interface BodyHooks {
+  /** The transport pulled the first bytes: from now on the request must not be resent. */
+  onStart?(): void;
+  /** Body bytes handed to the transport so far, of `total`. */
+  onBytes?(sent: number, total: number): void;
+}
+
+/** `filename="…"` as browsers write it, plus the RFC 5987 form when the name is not ASCII. */
+function dispositionName(name: string): string {
+  const quoted = name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x20-\x7e]*$/.test(name)) return `filename="${quoted}"`;
+  // eslint-disable-next-line no-control-regex
+  const fallback = quoted.replace(/[^\x20-\x7e]/g, '_');
+  return `filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * Opens the file and builds the multipart body around it. The file is opened here, before the
+ * request, so a file that vanished since the check fails without a request; the handle is then
+ * read from, never the path again. Fields go before the file so the service can refuse them
+ * before the large part.
+ */
+export async function openMultipart(
+  upload: LocalUpload,
+  fields: [string, string][],
+  hooks: BodyHooks = {},
+): Promise<MultipartBody> {
+  let handle: FileHandle | undefined;
+  let size = upload.size;
+  if (upload.source.kind === 'file') {
+    try {
+      handle = await open(upload.source.path, 'r');
+      size = (await handle.stat()).size;
+    } catch (error) {
+      await handle?.close();
+      throw new LocalFileError(upload.arg, `cannot be read any more: ${fsProblem(error)}`);
+    }
+    const changed = sizeProblem(size);
+    if (changed) {
+      await handle.close();
+      throw new LocalFileError(upload.arg, `changed since it was checked: ${changed}`);
+    }
+  }
+  const boundary = `----pds-${randomBytes(12).toString('hex')}`;
+  const head = Buffer.from(
+    fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; ${dispositionName(upload.fileName)}\r\n` +
+      'Content-Type: application/pdf\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = head.length + size + tail.length;
+  const source = upload.source;
+  const fileHandle = handle;
+
+  async function* fileChunks(): AsyncGenerator<Uint8Array> {
+    if (source.kind === 'buffer') {
+      for (let offset = 0; offset < source.data.length; offset += CHUNK_BYTES) {
+        yield source.data.subarray(offset, offset + CHUNK_BYTES);
+      }
+      return;
+    }
+    // Positional reads on the one handle: a retry (before any byte went out) starts again at 0.
+    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
+    let read = 0;
+    while (read < size) {
+      const { bytesRead } = await (fileHandle as FileHandle).read(buffer, 0, Math.min(buffer.length, size - read), read);
+      if (bytesRead === 0) throw new Error(`${upload.arg} shrank while it was being uploaded`);
+      read += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
+  }
+
+  async function* generate(): AsyncGenerator<Uint8Array> {
+    let sent = 0;
+    const counted = (chunk: Uint8Array): Uint8Array => {
+      if (sent === 0) hooks.onStart?.();
+      sent += chunk.length;
+      hooks.onBytes?.(sent, length);
+      return chunk;
+    };
+    yield counted(head);
+    for await (const chunk of fileChunks()) yield counted(chunk);
+    yield counted(tail);
+  }
+
+  return {
+    body: { [Symbol.asyncIterator]: generate },
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    length,
+    close: async () => {
+      await fileHandle?.close();
+    },
+  };
+}
+
+/**
+ * fetch() for one large streamed request, over node:http(s). Node's fetch (undici) copies each
+ * chunk of a streamed body into a fresh buffer that the GC reclaims late, and compiles its wasm HTTP
+ * parser on first use: a 50 MB upload peaked near 150 MB through it. node:http writes the chunks as
+ * they come, with back-pressure, and a 50 MB upload peaks near 65 MB. Errors keep node's `code`
+ * (ECONNREFUSED…) as fetch's `cause` does, so the HTTP client maps them the same way.
+ */
+export async function streamingFetch(url: URL, init: RequestInit): Promise<Response> {
+  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const signal = init.signal ?? undefined;
+  const body = init.body;
+  return new Promise<Response>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    // A fresh connection: a stale pooled one would fail after the body started, and such a failure
+    // is never retried.
+    const req = request(url, { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, agent: false });
+    let answered = false;
+    let written = false;
+    const onAbort = (): void => {
+      req.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    req.on('close', () => signal?.removeEventListener('abort', onAbort));
+    req.on('response', (res) => {
+      // The event stream starts while the body is still going out: keep writing.
+      answered = true;
+      res.on('close', () => {
+        if (!written) req.destroy();
+      });
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) {
+        for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
+      }
+      const status = res.statusCode ?? 500;
+      const empty = status === 204 || status === 205 || status === 304;
+      if (empty) res.resume();
+      resolve(
+        new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+          status,
+          statusText: res.statusMessage ?? '',
+          headers,
+        }),
+      );
+    });
+    // The body is pulled only once the connection is up: a refused connection has then sent nothing
+    // and may be retried, which the upload's `started` flag tells the HTTP client.
+    req.once('socket', (socket) => {
+      const write = (): void => {
+        writeBody(req, body).then(
+          () => {
+            written = true;
+          },
+          (error: unknown) => {
+            written = true;
+            req.destroy(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+      };
+      if (!socket.connecting) write();
+      else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', write);
+    });
+  });
+}
+
+async function writeBody(req: ClientRequest, body: RequestInit['body']): Promise<void> {
+  if (body === null || body === undefined || typeof body === 'string' || body instanceof Uint8Array) {
+    req.end(body ?? undefined);
+    return;
+  }
+  if (!(typeof body === 'object' && Symbol.asyncIterator in body)) throw new TypeError('streamingFetch sends strings, bytes or async iterables');
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    if (req.destroyed) return;
+    // The body reuses its buffer for the next chunk: this one must reach the socket first. This is
+    // also the back-pressure: a slow link slows the reads.
+    await new Promise<void>((resume, fail) => {
+      const onClose = (): void => fail(new Error('the connection closed while the body was being sent'));
+      req.once('close', onClose);
+      req.write(chunk, (error) => {
+        req.off('close', onClose);
+        if (error) fail(error);
+        else resume();
+      });
+    });
+  }
+  if (!req.destroyed) req.end();
+}
+
+/** The answer to an upload ended before the service confirmed it (SSE cut short, connection lost). */
+export class UploadCutError extends ServiceError {}
+
+export interface AnswerHooks {
+  onProgress?(event: UploadProgressEvent): void;
+  /** Called for every chunk of the answer (keeps an idle watchdog quiet). */
+  onActivity?(): void;
+}
+
+/**
+ * The body of an upload's answer: `{data: …}` from a plain JSON answer or from the `complete`
+ * event of an event stream. An `error` event becomes the service's error; a stream that ends
+ * without `complete` an UploadCutError. What the caller should do next is its business (it knows
+ * the kind of document); the messages here say what happened.
+ */
+export async function readUploadAnswer(response: Response, hooks: AnswerHooks = {}): Promise<unknown> {
+  const type = (response.headers.get('content-type') ?? '').toLowerCase();
+  if (!type.includes('text/event-stream')) {
+    const text = await response.text();
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ServiceError(`the service answered the upload with a body that is neither JSON nor an event stream (${type || 'no content type'})`);
+    }
+  }
+  let complete: { body: unknown } | undefined;
+  let failure: PdsError | undefined;
+  const onEvent = (event: EventSourceMessage): void => {
+    if (complete || failure) return;
+    const data = parseJson(event.data);
+    if (event.event === 'progress') {
+      const progress = UploadProgressEvent.safeParse(data);
+      if (progress.success) hooks.onProgress?.(progress.data);
+    } else if (event.event === 'complete') {
+      complete = { body: data };
+    } else if (event.event === 'error') {
+      failure = eventError(data);
+    }
+  };
+  const parser = createParser({ onEvent });
+  const decoder = new TextDecoder();
+  const body = response.body;
+  try {
+    if (body) {
+      for await (const chunk of body as AsyncIterable<Uint8Array>) {
+        hooks.onActivity?.();
+        parser.feed(decoder.decode(chunk, { stream: true }));
+        if (complete || failure) break;
+      }
+    }
+    parser.feed(decoder.decode());
+  } catch (error) {
+    if (!complete && !failure) {
+      throw new UploadCutError('the connection broke before the service confirmed the upload', { cause: error });
+    }
+  }
+  if (failure) throw failure;
+  if (!complete) throw new UploadCutError('the service ended the progress stream without confirming the upload');
+  return complete.body;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An `error` event carries the error body of SPEC section 7, and a status when the service sends one. */
+function eventError(data: unknown): PdsError {
+  const status =
+    typeof data === 'object' && data !== null && 'status' in data && typeof data.status === 'number' ? data.status : undefined;
+  const fallback = 'the service reported an error during the upload';
+  if (status !== undefined && status >= 400) return errorFromResponse(status, data, fallback);
+  // No status: the message and field details still come from the standard error body.
+  const parsed = errorFromResponse(500, data, fallback);
+  return new ServiceError(parsed.message, { details: parsed.details });
+}

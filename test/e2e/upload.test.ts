@@ -1,0 +1,589 @@
+// `pds upload contract|statement` against a real emulator over loopback.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import type { RecordedRequest } from '../../src/emulator/http.js';
+import { testEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
+import { realClock, type Clock } from '../../src/lib/clock.js';
+import { HttpClient } from '../../src/lib/http.js';
+import { createDocumentsApi } from '../../src/lib/api/documents.js';
+import { MAX_UPLOAD_BYTES, checkFile, openMultipart, readUploadAnswer } from '../../src/lib/upload.js';
+import type { UploadProgressEvent } from '../../src/lib/schemas.js';
+
+const SAMPLE = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
+const PDF = readFileSync(SAMPLE);
+
+let emulator: Emulator;
+let dir: string;
+beforeAll(async () => {
+  emulator = await testEmulator({ processingMs: 20 });
+  dir = mkdtempSync(join(tmpdir(), 'pds-upload-'));
+});
+afterAll(async () => {
+  await emulator.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Polls for real but briefly: the emulator's processing runs on the wall clock. */
+const quickClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realClock.sleep(Math.min(ms, 5), signal) };
+
+const posts = (since: number, path?: string): RecordedRequest[] =>
+  emulator.requests.slice(since).filter((r) => r.method === 'POST' && (path === undefined || r.path === path));
+
+/** A PDF of `size` bytes in the temp dir, with or without its %%EOF trailer. */
+function pdfFile(name: string, size = PDF.length, trailer = true): string {
+  const path = join(dir, name);
+  if (size === PDF.length && trailer) {
+    writeFileSync(path, PDF);
+    return path;
+  }
+  const end = trailer ? '\n%%EOF\n' : '\n';
+  const body = Buffer.alloc(size, 0x20);
+  body.write('%PDF-1.4\n', 0, 'latin1');
+  body.write(end, size - end.length, 'latin1');
+  writeFileSync(path, body);
+  return path;
+}
+
+const lastUpload = () => emulator.state.uploads.at(-1);
+
+describe('pds upload: sending', () => {
+  it('uploads a statement as multipart and prints TSV when piped', async () => {
+    const file = pdfFile('statement.pdf');
+    const before = emulator.requests.length;
+    const result = await runCli(emulator, ['upload', 'statement', file]);
+    const id = lastUpload()?.staging_id;
+    expect(result).toEqual({
+      code: 0,
+      stdout: `FILE\tSTAGING_ID\tSTAGE\n${file}\t${id}\tqueued\n`,
+      stderr: `uploaded ${file} (601 B): staging id ${id}, queued; follow it with \`pds statements status ${id}\`\n`,
+    });
+    const sent = posts(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      path: '/v1/statements',
+      query: { projectId: DEMO_PROJECT },
+      status: 200,
+      upload: { fileName: 'statement.pdf', size: PDF.length, form: 'multipart' },
+    });
+    expect(sent[0]?.headers.accept).toContain('text/event-stream');
+    expect(sent[0]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+  });
+
+  it('uploads a contract with the extractions named either way', async () => {
+    const file = pdfFile('contract.pdf');
+    const before = emulator.requests.length;
+    const result = await runCli(emulator, ['upload', 'contract', file, '--extract', 'royalties,extract-splits', '--extract', 'royalties']);
+    expect(result.code).toBe(0);
+    const id = lastUpload()?.staging_id;
+    expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\n${file}\t${id}\tqueued\n`);
+    const sent = posts(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.path).toBe('/v1/contracts');
+    expect(sent[0]?.upload).toEqual({
+      fileName: 'contract.pdf',
+      size: PDF.length,
+      form: 'multipart',
+      extractions: ['extract-royalties', 'extract-splits'],
+    });
+  });
+
+  it('sends no extractions field without --extract', async () => {
+    const before = emulator.requests.length;
+    const result = await runCli(emulator, ['upload', 'contract', pdfFile('plain.pdf')]);
+    expect(result.code).toBe(0);
+    expect(posts(before)[0]?.upload).toEqual({ fileName: 'plain.pdf', size: PDF.length, form: 'multipart' });
+  });
+
+  it('refuses an unknown extraction, listing the valid names, before any request', async () => {
+    const before = emulator.requests.length;
+    const result = await runCli(emulator, ['upload', 'contract', pdfFile('x.pdf'), '--extract', 'royalties,tea-leaves']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("error: unknown extraction 'tea-leaves'");
+    expect(result.stderr).toContain('valid extractions: accounting-period, assets, commitments');
+    expect(result.stderr).toContain('balances (with or without the extract- prefix)');
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it('has no --extract for statements', async () => {
+    const before = emulator.requests.length;
+    const result = await runCli(emulator, ['upload', 'statement', pdfFile('x.pdf'), '--extract', 'royalties']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown option '--extract'");
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it('reads one PDF from stdin with --file-name', async () => {
+    const before = emulator.requests.length;
+    const result = await runCli(emulator, ['upload', 'statement', '-', '--file-name', 'from-stdin.pdf'], { stdin: PDF });
+    expect(result.code).toBe(0);
+    const id = lastUpload()?.staging_id;
+    expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\n-\t${id}\tqueued\n`);
+    expect(result.stderr).toBe(`uploaded stdin (from-stdin.pdf) (601 B): staging id ${id}, queued; follow it with \`pds statements status ${id}\`\n`);
+    expect(posts(before)[0]?.upload).toEqual({ fileName: 'from-stdin.pdf', size: PDF.length, form: 'multipart' });
+  });
+
+  it('needs --file-name for stdin, and refuses non-PDF stdin, before any request', async () => {
+    const before = emulator.requests.length;
+    const missing = await runCli(emulator, ['upload', 'statement', '-'], { stdin: PDF });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('error: reading a PDF from stdin (-) needs --file-name <name>');
+    const text = await runCli(emulator, ['upload', 'contract', '-', '--file-name', 'a.pdf'], { stdin: 'hello' });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toBe('error: -: not a PDF: stdin does not start with %PDF-\n');
+    const terminal = await runCli(emulator, ['upload', 'contract', '-', '--file-name', 'a.pdf'], { stdinTTY: true });
+    expect(terminal.code).toBe(2);
+    expect(terminal.stderr).toContain('stdin is a terminal');
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it('names a single file with --file-name', async () => {
+    const before = emulator.requests.length;
+    const result = await runCli(emulator, ['upload', 'statement', pdfFile('local-name.pdf'), '--file-name', 'Q1 statement.pdf']);
+    expect(result.code).toBe(0);
+    expect(posts(before)[0]?.upload?.fileName).toBe('Q1 statement.pdf');
+  });
+
+  it('prints only staging ids with -q, and the records with --json', async () => {
+    const quiet = await runCli(emulator, ['upload', 'statement', pdfFile('q.pdf'), '-q']);
+    expect(quiet).toEqual({ code: 0, stdout: `${lastUpload()?.staging_id}\n`, stderr: '' });
+
+    const file = pdfFile('j.pdf');
+    const json = await runCli(emulator, ['upload', 'statement', file, '--json']);
+    expect(json.code).toBe(0);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        file,
+        upload: {
+          staging_id: lastUpload()?.staging_id,
+          staging_stage: 'queued',
+          staging_done: false,
+          processing_done: false,
+          created_at: expect.any(String),
+        },
+      },
+    ]);
+  });
+});
+
+describe('pds upload: local checks', () => {
+  it('refuses missing, directory, non-PDF and oversized files, one line each, and sends nothing', async () => {
+    const good = pdfFile('good.pdf');
+    const missing = join(dir, 'missing.pdf');
+    const folder = join(dir, 'folder.pdf');
+    mkdirSync(folder, { recursive: true });
+    const text = join(dir, 'notes.pdf');
+    writeFileSync(text, 'just some notes\n');
+    // Sparse: 50 MiB + 1 byte on disk costs nothing.
+    const huge = join(dir, 'huge.pdf');
+    writeFileSync(huge, '%PDF-1.4\n');
+    truncateSync(huge, MAX_UPLOAD_BYTES + 1);
+    const before = emulator.requests.length;
+    const result = await runCli(emulator, ['upload', 'contract', good, missing, folder, text, huge]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: 4 of 5 files cannot be uploaded; nothing was sent\n' +
+        `  ${missing}: no such file\n` +
+        `  ${folder}: is a directory, not a file\n` +
+        `  ${text}: not a PDF: the file does not start with %PDF-\n` +
+        `  ${huge}: 50.0 MiB (52428801 bytes) is over the 50 MiB upload limit (52428800 bytes)\n`,
+    );
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it('says what is wrong with a single bad file in one line', async () => {
+    const before = emulator.requests.length;
+    const result = await runCli(emulator, ['upload', 'statement', join(dir, 'nope.pdf')]);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${join(dir, 'nope.pdf')}: no such file\n` });
+    expect(emulator.requests.length).toBe(before);
+  });
+
+  it('accepts a file of exactly 50 MiB', async () => {
+    const exact = join(dir, 'exact.pdf');
+    writeFileSync(exact, '%PDF-1.4\n');
+    truncateSync(exact, MAX_UPLOAD_BYTES);
+    await expect(checkFile(exact)).resolves.toMatchObject({ fileName: 'exact.pdf', size: MAX_UPLOAD_BYTES });
+    unlinkSync(exact);
+  });
+});
+
+describe('pds upload: progress and answers', () => {
+  const api = () =>
+    createDocumentsApi(
+      new HttpClient({
+        baseUrl: emulator.url,
+        token: 'demo-org-token',
+        timeoutMs: 10_000,
+        userAgent: 'pds-test',
+        maxRetries: 0,
+        signal: new AbortController().signal,
+        sleep: realClock.sleep,
+        env: {},
+      }),
+    );
+
+  it('reports the service progress events in order, ending at 100 %', async () => {
+    const file = await checkFile(pdfFile('progress.pdf', 3 * 1024 * 1024));
+    const events: UploadProgressEvent[] = [];
+    const sent: number[] = [];
+    const record = await api().upload('statement', DEMO_PROJECT, file, {
+      onProgress: (event) => events.push(event),
+      onBytes: (bytes) => sent.push(bytes),
+    });
+    expect(record.staging_stage).toBe('queued');
+    expect(events.length).toBeGreaterThan(10);
+    const percents = events.map((e) => e.percent);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(new Set(percents).size).toBe(percents.length);
+    expect(percents.at(-1)).toBe(100);
+    const total = sent.at(-1) as number;
+    expect(total).toBeGreaterThan(file.size);
+    expect(events.every((e) => e.bytesTotal === total)).toBe(true);
+    expect(events.at(-1)?.bytesUploaded).toBe(total);
+    expect(sent).toEqual([...sent].sort((a, b) => a - b));
+  });
+
+  it('reads a plain JSON answer (the service answers JSON without the event-stream Accept)', async () => {
+    const file = await checkFile(pdfFile('plain-json.pdf'));
+    const multipart = await openMultipart(file, []);
+    const response = await fetch(`${emulator.url}/v1/statements?projectId=${DEMO_PROJECT}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-org-token', accept: 'application/json', 'content-type': multipart.contentType },
+      body: multipart.body,
+      duplex: 'half',
+    } as RequestInit);
+    await multipart.close();
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const answer = await readUploadAnswer(response);
+    expect(answer).toEqual({ data: expect.objectContaining({ staging_id: lastUpload()?.staging_id, staging_stage: 'queued' }) });
+  });
+
+  it('shows a live progress line on a terminal', async () => {
+    // The latency holds the answer back, so the live line has time to show bytes going out.
+    const slow = await testEmulator({ processingMs: 20, latencyMs: 300 });
+    try {
+      const file = pdfFile('live.pdf', 8 * 1024 * 1024);
+      const result = await runCli(slow, ['upload', 'statement', file], { tty: true, env: { NO_COLOR: '1' } });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toMatch(/live\.pdf {2}[\d.]+ (KiB|MiB) \/ 8\.0 MiB {2}\d+% sent/);
+      expect(result.stderr).toContain(`✓ ${file}  8.0 MiB  staging id ${slow.state.uploads.at(-1)?.staging_id} · queued`);
+      expect(result.stdout).toContain('pds statements status');
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('shows nothing but errors with -q on a terminal', async () => {
+    const result = await runCli(emulator, ['upload', 'statement', pdfFile('quiet-tty.pdf'), '-q'], { tty: true });
+    expect(result).toEqual({ code: 0, stdout: `${lastUpload()?.staging_id}\n`, stderr: '' });
+  });
+});
+
+/**
+ * A fake *service* for the failure modes the emulator does not produce on purpose: an event
+ * stream that stops before `complete`, and an `error` event. It answers every POST the given way.
+ */
+async function fakeService(answer: 'cut' | 'end' | 'error'): Promise<{ url: string; posts: () => number; close: () => Promise<void> }> {
+  let count = 0;
+  const server: Server = createServer((req, res) => {
+    if (req.method !== 'POST') {
+      res.writeHead(404).end();
+      return;
+    }
+    count++;
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (answer === 'error') {
+        res.end('event: error\ndata: {"error":{"message":"the file could not be stored"}}\n\n');
+        return;
+      }
+      res.write('event: progress\ndata: {"bytesUploaded":10,"bytesTotal":900,"percent":1}\n\n', () => {
+        if (answer === 'cut') res.socket?.destroy();
+        else res.end();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    posts: () => count,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('pds upload: failures', () => {
+  it('reports a stream cut before `complete` once, without resending, and says what to do', async () => {
+    for (const answer of ['cut', 'end'] as const) {
+      const service = await fakeService(answer);
+      try {
+        const result = await runCli(service.url, ['upload', 'statement', pdfFile('cut.pdf')]);
+        expect(result.code).toBe(1);
+        expect(result.stdout).toBe('');
+        const message =
+          answer === 'cut'
+            ? 'the connection broke before the service confirmed the upload'
+            : 'the service ended the progress stream without confirming the upload';
+        expect(result.stderr).toBe(
+          `error: ${join(dir, 'cut.pdf')}: ${message}\n` +
+            '  check with `pds statements ls` before retrying: the upload may have been received\n',
+        );
+        expect(service.posts()).toBe(1);
+      } finally {
+        await service.close();
+      }
+    }
+  });
+
+  it('reports an error event with the service message', async () => {
+    const service = await fakeService('error');
+    try {
+      const result = await runCli(service.url, ['upload', 'contract', pdfFile('err.pdf'), '--json']);
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stdout)).toEqual([{ file: join(dir, 'err.pdf'), error: { message: 'the file could not be stored' } }]);
+      expect(service.posts()).toBe(1);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('retries an upload whose connection was refused: nothing had been sent', async () => {
+    // A port that was free a moment ago refuses; the emulator starts there during the retry wait.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    let late: Emulator | undefined;
+    const clock: Clock = {
+      now: () => Date.now(),
+      sleep: async () => {
+        late ??= await testEmulator({ port, processingMs: 20 });
+      },
+    };
+    try {
+      const result = await runCli(`http://127.0.0.1:${port}`, ['upload', 'statement', pdfFile('refused.pdf')], { clock });
+      expect(result.code).toBe(0);
+      expect(late?.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    } finally {
+      await late?.close();
+    }
+  });
+
+  it('keeps going when one file of a batch fails: the others upload, exit 1, a summary', async () => {
+    const first = pdfFile('batch-1.pdf', 256 * 1024);
+    const doomed = pdfFile('batch-2.pdf');
+    const third = pdfFile('batch-3.pdf');
+    // The second file disappears once the first upload reaches the service: after the checks
+    // passed, before its own upload (one at a time).
+    const requests = emulator.requests;
+    const push = requests.push.bind(requests);
+    requests.push = (...items: RecordedRequest[]) => {
+      if (items.some((r) => r.method === 'POST')) rmSync(doomed, { force: true });
+      return push(...items);
+    };
+    const before = requests.length;
+    let result;
+    try {
+      result = await runCli(emulator, ['upload', 'statement', first, doomed, third, '--concurrency', '1']);
+    } finally {
+      requests.push = push;
+    }
+    expect(result.code).toBe(1);
+    const sent = posts(before);
+    expect(sent.map((r) => r.upload?.fileName)).toEqual(['batch-1.pdf', 'batch-3.pdf']);
+    const ids = emulator.state.uploads.slice(-2).map((u) => u.staging_id);
+    expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\n${first}\t${ids[0]}\tqueued\n${third}\t${ids[1]}\tqueued\n`);
+    expect(result.stderr).toBe(
+      `uploaded ${first} (256 KiB): staging id ${ids[0]}, queued; follow it with \`pds statements status ${ids[0]}\`\n` +
+        `error: ${doomed}: cannot be read any more: no such file\n` +
+        `uploaded ${third} (601 B): staging id ${ids[1]}, queued; follow it with \`pds statements status ${ids[1]}\`\n` +
+        '2 uploaded, 1 failed\n',
+    );
+  });
+
+  it('gives the --json shape of failed uploads', async () => {
+    const service = await fakeService('error');
+    try {
+      const a = pdfFile('shape-a.pdf');
+      const result = await runCli(service.url, ['upload', 'statement', a, a, '--json']);
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stdout)).toEqual([
+        { file: a, error: { message: 'the file could not be stored' } },
+        { file: a, error: { message: 'the file could not be stored' } },
+      ]);
+      expect(result.stderr).toBe('0 uploaded, 2 failed\n');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('sends each file exactly once when the service fails requests at random', async () => {
+    const flaky = await testEmulator({ processingMs: 20, failRate: 0.3, seed: 7 });
+    try {
+      const files = Array.from({ length: 12 }, (_, i) => pdfFile(`flaky-${i}.pdf`));
+      const result = await runCli(flaky, ['upload', 'statement', ...files, '--json']);
+      const uploads = flaky.requests.filter((r) => r.method === 'POST');
+      expect(uploads).toHaveLength(files.length);
+      const entries = JSON.parse(result.stdout) as { file: string; upload?: unknown; error?: { status?: number } }[];
+      const failed = entries.filter((e) => e.error);
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed.every((e) => e.error?.status === 503)).toBe(true);
+      expect(flaky.state.uploads).toHaveLength(files.length - failed.length);
+      const names = flaky.state.uploads.map((u) => u.file_name);
+      expect(new Set(names).size).toBe(names.length);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`${files.length - failed.length} uploaded, ${failed.length} failed\n`);
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('keeps the error exit code of a single failed upload (403: 4)', async () => {
+    const result = await runCli(emulator, ['upload', 'statement', pdfFile('forbidden.pdf')], {
+      token: 'demo-project-token',
+      project: '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e',
+    });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('token does not have access to this project');
+  });
+});
+
+describe('pds upload --wait', () => {
+  it('waits until a contract is processed, exit 0', async () => {
+    const file = pdfFile('wait-contract.pdf');
+    const result = await runCli(emulator, ['upload', 'contract', file, '--extract', 'royalties,dates', '--wait'], { clock: quickClock });
+    expect(result.code).toBe(0);
+    const upload = lastUpload();
+    expect(result.stdout).toBe(
+      `FILE\tSTAGING_ID\tSTAGE\tSTATE\tCONTRACT_ID\n${file}\t${upload?.staging_id}\tcompleted\tcompleted\t${upload?.result_id}\n`,
+    );
+    expect(result.stderr).toBe(`processed ${file}: staging id ${upload?.staging_id}, contract ${upload?.result_id} completed\n`);
+    const polls = emulator.requests.filter((r) => r.path === `/v1/contracts/${upload?.staging_id}/processes`);
+    expect(polls.length).toBeGreaterThan(0);
+  });
+
+  it('waits for statements and prints the processes with --json', async () => {
+    const file = pdfFile('wait-statement.pdf');
+    const result = await runCli(emulator, ['upload', 'statement', file, '--wait', '--json'], { clock: quickClock });
+    expect(result.code).toBe(0);
+    const upload = lastUpload();
+    expect(JSON.parse(result.stdout)).toEqual([
+      {
+        file,
+        upload: expect.objectContaining({ staging_id: upload?.staging_id, staging_stage: 'queued' }),
+        processes: {
+          staging_id: upload?.staging_id,
+          statement_id: upload?.result_id,
+          staging_done: true,
+          processing_done: true,
+          staging_processes: { stage: 'completed', info: expect.objectContaining({ check: 'pdf-trailer', status: 'passed' }) },
+          processing_processes: { status: 'completed', stage: 3, remarks: {} },
+        },
+      },
+    ]);
+  });
+
+  it('exits 7 with the staging check details when staging fails', async () => {
+    const file = pdfFile('no-trailer.pdf', 4096, false);
+    const result = await runCli(emulator, ['upload', 'contract', file, '--extract', 'royalties', '--wait'], { clock: quickClock });
+    expect(result.code).toBe(7);
+    const id = lastUpload()?.staging_id;
+    expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\tSTATE\tCONTRACT_ID\n${file}\t${id}\tfailed\tfailed\t\n`);
+    expect(result.stderr).toBe(
+      `error: ${file}: processing failed (staging id ${id})\n` +
+        '  the staging check failed\n' +
+        '  check: pdf-trailer\n' +
+        '  status: failed\n' +
+        '  message: the file does not end with %%EOF; it may be truncated or damaged\n' +
+        `  see \`pds contracts status ${id}\`\n`,
+    );
+  });
+
+  it('processes a batch while it uploads, and a failure in one is exit 7 for all', async () => {
+    const good = pdfFile('wb-good.pdf');
+    const bad = pdfFile('wb-bad.pdf', 2048, false);
+    const result = await runCli(emulator, ['upload', 'statement', good, bad, '--wait', '--json'], { clock: quickClock });
+    expect(result.code).toBe(7);
+    const entries = JSON.parse(result.stdout) as { file: string; processes: { staging_processes: { stage: string } }; error?: { message: string; details: string[] } }[];
+    expect(entries.map((e) => e.processes.staging_processes.stage)).toEqual(['completed', 'failed']);
+    expect(entries[0]?.error).toBeUndefined();
+    expect(entries[1]?.error?.message).toMatch(/^processing failed \(staging id \d+\)$/);
+    expect(entries[1]?.error?.details).toContain('message: the file does not end with %%EOF; it may be truncated or damaged');
+    expect(result.stderr).toBe('2 uploaded; 1 processed, 1 failed processing\n');
+  });
+
+  it('gives up after --wait-timeout with exit 1 and the command to check again', async () => {
+    const slow = await testEmulator({ processingMs: 60_000 });
+    // A clock whose sleeps pass instantly but count: the overall limit is reached without waiting.
+    let now = Date.now();
+    const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
+    try {
+      const file = pdfFile('slow.pdf');
+      const result = await runCli(slow, ['upload', 'statement', file, '--wait', '--wait-timeout', '30'], { clock });
+      expect(result.code).toBe(1);
+      const id = slow.state.uploads.at(-1)?.staging_id;
+      expect(result.stderr).toBe(
+        `error: ${file}: still processing after 30 s (staging id ${id})\n` +
+          `  check again with \`pds statements status ${id}\`, or raise --wait-timeout\n`,
+      );
+      // Backoff: 2 s, 3 s, 4.5 s, 6.75 s, 10 s, 10 s… within 30 s is a handful of polls, not 15.
+      const polls = slow.requests.filter((r) => r.path.endsWith('/processes'));
+      expect(polls.length).toBeGreaterThanOrEqual(4);
+      expect(polls.length).toBeLessThanOrEqual(8);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('stops on Ctrl-C with exit 130, during the wait or while the body is going out', async () => {
+    const slow = await testEmulator({ processingMs: 60_000, latencyMs: 400 });
+    try {
+      const waiting = new AbortController();
+      const clock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realClock.sleep(Math.min(ms, 20), signal) };
+      const interrupted = runCli(slow, ['upload', 'statement', pdfFile('ctrl-c.pdf'), '--wait'], { clock, signal: waiting.signal });
+      // Once the upload is through (after the 400 ms latency) the wait polls; interrupt it then.
+      setTimeout(() => waiting.abort(), 1000);
+      const result = await interrupted;
+      expect(result).toEqual({ code: 130, stdout: '', stderr: '' });
+
+      // Mid-body: the latency holds the service back while pds is sending.
+      const sending = new AbortController();
+      const file = pdfFile('ctrl-c-big.pdf', 8 * 1024 * 1024);
+      const cut = runCli(slow, ['upload', 'statement', file], { signal: sending.signal });
+      setTimeout(() => sending.abort(), 150);
+      const midway = await cut;
+      expect(midway.code).toBe(130);
+      expect(midway.stdout).toBe('');
+      expect(midway.stderr).toBe(
+        `warning: the upload of ${file} was interrupted; check with \`pds statements ls\` before retrying: the upload may have been received\n`,
+      );
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('shows the extractions as they complete on a terminal', async () => {
+    const file = pdfFile('tty-wait.pdf');
+    const result = await runCli(emulator, ['upload', 'contract', file, '--extract', 'royalties,splits', '--wait'], {
+      tty: true,
+      clock: quickClock,
+      env: { NO_COLOR: '1' },
+    });
+    expect(result.code).toBe(0);
+    const upload = lastUpload();
+    expect(result.stderr).toContain(`✓ ${file}  staging id ${upload?.staging_id} · contract ${upload?.result_id} · extractions 2/2: royalties ✓ splits ✓`);
+    expect(result.stdout).toContain(`pds contracts get ${upload?.result_id}`);
+  });
+});
