@@ -1,4 +1,82 @@
+// `pds sandbox …`: the project's data as files, explored with bash on the service.
 import type { Command } from 'commander';
-import type { Runner } from '../../lib/command.js';
+import { lazyAction, type Runner } from '../../lib/command.js';
 
-export function registerSandbox(_program: Command, _runner: Runner): void {}
+export function registerSandbox(program: Command, runner: Runner): void {
+  const sandbox = program
+    .command('sandbox')
+    .description("explore the project's data as files, with bash commands run by the service")
+    .addHelpText(
+      'after',
+      `
+Every verb connects to the sandbox by itself; \`connect\` and \`disconnect\` manage the session explicitly.
+
+Examples:
+  pds sandbox info                                  the workspace's guide (AGENTS.md)
+  pds sandbox ls contracts
+  pds sandbox cat stats.yaml
+  pds sandbox exec 'grep -ril royalt contracts/*/extracted | wc -l'
+  pds sandbox exec - < commands.txt                 one command per line
+  pds sandbox shell`,
+    );
+
+  sandbox
+    .command('exec')
+    .description('run bash commands in the sandbox, in order, in one request')
+    .argument('[command...]', 'each argument is one bash command; `-` alone reads them from stdin, one per line')
+    .addHelpText(
+      'after',
+      `
+Each command's stdout goes to stdout and its stderr to stderr. The exit code is the last non-zero
+exit code of the commands (0 if all succeed), also with --json, which prints the result array
+[{command, stdout, stderr, exitCode}]. From stdin, blank lines and lines starting with # are skipped.
+
+Examples:
+  pds sandbox exec 'cat stats.yaml'
+  pds sandbox exec 'cd contracts' 'ls'          each command starts at the workspace root again
+  pds sandbox exec 'cd contracts && ls | head'
+  printf 'ls\\ncat stats.yaml\\n' | pds sandbox exec -`,
+    )
+    .action(lazyAction(runner, () => import('./exec.js')));
+
+  sandbox
+    .command('ls')
+    .alias('list')
+    .description('list a sandbox directory (default: the workspace root); directories end with /')
+    .argument('[path]', 'directory (or file) in the sandbox')
+    .addHelpText(
+      'after',
+      '\nColumns on a terminal, one name per line when piped; --json prints the names as an array.\nGiven a file, prints its path, as ls does.',
+    )
+    .action(lazyAction(runner, () => import('./ls.js')));
+
+  sandbox
+    .command('cat')
+    .description('print a sandbox file, byte for byte (--json: {type, content})')
+    .argument('<path>', 'file in the sandbox, e.g. stats.yaml')
+    .action(lazyAction(runner, () => import('./cat.js')));
+
+  sandbox
+    .command('info')
+    .description("print the workspace's guide, AGENTS.md: layout, counts, example commands")
+    .action(lazyAction(runner, () => import('./info.js')));
+
+  sandbox
+    .command('shell')
+    .description('an interactive prompt: each line runs through exec; cd is kept across lines')
+    .addHelpText(
+      'after',
+      '\nNeeds a terminal on stdin (for scripts: pds sandbox exec -). `exit` or Ctrl-D leaves and\ndisconnects; Ctrl-C cancels the line being typed, or stops waiting for a running command.',
+    )
+    .action(lazyAction(runner, () => import('./shell.js')));
+
+  sandbox
+    .command('connect')
+    .description("open the project's sandbox session (--json: the service's answer)")
+    .action(lazyAction(runner, () => import('./connect.js')));
+
+  sandbox
+    .command('disconnect')
+    .description("end the project's sandbox session (--json: the service's answer)")
+    .action(lazyAction(runner, () => import('./disconnect.js')));
+}

@@ -2,12 +2,16 @@
 import type { HttpClient } from '../http.js';
 import { createCatalogApi } from './catalog.js';
 import { createProjectsApi } from './projects.js';
+import { createDocumentsApi } from './documents.js';
+import { createSandboxApi } from './sandbox.js';
 
 export function createApi(http: HttpClient) {
   return {
     http,
     projects: createProjectsApi(http),
     catalog: createCatalogApi(http),
+    documents: createDocumentsApi(http),
+    sandbox: createSandboxApi(http),
   };
 }
 

@@ -1,0 +1,15 @@
+// `pds sandbox connect`: opens the project's sandbox session (the other verbs also do it themselves).
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import { openSandbox } from './session.js';
+
+export const Options = z.object({ args: z.tuple([]) });
+
+export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+  const { projectId, session } = await openSandbox(ctx);
+  if (ctx.settings.json) {
+    ctx.output.json(session);
+    return;
+  }
+  ctx.output.info(`sandbox ${session.sandboxId} of project ${projectId}: ${session.status}`);
+}

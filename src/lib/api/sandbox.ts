@@ -1,0 +1,48 @@
+// The sandbox of a project (SPEC 4.11): a session, a file-system view, and bash commands run in it.
+import * as z from 'zod/mini';
+import type { HttpClient } from '../http.js';
+import { ExecResult, SandboxDisconnected, SandboxFile, SandboxSession } from '../schemas.js';
+
+export type SandboxSession = z.infer<typeof SandboxSession>;
+export type SandboxDisconnected = z.infer<typeof SandboxDisconnected>;
+
+const ExecResults = z.array(ExecResult);
+
+export function createSandboxApi(http: HttpClient) {
+  const base = (projectId: string) => `/v1/projects/${encodeURIComponent(projectId)}/sandbox`;
+  return {
+    /** Connecting twice leaves one session, so a lost answer may be asked again. */
+    connect(projectId: string): Promise<SandboxSession> {
+      return http.data({ method: 'POST', path: `${base(projectId)}/connect`, retry: true }, SandboxSession);
+    },
+
+    disconnect(projectId: string): Promise<SandboxDisconnected> {
+      return http.data({ method: 'DELETE', path: `${base(projectId)}/disconnect`, retry: true }, SandboxDisconnected);
+    },
+
+    /** A directory's entries (sub-directories end with `/`) or a file's content. */
+    files(projectId: string, path: string): Promise<SandboxFile> {
+      return http.data({ path: `${base(projectId)}/files`, query: { path } }, SandboxFile);
+    },
+
+    /**
+     * Runs the commands in order, one result per command. Never resent: a request that failed on
+     * the way back may already have run commands, and a command may write files. An abort through
+     * `signal` is the caller's to explain (the HTTP layer reports it as a timeout).
+     */
+    exec(projectId: string, commands: readonly string[], options: { signal?: AbortSignal } = {}): Promise<ExecResult[]> {
+      return http.data(
+        {
+          method: 'POST',
+          path: `${base(projectId)}/exec`,
+          json: { commands },
+          retry: false,
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+        ExecResults,
+      );
+    },
+  };
+}
+
+export type SandboxApi = ReturnType<typeof createSandboxApi>;
