@@ -1,8 +1,172 @@
-// 4.8–4.10 uploads and processing. (Placeholder: the emulator issue fills it.)
-import type { RouteContext } from '../http.js';
+// 4.8–4.10: contract and statement uploads (JSON or server-sent progress events) and their
+// processing status. The state machine itself lives in ../processing.ts.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, queryProject, type Handler, type Reply, type RouteContext } from '../http.js';
+import {
+  advance,
+  contractProcesses,
+  seededStatementProcesses,
+  statementProcesses,
+  uploadBody,
+} from '../processing.js';
+import { invalidateWorkspace } from '../sandbox/workspace.js';
+import type { DocumentKind, UploadRecord } from '../store.js';
+import { contentLength, errorReply, hasPdfTrailer, receiveUpload, uploadForm } from '../uploads.js';
 import type { Route } from '../server.js';
 
 /** Moves every upload along its state machine to the current time; called before each request. */
-export function advanceUploads(_ctx: RouteContext): void {}
+export function advanceUploads(ctx: RouteContext): void {
+  const changed = advance(ctx.state, ctx.now(), ctx.options.processingMs);
+  if (changed.size === 0) return;
+  for (const data of changed) invalidateWorkspace(data);
+  ctx.save();
+}
 
-export const documentRoutes: Route[] = [];
+const PROGRESS_BYTES_UNKNOWN_TOTAL = 64 * 1024;
+
+/**
+ * The event stream of SPEC section 6. An upload asking for it gets one as soon as its headers pass
+ * (projectId, Content-Type, declared length: those failures are plain JSON 400s); a problem found
+ * in the body after that is an `error` event carrying the same `{"error": …}` body, and ends it.
+ * Progress counts body bytes against Content-Length: for multipart that includes the few hundred
+ * bytes of part headers, which is what a client sees its own upload counter do.
+ */
+class ProgressStream {
+  private received = 0;
+  private lastPercent = -1;
+  private lastReported = 0;
+
+  constructor(
+    private readonly res: ServerResponse,
+    /** Content-Length; undefined for a chunked body, whose progress then reads 0 % until the end. */
+    private readonly total: number | undefined,
+  ) {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+    });
+    res.flushHeaders();
+  }
+
+  /** One event per new whole percent (or per 64 KiB when the total is unknown); 100 % waits for the checks. */
+  bytes(received: number): void {
+    this.received = received;
+    if (this.total) {
+      const percent = Math.floor((received * 100) / this.total);
+      if (percent >= 100 || percent <= this.lastPercent) return;
+      this.lastPercent = percent;
+      this.send('progress', { bytesUploaded: received, bytesTotal: this.total, percent });
+    } else if (received - this.lastReported >= PROGRESS_BYTES_UNKNOWN_TOTAL) {
+      this.lastReported = received;
+      this.send('progress', { bytesUploaded: received, bytesTotal: 0, percent: 0 });
+    }
+  }
+
+  complete(body: unknown): void {
+    const total = this.total ?? this.received;
+    this.send('progress', { bytesUploaded: this.received, bytesTotal: total, percent: 100 });
+    this.send('complete', body);
+    this.res.end();
+  }
+
+  fail(error: HttpError): void {
+    this.send('error', error.body());
+    this.res.end();
+  }
+
+  private send(event: string, data: unknown): void {
+    this.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+}
+
+const wantsEventStream = (req: IncomingMessage): boolean =>
+  (req.headers.accept ?? '').toLowerCase().includes('text/event-stream');
+
+async function upload(ctx: RouteContext, kind: DocumentKind): Promise<Reply | undefined> {
+  const { project } = queryProject(ctx);
+  const form = uploadForm(ctx.req);
+  const stream = wantsEventStream(ctx.req) ? new ProgressStream(ctx.res, contentLength(ctx.req)) : undefined;
+  let received;
+  try {
+    received = await receiveUpload(ctx.req, form, { kind, onBytes: stream && ((n) => stream.bytes(n)) });
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    if (!stream) return errorReply(error);
+    stream.fail(error);
+    return undefined;
+  }
+  const now = ctx.now();
+  const record: UploadRecord = {
+    staging_id: ctx.state.next_staging_id++,
+    kind,
+    project_id: project.id,
+    file_name: received.fileName,
+    // The magic bytes proved it; a declared application/octet-stream is not worth keeping.
+    file_type: 'application/pdf',
+    file_size: received.size,
+    created_at: new Date(now).toISOString(),
+    created_ms: now,
+    ...(!hasPdfTrailer(received.tail) && {
+      staging_error: 'the file does not end with %%EOF; it may be truncated or damaged',
+    }),
+    extractions: received.extractions ?? [],
+  };
+  ctx.state.uploads.push(record);
+  ctx.record.upload = {
+    fileName: received.fileName,
+    size: received.size,
+    form: received.form,
+    ...(received.extractions && { extractions: received.extractions }),
+  };
+  ctx.save();
+  const body = { data: uploadBody(record, now, ctx.options.processingMs) };
+  if (!stream) return { body };
+  stream.complete(body);
+  return undefined;
+}
+
+/**
+ * The numeric id in a processes path. A non-numeric id names no upload, so it is a 404 like any
+ * unknown id: SPEC 4.10 keeps its 400 for the projectId.
+ */
+function pathId(ctx: RouteContext, kind: DocumentKind): number {
+  const raw = ctx.params.id ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw new HttpError(404, `${kind} upload '${raw}' not found`);
+  return Number(raw);
+}
+
+const findUpload = (
+  ctx: RouteContext,
+  kind: DocumentKind,
+  projectId: string,
+  matches: (upload: UploadRecord) => boolean,
+): UploadRecord | undefined =>
+  ctx.state.uploads.find((u) => u.kind === kind && u.project_id === projectId && matches(u));
+
+const getContractProcesses: Handler = (ctx) => {
+  const { project } = queryProject(ctx);
+  const id = pathId(ctx, 'contract');
+  const record = findUpload(ctx, 'contract', project.id, (u) => u.staging_id === id);
+  if (!record) throw new HttpError(404, `contract upload '${id}' not found`);
+  return { body: { data: contractProcesses(record, ctx.now(), ctx.options.processingMs) } };
+};
+
+const getStatementProcesses: Handler = (ctx) => {
+  const { project, data } = queryProject(ctx);
+  const id = pathId(ctx, 'statement');
+  // The staging id first: it is what the upload answered, and the spec lets both resolve.
+  const record =
+    findUpload(ctx, 'statement', project.id, (u) => u.staging_id === id) ??
+    findUpload(ctx, 'statement', project.id, (u) => u.result_id === id);
+  if (record) return { body: { data: statementProcesses(record, ctx.now(), ctx.options.processingMs) } };
+  const statement = data.statements.find((s) => s.id === id);
+  if (statement) return { body: { data: seededStatementProcesses(statement) } };
+  throw new HttpError(404, `statement or statement upload '${id}' not found`);
+};
+
+export const documentRoutes: Route[] = [
+  { method: 'POST', pattern: '/v1/contracts', handler: (ctx) => upload(ctx, 'contract') },
+  { method: 'POST', pattern: '/v1/statements', handler: (ctx) => upload(ctx, 'statement') },
+  { method: 'GET', pattern: '/v1/contracts/:id/processes', handler: getContractProcesses },
+  { method: 'GET', pattern: '/v1/statements/:id/processes', handler: getStatementProcesses },
+];

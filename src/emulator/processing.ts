@@ -1,0 +1,326 @@
+// The upload state machine of SPEC sections 3 and 4.10. An upload's stage is never stored: it is
+// derived from the clock (`created_ms` and the step length), so polling, restarts with `--data`
+// and slow or fast clocks all agree. The only stored effects are the records an upload becomes.
+import type { ContractInclude, ExtractionName } from '../lib/schemas.js';
+import type {
+  ContractRecord,
+  EmulatorState,
+  ProjectData,
+  StatementRecord,
+  UploadRecord,
+} from './store.js';
+
+type StagingStage = 'queued' | 'processing' | 'completed' | 'failed';
+type ExtractionStatus = 'pending' | 'processing' | 'completed';
+
+/** The staging check run on every upload; its details are `staging_processes.info`. */
+const STAGING_CHECK = 'pdf-trailer';
+/** Statement processing runs through these numbered stages, one step each. */
+const STATEMENT_STAGES = 3;
+
+/** When each phase of an upload ends, in epoch milliseconds. */
+interface Timeline {
+  stagingStart: number;
+  stagingEnd: number;
+  /** Contract: start and end of each extraction, in request order. */
+  extractions: { start: number; end: number }[];
+  /** When nothing is left to do: extractions (contract) or processing (statement) done. */
+  end: number;
+}
+
+function timeline(upload: UploadRecord, step: number): Timeline {
+  const t0 = upload.created_ms;
+  if (upload.kind === 'statement') {
+    // Statements have no visible `processing` staging stage (SPEC section 3): queued, then done.
+    const stagingEnd = t0 + step;
+    return { stagingStart: stagingEnd, stagingEnd, extractions: [], end: stagingEnd + STATEMENT_STAGES * step };
+  }
+  const stagingStart = t0 + step;
+  const stagingEnd = t0 + 2 * step;
+  // Extractions wait one step as `pending` after staging, then run one by one, a step each.
+  const extractions = upload.extractions.map((_, i) => ({
+    start: stagingEnd + (i + 1) * step,
+    end: stagingEnd + (i + 2) * step,
+  }));
+  return { stagingStart, stagingEnd, extractions, end: extractions.at(-1)?.end ?? stagingEnd };
+}
+
+function stagingStage(upload: UploadRecord, t: Timeline, now: number): StagingStage {
+  if (now < t.stagingStart) return 'queued';
+  if (now < t.stagingEnd) return 'processing';
+  return upload.staging_error === undefined ? 'completed' : 'failed';
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function stagingInfo(upload: UploadRecord, stage: StagingStage): Record<string, unknown> {
+  switch (stage) {
+    case 'queued':
+      return {};
+    case 'processing':
+      return { check: STAGING_CHECK, status: 'running' };
+    case 'completed':
+      return { check: STAGING_CHECK, status: 'passed', file_name: upload.file_name, file_size: upload.file_size };
+    case 'failed':
+      return { check: STAGING_CHECK, status: 'failed', message: upload.staging_error };
+  }
+}
+
+/** The body of a successful upload (SPEC 4.8 / 4.9), as of `now`. */
+export function uploadBody(upload: UploadRecord, now: number, step: number): Record<string, unknown> {
+  const t = timeline(upload, step);
+  const stage = stagingStage(upload, t, now);
+  const finished = stage === 'completed' && now >= t.end;
+  return {
+    staging_id: upload.staging_id,
+    staging_stage: stage,
+    staging_done: stage === 'completed' || stage === 'failed',
+    [upload.kind === 'contract' ? 'extractions_done' : 'processing_done']: finished,
+    created_at: upload.created_at,
+  };
+}
+
+/** `GET /v1/contracts/{staging_id}/processes` (SPEC 4.10). */
+export function contractProcesses(upload: UploadRecord, now: number, step: number): Record<string, unknown> {
+  const t = timeline(upload, step);
+  const stage = stagingStage(upload, t, now);
+  const staged = stage === 'completed';
+  const extractions = upload.extractions.map((name, i) => {
+    const window = t.extractions[i] as { start: number; end: number };
+    const status: ExtractionStatus = now >= window.end ? 'completed' : now >= window.start ? 'processing' : 'pending';
+    return { name, status, completed_at: status === 'completed' ? iso(window.end) : null };
+  });
+  const extractionStage: ExtractionStatus = extractions.every((e) => e.status === 'completed')
+    ? 'completed'
+    : extractions.some((e) => e.status !== 'pending')
+      ? 'processing'
+      : 'pending';
+  return {
+    staging_id: upload.staging_id,
+    contract_id: staged && upload.result_id !== undefined ? Number(upload.result_id) : null,
+    staging_done: stage === 'completed' || stage === 'failed',
+    extraction_done: staged && extractionStage === 'completed',
+    staging_processes: { stage, info: stagingInfo(upload, stage) },
+    extraction_processes: staged ? { stage: extractionStage, extractions } : null,
+  };
+}
+
+/** `GET /v1/statements/{id}/processes` (SPEC 4.10) of an upload. */
+export function statementProcesses(upload: UploadRecord, now: number, step: number): Record<string, unknown> {
+  const t = timeline(upload, step);
+  const stage = stagingStage(upload, t, now);
+  const staged = stage === 'completed';
+  const done = staged && now >= t.end;
+  const processingStage =
+    done || step <= 0 ? STATEMENT_STAGES : Math.min(STATEMENT_STAGES, 1 + Math.floor((now - t.stagingEnd) / step));
+  return {
+    staging_id: upload.staging_id,
+    statement_id: staged && upload.result_id !== undefined ? Number(upload.result_id) : null,
+    staging_done: stage === 'completed' || stage === 'failed',
+    processing_done: done,
+    staging_processes: { stage, info: stagingInfo(upload, stage) },
+    processing_processes: staged
+      ? { status: done ? 'completed' : 'processing', stage: processingStage, remarks: {} }
+      : null,
+  };
+}
+
+/**
+ * The processes of a statement that did not come through an upload of this emulator (seeded):
+ * it was staged long ago, and its own `processing_status` says whether processing ended.
+ */
+export function seededStatementProcesses(statement: StatementRecord): Record<string, unknown> {
+  const status = statement.processing_status === 'completed' || statement.processing_status === 'failed'
+    ? statement.processing_status
+    : 'processing';
+  return {
+    staging_id: statement.staging_id ?? statement.id,
+    statement_id: statement.id,
+    staging_done: true,
+    processing_done: status === 'completed',
+    staging_processes: { stage: 'completed', info: { check: STAGING_CHECK, status: 'passed' } },
+    processing_processes: { status, stage: status === 'processing' ? 1 : STATEMENT_STAGES, remarks: {} },
+  };
+}
+
+/** The include each extraction fills; the other extractions have no include in SPEC section 2. */
+const EXTRACTION_INCLUDE: Partial<Record<ExtractionName, ContractInclude>> = {
+  'extract-accounting-period': 'accounting-periods',
+  'extract-balances': 'balances',
+  'extract-compensations': 'compensations',
+  'extract-control-areas': 'control-areas',
+  'extract-costs': 'costs',
+  'extract-creative-approvals': 'creative-approvals',
+  'extract-dates': 'dates',
+  'extract-royalties': 'royalties',
+  'extract-signatures': 'signatures',
+  'extract-splits': 'splits',
+};
+
+/**
+ * What an extraction "found" in the document: one plausible row, in the shapes the seeded
+ * contracts use, stable for a given contract.
+ */
+function extractedRows(include: ContractInclude, contractId: string, date: string): Record<string, unknown>[] {
+  const id = `${include}-${contractId}-1`;
+  switch (include) {
+    case 'royalties':
+      return [{ id, rate: 0.18, type: 'streaming', territory: 'World', basis: 'net receipts' }];
+    case 'splits':
+      return [{ id, party: 'Artist', share: 50, basis: 'net receipts' }];
+    case 'costs':
+      return [{ id, type: 'recording costs', amount: 25000, currency: 'USD', recoupable: true }];
+    case 'compensations':
+      return [{ id, type: 'advance', amount: 10000, currency: 'USD', payable_on: 'signature' }];
+    case 'dates':
+      return [{ id, type: 'effective', date }];
+    case 'accounting-periods':
+      return [
+        { id, name: 'H1', start: '01-01', end: '06-30', statement_due: '09-30' },
+        { id: `${include}-${contractId}-2`, name: 'H2', start: '07-01', end: '12-31', statement_due: '03-31' },
+      ];
+    case 'signatures':
+      return [{ id, party: 'Artist', signatory: 'Artist', title: 'Recording artist', signed_on: date }];
+    case 'control-areas':
+      return [{ id, territory: 'World', rights: 'masters' }];
+    case 'creative-approvals':
+      return [{ id, subject: 'artwork', approver: 'mutual', deemed_after_days: 10 }];
+    case 'balances':
+      return [{ id, type: 'unrecouped balance', amount: 35000, currency: 'USD', as_of: date }];
+    default:
+      return [];
+  }
+}
+
+const baseName = (fileName: string): string => fileName.replace(/\.pdf$/i, '').trim();
+
+/** Contract ids are numeric strings (the processes endpoint serves `contract_id` as an integer). */
+function nextContractId(state: EmulatorState): string {
+  let max = 0;
+  for (const data of Object.values(state.data)) {
+    for (const contract of data.contracts) {
+      const n = Number(contract.id);
+      if (Number.isSafeInteger(n) && n > max) max = n;
+    }
+  }
+  return String(max + 1);
+}
+
+/** Staging has just completed: the upload becomes a contract or a statement of its project. */
+function materialize(state: EmulatorState, data: ProjectData, upload: UploadRecord, t: Timeline): void {
+  if (upload.kind === 'contract') {
+    const contract: ContractRecord = {
+      id: nextContractId(state),
+      name: baseName(upload.file_name) || 'Untitled contract',
+      project_id: upload.project_id,
+      created_at: iso(t.stagingEnd),
+      parties: [],
+      includes: { entities: [] },
+      staging_id: upload.staging_id,
+    };
+    data.contracts.push(contract);
+    upload.result_id = contract.id;
+    return;
+  }
+  const statement: StatementRecord = {
+    id: state.next_statement_id++,
+    file_name: upload.file_name,
+    file_type: upload.file_type,
+    file_size: upload.file_size,
+    upload_status: 'completed',
+    processing_status: 'processing',
+    created_at: upload.created_at,
+    staging_id: upload.staging_id,
+  };
+  data.statements.push(statement);
+  upload.result_id = statement.id;
+}
+
+/**
+ * Everything after staging is done: the extracted includes, or the statement's derived fields.
+ * Returns whether anything changed (a state loaded from --data may have it done already).
+ */
+function finish(data: ProjectData, upload: UploadRecord, t: Timeline): boolean {
+  if (upload.kind === 'contract') {
+    const contract = data.contracts.find((c) => c.id === upload.result_id);
+    const includes = upload.extractions.flatMap((extraction) => EXTRACTION_INCLUDE[extraction] ?? []);
+    if (!contract || includes.every((include) => contract.includes[include] !== undefined)) return false;
+    for (const include of includes) {
+      contract.includes[include] = extractedRows(include, contract.id, contract.created_at.slice(0, 10));
+    }
+    return true;
+  }
+  const statement = data.statements.find((s) => s.id === upload.result_id);
+  if (!statement || statement.processing_status === 'completed') return false;
+  const processedAt = iso(t.end);
+  Object.assign(statement, {
+    statement_name: baseName(upload.file_name) || `Statement ${statement.id}`,
+    statement_type: 'royalty',
+    statement_category: 'recording',
+    statement_producer: 'Unknown Issuer',
+    processing_status: 'completed',
+    approval_status: 'pending',
+    has_revenues: true,
+    has_costs: false,
+    has_summary: true,
+    currency_transaction: 'USD',
+    currency_royalty: 'USD',
+    processed_at: processedAt,
+    statement_desc: `Processed from ${upload.file_name}`,
+    statement_subtype: 'mixed',
+    statement_version: 'v1',
+    has_summary_lines: true,
+    modified_at: processedAt,
+  } satisfies Partial<StatementRecord>);
+  return true;
+}
+
+/** Uploads that may still change something, per state object, so a request does not rescan. */
+interface Tracker {
+  uploads: UploadRecord[];
+  seen: number;
+  pending: Set<UploadRecord>;
+}
+const trackers = new WeakMap<EmulatorState, Tracker>();
+
+function tracker(state: EmulatorState): Tracker {
+  let entry = trackers.get(state);
+  // A replaced uploads array (state restored from a file) is tracked from scratch.
+  if (!entry || entry.uploads !== state.uploads) {
+    entry = { uploads: state.uploads, seen: 0, pending: new Set() };
+    trackers.set(state, entry);
+  }
+  for (; entry.seen < state.uploads.length; entry.seen++) {
+    const upload = state.uploads[entry.seen] as UploadRecord;
+    if (upload.staging_error === undefined) entry.pending.add(upload);
+  }
+  return entry;
+}
+
+/**
+ * Applies what the clock says has happened to every unfinished upload: creates the contract or
+ * statement when staging completes, fills its extracted data when processing ends. Idempotent.
+ * Returns the projects whose data changed (empty when nothing did).
+ */
+export function advance(state: EmulatorState, now: number, step: number): Set<ProjectData> {
+  const changed = new Set<ProjectData>();
+  const { pending } = tracker(state);
+  for (const upload of pending) {
+    const t = timeline(upload, step);
+    if (now < t.stagingEnd) continue;
+    const data = state.data[upload.project_id];
+    if (!data) {
+      pending.delete(upload);
+      continue;
+    }
+    if (upload.result_id === undefined) {
+      materialize(state, data, upload, t);
+      changed.add(data);
+    }
+    if (now >= t.end) {
+      if (finish(data, upload, t)) changed.add(data);
+      pending.delete(upload);
+    }
+  }
+  return changed;
+}

@@ -1,0 +1,376 @@
+// Request bodies of the emulator: the upload forms of SPEC 4.8/4.9 (multipart, streamed through
+// busboy, or JSON with base64 content) and small JSON bodies. An upload is checked as it arrives:
+// only the byte count, the first bytes (PDF magic) and the last bytes (%%EOF trailer) are kept, so
+// a 50 MB multipart file never sits in memory, and an oversized or non-PDF upload is refused
+// mid-stream. A refusal is meant to be answered at once, with `errorReply`, not thrown (see
+// discardRest for why the connection stays open a moment).
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import { EXTRACTIONS, type ExtractionName } from '../lib/schemas.js';
+import { HttpError, type Reply } from './http.js';
+import type { DocumentKind } from './store.js';
+
+/** SPEC section 8: "50 MB maximum", read as MiB. */
+export const MAX_FILE_BYTES = 50 * 1024 * 1024;
+const TOO_LARGE = 'file exceeds the 50 MB limit';
+// Base64 grows the file by 4/3; fileName, fileType and extractions fit in the slack.
+const MAX_JSON_UPLOAD_BYTES = Math.ceil(MAX_FILE_BYTES / 3) * 4 + 1024 * 1024;
+// Part headers and the small form fields around the file.
+const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
+const PDF_MAGIC = Buffer.from('%PDF-');
+/** A PDF's trailer sits in its last 1024 bytes (ISO 32000-1, 7.5.5). */
+const TAIL_BYTES = 1024;
+// What clients declare for a PDF: its own type, or "unknown" from clients that do not guess types
+// (the magic bytes decide then). Any other type declares a file that is not a PDF.
+const PDF_TYPES = new Set(['application/pdf', 'application/x-pdf', 'application/octet-stream']);
+const BASE64 = /^[A-Za-z0-9+/_\-\s]*={0,2}\s*$/;
+
+export type BodyForm = 'multipart' | 'json';
+
+/** What an upload carried, once every byte has arrived and passed the checks. */
+export interface ReceivedUpload {
+  form: BodyForm;
+  fileName: string;
+  size: number;
+  /** The last bytes of the file, where a PDF keeps its %%EOF trailer. */
+  tail: Buffer;
+  /** Contract uploads only; undefined when the request had no extractions field. */
+  extractions?: ExtractionName[];
+}
+
+export interface ReceiveOptions {
+  kind: DocumentKind;
+  /** Called with the body bytes received so far, after each chunk that passed the checks. */
+  onBytes?: (received: number) => void;
+}
+
+const mediaType = (req: IncomingMessage): string =>
+  (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
+
+/**
+ * The body form of an upload, from its headers: 400 for another content type, or for a declared
+ * length that cannot hold a file of at most 50 MB, before a byte of the body is read.
+ */
+export function uploadForm(req: IncomingMessage): BodyForm {
+  const type = mediaType(req);
+  let form: BodyForm;
+  if (type === 'multipart/form-data') form = 'multipart';
+  else if (type === 'application/json') form = 'json';
+  else throw new HttpError(400, `Content-Type must be multipart/form-data or application/json, not '${type}'`);
+  const declared = contentLength(req);
+  const cap = form === 'json' ? MAX_JSON_UPLOAD_BYTES : MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
+  if (declared !== undefined && declared > cap) throw new HttpError(400, TOO_LARGE);
+  return form;
+}
+
+/**
+ * A refusal found while reading a body, as a reply. Thrown, it would make the server close the
+ * connection under a client still sending, which may then miss it (see discardRest).
+ */
+export const errorReply = (error: HttpError): Reply => ({ status: error.status, body: error.body(), headers: error.headers });
+
+/** The declared body size, or undefined for a chunked body. */
+export function contentLength(req: IncomingMessage): number | undefined {
+  const raw = req.headers['content-length'];
+  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
+}
+
+const unsupportedType = (declared: string): HttpError =>
+  new HttpError(400, `unsupported file type '${declared}': only PDF files are accepted`);
+
+const notPdf = (): HttpError =>
+  new HttpError(400, 'unsupported file type: only PDF files are accepted (the file does not start with %PDF-)');
+
+/** The `extractions` of a contract upload: a JSON array (a string in multipart) of known names. */
+export function parseExtractions(kind: DocumentKind, raw: unknown): ExtractionName[] {
+  // SPEC 4.9 gives statements no extractions; refusing them tells the caller that nothing would run.
+  if (kind === 'statement') throw new HttpError(400, { extractions: ['statement uploads take no extractions'] });
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = undefined;
+    }
+  }
+  if (!Array.isArray(value) || !value.every((name): name is string => typeof name === 'string')) {
+    throw new HttpError(400, { extractions: ['extractions must be a JSON array of extraction names'] });
+  }
+  const known = new Set<string>(EXTRACTIONS);
+  const unknown = value.filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new HttpError(400, {
+      extractions: unknown.map((name) => `unknown extraction '${name}'; valid: ${EXTRACTIONS.join(', ')}`),
+    });
+  }
+  return [...new Set(value as ExtractionName[])];
+}
+
+/** Whether a PDF ends with its %%EOF marker (trailing whitespace allowed). */
+export function hasPdfTrailer(tail: Buffer): boolean {
+  return /%%EOF[\s\0]*$/.test(tail.toString('latin1'));
+}
+
+/** Keeps the count, the first bytes and the last bytes of a file arriving in chunks. */
+class FileProbe {
+  size = 0;
+  private head = Buffer.alloc(0);
+  private tail = Buffer.alloc(0);
+
+  /** Adds a chunk; throws 400 as soon as the file is too large or cannot be a PDF. */
+  push(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size > MAX_FILE_BYTES) throw new HttpError(400, TOO_LARGE);
+    if (this.head.length < PDF_MAGIC.length) {
+      this.head = Buffer.concat([this.head, chunk.subarray(0, PDF_MAGIC.length - this.head.length)]);
+      if (!PDF_MAGIC.subarray(0, this.head.length).equals(this.head)) throw notPdf();
+    }
+    // Copied, so the probe never pins a large chunk in memory.
+    this.tail = Buffer.from(Buffer.concat([this.tail, chunk.subarray(-TAIL_BYTES)]).subarray(-TAIL_BYTES));
+  }
+
+  /** The file is complete: returns its last bytes, or throws when it cannot be a PDF. */
+  finish(): Buffer {
+    if (this.size === 0) throw new HttpError(400, { file: ['file is empty'] });
+    if (this.head.length < PDF_MAGIC.length) throw notPdf();
+    return this.tail;
+  }
+}
+
+interface Settle<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+  readonly settled: boolean;
+}
+
+interface BodySink {
+  /** Takes a chunk; returns a promise when the sink wants no more until it resolves. */
+  write(chunk: Buffer): Promise<void> | undefined;
+  end(): void;
+}
+
+/** How long the rest of a refused body is read and dropped before the connection is cut. */
+const LINGER_MS = 2_000;
+
+/**
+ * After a refusal in the middle of a body, drops what is left of it. Closing the connection at
+ * once would make the kernel reset it while the client is still sending, and a client busy
+ * writing may then lose the 400 it was sent (seen under load). So the rest is read and dropped,
+ * like nginx's lingering close, until the client stops (clients stop an upload once it is
+ * answered) or LINGER_MS pass, then the connection is cut.
+ */
+function discardRest(req: IncomingMessage): void {
+  if (req.complete) return;
+  const timer = setTimeout(() => {
+    if (!req.complete) req.socket.destroy();
+  }, LINGER_MS).unref();
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+}
+
+/**
+ * Streams a request body into a sink with back-pressure until the sink settles. A sink that
+ * refuses the body stops the parsing at once: the rest is dropped unread (see discardRest).
+ */
+function streamBody<T>(
+  req: IncomingMessage,
+  onBytes: ((received: number) => void) | undefined,
+  start: (settle: Settle<T>) => BodySink,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let received = 0;
+    const stop = (): void => {
+      settled = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+    };
+    const settle: Settle<T> = {
+      resolve: (value) => {
+        if (settled) return;
+        stop();
+        resolve(value);
+      },
+      reject: (error) => {
+        if (settled) return;
+        stop();
+        discardRest(req);
+        reject(error);
+      },
+      get settled() {
+        return settled;
+      },
+    };
+    const sink = start(settle);
+    function onData(chunk: Buffer): void {
+      received += chunk.length;
+      let wait: Promise<void> | undefined;
+      try {
+        wait = sink.write(chunk);
+      } catch (error) {
+        settle.reject(error);
+        return;
+      }
+      if (settled) return;
+      onBytes?.(received);
+      if (wait) {
+        req.pause();
+        void wait.then(() => {
+          if (!settled) req.resume();
+        });
+      }
+    }
+    function onEnd(): void {
+      try {
+        sink.end();
+      } catch (error) {
+        settle.reject(error);
+      }
+    }
+    function onClose(): void {
+      if (!req.complete) settle.reject(new HttpError(400, 'the upload was interrupted before the body was complete'));
+    }
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+  });
+}
+
+/** Reads an upload body (SPEC 4.8/4.9); rejects with an HttpError (400) at the first problem. */
+export function receiveUpload(req: IncomingMessage, form: BodyForm, options: ReceiveOptions): Promise<ReceivedUpload> {
+  return form === 'json' ? receiveJsonUpload(req, options) : receiveMultipart(req, options);
+}
+
+function receiveMultipart(req: IncomingMessage, { kind, onBytes }: ReceiveOptions): Promise<ReceivedUpload> {
+  return streamBody<ReceivedUpload>(req, onBytes, (settle) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 8, parts: 16, fieldSize: 64 * 1024 } });
+    } catch (error) {
+      throw new HttpError(400, `malformed multipart body: ${(error as Error).message}`);
+    }
+    const probe = new FileProbe();
+    let fileName: string | undefined;
+    let fileEnded = false;
+    let extractions: ExtractionName[] | undefined;
+    const fail = (error: unknown): void => {
+      if (settle.settled) return;
+      settle.reject(error);
+      parser.destroy();
+    };
+    const guard = (step: () => void): void => {
+      if (settle.settled) return;
+      try {
+        step();
+      } catch (error) {
+        fail(error);
+      }
+    };
+
+    parser.on('file', (name, stream, info) => {
+      // Destroying the parser errors the open file stream; the upload has failed already then.
+      stream.on('error', () => undefined);
+      stream.on('data', (chunk: Buffer) => guard(() => probe.push(chunk)));
+      stream.on('end', () => {
+        fileEnded = true;
+      });
+      guard(() => {
+        if (name !== 'file') throw new HttpError(400, { file: [`unexpected file field '${name}': send the PDF as 'file'`] });
+        const type = info.mimeType.toLowerCase();
+        if (type !== '' && !PDF_TYPES.has(type)) throw unsupportedType(type);
+        fileName = info.filename || 'upload.pdf';
+      });
+    });
+    parser.on('field', (name, value, info) =>
+      guard(() => {
+        if (name !== 'extractions') return;
+        if (info.valueTruncated) throw new HttpError(400, { extractions: ['extractions is too long'] });
+        extractions = parseExtractions(kind, value);
+      }),
+    );
+    parser.on('filesLimit', () => fail(new HttpError(400, { file: ['send exactly one file'] })));
+    parser.on('fieldsLimit', () => fail(new HttpError(400, 'too many form fields')));
+    parser.on('partsLimit', () => fail(new HttpError(400, 'too many form parts')));
+    parser.on('error', (error: Error) => fail(new HttpError(400, `malformed multipart body: ${error.message}`)));
+    // Busboy closes once the last part is parsed, which is after the request's end.
+    parser.on('close', () =>
+      guard(() => {
+        if (fileName === undefined || !fileEnded) throw new HttpError(400, { file: ['file is required'] });
+        const tail = probe.finish();
+        settle.resolve({ form: 'multipart', fileName, size: probe.size, tail, ...(extractions && { extractions }) });
+      }),
+    );
+    return {
+      write: (chunk) => (parser.write(chunk) ? undefined : new Promise((resume) => parser.once('drain', resume))),
+      end: () => parser.end(),
+    };
+  });
+}
+
+function receiveJsonUpload(req: IncomingMessage, { kind, onBytes }: ReceiveOptions): Promise<ReceivedUpload> {
+  return readBody(req, MAX_JSON_UPLOAD_BYTES, TOO_LARGE, onBytes).then((raw) => jsonUpload(kind, raw));
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Parses a JSON body; 400 when it is not JSON or not an object. */
+export function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'the request body is not valid JSON');
+  }
+  if (!isRecord(body)) throw new HttpError(400, 'the request body must be a JSON object');
+  return body;
+}
+
+function jsonUpload(kind: DocumentKind, raw: Buffer): ReceivedUpload {
+  const body = parseJsonObject(raw);
+  const { file, fileName, fileType = 'application/pdf', extractions } = body;
+  const errors: Record<string, string[]> = {};
+  if (typeof file !== 'string' || file === '') errors.file = ['file is required: the base64-encoded PDF'];
+  else if (!BASE64.test(file)) errors.file = ['file must be base64-encoded'];
+  if (typeof fileName !== 'string' || fileName.trim() === '') errors.fileName = ['fileName is required'];
+  if (typeof fileType !== 'string') errors.fileType = ['fileType must be a MIME type'];
+  if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+  const requested = extractions === undefined || extractions === null ? undefined : parseExtractions(kind, extractions);
+  if (!PDF_TYPES.has((fileType as string).toLowerCase())) throw unsupportedType(fileType as string);
+  const bytes = Buffer.from(file as string, 'base64');
+  const probe = new FileProbe();
+  probe.push(bytes);
+  const tail = probe.finish();
+  // Only the base name: a client may send a local path.
+  const name = (fileName as string).split(/[\\/]/).pop() as string;
+  return { form: 'json', fileName: name, size: bytes.length, tail, ...(requested && { extractions: requested }) };
+}
+
+/** Reads a whole body of at most `maxBytes`, refusing it (400 `tooLarge`) as soon as it is larger. */
+export function readBody(
+  req: IncomingMessage,
+  maxBytes: number,
+  tooLarge: string,
+  onBytes?: (received: number) => void,
+): Promise<Buffer> {
+  const declared = contentLength(req);
+  if (declared !== undefined && declared > maxBytes) {
+    discardRest(req);
+    return Promise.reject(new HttpError(400, tooLarge));
+  }
+  return streamBody<Buffer>(req, onBytes, (settle) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    return {
+      write: (chunk) => {
+        size += chunk.length;
+        if (size > maxBytes) throw new HttpError(400, tooLarge);
+        chunks.push(chunk);
+        return undefined;
+      },
+      end: () => settle.resolve(Buffer.concat(chunks)),
+    };
+  });
+}
+
