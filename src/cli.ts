@@ -96,6 +96,8 @@ function buildProgram(io: IO, runner: Runner): Command {
   registerAuth(program, runner);
   registerConfig(program, runner);
   registerEmulator(program, runner);
+  // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
+  for (const noun of program.commands) noun.helpCommand(false);
   return program;
 }
 

@@ -1,0 +1,102 @@
+// `npm run bench`: prints the speed and memory figures of issue 3 and 4 in one run. It measures,
+// it does not judge: the targets are printed beside the figures, and it always exits 0 unless a
+// measured command itself failed.
+//
+// Peak memory comes from a preload (scripts/rss-probe.cjs) that writes the child's own maxRSS
+// when it exits, so no external `time` binary is needed.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pdsBin, requireBuild, root, startEmulator } from './lib.js';
+
+requireBuild();
+const runs = Number(process.env.BENCH_RUNS ?? 15);
+const work = mkdtempSync(join(tmpdir(), 'pds-bench-'));
+const probe = join(root, 'scripts', 'rss-probe.cjs');
+
+function timed(args, env = {}, { measureRss = false } = {}) {
+  const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
+  const nodeArgs = measureRss ? ['--require', probe, ...args] : args;
+  const started = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, nodeArgs, {
+    env: { ...process.env, ...env, ...(measureRss ? { PDS_RSS_FILE: rssFile } : {}) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) {
+    throw new Error(`node ${args.join(' ')} exited ${result.status}: ${String(result.stderr).slice(0, 500)}`);
+  }
+  const rssMb = measureRss ? Number(readFileSync(rssFile, 'utf8')) / 1024 : undefined;
+  return { ms, rssMb };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function medianOf(count, args, env, options) {
+  timed(args, env, options); // warm the file system cache
+  const samples = Array.from({ length: count }, () => timed(args, env, options));
+  return {
+    ms: median(samples.map((s) => s.ms)),
+    rssMb: options?.measureRss ? Math.max(...samples.map((s) => s.rssMb)) : undefined,
+  };
+}
+
+const rows = [];
+const row = (name, figure, target) => {
+  rows.push([name, figure, target]);
+  process.stdout.write(`${name.padEnd(58)} ${figure.padEnd(26)} ${target}\n`);
+};
+const fmt = (ms) => `${ms.toFixed(0)} ms`;
+
+process.stdout.write(`pds bench on node ${process.version}, ${runs} runs per start-up figure (median)\n\n`);
+
+const bare = medianOf(runs, ['-e', '0']);
+row('node -e 0', fmt(bare.ms), '(baseline)');
+const version = medianOf(runs, [pdsBin, '--version']);
+row('pds --version', `${fmt(version.ms)} (${(version.ms / bare.ms).toFixed(2)}x)`, 'within 1.3x bare node');
+
+const emulator = await startEmulator(['--scale', '100']);
+const env = { PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7', PDS_CONFIG_DIR: work };
+try {
+  const projects = medianOf(runs, [pdsBin, 'projects', 'ls'], env);
+  row('pds projects ls (emulator)', `${fmt(projects.ms)} (${(projects.ms / bare.ms).toFixed(2)}x)`, 'within 2x bare node');
+
+  const count = spawnSync(process.execPath, [pdsBin, 'artists', 'ls', '--all', '-q'], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const artists = count.stdout.trim().split('\n').length;
+  const listing = medianOf(5, [pdsBin, 'artists', 'ls', '--all', '--json'], env, { measureRss: true });
+  row(`pds artists ls --all --json (${artists} artists)`, `${fmt(listing.ms)}, peak ${listing.rssMb.toFixed(0)} MB`, 'under 2 s, under 120 MB');
+
+  // A 50 MB PDF: a valid header, filler, and the trailer the staging check looks for.
+  const big = join(work, 'big.pdf');
+  const fd = openSync(big, 'w');
+  writeSync(fd, '%PDF-1.4\n');
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  for (let i = 0; i < 49; i++) writeSync(fd, chunk);
+  writeSync(fd, Buffer.alloc(1024 * 1024 - 64, 0x20));
+  writeSync(fd, '\n%%EOF\n');
+  closeSync(fd);
+  const upload = medianOf(3, [pdsBin, 'upload', 'statement', big], env, { measureRss: true });
+  row('pds upload statement (50 MB PDF)', `${fmt(upload.ms)}, peak ${upload.rssMb.toFixed(0)} MB`, 'under 90 MB');
+} finally {
+  await emulator.stop();
+}
+
+// 20 statements against a service that takes 100 ms per request.
+const slow = await startEmulator(['--latency', '100']);
+const slowEnv = { ...env, PDS_API_URL: slow.url };
+try {
+  const sample = join(root, 'test', 'fixtures', 'sample.pdf');
+  const files = Array.from({ length: 20 }, () => sample);
+  const one = medianOf(3, [pdsBin, 'upload', 'statement', ...files, '--concurrency', '1'], slowEnv);
+  const four = medianOf(3, [pdsBin, 'upload', 'statement', ...files, '--concurrency', '4'], slowEnv);
+  row('pds upload statement x20, --latency 100, --concurrency 1', fmt(one.ms), '');
+  row('pds upload statement x20, --latency 100, --concurrency 4', `${fmt(four.ms)} (${(one.ms / four.ms).toFixed(1)}x faster)`, 'faster than --concurrency 1');
+} finally {
+  await slow.stop();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,60 @@
+// Shared by the demo and the bench: run the built CLI, and an emulator in a child process.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const pdsBin = join(root, 'bin', 'pds.js');
+
+export function requireBuild() {
+  if (!existsSync(join(root, 'dist', 'cli.js'))) {
+    process.stderr.write('dist/ is missing: run `npm install` (or `npm run build`) first\n');
+    process.exit(1);
+  }
+}
+
+/**
+ * Starts `pds emulator start --port 0 …` and resolves once it prints its address.
+ * The child is killed when this process exits.
+ */
+export function startEmulator(args = []) {
+  const child = spawn(process.execPath, [pdsBin, 'emulator', 'start', '--port', '0', '--quiet', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.on('exit', () => child.kill());
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      const match = /listening on (http:\/\/\S+)/.exec(line);
+      if (!match) {
+        reject(new Error(`unexpected first line from the emulator: ${line}`));
+        return;
+      }
+      // Keep draining its stdout so the child never blocks on a full pipe.
+      lines.on('line', () => undefined);
+      resolve({
+        url: match[1],
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGINT');
+          }),
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`the emulator exited with code ${code}`)));
+  });
+}
+
+/** Runs pds to completion and returns its output (for steps that need data, not display). */
+export function pdsSync(args, env, options = {}) {
+  const result = spawnSync(process.execPath, [pdsBin, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    ...options,
+  });
+  if (result.error) throw result.error;
+  return result;
+}
