@@ -1,11 +1,9 @@
 // The one HTTP client of pds: base URL + /v1 paths, bearer auth, timeouts, retries with backoff
 // for idempotent requests, rate-limit headers, and the mapping of every failure to a typed error.
 //
-// Transport: Node's built-in fetch, which is undici (bundled with Node, keep-alive Agent by
-// default) and costs nothing to load. The undici package (EnvHttpProxyAgent and its fetch) is
-// imported only when a proxy variable is set: loading it costs ~100 ms, more than the whole
-// `pds projects ls` budget.
-import { z } from 'zod/mini';
+// The bytes travel through transport.ts: node:http with a keep-alive agent, or undici's
+// EnvHttpProxyAgent when HTTPS_PROXY/HTTP_PROXY is set (why: see there).
+import type { z } from 'zod/mini';
 import { envelope } from './schemas.js';
 import {
   InterruptedError,
@@ -14,6 +12,7 @@ import {
   ServiceError,
   errorFromResponse,
 } from './errors.js';
+import { createTransport, type HttpResponse, type Transport, type TransportRequest } from './transport.js';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
@@ -25,7 +24,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** A JSON-serialisable value, or a prepared body (stream, form) with its own content type. */
   json?: unknown;
-  body?: RequestInit['body'];
+  body?: TransportRequest['body'];
   /**
    * Whether a failed attempt may be sent again. Default: GET only. An upload passes a function
    * that says whether its body has started to go out: once it has, it is never resent.
@@ -35,11 +34,10 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Aborts this request too (an upload's idle watch); the caller explains that abort itself. */
   signal?: AbortSignal;
-  /**
-   * Sends this request instead of fetch (uploads: `streamingFetch` in upload.ts, which keeps a
-   * 50 MB body's memory flat). Ignored behind a proxy, which only the undici path supports.
-   */
-  transport?: (url: URL, init: RequestInit) => Promise<Response>;
+  /** Leave the answer's body to the caller (an event stream); otherwise it is read in full here. */
+  stream?: boolean;
+  /** Use a new connection, not a pooled one (see TransportRequest.fresh). */
+  fresh?: boolean;
 }
 
 export interface HttpClientOptions {
@@ -68,10 +66,8 @@ const MAX_RETRY_WAIT_MS = 65_000;
 const NOTICE_WAIT_MS = 3_000;
 const BACKOFF_BASE_MS = 250;
 
-type Fetch = typeof fetch;
-
 export class HttpClient {
-  private fetchImpl: Promise<Fetch> | undefined;
+  private transport: Transport | undefined;
 
   constructor(private readonly options: HttpClientOptions) {}
 
@@ -107,7 +103,7 @@ export class HttpClient {
   }
 
   /** Sends a request, retrying where allowed; returns a 2xx response or throws a typed error. */
-  async send(options: RequestOptions): Promise<Response> {
+  async send(options: RequestOptions): Promise<HttpResponse> {
     const method = options.method ?? 'GET';
     const url = this.url(options.path, options.query);
     const canRetry = (): boolean => {
@@ -138,7 +134,7 @@ export class HttpClient {
     method: string,
     url: URL,
     options: RequestOptions,
-  ): Promise<{ response?: Response; error?: PdsError; retryable: boolean }> {
+  ): Promise<{ response?: HttpResponse; error?: PdsError; retryable: boolean }> {
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
@@ -158,10 +154,14 @@ export class HttpClient {
     const started = performance.now();
     this.options.trace?.(`> ${method} ${url.href}`);
     try {
-      const fetchImpl = options.transport && !proxyConfigured(this.options.env) ? options.transport : await this.fetcher();
-      const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal };
-      if (body && typeof body === 'object' && Symbol.asyncIterator in body) init.duplex = 'half';
-      const response = await fetchImpl(url, init);
+      this.transport ??= createTransport(this.options.env);
+      const request: TransportRequest = { method, headers, signal };
+      if (body !== undefined) request.body = body;
+      if (options.fresh) request.fresh = true;
+      let response = await this.transport(url, request);
+      // Reading the body here puts a timeout or a reset during it under the same rules as one
+      // before the answer (typed error, retry for GET).
+      if (!options.stream) response = buffered(response, await response.text());
       const remaining = response.headers.get('x-ratelimit-remaining');
       this.options.trace?.(
         `< ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms${remaining === null ? '' : `, rate limit remaining ${remaining}`})`,
@@ -191,21 +191,6 @@ export class HttpClient {
       };
     }
   }
-
-  private fetcher(): Promise<Fetch> {
-    this.fetchImpl ??= proxyConfigured(this.options.env)
-      ? import('undici').then(({ fetch: undiciFetch, EnvHttpProxyAgent }) => {
-          const dispatcher = new EnvHttpProxyAgent();
-          return ((input: URL, init?: RequestInit) =>
-            undiciFetch(input, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as Fetch;
-        })
-      : Promise.resolve(globalThis.fetch);
-    return this.fetchImpl;
-  }
-}
-
-function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
-  return ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => Boolean(env[name]));
 }
 
 function isRetryableStatus(status: number): boolean {
@@ -218,7 +203,7 @@ function backoff(attempt: number): number {
 }
 
 /** What the service asked for (Retry-After, else X-RateLimit-Reset on a 429), else backoff. */
-function retryDelay(response: Response, attempt: number): number {
+function retryDelay(response: HttpResponse, attempt: number): number {
   const retryAfter = response.headers.get('retry-after');
   if (retryAfter !== null) {
     const seconds = Number(retryAfter);
@@ -233,7 +218,7 @@ function retryDelay(response: Response, attempt: number): number {
   return backoff(attempt);
 }
 
-async function readJson(response: Response): Promise<unknown> {
+async function readJson(response: HttpResponse): Promise<unknown> {
   const text = await response.text();
   try {
     return JSON.parse(text) as unknown;
@@ -242,7 +227,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-async function responseError(response: Response, method: string, url: URL): Promise<PdsError> {
+async function responseError(response: HttpResponse, method: string, url: URL): Promise<PdsError> {
   let body: unknown;
   try {
     body = JSON.parse(await response.text());
@@ -258,7 +243,7 @@ async function responseError(response: Response, method: string, url: URL): Prom
   return error;
 }
 
-function formatRetryAfter(response: Response): string {
+function formatRetryAfter(response: HttpResponse): string {
   const retryAfter = response.headers.get('retry-after');
   if (retryAfter !== null && Number.isFinite(Number(retryAfter))) return `${retryAfter} s`;
   const reset = Number(response.headers.get('x-ratelimit-reset'));
@@ -274,4 +259,15 @@ function errorCode(error: unknown): string | undefined {
     current = typeof current === 'object' && current !== null && 'cause' in current ? current.cause : undefined;
   }
   return undefined;
+}
+
+/** The answer with its body already read. */
+function buffered(response: HttpResponse, text: string): HttpResponse {
+  return {
+    ...response,
+    text: async () => text,
+    body: (async function* () {
+      yield Buffer.from(text);
+    })(),
+  };
 }

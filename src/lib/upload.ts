@@ -7,12 +7,12 @@
 // the service's business. The body has a known Content-Length so the service can report a percent.
 import { randomBytes } from 'node:crypto';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import type { ClientRequest } from 'node:http';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { UploadProgressEvent } from './schemas.js';
 import { ServiceError, errorFromResponse, type PdsError } from './errors.js';
+import type { HttpResponse } from './transport.js';
 
 /** SPEC section 8 says "50 MB"; the service (and its emulator) read it as MiB. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -121,8 +121,8 @@ export interface MultipartBody {
    * Re-iterable: each iteration sends the whole body again (only ever used before a byte went out).
    * A chunk is valid only until the next one is pulled: the file is read into one reused buffer,
    * because 50 MB of fresh chunk buffers is garbage the GC reclaims late (it doubled peak memory).
-   * streamingFetch waits for each chunk to reach the socket before pulling the next; undici's fetch
-   * (the proxy path) copies each chunk as it pulls it.
+   * The transport waits for each chunk to reach the socket before pulling the next (the proxy path
+   * copies each chunk as it pulls it).
    */
   body: AsyncIterable<Uint8Array>;
   contentType: string;
@@ -226,99 +226,6 @@ export async function openMultipart(
   };
 }
 
-/**
- * fetch() for one large streamed request, over node:http(s). Node's fetch (undici) copies each
- * chunk of a streamed body into a fresh buffer that the GC reclaims late, and compiles its wasm HTTP
- * parser on first use: a 50 MB upload peaked near 150 MB through it. node:http writes the chunks as
- * they come, with back-pressure, and a 50 MB upload peaks near 65 MB. Errors keep node's `code`
- * (ECONNREFUSED…) as fetch's `cause` does, so the HTTP client maps them the same way.
- */
-export async function streamingFetch(url: URL, init: RequestInit): Promise<Response> {
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  const signal = init.signal ?? undefined;
-  const body = init.body;
-  return new Promise<Response>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    // A fresh connection: a stale pooled one would fail after the body started, and such a failure
-    // is never retried.
-    const req = request(url, { method: init.method ?? 'GET', headers: init.headers as Record<string, string>, agent: false });
-    let answered = false;
-    let written = false;
-    const onAbort = (): void => {
-      req.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (error) => {
-      if (!answered) reject(error);
-    });
-    req.on('close', () => signal?.removeEventListener('abort', onAbort));
-    req.on('response', (res) => {
-      // The event stream starts while the body is still going out: keep writing.
-      answered = true;
-      res.on('close', () => {
-        if (!written) req.destroy();
-      });
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(res.headers)) {
-        for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, item);
-      }
-      const status = res.statusCode ?? 500;
-      const empty = status === 204 || status === 205 || status === 304;
-      if (empty) res.resume();
-      resolve(
-        new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
-          status,
-          statusText: res.statusMessage ?? '',
-          headers,
-        }),
-      );
-    });
-    // The body is pulled only once the connection is up: a refused connection has then sent nothing
-    // and may be retried, which the upload's `started` flag tells the HTTP client.
-    req.once('socket', (socket) => {
-      const write = (): void => {
-        writeBody(req, body).then(
-          () => {
-            written = true;
-          },
-          (error: unknown) => {
-            written = true;
-            req.destroy(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
-      };
-      if (!socket.connecting) write();
-      else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', write);
-    });
-  });
-}
-
-async function writeBody(req: ClientRequest, body: RequestInit['body']): Promise<void> {
-  if (body === null || body === undefined || typeof body === 'string' || body instanceof Uint8Array) {
-    req.end(body ?? undefined);
-    return;
-  }
-  if (!(typeof body === 'object' && Symbol.asyncIterator in body)) throw new TypeError('streamingFetch sends strings, bytes or async iterables');
-  for await (const chunk of body as AsyncIterable<Uint8Array>) {
-    if (req.destroyed) return;
-    // The body reuses its buffer for the next chunk: this one must reach the socket first. This is
-    // also the back-pressure: a slow link slows the reads.
-    await new Promise<void>((resume, fail) => {
-      const onClose = (): void => fail(new Error('the connection closed while the body was being sent'));
-      req.once('close', onClose);
-      req.write(chunk, (error) => {
-        req.off('close', onClose);
-        if (error) fail(error);
-        else resume();
-      });
-    });
-  }
-  if (!req.destroyed) req.end();
-}
-
 /** The answer to an upload ended before the service confirmed it (SSE cut short, connection lost). */
 export class UploadCutError extends ServiceError {}
 
@@ -334,7 +241,7 @@ export interface AnswerHooks {
  * without `complete` an UploadCutError. What the caller should do next is its business (it knows
  * the kind of document); the messages here say what happened.
  */
-export async function readUploadAnswer(response: Response, hooks: AnswerHooks = {}): Promise<unknown> {
+export async function readUploadAnswer(response: HttpResponse, hooks: AnswerHooks = {}): Promise<unknown> {
   const type = (response.headers.get('content-type') ?? '').toLowerCase();
   if (!type.includes('text/event-stream')) {
     const text = await response.text();

@@ -215,19 +215,18 @@ describe('pds upload: local checks', () => {
 });
 
 describe('pds upload: progress and answers', () => {
-  const api = () =>
-    createDocumentsApi(
-      new HttpClient({
-        baseUrl: emulator.url,
-        token: 'demo-org-token',
-        timeoutMs: 10_000,
-        userAgent: 'pds-test',
-        maxRetries: 0,
-        signal: new AbortController().signal,
-        sleep: realClock.sleep,
-        env: {},
-      }),
-    );
+  const client = () =>
+    new HttpClient({
+      baseUrl: emulator.url,
+      token: 'demo-org-token',
+      timeoutMs: 10_000,
+      userAgent: 'pds-test',
+      maxRetries: 0,
+      signal: new AbortController().signal,
+      sleep: realClock.sleep,
+      env: {},
+    });
+  const api = () => createDocumentsApi(client());
 
   it('reports the service progress events in order, ending at 100 %', async () => {
     const file = await checkFile(pdfFile('progress.pdf', 3 * 1024 * 1024));
@@ -253,12 +252,15 @@ describe('pds upload: progress and answers', () => {
   it('reads a plain JSON answer (the service answers JSON without the event-stream Accept)', async () => {
     const file = await checkFile(pdfFile('plain-json.pdf'));
     const multipart = await openMultipart(file, []);
-    const response = await fetch(`${emulator.url}/v1/statements?projectId=${DEMO_PROJECT}`, {
+    const response = await client().send({
       method: 'POST',
-      headers: { authorization: 'Bearer demo-org-token', accept: 'application/json', 'content-type': multipart.contentType },
+      path: '/v1/statements',
+      query: { projectId: DEMO_PROJECT },
+      headers: { accept: 'application/json', 'content-type': multipart.contentType, 'content-length': String(multipart.length) },
       body: multipart.body,
-      duplex: 'half',
-    } as RequestInit);
+      retry: false,
+      stream: true,
+    });
     await multipart.close();
     expect(response.headers.get('content-type')).toContain('application/json');
     const answer = await readUploadAnswer(response);

@@ -52,13 +52,19 @@ export interface ListQuery {
   perPage: number;
   /** Resource-specific flags: includes, roles, includeMerged, includeProducts. */
   extra?: Record<string, QueryValue>;
+  /** Cancels the request (pages fetched ahead that turn out not to be needed). */
+  signal?: AbortSignal;
 }
 
 export function createCatalogApi(http: HttpClient) {
   const listPage = async <R extends ResourceName>(resource: R, query: ListQuery): Promise<ListPage<ResourceItem<R>>> => {
     const { path, item } = RESOURCES[resource];
     const data = await http.data(
-      { path, query: { projectId: query.projectId, page: query.page, perPage: query.perPage, ...query.extra } },
+      {
+        path,
+        query: { projectId: query.projectId, page: query.page, perPage: query.perPage, ...query.extra },
+        ...(query.signal ? { signal: query.signal } : {}),
+      },
       listOf(item),
     );
     return toPage(data as ResourceItem<R>[] | { items: ResourceItem<R>[]; total_count: number; page: number; per_page: number }, query);
@@ -69,7 +75,7 @@ export function createCatalogApi(http: HttpClient) {
 
     /** Every page from `query.page` on, in order, fetching up to `concurrency` pages at once. */
     allPages<R extends ResourceName>(resource: R, query: ListQuery, concurrency = 4): AsyncGenerator<ListPage<ResourceItem<R>>> {
-      return followPages((page) => listPage(resource, { ...query, page }), query.page, concurrency);
+      return followPages((page, signal) => listPage(resource, { ...query, page, signal }), query.page, concurrency);
     },
 
     get<R extends ResourceName>(
@@ -92,14 +98,16 @@ export type CatalogApi = ReturnType<typeof createCatalogApi>;
 /**
  * Follows pages in order with bounded concurrency. When the first page tells the total, exactly
  * the remaining pages are fetched; when it does not (plain arrays), pages are fetched ahead in a
- * window and the walk stops at the first short page (at most `concurrency - 1` wasted requests).
+ * window and the walk stops at the first short page (at most `concurrency - 1` wasted requests,
+ * cancelled as soon as the walk stops).
  */
 export async function* followPages<T>(
-  fetchPage: (page: number) => Promise<ListPage<T>>,
+  fetchPage: (page: number, signal: AbortSignal) => Promise<ListPage<T>>,
   startPage: number,
   concurrency: number,
 ): AsyncGenerator<ListPage<T>> {
-  const first = await fetchPage(startPage);
+  const cancel = new AbortController();
+  const first = await fetchPage(startPage, cancel.signal);
   yield first;
   if (first.items.length === 0) return;
   const lastPage = first.total !== undefined ? Math.ceil(first.total / first.perPage) : Infinity;
@@ -109,7 +117,7 @@ export async function* followPages<T>(
   let current = startPage + 1;
   const fill = () => {
     while (inflight.size < concurrency && next <= lastPage) {
-      const promise = fetchPage(next);
+      const promise = fetchPage(next, cancel.signal);
       // A page fetched ahead and never awaited must not become an unhandled rejection.
       promise.catch(() => undefined);
       inflight.set(next, promise);
@@ -128,6 +136,7 @@ export async function* followPages<T>(
       if (page.items.length === 0 || (first.total === undefined && page.items.length < page.perPage)) return;
     }
   } finally {
+    cancel.abort();
     inflight.clear();
   }
 }

@@ -11,7 +11,7 @@ import {
   envelope,
   type UploadProgressEvent,
 } from '../schemas.js';
-import { LocalFileError, openMultipart, readUploadAnswer, streamingFetch, UploadCutError, type LocalUpload } from '../upload.js';
+import { LocalFileError, openMultipart, readUploadAnswer, UploadCutError, type LocalUpload } from '../upload.js';
 
 export const DOCUMENT_KINDS = {
   contract: { path: '/v1/contracts', noun: 'contracts', upload: ContractUpload, processes: ContractProcesses },
@@ -80,7 +80,8 @@ export function createDocumentsApi(http: HttpClient) {
           // A 50 MiB upload on a slow link outlasts any fixed limit; the idle watch replaces it.
           timeoutMs: 0,
           signal: idle.signal,
-          transport: streamingFetch,
+          stream: true,
+          fresh: true,
         });
         answered = true;
         const answer = await readUploadAnswer(response, {
