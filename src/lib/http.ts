@@ -151,7 +151,7 @@ export class HttpClient {
     if (timeoutMs > 0) signals.push(AbortSignal.timeout(timeoutMs));
     if (options.signal) signals.push(options.signal);
     const signal = AbortSignal.any(signals);
-    const started = performance.now();
+    const started = Date.now();
     this.options.trace?.(`> ${method} ${url.href}`);
     try {
       this.transport ??= createTransport(this.options.env);
@@ -164,7 +164,7 @@ export class HttpClient {
       if (!options.stream) response = buffered(response, await response.text());
       const remaining = response.headers.get('x-ratelimit-remaining');
       this.options.trace?.(
-        `< ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms${remaining === null ? '' : `, rate limit remaining ${remaining}`})`,
+        `< ${response.status} ${response.statusText} (${Date.now() - started} ms${remaining === null ? '' : `, rate limit remaining ${remaining}`})`,
       );
       return { response, retryable: isRetryableStatus(response.status) };
     } catch (error) {
