@@ -159,7 +159,9 @@ export class Output {
       this.info(`no ${view.noun} found`);
       return;
     }
-    out.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows));
+    // Ids and dates are cut last: a truncated id or date is useless, a truncated name still reads.
+    const keep = view.columns.map((c, i) => i === 0 || c.date === true);
+    out.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', keep));
     if (last) this.info(this.paintErr('dim', footer(last, count, view)));
   }
 
@@ -196,15 +198,18 @@ export class Output {
   }
 
   /** A borderless table (gh style) fitted to the terminal width by truncating the widest columns. */
-  async table(headers: string[], rows: string[][], prefix = ''): Promise<string> {
+  async table(headers: string[], rows: string[][], prefix = '', keep: boolean[] = []): Promise<string> {
     const { default: Table } = await import('cli-table3');
     // A table row is one line: a newline inside a cell would split it.
     rows = rows.map((row) => row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')));
     const gap = 2;
     const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleLength(r[i] ?? ''))));
     const budget = Math.max(this.io.columns - prefix.length - gap * (headers.length - 1), headers.length * 4);
+    const widestOf = (columns: number[]) => columns.reduce((best, i) => ((widths[i] ?? 0) > (widths[best] ?? 0) ? i : best), columns[0] ?? 0);
+    const flexible = widths.map((_, i) => i).filter((i) => !keep[i]);
     while (widths.reduce((a, b) => a + b, 0) > budget) {
-      const widest = widths.indexOf(Math.max(...widths));
+      let widest = widestOf(flexible);
+      if ((widths[widest] ?? 0) <= 8) widest = widestOf(widths.map((_, i) => i));
       if ((widths[widest] ?? 0) <= 8) break;
       widths[widest] = (widths[widest] ?? 0) - 1;
     }

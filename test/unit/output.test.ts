@@ -175,6 +175,13 @@ describe('table (TTY)', () => {
     for (const line of io.out().trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(60);
   });
 
+  it('cuts names before ids and dates when the terminal is narrow', async () => {
+    const { io, output } = setup({ tty: true, columns: 44 });
+    const long: Row[] = [{ id: 'id-000000000001', name: 'A long name', created_at: '2026-01-15T10:00:00.000Z' }];
+    await output.list(pagesOf({ items: long, page: 1, perPage: 20, total: 1 }), view);
+    expect(io.out()).toBe('ID               NAME       CREATED\n' + 'id-000000000001  A long n…  2026-01-15 10:00\n');
+  });
+
   it('keeps every row on one line', async () => {
     const { io, output } = setup({ tty: true });
     await output.list(pagesOf({ items: [rows[1]!], page: 1, perPage: 20 }), view);
