@@ -1,5 +1,6 @@
-// The program: global options, the nouns, and the one place where errors become exit codes.
-import { Command, CommanderError, Option } from 'commander';
+// The entry point: the one place where errors become exit codes. The program itself (commander,
+// the nouns) lives in program.ts and is loaded only when there is something to parse.
+import type { CommanderError } from 'commander';
 import type * as z from 'zod/mini';
 import { processIO, type IO } from './lib/io.js';
 import type { GlobalFlags } from './lib/config.js';
@@ -8,14 +9,6 @@ import type { Runner, VerbModule } from './lib/command.js';
 import { ExitCode, InterruptedError, PdsError, UsageError } from './lib/errors.js';
 import { VERSION } from './lib/version.js';
 import { realClock } from './lib/clock.js';
-import { registerProjects } from './commands/projects/index.js';
-import { registerSearch } from './commands/search/index.js';
-import { registerCatalog } from './commands/catalog/index.js';
-import { registerAuth } from './commands/auth/index.js';
-import { registerConfig } from './commands/config/index.js';
-import { registerUpload } from './commands/upload/index.js';
-import { registerSandbox } from './commands/sandbox/index.js';
-import { registerEmulator } from './commands/emulator/index.js';
 
 export interface MainOptions extends Partial<Dependencies> {
   io?: IO;
@@ -53,9 +46,14 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     },
   };
 
-  const program = buildProgram(io, runner);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    // `pds --version` needs no parser: answering it before loading one halves its start-up cost.
+    if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+      io.stdout.write(`${VERSION}\n`);
+      return ExitCode.ok;
+    }
+    const { buildProgram } = await import('./program.js');
+    await buildProgram(io, runner, VERSION).parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
     if (pipeClosed) return ExitCode.ok;
@@ -64,41 +62,6 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   } finally {
     detach();
   }
-}
-
-function buildProgram(io: IO, runner: Runner): Command {
-  const program = new Command('pds')
-    .description('Work with the Project Data Service: projects, contracts, statements, catalog records, uploads and the sandbox.')
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
-    .addHelpCommand(false)
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      // Errors are reported by report() in one format (text or --json).
-      outputError: () => undefined,
-    })
-    .option('-p, --project <id>', 'project UUID (default: PDS_PROJECT, then the profile)')
-    .option('--profile <name>', 'config profile (default: PDS_PROFILE, then "default")')
-    .option('--api-url <url>', 'service base URL without /v1 (default: PDS_API_URL, then the profile)')
-    .option('--json', 'print data as JSON')
-    .option('-q, --quiet', 'lists print ids only; actions print nothing but errors')
-    .option('--no-color', 'no ANSI colors (also NO_COLOR)')
-    .option('--verbose', 'log each HTTP request and response on stderr (the token is never printed)')
-    .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default 30)'));
-
-  registerProjects(program, runner);
-  registerSearch(program, runner);
-  const catalogNouns = registerCatalog(program, runner);
-  registerUpload(program, runner, catalogNouns);
-  registerSandbox(program, runner);
-  registerAuth(program, runner);
-  registerConfig(program, runner);
-  registerEmulator(program, runner);
-  // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
-  for (const noun of program.commands) noun.helpCommand(false);
-  return program;
 }
 
 function checkOptions(verb: VerbModule, input: Record<string, unknown>): z.infer<VerbModule['Options']> {
@@ -114,7 +77,7 @@ function checkOptions(verb: VerbModule, input: Record<string, unknown>): z.infer
 
 /** The one error handler: one readable line (or a JSON object) on stderr, and the exit code. */
 function report(error: unknown, io: IO, json: boolean, verbose: boolean): number {
-  if (error instanceof CommanderError) {
+  if (isCommanderError(error)) {
     if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
       return ExitCode.ok;
     }
@@ -171,3 +134,7 @@ function attachProcessHandlers(io: IO, controller: AbortController, onPipeClosed
 }
 
 export type { GlobalFlags };
+
+function isCommanderError(error: unknown): error is CommanderError {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('commander.');
+}

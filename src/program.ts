@@ -1,0 +1,47 @@
+// The commander program: global options and every noun, each verb loaded only when it runs.
+import { Command, Option } from 'commander';
+import type { IO } from './lib/io.js';
+import type { Runner } from './lib/command.js';
+import { registerProjects } from './commands/projects/index.js';
+import { registerSearch } from './commands/search/index.js';
+import { registerCatalog } from './commands/catalog/index.js';
+import { registerAuth } from './commands/auth/index.js';
+import { registerConfig } from './commands/config/index.js';
+import { registerUpload } from './commands/upload/index.js';
+import { registerSandbox } from './commands/sandbox/index.js';
+import { registerEmulator } from './commands/emulator/index.js';
+
+export function buildProgram(io: IO, runner: Runner, version: string): Command {
+  const program = new Command('pds')
+    .description('Work with the Project Data Service: projects, contracts, statements, catalog records, uploads and the sandbox.')
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand(false)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // Errors are reported by report() in one format (text or --json).
+      outputError: () => undefined,
+    })
+    .option('-p, --project <id>', 'project UUID (default: PDS_PROJECT, then the profile)')
+    .option('--profile <name>', 'config profile (default: PDS_PROFILE, then "default")')
+    .option('--api-url <url>', 'service base URL without /v1 (default: PDS_API_URL, then the profile)')
+    .option('--json', 'print data as JSON')
+    .option('-q, --quiet', 'lists print ids only; actions print nothing but errors')
+    .option('--no-color', 'no ANSI colors (also NO_COLOR)')
+    .option('--verbose', 'log each HTTP request and response on stderr (the token is never printed)')
+    .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default 30)'));
+
+  registerProjects(program, runner);
+  registerSearch(program, runner);
+  const catalogNouns = registerCatalog(program, runner);
+  registerUpload(program, runner, catalogNouns);
+  registerSandbox(program, runner);
+  registerAuth(program, runner);
+  registerConfig(program, runner);
+  registerEmulator(program, runner);
+  // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
+  for (const noun of program.commands) noun.helpCommand(false);
+  return program;
+}
