@@ -26,6 +26,11 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Hard time limit of one sandbox exec request, in milliseconds. */
   sandboxTimeoutMs: number;
+  /**
+   * Answer in the drifted forms a deployed service is known to use (CLI.md, "Tolerance"): every
+   * list in the paged envelope, search as an object keyed by resource type with ranks.
+   */
+  drift: boolean;
 }
 
 /** What the emulator received: tests assert on it. */

@@ -49,6 +49,7 @@ export const defaultOptions: EmulatorOptions = {
   processingMs: 1000,
   quiet: false,
   sandboxTimeoutMs: 10_000,
+  drift: false,
 };
 
 interface CompiledRoute extends Route {

@@ -33,6 +33,7 @@ export const Options = z.object({
   rateLimit: z.optional(numberFlag('--rate-limit', { min: 0, integer: true })),
   processingMs: z.optional(numberFlag('--processing-ms', { min: 0, integer: true })),
   seed: z.optional(numberFlag('--seed', { min: 0, integer: true })),
+  drift: z.optional(z.boolean()),
 });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
@@ -47,6 +48,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     ...(opts.rateLimit === undefined ? {} : { rateLimit: opts.rateLimit }),
     ...(opts.processingMs === undefined ? {} : { processingMs: opts.processingMs }),
     ...(opts.seed === undefined ? {} : { seed: opts.seed }),
+    drift: opts.drift === true,
     // commander hands --quiet to the global -q/--quiet, whose meaning (nothing but errors) fits.
     quiet: ctx.settings.quiet,
   };

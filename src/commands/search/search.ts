@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
-import type { SearchHit } from '../../lib/api/projects.js';
+import { singularType, type SearchHit } from '../../lib/api/projects.js';
 import type { Column } from '../../lib/output.js';
 import { UsageError } from '../../lib/errors.js';
 import { commaList, positiveInt } from '../options.js';
@@ -28,7 +28,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     throw new UsageError(`the search query must be 1 to 500 characters (got ${length})`);
   }
   // Types are checked locally against the names the service documents; a plural is accepted.
-  const types = commaList(opts.type).map((t) => (t === 'entities' ? 'entity' : t.replace(/s$/, '')));
+  const types = commaList(opts.type).map(singularType);
   const unknown = types.filter((t) => !(SEARCH_TYPES as readonly string[]).includes(t));
   if (unknown.length > 0) {
     throw new UsageError(`unknown search type '${unknown[0]}'`, { details: [`valid types: ${SEARCH_TYPES.join(', ')}`] });

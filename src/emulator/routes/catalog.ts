@@ -26,6 +26,7 @@ function compact(fields: Fields): Fields {
 
 /** A page of a list whose `data` is a plain array (projects, entities, contracts, writers, artists). */
 function arrayPage<T>(ctx: RouteContext, items: readonly T[], shape: (item: T) => Fields): Reply {
+  if (ctx.options.drift) return envelopePage(ctx, items, shape);
   const { page, perPage } = paging(ctx);
   return { body: { data: items.slice((page - 1) * perPage, page * perPage).map(shape) } };
 }

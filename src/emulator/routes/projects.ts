@@ -7,7 +7,8 @@ const listProjects: Handler = (ctx) => {
   const visible = ctx.state.projects.filter(
     (p) => p.organization_id === ctx.scope.organization_id && (!ctx.scope.project_id || ctx.scope.project_id === p.id),
   );
-  return { body: { data: visible } };
+  if (!ctx.options.drift) return { body: { data: visible } };
+  return { body: { data: { items: visible, total_count: visible.length, page: 1, per_page: Math.max(visible.length, 1) } } };
 };
 
 // A malformed id names no project: 404 like any unknown one (SPEC 4.1 lists no 400 here).
@@ -76,8 +77,27 @@ const search: Handler = (ctx) => {
   const limit = searchLimit(ctx);
   const data = ctx.state.data[project.id];
   if (!data) throw new HttpError(500, 'project data missing');
-  return { body: { data: searchProject(data, q, types, limit) } };
+  const hits = searchProject(data, q, types, limit);
+  return { body: { data: ctx.options.drift ? keyedByType(hits, q) : hits } };
 };
+
+/** The drifted search form: `{recordings: [{id, name, matched_keywords, is_metadata_match, rank}], …}`. */
+function keyedByType(hits: ReturnType<typeof searchProject>, q: string): Record<string, unknown[]> {
+  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  const keyed: Record<string, unknown[]> = {};
+  for (const type of SEARCH_TYPES) keyed[type === 'entity' ? 'entities' : `${type}s`] = [];
+  for (const hit of hits) {
+    const matched = words.filter((word) => hit.name.toLowerCase().includes(word));
+    keyed[hit.type === 'entity' ? 'entities' : `${hit.type}s`]?.push({
+      id: hit.id,
+      name: hit.name,
+      matched_keywords: matched,
+      is_metadata_match: false,
+      rank: hit.score,
+    });
+  }
+  return keyed;
+}
 
 export const projectRoutes: Route[] = [
   { method: 'GET', pattern: '/v1/projects', handler: listProjects },

@@ -9,6 +9,11 @@ export type SearchHit = { type: string; id: string; name: string; score: number 
 
 const SearchData = z.union([z.array(SearchResult), SearchByType]);
 
+/** `entities` → `entity`, `artists` → `artist`: the drifted search form keys by plural type. */
+export function singularType(name: string): string {
+  return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.replace(/s$/, '');
+}
+
 export function createProjectsApi(http: HttpClient) {
   return {
     async list(): Promise<Project[]> {
@@ -29,10 +34,11 @@ export function createProjectsApi(http: HttpClient) {
       // The drifted form: {recordings: [{id, name, rank, …}], …}, keyed by plural type.
       const hits: SearchHit[] = [];
       for (const [key, matches] of Object.entries(data)) {
-        const type = key.endsWith('s') ? key.slice(0, -1) : key;
+        const type = singularType(key);
         for (const { rank, ...match } of matches) hits.push({ ...match, type, score: rank ?? 0 });
       }
-      return hits.sort((a, b) => b.score - a.score);
+      // The service's own order across types is unknown: best rank first, then by name.
+      return hits.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
     },
   };
 }

@@ -1,0 +1,79 @@
+// CLI.md "Tolerance": the same commands print the same thing whether the service answers in the
+// spec's forms or in the drifted ones (every list paged; search keyed by type, with ranks).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Emulator } from '../../src/emulator/server.js';
+import { testEmulator } from '../helpers/emulator.js';
+import { runCli } from '../helpers/cli.js';
+
+let spec: Emulator;
+let drifted: Emulator;
+beforeAll(async () => {
+  [spec, drifted] = await Promise.all([testEmulator(), testEmulator({ drift: true })]);
+});
+afterAll(() => Promise.all([spec.close(), drifted.close()]));
+
+const both = async (args: string[], tty = false) => {
+  const options = { tty, env: { NO_COLOR: '1' } };
+  const [a, b] = await Promise.all([runCli(spec, args, options), runCli(drifted, args, options)]);
+  return { spec: a, drifted: b };
+};
+
+describe('a service that drifted from the spec', () => {
+  it('really answers in the drifted forms', async () => {
+    const artists = await fetch(`${drifted.url}/v1/artists?projectId=5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7&perPage=2`, {
+      headers: { authorization: 'Bearer demo-org-token' },
+    }).then((r) => r.json() as Promise<{ data: unknown }>);
+    expect(artists.data).toMatchObject({ items: [{}, {}], total_count: 100, page: 1, per_page: 2 });
+    const search = await fetch(`${drifted.url}/v1/projects/5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7/search?q=nova`, {
+      headers: { authorization: 'Bearer demo-org-token' },
+    }).then((r) => r.json() as Promise<{ data: Record<string, unknown[]> }>);
+    expect(Object.keys(search.data).sort()).toEqual(['artists', 'compositions', 'contracts', 'entities', 'recordings', 'writers']);
+    expect(search.data.artists?.[0]).toMatchObject({ id: 'art_00001', name: 'Nova Reyes', matched_keywords: ['nova'], rank: expect.any(Number) });
+  });
+
+  it.each([
+    ['artists', 'ls'],
+    ['entities', 'ls', '--merged'],
+    ['contracts', 'ls', '--include', 'royalties'],
+    ['writers', 'ls', '--page', '2'],
+    ['projects', 'ls'],
+  ])('%s %s prints the same records, piped and as JSON', async (...args) => {
+    const piped = await both(args);
+    expect(piped.drifted).toEqual(piped.spec);
+    expect(piped.spec.code).toBe(0);
+    const json = await both([...args, '--json']);
+    expect(json.drifted).toEqual(json.spec);
+    expect(Array.isArray(JSON.parse(json.spec.stdout))).toBe(true);
+  });
+
+  it('--all follows every page of a drifted plain-array list', async () => {
+    const result = await both(['artists', 'ls', '--all', '-q']);
+    expect(result.drifted).toEqual(result.spec);
+    expect(result.spec.stdout.trim().split('\n')).toHaveLength(100);
+  });
+
+  it('on a TTY the drifted list even gains the total in its footer', async () => {
+    const result = await both(['artists', 'ls', '--per-page', '5'], true);
+    expect(result.drifted.stdout).toBe(result.spec.stdout);
+    expect(result.spec.stderr).toBe('page 1 (more with --page 2 or --all)\n');
+    expect(result.drifted.stderr).toBe('page 1 of 20 (100 total)\n');
+  });
+
+  it('search prints type, id, name and score (the rank) for either form', async () => {
+    const result = await both(['search', 'nova']);
+    expect(result.spec.code).toBe(0);
+    expect(result.drifted.code).toBe(0);
+    const lines = (text: string) => text.trim().split('\n');
+    expect(lines(result.drifted.stdout)[0]).toBe('TYPE\tID\tNAME\tSCORE');
+    // The drifted form loses the service's order across types; the hits and scores are the same.
+    expect(lines(result.drifted.stdout).sort()).toEqual(lines(result.spec.stdout).sort());
+    const json = JSON.parse((await runCli(drifted, ['search', 'nova', '--json'])).stdout) as Record<string, unknown>[];
+    // Unknown fields are kept in --json.
+    expect(json[0]).toMatchObject({ type: expect.any(String), id: expect.any(String), name: expect.any(String), score: expect.any(Number), matched_keywords: ['nova'] });
+  });
+
+  it('search --type and --limit work on the drifted form too', async () => {
+    const result = await both(['search', 'nova', '--type', 'artist', '--limit', '2']);
+    expect(result.drifted).toEqual(result.spec);
+  });
+});
