@@ -92,11 +92,12 @@ export const isUuid = (value: string): boolean => UUID_RE.test(value);
 /** The project a request may touch: 404 outside the token's organization, 403 outside its scope. */
 export function projectInScope(ctx: RouteContext, projectId: string, field = 'projectId'): ProjectRecord {
   if (!isUuid(projectId)) throw new HttpError(400, { [field]: [`${field} must be a valid UUID`] });
-  const project = ctx.state.projects.find((p) => p.id === projectId);
+  // UUIDs compare without regard to case.
+  const project = ctx.state.projects.find((p) => p.id === projectId.toLowerCase());
   if (!project || project.organization_id !== ctx.scope.organization_id) {
     throw new HttpError(404, 'project not found');
   }
-  if (ctx.scope.project_id && ctx.scope.project_id !== projectId) {
+  if (ctx.scope.project_id && ctx.scope.project_id !== project.id) {
     throw new HttpError(403, 'token does not have access to this project');
   }
   return project;
@@ -109,12 +110,13 @@ export function queryProject(ctx: RouteContext): { project: ProjectRecord; data:
     throw new HttpError(400, { projectId: ['projectId is required'] });
   }
   if (!isUuid(projectId)) throw new HttpError(400, { projectId: ['projectId must be a valid UUID'] });
-  const project = ctx.state.projects.find((p) => p.id === projectId);
+  // UUIDs compare without regard to case.
+  const project = ctx.state.projects.find((p) => p.id === projectId.toLowerCase());
   // A project of another organization is indistinguishable from one the token may not touch.
   if (!project || project.organization_id !== ctx.scope.organization_id) {
     throw new HttpError(403, 'token does not have access to this project');
   }
-  if (ctx.scope.project_id && ctx.scope.project_id !== projectId) {
+  if (ctx.scope.project_id && ctx.scope.project_id !== project.id) {
     throw new HttpError(403, 'token does not have access to this project');
   }
   const data = ctx.state.data[project.id];

@@ -473,3 +473,18 @@ describe('serveFromCli', () => {
     }
   });
 });
+
+describe('project ids in any case', () => {
+  it('resolves an upper-case project UUID like its canonical form', async () => {
+    const emulator = await testEmulator();
+    try {
+      const upper = '5F1C7E0A-2B3D-4C8E-9F01-A2B3C4D5E6F7';
+      const project = await call(emulator, `/v1/projects/${upper}`);
+      expect(project.status).toBe(200);
+      const artists = await call(emulator, `/v1/artists?projectId=${upper}&perPage=1`, { token: 'demo-project-token' });
+      expect(artists.status).toBe(200);
+    } finally {
+      await emulator.close();
+    }
+  });
+});

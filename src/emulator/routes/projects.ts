@@ -14,7 +14,7 @@ const listProjects: Handler = (ctx) => {
 // A malformed id names no project: 404 like any unknown one (SPEC 4.1 lists no 400 here).
 const getProject: Handler = (ctx) => {
   const id = ctx.params.project_id ?? '';
-  const project = ctx.state.projects.find((p) => p.id === id);
+  const project = ctx.state.projects.find((p) => p.id === id.toLowerCase());
   if (!project || project.organization_id !== ctx.scope.organization_id) {
     throw new HttpError(404, 'project not found');
   }
