@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../../src/emulator/server.js';
-import { testEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 const P = DEMO_PROJECT;
 const TTY = { tty: true, env: { NO_COLOR: '1' } };
 
-let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await testEmulator();
-});
-afterAll(() => emulator.close());
-beforeEach(() => {
-  emulator.requests.length = 0;
-});
+const emulator = sharedEmulator();
 
 const sent = () => emulator.requests.map((r) => [r.method, r.path, r.query]);
 const NO_REQUEST: unknown[] = [];

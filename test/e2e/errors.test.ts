@@ -1,19 +1,11 @@
 // Every error class of DESIGN.md's exit codes that a read can meet, as the user sees it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../../src/emulator/server.js';
-import { testEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 const SECOND_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
 
-let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await testEmulator();
-});
-afterAll(() => emulator.close());
-beforeEach(() => {
-  emulator.requests.length = 0;
-});
+const emulator = sharedEmulator();
 
 describe('401: not authenticated (exit 3)', () => {
   it('a token the service rejects', async () => {

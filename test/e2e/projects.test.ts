@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../../src/emulator/server.js';
-import { testEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 const SECOND_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
 const ORG = '0b7e9a52-3c1d-4f5e-9a8b-1c2d3e4f5a6b';
 const NO_COLOR = { NO_COLOR: '1' };
 
-let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await testEmulator();
-});
-afterAll(() => emulator.close());
-beforeEach(() => {
-  emulator.requests.length = 0;
-});
+const emulator = sharedEmulator();
 
 describe('pds projects ls', () => {
   it('prints TSV with a header when piped', async () => {

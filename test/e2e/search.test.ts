@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator } from '../../src/emulator/server.js';
-import { testEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 const SEARCH_PATH = `/v1/projects/${DEMO_PROJECT}/search`;
 
-let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await testEmulator();
-});
-afterAll(() => emulator.close());
-beforeEach(() => {
-  emulator.requests.length = 0;
-});
+const emulator = sharedEmulator();
 
 describe('pds search', () => {
   it('prints type, id, name and score as TSV when piped', async () => {

@@ -1,6 +1,5 @@
 // Contract and statement documents: upload (SPEC 4.8, 4.9, 6) and processing status (4.10). The two
 // kinds differ only in path, schemas and whether extractions exist, so one table describes them.
-import * as z from 'zod/mini';
 import type { HttpClient } from '../http.js';
 import { ServiceError, PdsError } from '../errors.js';
 import {
