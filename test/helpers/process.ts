@@ -1,0 +1,205 @@
+// The built CLI (bin/pds.js → dist/) as a real child process: over pipes, or under a pseudo-terminal
+// whose screen is rendered by a headless terminal emulator, so tests read what a person would see.
+// Whatever depends on the real process (signals, terminals, proxies, exit timing) is tested here.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const PDS_BIN = fileURLToPath(new URL('../../bin/pds.js', import.meta.url));
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Milliseconds from the start to the exit. */
+  ms: number;
+  /** Milliseconds from the last byte of output to the exit. */
+  afterLastOutputMs: number;
+}
+
+export interface PipedRun extends Exit {
+  stdout: string;
+  stderr: string;
+}
+
+export interface SpawnOptions {
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed; without it stdin is /dev/null. */
+  stdin?: string | Buffer;
+  /** Killed with SIGKILL after this long (a hung process fails its test instead of the suite). */
+  killAfterMs?: number;
+}
+
+/** The environment of a child: this process's, minus anything that would leak into pds. */
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC', NO_COLOR: undefined, FORCE_COLOR: undefined };
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy']) {
+    delete env[name];
+  }
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/** A running pds over pipes. */
+export interface PipedProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when stdout or stderr has shown `pattern`. */
+  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
+  exited: Promise<PipedRun>;
+}
+
+export function startPds(args: string[], options: SpawnOptions = {}): PipedProcess {
+  const started = Date.now();
+  let lastOutput = started;
+  const child = spawn(process.execPath, [PDS_BIN, ...args], {
+    env: childEnv(options.env),
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+  let stdout = '';
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  const seen = () => {
+    lastOutput = Date.now();
+    for (const check of waiters) check();
+  };
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    seen();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    seen();
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 15_000);
+  const exited = new Promise<PipedRun>((resolve) => {
+    child.once('close', (code, signal) => {
+      clearTimeout(killer);
+      const now = Date.now();
+      resolve({ code, signal, ms: now - started, afterLastOutputMs: now - lastOutput, stdout, stderr });
+    });
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor: (pattern, timeoutMs = 10_000) => waitUntil(() => matches(stdout + stderr, pattern), waiters, timeoutMs, () => `stdout: ${stdout}\nstderr: ${stderr}`),
+    exited,
+  };
+}
+
+/** Runs pds to its end over pipes. */
+export function runPds(args: string[], options: SpawnOptions = {}): Promise<PipedRun> {
+  return startPds(args, options).exited;
+}
+
+export interface PtyOptions {
+  env?: Record<string, string | undefined>;
+  cols?: number;
+  rows?: number;
+  killAfterMs?: number;
+}
+
+/** A running pds on a pseudo-terminal: stdin, stdout and stderr are all the terminal. */
+export interface PtyProcess {
+  /** Types keys: `'\x03'` is Ctrl-C, `'\x04'` Ctrl-D, `'\r'` Enter. */
+  write(keys: string): void;
+  /** Everything the process wrote, escape sequences included. */
+  raw(): string;
+  /** The screen as a person sees it: one string per row, trailing blanks trimmed, empty rows at the end dropped. */
+  screen(): Promise<string[]>;
+  /** Whether the cursor is visible (not hidden by `ESC [ ? 25 l`). */
+  cursorVisible(): boolean;
+  /** Resolves when the raw output has shown `pattern`. */
+  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
+  exited: Promise<Exit>;
+}
+
+export async function ptyPds(args: string[], options: PtyOptions = {}): Promise<PtyProcess> {
+  const [{ spawn: spawnPty }, { Terminal }] = await Promise.all([import('@lydell/node-pty'), import('@xterm/headless')]);
+  const cols = options.cols ?? 120;
+  const rows = options.rows ?? 40;
+  const env = childEnv({ TERM: 'xterm-256color', ...options.env });
+  const started = Date.now();
+  let lastOutput = started;
+  const term = spawnPty(process.execPath, [PDS_BIN, ...args], {
+    name: 'xterm-256color',
+    cols,
+    rows,
+    cwd: process.cwd(),
+    env: env as Record<string, string>,
+  });
+  const screen = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 1000 });
+  let raw = '';
+  let pendingWrite: Promise<void> = Promise.resolve();
+  const waiters = new Set<() => void>();
+  term.onData((data) => {
+    raw += data;
+    lastOutput = Date.now();
+    pendingWrite = pendingWrite.then(() => new Promise<void>((resolve) => screen.write(data, resolve)));
+    for (const check of waiters) check();
+  });
+  const killer = setTimeout(() => term.kill('SIGKILL'), options.killAfterMs ?? 15_000);
+  const exited = new Promise<Exit>((resolve) => {
+    term.onExit(({ exitCode, signal }) => {
+      clearTimeout(killer);
+      const now = Date.now();
+      resolve({
+        code: signal ? null : exitCode,
+        signal: signal ? (signalName(signal) ?? null) : null,
+        ms: now - started,
+        afterLastOutputMs: now - lastOutput,
+      });
+    });
+  });
+  return {
+    write: (keys) => term.write(keys),
+    raw: () => raw,
+    async screen() {
+      await pendingWrite;
+      const buffer = screen.buffer.active;
+      const lines: string[] = [];
+      for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
+      while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+      return lines;
+    },
+    cursorVisible: () => {
+      const hidden = raw.lastIndexOf('\u001b[?25l');
+      return hidden === -1 || raw.lastIndexOf('\u001b[?25h') > hidden;
+    },
+    waitFor: (pattern, timeoutMs = 10_000) => waitUntil(() => matches(raw, pattern), waiters, timeoutMs, () => `screen so far: ${JSON.stringify(raw)}`),
+    exited,
+  };
+}
+
+function matches(text: string, pattern: RegExp | string): boolean {
+  return typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
+}
+
+function waitUntil(check: () => boolean, waiters: Set<() => void>, timeoutMs: number, describe: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (check()) {
+      resolve();
+      return;
+    }
+    const onOutput = () => {
+      if (!check()) return;
+      clearTimeout(timer);
+      waiters.delete(onOutput);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      waiters.delete(onOutput);
+      reject(new Error(`timed out after ${timeoutMs} ms waiting for output; ${describe()}`));
+    }, timeoutMs);
+    waiters.add(onOutput);
+  });
+}
+
+function signalName(signal: number): NodeJS.Signals | undefined {
+  const names: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 9: 'SIGKILL', 15: 'SIGTERM' };
+  return names[signal];
+}
