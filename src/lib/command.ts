@@ -27,9 +27,16 @@ export interface Runner {
 export function lazyAction(runner: Runner, load: () => Promise<VerbModule>, fixed: Record<string, unknown> = {}) {
   return async (...params: unknown[]): Promise<void> => {
     const command = params[params.length - 1] as Command;
-    const { project, profile, apiUrl, json, quiet, color, verbose, timeout, ...own } = command.optsWithGlobals();
-    const flags: GlobalFlags = { project, profile, apiUrl, json, quiet, color, verbose, timeout };
-    await runner.run(load, { ...own, ...fixed, args: command.processedArgs }, flags);
+    // The global options are those of the root program: adding one there is all it takes.
+    let root = command;
+    while (root.parent) root = root.parent;
+    const globalNames = new Set(root.options.map((option) => option.attributeName()));
+    const flags: Record<string, unknown> = {};
+    const own: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(command.optsWithGlobals())) {
+      (globalNames.has(name) ? flags : own)[name] = value;
+    }
+    await runner.run(load, { ...own, ...fixed, args: command.processedArgs }, flags as GlobalFlags);
   };
 }
 
