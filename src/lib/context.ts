@@ -29,10 +29,15 @@ export class Context {
 
   constructor(
     readonly deps: Dependencies,
-    flags: GlobalFlags,
+    private readonly flags: GlobalFlags,
   ) {
     this.settings = resolveSettings(flags, deps.env);
     this.output = new Output(deps.io, this.settings, deps.env);
+  }
+
+  /** The same flags over other streams (`pds mcp`: stdout belongs to the protocol there). */
+  withIO(io: IO): Context {
+    return new Context({ ...this.deps, io }, this.flags);
   }
 
   get io(): IO {

@@ -8,13 +8,19 @@ export const Options = z.object({ ...ResourceFlags, args: z.tuple([z.string()]) 
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
   const resource = opts.resource as ResourceName;
-  const id = opts.args[0].trim();
-  if (id === '' || id.includes('/')) throw new UsageError(`invalid ${resource} id '${opts.args[0]}'`);
-  if (resource === 'statements' && !/^\d+$/.test(id)) {
-    throw new UsageError(`invalid statement id '${id}': statement ids are whole numbers`);
-  }
+  const id = checkResourceId(resource, opts.args[0]);
   const extra = resourceQuery(opts);
   const projectId = ctx.project();
   const record = await ctx.api.catalog.get(resource, projectId, id, extra);
   await ctx.output.record(record);
+}
+
+/** An id checked before any request: never empty, never a path; statement ids are whole numbers. */
+export function checkResourceId(resource: ResourceName, raw: string): string {
+  const id = raw.trim();
+  if (id === '' || id.includes('/')) throw new UsageError(`invalid ${resource} id '${raw}'`);
+  if (resource === 'statements' && !/^\d+$/.test(id)) {
+    throw new UsageError(`invalid statement id '${id}': statement ids are whole numbers`);
+  }
+  return id;
 }

@@ -21,18 +21,8 @@ const columns: Column<SearchHit>[] = [
 ];
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
-  const query = opts.args[0].join(' ').trim();
-  // Characters as a person (and the service) counts them: code points, not UTF-16 units.
-  const length = [...query].length;
-  if (length < 1 || length > 500) {
-    throw new UsageError(`the search query must be 1 to 500 characters (got ${length})`);
-  }
-  // Types are checked locally against the names the service documents; a plural is accepted.
-  const types = commaList(opts.type).map(singularType);
-  const unknown = types.filter((t) => !(SEARCH_TYPES as readonly string[]).includes(t));
-  if (unknown.length > 0) {
-    throw new UsageError(`unknown search type '${unknown[0]}'`, { details: [`valid types: ${SEARCH_TYPES.join(', ')}`] });
-  }
+  const query = searchQuery(opts.args[0].join(' '));
+  const types = searchTypes(opts.type);
   const projectId = ctx.project();
   let hits = await ctx.api.projects.search(projectId, query);
   if (types.length > 0) hits = hits.filter((hit) => types.includes(hit.type));
@@ -41,4 +31,25 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     yield { items: hits, page: 1, perPage: hits.length, total: hits.length };
   }
   await ctx.output.list(single(), { columns, id: (hit) => `${hit.type}:${hit.id}`, noun: 'results', all: true });
+}
+
+/** The query as the service takes it: 1 to 500 characters once trimmed. */
+export function searchQuery(text: string): string {
+  const query = text.trim();
+  // Characters as a person (and the service) counts them: code points, not UTF-16 units.
+  const length = [...query].length;
+  if (length < 1 || length > 500) {
+    throw new UsageError(`the search query must be 1 to 500 characters (got ${length})`);
+  }
+  return query;
+}
+
+/** `--type artists,contract` → ['artist', 'contract']: checked locally against the documented names; a plural is accepted. */
+export function searchTypes(value: string | string[] | undefined): string[] {
+  const types = commaList(value).map(singularType);
+  const unknown = types.filter((t) => !(SEARCH_TYPES as readonly string[]).includes(t));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown search type '${unknown[0]}'`, { details: [`valid types: ${SEARCH_TYPES.join(', ')}`] });
+  }
+  return types;
 }
