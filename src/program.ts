@@ -10,6 +10,7 @@ import { registerConfig } from './commands/config/index.js';
 import { registerUpload } from './commands/upload/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerEmulator } from './commands/emulator/index.js';
+import { registerMcp } from './commands/mcp/index.js';
 
 export function buildProgram(io: IO, runner: Runner, version: string): Command {
   const program = new Command('pds')
@@ -41,6 +42,7 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
   registerAuth(program, runner);
   registerConfig(program, runner);
   registerEmulator(program, runner);
+  registerMcp(program, runner);
   // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
   for (const noun of program.commands) noun.helpCommand(false);
   return program;

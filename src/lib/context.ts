@@ -35,9 +35,9 @@ export class Context {
     this.output = new Output(deps.io, this.settings, deps.env);
   }
 
-  /** The same flags over other streams (`pds mcp`: stdout belongs to the protocol there). */
-  withIO(io: IO): Context {
-    return new Context({ ...this.deps, io }, this.flags);
+  /** The same flags over other streams or another signal (`pds mcp`: stdout belongs to the protocol). */
+  derive(overrides: Partial<Dependencies>): Context {
+    return new Context({ ...this.deps, ...overrides }, this.flags);
   }
 
   get io(): IO {

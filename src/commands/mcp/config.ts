@@ -1,0 +1,49 @@
+// `pds mcp config --client claude|cursor|vscode`: the snippet that client's configuration needs to
+// start `pds mcp`. It prints; it edits no file (where the snippet goes is said on stderr).
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import { UsageError } from '../../lib/errors.js';
+import { DEFAULT_PROFILE } from '../../lib/config.js';
+import { selectTools } from './serve.js';
+
+export const Options = z.object({
+  args: z.tuple([]),
+  client: z.string(),
+  allowWrites: z.optional(z.boolean()),
+  tools: z.optional(z.string()),
+});
+
+const CLIENTS = {
+  claude: {
+    snippet: (server: object) => ({ mcpServers: { pds: server } }),
+    where: (args: string[]) =>
+      `add it to .mcp.json in a project (Claude Code) or to claude_desktop_config.json (Claude Desktop); ` +
+      `or run: claude mcp add pds -- pds ${args.map(quote).join(' ')}`,
+  },
+  cursor: {
+    snippet: (server: object) => ({ mcpServers: { pds: server } }),
+    where: () => 'add it to .cursor/mcp.json in a project, or to ~/.cursor/mcp.json for every project',
+  },
+  vscode: {
+    snippet: (server: object) => ({ servers: { pds: { type: 'stdio', ...server } } }),
+    where: () => 'add it to .vscode/mcp.json in a workspace (or run "MCP: Open User Configuration" for every workspace)',
+  },
+} as const;
+
+export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+  const client = CLIENTS[opts.client as keyof typeof CLIENTS];
+  if (!Object.hasOwn(CLIENTS, opts.client) || !client) {
+    throw new UsageError(`unknown client '${opts.client}'`, { details: [`clients: ${Object.keys(CLIENTS).join(', ')}`] });
+  }
+  // The same checks as the server: a snippet naming an unknown tool would only fail later, in the client.
+  selectTools(opts);
+  const args = ['mcp'];
+  if (ctx.settings.projectSource === 'flag') args.push('-p', ctx.project());
+  if (ctx.settings.profile !== DEFAULT_PROFILE) args.push('--profile', ctx.settings.profile);
+  if (opts.allowWrites) args.push('--allow-writes');
+  if (opts.tools !== undefined) args.push('--tools', opts.tools);
+  ctx.output.json(client.snippet({ command: 'pds', args }));
+  ctx.output.info(client.where(args));
+}
+
+const quote = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);

@@ -1,0 +1,32 @@
+// `pds mcp`: an MCP server on stdio for agents on this machine, and `pds mcp config` for their
+// clients. The MCP SDK is imported by the verb only, never when the program is built.
+import type { Command } from 'commander';
+import { lazyAction, type Runner } from '../../lib/command.js';
+
+export function registerMcp(program: Command, runner: Runner): void {
+  const mcp = program
+    .command('mcp')
+    .description("an MCP server on stdio: the project's data and sandbox as tools for AI agents, over pds's own sign-in")
+    .option('--allow-writes', 'also offer the write tools (upload_contract, upload_statement)')
+    .option('--tools <names>', 'offer only these tools, comma-separated (e.g. search,get_contract)')
+    .option('--max-results <n>', 'records per tool call at most, 1 to 100 (default 100); a cursor gives the next ones')
+    .addHelpText(
+      'after',
+      `
+stdout carries only MCP messages; logs go to stderr. -p pins the project: the tools then take no
+projectId. The server ends when the client closes stdin (or on Ctrl-C).
+
+Examples:
+  pds mcp config --client claude                    the snippet for the client's configuration
+  pds mcp -p 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7 --tools search,get_contract`,
+    )
+    .action(lazyAction(runner, () => import('./serve.js')));
+
+  mcp
+    .command('config')
+    .description("print an MCP client's configuration snippet for `pds mcp` (edits no file)")
+    .requiredOption('--client <name>', 'claude, cursor or vscode')
+    .option('--allow-writes', 'put --allow-writes in the snippet')
+    .option('--tools <names>', 'put --tools in the snippet')
+    .action(lazyAction(runner, () => import('./config.js')));
+}

@@ -1,0 +1,397 @@
+// The tools of `pds mcp`, one table: each over the same typed API, zod schemas and checks as the
+// CLI verb it mirrors (flags.ts, options.ts, search.ts, get.ts, processes.ts, upload.ts), so a
+// tool accepts what the verb accepts and fails with the verb's message.
+import * as z from 'zod/mini';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '../../lib/context.js';
+import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
+import { DOCUMENT_KINDS, type DocumentKind } from '../../lib/api/documents.js';
+import { UsageError } from '../../lib/errors.js';
+import { CONTRACT_INCLUDES, EXTRACTIONS, uuid } from '../../lib/schemas.js';
+import { LocalFileError, checkFile } from '../../lib/upload.js';
+import { positiveInt } from '../options.js';
+import { ROLES, ResourceFlags, resourceQuery } from '../catalog/flags.js';
+import { checkResourceId } from '../catalog/get.js';
+import { Options as SearchOptions, SEARCH_TYPES, searchQuery, searchTypes } from '../search/search.js';
+import { checkDocumentId, progressOf, shortExtraction } from '../documents/processes.js';
+import { Options as UploadOptions, extractionNames } from '../upload/upload.js';
+import { readPath, ROOT } from '../sandbox/session.js';
+import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
+
+/** What a tool call has to work with. */
+export interface Call {
+  /** The Context of the server: its stdout is stderr, its signal ends with the server. */
+  ctx: Context;
+  /** The project of this call: the pinned one, the call's projectId, or the profile's default. */
+  project(explicit: string | undefined): string;
+  /** Records per call at most (`--max-results`). */
+  maxResults: number;
+  /** Cancelled when the client cancels the call. */
+  signal: AbortSignal;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  /** Offered only with --allow-writes. */
+  write: boolean;
+  annotations: ToolAnnotations;
+  /** Inputs besides projectId. */
+  input: Record<string, z.ZodMiniType>;
+  /** Acts on one project: takes projectId, unless the server pins the project. */
+  project: boolean;
+  /** Lists that page take `cursor`; the decoded arguments are checked by the same schema. */
+  run(args: Record<string, unknown>, call: Call, cursor: CursorState): Promise<CallToolResult>;
+}
+
+/** Where a paged call starts: the offset of offset-paged lists (search, projects, sandbox reads). */
+export interface CursorState {
+  offset: number;
+  /** The next call's cursor: these arguments, from that offset. */
+  next(args: Record<string, unknown>, offset?: number): string;
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+// Commands run in the sandbox's own copy of the project's data: they may write files there, and
+// change nothing in the service.
+const SANDBOX: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+// An upload adds a document (and a second call adds a second one); it changes nothing that exists.
+const UPLOAD: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+const describe = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
+
+/** An agent sends numbers as JSON numbers; the CLI's parsers take the strings commander passes. */
+const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transform(String));
+const wholeNumber = (name: string, min: number, max?: number) => z.pipe(numberOrText, positiveInt(name, min, max));
+
+export const projectIdInput = describe(
+  z.optional(uuid),
+  "project UUID; default: the project pds is set to (PDS_PROJECT or the profile's)",
+);
+const cursorInput = describe(z.optional(z.string()), 'nextCursor of the previous call, passed alone: continues the same list');
+
+const RESOURCE_LABELS: Record<ResourceName, { one: string; what: string }> = {
+  contracts: { one: 'contract', what: 'contracts of the project' },
+  statements: { one: 'statement', what: 'royalty statements (ids are whole numbers)' },
+  entities: { one: 'entity', what: 'entities: labels, publishers, distributors and other organizations' },
+  relations: { one: 'relation', what: 'relations: contacts extracted from contracts' },
+  artists: { one: 'artist', what: 'artists' },
+  writers: { one: 'writer', what: 'writers: songwriters and composers' },
+  recordings: { one: 'recording', what: 'sound recordings' },
+  compositions: { one: 'composition', what: 'compositions: musical works' },
+};
+
+/** The CLI's resource flags this resource takes (`pds <resource> ls|get --include/--roles/--merged/--products`). */
+function resourceInputs(resource: ResourceName, verb: 'list' | 'get'): Record<string, z.ZodMiniType> {
+  const input: Record<string, z.ZodMiniType> = {};
+  if (resource === 'contracts') {
+    input.include = describe(ResourceFlags.include, `sub-resources to embed: ${CONTRACT_INCLUDES.join(', ')}`);
+  }
+  if (resource === 'entities' && verb === 'list') {
+    input.roles = describe(ResourceFlags.roles, `only entities with these contract roles, comma-separated: ${ROLES.join(', ')}`);
+  }
+  if (resource === 'entities' || resource === 'relations' || resource === 'artists' || resource === 'writers') {
+    input.merged = describe(ResourceFlags.merged, 'include the duplicates merged into each record');
+  }
+  if (resource === 'recordings' || resource === 'compositions') {
+    input.products = describe(ResourceFlags.products, 'include products (releases with UPCs)');
+  }
+  return input;
+}
+
+function catalogTools(): ToolDefinition[] {
+  return RESOURCE_NAMES.flatMap((resource): ToolDefinition[] => {
+    const { one, what } = RESOURCE_LABELS[resource];
+    const list: ToolDefinition = {
+      name: `list_${resource}`,
+      title: `List ${resource}`,
+      description: `One page of the ${what}. Pass nextCursor back (alone) for the next page.`,
+      write: false,
+      annotations: READ,
+      project: true,
+      input: {
+        page: describe(z.optional(wholeNumber('page', 1)), 'page number, from 1 (default 1)'),
+        perPage: describe(z.optional(wholeNumber('perPage', 1, 100)), 'records per page, 1 to 100 (default: the most a call returns)'),
+        ...resourceInputs(resource, 'list'),
+        cursor: cursorInput,
+      },
+      async run(args, call, cursor) {
+        const perPage = (args.perPage as number | undefined) ?? call.maxResults;
+        if (perPage > call.maxResults) {
+          throw new UsageError(`perPage: at most ${call.maxResults} records per call (the server's --max-results)`);
+        }
+        const page = (args.page as number | undefined) ?? 1;
+        const extra = resourceQuery(args);
+        const projectId = call.project(args.projectId as string | undefined);
+        const result = await call.ctx.api.catalog.listPage(resource, { projectId, page, perPage, extra, signal: call.signal });
+        const first = (page - 1) * perPage + 1;
+        const shown = result.items.length === 0 ? `no ${resource}` : `${resource} ${first}-${first + result.items.length - 1}`;
+        const more = result.total !== undefined ? page * perPage < result.total : result.items.length >= perPage;
+        const of = result.total !== undefined ? ` of ${result.total}` : '';
+        return dataResult(result.items, {
+          before: `${shown}${of} (page ${page}, ${perPage} per page)`,
+          after: [more ? nextLine(`list_${resource}`, cursor.next({ ...args, projectId, page: page + 1, perPage })) : 'last page'],
+        });
+      },
+    };
+    const get: ToolDefinition = {
+      name: `get_${one}`,
+      title: `Get a ${one}`,
+      description: `One of the ${what}, by id${resource === 'entities' ? ' or internal_uuid' : ''}.`,
+      write: false,
+      annotations: READ,
+      project: true,
+      input: { id: describe(numberOrText, `the ${one}'s id`), ...resourceInputs(resource, 'get') },
+      async run(args, call) {
+        const id = checkResourceId(resource, args.id as string);
+        const extra = resourceQuery(args);
+        const projectId = call.project(args.projectId as string | undefined);
+        return dataResult(await call.ctx.api.catalog.get(resource, projectId, id, extra));
+      },
+    };
+    return [list, get];
+  });
+}
+
+function nextLine(tool: string, cursor: string): string {
+  return `more: call ${tool} with {"cursor": "${cursor}"}`;
+}
+
+/** A slice of at most `max` items from `offset`, with the lines that say where it is. */
+function slice<T>(items: T[], noun: string, tool: string, args: Record<string, unknown>, cursor: CursorState, max: number) {
+  const part = items.slice(cursor.offset, cursor.offset + max);
+  const end = cursor.offset + part.length;
+  return {
+    part,
+    before: part.length === 0 ? `no ${noun} (${items.length} in all)` : `${noun} ${cursor.offset + 1}-${end} of ${items.length}`,
+    after: [end < items.length ? nextLine(tool, cursor.next(args, end)) : 'last page'],
+  };
+}
+
+function documentTools(): ToolDefinition[] {
+  return (Object.keys(DOCUMENT_KINDS) as DocumentKind[]).flatMap((kind): ToolDefinition[] => {
+    const idName = kind === 'contract' ? 'stagingId' : 'id';
+    const status: ToolDefinition = {
+      name: `${kind}_status`,
+      title: `Processing status of a ${kind} upload`,
+      description:
+        kind === 'contract'
+          ? 'Processing status of a contract upload, by the stagingId upload_contract returned: state (running, completed, failed), stages, extractions, why it failed.'
+          : 'Processing status of a statement upload, by the staging id upload_statement returned or a statement id: state (running, completed, failed), stages, why it failed.',
+      write: false,
+      annotations: READ,
+      project: true,
+      input: { [idName]: describe(numberOrText, kind === 'contract' ? 'the staging_id of the upload' : 'a staging_id, or a statement id') },
+      async run(args, call) {
+        const id = checkDocumentId(kind, args[idName] as string);
+        const projectId = call.project(args.projectId as string | undefined);
+        const processes = await call.ctx.api.documents.processes(kind, projectId, id);
+        const progress = progressOf(processes);
+        return dataResult(processes.data, {
+          before: `state: ${progress.outcome}${progress.failure.length > 0 ? ` (${progress.failure[0]})` : ''}`,
+        });
+      },
+    };
+    const upload: ToolDefinition = {
+      name: `upload_${kind}`,
+      title: `Upload a ${kind} PDF`,
+      description:
+        `Uploads a ${kind} PDF from the local disk (at most 50 MiB) for processing; returns its staging_id. ` +
+        `Follow it with ${kind}_status. Each call adds a document: do not repeat a call that may have succeeded.`,
+      write: true,
+      annotations: UPLOAD,
+      project: true,
+      input: {
+        path: describe(z.string(), 'path of the PDF on this machine (absolute, or relative to the directory pds mcp runs in)'),
+        ...(kind === 'contract'
+          ? {
+              extract: describe(
+                UploadOptions.shape.extract,
+                `extractions to run: ${EXTRACTIONS.map(shortExtraction).join(', ')} (with or without the extract- prefix)`,
+              ),
+            }
+          : {}),
+      },
+      async run(args, call) {
+        const extractions = extractionNames(args.extract as string[] | undefined);
+        const projectId = call.project(args.projectId as string | undefined);
+        let file;
+        try {
+          file = await checkFile(args.path as string);
+        } catch (error) {
+          throw error instanceof LocalFileError ? new UsageError(error.message) : error;
+        }
+        const record = await call.ctx.api.documents.upload(kind, projectId, file, {
+          ...(extractions ? { extractions } : {}),
+          idleTimeoutMs: call.ctx.settings.timeoutMs,
+        });
+        return dataResult(record, {
+          before: `uploaded ${file.fileName} (${file.size} bytes)`,
+          after: [`follow it with ${kind}_status {"${idName}": ${record.staging_id}}`],
+        });
+      },
+    };
+    return [status, upload];
+  });
+}
+
+function projectTools(): ToolDefinition[] {
+  return [
+    {
+      name: 'list_projects',
+      title: 'List projects',
+      description: 'The projects the credentials can see.',
+      write: false,
+      annotations: READ,
+      project: false,
+      input: { cursor: cursorInput },
+      async run(args, call, cursor) {
+        const projects = await call.ctx.api.projects.list();
+        const { part, before, after } = slice(projects, 'projects', 'list_projects', args, cursor, call.maxResults);
+        return dataResult(part, { before, after });
+      },
+    },
+    {
+      name: 'get_project',
+      title: 'Get a project',
+      description: 'One project: its name, organization and creation date.',
+      write: false,
+      annotations: READ,
+      project: true,
+      input: {},
+      async run(args, call) {
+        return dataResult(await call.ctx.api.projects.get(call.project(args.projectId as string | undefined)));
+      },
+    },
+    {
+      name: 'search',
+      title: 'Search the project',
+      description: 'Searches the project: contracts, entities, artists, writers, recordings and compositions, best match first.',
+      write: false,
+      annotations: READ,
+      project: true,
+      input: {
+        query: describe(z.string(), 'words to look for, 1 to 500 characters'),
+        type: describe(SearchOptions.shape.type, `only these types, comma-separated or a list: ${SEARCH_TYPES.join(', ')}`),
+        limit: describe(z.optional(wholeNumber('limit', 1)), 'at most this many results in all'),
+        cursor: cursorInput,
+      },
+      async run(args, call, cursor) {
+        const query = searchQuery(args.query as string);
+        const types = searchTypes(args.type as string | string[] | undefined);
+        const projectId = call.project(args.projectId as string | undefined);
+        let hits = await call.ctx.api.projects.search(projectId, query);
+        if (types.length > 0) hits = hits.filter((hit) => types.includes(hit.type));
+        if (args.limit !== undefined) hits = hits.slice(0, args.limit as number);
+        const { part, before, after } = slice(hits, 'results', 'search', { ...args, projectId }, cursor, call.maxResults);
+        return dataResult(part, { before, after });
+      },
+    },
+  ];
+}
+
+function sandboxTools(): ToolDefinition[] {
+  return [
+    {
+      name: 'sandbox_exec',
+      title: 'Run bash commands in the sandbox',
+      description:
+        "Runs bash commands, in order, in the project's sandbox: a file-system view of the project's data " +
+        '(read /AGENTS.md first). Returns each command\'s stdout, stderr and exit code. Commands change nothing in the service.',
+      write: false,
+      annotations: SANDBOX,
+      project: true,
+      input: { commands: describe(z.array(z.string()), "bash commands, one per item, e.g. ['cat stats.yaml', 'ls contracts']") },
+      async run(args, call) {
+        const commands = args.commands as string[];
+        if (commands.length === 0) throw new UsageError('commands: no commands to run');
+        const projectId = call.project(args.projectId as string | undefined);
+        await call.ctx.api.sandbox.connect(projectId);
+        const results = await call.ctx.api.sandbox.exec(projectId, commands, { signal: call.signal });
+        const cuts: string[] = [];
+        const capped = results.map((result) => {
+          const stdout = cap(result.stdout);
+          const stderr = cap(result.stderr);
+          if (stdout.cut || stderr.cut) cuts.push(`output of '${result.command}' cut at ${MAX_TEXT_CHARS} characters: narrow it (head, grep, wc)`);
+          return { ...result, stdout: stdout.text, stderr: stderr.text };
+        });
+        return dataResult(capped, { before: `${results.length} command${results.length === 1 ? '' : 's'} run`, after: cuts });
+      },
+    },
+    {
+      name: 'sandbox_read',
+      title: 'Read a sandbox file or directory',
+      description: "A file's content or a directory's entries (sub-directories end with /) in the project's sandbox. Start with / and /AGENTS.md.",
+      write: false,
+      annotations: READ,
+      project: true,
+      input: {
+        path: describe(z.optional(z.string()), `path in the sandbox (default ${ROOT})`),
+        cursor: cursorInput,
+      },
+      async run(args, call, cursor) {
+        const path = (args.path as string | undefined) ?? ROOT;
+        const projectId = call.project(args.projectId as string | undefined);
+        const session = await call.ctx.api.sandbox.connect(projectId);
+        const entry = await readPath(call.ctx, { projectId, session }, path);
+        const next = { ...args, projectId };
+        if (entry.type === 'directory') {
+          const { part, before, after } = slice(entry.entries, `entries of ${path}`, 'sandbox_read', next, cursor, call.maxResults);
+          return dataResult({ type: 'directory', path, entries: part }, { before, after });
+        }
+        const end = Math.min(entry.content.length, cursor.offset + MAX_TEXT_CHARS);
+        const content = entry.content.slice(cursor.offset, end);
+        const whole = cursor.offset === 0 && end === entry.content.length;
+        return dataResult(
+          { type: 'file', path, content },
+          whole
+            ? {}
+            : {
+                before: `characters ${cursor.offset + 1}-${end} of ${entry.content.length}`,
+                after: [end < entry.content.length ? nextLine('sandbox_read', cursor.next(next, end)) : 'end of file'],
+              },
+        );
+      },
+    },
+  ];
+}
+
+function cap(text: string): { text: string; cut: boolean } {
+  return text.length <= MAX_TEXT_CHARS ? { text, cut: false } : { text: text.slice(0, MAX_TEXT_CHARS), cut: true };
+}
+
+/** Every tool, in the order a client lists them. */
+export const TOOLS: ToolDefinition[] = [...projectTools(), ...catalogTools(), ...documentTools(), ...sandboxTools()];
+
+/**
+ * The input object of a tool as the server offers it: its fields, `projectId` unless the project is
+ * pinned, strict so that a misspelt argument is named instead of ignored.
+ */
+export function inputSchema(tool: ToolDefinition, pinned: boolean) {
+  return z.strictObject({ ...tool.input, ...(tool.project && !pinned ? { projectId: projectIdInput } : {}) });
+}
+
+/** Turns a call's arguments (or its cursor) into the arguments and offset the tool runs with. */
+export function resume(tool: ToolDefinition, pinned: boolean, args: Record<string, unknown>): { args: Record<string, unknown>; offset: number } {
+  if (typeof args.cursor !== 'string') return { args, offset: 0 };
+  const others = Object.keys(args).filter((key) => key !== 'cursor' && args[key] !== undefined);
+  if (others.length > 0) {
+    throw new UsageError(`cursor: pass it alone (it carries the previous call's arguments), without ${others.join(', ')}`);
+  }
+  const decoded = decodeCursor(tool.name, args.cursor);
+  const parsed = inputSchema(tool, pinned).safeParse(decoded.args);
+  if (!parsed.success) throw new UsageError(`invalid cursor: pass the nextCursor of the previous ${tool.name} call unchanged`);
+  return { args: parsed.data, offset: decoded.offset };
+}
+
+export function cursorState(tool: ToolDefinition, pinned: boolean, offset: number): CursorState {
+  return { offset, next: (args, nextOffset = 0) => encodeCursor(tool.name, strip(args, pinned), nextOffset) };
+}
+
+/** Arguments as the schema takes them back: no cursor, nothing undefined, no projectId when pinned. */
+function strip(args: Record<string, unknown>, pinned: boolean): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(args).filter(([key, value]) => key !== 'cursor' && value !== undefined && !(pinned && key === 'projectId')),
+  );
+}
