@@ -17,7 +17,7 @@ await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   // just-bash carries wasm and vendored files; it runs from node_modules, in the emulator's worker.
-  external: ['just-bash'],
+  external: ['just-bash', '@modelcontextprotocol/sdk'],
   // Some bundled CommonJS dependencies call require(); give the ESM output one.
   banner: { js: "import { createRequire as __pdsCreateRequire } from 'node:module'; const require = __pdsCreateRequire(import.meta.url);" },
   logLevel: 'warning',

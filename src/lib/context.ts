@@ -40,6 +40,11 @@ export class Context {
     return new Context({ ...this.deps, ...overrides }, this.flags);
   }
 
+  /** pds's version (`pds mcp` tells its clients). */
+  get version(): string {
+    return VERSION;
+  }
+
   get io(): IO {
     return this.deps.io;
   }

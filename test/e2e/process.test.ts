@@ -1,5 +1,6 @@
 // The built CLI as a real process: start-up imports, a closed pipe, Ctrl-C, exit codes.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
@@ -59,6 +60,16 @@ describe('the pds process', () => {
     for (const url of forHelp) {
       expect(url).not.toMatch(/node_modules|context|ls-|upload|sandbox|emulator/);
     }
+  });
+
+  it('loads the MCP SDK only in `pds mcp`', async () => {
+    // A string of the protocol that minifying keeps: it marks the SDK's code in whichever chunk it lands.
+    const sdkIn = (urls: string[]) => urls.some((url) => readFileSync(new URL(url), 'utf8').includes('notifications/initialized'));
+    // stdin is /dev/null: the server starts, sees the end of its input and exits 0.
+    expect(sdkIn(await importedChunks(['mcp']))).toBe(true);
+    expect(sdkIn(await importedChunks(['--help']))).toBe(false);
+    expect(sdkIn(await importedChunks(['projects', 'ls']))).toBe(false);
+    expect(sdkIn(await importedChunks(['mcp', 'config', '--client', 'claude']))).toBe(false);
   });
 
   it('prints the version from package.json', async () => {

@@ -4,7 +4,6 @@ import * as z from 'zod/mini';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, UsageError } from '../../lib/errors.js';
-import { VERSION } from '../../lib/version.js';
 import { commaList, positiveInt } from '../options.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
 import { TOOLS, cursorState, inputSchema, resume, type Call, type ToolDefinition } from './tools.js';
@@ -45,7 +44,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
   ]);
-  const server = new McpServer({ name: 'pds', version: VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: 'pds', version: ctx.version }, { instructions: INSTRUCTIONS });
   const project = (explicit: string | undefined): string => {
     if (pinned) return pinned;
     if (explicit === undefined && !work.settings.project) {

@@ -1,0 +1,53 @@
+// `pds mcp config --client …`: the snippet on stdout, where it goes on stderr, nothing else.
+import { describe, expect, it } from 'vitest';
+import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
+
+describe('pds mcp config', () => {
+  it('prints the Claude snippet, with the claude mcp add line on stderr', async () => {
+    const result = await runCli(null, ['mcp', 'config', '--client', 'claude']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ mcpServers: { pds: { command: 'pds', args: ['mcp'] } } });
+    expect(result.stderr).toBe(
+      'add it to .mcp.json in a project (Claude Code) or to claude_desktop_config.json (Claude Desktop); or run: claude mcp add pds -- pds mcp\n',
+    );
+  });
+
+  it('prints the Cursor snippet', async () => {
+    const result = await runCli(null, ['mcp', 'config', '--client', 'cursor', '--allow-writes']);
+    expect(JSON.parse(result.stdout)).toEqual({ mcpServers: { pds: { command: 'pds', args: ['mcp', '--allow-writes'] } } });
+    expect(result.stderr).toBe('add it to .cursor/mcp.json in a project, or to ~/.cursor/mcp.json for every project\n');
+  });
+
+  it('prints the VS Code snippet, a stdio server under "servers"', async () => {
+    const result = await runCli(null, ['mcp', 'config', '--client', 'vscode', '--tools', 'search,get_contract']);
+    expect(JSON.parse(result.stdout)).toEqual({
+      servers: { pds: { type: 'stdio', command: 'pds', args: ['mcp', '--tools', 'search,get_contract'] } },
+    });
+  });
+
+  it('puts a -p project and a --profile in the arguments, not a project from the environment', async () => {
+    const pinned = await runCli(null, ['mcp', 'config', '--client', 'cursor', '-p', DEMO_PROJECT.toUpperCase(), '--profile', 'work']);
+    expect(JSON.parse(pinned.stdout).mcpServers.pds.args).toEqual(['mcp', '-p', DEMO_PROJECT, '--profile', 'work']);
+    const fromEnv = await runCli(null, ['mcp', 'config', '--client', 'cursor']);
+    expect(JSON.parse(fromEnv.stdout).mcpServers.pds.args).toEqual(['mcp']);
+  });
+
+  it('quotes what a shell would split in the claude mcp add line', async () => {
+    const result = await runCli(null, ['mcp', 'config', '--client', 'claude', '--tools', 'search, get_contract']);
+    expect(result.stderr).toContain("claude mcp add pds -- pds mcp --tools 'search, get_contract'\n");
+  });
+
+  it('refuses an unknown client, an unknown tool or a missing --client with exit 2, printing nothing on stdout', async () => {
+    expect(await runCli(null, ['mcp', 'config', '--client', 'emacs'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown client 'emacs'\n  clients: claude, cursor, vscode\n",
+    });
+    const tool = await runCli(null, ['mcp', 'config', '--client', 'claude', '--tools', 'serch']);
+    expect(tool).toMatchObject({ code: 2, stdout: '' });
+    expect(tool.stderr).toMatch(/^error: --tools: unknown tool 'serch'\n {2}tools: list_projects, /);
+    expect(await runCli(null, ['mcp', 'config'])).toMatchObject({ code: 2, stdout: '' });
+    const badProject = await runCli(null, ['mcp', 'config', '--client', 'claude', '-p', 'nope']);
+    expect(badProject).toMatchObject({ code: 2, stdout: '' });
+  });
+});
