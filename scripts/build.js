@@ -4,21 +4,39 @@
 import { build } from 'esbuild';
 import { rm } from 'node:fs/promises';
 
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
+const shared = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   minify: true,
   sourcemap: 'linked',
-  chunkNames: 'chunks/[name]-[hash]',
-  // just-bash carries wasm and vendored files; it runs from node_modules, in the emulator's worker.
-  external: ['just-bash', '@modelcontextprotocol/sdk'],
   // Some bundled CommonJS dependencies call require(); give the ESM output one.
   banner: { js: "import { createRequire as __pdsCreateRequire } from 'node:module'; const require = __pdsCreateRequire(import.meta.url);" },
   logLevel: 'warning',
+};
+
+// The MCP SDK (for `pds mcp`) is bundled alone into dist/mcp-sdk.js, with its own copy of zod: in
+// the split bundle it would share zod's core modules with the commands' schemas, and every command
+// would load all of that core at start-up. The server's chunk imports it from dist/chunks/.
+const mcpSdkApart = {
+  name: 'mcp-sdk-apart',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
+      args.importer.endsWith('/src/commands/mcp/serve.ts') ? { path: '../mcp-sdk.js', external: true } : undefined,
+    );
+  },
+};
+
+await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await build({ ...shared, entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outdir: 'dist' });
+await build({
+  ...shared,
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  // just-bash carries wasm and vendored files; it runs from node_modules, in the emulator's worker.
+  external: ['just-bash'],
+  plugins: [mcpSdkApart],
 });

@@ -40,10 +40,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const io = ctx.io;
   const work = ctx.derive({ io: { ...io, stdout: io.stderr, stdoutIsTTY: io.stderrIsTTY }, signal });
 
-  const [{ McpServer }, { StdioServerTransport }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/mcp.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-  ]);
+  const { McpServer, StdioServerTransport } = await import('./sdk.js');
   const server = new McpServer({ name: 'pds', version: ctx.version }, { instructions: INSTRUCTIONS });
   const project = (explicit: string | undefined): string => {
     if (pinned) return pinned;
