@@ -199,8 +199,9 @@ describe('pds mcp: tools over stdio', () => {
 
   it('caps a call at 100 records by default, with a cursor for the rest', async () => {
     const result = await call(reader.client, 'list_recordings');
-    const items = data<unknown[]>(result.text);
-    expect(items.length).toBeLessThanOrEqual(100);
+    expect(data<unknown[]>(result.text)).toHaveLength(100);
+    expect(result.text).toMatch(/^recordings 1-100 of 384 \(page 1, 100 per page\)\n/);
+    expect(result.text).toMatch(/\nmore: call list_recordings with \{"cursor": "[\w-]+"\}$/);
     expect(emulator.requests.at(-1)?.query.perPage).toBe('100');
   });
 
@@ -224,6 +225,11 @@ describe('pds mcp: tools over stdio', () => {
     );
     expect((await call(reader.client, 'list_artists', { cursor: 'bm9wZQ' })).text).toMatch(/^error: invalid cursor 'bm9wZQ'/);
     expect((await call(reader.client, 'sandbox_exec', { commands: [] })).text).toBe('error: commands: no commands to run');
+    const artists = await call(reader.client, 'list_artists', { perPage: 1 });
+    emulator.requests.length = 0;
+    expect((await call(reader.client, 'list_writers', { cursor: cursorOf(artists.text) })).text).toBe(
+      'error: invalid cursor: it continues list_artists, not list_writers',
+    );
     expect(emulator.requests).toEqual([]);
 
     // The service's own message is service text: inside the boundaries.
@@ -305,6 +311,22 @@ describe('pds mcp: options', () => {
     expect(unknown.stderr).toContain('upload_statement, sandbox_exec, sandbox_read\n');
     const write = await runPds(['mcp', '--tools', 'upload_contract'], { env: env() });
     expect(write).toMatchObject({ code: 2, stdout: '', stderr: 'error: --tools: upload_contract is a write tool: add --allow-writes to offer it\n' });
+  });
+
+  it('without a default project, asks for projectId', async () => {
+    const server = await connect([], { PDS_PROJECT: undefined });
+    try {
+      expect(await call(server.client, 'list_contracts')).toEqual({
+        isError: true,
+        text:
+          'error: projectId: no project given, and pds has no default project\n' +
+          '  pass projectId (list_projects shows them), or start the server with `pds mcp -p <project-id>`',
+      });
+      expect((await call(server.client, 'list_contracts', { projectId: DEMO_PROJECT, perPage: 1 })).isError).toBe(false);
+      expect((await call(server.client, 'list_projects')).text).toMatch(/^projects 1-\d+ of \d+\n/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('does not start without credentials (exit 3)', async () => {

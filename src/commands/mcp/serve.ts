@@ -76,6 +76,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   await server.connect(transport);
   const scope = pinned ? `project ${pinned}` : work.settings.project ? `default project ${work.settings.project}` : 'no default project';
   work.output.info(`pds mcp: ${tools.length} tools on stdio (${scope}; writes ${opts.allowWrites ? 'allowed' : 'off'})`);
+  if (io.stdinIsTTY) work.output.info('it speaks MCP on stdin and stdout, for an MCP client to start (see `pds mcp config`); Ctrl-C ends it');
   try {
     await ended;
   } finally {
