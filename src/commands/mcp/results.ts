@@ -60,12 +60,12 @@ export function decodeCursor(tool: string, cursor: string): { args: Record<strin
     decoded = undefined;
   }
   if (typeof decoded !== 'object' || decoded === null || typeof (decoded as { args?: unknown }).args !== 'object') {
-    throw new UsageError(`invalid cursor '${cursor}': pass the nextCursor of the previous ${tool} call unchanged`);
+    throw new UsageError(`invalid cursor '${cursor}': pass the cursor of the previous ${tool} call unchanged`);
   }
   const { tool: owner, args, offset } = decoded as { tool: unknown; args: Record<string, unknown>; offset: unknown };
   if (owner !== tool) throw new UsageError(`invalid cursor: it continues ${String(owner)}, not ${tool}`);
   if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
-    throw new UsageError(`invalid cursor '${cursor}': pass the nextCursor of the previous ${tool} call unchanged`);
+    throw new UsageError(`invalid cursor '${cursor}': pass the cursor of the previous ${tool} call unchanged`);
   }
   return { args, offset: offset as number };
 }

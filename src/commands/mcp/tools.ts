@@ -69,7 +69,7 @@ export const projectIdInput = describe(
   z.optional(uuid),
   "project UUID; default: the project pds is set to (PDS_PROJECT or the profile's)",
 );
-const cursorInput = describe(z.optional(z.string()), 'nextCursor of the previous call, passed alone: continues the same list');
+const cursorInput = describe(z.optional(z.string()), 'the cursor a previous call of this tool ended with, passed alone: continues the same list');
 
 const RESOURCE_LABELS: Record<ResourceName, { one: string; what: string }> = {
   contracts: { one: 'contract', what: 'contracts of the project' },
@@ -106,7 +106,7 @@ function catalogTools(): ToolDefinition[] {
     const list: ToolDefinition = {
       name: `list_${resource}`,
       title: `List ${resource}`,
-      description: `One page of the ${what}. Pass nextCursor back (alone) for the next page.`,
+      description: `One page of the ${what}. While there are more, it ends with a cursor: pass it back alone for the next page.`,
       write: false,
       annotations: READ,
       project: true,
@@ -381,7 +381,7 @@ export function resume(tool: ToolDefinition, pinned: boolean, args: Record<strin
   }
   const decoded = decodeCursor(tool.name, args.cursor);
   const parsed = inputSchema(tool, pinned).safeParse(decoded.args);
-  if (!parsed.success) throw new UsageError(`invalid cursor: pass the nextCursor of the previous ${tool.name} call unchanged`);
+  if (!parsed.success) throw new UsageError(`invalid cursor: pass the cursor of the previous ${tool.name} call unchanged`);
   return { args: parsed.data, offset: decoded.offset };
 }
 
