@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { sharedEmulator } from '../helpers/emulator.js';
+import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
 import { PDS_BIN, childEnv, runPds } from '../helpers/process.js';
 
@@ -374,6 +374,35 @@ describe('pds mcp: the process', () => {
     // --verbose traces HTTP: on stderr, with the server's log line.
     expect(stderr).toMatch(/pds mcp: 23 tools on stdio/);
     expect(stderr).toMatch(/GET .*\/v1\/contracts/);
+  });
+
+  it('ends within a second when the client goes away during a call (stdin closed: 0; Ctrl-C: 130)', async () => {
+    const slow = await testEmulator({ latencyMs: 5000 });
+    try {
+      for (const [how, expected] of [
+        ['stdin', 0],
+        ['SIGINT', 130],
+      ] as const) {
+        const child = spawn(process.execPath, [PDS_BIN, 'mcp'], { env: env({ PDS_API_URL: slow.url }), stdio: ['pipe', 'pipe', 'ignore'] });
+        let stdout = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+        while (!stdout.includes('"id":1')) await new Promise((resolve) => setTimeout(resolve, 10));
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_contracts', arguments: {} } })}\n`);
+        const before = slow.requests.length;
+        while (slow.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
+        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+        const sent = Date.now();
+        if (how === 'stdin') child.stdin.end();
+        else child.kill('SIGINT');
+        expect(await exited, how).toBe(expected);
+        expect(Date.now() - sent, how).toBeLessThan(1000);
+        child.stdin.destroy();
+      }
+    } finally {
+      await slow.close();
+    }
   });
 
   it('exits 130 within a second of Ctrl-C', async () => {
