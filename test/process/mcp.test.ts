@@ -71,17 +71,27 @@ const READ_TOOLS = [
   'list_projects',
   'get_project',
   'search',
-  ...['contract', 'statement', 'entity', 'relation', 'artist', 'writer', 'recording', 'composition'].flatMap((one) => {
-    const many = one === 'entity' ? 'entities' : `${one}s`;
-    return [`list_${many}`, `get_${one}`];
-  }),
+  'list_contracts',
+  'get_contract',
+  'list_statements',
+  'get_statement',
+  'list_entities',
+  'get_entity',
+  'list_relations',
+  'get_relation',
+  'list_artists',
+  'get_artist',
+  'list_writers',
+  'get_writer',
+  'list_recordings',
+  'get_recording',
+  'list_compositions',
+  'get_composition',
   'contract_status',
-  'upload_contract',
   'statement_status',
-  'upload_statement',
   'sandbox_exec',
   'sandbox_read',
-].filter((name) => !name.startsWith('upload_'));
+];
 
 describe('pds mcp: tools over stdio', () => {
   let reader: Connected;
@@ -107,7 +117,7 @@ describe('pds mcp: tools over stdio', () => {
 
   it('adds upload_contract and upload_statement with --allow-writes, marked as writing', async () => {
     const { tools } = await writer.client.listTools();
-    expect(tools).toHaveLength(READ_TOOLS.length + 2);
+    expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, 'upload_contract', 'upload_statement'].sort());
     for (const name of ['upload_contract', 'upload_statement']) {
       const tool = tools.find((t) => t.name === name);
       expect(tool?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
