@@ -2,6 +2,7 @@
 // and the shared checks of SPEC section 4 (projectId, token scope, paging).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState, ProjectData, ProjectRecord, TokenScope } from './store.js';
+import type { Storage } from './storage.js';
 
 export interface EmulatorOptions {
   port: number;
@@ -31,6 +32,10 @@ export interface EmulatorOptions {
    * list in the paged envelope, search as an object keyed by resource type with ranks.
    */
   drift: boolean;
+  /** Lifetime of a signed download URL, in seconds. */
+  urlTtlSeconds: number;
+  /** Serve the download endpoints (a service without them answers 404). */
+  downloads?: boolean;
 }
 
 /** What the emulator received: tests assert on it. */
@@ -60,6 +65,8 @@ export interface RouteContext {
   save(): void;
   /** Milliseconds since the epoch; one clock for the whole emulator. */
   now(): number;
+  /** The storage host of the download endpoints' signed URLs. */
+  storage?: Storage;
 }
 
 /** A JSON reply; a handler that streams (SSE) writes to ctx.res itself and returns undefined. */

@@ -18,6 +18,8 @@ import { projectRoutes } from './routes/projects.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { documentRoutes, advanceUploads } from './routes/documents.js';
 import { sandboxRoutes } from './routes/sandbox.js';
+import { downloadRoutes } from './routes/downloads.js';
+import { startStorage, type Storage } from './storage.js';
 
 export interface Route {
   method: string;
@@ -35,6 +37,8 @@ export interface Emulator {
   requests: RecordedRequest[];
   /** Whether the state was seeded in memory, seeded into the data file, or loaded from it. */
   origin: 'memory' | 'seeded' | 'loaded';
+  /** The storage host behind the download endpoints (a second port). */
+  storage: Storage;
   close(): Promise<void>;
 }
 
@@ -50,6 +54,7 @@ export const defaultOptions: EmulatorOptions = {
   quiet: false,
   sandboxTimeoutMs: 10_000,
   drift: false,
+  urlTtlSeconds: 300,
 };
 
 interface CompiledRoute extends Route {
@@ -184,7 +189,8 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   checkOptions(options);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const { state, save, origin } = openState(options);
-  const routes = compile([...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes]);
+  const routes = compile([...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes, ...(options.downloads === false ? [] : downloadRoutes)]);
+  const storage = await startStorage(state, { host: options.host, quiet: options.quiet, log, ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }) });
   const requests: RecordedRequest[] = [];
   const limiter = new RateLimiter(options.rateLimit);
   // One draw per request in arrival order: the same seed and the same requests fail the same way.
@@ -217,6 +223,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
         record,
         save,
         now: () => Date.now(),
+        storage,
       };
       advanceUploads(ctx);
       const reply = await candidate.handler(ctx);
@@ -271,6 +278,9 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -281,11 +291,14 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     options,
     requests,
     origin,
-    close: () =>
-      new Promise<void>((resolve) => {
+    storage,
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await storage.close();
+    },
   };
 }
 

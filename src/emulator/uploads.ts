@@ -42,6 +42,8 @@ export interface ReceiveOptions {
   kind: DocumentKind;
   /** Called with the body bytes received so far, after each chunk that passed the checks. */
   onBytes?: (received: number) => void;
+  /** Called with each chunk of the file itself, once it passed the checks (the storage keeps it). */
+  onFileChunk?: (chunk: Buffer) => void;
 }
 
 const mediaType = (req: IncomingMessage): string =>
@@ -242,7 +244,7 @@ export function receiveUpload(req: IncomingMessage, form: BodyForm, options: Rec
   return form === 'json' ? receiveJsonUpload(req, options) : receiveMultipart(req, options);
 }
 
-function receiveMultipart(req: IncomingMessage, { kind, onBytes }: ReceiveOptions): Promise<ReceivedUpload> {
+function receiveMultipart(req: IncomingMessage, { kind, onBytes, onFileChunk }: ReceiveOptions): Promise<ReceivedUpload> {
   return streamBody<ReceivedUpload>(req, onBytes, (settle) => {
     let parser: busboy.Busboy;
     try {
@@ -271,7 +273,12 @@ function receiveMultipart(req: IncomingMessage, { kind, onBytes }: ReceiveOption
     parser.on('file', (name, stream, info) => {
       // Destroying the parser errors the open file stream; the upload has failed already then.
       stream.on('error', () => undefined);
-      stream.on('data', (chunk: Buffer) => guard(() => probe.push(chunk)));
+      stream.on('data', (chunk: Buffer) =>
+        guard(() => {
+          probe.push(chunk);
+          onFileChunk?.(chunk);
+        }),
+      );
       stream.on('end', () => {
         fileEnded = true;
       });
@@ -308,8 +315,8 @@ function receiveMultipart(req: IncomingMessage, { kind, onBytes }: ReceiveOption
   });
 }
 
-function receiveJsonUpload(req: IncomingMessage, { kind, onBytes }: ReceiveOptions): Promise<ReceivedUpload> {
-  return readBody(req, MAX_JSON_UPLOAD_BYTES, TOO_LARGE, onBytes).then((raw) => jsonUpload(kind, raw));
+function receiveJsonUpload(req: IncomingMessage, { kind, onBytes, onFileChunk }: ReceiveOptions): Promise<ReceivedUpload> {
+  return readBody(req, MAX_JSON_UPLOAD_BYTES, TOO_LARGE, onBytes).then((raw) => jsonUpload(kind, raw, onFileChunk));
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -327,7 +334,7 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
   return body;
 }
 
-function jsonUpload(kind: DocumentKind, raw: Buffer): ReceivedUpload {
+function jsonUpload(kind: DocumentKind, raw: Buffer, onFileChunk?: (chunk: Buffer) => void): ReceivedUpload {
   const body = parseJsonObject(raw);
   const { file, fileName, fileType = 'application/pdf', extractions } = body;
   const errors: Record<string, string[]> = {};
@@ -342,6 +349,7 @@ function jsonUpload(kind: DocumentKind, raw: Buffer): ReceivedUpload {
   const probe = new FileProbe();
   probe.push(bytes);
   const tail = probe.finish();
+  onFileChunk?.(bytes);
   // Only the base name: a client may send a local path.
   const name = (fileName as string).split(/[\\/]/).pop() as string;
   return { form: 'json', fileName: name, size: bytes.length, tail, ...(requested && { extractions: requested }) };

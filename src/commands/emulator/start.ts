@@ -34,6 +34,7 @@ export const Options = z.object({
   processingMs: z.optional(numberFlag('--processing-ms', { min: 0, integer: true })),
   seed: z.optional(numberFlag('--seed', { min: 0, integer: true })),
   drift: z.optional(z.boolean()),
+  urlTtl: z.optional(numberFlag('--url-ttl', { min: 0, integer: true })),
 });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
@@ -49,6 +50,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     ...(opts.processingMs === undefined ? {} : { processingMs: opts.processingMs }),
     ...(opts.seed === undefined ? {} : { seed: opts.seed }),
     drift: opts.drift === true,
+    ...(opts.urlTtl === undefined ? {} : { urlTtlSeconds: opts.urlTtl }),
     // commander hands --quiet to the global -q/--quiet, whose meaning (nothing but errors) fits.
     quiet: ctx.settings.quiet,
   };

@@ -87,9 +87,11 @@ async function upload(ctx: RouteContext, kind: DocumentKind): Promise<Reply | un
   const form = uploadForm(ctx.req);
   const stream = wantsEventStream(ctx.req) ? new ProgressStream(ctx.res, contentLength(ctx.req)) : undefined;
   let received;
+  const file = ctx.storage?.receive();
   try {
-    received = await receiveUpload(ctx.req, form, { kind, onBytes: stream && ((n) => stream.bytes(n)) });
+    received = await receiveUpload(ctx.req, form, { kind, onBytes: stream && ((n) => stream.bytes(n)), ...(file && { onFileChunk: file.write }) });
   } catch (error) {
+    file?.discard();
     if (!(error instanceof HttpError)) throw error;
     if (!stream) return errorReply(error);
     stream.fail(error);
@@ -112,6 +114,7 @@ async function upload(ctx: RouteContext, kind: DocumentKind): Promise<Reply | un
     extractions: received.extractions ?? [],
   };
   ctx.state.uploads.push(record);
+  file?.commit(record.staging_id);
   ctx.record.upload = {
     fileName: received.fileName,
     size: received.size,

@@ -1,0 +1,263 @@
+// The emulator's storage host: the files behind the download endpoints, served on a port of their
+// own (another origin, as a deployed service's bucket is) at HMAC-signed URLs that expire. It keeps
+// a log of whether each file request carried an Authorization header: a client must never send its
+// service credentials to a storage host, and the tests assert that none did.
+//
+// Uploaded files are kept as files on disk, written chunk by chunk as they arrive (the emulator
+// never holds an upload in memory): beside the --data file when there is one, so they survive a
+// restart, else in a temporary directory removed when the emulator stops. Seeded records, and
+// uploads whose file is gone, get a small generated PDF.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { closeSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DocumentKind, EmulatorState } from './store.js';
+
+/** One request the storage host received. */
+export interface StorageRequest {
+  method: string;
+  path: string;
+  /** Whether it carried an Authorization header (it never should). */
+  authorization: boolean;
+  status?: number;
+}
+
+/** Misbehaviour on demand, for tests of the client; each applies to every file request until reset. */
+export interface StorageFaults {
+  /** Answer this many more file requests 403 as if their URL had expired. */
+  expire: number;
+  /** Send the headers (with the full Content-Length) and this many bytes, then cut the connection. */
+  cutAfterBytes?: number;
+  /** Send the headers and this many bytes, then nothing more (the connection stays open). */
+  stallAfterBytes?: number;
+}
+
+export interface Storage {
+  /** `http://host:port`, the origin of every signed URL. */
+  origin: string;
+  requests: StorageRequest[];
+  faults: StorageFaults;
+  /** A URL of the file of a document, valid for `ttlSeconds` from `nowMs`. */
+  sign(kind: DocumentKind, projectId: string, id: string, nowMs: number, ttlSeconds: number): string;
+  /** Starts keeping an upload's file; commit it under its staging id once the upload is accepted. */
+  receive(): IncomingFile;
+  close(): Promise<void>;
+}
+
+export interface IncomingFile {
+  write(chunk: Buffer): void;
+  commit(stagingId: number): void;
+  discard(): void;
+}
+
+export interface StorageOptions {
+  host: string;
+  /** Where uploaded files are kept across restarts (beside --data); a temporary directory otherwise. */
+  dataFile?: string;
+  quiet: boolean;
+  log: (line: string) => void;
+}
+
+/** The document a download names, and the file name the service gives it. */
+export interface DocumentFile {
+  fileName: string;
+  title: string;
+  stagingId?: number;
+}
+
+/** A contract or statement of the project, with its file name; undefined when there is none. */
+export function findDocumentFile(state: EmulatorState, kind: DocumentKind, projectId: string, id: string): DocumentFile | undefined {
+  const data = state.data[projectId];
+  if (!data) return undefined;
+  const upload = (stagingId: number | undefined) =>
+    stagingId === undefined ? undefined : state.uploads.find((u) => u.staging_id === stagingId && u.project_id === projectId);
+  if (kind === 'contract') {
+    const contract = data.contracts.find((c) => c.id === id);
+    if (!contract) return undefined;
+    const fileName = upload(contract.staging_id)?.file_name ?? `${contract.name.replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '')}.pdf`;
+    return { fileName, title: contract.name, ...(contract.staging_id === undefined ? {} : { stagingId: contract.staging_id }) };
+  }
+  if (!/^\d{1,15}$/.test(id)) return undefined;
+  const statement = data.statements.find((s) => s.id === Number(id));
+  if (!statement) return undefined;
+  return {
+    fileName: statement.file_name,
+    title: statement.statement_name ?? statement.file_name,
+    ...(statement.staging_id === undefined ? {} : { stagingId: statement.staging_id }),
+  };
+}
+
+const FILE_PATH = /^\/files\/(contract|statement)\/([0-9a-f-]{36})\/([^/]+)$/;
+
+export async function startStorage(state: EmulatorState, options: StorageOptions): Promise<Storage> {
+  const secret = randomBytes(32);
+  const persistent = options.dataFile !== undefined;
+  const dir = persistent ? `${options.dataFile}.files` : mkdtempSync(join(tmpdir(), 'pds-emulator-files-'));
+  mkdirSync(dir, { recursive: true });
+  const log = options.log;
+  const requests: StorageRequest[] = [];
+  const faults: StorageFaults = { expire: 0 };
+  const signature = (path: string, expires: string): Buffer => createHmac('sha256', secret).update(`GET\n${path}\n${expires}`).digest();
+  const uploadPath = (stagingId: number) => join(dir, `${stagingId}.pdf`);
+
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://storage');
+    const match = FILE_PATH.exec(url.pathname);
+    if (req.method !== 'GET' || !match) {
+      deny(res, 404, 'NoSuchKey', 'no such file');
+      return;
+    }
+    const expires = url.searchParams.get('expires') ?? '';
+    const given = Buffer.from(url.searchParams.get('signature') ?? '', 'hex');
+    const wanted = signature(url.pathname, expires);
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+      deny(res, 403, 'SignatureDoesNotMatch', 'the signature does not match');
+      return;
+    }
+    if (!/^\d+$/.test(expires) || Number(expires) * 1000 <= Date.now() || faults.expire > 0) {
+      if (faults.expire > 0) faults.expire--;
+      deny(res, 403, 'AccessDenied', 'the URL has expired');
+      return;
+    }
+    const [, kind, projectId, id] = match as unknown as [string, DocumentKind, string, string];
+    const file = findDocumentFile(state, kind, projectId, decodeURIComponent(id));
+    if (!file) {
+      deny(res, 404, 'NoSuchKey', 'no such file');
+      return;
+    }
+    const kept = file.stagingId === undefined ? undefined : uploadPath(file.stagingId);
+    if (kept !== undefined && existsSync(kept)) {
+      const size = statSync(kept).size;
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': size });
+      send(res, createReadStream(kept), size);
+    } else {
+      const pdf = generatedPdf(file.title);
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
+      send(res, [pdf], pdf.length);
+    }
+  };
+
+  /** Sends the body, applying a cut or a stall when one is asked for. */
+  const send = (res: ServerResponse, body: AsyncIterable<Buffer> | Buffer[], size: number): void => {
+    const limit = faults.cutAfterBytes ?? faults.stallAfterBytes;
+    const cut = faults.cutAfterBytes !== undefined;
+    void (async () => {
+      let sent = 0;
+      for await (const chunk of body) {
+        if (res.destroyed) return;
+        const room = limit === undefined ? chunk.length : Math.max(0, limit - sent);
+        const part = chunk.subarray(0, room);
+        if (part.length > 0 && !res.write(part)) await new Promise((resume) => res.once('drain', resume));
+        sent += part.length;
+        if (limit !== undefined && sent >= limit && sent < size) {
+          if (cut) res.destroy();
+          // A stall keeps the connection open until the client gives up.
+          return;
+        }
+      }
+      res.end();
+    })().catch(() => res.destroy());
+  };
+
+  const server = createServer((req, res) => {
+    const record: StorageRequest = {
+      method: req.method ?? 'GET',
+      path: new URL(req.url ?? '/', 'http://storage').pathname,
+      authorization: req.headers.authorization !== undefined,
+    };
+    requests.push(record);
+    res.on('finish', () => {
+      record.status = res.statusCode;
+      if (!options.quiet) {
+        log(`storage ${record.method} ${record.path} ${res.statusCode}${record.authorization ? ' (with an Authorization header!)' : ''}`);
+      }
+    });
+    serve(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const origin = `http://${host}:${port}`;
+
+  return {
+    origin,
+    requests,
+    faults,
+    sign(kind, projectId, id, nowMs, ttlSeconds) {
+      const path = `/files/${kind}/${projectId}/${encodeURIComponent(id)}`;
+      const expires = String(Math.floor(nowMs / 1000) + ttlSeconds);
+      return `${origin}${path}?expires=${expires}&signature=${signature(path, expires).toString('hex')}`;
+    },
+    receive() {
+      const partial = join(dir, `incoming-${randomBytes(8).toString('hex')}.part`);
+      const fd = openSync(partial, 'w');
+      let open = true;
+      const close = () => {
+        if (open) closeSync(fd);
+        open = false;
+      };
+      return {
+        // Synchronous writes: a local disk keeps up with loopback, and nothing is left buffered.
+        write: (chunk) => {
+          if (open) writeSync(fd, chunk);
+        },
+        commit: (stagingId) => {
+          close();
+          renameSync(partial, uploadPath(stagingId));
+        },
+        discard: () => {
+          close();
+          rmSync(partial, { force: true });
+        },
+      };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          if (!persistent) rmSync(dir, { recursive: true, force: true });
+          resolve();
+        });
+      }),
+  };
+}
+
+/** An answer in the shape a storage host gives: XML, with a code. */
+function deny(res: ServerResponse, status: number, code: string, message: string): void {
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>\n`;
+  res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** A small valid PDF (one page showing the document's title), with a correct cross-reference table. */
+export function generatedPdf(title: string): Buffer {
+  // PDF strings in the standard fonts are Latin-1 at best; anything else becomes '?'.
+  const text = title.replace(/[^\x20-\x7e]/g, '?').replace(/[\\()]/g, (c) => `\\${c}`).slice(0, 90);
+  const content = `BT /F1 14 Tf 56 780 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(pdf.length);
+    pdf += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
