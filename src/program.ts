@@ -8,6 +8,7 @@ import { registerCatalog } from './commands/catalog/index.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerConfig } from './commands/config/index.js';
 import { registerUpload } from './commands/upload/index.js';
+import { registerDownload } from './commands/documents/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerEmulator } from './commands/emulator/index.js';
 import { registerMcp } from './commands/mcp/index.js';
@@ -38,6 +39,7 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
   registerSearch(program, runner);
   const catalogNouns = registerCatalog(program, runner);
   registerUpload(program, runner, catalogNouns);
+  registerDownload(runner, catalogNouns);
   registerSandbox(program, runner);
   registerAuth(program, runner);
   registerConfig(program, runner);

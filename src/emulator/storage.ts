@@ -171,7 +171,7 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
     res.on('finish', () => {
       record.status = res.statusCode;
       if (!options.quiet) {
-        log(`storage ${record.method} ${record.path} ${res.statusCode}${record.authorization ? ' (with an Authorization header!)' : ''}`);
+        log(`storage ${record.method} ${record.path} ${res.statusCode} ${record.authorization ? 'WITH an Authorization header' : 'no Authorization header'}`);
       }
     });
     serve(req, res);

@@ -287,3 +287,15 @@ export const ErrorBody = z.looseObject({
   error: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/**
+ * The answer of `GET /v1/{contracts|statements}/{id}/download`, a deployed endpoint outside the
+ * spec: a signed URL on a storage host, which expires after `expiresIn` seconds.
+ */
+export const DownloadLink = z.looseObject({
+  url: z.string(),
+  fileName: z.optional(z.nullable(z.string())),
+  fileType: z.optional(z.nullable(z.string())),
+  expiresIn: z.optional(z.nullable(z.number())),
+});
+export type DownloadLink = z.infer<typeof DownloadLink>;

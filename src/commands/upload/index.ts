@@ -35,7 +35,7 @@ export function registerUpload(program: Command, runner: Runner, nouns: Map<Cata
       .command('status')
       .description(`processing status of a ${kind} upload: stages, ${kind === 'contract' ? 'extractions' : 'processing'}, failure details`)
       .argument(id, idHelp)
-      .option('--watch', 'poll until processing completed or failed (exit 7 if it failed; Ctrl-C stops)')
+      .option('-w, --watch', 'poll until processing completed or failed (exit 7 if it failed; Ctrl-C stops)')
       .option('--interval <seconds>', 'first polling interval with --watch; it backs off (default 2)')
       .option('--wait-timeout <seconds>', 'give up watching after this long, exit 1 (default 600)')
       .action(lazyAction(runner, () => import('../documents/status.js'), { kind }));

@@ -5,6 +5,7 @@ import { ServiceError, PdsError } from '../errors.js';
 import {
   ContractProcesses,
   ContractUpload,
+  DownloadLink,
   StatementProcesses,
   StatementUpload,
   envelope,
@@ -100,6 +101,11 @@ export function createDocumentsApi(http: HttpClient) {
         idle.stop();
         await multipart.close();
       }
+    },
+
+    /** `GET /v1/{contracts|statements}/{id}/download`: a signed URL of the document's file (not in the spec). */
+    download(kind: DocumentKind, projectId: string, id: string): Promise<DownloadLink> {
+      return http.data({ path: `${DOCUMENT_KINDS[kind].path}/${encodeURIComponent(id)}/download`, query: { projectId } }, DownloadLink);
     },
 
     /** `GET /v1/{contracts|statements}/{id}/processes`; a statement id or a staging id (statements). */

@@ -1,0 +1,286 @@
+// Saving a file from a signed URL on a storage host. Two promises: the storage host never sees a
+// pds credential (the request carries no Authorization header and no cookie: it is another host),
+// and a failure or Ctrl-C never leaves a half-written file at the target. The bytes go to a
+// temporary file beside the target, which takes the target's name only once complete: its length
+// matches Content-Length when there is one, and it starts with %PDF-.
+import { randomBytes } from 'node:crypto';
+import { link, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { InterruptedError, ServiceError, UsageError } from './errors.js';
+import type { HttpResponse, Transport } from './transport.js';
+import { formatBytes } from './upload.js';
+
+const PDF_MAGIC = Buffer.from('%PDF-');
+/** Names longer than this (in UTF-16 units) are cut: most file systems stop at 255 bytes. */
+const MAX_NAME_LENGTH = 120;
+
+/** The storage host refused the URL (403): it expired, or its signature no longer matches. */
+export class StorageDeniedError extends ServiceError {}
+
+export interface SaveOptions {
+  transport: Transport;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+  /** Fail when no byte arrives for this long. */
+  idleTimeoutMs: number;
+  userAgent: string;
+  /** Replace an existing target. */
+  force: boolean;
+  /** Bytes received so far, and the total when the storage host announced it. */
+  onBytes?(received: number, total: number | undefined): void;
+}
+
+export interface Saved {
+  bytes: number;
+  /** The target existed with the same size: nothing was written. */
+  upToDate: boolean;
+}
+
+/**
+ * A file name that is safe to create in the target directory: no path separator, no `..`, no
+ * control or invisible formatting character, no leading dot, not empty; `.pdf` added when the name
+ * has no extension of its own.
+ */
+export function safeFileName(raw: string | null | undefined, fallback: string): string {
+  let name = (raw ?? '')
+    .normalize('NFC')
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+    // Separators of any system, and characters Windows refuses in names.
+    .replace(/[/\\<>:"|?*]/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[\s.]+|[\s.]+$/g, '');
+  if (name.length > MAX_NAME_LENGTH) {
+    const extension = /\.[A-Za-z0-9]{1,8}$/.exec(name)?.[0] ?? '';
+    name = name.slice(0, MAX_NAME_LENGTH - extension.length) + extension;
+  }
+  if (name === '' || /^_*$/.test(name.replace(/\.pdf$/i, ''))) name = fallback;
+  if (!/\.[A-Za-z0-9]{1,8}$/.test(name)) name += '.pdf';
+  return name;
+}
+
+/** Names given out in one run: a clash (compared without case, as macOS and Windows do) gets " (2)", " (3)"… */
+export class NameClaims {
+  private readonly taken = new Set<string>();
+
+  claim(name: string): string {
+    const dot = name.lastIndexOf('.');
+    const stem = dot > 0 ? name.slice(0, dot) : name;
+    const extension = dot > 0 ? name.slice(dot) : '';
+    let candidate = name;
+    for (let n = 2; this.taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${extension}`;
+    this.taken.add(candidate.toLowerCase());
+    return candidate;
+  }
+}
+
+/** Fetches `url` into the file `target`; see the module comment for the guarantees. */
+export async function saveToFile(url: string, target: string, options: SaveOptions): Promise<Saved> {
+  const existing = await sizeOf(target);
+  const request = await get(url, options);
+  const { response, total } = request;
+  try {
+    if (existing !== undefined && !options.force && total !== undefined) {
+      if (total === existing) return { bytes: existing, upToDate: true };
+      throw exists(target, existing, total);
+    }
+    const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(temporary, 'wx');
+      const file = handle;
+      const bytes = await receive(response, total, request, options, (chunk) => file.write(chunk).then(() => undefined));
+      await handle.close();
+      handle = undefined;
+      if (existing !== undefined && !options.force) {
+        // No Content-Length told the size before: the whole file did.
+        if (bytes === existing) return { bytes, upToDate: true };
+        throw exists(target, existing, bytes);
+      }
+      await place(temporary, target, options.force, bytes);
+      return { bytes, upToDate: false };
+    } finally {
+      await handle?.close().catch(() => undefined);
+      await rm(temporary, { force: true });
+    }
+  } finally {
+    request.done();
+  }
+}
+
+/** Fetches `url` to a stream (stdout): nothing is written until the first bytes prove a PDF. */
+export async function saveToStream(url: string, out: Writable, options: SaveOptions): Promise<Saved> {
+  const request = await get(url, options);
+  try {
+    const bytes = await receive(request.response, request.total, request, options, (chunk) =>
+      out.write(chunk)
+        ? undefined
+        : new Promise<void>((resolve, reject) => {
+            const onError = (error: Error) => reject(error);
+            out.once('error', onError);
+            out.once('drain', () => {
+              out.off('error', onError);
+              resolve();
+            });
+          }),
+    );
+    return { bytes, upToDate: false };
+  } finally {
+    request.done();
+  }
+}
+
+interface OpenRequest {
+  origin: string;
+  response: HttpResponse;
+  total: number | undefined;
+  /** Restarts the idle count. */
+  touch(): void;
+  /** Whether the idle limit ended the request. */
+  idle(): boolean;
+  /** Ends the request (and its timer), read or not. */
+  done(): void;
+}
+
+/** GET without any credential; a 2xx answer or a typed error. */
+async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
+  const target = new URL(url);
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') {
+    throw new ServiceError(`the service gave a download URL that is not http(s): ${target.protocol}`);
+  }
+  const ending = new AbortController();
+  let idled = false;
+  const timer = setTimeout(() => {
+    idled = true;
+    ending.abort(new Error('download stalled'));
+  }, options.idleTimeoutMs);
+  const signal = AbortSignal.any([options.signal, ending.signal]);
+  const request: Omit<OpenRequest, 'response' | 'total'> = {
+    origin: target.origin,
+    touch: () => timer.refresh(),
+    idle: () => idled,
+    done: () => {
+      clearTimeout(timer);
+      ending.abort(new Error('done'));
+    },
+  };
+  let response: HttpResponse;
+  try {
+    // Only these two headers: no Authorization, no cookie, nothing that names the user.
+    response = await options.transport(target, { method: 'GET', headers: { 'user-agent': options.userAgent, accept: 'application/pdf, */*' }, signal });
+  } catch (error) {
+    request.done();
+    throw failure(error, options, { origin: target.origin, idled });
+  }
+  if (!response.ok) {
+    request.done();
+    const message = `the storage host ${target.origin} answered HTTP ${response.status}`;
+    if (response.status === 403) throw new StorageDeniedError(`${message}: the download URL expired or was refused`, { status: 403 });
+    throw new ServiceError(message, { status: response.status });
+  }
+  const header = response.headers.get('content-length');
+  const total = header !== null && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
+  return { response, total, ...request };
+}
+
+/** Reads the body into `write`, checking the PDF magic first and the length last. */
+async function receive(
+  response: HttpResponse,
+  total: number | undefined,
+  request: OpenRequest,
+  options: SaveOptions,
+  write: (chunk: Uint8Array) => Promise<void> | undefined,
+): Promise<number> {
+  let received = 0;
+  let head = Buffer.alloc(0);
+  try {
+    for await (const chunk of response.body) {
+      request.touch();
+      if (head.length < PDF_MAGIC.length) {
+        head = Buffer.concat([head, chunk]);
+        const n = Math.min(head.length, PDF_MAGIC.length);
+        if (!head.subarray(0, n).equals(PDF_MAGIC.subarray(0, n))) throw notPdf();
+        if (head.length < PDF_MAGIC.length) continue;
+        received += head.length;
+        await write(head);
+      } else {
+        received += chunk.length;
+        await write(chunk);
+      }
+      options.onBytes?.(received, total);
+    }
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    throw failure(error, options, { origin: request.origin, idled: request.idle(), received, total });
+  }
+  if (received < PDF_MAGIC.length) {
+    throw received === 0 ? new ServiceError('the storage host sent an empty file') : notPdf();
+  }
+  if (total !== undefined && received !== total) {
+    throw new ServiceError(`the download was cut short: ${received} of ${total} bytes arrived`);
+  }
+  return received;
+}
+
+/** A transport or stream failure, said for a person; Ctrl-C becomes InterruptedError. */
+function failure(
+  error: unknown,
+  options: SaveOptions,
+  { origin, idled, received, total }: { origin: string; idled: boolean; received?: number; total?: number | undefined },
+): Error {
+  if (options.signal.aborted) return new InterruptedError();
+  if (idled) {
+    return new ServiceError(`the download stalled: nothing arrived for ${options.idleTimeoutMs / 1000} s`, {
+      details: ['raise the limit with --timeout <seconds>'],
+    });
+  }
+  if (received !== undefined) {
+    const of = total === undefined ? '' : ` of ${total}`;
+    return new ServiceError(`the download was cut short: ${received}${of} bytes arrived`, { cause: error });
+  }
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  return new ServiceError(`cannot reach the storage host ${origin}${code ? ` (${code})` : ''}`, { cause: error });
+}
+
+const notPdf = (): ServiceError => new ServiceError('the storage host sent a file that is not a PDF (it does not start with %PDF-)');
+
+function exists(target: string, size: number, remote: number): UsageError {
+  return new UsageError(`${target} exists (${formatBytes(size)}; the download is ${formatBytes(remote)})`, {
+    details: ['--force replaces it'],
+  });
+}
+
+async function sizeOf(path: string): Promise<number | undefined> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new UsageError(`${path} is a directory`);
+    return info.size;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Gives the complete temporary file the target's name. Without --force a hard link does it, which
+ * fails if a file appeared at the target meanwhile instead of replacing it; where links are not
+ * supported, a rename after one more check.
+ */
+async function place(temporary: string, target: string, force: boolean, bytes: number): Promise<void> {
+  if (force) {
+    await rename(temporary, target);
+    return;
+  }
+  try {
+    await link(temporary, target);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw exists(target, (await sizeOf(target)) ?? 0, bytes);
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw error;
+  }
+  const appeared = await sizeOf(target);
+  if (appeared !== undefined) throw exists(target, appeared, bytes);
+  await rename(temporary, target);
+}
