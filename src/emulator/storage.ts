@@ -149,9 +149,11 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
         if (res.destroyed) return;
         const room = limit === undefined ? chunk.length : Math.max(0, limit - sent);
         const part = chunk.subarray(0, room);
-        if (part.length > 0 && !res.write(part)) await new Promise((resume) => res.once('drain', resume));
         sent += part.length;
-        if (limit !== undefined && sent >= limit && sent < size) {
+        const cutting = limit !== undefined && sent >= limit && sent < size;
+        // Before a cut, the bytes sent must have left: a destroyed response drops what it buffered.
+        if (part.length > 0 && (!res.write(part) || cutting)) await new Promise((resume) => (cutting ? res.write('', resume) : res.once('drain', resume)));
+        if (cutting) {
           if (cut) res.destroy();
           // A stall keeps the connection open until the client gives up.
           return;

@@ -115,6 +115,8 @@ export interface Settings {
   quiet: boolean;
   verbose: boolean;
   noColor: boolean;
+  /** Set when a value came from the official CLI's variables rather than PDS_*: their names. */
+  royaltyportEnv?: { token?: 'ROYALTYPORT_TOKEN'; apiUrl?: 'ROYALTYPORT_API_URL' };
 }
 
 /** flag > environment > profile > default. */
@@ -131,9 +133,10 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
           ? { value: stored, source: 'profile' as const }
           : undefined;
 
-  const apiUrl = pick(flags.apiUrl, env.PDS_API_URL, profile['api-url']);
+  // The official CLI's variables come after pds's own, so a script written for it works unchanged.
+  const apiUrl = pick(flags.apiUrl, env.PDS_API_URL || env.ROYALTYPORT_API_URL, profile['api-url']);
   const project = pick(flags.project, env.PDS_PROJECT, profile.project);
-  const token = pick(undefined, env.PDS_TOKEN, profile.token);
+  const token = pick(undefined, env.PDS_TOKEN || env.ROYALTYPORT_TOKEN, profile.token);
   const timeout = flags.timeout ?? profile.timeout ?? String(DEFAULT_TIMEOUT_SECONDS);
   const seconds = Number(timeout);
   if (!Number.isFinite(seconds) || seconds <= 0) {
@@ -154,6 +157,11 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
     verbose: flags.verbose === true,
     noColor: flags.color === false,
   };
+  const royaltyport = {
+    ...(apiUrl?.source === 'env' && !env.PDS_API_URL ? { apiUrl: 'ROYALTYPORT_API_URL' as const } : {}),
+    ...(token?.source === 'env' && !env.PDS_TOKEN ? { token: 'ROYALTYPORT_TOKEN' as const } : {}),
+  };
+  if (royaltyport.apiUrl || royaltyport.token) settings.royaltyportEnv = royaltyport;
   if (token) {
     settings.token = token.value;
     settings.tokenSource = token.source === 'env' ? 'env' : 'profile';

@@ -60,7 +60,7 @@ const ENV_NAMES = { 'api-url': 'PDS_API_URL', project: 'PDS_PROJECT', token: 'PD
 const FLAG_NAMES = { 'api-url': '--api-url', project: '--project', token: '--token' } as const;
 
 function from(key: keyof typeof ENV_NAMES, source: Source, settings: Settings): string {
-  if (source === 'env') return `from ${ENV_NAMES[key]}`;
+  if (source === 'env') return `from ${(key !== 'project' && settings.royaltyportEnv?.[key === 'api-url' ? 'apiUrl' : 'token']) || ENV_NAMES[key]}`;
   if (source === 'flag') return `from ${FLAG_NAMES[key]}`;
   if (source === 'profile') return `from profile ${settings.profile}`;
   return 'built-in default';

@@ -1,0 +1,61 @@
+// Downloads in the real process: Ctrl-C in the middle of a file, and a body cut short, leave
+// nothing behind (no file at the target, no temporary file).
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
+import { sharedEmulator } from '../helpers/emulator.js';
+import { runPds, startPds } from '../helpers/process.js';
+
+const emulator = sharedEmulator();
+const env = () => ({
+  PDS_API_URL: emulator.url,
+  PDS_TOKEN: 'demo-org-token',
+  PDS_PROJECT: DEMO_PROJECT_ID,
+  PDS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pds-config-')),
+});
+const contractId = () => emulator.state.data[DEMO_PROJECT_ID]?.contracts[0]?.id as string;
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+it('Ctrl-C during a download: exit 130 within a second, no file at the target, no temporary file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pds-download-'));
+  emulator.storage.requests.length = 0;
+  emulator.storage.faults.stallAfterBytes = 200;
+  try {
+    const pds = startPds(['contracts', 'download', contractId(), '-o', join(dir, 'c.pdf')], { env: env() });
+    await until(() => emulator.storage.requests.length === 1);
+    // The first bytes are on their way; the rest never come.
+    await until(() => readdirSync(dir).length === 1);
+    // What is there is the temporary file, never the target.
+    expect(readdirSync(dir)).toEqual([expect.stringMatching(/^\.c\.pdf\.[0-9a-f]{8}\.part$/)]);
+    const interrupted = Date.now();
+    pds.child.kill('SIGINT');
+    const exit = await pds.exited;
+    expect(exit.code).toBe(130);
+    expect(Date.now() - interrupted).toBeLessThan(1_000);
+    expect(readdirSync(dir)).toEqual([]);
+  } finally {
+    emulator.storage.faults.stallAfterBytes = undefined;
+  }
+});
+
+it('a body cut short: exit 1 with the reason, nothing left in the directory', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pds-download-'));
+  emulator.storage.faults.cutAfterBytes = 50;
+  try {
+    const run = await runPds(['contracts', 'download', contractId(), '-o', `${dir}/`], { env: env() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^error: the download was cut short: 50 of \d+ bytes arrived\n$/);
+    expect(readdirSync(dir)).toEqual([]);
+  } finally {
+    emulator.storage.faults.cutAfterBytes = undefined;
+  }
+});
