@@ -53,7 +53,7 @@ it('a body cut short: exit 1 with the reason, nothing left in the directory', as
   try {
     const run = await runPds(['contracts', 'download', contractId(), '-o', `${dir}/`], { env: env() });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^error: the download was cut short: 50 of \d+ bytes arrived\n$/);
+    expect(run.stderr).toMatch(/^error: the download was cut short: \d+ of \d+ bytes arrived\n$/);
     expect(readdirSync(dir)).toEqual([]);
   } finally {
     emulator.storage.faults.cutAfterBytes = undefined;
