@@ -1,0 +1,79 @@
+// What users of the service's official CLI bring along: ROYALTYPORT_TOKEN and ROYALTYPORT_API_URL
+// (read after PDS_* and before the profile), and -w for --watch.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/lib/config.js';
+import { DEMO_PROJECT, freshConfigDir, instantClock, runCli } from '../helpers/cli.js';
+import { sharedEmulator } from '../helpers/emulator.js';
+
+const emulator = sharedEmulator({ processingMs: 20 });
+
+function withProfile(profile: Record<string, string>): string {
+  const dir = freshConfigDir();
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }));
+  return dir;
+}
+
+describe('ROYALTYPORT_TOKEN and ROYALTYPORT_API_URL', () => {
+  it('come after PDS_TOKEN and PDS_API_URL', () => {
+    const settings = resolveSettings({}, {
+      PDS_CONFIG_DIR: freshConfigDir(),
+      PDS_TOKEN: 'pds-token',
+      ROYALTYPORT_TOKEN: 'rp-token',
+      PDS_API_URL: 'http://127.0.0.1:1',
+      ROYALTYPORT_API_URL: 'http://127.0.0.1:2',
+    });
+    expect(settings).toMatchObject({ token: 'pds-token', tokenSource: 'env', apiUrl: 'http://127.0.0.1:1', apiUrlSource: 'env' });
+    expect(settings.royaltyportEnv).toBeUndefined();
+  });
+
+  it('come before the profile', () => {
+    const dir = withProfile({ token: 'profile-token', 'api-url': 'http://127.0.0.1:3' });
+    const settings = resolveSettings({}, { PDS_CONFIG_DIR: dir, ROYALTYPORT_TOKEN: 'rp-token', ROYALTYPORT_API_URL: 'http://127.0.0.1:2/' });
+    expect(settings).toMatchObject({
+      token: 'rp-token',
+      tokenSource: 'env',
+      apiUrl: 'http://127.0.0.1:2',
+      apiUrlSource: 'env',
+      royaltyportEnv: { token: 'ROYALTYPORT_TOKEN', apiUrl: 'ROYALTYPORT_API_URL' },
+    });
+    expect(resolveSettings({ apiUrl: 'http://127.0.0.1:4' }, { PDS_CONFIG_DIR: dir, ROYALTYPORT_API_URL: 'http://127.0.0.1:2' }).apiUrl).toBe('http://127.0.0.1:4');
+  });
+
+  it('are checked like PDS_API_URL', () => {
+    expect(() => resolveSettings({}, { PDS_CONFIG_DIR: freshConfigDir(), ROYALTYPORT_API_URL: 'ftp://x' })).toThrow(
+      "invalid API URL 'ftp://x': only http and https are supported",
+    );
+  });
+
+  it('work end to end, and auth status names them as the source', async () => {
+    const result = await runCli(null, ['auth', 'status'], {
+      token: null,
+      env: { ROYALTYPORT_TOKEN: 'demo-org-token', ROYALTYPORT_API_URL: emulator.url },
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        'profile\tdefault\n' +
+        `api-url\t${emulator.url}, from ROYALTYPORT_API_URL\n` +
+        'token\tdemo…, from ROYALTYPORT_TOKEN\n' +
+        'scope\torganization (2 projects)\n' +
+        `project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
+      stderr: '',
+    });
+    expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([['/v1/projects', 'Bearer demo-org-token']]);
+  });
+});
+
+describe('-w', () => {
+  it('is short for --watch', async () => {
+    const upload = await runCli(emulator, ['upload', 'statement', 'test/fixtures/sample.pdf', '-q']);
+    expect(upload).toMatchObject({ code: 0, stderr: '' });
+    const stagingId = upload.stdout.trim();
+    const result = await runCli(emulator, ['statements', 'status', stagingId, '-w', '--interval', '0.1', '--json'], { clock: instantClock });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(result.stdout)).toMatchObject({ staging_id: Number(stagingId), processing_processes: { status: 'completed' } });
+    expect(emulator.requests.filter((r) => r.path === `/v1/statements/${stagingId}/processes`).length).toBeGreaterThan(1);
+  });
+});
