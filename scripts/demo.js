@@ -44,6 +44,7 @@ try {
   step(['contracts', 'ls', '--per-page', '5']);
   const [contract] = json(['contracts', 'ls', '--per-page', '1']);
   step(['contracts', 'get', contract.id, '--include', 'royalties,splits']);
+  step(['contracts', 'download', contract.id, '-o', join(configDir, 'contract.pdf')]);
   step(['statements', 'ls', '--per-page', '5']);
   step(['entities', 'ls', '--roles', 'assignee', '--per-page', '5', '--merged']);
   step(['artists', 'ls', '--per-page', '5']);
