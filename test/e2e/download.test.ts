@@ -242,3 +242,17 @@ describe('unsafe file names from the service', () => {
     }
   });
 });
+
+describe('a stalled download', () => {
+  it('ends after --timeout without a byte: exit 1, nothing left', async () => {
+    const dir = freshDir();
+    emulator.storage.faults.stallAfterBytes = 10;
+    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', join(dir, 'x.pdf'), '--timeout', '0.3']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: the download stalled: nothing arrived for 0.3 s\n  raise the limit with --timeout <seconds>\n',
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

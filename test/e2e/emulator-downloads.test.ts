@@ -1,5 +1,7 @@
 // The emulator's download endpoints and its storage host (a second port), over real HTTP.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DownloadLink, ErrorBody } from '../../src/lib/schemas.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
@@ -113,5 +115,50 @@ describe('generatedPdf', () => {
     expect(offsets).toHaveLength(5);
     offsets.forEach((offset, index) => expect(pdf.slice(offset).startsWith(`${index + 1} 0 obj`)).toBe(true));
     expect(pdf).toContain('(A \\(title\\) with \\\\ and ?n?code) Tj');
+  });
+});
+
+describe('uploaded files with --data', () => {
+  it('are kept beside the data file and served after a restart', async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'pds-emulator-data-')), 'state.json');
+    let running = await testEmulator({ dataFile, processingMs: 20 });
+    let stagingId: number;
+    try {
+      const form = new FormData();
+      form.append('file', new Blob([PDF], { type: 'application/pdf' }), 'kept.pdf');
+      const upload = await call(running, `/v1/contracts?projectId=${DEMO_PROJECT_ID}`, { method: 'POST', body: form });
+      stagingId = ((await upload.json()) as { data: { staging_id: number } }).data.staging_id;
+      expect(readFileSync(join(`${dataFile}.files`, `${stagingId}.pdf`)).equals(PDF)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The upload becomes a contract on the next request.
+      await call(running, `/v1/contracts/${stagingId}/processes?projectId=${DEMO_PROJECT_ID}`);
+    } finally {
+      await running.close();
+    }
+    running = await testEmulator({ dataFile, processingMs: 20 });
+    try {
+      const contract = running.state.data[DEMO_PROJECT_ID]?.contracts.find((c) => c.staging_id === stagingId);
+      const answer = await call(running, `/v1/contracts/${contract?.id}/download?projectId=${DEMO_PROJECT_ID}`);
+      const link = DownloadLink.parse(((await answer.json()) as { data: unknown }).data);
+      expect(link.fileName).toBe('kept.pdf');
+      expect(Buffer.from(await (await fetch(link.url)).arrayBuffer()).equals(PDF)).toBe(true);
+    } finally {
+      await running.close();
+    }
+    expect(existsSync(`${dataFile}.files`)).toBe(true);
+  });
+
+  it('a refused upload leaves no file behind', async () => {
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'pds-emulator-data-')), 'state.json');
+    const running = await testEmulator({ dataFile });
+    try {
+      const form = new FormData();
+      form.append('file', new Blob(['not a pdf at all'], { type: 'application/pdf' }), 'bad.pdf');
+      const upload = await call(running, `/v1/contracts?projectId=${DEMO_PROJECT_ID}`, { method: 'POST', body: form });
+      expect(upload.status).toBe(400);
+      expect(readdirSync(`${dataFile}.files`)).toEqual([]);
+    } finally {
+      await running.close();
+    }
   });
 });

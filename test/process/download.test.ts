@@ -1,12 +1,12 @@
 // Downloads in the real process: Ctrl-C in the middle of a file, and a body cut short, leave
 // nothing behind (no file at the target, no temporary file).
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { sharedEmulator } from '../helpers/emulator.js';
-import { runPds, startPds } from '../helpers/process.js';
+import { ptyPds, runPds, startPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
 const env = () => ({
@@ -58,4 +58,22 @@ it('a body cut short: exit 1 with the reason, nothing left in the directory', as
   } finally {
     emulator.storage.faults.cutAfterBytes = undefined;
   }
+});
+
+it('on a terminal: a line per file, then the summary', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pds-download-'));
+  const [a, b] = emulator.state.data[DEMO_PROJECT_ID]?.statements ?? [];
+  const pds = await ptyPds(['statements', 'download', String(a?.id), String(b?.id), '99999', '-o', `${dir}/`], { env: { ...env(), NO_COLOR: '1' } });
+  const exit = await pds.exited;
+  expect(exit.code).toBe(1);
+  const screen = await pds.screen();
+  const size = (name: string | undefined) => statSync(join(dir, name as string)).size;
+  expect(screen).toEqual([
+    `✓ statement ${a?.id} → ${join(dir, a?.file_name as string)}  ${size(a?.file_name)} B`,
+    `✓ statement ${b?.id} → ${join(dir, b?.file_name as string)}  ${size(b?.file_name)} B`,
+    `✗ statement 99999  statement 99999 not found in project ${DEMO_PROJECT_ID}`,
+    `error: statement 99999: statement 99999 not found in project ${DEMO_PROJECT_ID}`,
+    '2 downloaded, 1 failed',
+  ]);
+  expect(pds.cursorVisible()).toBe(true);
 });

@@ -10,7 +10,6 @@ import { InterruptedError, NotFoundError, PdsError, UsageError } from '../../lib
 import { NameClaims, StorageDeniedError, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
 import { createTransport } from '../../lib/transport.js';
 import { formatBytes } from '../../lib/upload.js';
-import { VERSION } from '../../lib/version.js';
 import { positiveInt } from '../options.js';
 import { LiveLines } from './live.js';
 
@@ -60,7 +59,8 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     transport: createTransport(ctx.env),
     signal: ctx.signal,
     idleTimeoutMs: ctx.settings.timeoutMs,
-    userAgent: `pds/${VERSION} node/${process.versions.node}`,
+    // No version: importing it here would move it out of the entry's chunk, which --version loads alone.
+    userAgent: `pds node/${process.versions.node}`,
     force: opts.force === true,
   };
   const view = await Display.create(ctx, kind, destination.to === 'stdout');
