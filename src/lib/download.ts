@@ -27,6 +27,8 @@ export interface SaveOptions {
   userAgent: string;
   /** Replace an existing target. */
   force: boolean;
+  /** One line per request and answer, when --verbose; the URL's query (its signature) is left out. */
+  trace?: (line: string) => void;
   /** Bytes received so far, and the total when the storage host announced it. */
   onBytes?(received: number, total: number | undefined): void;
 }
@@ -165,6 +167,7 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
     },
   };
   let response: HttpResponse;
+  options.trace?.(`> GET ${target.origin}${target.pathname} (signed URL, sent without credentials)`);
   try {
     // Only these two headers: no Authorization, no cookie, nothing that names the user.
     response = await options.transport(target, { method: 'GET', headers: { 'user-agent': options.userAgent, accept: 'application/pdf, */*' }, signal });
@@ -172,6 +175,7 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
     request.done();
     throw failure(error, options, { origin: target.origin, idled });
   }
+  options.trace?.(`< ${response.status} ${response.statusText}`);
   if (!response.ok) {
     request.done();
     const message = `the storage host ${target.origin} answered HTTP ${response.status}`;

@@ -48,12 +48,31 @@ describe('one download', () => {
     expect(readFileSync(expected).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
+  it('to a directory that does not exist yet: it is created', async () => {
+    const dir = join(freshDir(), 'new', 'sub');
+    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', `${dir}/`, '-q']);
+    expect(result).toEqual({ code: 0, stdout: `${join(dir, fileNameOf('contract', contractId()))}\n`, stderr: '' });
+  });
+
+  it('-o - refuses a terminal for stdout', async () => {
+    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', '-'], { tty: true });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: stdout is a terminal: redirect it to a file or a pipe to use -o -\n' });
+    expect(emulator.requests).toEqual([]);
+  });
+
   it('to stdout with -o -: the bytes and nothing else', async () => {
     const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', '-']);
     expect(result.code).toBe(0);
     expect(result.stdout.startsWith('%PDF-1.4\n')).toBe(true);
     expect(result.stdout.endsWith('%%EOF\n')).toBe(true);
     expect(result.stderr).toBe('');
+  });
+
+  it('--verbose traces the storage request without its signature', async () => {
+    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', join(freshDir(), 'c.pdf'), '--verbose']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`> GET ${emulator.storage.origin}/files/contract/${DEMO_PROJECT_ID}/${contractId()} (signed URL, sent without credentials)\n< 200 OK\n`);
+    expect(result.stderr).not.toContain('signature=');
   });
 
   it('--json prints id, file and bytes', async () => {

@@ -62,6 +62,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     // No version: importing it here would move it out of the entry's chunk, which --version loads alone.
     userAgent: `pds node/${process.versions.node}`,
     force: opts.force === true,
+    ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),
   };
   const view = await Display.create(ctx, kind, destination.to === 'stdout');
   for (const entry of entries) view.queued(entry);
