@@ -133,6 +133,13 @@ describe('refusals', () => {
     expect(readdirSync(dir)).toEqual(['kept.pdf']);
   });
 
+  it('without a token: exit 3, nothing sent', async () => {
+    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', `${freshDir()}/`], { token: null });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^error: not logged in\n/);
+    expect(emulator.requests).toEqual([]);
+  });
+
   it('a 404 id: exit 5, nothing written', async () => {
     const dir = freshDir();
     const result = await runCli(emulator, ['contracts', 'download', '424242', '-o', `${dir}/`]);
