@@ -151,13 +151,15 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
         const part = chunk.subarray(0, room);
         sent += part.length;
         const cutting = limit !== undefined && sent >= limit && sent < size;
-        // Before a cut, the bytes sent must have left: a destroyed response drops what it buffered.
-        if (part.length > 0 && (!res.write(part) || cutting)) await new Promise((resume) => (cutting ? res.write('', resume) : res.once('drain', resume)));
+        const flowing = res.write(part);
         if (cutting) {
+          // The bytes written must leave before the cut: a destroyed response drops what it buffered.
+          await new Promise((resume) => res.write('', resume));
           if (cut) res.destroy();
           // A stall keeps the connection open until the client gives up.
           return;
         }
+        if (!flowing) await new Promise((resume) => (res.once('drain', resume), res.once('close', resume)));
       }
       res.end();
     })().catch(() => res.destroy());
@@ -170,13 +172,16 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
       authorization: req.headers.authorization !== undefined,
     };
     requests.push(record);
-    res.on('finish', () => {
-      record.status = res.statusCode;
+    // 'close' comes for a cut or abandoned answer too, which never finishes.
+    res.on('close', () => {
       if (!options.quiet) {
-        log(`storage ${record.method} ${record.path} ${res.statusCode} ${record.authorization ? 'WITH an Authorization header' : 'no Authorization header'}`);
+        const outcome = res.writableFinished ? '' : ' (not completed)';
+        log(`storage ${record.method} ${record.path} ${res.statusCode}${outcome} ${record.authorization ? 'WITH an Authorization header' : 'no Authorization header'}`);
       }
     });
     serve(req, res);
+    // Every answer's head is written before serve() returns.
+    record.status = res.statusCode;
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
