@@ -71,9 +71,11 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   // records get the same names on every run (which lets a rerun skip what is up to date).
   let previousClaim: Promise<void> = Promise.resolve();
   let noDownloads: NoDownloadsError | undefined;
+  // Stops starting downloads on Ctrl-C, or once the service turned out to have no download endpoint.
+  const stopBatch = new AbortController();
 
   try {
-    await pool(entries, opts.concurrency, () => ctx.signal.aborted || noDownloads !== undefined, async (entry) => {
+    await pool(entries, opts.concurrency, AbortSignal.any([ctx.signal, stopBatch.signal]), async (entry) => {
       const earlier = previousClaim;
       let claimed!: () => void;
       previousClaim = new Promise<void>((resolve) => (claimed = resolve));
@@ -102,7 +104,10 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
         }
       } catch (error) {
         claimed();
-        if (error instanceof NoDownloadsError) noDownloads ??= error;
+        if (error instanceof NoDownloadsError) {
+          noDownloads ??= error;
+          stopBatch.abort();
+        }
         entry.error = ctx.signal.aborted ? new InterruptedError() : asPdsError(error);
       }
       view.finished(entry);
@@ -199,11 +204,14 @@ function targetOf(destination: Destination, fileName: string | null | undefined,
   return destination.dir === '.' ? name : join(destination.dir, name);
 }
 
-/** Runs `task` over the items, at most `limit` at once, in order; stops starting new ones once `stop()` says so. */
-async function pool<T>(items: T[], limit: number, stop: () => boolean, task: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `task` over the items, at most `limit` at once, in order; stops starting new ones once
+ * `signal` aborts. (The same as the pool moving to src/lib/pool.ts: use that one once it is there.)
+ */
+async function pool<T>(items: readonly T[], limit: number, signal: AbortSignal, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length && !stop()) await task(items[next++] as T);
+    while (next < items.length && !signal.aborted) await task(items[next++] as T);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
