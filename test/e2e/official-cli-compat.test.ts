@@ -4,10 +4,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/lib/config.js';
-import { DEMO_PROJECT, freshConfigDir, instantClock, runCli } from '../helpers/cli.js';
+import { realClock, type Clock } from '../../src/lib/clock.js';
+import { DEMO_PROJECT, freshConfigDir, runCli } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 
-const emulator = sharedEmulator({ processingMs: 20 });
+// Slow enough that the upload is still processing when the watch starts, even on a busy machine.
+const emulator = sharedEmulator({ processingMs: 250 });
+const quickClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realClock.sleep(Math.min(ms, 20), signal) };
 
 function withProfile(profile: Record<string, string>): string {
   const dir = freshConfigDir();
@@ -71,7 +74,7 @@ describe('-w', () => {
     const upload = await runCli(emulator, ['upload', 'statement', 'test/fixtures/sample.pdf', '-q']);
     expect(upload).toMatchObject({ code: 0, stderr: '' });
     const stagingId = upload.stdout.trim();
-    const result = await runCli(emulator, ['statements', 'status', stagingId, '-w', '--interval', '0.1', '--json'], { clock: instantClock });
+    const result = await runCli(emulator, ['statements', 'status', stagingId, '-w', '--interval', '0.1', '--json'], { clock: quickClock });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toMatchObject({ staging_id: Number(stagingId), processing_processes: { status: 'completed' } });
     expect(emulator.requests.filter((r) => r.path === `/v1/statements/${stagingId}/processes`).length).toBeGreaterThan(1);
