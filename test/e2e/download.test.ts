@@ -154,7 +154,9 @@ describe('refusals', () => {
     [['contracts', 'download', '1', '2', '-o', '-'], 'error: -o - writes one file to stdout: give exactly one id\n'],
     [['contracts', 'download', '1', '2', '-o', '/tmp/pds-no-such-file.pdf'], 'error: -o /tmp/pds-no-such-file.pdf names one file: give a directory (ending with /) for several downloads\n'],
     [['contracts', 'download', '1', '-o', '/tmp/pds-no-such-dir/x.pdf'], 'error: cannot write /tmp/pds-no-such-dir/x.pdf: the directory /tmp/pds-no-such-dir does not exist\n'],
-    [['contracts', 'download', '1', '--concurrency', '0'], "error: invalid --concurrency '0': expected a whole number from 1 to 32\n"],
+    [['contracts', 'download', '1', '--concurrency', '0'], "error: invalid --concurrency '0': expected a whole number from 1 to 8\n"],
+    [['contracts', 'download', '1', '--concurrency', '9'], "error: invalid --concurrency '9': expected a whole number from 1 to 8\n"],
+    [['emulator', 'start', '--url-ttl', '-1'], "error: invalid --url-ttl '-1': expected a whole number ≥ 0\n"],
   ])('%j is a usage error, nothing sent', async (args, stderr) => {
     const result = await runCli(emulator, args);
     expect(result).toEqual({ code: 2, stdout: '', stderr });

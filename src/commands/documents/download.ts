@@ -18,7 +18,9 @@ export const Options = z.object({
   all: z.optional(z.boolean()),
   output: z.optional(z.string()),
   force: z.optional(z.boolean()),
-  concurrency: z._default(positiveInt('--concurrency', 1, 32), 4),
+  // At most the connections the transport keeps per host: a download queued inside it would have its
+  // idle clock running while it waits.
+  concurrency: z._default(positiveInt('--concurrency', 1, 8), 4),
   args: z.tuple([z.array(z.string())]),
 });
 type Options = z.infer<typeof Options>;

@@ -13,7 +13,7 @@ export function registerDownload(runner: Runner, nouns: Map<CatalogNoun, Command
       .option('--all', `every ${kind} of the project`)
       .option('-o, --output <path>', 'a file (one id), a directory (ending with / or existing), or - for stdout (default: the current directory)')
       .option('--force', 'replace existing files')
-      .option('--concurrency <n>', 'downloads at once (default 4)')
+      .option('--concurrency <n>', 'downloads at once, 1 to 8 (default 4)')
       .action(lazyAction(runner, () => import('./download.js'), { kind }));
   }
 }
