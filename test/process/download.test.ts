@@ -77,3 +77,11 @@ it('on a terminal: a line per file, then the summary', async () => {
   ]);
   expect(pds.cursorVisible()).toBe(true);
 });
+
+it('exits right after its last output (no connection or timer outlives the downloads)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pds-download-'));
+  const run = await runPds(['statements', 'download', '--all', '-o', `${dir}/`], { env: env() });
+  expect(run.code).toBe(0);
+  expect(run.stderr.endsWith(`\n${emulator.state.data[DEMO_PROJECT_ID]?.statements.length} downloaded\n`)).toBe(true);
+  expect(run.afterLastOutputMs).toBeLessThan(500);
+});
