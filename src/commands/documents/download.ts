@@ -61,8 +61,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     transport: createTransport(ctx.env),
     signal: ctx.signal,
     idleTimeoutMs: ctx.settings.timeoutMs,
-    // No version: importing it here would move it out of the entry's chunk, which --version loads alone.
-    userAgent: `pds node/${process.versions.node}`,
+    userAgent: `pds/${ctx.version} node/${process.versions.node}`,
     force: opts.force === true,
     ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),
   };
