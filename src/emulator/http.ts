@@ -36,6 +36,8 @@ export interface EmulatorOptions {
   urlTtlSeconds: number;
   /** Serve the download endpoints (a service without them answers 404). */
   downloads?: boolean;
+  /** Lifetime of the access tokens the OAuth server issues, in seconds. */
+  tokenTtlSeconds: number;
 }
 
 /** What the emulator received: tests assert on it. */

@@ -20,6 +20,8 @@ import { documentRoutes, advanceUploads } from './routes/documents.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { downloadRoutes } from './routes/downloads.js';
 import { startStorage, type Storage } from './storage.js';
+import { AuthorizationServer } from './oauth.js';
+import { bearerChallenge, handleOAuth } from './routes/oauth.js';
 
 export interface Route {
   method: string;
@@ -39,6 +41,8 @@ export interface Emulator {
   origin: 'memory' | 'seeded' | 'loaded';
   /** The storage host behind the download endpoints (a second port). */
   storage: Storage;
+  /** The OAuth authorization server (browser sign-in). */
+  oauth: AuthorizationServer;
   close(): Promise<void>;
 }
 
@@ -55,6 +59,7 @@ export const defaultOptions: EmulatorOptions = {
   sandboxTimeoutMs: 10_000,
   drift: false,
   urlTtlSeconds: 300,
+  tokenTtlSeconds: 3600,
 };
 
 interface CompiledRoute extends Route {
@@ -195,6 +200,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const limiter = new RateLimiter(options.rateLimit);
   // One draw per request in arrival order: the same seed and the same requests fail the same way.
   const faults = new Rng(options.seed);
+  const oauth = new AuthorizationServer(state, options.tokenTtlSeconds);
 
   const route = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://emulator');
@@ -207,8 +213,11 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
       allowed = true;
       if (candidate.method !== method) continue;
       const token = bearer(req);
-      const scope = state.tokens[token];
-      if (!scope) throw new HttpError(401, token ? 'invalid or expired token' : 'missing bearer token');
+      const scope = state.tokens[token] ?? oauth.scopeOf(token);
+      if (!scope) {
+        const challenge = { 'www-authenticate': bearerChallenge(req, token !== '') };
+        throw new HttpError(401, token ? 'invalid or expired token' : 'missing bearer token', challenge);
+      }
       const ctx: RouteContext = {
         req,
         res,
@@ -244,6 +253,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
       throw new HttpError(429, 'rate limit exceeded', { 'retry-after': String(rate.retryAfter) });
     }
     if (injectFault) throw new HttpError(503, 'service unavailable (injected fault)', { 'retry-after': '1' });
+    if (await handleOAuth(req, res, oauth, state)) return;
     await route(req, res, record);
   };
 
@@ -292,6 +302,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     requests,
     origin,
     storage,
+    oauth,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

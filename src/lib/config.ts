@@ -4,7 +4,7 @@
 // Writes go through `conf` (atomic, mode 0600). Reads parse the same JSON file directly: loading
 // conf and its schema validator costs ~70 ms, and every command reads the config.
 import { readFileSync } from 'node:fs';
-import { chmod } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
@@ -14,9 +14,23 @@ export const DEFAULT_API_URL = 'http://127.0.0.1:4010';
 export const DEFAULT_PROFILE = 'default';
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
+/** A browser sign-in (OAuth 2.1): the grant's tokens and what refreshing and revoking them needs. */
+const OAuthCredentials = z.looseObject({
+  issuer: z.string(),
+  client_id: z.string(),
+  token_endpoint: z.string(),
+  revocation_endpoint: z.optional(z.string()),
+  access_token: z.string(),
+  refresh_token: z.optional(z.string()),
+  /** ISO 8601; absent when the server did not say. */
+  expires_at: z.optional(z.string()),
+});
+export type OAuthCredentials = z.infer<typeof OAuthCredentials>;
+
 const Profile = z.looseObject({
   'api-url': z.optional(z.string()),
   token: z.optional(z.string()),
+  oauth: z.optional(OAuthCredentials),
   project: z.optional(z.string()),
   timeout: z.optional(z.string()),
 });
@@ -63,13 +77,39 @@ export function readProfile(env: NodeJS.ProcessEnv, name: string): Profile {
   return readConfig(env).profiles[name] ?? {};
 }
 
-/** Changes one profile and writes the file atomically with mode 0600. */
+/**
+ * Changes one profile and writes the file atomically with mode 0600, under a lock: the read, the
+ * change and the write of one process never interleave with another's, and `change` receives the
+ * freshest profile (a token refresh decides inside it whether another process already refreshed).
+ * A `change` that throws leaves the file as it was.
+ */
 export async function updateProfile(
   env: NodeJS.ProcessEnv,
   name: string,
-  change: (profile: Profile) => Profile,
+  change: (profile: Profile) => Profile | Promise<Profile>,
 ): Promise<Profile> {
-  const { default: Conf } = await import('conf');
+  const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
+  const dir = configDir(env);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // proper-lockfile locks an existing path (the directory); the lock itself is `config.json.lock`.
+  const release = await lockfile.lock(dir, {
+    lockfilePath: `${configPath(env)}.lock`,
+    // A refresh holds the lock for one request; others wait for it rather than fail.
+    retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
+  });
+  try {
+    return await changeProfile(Conf, env, name, change);
+  } finally {
+    await release();
+  }
+}
+
+async function changeProfile(
+  Conf: typeof import('conf').default,
+  env: NodeJS.ProcessEnv,
+  name: string,
+  change: (profile: Profile) => Profile | Promise<Profile>,
+): Promise<Profile> {
   const store = new Conf<ConfigFile>({
     projectName: 'pds',
     cwd: configDir(env),
@@ -78,7 +118,7 @@ export async function updateProfile(
     accessPropertiesByDotNotation: false,
   });
   const profiles = { ...readConfig(env).profiles };
-  const next = change({ ...profiles[name] });
+  const next = await change({ ...profiles[name] });
   for (const key of Object.keys(next) as (keyof Profile)[]) {
     if (next[key] === undefined) delete next[key];
   }
@@ -108,6 +148,8 @@ export interface Settings {
   apiUrlSource: Source;
   token?: string;
   tokenSource?: Exclude<Source, 'flag' | 'default'>;
+  /** Set when the token in use is the access token of a browser sign-in (refreshed as needed). */
+  oauth?: OAuthCredentials;
   project?: string;
   projectSource?: Exclude<Source, 'default'>;
   timeoutMs: number;
@@ -136,7 +178,8 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
   // The official CLI's variables come after pds's own, so a script written for it works unchanged.
   const apiUrl = pick(flags.apiUrl, env.PDS_API_URL || env.ROYALTYPORT_API_URL, profile['api-url']);
   const project = pick(flags.project, env.PDS_PROJECT, profile.project);
-  const token = pick(undefined, env.PDS_TOKEN || env.ROYALTYPORT_TOKEN, profile.token);
+  // PDS_TOKEN (then ROYALTYPORT_TOKEN) wins over a stored credential of either kind; a profile holds one kind at a time.
+  const token = pick(undefined, env.PDS_TOKEN || env.ROYALTYPORT_TOKEN, profile.token ?? profile.oauth?.access_token);
   const timeout = flags.timeout ?? profile.timeout ?? String(DEFAULT_TIMEOUT_SECONDS);
   const seconds = Number(timeout);
   if (!Number.isFinite(seconds) || seconds <= 0) {
@@ -165,6 +208,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
   if (token) {
     settings.token = token.value;
     settings.tokenSource = token.source === 'env' ? 'env' : 'profile';
+    if (token.source !== 'env' && profile.token === undefined && profile.oauth) settings.oauth = profile.oauth;
   }
   if (project) {
     settings.project = project.value;

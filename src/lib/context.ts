@@ -9,6 +9,8 @@ import { UUID_PATTERN } from './schemas.js';
 import { createApi, type Api } from './api/index.js';
 import { VERSION } from './version.js';
 import type { Clock } from './clock.js';
+import { OAuthSession } from './auth/session.js';
+import { OAuthRequests } from './auth/requests.js';
 
 
 export interface Dependencies {
@@ -26,6 +28,7 @@ export class Context {
   readonly output: Output;
   private client: HttpClient | undefined;
   private apiInstance: Api | undefined;
+  private session: OAuthSession | undefined;
 
   constructor(
     readonly deps: Dependencies,
@@ -74,12 +77,36 @@ export class Context {
     return this.apiInstance;
   }
 
+  /** The browser sign-in in use (not when PDS_TOKEN or a stored API token applies). */
+  get oauthSession(): OAuthSession | undefined {
+    if (this.settings.oauth && !this.session) {
+      this.session = new OAuthSession(this.settings.oauth, {
+        env: this.deps.env,
+        profile: this.settings.profile,
+        now: () => this.deps.clock.now(),
+        requests: () => this.oauthRequests(),
+      });
+    }
+    return this.session;
+  }
+
+  /** Requests to an authorization server, under the same timeout, Ctrl-C and --verbose as the API's. */
+  oauthRequests(): OAuthRequests {
+    return new OAuthRequests({
+      env: this.deps.env,
+      signal: this.deps.signal,
+      timeoutMs: this.settings.timeoutMs,
+      ...(this.settings.verbose ? { trace: (line: string) => this.deps.io.stderr.write(`${line}\n`) } : {}),
+    });
+  }
+
   /** An HTTP client; `overrides` lets `auth login` try a token before it is saved. */
   http(overrides: { token?: string; apiUrl?: string } = {}): HttpClient {
     const make = () =>
       new HttpClient({
         baseUrl: overrides.apiUrl ?? this.settings.apiUrl,
         token: overrides.token ?? this.settings.token,
+        ...(overrides.token === undefined && this.oauthSession ? { credentials: this.oauthSession } : {}),
         timeoutMs: this.settings.timeoutMs,
         userAgent: `pds/${VERSION} node/${process.versions.node}`,
         maxRetries: this.deps.maxRetries ?? 3,

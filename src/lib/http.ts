@@ -6,6 +6,7 @@
 import type { z } from 'zod/mini';
 import { envelope } from './schemas.js';
 import {
+  AuthError,
   InterruptedError,
   PdsError,
   RateLimitError,
@@ -40,9 +41,21 @@ export interface RequestOptions {
   fresh?: boolean;
 }
 
+/**
+ * Where the bearer token comes from when it can be renewed (a browser sign-in). Without one the
+ * client sends the fixed `token`.
+ */
+export interface Credentials {
+  /** A token valid now: refreshed first when it is about to expire. */
+  token(): Promise<string>;
+  /** A new token after the service refused `refused` with 401; rejects with an AuthError when it cannot. */
+  refresh(refused: string): Promise<string>;
+}
+
 export interface HttpClientOptions {
   baseUrl: string;
   token?: string;
+  credentials?: Credentials;
   timeoutMs: number;
   userAgent: string;
   maxRetries: number;
@@ -102,8 +115,26 @@ export class HttpClient {
     return (parsed.data as { data: z.infer<T> }).data;
   }
 
-  /** Sends a request, retrying where allowed; returns a 2xx response or throws a typed error. */
+  /**
+   * Sends a request, retrying where allowed; returns a 2xx response or throws a typed error.
+   * With renewable credentials a 401 is answered by one refresh and one more send. That holds for
+   * an upload whose body already went out too: the service checks the token before it acts on a
+   * request, so a 401 means nothing was done, and the upload's body can be iterated again.
+   */
   async send(options: RequestOptions): Promise<HttpResponse> {
+    const { credentials } = this.options;
+    if (!credentials) return this.sendWith(options, this.options.token);
+    const token = await credentials.token();
+    try {
+      return await this.sendWith(options, token);
+    } catch (error) {
+      if (!(error instanceof AuthError) || error.status !== 401) throw error;
+      this.options.trace?.('* the service refused the access token: refreshing it and sending again');
+      return this.sendWith(options, await credentials.refresh(token));
+    }
+  }
+
+  private async sendWith(options: RequestOptions, token: string | undefined): Promise<HttpResponse> {
     const method = options.method ?? 'GET';
     const url = this.url(options.path, options.query);
     const canRetry = (): boolean => {
@@ -111,7 +142,7 @@ export class HttpClient {
       return options.retry ?? method === 'GET';
     };
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(method, url, options);
+      const outcome = await this.attempt(method, url, options, token);
       if (outcome.response?.ok) return outcome.response;
       const retryable = outcome.response ? isRetryableStatus(outcome.response.status) : outcome.retryable;
       const failure = outcome.response ? await responseError(outcome.response, method, url) : outcome.error;
@@ -134,13 +165,14 @@ export class HttpClient {
     method: string,
     url: URL,
     options: RequestOptions,
+    token: string | undefined,
   ): Promise<{ response?: HttpResponse; error?: PdsError; retryable: boolean }> {
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       accept: 'application/json',
       ...options.headers,
     };
-    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (token) headers.authorization = `Bearer ${token}`;
     let body = options.body;
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json';

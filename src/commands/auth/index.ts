@@ -3,23 +3,27 @@ import type { Command } from 'commander';
 import { lazyAction, type Runner } from '../../lib/command.js';
 
 export function registerAuth(program: Command, runner: Runner): void {
-  const auth = program.command('auth').description('log in with an API token, show or forget it');
+  const auth = program.command('auth').description('sign in (browser or API token), show, print or forget the credential');
   auth
     .command('login')
-    .description('check a token against the service and save it in the profile (with --api-url, the URL too)')
-    .option('--with-token', 'read the token from stdin')
+    .description('sign in and save the credential in the profile (with --api-url, the URL too); on a terminal it asks how')
+    .option('--web', 'sign in with a browser (OAuth 2.1 with PKCE); BROWSER names the browser command')
+    .option('--no-browser', 'with --web: print the URL to open instead of opening a browser')
+    .option('--oauth-issuer <url>', 'with --web: the authorization server, instead of asking the service')
+    .option('--client-id <id>', 'with --web: a registered client id, instead of registering one')
+    .option('--with-token', 'read an API token from stdin')
     .option('--token <token>', 'the token itself (shells keep history: prefer --with-token)')
     .action(lazyAction(runner, () => import('./login.js')));
   auth
     .command('status')
-    .description('show the base URL, the masked token and where it comes from, its scope and the default project')
+    .description('show the base URL, the kind of credential, the masked token and its expiry, its scope and the default project')
     .action(lazyAction(runner, () => import('./status.js')));
   auth
     .command('token')
-    .description('print the token in use (PDS_TOKEN, else the profile\'s) on stdout, for piping into other tools')
+    .description('print a valid token (PDS_TOKEN, else the profile\'s, refreshed if needed) on stdout, for other tools')
     .action(lazyAction(runner, () => import('./token.js')));
   auth
     .command('logout')
-    .description('forget the profile\'s token (other settings stay)')
+    .description('revoke a browser sign-in at the server and forget the profile\'s credential (other settings stay)')
     .action(lazyAction(runner, () => import('./logout.js')));
 }

@@ -1,22 +1,42 @@
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
-import { updateProfile } from '../../lib/config.js';
+import { updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
 import { createProjectsApi } from '../../lib/api/projects.js';
-import { AuthError, UsageError } from '../../lib/errors.js';
+import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
 
 export const Options = z.object({
   args: z.tuple([]),
   withToken: z.optional(z.boolean()),
   token: z.optional(z.string()),
+  web: z.optional(z.boolean()),
+  /** commander's `--no-browser`: false when given. */
+  browser: z.optional(z.boolean()),
+  oauthIssuer: z.optional(z.string()),
+  clientId: z.optional(z.string()),
 });
+type Options = z.infer<typeof Options>;
 
-const HINT = 'pipe it in: `pds auth login --with-token < token.txt`, or pass --token <token>';
+const HINT = 'pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`';
 
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
-  const token = await tokenFrom(opts, ctx);
+export async function run(opts: Options, ctx: Context): Promise<void> {
+  const wantsWeb = opts.web === true || opts.browser === false || opts.oauthIssuer !== undefined || opts.clientId !== undefined;
+  const wantsToken = opts.withToken === true || opts.token !== undefined;
+  if (wantsWeb && wantsToken) {
+    throw new UsageError('sign in either with a browser (--web) or with a token (--with-token, --token), not both');
+  }
+  if (!wantsWeb && !wantsToken && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
+    const way = await ask(ctx, 'web-or-paste');
+    if (way === 'web') return webLogin(opts, ctx);
+    return tokenLogin(checked(await ask(ctx, 'token')), ctx);
+  }
+  if (wantsWeb) return webLogin(opts, ctx);
+  return tokenLogin(await tokenFrom(opts, ctx), ctx);
+}
+
+/** Checks a token against the service and stores it in place of any credential of the profile. */
+async function tokenLogin(token: string, ctx: Context): Promise<void> {
   const { apiUrl, profile } = ctx.settings;
-
   const projects = await createProjectsApi(ctx.http({ token, apiUrl }))
     .list()
     .catch((error: unknown) => {
@@ -26,18 +46,84 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
         ...(error.status === undefined ? {} : { status: error.status }),
       });
     });
-
-  // Only an explicit --api-url is saved: a PDS_API_URL of this shell should not outlive it.
-  const saveUrl = ctx.settings.apiUrlSource === 'flag';
-  await updateProfile(ctx.env, profile, (stored) => ({ ...stored, token, ...(saveUrl ? { 'api-url': apiUrl } : {}) }));
-
+  await updateProfile(ctx.env, profile, (stored) => ({ ...withoutCredentials(stored), token, ...savedUrl(ctx) }));
   ctx.output.info(`Logged in to ${apiUrl} as ${describeScope(scopeOf(projects))} (profile ${profile})`);
   if (ctx.env.PDS_TOKEN && ctx.env.PDS_TOKEN !== token) {
     ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the saved token');
   }
 }
 
-async function tokenFrom(opts: z.infer<typeof Options>, ctx: Context): Promise<string> {
+async function webLogin(opts: Options, ctx: Context): Promise<void> {
+  const { apiUrl, profile } = ctx.settings;
+  const { webLogin: signIn } = await import('../../lib/auth/web-login.js');
+  await signIn(ctx.oauthRequests(), {
+    apiUrl,
+    ...(opts.oauthIssuer === undefined ? {} : { issuer: opts.oauthIssuer }),
+    ...(opts.clientId === undefined ? {} : { clientId: opts.clientId }),
+    noBrowser: opts.browser === false,
+    env: ctx.env,
+    signal: ctx.signal,
+    now: () => ctx.clock.now(),
+    // The URL to open must reach the user even under -q: it is the only way on.
+    say: (line) => ctx.output.writeErr(`${line}\n`),
+    complete: async (credentials: OAuthCredentials) => {
+      const projects = await createProjectsApi(ctx.http({ token: credentials.access_token, apiUrl }))
+        .list()
+        .catch((error: unknown) => {
+          if (!(error instanceof AuthError)) throw error;
+          throw new AuthError(`${apiUrl} refused the access token of the new sign-in: ${error.message}`, {
+            details: ['nothing was saved; is --oauth-issuer the authorization server of this service?'],
+          });
+        });
+      await updateProfile(ctx.env, profile, (stored) => ({ ...withoutCredentials(stored), oauth: credentials, ...savedUrl(ctx) }));
+      const scope = describeScope(scopeOf(projects));
+      ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
+      if (ctx.env.PDS_TOKEN) ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the browser sign-in');
+      return `pds is signed in to ${apiUrl} as ${scope}. You can close this tab.`;
+    },
+  });
+}
+
+/** A profile holds one credential at a time: a new sign-in replaces the other kind. */
+function withoutCredentials({ token: _token, oauth: _oauth, ...rest }: Profile): Profile {
+  return rest;
+}
+
+/** Only an explicit --api-url is saved: a PDS_API_URL of this shell should not outlive it. */
+function savedUrl(ctx: Context): Profile {
+  return ctx.settings.apiUrlSource === 'flag' ? { 'api-url': ctx.settings.apiUrl } : {};
+}
+
+/** The questions of an interactive login, with a well-kept prompt library on stderr. */
+async function ask(ctx: Context, question: 'web-or-paste'): Promise<'web' | 'paste'>;
+async function ask(ctx: Context, question: 'token'): Promise<string>;
+async function ask(ctx: Context, question: 'web-or-paste' | 'token'): Promise<string> {
+  const context = { input: ctx.io.stdin, output: ctx.io.stderr, signal: ctx.signal, clearPromptOnDone: false };
+  try {
+    if (question === 'web-or-paste') {
+      const { default: select } = await import('@inquirer/select');
+      return await select(
+        {
+          message: `How do you want to sign in to ${ctx.settings.apiUrl}?`,
+          choices: [
+            { name: 'With a web browser', value: 'web' },
+            { name: 'Paste an API token', value: 'paste' },
+          ],
+        },
+        context,
+      );
+    }
+    const { default: password } = await import('@inquirer/password');
+    // No mask: nothing of the token is echoed, not even its length.
+    return await password({ message: 'Paste your API token:', validate: (value) => value.trim() !== '' || 'the token is empty' }, context);
+  } catch (error) {
+    // Ctrl-C in a prompt (ExitPromptError) or an abort of the run (AbortPromptError).
+    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new InterruptedError();
+    throw error;
+  }
+}
+
+async function tokenFrom(opts: Options, ctx: Context): Promise<string> {
   if (opts.withToken && opts.token !== undefined) {
     throw new UsageError('give the token either with --with-token (stdin) or with --token, not both');
   }
@@ -47,10 +133,10 @@ async function tokenFrom(opts: z.infer<typeof Options>, ctx: Context): Promise<s
     if (token === '') throw new UsageError('--token is empty', { details: [HINT] });
     return checked(token);
   }
-  // Without a flag a piped stdin is read as with --with-token; a terminal would just wait, so
-  // that case (and --with-token on a terminal) is an error with the way to do it.
+  // Without a flag a piped stdin is read as with --with-token. Without a terminal to ask on, pds
+  // never prompts: the error names both ways to sign in.
   if (ctx.io.stdinIsTTY) {
-    throw new UsageError(opts.withToken ? '--with-token reads the token from stdin, which is a terminal' : 'no token given', {
+    throw new UsageError(opts.withToken ? '--with-token reads the token from stdin, which is a terminal' : 'no token given, and no terminal to ask on', {
       details: [HINT],
     });
   }
@@ -63,6 +149,7 @@ async function tokenFrom(opts: z.infer<typeof Options>, ctx: Context): Promise<s
 
 /** A bearer token is one word; anything else is a paste gone wrong (and an invalid header). */
 function checked(token: string): string {
-  if (/\s/.test(token)) throw new UsageError('the token contains whitespace', { details: [HINT] });
-  return token;
+  const trimmed = token.trim();
+  if (/\s/.test(trimmed)) throw new UsageError('the token contains whitespace', { details: [HINT] });
+  return trimmed;
 }

@@ -1,59 +1,87 @@
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { maskToken, type Settings, type Source } from '../../lib/config.js';
-import { AuthError } from '../../lib/errors.js';
+import { AuthError, type PdsError } from '../../lib/errors.js';
+import { unreachable } from '../../lib/auth/requests.js';
+import type { Project } from '../../lib/schemas.js';
 import { describeScope, scopeOf } from './scope.js';
 
 export const Options = z.object({ args: z.tuple([]) });
 
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
   const { settings } = ctx;
   const { token } = settings;
   if (!token) {
     throw new AuthError(`not logged in (profile ${settings.profile})`, {
-      details: ['run `pds auth login --with-token` or set PDS_TOKEN'],
+      details: ['run `pds auth login` or set PDS_TOKEN'],
     });
   }
-  const projects = await ctx.api.projects.list().catch((error: unknown) => {
-    if (!(error instanceof AuthError)) throw error;
-    const source = from('token', settings.tokenSource ?? 'profile', settings);
-    throw new AuthError(`${settings.apiUrl} rejected the token (${source}): ${error.message}`, {
-      details: error.details,
-      ...(error.status === undefined ? {} : { status: error.status }),
-    });
-  });
-  const scope = scopeOf(projects);
+  const tokenFrom = from('token', settings.tokenSource ?? 'profile', settings);
+  // Out of reach, the service cannot say what the token reaches, but what is stored is still
+  // worth showing (and is what the user asked about): exit 1 after it.
+  let projects: Project[] | undefined;
+  let silence: PdsError | undefined;
+  try {
+    projects = await ctx.api.projects.list();
+  } catch (error) {
+    if (unreachable(error)) silence = error as PdsError;
+    else if (error instanceof AuthError) {
+      throw new AuthError(`${settings.apiUrl} rejected the token (${tokenFrom}): ${error.message}`, {
+        details: error.details,
+        ...(error.status === undefined ? {} : { status: error.status }),
+      });
+    } else throw error;
+  }
+  const scope = projects && scopeOf(projects);
   const project = settings.project?.toLowerCase();
-  const defaultProject = project === undefined ? undefined : projects.find((p) => p.id === project);
+  const defaultProject = project === undefined ? undefined : projects?.find((p) => p.id === project);
+  // A refresh during the request above moved the expiry: show the one in force now.
+  const oauth = ctx.oauthSession?.credentials;
+  const code = silence ? 1 : 0;
+  if (silence) ctx.output.warn(`the service did not answer (${silence.message}); showing what is stored`);
 
   // -q: the exit code is the answer (`pds auth status -q && …`).
-  if (ctx.output.mode === 'ids') return;
+  if (ctx.output.mode === 'ids') return code;
   if (ctx.output.mode === 'json') {
     ctx.output.json({
       profile: settings.profile,
       api_url: settings.apiUrl,
       api_url_source: settings.apiUrlSource,
+      credential: oauth ? 'oauth' : 'token',
+      ...(oauth ? { issuer: oauth.issuer, expires_at: oauth.expires_at ?? null } : {}),
       token: maskToken(token),
       token_source: settings.tokenSource ?? 'profile',
-      scope,
+      reachable: silence === undefined,
+      scope: scope ?? null,
       default_project:
         project === undefined
           ? null
           : { id: project, name: defaultProject?.name ?? null, source: settings.projectSource ?? 'profile' },
     });
-    return;
+    return code;
   }
+  const reach = !projects ? 'not known (the service did not answer)' : defaultProject ? '' : 'not reachable with this token';
   const projectText =
     project === undefined
       ? 'none (set one with `pds use <project>`)'
-      : `${defaultProject ? `${defaultProject.name} (${project})` : `${project} (not reachable with this token)`}, ${from('project', settings.projectSource ?? 'profile', settings)}`;
-  await ctx.output.record({
+      : `${defaultProject ? `${defaultProject.name} (${project})` : `${project} (${reach})`}, ${from('project', settings.projectSource ?? 'profile', settings)}`;
+  const record: Record<string, string> = {
     profile: settings.profile,
     'api-url': `${settings.apiUrl}, ${from('api-url', settings.apiUrlSource, settings)}`,
-    token: `${maskToken(token)}, ${from('token', settings.tokenSource ?? 'profile', settings)}`,
-    scope: describeScope(scope),
-    project: projectText,
-  });
+    credential: oauth ? `browser sign-in at ${oauth.issuer}` : 'API token',
+    token: `${maskToken(oauth?.access_token ?? token)}, ${tokenFrom}`,
+  };
+  if (oauth) record.expires = oauth.expires_at === undefined ? 'not said by the server' : describeExpiry(oauth.expires_at, ctx.clock.now(), oauth.refresh_token !== undefined);
+  record.scope = scope ? describeScope(scope) : 'not known (the service did not answer)';
+  record.project = projectText;
+  await ctx.output.record(record);
+  return code;
+}
+
+function describeExpiry(expiresAt: string, now: number, refreshable: boolean): string {
+  const minutes = Math.round((Date.parse(expiresAt) - now) / 60_000);
+  const when = minutes >= 0 ? `in ${minutes} min` : `${-minutes} min ago`;
+  return `${expiresAt} (${when}${refreshable ? ', refreshed as needed' : ''})`;
 }
 
 const ENV_NAMES = { 'api-url': 'PDS_API_URL', project: 'PDS_PROJECT', token: 'PDS_TOKEN' } as const;

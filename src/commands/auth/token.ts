@@ -4,11 +4,15 @@ import { AuthError } from '../../lib/errors.js';
 
 export const Options = z.object({ args: z.tuple([]) });
 
-/** The token in use, as the requests would send it: PDS_TOKEN wins over the profile's, as everywhere. */
+/**
+ * The token in use, as the requests would send it: PDS_TOKEN wins over the profile's, as
+ * everywhere; a browser sign-in's access token is refreshed first when it is about to expire.
+ */
 export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
   const { token, profile } = ctx.settings;
   if (!token) {
-    throw new AuthError(`no token (profile ${profile})`, { details: ['run `pds auth login --with-token` or set PDS_TOKEN'] });
+    throw new AuthError(`no token (profile ${profile})`, { details: ['run `pds auth login` or set PDS_TOKEN'] });
   }
-  ctx.output.write(`${token}\n`);
+  const session = ctx.oauthSession;
+  ctx.output.write(`${session ? await session.token() : token}\n`);
 }

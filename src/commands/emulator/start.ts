@@ -35,6 +35,7 @@ export const Options = z.object({
   seed: z.optional(numberFlag('--seed', { min: 0, integer: true })),
   drift: z.optional(z.boolean()),
   urlTtl: z.optional(numberFlag('--url-ttl', { min: 0, integer: true })),
+  tokenTtl: z.optional(numberFlag('--token-ttl', { min: 1, integer: true })),
 });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
@@ -51,6 +52,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     ...(opts.seed === undefined ? {} : { seed: opts.seed }),
     drift: opts.drift === true,
     ...(opts.urlTtl === undefined ? {} : { urlTtlSeconds: opts.urlTtl }),
+    ...(opts.tokenTtl === undefined ? {} : { tokenTtlSeconds: opts.tokenTtl }),
     // commander hands --quiet to the global -q/--quiet, whose meaning (nothing but errors) fits.
     quiet: ctx.settings.quiet,
   };

@@ -1,0 +1,115 @@
+// Finding the authorization server of the API: the API's protected-resource metadata (RFC 9728)
+// names it, from the well-known URL or from the `resource_metadata` of a 401's WWW-Authenticate;
+// then the server's own metadata (RFC 8414) gives its endpoints. `--oauth-issuer` skips the first.
+import * as z from 'zod/mini';
+import { AuthError, UsageError } from '../errors.js';
+import { OAuthAnswerError, type OAuthRequests } from './requests.js';
+import { createTransport } from '../transport.js';
+
+const ResourceMetadata = z.looseObject({
+  resource: z.optional(z.string()),
+  authorization_servers: z.array(z.string()).check(z.minLength(1)),
+});
+
+const ServerMetadata = z.looseObject({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  registration_endpoint: z.optional(z.string()),
+  revocation_endpoint: z.optional(z.string()),
+  code_challenge_methods_supported: z.optional(z.array(z.string())),
+});
+export type ServerMetadata = z.infer<typeof ServerMetadata>;
+
+export interface Discovered {
+  server: ServerMetadata;
+  /** The resource indicator (RFC 8707) to ask tokens for, when the API named itself. */
+  resource?: string;
+}
+
+/** RFC 8414/9728 path insertion: `/.well-known/<name>` goes between the origin and the path. */
+function wellKnown(base: string, name: string): URL {
+  const url = new URL(base);
+  const path = url.pathname.replace(/\/+$/, '');
+  return new URL(`${url.origin}/.well-known/${name}${path}`);
+}
+
+const notFound = (error: unknown): boolean => error instanceof OAuthAnswerError && (error.httpStatus === 404 || error.httpStatus === 405);
+
+export async function discover(
+  requests: OAuthRequests,
+  apiUrl: string,
+  issuerOverride: string | undefined,
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal,
+): Promise<Discovered> {
+  let issuer = issuerOverride;
+  let resource: string | undefined;
+  if (issuer === undefined) {
+    const metadata = await resourceMetadata(requests, apiUrl, env, signal);
+    issuer = metadata.authorization_servers[0] as string;
+    resource = metadata.resource;
+  }
+  const server = await serverMetadata(requests, issuer);
+  const methods = server.code_challenge_methods_supported;
+  if (methods && !methods.includes('S256')) {
+    throw new AuthError(`the authorization server ${issuer} does not support PKCE with S256, which browser sign-in requires`);
+  }
+  return { server, ...(resource === undefined ? {} : { resource }) };
+}
+
+async function resourceMetadata(requests: OAuthRequests, apiUrl: string, env: NodeJS.ProcessEnv, signal: AbortSignal) {
+  try {
+    return await requests.getJson(wellKnown(apiUrl, 'oauth-protected-resource'), ResourceMetadata);
+  } catch (error) {
+    if (!notFound(error)) throw error;
+  }
+  const named = await challengeMetadataUrl(apiUrl, env, signal);
+  if (named === undefined) {
+    throw new UsageError(`${apiUrl} does not say where to sign in (no protected-resource metadata)`, {
+      details: ['pass the authorization server with --oauth-issuer <url>, or sign in with a token: `pds auth login --with-token`'],
+    });
+  }
+  return requests.getJson(named, ResourceMetadata);
+}
+
+/** An unauthenticated request to the API: its 401 may name the metadata (RFC 9728 section 5.1). */
+async function challengeMetadataUrl(apiUrl: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<URL | undefined> {
+  const url = new URL(`${apiUrl.replace(/\/+$/, '')}/v1/projects`);
+  const response = await createTransport(env)(url, {
+    method: 'GET',
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
+  }).catch(() => undefined);
+  if (!response) return undefined;
+  await response.text();
+  const named = /resource_metadata="([^"]+)"/.exec(response.headers.get('www-authenticate') ?? '')?.[1];
+  if (response.status !== 401 || named === undefined) return undefined;
+  try {
+    return new URL(named);
+  } catch {
+    return undefined;
+  }
+}
+
+async function serverMetadata(requests: OAuthRequests, issuer: string): Promise<ServerMetadata> {
+  let issuerUrl: URL;
+  try {
+    issuerUrl = new URL(issuer);
+  } catch {
+    throw new UsageError(`invalid issuer URL '${issuer}'`);
+  }
+  let metadata: ServerMetadata | undefined;
+  try {
+    metadata = await requests.getJson(wellKnown(issuerUrl.href, 'oauth-authorization-server'), ServerMetadata);
+  } catch (error) {
+    if (!notFound(error)) throw error;
+    // Servers that only speak OpenID Connect Discovery publish the same fields there.
+    metadata = await requests.getJson(new URL(`${issuerUrl.href.replace(/\/+$/, '')}/.well-known/openid-configuration`), ServerMetadata);
+  }
+  // RFC 8414 section 3.3: metadata that names another issuer must not be used.
+  if (metadata.issuer.replace(/\/+$/, '') !== issuer.replace(/\/+$/, '')) {
+    throw new AuthError(`the authorization server metadata of ${issuer} names another issuer (${metadata.issuer}); refusing it`);
+  }
+  return metadata;
+}

@@ -1,0 +1,123 @@
+// Requests to an authorization server (metadata, registration, token, revocation). Unlike the
+// API these are absolute URLs on any origin, form-encoded, and answer OAuth's own error shape
+// (`{"error": "invalid_grant", "error_description": …}`), so they do not go through HttpClient;
+// they share its transport (proxies included) and its rules for timeouts and Ctrl-C.
+import type * as z from 'zod/mini';
+import { InterruptedError, ServiceError } from '../errors.js';
+import { createTransport, type Transport } from '../transport.js';
+import { VERSION } from '../version.js';
+
+export interface OAuthRequestOptions {
+  env: NodeJS.ProcessEnv;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+  timeoutMs: number;
+  trace?: (line: string) => void;
+}
+
+/** The server answered with an OAuth error (RFC 6749 section 5.2) or another non-2xx status. */
+export class OAuthAnswerError extends ServiceError {
+  /** `invalid_grant` and the like; undefined when the body is not an OAuth error. */
+  readonly code: string | undefined;
+  readonly description: string | undefined;
+
+  constructor(
+    readonly url: URL,
+    readonly httpStatus: number,
+    code: string | undefined,
+    description: string | undefined,
+  ) {
+    const safeCode = code === undefined ? undefined : printable(code);
+    const safeDescription = description === undefined ? undefined : printable(description);
+    super(`${url.origin}${url.pathname} answered ${httpStatus}${safeCode ? `: ${safeCode}` : ''}${safeDescription ? ` (${safeDescription})` : ''}`, {
+      status: httpStatus,
+    });
+    this.code = safeCode;
+    this.description = safeDescription;
+  }
+}
+
+export class OAuthRequests {
+  private transport: Transport | undefined;
+
+  constructor(private readonly options: OAuthRequestOptions) {}
+
+  getJson<T extends z.ZodMiniType>(url: URL, schema: T): Promise<z.infer<T>> {
+    return this.request(url, 'GET', undefined, undefined, schema);
+  }
+
+  postJson<T extends z.ZodMiniType>(url: URL, body: unknown, schema: T): Promise<z.infer<T>> {
+    return this.request(url, 'POST', JSON.stringify(body), 'application/json', schema);
+  }
+
+  postForm<T extends z.ZodMiniType>(url: URL, form: Record<string, string | undefined>, schema: T): Promise<z.infer<T>> {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(form)) if (value !== undefined) params.set(key, value);
+    return this.request(url, 'POST', params.toString(), 'application/x-www-form-urlencoded', schema);
+  }
+
+  private async request<T extends z.ZodMiniType>(
+    url: URL,
+    method: string,
+    body: string | undefined,
+    contentType: string | undefined,
+    schema: T,
+  ): Promise<z.infer<T>> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `pds/${VERSION} node/${process.versions.node}` };
+    if (contentType) headers['content-type'] = contentType;
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = AbortSignal.any([this.options.signal, timeout]);
+    this.options.trace?.(`> ${method} ${url.href}`);
+    let status: number;
+    let text: string;
+    try {
+      this.transport ??= createTransport(this.options.env);
+      const response = await this.transport(url, { method, headers, signal, ...(body === undefined ? {} : { body }) });
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      if (this.options.signal.aborted) throw new InterruptedError();
+      if (timeout.aborted) throw new ServiceError(`request timed out after ${this.options.timeoutMs / 1000} s: ${method} ${url.origin}${url.pathname}`);
+      const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+      throw new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, { cause: error });
+    }
+    this.options.trace?.(`< ${status}`);
+    let json: unknown;
+    try {
+      json = text === '' ? {} : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (status < 200 || status > 299) {
+      const fields = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+      throw new OAuthAnswerError(
+        url,
+        status,
+        typeof fields.error === 'string' ? fields.error : undefined,
+        typeof fields.error_description === 'string' ? fields.error_description : undefined,
+      );
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ServiceError(`unexpected answer from ${url.origin}${url.pathname}`, {
+        details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+      });
+    }
+    return parsed.data as z.infer<T>;
+  }
+}
+
+/** Whether an error is the service being out of reach (network, timeout, 5xx), not a refusal. */
+export function unreachable(error: unknown): boolean {
+  if (!(error instanceof ServiceError)) return false;
+  return error.status === undefined || error.status >= 500;
+}
+
+/**
+ * Server text bound for a terminal, without control characters (an escape sequence in an error
+ * description must not reach the screen). Replace with the shared helper of src/lib/text.ts.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 300);
+}

@@ -1,0 +1,136 @@
+// `pds auth login --web`: OAuth 2.1 authorization code with PKCE (S256) and a loopback redirect
+// (RFC 8252), the client registered on the fly (RFC 7591) unless --client-id names one.
+import * as z from 'zod/mini';
+import type { OAuthCredentials } from '../config.js';
+import { AuthError, InterruptedError, UsageError } from '../errors.js';
+import { discover } from './discovery.js';
+import { startLoopback } from './loopback.js';
+import { createPkce, randomState } from './pkce.js';
+import { OAuthAnswerError, printable, type OAuthRequests } from './requests.js';
+import { openBrowser } from './browser.js';
+import { credentialsFrom, TokenAnswer } from './tokens.js';
+
+/** How long pds waits for the browser to come back. */
+export const BROWSER_WAIT_MS = 5 * 60_000;
+
+const Registered = z.looseObject({ client_id: z.string() });
+
+export interface WebLoginOptions {
+  apiUrl: string;
+  issuer?: string;
+  clientId?: string;
+  /** Print the URL instead of opening a browser. */
+  noBrowser: boolean;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  now: () => number;
+  /** A human line on stderr. */
+  say: (line: string) => void;
+  /**
+   * Checks the new access token against the API and stores the credentials; its answer is shown
+   * in the browser. Nothing is stored when anything before it fails.
+   */
+  complete: (credentials: OAuthCredentials) => Promise<string>;
+}
+
+export async function webLogin(requests: OAuthRequests, options: WebLoginOptions): Promise<void> {
+  const { server, resource } = await discover(requests, options.apiUrl, options.issuer, options.env, options.signal);
+  const loopback = await startLoopback();
+  try {
+    const clientId = options.clientId ?? (await register(requests, server.registration_endpoint, loopback.redirectUri, server.issuer));
+    const pkce = createPkce();
+    const state = randomState();
+    const authorize = new URL(server.authorization_endpoint);
+    authorize.searchParams.set('response_type', 'code');
+    authorize.searchParams.set('client_id', clientId);
+    authorize.searchParams.set('redirect_uri', loopback.redirectUri);
+    authorize.searchParams.set('code_challenge', pkce.challenge);
+    authorize.searchParams.set('code_challenge_method', 'S256');
+    authorize.searchParams.set('state', state);
+    if (resource !== undefined) authorize.searchParams.set('resource', resource);
+
+    const opened = !options.noBrowser && (await openBrowser(authorize.href, options.env));
+    options.say(opened ? `Opened the browser to sign in at ${server.issuer}` : `Open this URL in a browser to sign in:\n  ${authorize.href}`);
+    options.say(`Waiting for the browser (at most ${BROWSER_WAIT_MS / 60_000} minutes; Ctrl-C cancels)…`);
+
+    const timeout = AbortSignal.timeout(BROWSER_WAIT_MS);
+    const callback = await loopback.callback(AbortSignal.any([options.signal, timeout])).catch(() => {
+      if (options.signal.aborted) throw new InterruptedError();
+      throw new AuthError(`no answer from the browser within ${BROWSER_WAIT_MS / 60_000} minutes; nothing was saved`, {
+        details: ['run `pds auth login --web` again'],
+      });
+    });
+    const fail = (message: string, details: string[] = []): never => {
+      callback.finish(false, `${message}. Return to the terminal.`);
+      throw new AuthError(message, { details: [...details, 'nothing was saved; run `pds auth login --web` again'] });
+    };
+    const { params } = callback;
+    // The state binds the answer to this request: without the check any page could log the user
+    // in to an account of the attacker's choosing (login CSRF, RFC 6749 section 10.12).
+    if (params.get('state') !== state) fail('sign-in refused: the browser came back with a state pds did not send');
+    const error = params.get('error');
+    if (error === 'access_denied') fail('sign-in was denied in the browser');
+    if (error !== null) {
+      const description = params.get('error_description');
+      fail(`the authorization server refused the sign-in: ${printable(error)}${description ? ` (${printable(description)})` : ''}`);
+    }
+    const code = params.get('code');
+    if (!code) fail('the browser came back without an authorization code');
+
+    let answer: z.infer<typeof TokenAnswer>;
+    try {
+      answer = await requests.postForm(
+        new URL(server.token_endpoint),
+        {
+          grant_type: 'authorization_code',
+          code: code as string,
+          redirect_uri: loopback.redirectUri,
+          client_id: clientId,
+          code_verifier: pkce.verifier,
+          resource,
+        },
+        TokenAnswer,
+      );
+    } catch (failure) {
+      if (!(failure instanceof OAuthAnswerError)) {
+        callback.finish(false, 'pds could not complete the sign-in. Return to the terminal.');
+        throw failure;
+      }
+      return fail(`the authorization server refused the code: ${failure.description ?? failure.code ?? `HTTP ${failure.httpStatus}`}`);
+    }
+    const credentials = credentialsFrom(answer, {
+      issuer: server.issuer,
+      client_id: clientId,
+      token_endpoint: server.token_endpoint,
+      ...(server.revocation_endpoint === undefined ? {} : { revocation_endpoint: server.revocation_endpoint }),
+    }, options.now());
+    try {
+      callback.finish(true, await options.complete(credentials));
+    } catch (failure) {
+      callback.finish(false, 'pds could not use the sign-in. Return to the terminal.');
+      throw failure;
+    }
+  } finally {
+    loopback.close();
+  }
+}
+
+async function register(requests: OAuthRequests, endpoint: string | undefined, redirectUri: string, issuer: string): Promise<string> {
+  if (endpoint === undefined) {
+    throw new UsageError(`${issuer} does not offer dynamic client registration`, {
+      details: ['pass the client id the service gave you with --client-id <id>'],
+    });
+  }
+  const client = await requests.postJson(
+    new URL(endpoint),
+    {
+      client_name: 'pds (command-line client)',
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
+    Registered,
+  );
+  return client.client_id;
+}
