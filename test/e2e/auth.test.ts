@@ -72,6 +72,7 @@ describe('pds auth login', () => {
       stdout:
         'profile\twork\n' +
         `api-url\t${emulator.url}, from profile work\n` +
+        'credential\tAPI token\n' +
         'token\tdemo…, from profile work\n' +
         `scope\tproject Northern Lights Catalog (${DEMO_PROJECT})\n` +
         'project\tnone (set one with `pds use <project>`)\n',
@@ -118,8 +119,10 @@ describe('pds auth login', () => {
   });
 
   it('exits 2 with a hint when no token is given and stdin is a terminal; no request', async () => {
-    const hint = '  pipe it in: `pds auth login --with-token < token.txt`, or pass --token <token>\n';
-    expect(await pds(['auth', 'login'], { stdinTTY: true })).toEqual({ code: 2, stdout: '', stderr: `error: no token given\n${hint}` });
+    const hint = '  pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`\n';
+    // stdin is a terminal but stderr is not: pds never prompts where no one can see the question.
+    expect(await pds(['auth', 'login'], { stdinTTY: true })).toEqual({ code: 2, stdout: '', stderr: `error: no token given, and no terminal to ask on\n${hint}` });
+    expect(await pds(['auth', 'login'], { stdin: '' })).toEqual({ code: 2, stdout: '', stderr: `error: no token on stdin\n${hint}` });
     expect(await pds(['auth', 'login', '--with-token'], { stdinTTY: true })).toEqual({
       code: 2,
       stdout: '',
@@ -158,6 +161,7 @@ describe('pds auth status', () => {
       stdout:
         'profile\tdefault\n' +
         `api-url\t${emulator.url}, from PDS_API_URL\n` +
+        'credential\tAPI token\n' +
         'token\tdemo…, from PDS_TOKEN\n' +
         'scope\torganization (2 projects)\n' +
         `project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
@@ -173,11 +177,12 @@ describe('pds auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'profile  default\n' +
-        `api-url  ${emulator.url}, from PDS_API_URL\n` +
-        'token    demo…, from profile default\n' +
-        'scope    organization (2 projects)\n' +
-        'project  Harbor Sessions (8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e), from profile default\n',
+        'profile     default\n' +
+        `api-url     ${emulator.url}, from PDS_API_URL\n` +
+        'credential  API token\n' +
+        'token       demo…, from profile default\n' +
+        'scope       organization (2 projects)\n' +
+        'project     Harbor Sessions (8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e), from profile default\n',
       stderr: '',
     });
   });
@@ -189,8 +194,10 @@ describe('pds auth status', () => {
       profile: 'default',
       api_url: emulator.url,
       api_url_source: 'env',
+      credential: 'token',
       token: 'demo…',
       token_source: 'env',
+      reachable: true,
       scope: { type: 'project', id: DEMO_PROJECT, name: 'Northern Lights Catalog' },
       default_project: { id: DEMO_PROJECT, name: 'Northern Lights Catalog', source: 'env' },
     });
@@ -223,9 +230,29 @@ describe('pds auth status', () => {
     expect(result).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error: not logged in (profile default)\n  run `pds auth login --with-token` or set PDS_TOKEN\n',
+      stderr: 'error: not logged in (profile default)\n  run `pds auth login` or set PDS_TOKEN\n',
     });
     expect(emulator.requests).toEqual([]);
+  });
+
+  it('shows what is stored and says the service did not answer when it cannot be reached (exit 1)', async () => {
+    await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
+    await pds(['config', 'set', 'project', DEMO_PROJECT]);
+    const down = 'http://127.0.0.1:9';
+    const result = await runCli(down, ['auth', 'status'], { token: null, project: null, maxRetries: 0, env: { PDS_CONFIG_DIR: dir } });
+    expect(result).toEqual({
+      code: 1,
+      stdout:
+        'profile\tdefault\n' +
+        `api-url\t${down}, from PDS_API_URL\n` +
+        'credential\tAPI token\n' +
+        'token\tdemo…, from profile default\n' +
+        'scope\tnot known (the service did not answer)\n' +
+        `project\t${DEMO_PROJECT} (reach not known: the service did not answer), from profile default\n`,
+      stderr: `warning: the service did not answer (cannot reach ${down} (ECONNREFUSED)); showing what is stored\n`,
+    });
+    const quiet = await runCli(down, ['auth', 'status', '-q'], { token: null, project: null, maxRetries: 0, env: { PDS_CONFIG_DIR: dir } });
+    expect(quiet).toEqual({ code: 1, stdout: '', stderr: '' });
   });
 
   it('exits 3 when the service rejects the token', async () => {
@@ -256,7 +283,7 @@ describe('pds auth token', () => {
     expect(await pds(['auth', 'token'])).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error: no token (profile default)\n  run `pds auth login --with-token` or set PDS_TOKEN\n',
+      stderr: 'error: no token (profile default)\n  run `pds auth login` or set PDS_TOKEN\n',
     });
   });
 });

@@ -60,7 +60,7 @@ export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise
     });
     return code;
   }
-  const reach = !projects ? 'not known (the service did not answer)' : defaultProject ? '' : 'not reachable with this token';
+  const reach = projects ? 'not reachable with this token' : 'reach not known: the service did not answer';
   const projectText =
     project === undefined
       ? 'none (set one with `pds use <project>`)'
