@@ -13,6 +13,8 @@ import { OAuthSession } from './auth/session.js';
 import { OAuthRequests } from './auth/requests.js';
 
 
+const USER_AGENT = `pds/${VERSION} node/${process.versions.node}`;
+
 export interface Dependencies {
   io: IO;
   env: NodeJS.ProcessEnv;
@@ -96,6 +98,7 @@ export class Context {
       env: this.deps.env,
       signal: this.deps.signal,
       timeoutMs: this.settings.timeoutMs,
+      userAgent: USER_AGENT,
       ...(this.settings.verbose ? { trace: (line: string) => this.deps.io.stderr.write(`${line}\n`) } : {}),
     });
   }
@@ -108,7 +111,7 @@ export class Context {
         token: overrides.token ?? this.settings.token,
         ...(overrides.token === undefined && this.oauthSession ? { credentials: this.oauthSession } : {}),
         timeoutMs: this.settings.timeoutMs,
-        userAgent: `pds/${VERSION} node/${process.versions.node}`,
+        userAgent: USER_AGENT,
         maxRetries: this.deps.maxRetries ?? 3,
         signal: this.deps.signal,
         sleep: this.deps.clock.sleep,

@@ -5,13 +5,13 @@
 import type * as z from 'zod/mini';
 import { InterruptedError, ServiceError } from '../errors.js';
 import { createTransport, type Transport } from '../transport.js';
-import { VERSION } from '../version.js';
 
 export interface OAuthRequestOptions {
   env: NodeJS.ProcessEnv;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
   timeoutMs: number;
+  userAgent: string;
   trace?: (line: string) => void;
 }
 
@@ -63,7 +63,7 @@ export class OAuthRequests {
     contentType: string | undefined,
     schema: T,
   ): Promise<z.infer<T>> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `pds/${VERSION} node/${process.versions.node}` };
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent };
     if (contentType) headers['content-type'] = contentType;
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = AbortSignal.any([this.options.signal, timeout]);
