@@ -39,7 +39,8 @@ const pds = (args: string[], options: RunOptions = {}, target: Emulator | string
   });
 const configFile = () => join(dir, 'config.json');
 const paths = () => emulator.requests.map((r) => `${r.method} ${r.path} ${r.status}`);
-const SIGN_IN_LINES = (url: string) => `Opened the browser to sign in at ${url}\nWaiting for the browser (at most 5 minutes; Ctrl-C cancels)…\n`;
+const SIGN_IN_LINES = (authorize: URL) =>
+  `Opened the browser to sign in at ${emulator.url}. If it did not open, visit:\n  ${authorize.href}\nWaiting for the browser (at most 5 minutes; Ctrl-C cancels)…\n`;
 
 describe('pds auth login --web', () => {
   it('discovers, registers, opens the browser, and on Approve stores the grant (0600)', async () => {
@@ -59,7 +60,7 @@ describe('pds auth login --web', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: `${SIGN_IN_LINES(emulator.url)}Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
+      stderr: `${SIGN_IN_LINES(url)}Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
     });
     expect(paths()).toEqual([
       'GET /.well-known/oauth-protected-resource 200',
@@ -123,7 +124,7 @@ describe('pds auth login --web', () => {
       expect(result).toEqual({
         code: 3,
         stdout: '',
-        stderr: `${SIGN_IN_LINES(emulator.url)}error: ${expected}\n  nothing was saved; run \`pds auth login --web\` again\n`,
+        stderr: `${SIGN_IN_LINES(url)}error: ${expected}\n  nothing was saved; run \`pds auth login --web\` again\n`,
       });
       expect(existsSync(configFile())).toBe(false);
       expect(paths()).not.toContain('GET /v1/projects 200');

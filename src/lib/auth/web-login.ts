@@ -50,7 +50,12 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
     if (resource !== undefined) authorize.searchParams.set('resource', resource);
 
     const opened = !options.noBrowser && (await openBrowser(authorize.href, options.env));
-    options.say(opened ? `Opened the browser to sign in at ${server.issuer}` : `Open this URL in a browser to sign in:\n  ${authorize.href}`);
+    // The URL is printed in any case: an opener can "succeed" and show nothing (no desktop, a VM).
+    options.say(
+      opened
+        ? `Opened the browser to sign in at ${server.issuer}. If it did not open, visit:\n  ${authorize.href}`
+        : `Open this URL in a browser to sign in:\n  ${authorize.href}`,
+    );
     options.say(`Waiting for the browser (at most ${BROWSER_WAIT_MS / 60_000} minutes; Ctrl-C cancels)…`);
 
     const timeout = AbortSignal.timeout(BROWSER_WAIT_MS);
