@@ -315,6 +315,13 @@ describe('a browser sign-in in use', () => {
     expect((await pds(['auth', 'token'], { env: { PDS_TOKEN: 'demo-project-token' } })).stdout).toBe('demo-project-token\n');
   });
 
+  it('`config list` names the browser sign-in, its token masked', async () => {
+    const { oauth } = await signedIn(emulator, 3600_000);
+    const result = await pds(['config', 'list']);
+    expect(result).toEqual({ code: 0, stdout: `token\tat_.… (browser sign-in at ${emulator.url})\n`, stderr: '' });
+    expect(result.stdout).not.toContain(oauth.access_token);
+  });
+
   it('logout revokes the grant at the server and forgets it locally', async () => {
     const { grant } = await signedIn(emulator, 3600_000, { project: 'kept' });
     const result = await pds(['auth', 'logout']);

@@ -49,6 +49,8 @@ describe('pds auth login --web with a real browser', () => {
     const { dir, landing, exit } = await signIn('Approve');
     expect(landing).toEqual({ heading: 'Signed in', text: `pds is signed in to ${emulator.url} as organization (2 projects). You can close this tab.` });
     expect(exit.code).toBe(0);
+    // Nothing it started (the loopback server, the browser command) keeps it alive.
+    expect(exit.afterLastOutputMs).toBeLessThan(1000);
     expect(exit.stderr).toContain(`Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`);
     const { oauth } = readProfiles(dir).default as { oauth: Record<string, string> };
     expect(oauth.issuer).toBe(emulator.url);

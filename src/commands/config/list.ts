@@ -13,6 +13,7 @@ export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise
     if (value !== undefined) values[key] = value;
   }
   if (stored.token !== undefined) values.token = maskToken(stored.token);
+  if (stored.oauth !== undefined) values.token = `${maskToken(stored.oauth.access_token)} (browser sign-in at ${stored.oauth.issuer})`;
 
   if (ctx.output.mode === 'ids') {
     for (const key of Object.keys(values)) ctx.output.write(`${key}\n`);
