@@ -318,7 +318,7 @@ describe('a browser sign-in in use', () => {
   it('`config list` names the browser sign-in, its token masked', async () => {
     const { oauth } = await signedIn(emulator, 3600_000);
     const result = await pds(['config', 'list']);
-    expect(result).toEqual({ code: 0, stdout: `token\tat_.… (browser sign-in at ${emulator.url})\n`, stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: `token\t${oauth.access_token.slice(0, 4)}… (browser sign-in at ${emulator.url})\n`, stderr: '' });
     expect(result.stdout).not.toContain(oauth.access_token);
   });
 
