@@ -91,8 +91,13 @@ describe('pds auth login --web', () => {
     await deliver(await decide(await browser.url(), 'approve'));
     expect((await login).code).toBe(0);
     expect(Object.keys(readProfiles(dir).default ?? {}).sort()).toEqual(['oauth', 'project']);
+    const replaced = (readProfiles(dir).default as { oauth: { refresh_token: string } }).oauth.refresh_token;
+    emulator.requests.length = 0;
     expect((await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' })).code).toBe(0);
     expect(readProfiles(dir).default).toEqual({ token: 'demo-org-token', project: 'kept' });
+    // The browser sign-in it replaced is revoked at the server, not left valid there.
+    expect(paths()).toEqual(['GET /v1/projects 200', 'POST /oauth/revoke 200']);
+    expect(emulator.oauth.grantActive(replaced)).toBe(false);
   });
 
   it('prints the URL instead with --no-browser, and takes --oauth-issuer and --client-id (real process)', async () => {
@@ -318,7 +323,7 @@ describe('a browser sign-in in use', () => {
   it('`config list` names the browser sign-in, its token masked', async () => {
     const { oauth } = await signedIn(emulator, 3600_000);
     const result = await pds(['config', 'list']);
-    expect(result).toEqual({ code: 0, stdout: `token\t${oauth.access_token.slice(0, 4)}… (browser sign-in at ${emulator.url})\n`, stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: `token\t${(oauth.access_token ?? '').slice(0, 4)}… (browser sign-in at ${emulator.url})\n`, stderr: '' });
     expect(result.stdout).not.toContain(oauth.access_token);
   });
 

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
 import { createProjectsApi } from '../../lib/api/projects.js';
-import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
+import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
 
 export const Options = z.object({
@@ -46,8 +46,9 @@ async function tokenLogin(token: string, ctx: Context): Promise<void> {
         ...(error.status === undefined ? {} : { status: error.status }),
       });
     });
-  await updateProfile(ctx.env, profile, (stored) => ({ ...withoutCredentials(stored), token, ...savedUrl(ctx) }));
+  const replaced = await store(ctx, { token });
   ctx.output.info(`Logged in to ${apiUrl} as ${describeScope(scopeOf(projects))} (profile ${profile})`);
+  await revokeReplaced(ctx, replaced);
   if (ctx.env.PDS_TOKEN && ctx.env.PDS_TOKEN !== token) {
     ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the saved token');
   }
@@ -75,18 +76,37 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
             details: ['nothing was saved; is --oauth-issuer the authorization server of this service?'],
           });
         });
-      await updateProfile(ctx.env, profile, (stored) => ({ ...withoutCredentials(stored), oauth: credentials, ...savedUrl(ctx) }));
+      const replaced = await store(ctx, { oauth: credentials });
       const scope = describeScope(scopeOf(projects));
       ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
+      await revokeReplaced(ctx, replaced);
       if (ctx.env.PDS_TOKEN) ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the browser sign-in');
       return `pds is signed in to ${apiUrl} as ${scope}. You can close this tab.`;
     },
   });
 }
 
-/** A profile holds one credential at a time: a new sign-in replaces the other kind. */
-function withoutCredentials({ token: _token, oauth: _oauth, ...rest }: Profile): Profile {
-  return rest;
+/**
+ * Stores a new credential in place of the profile's (a profile holds one at a time); returns the
+ * browser sign-in it replaced, if any.
+ */
+async function store(ctx: Context, credential: Pick<Profile, 'token' | 'oauth'>): Promise<OAuthCredentials | undefined> {
+  let replaced: OAuthCredentials | undefined;
+  await updateProfile(ctx.env, ctx.settings.profile, ({ token: _token, oauth, ...rest }) => {
+    replaced = oauth;
+    return { ...rest, ...credential, ...savedUrl(ctx) };
+  });
+  return replaced;
+}
+
+/** A replaced browser sign-in would stay valid at the server: revoke it there, as logout does. */
+async function revokeReplaced(ctx: Context, replaced: OAuthCredentials | undefined): Promise<void> {
+  if (!replaced) return;
+  const { revoke } = await import('../../lib/auth/session.js');
+  await revoke(ctx.oauthRequests(), replaced).catch((error: unknown) => {
+    if (error instanceof InterruptedError || !(error instanceof PdsError)) throw error;
+    ctx.output.warn(`could not revoke the previous browser sign-in: ${error.message}`);
+  });
 }
 
 /** Only an explicit --api-url is saved: a PDS_API_URL of this shell should not outlive it. */

@@ -4,7 +4,8 @@ import type { OAuthCredentials } from '../config.js';
 
 export const TokenAnswer = z.looseObject({
   access_token: z.string().check(z.minLength(1)),
-  token_type: z.string(),
+  // Only bearer tokens are what the API takes (RFC 6750); the type is case-insensitive.
+  token_type: z.string().check(z.refine((type) => type.toLowerCase() === 'bearer', 'token_type must be Bearer')),
   expires_in: z.optional(z.number()),
   refresh_token: z.optional(z.string()),
 });
