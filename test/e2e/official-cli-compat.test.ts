@@ -60,6 +60,7 @@ describe('ROYALTYPORT_TOKEN and ROYALTYPORT_API_URL', () => {
       stdout:
         'profile\tdefault\n' +
         `api-url\t${emulator.url}, from ROYALTYPORT_API_URL\n` +
+        'credential\tAPI token\n' +
         'token\tdemo…, from ROYALTYPORT_TOKEN\n' +
         'scope\torganization (2 projects)\n' +
         `project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
