@@ -37,6 +37,7 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   // just-bash carries wasm and vendored files; it runs from node_modules, in the emulator's worker.
-  external: ['just-bash'],
+  // jq-web loads its jq.wasm from beside its own file.
+  external: ['just-bash', 'jq-web'],
   plugins: [mcpSdkApart],
 });

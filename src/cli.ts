@@ -4,7 +4,7 @@ import type { CommanderError } from 'commander';
 import type * as z from 'zod/mini';
 import { processIO, type IO } from './lib/io.js';
 import type { GlobalFlags } from './lib/config.js';
-import type { Dependencies } from './lib/context.js';
+import type { Context, Dependencies } from './lib/context.js';
 import type { Runner, VerbModule } from './lib/command.js';
 import { ExitCode, InterruptedError, PdsError, UsageError } from './lib/errors.js';
 import { VERSION } from './lib/version.js';
@@ -41,6 +41,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       const [{ Context }, verb] = await Promise.all([import('./lib/context.js'), load()]);
       const opts = checkOptions(verb, input);
       const ctx = new Context(deps, flags);
+      if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
       const code = await verb.run(opts, ctx);
       exitCode = typeof code === 'number' ? code : ExitCode.ok;
     },
@@ -62,6 +63,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   } finally {
     detach();
   }
+}
+
+/** `--fields` and `--jq` are checked (a bad expression is exit 2) before the verb sends anything. */
+async function prepareScripting(ctx: Context, flags: GlobalFlags): Promise<void> {
+  if (flags.fields !== undefined) ctx.output.fields = (await import('./lib/fields.js')).parseFields(flags.fields);
+  if (flags.jq !== undefined) ctx.output.jq = await (await import('./lib/jq.js')).compileJq(flags.jq);
 }
 
 function checkOptions(verb: VerbModule, input: Record<string, unknown>): z.infer<VerbModule['Options']> {

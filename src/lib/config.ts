@@ -138,6 +138,10 @@ export interface GlobalFlags {
   color?: boolean;
   verbose?: boolean;
   timeout?: string;
+  jq?: string;
+  fields?: string;
+  /** `--no-pager`: false. */
+  pager?: boolean;
 }
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -195,7 +199,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
     apiUrl: url.replace(/\/+$/, ''),
     apiUrlSource: apiUrl?.source ?? 'default',
     timeoutMs: Math.round(seconds * 1000),
-    json: flags.json === true,
+    json: flags.json === true || flags.jq !== undefined,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,
     noColor: flags.color === false,

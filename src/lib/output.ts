@@ -5,6 +5,8 @@ import type { ChalkInstance } from 'chalk';
 import type { IO } from './io.js';
 import { colorEnabled } from './io.js';
 import type { Settings } from './config.js';
+import type { JqFilter } from './jq.js';
+import { checkFields, fieldColumns, pickFields, pickFromPages } from './fields.js';
 
 export interface Column<T> {
   header: string;
@@ -28,6 +30,8 @@ export interface ListView<T> {
   noun: string;
   /** Whether every page is being followed (changes the footer). */
   all?: boolean;
+  /** The fields `--fields` may name (src/lib/fields.ts). */
+  fields?: readonly string[];
 }
 
 export interface Spinner {
@@ -42,6 +46,10 @@ export class Output {
   readonly colorOut: boolean;
   readonly colorErr: boolean;
   private chalk: ChalkInstance | undefined;
+  /** `--jq` and `--fields` (src/lib/jq.ts, src/lib/fields.ts), set before the verb runs. */
+  jq: JqFilter | undefined;
+  fields: string[] | undefined;
+  private fieldsChecked = false;
 
   constructor(
     readonly io: IO,
@@ -52,6 +60,12 @@ export class Output {
     const wantsColor = (stream: 'stdout' | 'stderr') => colorEnabled(stream, io, env, settings.noColor);
     this.colorOut = !settings.json && wantsColor('stdout');
     this.colorErr = wantsColor('stderr');
+  }
+
+  /** `--fields` against a resource's fields: exit 2 listing them; a get calls it before its request. */
+  checkFields(known: readonly string[], noun: string): void {
+    if (this.fields) checkFields(this.fields, known, noun);
+    this.fieldsChecked = true;
   }
 
   /** Raw data on stdout (file contents, command output). */
@@ -76,6 +90,10 @@ export class Output {
 
   /** Any value as JSON on stdout, the same bytes a pipe or a TTY gets. */
   json(value: unknown): void {
+    if (this.jq) {
+      this.io.stdout.write(this.jq.apply(value, this.io.stdoutIsTTY));
+      return;
+    }
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
@@ -114,6 +132,18 @@ export class Output {
 
   /** Renders pages as they arrive; JSON, ids and TSV stream, a table waits for the rows. */
   async list<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
+    if (this.fields && this.mode !== 'ids') {
+      this.checkFields(view.fields ?? [], view.noun);
+      pages = pickFromPages(pages, this.fields) as AsyncIterable<ListPage<T>>;
+      view = { ...view, columns: fieldColumns(this.fields) as unknown as Column<T>[] };
+    }
+    if (this.jq) {
+      // jq sees the whole list at once: with --all every record is held (plain --json streams).
+      const items: T[] = [];
+      for await (const page of pages) items.push(...page.items);
+      this.json(items);
+      return;
+    }
     await this.prepareColor();
     const out = this.io.stdout;
     if (this.mode === 'json') {
@@ -167,6 +197,10 @@ export class Output {
 
   /** One record: aligned `field  value` lines on a TTY, `field<TAB>value` piped, or JSON. */
   async record(record: Record<string, unknown>, idKey = 'id'): Promise<void> {
+    if (this.fields && this.mode !== 'ids') {
+      if (!this.fieldsChecked) checkFields(this.fields, Object.keys(record), 'this record');
+      record = pickFields(record, this.fields);
+    }
     if (this.mode === 'json') {
       this.json(record);
       return;

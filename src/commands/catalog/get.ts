@@ -3,6 +3,7 @@ import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
 import { UsageError } from '../../lib/errors.js';
 import { ResourceFlags, resourceQuery } from './flags.js';
+import { resourceFields } from './views.js';
 
 export const Options = z.object({ ...ResourceFlags, args: z.tuple([z.string()]) });
 
@@ -10,6 +11,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
   const resource = opts.resource as ResourceName;
   const id = checkResourceId(resource, opts.args[0]);
   const extra = resourceQuery(opts);
+  ctx.output.checkFields(resourceFields(resource, 'detail'), resource);
   const projectId = ctx.project();
   const record = await ctx.api.catalog.get(resource, projectId, id, extra);
   await ctx.output.record(record);

@@ -3,7 +3,7 @@ import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
 import type { Column } from '../../lib/output.js';
 import { positiveInt } from '../options.js';
-import { COLUMNS } from './views.js';
+import { COLUMNS, resourceFields } from './views.js';
 import { ResourceFlags, resourceQuery } from './flags.js';
 
 export const Options = z.object({
@@ -17,6 +17,7 @@ export const Options = z.object({
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
   const resource = opts.resource as ResourceName;
   const extra = resourceQuery(opts);
+  const fields = resourceFields(resource, 'item');
   const projectId = ctx.project();
   // --all asks for the largest pages the service allows: fewer round trips.
   const perPage = opts.perPage ?? (opts.all ? 100 : 20);
@@ -32,5 +33,6 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     id: (record) => String(record.id),
     noun: resource,
     all: opts.all === true,
+    fields,
   });
 }

@@ -1,6 +1,8 @@
 // What each catalog resource looks like in a list, and which extra flags it takes.
 import type { Column } from '../../lib/output.js';
-import type { ResourceItem, ResourceName } from '../../lib/api/catalog.js';
+import { RESOURCES, type ResourceItem, type ResourceName } from '../../lib/api/catalog.js';
+import { CONTRACT_INCLUDES } from '../../lib/schemas.js';
+import { schemaFields } from '../../lib/fields.js';
 
 type Columns<R extends ResourceName> = Column<ResourceItem<R>>[];
 
@@ -72,6 +74,11 @@ export const EXTRA_FLAGS: { [R in ResourceName]: { include?: true; roles?: true;
   recordings: { products: true },
   compositions: { products: true },
 };
+
+/** The fields `--fields` may name: the schema's, and for contracts one per include. */
+export function resourceFields(resource: ResourceName, shape: 'item' | 'detail'): string[] {
+  return schemaFields(RESOURCES[resource][shape], resource === 'contracts' ? CONTRACT_INCLUDES : []);
+}
 
 function duration(ms: number): string {
   const seconds = Math.round(ms / 1000);

@@ -23,6 +23,8 @@ const columns: Column<SearchHit>[] = [
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
   const query = searchQuery(opts.args[0].join(' '));
   const types = searchTypes(opts.type);
+  const fields = ['type', 'id', 'name', 'score'];
+  ctx.output.checkFields(fields, 'search results');
   const projectId = ctx.project();
   let hits = await ctx.api.projects.search(projectId, query);
   if (types.length > 0) hits = hits.filter((hit) => types.includes(hit.type));
@@ -30,7 +32,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
   async function* single() {
     yield { items: hits, page: 1, perPage: hits.length, total: hits.length };
   }
-  await ctx.output.list(single(), { columns, id: (hit) => `${hit.type}:${hit.id}`, noun: 'results', all: true });
+  await ctx.output.list(single(), { columns, id: (hit) => `${hit.type}:${hit.id}`, noun: 'results', all: true, fields });
 }
 
 /** The query as the service takes it: 1 to 500 characters once trimmed. */
