@@ -25,8 +25,10 @@ export interface JqFilter {
 
 /** Loads jq and compiles the expression against `null`; a bad expression is exit 2, before any request. */
 export async function compileJq(expression: string): Promise<JqFilter> {
-  const { default: loading } = await import('jq-web');
-  const jq: JqRuntime = await loading;
+  // require(), not import(): the package's CommonJS export is itself a promise, which ESM interop
+  // (vitest's in particular) wraps into a namespace object.
+  const { createRequire } = await import('node:module');
+  const jq = await (createRequire(import.meta.url)('jq-web') as Promise<JqRuntime>);
   const run = (input: string, pretty: boolean): string => {
     try {
       // No output at all comes back as undefined.

@@ -1,0 +1,105 @@
+// --jq and --fields on lists and gets, against the emulator.
+import { describe, expect, it } from 'vitest';
+import { sharedEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
+
+const TTY = { tty: true, env: { NO_COLOR: '1' } };
+const emulator = sharedEmulator();
+const sent = () => emulator.requests.map((r) => `${r.method} ${r.path}`);
+
+describe('--jq', () => {
+  it('prints string results raw, one per line', async () => {
+    const result = await runCli(emulator, ['contracts', 'ls', '--per-page', '2', '--jq', '.[].name']);
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'Recording Agreement — Nova Reyes / Lumen Records\nExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\n',
+      stderr: '',
+    });
+  });
+
+  it('prints other results as JSON: one line each when piped, indented on a terminal', async () => {
+    const piped = await runCli(emulator, ['contracts', 'ls', '--per-page', '2', '--jq', '.[] | {id, n: 1}']);
+    expect(piped.stdout).toBe('{"id":"20001","n":1}\n{"id":"20002","n":1}\n');
+    const tty = await runCli(emulator, ['contracts', 'ls', '--per-page', '1', '--jq', '.[0] | {id}'], TTY);
+    expect(tty.stdout).toBe('{\n  "id": "20001"\n}\n');
+  });
+
+  it('implies --json on a get, and an empty result prints nothing', async () => {
+    expect((await runCli(emulator, ['contracts', 'get', '20001', '--jq', '.id'])).stdout).toBe('20001\n');
+    expect(await runCli(emulator, ['contracts', 'get', '20001', '--jq', 'empty'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('applies to the whole array with --all', async () => {
+    const result = await runCli(emulator, ['statements', 'ls', '--all', '--jq', 'length']);
+    expect(result.stdout).toBe('120\n');
+    // Every page was fetched: 120 statements at 100 a page.
+    expect(sent()).toEqual(['GET /v1/statements', 'GET /v1/statements']);
+  });
+
+  it('a bad expression is exit 2 with jq’s message, and nothing is sent', async () => {
+    const result = await runCli(emulator, ['contracts', 'ls', '--jq', '.[']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'error: --jq: syntax error, unexpected end of file (Unix shell quoting issues?) at <top-level>, line 1:\n  .[\n',
+    );
+    expect(emulator.requests).toEqual([]);
+  });
+
+  it('an expression that fails on the data is exit 2 with jq’s message', async () => {
+    const result = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '.name.first']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: --jq: Cannot index string with string "first"\n' });
+  });
+
+  it('keeps service control characters off a terminal', async () => {
+    const result = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '"a\\u001b[31mb"'], TTY);
+    expect(result.stdout).toBe('a\ufffd[31mb\n');
+    const piped = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '"a\\u001b[31mb"']);
+    expect(piped.stdout).toBe('a\u001b[31mb\n');
+  });
+});
+
+describe('--fields', () => {
+  it('chooses and orders the columns of a table, TSV and JSON', async () => {
+    const args = ['contracts', 'ls', '--per-page', '2', '--fields', 'created_at,id'];
+    expect((await runCli(emulator, args)).stdout).toBe(
+      'CREATED_AT\tID\n2022-12-05T07:42:02.765Z\t20001\n2022-12-31T01:55:42.666Z\t20002\n',
+    );
+    expect((await runCli(emulator, args, TTY)).stdout).toBe('CREATED_AT        ID\n2022-12-05 07:42  20001\n2022-12-31 01:55  20002\n');
+    expect(JSON.parse((await runCli(emulator, [...args, '--json'])).stdout)).toEqual([
+      { created_at: '2022-12-05T07:42:02.765Z', id: '20001' },
+      { created_at: '2022-12-31T01:55:42.666Z', id: '20002' },
+    ]);
+  });
+
+  it('works on a get, and with --jq the filter sees only those fields', async () => {
+    expect((await runCli(emulator, ['contracts', 'get', '20001', '--fields', 'name,id'])).stdout).toBe(
+      'name\tRecording Agreement — Nova Reyes / Lumen Records\nid\t20001\n',
+    );
+    expect((await runCli(emulator, ['projects', 'get', '--fields', 'id', '--jq', 'keys'])).stdout).toBe('["id"]\n');
+  });
+
+  it('-q still prints ids', async () => {
+    const plain = await runCli(emulator, ['artists', 'ls', '--per-page', '2', '-q']);
+    expect(plain.stdout).toMatch(/^\S+\n\S+\n$/);
+    expect((await runCli(emulator, ['artists', 'ls', '--per-page', '2', '--fields', 'name', '-q'])).stdout).toBe(plain.stdout);
+  });
+
+  it('an unknown field is exit 2 listing the fields of that resource, and nothing is sent', async () => {
+    for (const verb of [['artists', 'ls'], ['artists', 'get', 'a1'], ['projects', 'ls'], ['projects', 'get', DEMO_PROJECT]]) {
+      const result = await runCli(emulator, [...verb, '--fields', 'id,nmae']);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^error: unknown field 'nmae' for (artists|projects)\n {2}fields of (artists|projects): id, name, /);
+    }
+    expect(emulator.requests).toEqual([]);
+  });
+
+  it('an empty list of fields is exit 2', async () => {
+    expect(await runCli(emulator, ['artists', 'ls', '--fields', ' , '])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --fields needs at least one field name, e.g. --fields id,name\n',
+    });
+  });
+});
