@@ -12,6 +12,7 @@ import { registerDownload } from './commands/documents/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerEmulator } from './commands/emulator/index.js';
 import { registerMcp } from './commands/mcp/index.js';
+import { decorateHelp, registerHelp } from './lib/help.js';
 
 export function buildProgram(io: IO, runner: Runner, version: string): Command {
   const program = new Command('pds')
@@ -23,6 +24,9 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Help wraps to the terminal's width (80 when it is not a terminal).
+      getOutHelpWidth: () => io.columns,
+      getErrHelpWidth: () => io.columns,
       // Errors are reported by report() in one format (text or --json).
       outputError: () => undefined,
     })
@@ -48,7 +52,9 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
   registerConfig(program, runner);
   registerEmulator(program, runner);
   registerMcp(program, runner);
+  registerHelp(program, (text) => io.stdout.write(text));
   // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
   for (const noun of program.commands) noun.helpCommand(false);
+  decorateHelp(program);
   return program;
 }

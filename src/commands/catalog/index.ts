@@ -3,14 +3,14 @@ import type { Command } from 'commander';
 import { collect, lazyAction, type Runner } from '../../lib/command.js';
 
 const NOUNS = [
-  ['contracts', 'contracts of the project'],
-  ['statements', 'royalty statements'],
-  ['entities', 'entities: labels, publishers, distributors and other organizations'],
-  ['relations', 'relations: contacts extracted from contracts'],
-  ['artists', 'artists'],
-  ['writers', 'writers: songwriters and composers'],
-  ['recordings', 'sound recordings'],
-  ['compositions', 'compositions: musical works'],
+  ['contracts', 'contracts of the project', 'contract'],
+  ['statements', 'royalty statements', 'statement'],
+  ['entities', 'entities: labels, publishers, distributors and other organizations', 'entity'],
+  ['relations', 'relations: contacts extracted from contracts', 'relation'],
+  ['artists', 'artists', 'artist'],
+  ['writers', 'writers: songwriters and composers', 'writer'],
+  ['recordings', 'sound recordings', 'recording'],
+  ['compositions', 'compositions: musical works', 'composition'],
 ] as const;
 
 export type CatalogNoun = (typeof NOUNS)[number][0];
@@ -18,7 +18,7 @@ export type CatalogNoun = (typeof NOUNS)[number][0];
 /** Returns each noun's command, so other modules (uploads' `status`) can add verbs to it. */
 export function registerCatalog(program: Command, runner: Runner): Map<CatalogNoun, Command> {
   const nouns = new Map<CatalogNoun, Command>();
-  for (const [resource, description] of NOUNS) {
+  for (const [resource, description, singular] of NOUNS) {
     const noun = program.command(resource).description(description);
     nouns.set(resource, noun);
     const ls = noun
@@ -32,7 +32,14 @@ export function registerCatalog(program: Command, runner: Runner): Map<CatalogNo
       .command('get')
       .alias('view')
       .description(`show one of the ${resource}`)
-      .argument('<id>', resource === 'entities' ? 'entity id or internal_uuid' : 'id');
+      .argument(
+        `<${singular}-id>`,
+        resource === 'entities'
+          ? 'the entity\'s id or its internal_uuid, as `pds entities ls --json` shows them'
+          : resource === 'statements'
+            ? 'the statement\'s id, a whole number, as `pds statements ls` shows it'
+            : `the ${singular}'s id, as \`pds ${resource} ls\` shows it`,
+      );
     if (resource === 'contracts') {
       for (const verb of [ls, get]) {
         verb.option('--include <names>', 'sub-resources to embed, comma-separated or repeated (e.g. royalties,splits)', collect);

@@ -1,0 +1,89 @@
+// Help: examples on every command, global options under their own heading, `pds help …`, the
+// exit-code table, the width of the terminal.
+import { describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/program.js';
+import { memoryIO } from '../../src/lib/io.js';
+import type { Runner } from '../../src/lib/command.js';
+import { runCli } from '../helpers/cli.js';
+
+function commandPaths(): string[][] {
+  const runner = { deps: {}, run: async () => undefined } as unknown as Runner;
+  const program = buildProgram(memoryIO(), runner, '0.0.0');
+  const paths: string[][] = [];
+  const visit = (command: Command, path: string[]) => {
+    for (const sub of command.commands) {
+      paths.push([...path, sub.name()]);
+      visit(sub, [...path, sub.name()]);
+    }
+  };
+  visit(program, []);
+  return paths;
+}
+
+describe('help', () => {
+  it('every command has one to three examples, and its global options under their own heading', async () => {
+    const paths = commandPaths();
+    expect(paths.length).toBeGreaterThan(40);
+    for (const path of paths) {
+      const { code, stdout } = await runCli(null, [...path, '--help']);
+      expect(code, path.join(' ')).toBe(0);
+      const examples = stdout.split('\nExamples:\n')[1];
+      expect(examples, `examples of ${path.join(' ')}`).toBeDefined();
+      const lines = (examples ?? '').split('\n').filter((line) => /^ {2}\S/.test(line));
+      expect(lines.length, path.join(' ')).toBeGreaterThanOrEqual(1);
+      expect(lines.filter((line) => /^ {2}(pds|echo|cat|curl|printf)\b/.test(line)).length, path.join(' ')).toBeLessThanOrEqual(6);
+      expect(stdout, path.join(' ')).toMatch(/\nGlobal Options:\n {2}-V, --version[^]*--jq <expression>/);
+      // The command's own options stay apart from the global ones.
+      const own = stdout.split('\nGlobal Options:\n')[0] ?? '';
+      expect(own).not.toMatch(/^ {2}--api-url/m);
+    }
+  });
+
+  it('`pds help <command...>` prints the same page as `<command> --help`', async () => {
+    for (const path of [['contracts', 'ls'], ['contracts', 'get'], ['auth'], ['search'], ['artists', 'list']]) {
+      const viaHelp = await runCli(null, ['help', ...path]);
+      const viaFlag = await runCli(null, [...path, '--help']);
+      expect(viaHelp).toEqual(viaFlag);
+      expect(viaHelp.stdout).toMatch(/^Usage: pds /);
+    }
+    expect((await runCli(null, ['help'])).stdout).toBe((await runCli(null, ['--help'])).stdout);
+  });
+
+  it('`pds help` of an unknown command is exit 2 listing what exists', async () => {
+    expect(await runCli(null, ['help', 'contracts', 'lss'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: no help for 'contracts lss': unknown command 'lss'\n  commands of contracts: ls, get, status\n",
+    });
+  });
+
+  it('`pds help exit-codes` prints the exit-code table', async () => {
+    const { code, stdout } = await runCli(null, ['help', 'exit-codes']);
+    expect(code).toBe(0);
+    for (const [exit, meaning] of [['0', 'success'], ['2', 'usage'], ['3', 'not authenticated'], ['5', 'not found'], ['7', 'processing failed'], ['130', 'interrupted']]) {
+      expect(stdout).toMatch(new RegExp(`^ {2}${exit} +${meaning}`, 'm'));
+    }
+  });
+
+  it('`pds --help` ends by pointing to `pds help exit-codes` and to the README', async () => {
+    const { stdout } = await runCli(null, ['--help']);
+    expect(stdout.trimEnd().split('\n').slice(-2).join(' ')).toMatch(/`pds help exit-codes`.*README/);
+  });
+
+  it('describes the argument of `contracts get` as what it is', async () => {
+    const { stdout } = await runCli(null, ['contracts', 'get', '--help']);
+    expect(stdout).toMatch(/^Usage: pds contracts get\|view \[options\] <contract-id>$/m);
+    expect(stdout).toMatch(/^ {2}contract-id +the contract's id, as `pds contracts ls` shows it$/m);
+  });
+
+  it('wraps to the width of the terminal', async () => {
+    const narrow = await runCli(null, ['--help'], { columns: 80 });
+    const wide = await runCli(null, ['--help'], { columns: 160 });
+    // Commander's part of the page: the examples and the closing lines are ours, short enough as written.
+    const widest = (text: string) => Math.max(...(text.split('\nExamples:')[0] ?? '').split('\n').map((line) => line.length));
+    expect(widest(narrow.stdout)).toBeLessThanOrEqual(80);
+    expect(widest(wide.stdout)).toBeGreaterThan(80);
+    expect(narrow.stdout.split('\n').length).toBeGreaterThan(wide.stdout.split('\n').length);
+  });
+});
