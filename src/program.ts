@@ -12,6 +12,7 @@ import { registerDownload } from './commands/documents/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerEmulator } from './commands/emulator/index.js';
 import { registerMcp } from './commands/mcp/index.js';
+import { registerApi } from './commands/api/index.js';
 import { decorateHelp, registerHelp } from './lib/help.js';
 
 export function buildProgram(io: IO, runner: Runner, version: string): Command {
@@ -52,6 +53,7 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
   registerConfig(program, runner);
   registerEmulator(program, runner);
   registerMcp(program, runner);
+  registerApi(program, runner);
   registerHelp(program, (text) => io.stdout.write(text));
   // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
   for (const noun of program.commands) noun.helpCommand(false);

@@ -13,7 +13,8 @@ export interface HttpResponse {
   status: number;
   statusText: string;
   ok: boolean;
-  headers: { get(name: string): string | null };
+  /** `forEach` visits every header (`pds api -i` prints them all). */
+  headers: { get(name: string): string | null; forEach(visit: (value: string, name: string) => void): void };
   /** The body, read once: as text, or as a stream of chunks. */
   text(): Promise<string>;
   body: AsyncIterable<Uint8Array>;
@@ -103,6 +104,11 @@ function adaptIncoming(res: IncomingMessage): HttpResponse {
       get: (name) => {
         const value = res.headers[name.toLowerCase()];
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+      forEach: (visit) => {
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) visit(Array.isArray(value) ? value.join(', ') : value, name);
+        }
       },
     },
     text: async () => {

@@ -1,0 +1,187 @@
+// `pds api <path>`: a raw request to any /v1 path with the profile's URL, token and project, through
+// the one HTTP client (timeouts, retries of GET only, typed errors and exit codes as everywhere).
+import { readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import type { RequestOptions } from '../../lib/http.js';
+import type { HttpResponse } from '../../lib/transport.js';
+import { UsageError } from '../../lib/errors.js';
+import { followPages, toPage } from '../../lib/api/catalog.js';
+import type { ListPage } from '../../lib/output.js';
+
+export const Options = z.object({
+  args: z.tuple([z.string()]),
+  method: z.optional(z.string()),
+  field: z.optional(z.array(z.string())),
+  input: z.optional(z.string()),
+  header: z.optional(z.array(z.string())),
+  include: z.optional(z.boolean()),
+  paginate: z.optional(z.boolean()),
+});
+
+const METHODS = ['GET', 'POST', 'DELETE'] as const;
+type Method = (typeof METHODS)[number];
+/** Pages of this size when --paginate is not told one. */
+const PAGINATE_PER_PAGE = 100;
+
+export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+  const method = (opts.method ?? 'GET').toUpperCase() as Method;
+  if (!METHODS.includes(method)) {
+    throw new UsageError(`invalid --method '${opts.method}'`, { details: [`the service's methods: ${METHODS.join(', ')}`] });
+  }
+  const fields = (opts.field ?? []).map(parseField);
+  const headers = Object.fromEntries((opts.header ?? []).map(parseHeader));
+  if (opts.input !== undefined && method === 'GET') throw new UsageError('--input sends a body: use it with -X POST or -X DELETE');
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET list');
+  if (opts.paginate && opts.include) throw new UsageError('-i and --paginate cannot be combined: --paginate prints one array of every record');
+
+  let path = apiPath(opts.args[0]);
+  // {project} is the current project, wherever it appears; asked for only when it is used.
+  const usesProject = path.includes('{project}') || fields.some(([, value]) => value.includes('{project}'));
+  if (usesProject) {
+    const project = ctx.project();
+    path = path.replaceAll('{project}', project);
+    for (const field of fields) field[1] = field[1].replaceAll('{project}', project);
+  }
+  // -f is the query of a GET, and of any request whose body comes from --input; otherwise the body.
+  const fieldsInQuery = method === 'GET' || opts.input !== undefined;
+  const query = fieldsInQuery ? Object.fromEntries(fields) : {};
+  let body: unknown;
+  if (opts.input !== undefined) body = await readInput(opts.input, ctx);
+  else if (!fieldsInQuery && fields.length > 0) body = Object.fromEntries(fields);
+
+  const request: RequestOptions = { method, path, query, headers, ...(body === undefined ? {} : { json: body }) };
+  const http = ctx.api.http;
+  if (opts.paginate) {
+    await printPages(ctx, (page, signal) => fetchPage(ctx, request, page, signal), query);
+    return;
+  }
+  const response = await http.send(request);
+  if (opts.include) ctx.output.write(statusAndHeaders(response));
+  const answer = await response.text();
+  printBody(ctx, answer);
+}
+
+/** `contracts`, `/contracts`, `v1/contracts` and `/v1/contracts` all mean /v1/contracts; a URL is refused. */
+function apiPath(given: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(given.trim())) {
+    throw new UsageError(`give a path such as /v1/projects, not a URL: '${given}'`, {
+      details: ['requests go to the profile\'s service (--api-url to change it), with its token'],
+    });
+  }
+  const path = given.trim().replace(/^\/+/, '');
+  if (path === '') throw new UsageError('give a path, e.g. `pds api projects`');
+  return /^v1(\/|\?|$)/.test(path) ? `/${path}` : `/v1/${path}`;
+}
+
+function parseField(given: string): [string, string] {
+  const at = given.indexOf('=');
+  if (at <= 0) throw new UsageError(`invalid -f '${given}': expected key=value`);
+  return [given.slice(0, at), given.slice(at + 1)];
+}
+
+function parseHeader(given: string): [string, string] {
+  const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(given);
+  if (!match) throw new UsageError(`invalid -H '${given}': expected 'Name: value'`);
+  return [(match[1] ?? '').toLowerCase(), match[2] ?? ''];
+}
+
+async function readInput(source: string, ctx: Context): Promise<unknown> {
+  let content: string;
+  try {
+    content = source === '-' ? await text(ctx.io.stdin) : await readFile(source, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --input ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return JSON.parse(content) as unknown;
+  } catch (error) {
+    throw new UsageError(`--input ${source === '-' ? '(stdin)' : source} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+function statusAndHeaders(response: HttpResponse): string {
+  const lines = [`HTTP/1.1 ${response.status} ${response.statusText}`];
+  response.headers.forEach((value, name) => lines.push(`${name}: ${value}`));
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** The answer as it came; pretty on a terminal; through --jq when given. */
+function printBody(ctx: Context, answer: string): void {
+  if (answer === '') return;
+  let parsed: unknown;
+  let isJson = true;
+  try {
+    parsed = JSON.parse(answer);
+  } catch {
+    isJson = false;
+  }
+  if (ctx.output.jq) {
+    if (!isJson) throw new UsageError('--jq: the answer is not JSON');
+    ctx.output.json(parsed);
+    return;
+  }
+  if (!ctx.io.stdoutIsTTY) {
+    ctx.output.write(answer);
+    return;
+  }
+  // On a terminal JSON.stringify escapes every control character; other text is cleaned the same way.
+  // eslint-disable-next-line no-control-regex
+  const shown = isJson ? JSON.stringify(parsed, null, 2) : answer.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
+  ctx.output.write(shown.endsWith('\n') ? shown : `${shown}\n`);
+}
+
+async function fetchPage(ctx: Context, request: RequestOptions, page: number, signal: AbortSignal): Promise<ListPage<unknown>> {
+  const query = { ...request.query };
+  const perPage = Number(query.perPage ?? PAGINATE_PER_PAGE);
+  const response = await ctx.api.http.send({ ...request, query: { ...query, page, perPage }, signal });
+  let data: unknown;
+  try {
+    data = (JSON.parse(await response.text()) as { data?: unknown }).data;
+  } catch {
+    data = undefined;
+  }
+  // Both list envelopes: a plain array, or {items, total_count, page, per_page}.
+  if (Array.isArray(data)) return toPage(data, { page, perPage });
+  if (isPaged(data)) return toPage(data, { page, perPage });
+  throw new UsageError(`--paginate: ${request.path} did not answer with a list`, {
+    details: ['expected {"data": [...]} or {"data": {"items": [...], "total_count": …}}'],
+  });
+}
+
+function isPaged(data: unknown): data is { items: unknown[]; total_count: number; page: number; per_page: number } {
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    Array.isArray((data as { items?: unknown }).items) &&
+    typeof (data as { total_count?: unknown }).total_count === 'number'
+  );
+}
+
+/** Every record of every page, as one JSON array; streamed unless --jq needs it whole. */
+async function printPages(
+  ctx: Context,
+  fetch: (page: number, signal: AbortSignal) => Promise<ListPage<unknown>>,
+  query: Record<string, unknown>,
+): Promise<void> {
+  const start = Number(query.page ?? 1);
+  if (!Number.isSafeInteger(start) || start < 1) throw new UsageError(`invalid page '${String(query.page)}' for --paginate`);
+  const pages = followPages(fetch, start, 4);
+  if (ctx.output.jq) {
+    const all: unknown[] = [];
+    for await (const page of pages) all.push(...page.items);
+    ctx.output.json(all);
+    return;
+  }
+  const pretty = ctx.io.stdoutIsTTY;
+  let count = 0;
+  for await (const page of pages) {
+    for (const item of page.items) {
+      const json = pretty ? JSON.stringify(item, null, 2).replace(/^/gm, '  ') : JSON.stringify(item);
+      ctx.output.write(`${count === 0 ? '[\n' : ',\n'}${json}`);
+      count++;
+    }
+  }
+  ctx.output.write(count === 0 ? '[]\n' : '\n]\n');
+}
