@@ -1,0 +1,139 @@
+// `pds api <path>` against the emulator: paths, {project}, -X, -f, --input, -H, -i, --paginate,
+// errors and retries.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
+
+const P = DEMO_PROJECT;
+const emulator = sharedEmulator();
+const sent = () => emulator.requests.map((r) => [r.method, r.path, r.query]);
+const pdf = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url)).toString('base64');
+
+describe('pds api', () => {
+  it('prints the answer as it came when piped, indented on a terminal', async () => {
+    const piped = await runCli(emulator, ['api', 'projects']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/^\{"data":\[\{"id":"5f1c7e0a-/);
+    expect(piped.stdout).not.toContain('\n');
+    const tty = await runCli(emulator, ['api', '/v1/projects'], { tty: true });
+    expect(tty.stdout).toBe(`${JSON.stringify(JSON.parse(piped.stdout), null, 2)}\n`);
+    expect(sent()).toEqual([
+      ['GET', '/v1/projects', {}],
+      ['GET', '/v1/projects', {}],
+    ]);
+  });
+
+  it('replaces {project} in the path and the query; -f is the query of a GET', async () => {
+    const result = await runCli(emulator, ['api', 'contracts?projectId={project}', '-f', 'perPage=1', '-f', 'includes=dates']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).data).toHaveLength(1);
+    await runCli(emulator, ['api', `projects/{project}`]);
+    expect(sent()).toEqual([
+      ['GET', '/v1/contracts', { projectId: P, perPage: '1', includes: 'dates' }],
+      ['GET', `/v1/projects/${P}`, {}],
+    ]);
+  });
+
+  it('-X POST sends -f as a JSON body, and -H adds headers', async () => {
+    const result = await runCli(emulator, ['api', '-X', 'post', 'statements?projectId={project}', '-f', `file=${pdf}`, '-f', 'fileName=q1.pdf', '-H', 'X-Trace: abc']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).data).toMatchObject({ staging_done: false });
+    const [request] = emulator.requests;
+    expect(request).toMatchObject({ method: 'POST', path: '/v1/statements', upload: { fileName: 'q1.pdf', form: 'json' } });
+    expect(request?.headers['x-trace']).toBe('abc');
+    expect(request?.headers['content-type']).toBe('application/json');
+  });
+
+  it('--input sends a JSON body from a file or stdin; -f then goes to the query', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pds-api-'));
+    const file = join(dir, 'body.json');
+    writeFileSync(file, JSON.stringify({ file: pdf, fileName: 'from-file.pdf' }));
+    expect((await runCli(emulator, ['api', '-X', 'POST', 'statements', '--input', file, '-f', 'projectId={project}'])).code).toBe(0);
+    const stdin = JSON.stringify({ file: pdf, fileName: 'from-stdin.pdf' });
+    expect((await runCli(emulator, ['api', '-X', 'POST', 'statements', '--input', '-', '-f', 'projectId={project}'], { stdin })).code).toBe(0);
+    expect(emulator.requests.map((r) => [r.query, r.upload?.fileName])).toEqual([
+      [{ projectId: P }, 'from-file.pdf'],
+      [{ projectId: P }, 'from-stdin.pdf'],
+    ]);
+  });
+
+  it('-i prints the status line and the headers first', async () => {
+    const result = await runCli(emulator, ['api', '-i', 'projects']);
+    const [head = '', body] = result.stdout.split('\n\n');
+    expect(head.split('\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(head).toMatch(/^content-type: application\/json/m);
+    expect(JSON.parse(body ?? '').data).toHaveLength(2);
+  });
+
+  it('--paginate follows a plain-array list and prints one array of every record', async () => {
+    const result = await runCli(emulator, ['api', 'artists', '-f', 'projectId={project}', '-f', 'perPage=50', '--paginate']);
+    expect(result.code).toBe(0);
+    const all = JSON.parse(result.stdout) as { id: string }[];
+    // The seed's 100 artists: two full pages, then an empty one ends the walk.
+    expect(all).toHaveLength(100);
+    expect(new Set(all.map((a) => a.id)).size).toBe(100);
+    expect(emulator.requests.map((r) => r.query.page)).toEqual(expect.arrayContaining(['1', '2', '3']));
+  });
+
+  it('--paginate follows the paged envelope too, and --jq sees the whole array', async () => {
+    const total = (await runCli(emulator, ['api', 'statements?projectId={project}&perPage=1', '--jq', '.data.total_count'])).stdout;
+    expect(Number(total)).toBeGreaterThan(100);
+    emulator.requests.length = 0;
+    const result = await runCli(emulator, ['api', 'statements', '-f', 'projectId={project}', '--paginate', '--jq', '[length, (map(.id) | unique | length)] | @csv']);
+    expect(result).toEqual({ code: 0, stdout: `${total.trim()},${total.trim()}\n`, stderr: '' });
+    expect(sent()).toEqual([
+      ['GET', '/v1/statements', { projectId: P, page: '1', perPage: '100' }],
+      ['GET', '/v1/statements', { projectId: P, page: '2', perPage: '100' }],
+    ]);
+  });
+
+  it('--paginate of something that is not a list is exit 2', async () => {
+    const result = await runCli(emulator, ['api', 'projects/{project}', '--paginate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: --paginate: \/v1\/projects\/\S+ did not answer with a list\n/);
+  });
+
+  it('errors and exit codes are those of every command', async () => {
+    expect(await runCli(emulator, ['api', 'contracts/nope?projectId={project}'])).toMatchObject({ code: 5, stdout: '' });
+    expect(await runCli(emulator, ['api', 'contracts'])).toMatchObject({ code: 2, stdout: '' });
+    expect(await runCli(emulator, ['api', 'projects'], { token: 'wrong' })).toMatchObject({ code: 3, stdout: '' });
+    expect(await runCli(emulator, ['api', 'projects'], { token: null })).toMatchObject({ code: 3, stdout: '' });
+  });
+
+  it('bad input is exit 2 and sends nothing', async () => {
+    const cases: [string[], RegExp][] = [
+      [['api', 'https://elsewhere.example/v1/projects'], /^error: give a path such as \/v1\/projects, not a URL/],
+      [['api', '-X', 'PATCH', 'projects'], /^error: invalid --method 'PATCH'\n {2}the service's methods: GET, POST, DELETE\n$/],
+      [['api', 'projects', '-f', 'novalue'], /^error: invalid -f 'novalue': expected key=value\n$/],
+      [['api', 'projects', '-H', 'no colon'], /^error: invalid -H 'no colon': expected 'Name: value'\n$/],
+      [['api', 'projects', '--input', '-'], /^error: --input sends a body: use it with -X POST or -X DELETE\n$/],
+      [['api', '-X', 'POST', 'statements', '--input', '-'], /^error: --input \(stdin\) is not JSON: /],
+      [['api', '-X', 'POST', 'statements', '--input', '/nonexistent.json'], /^error: cannot read --input \/nonexistent.json: ENOENT\n$/],
+      [['api', '-X', 'POST', 'statements', '--paginate'], /^error: --paginate follows the pages of a GET list\n$/],
+      [['api', 'projects/{project}'], /^error: no project selected/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(emulator, args, { stdin: 'not json', ...(args.includes('{project}') || args.includes('projects/{project}') ? { project: null } : {}) });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+    }
+    expect(emulator.requests).toEqual([]);
+  });
+
+  it('retries a GET, never a POST', async () => {
+    const flaky = await testEmulator({ failRate: 1 });
+    try {
+      expect((await runCli(flaky, ['api', 'projects'], { maxRetries: 2 })).code).toBe(1);
+      expect(flaky.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
+      flaky.requests.length = 0;
+      expect((await runCli(flaky, ['api', '-X', 'POST', `projects/${P}/sandbox/connect`], { maxRetries: 2 })).code).toBe(1);
+      expect(flaky.requests.map((r) => r.method)).toEqual(['POST']);
+    } finally {
+      await flaky.close();
+    }
+  });
+});
