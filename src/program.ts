@@ -13,6 +13,7 @@ import { registerSandbox } from './commands/sandbox/index.js';
 import { registerEmulator } from './commands/emulator/index.js';
 import { registerMcp } from './commands/mcp/index.js';
 import { registerApi } from './commands/api/index.js';
+import { registerCompletion } from './commands/completion/index.js';
 import { decorateHelp, registerHelp } from './lib/help.js';
 
 export function buildProgram(io: IO, runner: Runner, version: string): Command {
@@ -54,6 +55,7 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
   registerEmulator(program, runner);
   registerMcp(program, runner);
   registerApi(program, runner);
+  registerCompletion(program, runner);
   registerHelp(program, (text) => io.stdout.write(text));
   // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
   for (const noun of program.commands) noun.helpCommand(false);

@@ -1,0 +1,212 @@
+// `pds __complete -- <words…>`: the candidates for the last word, one per line. Commands, flags and
+// the values pds knows come from the command tree and the schemas; project names and ids come from
+// the service (a short timeout, cached for a minute, nothing at all on any failure: a Tab key must
+// never print an error or hang).
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command, Option } from 'commander';
+import * as z from 'zod/mini';
+import type { Context } from '../../lib/context.js';
+import { CONFIG_KEYS, configDir, readConfig } from '../../lib/config.js';
+import { CONTRACT_INCLUDES, EXTRACTIONS, Project } from '../../lib/schemas.js';
+import { RESOURCE_NAMES, listOf, type ResourceName } from '../../lib/api/catalog.js';
+import { ROLES } from '../catalog/flags.js';
+import { resourceFields } from '../catalog/views.js';
+import { SEARCH_TYPES } from '../search/search.js';
+
+export const Options = z.object({
+  args: z.tuple([z.array(z.string())]),
+  program: z.custom<Command>((value) => typeof value === 'object' && value !== null),
+});
+
+const PROJECTS_TIMEOUT_MS = 1500;
+const CACHE_MS = 60_000;
+const HIDDEN = new Set(['__complete']);
+
+/** What a value may be: a fixed list, or one looked up; `list` values may be comma-separated. */
+interface Values {
+  candidates: () => Promise<string[]> | string[];
+  list?: boolean;
+}
+
+export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+  const words = opts.args[0];
+  const current = words.at(-1) ?? '';
+  const candidates = await complete(opts.program, words.slice(0, -1), current, ctx);
+  const seen = new Set<string>();
+  for (const candidate of candidates) {
+    if (candidate.startsWith(current) && !seen.has(candidate)) {
+      seen.add(candidate);
+      ctx.output.write(`${candidate}\n`);
+    }
+  }
+}
+
+async function complete(program: Command, before: string[], current: string, ctx: Context): Promise<string[]> {
+  let command = program;
+  let expecting: Option | undefined;
+  const positionals: string[] = [];
+  for (const word of before) {
+    if (expecting) {
+      expecting = undefined;
+      continue;
+    }
+    if (word.startsWith('-') && word !== '-') {
+      const option = word.includes('=') ? undefined : findOption(command, word);
+      if (option && (option.required || option.optional)) expecting = option;
+      continue;
+    }
+    const sub = positionals.length === 0 ? subcommand(command, word) : undefined;
+    if (sub) command = sub;
+    else positionals.push(word);
+  }
+
+  if (expecting) return valuesOf(valuesFor(expecting, command, ctx), current, '');
+  const inline = /^(--[^=]+=)(.*)$/.exec(current);
+  if (inline) {
+    const option = findOption(command, (inline[1] ?? '').slice(0, -1));
+    return option ? valuesOf(valuesFor(option, command, ctx), inline[2] ?? '', inline[1] ?? '') : [];
+  }
+  if (current.startsWith('-')) return flagsOf(command);
+  if (positionals.length === 0 && visible(command).length > 0) return visible(command).map((sub) => sub.name());
+  return valuesOf(argumentValues(program, command, positionals, ctx), current, '');
+}
+
+function subcommand(command: Command, word: string): Command | undefined {
+  return command.commands.find((sub) => sub.name() === word || sub.aliases().includes(word));
+}
+
+function visible(command: Command): Command[] {
+  return command.commands.filter((sub) => !HIDDEN.has(sub.name()));
+}
+
+/** The command's own options, then the global ones of the root program. */
+function optionsOf(command: Command): Option[] {
+  const options: Option[] = [];
+  for (let current: Command | null = command; current; current = current.parent) options.push(...current.options);
+  return options;
+}
+
+function findOption(command: Command, flag: string): Option | undefined {
+  return optionsOf(command).find((option) => option.long === flag || option.short === flag);
+}
+
+function flagsOf(command: Command): string[] {
+  return [...optionsOf(command).flatMap((option) => (option.long ? [option.long] : [])), '--help'];
+}
+
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
+}
+
+const fixed = (values: readonly string[], list = false): Values => ({ candidates: () => [...values], list });
+
+function valuesFor(option: Option, command: Command, ctx: Context): Values {
+  switch (option.long) {
+    case '--include':
+      return fixed(CONTRACT_INCLUDES, true);
+    case '--extract':
+      return fixed(EXTRACTIONS.map((name) => name.replace(/^extract-/, '')), true);
+    case '--roles':
+      return fixed(ROLES, true);
+    case '--type':
+      return fixed(SEARCH_TYPES, true);
+    case '--method':
+      return fixed(['GET', 'POST', 'DELETE']);
+    case '--profile':
+      return { candidates: () => profiles(ctx) };
+    case '--project':
+      return { candidates: () => projects(ctx, 'ids') };
+    case '--fields': {
+      const resource = command.parent?.name() as ResourceName | undefined;
+      if (resource && RESOURCE_NAMES.includes(resource)) return fixed(resourceFields(resource, command.name() === 'get' ? 'detail' : 'item'), true);
+      if (command.parent?.name() === 'projects') return fixed(Object.keys(Project.shape), true);
+      return fixed([]);
+    }
+    default:
+      return fixed([]);
+  }
+}
+
+function argumentValues(program: Command, command: Command, positionals: string[], ctx: Context): Values {
+  switch (pathOf(command)) {
+    case 'use':
+      return { candidates: () => projects(ctx, 'ids and names') };
+    case 'projects get':
+      return { candidates: () => projects(ctx, 'ids') };
+    case 'config get':
+    case 'config set':
+    case 'config unset':
+      return fixed(positionals.length === 0 ? CONFIG_KEYS : []);
+    case 'completion':
+      return fixed(positionals.length === 0 ? ['bash', 'zsh', 'fish'] : []);
+    case 'api':
+      // The resources of the service, as paths.
+      return fixed(positionals.length === 0 ? ['projects', ...RESOURCE_NAMES.map((name) => `${name}?projectId={project}`)] : []);
+    case 'help': {
+      let target: Command | undefined = program;
+      for (const word of positionals) target = target ? subcommand(target, word) : undefined;
+      if (!target) return fixed([]);
+      return fixed([...visible(target).map((sub) => sub.name()).filter((name) => name !== 'help'), ...(target === program ? ['exit-codes'] : [])]);
+    }
+    default:
+      return fixed([]);
+  }
+}
+
+/** The candidates for `current`; in a comma list, for the part after the last comma. */
+async function valuesOf(values: Values, current: string, prefix: string): Promise<string[]> {
+  const all = await values.candidates();
+  if (!values.list) return all.map((value) => prefix + value);
+  const comma = current.lastIndexOf(',');
+  const done = comma === -1 ? '' : current.slice(0, comma + 1);
+  const taken = new Set(done.split(',').filter(Boolean));
+  return all.filter((value) => !taken.has(value)).map((value) => prefix + done + value);
+}
+
+function profiles(ctx: Context): string[] {
+  try {
+    return Object.keys(readConfig(ctx.env).profiles);
+  } catch {
+    return [];
+  }
+}
+
+interface ProjectsCache {
+  at: number;
+  apiUrl: string;
+  profile: string;
+  projects: { id: string; name: string }[];
+}
+
+/** The projects the token reaches: from a cache younger than a minute, else from the service. */
+async function projects(ctx: Context, which: 'ids' | 'ids and names'): Promise<string[]> {
+  const list = await cachedProjects(ctx);
+  return which === 'ids' ? list.map((p) => p.id) : list.flatMap((p) => [p.id, p.name]);
+}
+
+async function cachedProjects(ctx: Context): Promise<{ id: string; name: string }[]> {
+  const { apiUrl, profile } = ctx.settings;
+  const file = join(configDir(ctx.env), 'completion-cache.json');
+  try {
+    const cache = JSON.parse(await readFile(file, 'utf8')) as ProjectsCache;
+    if (cache.apiUrl === apiUrl && cache.profile === profile && Date.now() - cache.at < CACHE_MS && Array.isArray(cache.projects)) {
+      return cache.projects;
+    }
+  } catch {
+    // No cache yet, or an unreadable one: ask the service.
+  }
+  try {
+    const answer = await ctx.api.http.data({ path: '/v1/projects', timeoutMs: PROJECTS_TIMEOUT_MS, retry: false }, listOf(Project));
+    const items = Array.isArray(answer) ? answer : answer.items;
+    const list = items.map((project) => ({ id: project.id, name: project.name }));
+    const cache: ProjectsCache = { at: Date.now(), apiUrl, profile, projects: list };
+    await mkdir(configDir(ctx.env), { recursive: true, mode: 0o700 });
+    await writeFile(file, JSON.stringify(cache), { mode: 0o600 });
+    return list;
+  } catch {
+    return [];
+  }
+}
