@@ -40,10 +40,20 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     async run(load, input, flags) {
       const [{ Context }, verb] = await Promise.all([import('./lib/context.js'), load()]);
       const opts = checkOptions(verb, input);
-      const ctx = new Context(deps, flags);
-      if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
-      const code = await verb.run(opts, ctx);
-      exitCode = typeof code === 'number' ? code : ExitCode.ok;
+      const paging = verb.paged && io.stdoutIsTTY && flags.pager !== false ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
+      try {
+        const ctx = new Context(paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps, flags);
+        if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
+        const code = await verb.run(opts, ctx);
+        exitCode = typeof code === 'number' ? code : ExitCode.ok;
+      } catch (error) {
+        // The reader quit the pager before the end: like a closed pipe, a quiet success.
+        if (!paging?.quit) throw error;
+      } finally {
+        await paging?.close();
+      }
+      // Ctrl-C while the pager had the terminal: the run still ends as interrupted.
+      if (paging && signal.aborted) throw new InterruptedError();
     },
   };
 

@@ -9,6 +9,10 @@ import type { GlobalFlags } from './config.js';
 export interface VerbModule<S extends z.ZodMiniType = z.ZodMiniType> {
   /** What the verb accepts: commander's options and positional arguments (`args`), checked. */
   Options: S;
+  /** Its output is a document to read: on a terminal, long output goes through the pager. */
+  paged?: boolean;
+  /** It may name a profile that does not exist yet (it creates it). */
+  createsProfile?: boolean;
   /** Does the work; returns an exit code (default 0) or throws a typed error. */
   run(opts: z.infer<S>, ctx: Context): Promise<number | void>;
 }

@@ -10,6 +10,8 @@ import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
 import type { ListPage } from '../../lib/output.js';
 
+export const paged = true;
+
 export const Options = z.object({
   args: z.tuple([z.string()]),
   method: z.optional(z.string()),

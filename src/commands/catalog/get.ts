@@ -5,6 +5,8 @@ import { UsageError } from '../../lib/errors.js';
 import { ResourceFlags, resourceQuery } from './flags.js';
 import { resourceFields } from './views.js';
 
+export const paged = true;
+
 export const Options = z.object({ ...ResourceFlags, args: z.tuple([z.string()]) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

@@ -6,6 +6,8 @@ import { positiveInt } from '../options.js';
 import { COLUMNS, resourceFields } from './views.js';
 import { ResourceFlags, resourceQuery } from './flags.js';
 
+export const paged = true;
+
 export const Options = z.object({
   ...ResourceFlags,
   args: z.tuple([]),

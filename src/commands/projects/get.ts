@@ -3,6 +3,8 @@ import type { Context } from '../../lib/context.js';
 import { Project } from '../../lib/schemas.js';
 import { schemaFields } from '../../lib/fields.js';
 
+export const paged = true;
+
 export const Options = z.object({ args: z.tuple([z.optional(z.string())]) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

@@ -4,6 +4,8 @@ import { projectColumns } from './view.js';
 import { Project } from '../../lib/schemas.js';
 import { schemaFields } from '../../lib/fields.js';
 
+export const paged = true;
+
 export const Options = z.object({ args: z.tuple([]) });
 
 export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

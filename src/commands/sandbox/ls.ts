@@ -4,6 +4,8 @@ import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { ROOT, openSandbox, readPath } from './session.js';
 
+export const paged = true;
+
 export const Options = z.object({ args: z.tuple([z.optional(z.string())]) });
 
 const GAP = 2;

@@ -7,6 +7,8 @@ import { commaList, positiveInt } from '../options.js';
 
 export const SEARCH_TYPES = ['contract', 'entity', 'artist', 'writer', 'recording', 'composition'] as const;
 
+export const paged = true;
+
 export const Options = z.object({
   args: z.tuple([z.array(z.string())]),
   type: z.optional(z.union([z.string(), z.array(z.string())])),
