@@ -221,6 +221,19 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
   return settings;
 }
 
+/** A `--profile` must name a saved profile ("default" always exists), unless the verb creates it. */
+export function checkProfileExists(name: string, env: NodeJS.ProcessEnv): void {
+  if (name === DEFAULT_PROFILE) return;
+  const profiles = Object.keys(readConfig(env).profiles);
+  if (profiles.includes(name)) return;
+  throw new UsageError(`unknown profile '${name}'`, {
+    details: [
+      profiles.length > 0 ? `profiles: ${profiles.join(', ')}` : 'no profile is saved yet',
+      `\`pds --profile ${name} auth login\` creates it`,
+    ],
+  });
+}
+
 /** A token for display: enough to recognise it, never the whole of it (short ones not at all). */
 export function maskToken(token: string): string {
   return token.length > 8 ? `${token.slice(0, 4)}…` : '…';

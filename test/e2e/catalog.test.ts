@@ -40,12 +40,12 @@ const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
   },
   entities: {
     tsv:
-      'ID\tNAME\tSHORTHAND\tEMAIL\tMERGED\n' +
-      'ent_00001\tLumen Records\t\tinfo@lumenrecords.com\t\n' +
-      'ent_00002\tHinterland Recordings\t\tinfo@hinterlandrecordings.com\t\n' +
-      'ent_00004\tHarbourlight Music Publishing\t\t\t\n',
+      'ID\tNAME\tSHORTHAND\tEMAIL\n' +
+      'ent_00001\tLumen Records\t\tinfo@lumenrecords.com\n' +
+      'ent_00002\tHinterland Recordings\t\tinfo@hinterlandrecordings.com\n' +
+      'ent_00004\tHarbourlight Music Publishing\t\t\n',
     table:
-      'ID         NAME                           SHORTHAND  EMAIL                          MERGED\n' +
+      'ID         NAME                           SHORTHAND  EMAIL\n' +
       'ent_00001  Lumen Records                             info@lumenrecords.com\n' +
       'ent_00002  Hinterland Recordings                     info@hinterlandrecordings.com\n' +
       'ent_00004  Harbourlight Music Publishing\n',
@@ -53,30 +53,30 @@ const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
   },
   relations: {
     tsv:
-      'ID\tNAME\tDEPARTMENT\tEMAIL\tMERGED\n' +
-      'rel_00001\tIda Delacroix\tRoyalties\tida.delacroix@hinterlandrecordings.com\t\n' +
-      'rel_00002\tNova Calloway\tSync\tnova.calloway@redwooddistribution.com\t\n' +
-      'rel_00003\tMira Moreau\tBusiness Affairs\tmira.moreau@canopyaudio.com\t\n',
+      'ID\tNAME\tDEPARTMENT\tEMAIL\n' +
+      'rel_00001\tIda Delacroix\tRoyalties\tida.delacroix@hinterlandrecordings.com\n' +
+      'rel_00002\tNova Calloway\tSync\tnova.calloway@redwooddistribution.com\n' +
+      'rel_00003\tMira Moreau\tBusiness Affairs\tmira.moreau@canopyaudio.com\n',
     table:
-      'ID         NAME           DEPARTMENT        EMAIL                                   MERGED\n' +
+      'ID         NAME           DEPARTMENT        EMAIL\n' +
       'rel_00001  Ida Delacroix  Royalties         ida.delacroix@hinterlandrecordings.com\n' +
       'rel_00002  Nova Calloway  Sync              nova.calloway@redwooddistribution.com\n' +
       'rel_00003  Mira Moreau    Business Affairs  mira.moreau@canopyaudio.com\n',
     footer: 'page 1 of 22 (64 total)\n',
   },
   artists: {
-    tsv: 'ID\tNAME\tMERGED\n' + 'art_00001\tNova Reyes\t\n' + 'art_00002\tMira Ellison\t\n' + 'art_00003\tThe Velvet Harbors\t\n',
+    tsv: 'ID\tNAME\n' + 'art_00001\tNova Reyes\n' + 'art_00002\tMira Ellison\n' + 'art_00003\tThe Velvet Harbors\n',
     table:
-      'ID         NAME                MERGED\n' + //
+      'ID         NAME\n' + //
       'art_00001  Nova Reyes\n' +
       'art_00002  Mira Ellison\n' +
       'art_00003  The Velvet Harbors\n',
     footer: 'page 1 (more with --page 2 or --all)\n',
   },
   writers: {
-    tsv: 'ID\tNAME\tMERGED\n' + 'wri_00001\tIda Petrov\t\n' + 'wri_00002\tNova Mercer\t\n' + 'wri_00003\tMira Kowalski\t\n',
+    tsv: 'ID\tNAME\n' + 'wri_00001\tIda Petrov\n' + 'wri_00002\tNova Mercer\n' + 'wri_00003\tMira Kowalski\n',
     table:
-      'ID         NAME           MERGED\n' + //
+      'ID         NAME\n' + //
       'wri_00001  Ida Petrov\n' +
       'wri_00002  Nova Mercer\n' +
       'wri_00003  Mira Kowalski\n',
@@ -161,7 +161,7 @@ describe('both list envelopes look the same', () => {
   });
 
   it('a page past the end is empty, exit 0', async () => {
-    expect(await runCli(emulator, ['artists', 'ls', '--page', '99'])).toEqual({ code: 0, stdout: 'ID\tNAME\tMERGED\n', stderr: '' });
+    expect(await runCli(emulator, ['artists', 'ls', '--page', '99'])).toEqual({ code: 0, stdout: 'ID\tNAME\n', stderr: '' });
     expect(await runCli(emulator, ['statements', 'ls', '--page', '99'], TTY)).toEqual({ code: 0, stdout: '', stderr: 'no statements found\n' });
     expect(await runCli(emulator, ['statements', 'ls', '--page', '99', '--json'])).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
   });
@@ -569,7 +569,7 @@ describe('local validation: exit 2 and no request', () => {
 
   it('a missing id argument is exit 2', async () => {
     const result = await runCli(emulator, ['artists', 'get']);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: "error: missing required argument 'id'\n  see `pds --help`, or `pds <command> --help`\n" });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: "error: missing required argument 'artist-id'\n  see `pds --help`, or `pds <command> --help`\n" });
   });
 });
 

@@ -82,7 +82,7 @@ describe('the pds process', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const lines = createInterface({ input: child.stdout });
     const first = await new Promise<string>((resolve) => lines.once('line', resolve));
-    expect(first).toBe('ID\tNAME\tMERGED');
+    expect(first).toBe('ID\tNAME');
     child.stdout.destroy();
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(0);

@@ -1,4 +1,7 @@
 // --jq and --fields on lists and gets, against the emulator.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
@@ -101,5 +104,46 @@ describe('--fields', () => {
       stdout: '',
       stderr: 'error: --fields needs at least one field name, e.g. --fields id,name\n',
     });
+  });
+});
+
+describe('lists and profiles', () => {
+  it('contracts ls --include shows a count per include, in the table and the TSV', async () => {
+    const args = ['contracts', 'ls', '--per-page', '2', '--include', 'royalties', '--include', 'splits,accounting-periods'];
+    expect((await runCli(emulator, args)).stdout).toBe(
+      'ID\tNAME\tCREATED\tROYALTIES\tSPLITS\tACCOUNTING-PERIODS\n' +
+        '20001\tRecording Agreement — Nova Reyes / Lumen Records\t2022-12-05T07:42:02.765Z\t4\t2\t2\n' +
+        '20002\tExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\t2022-12-31T01:55:42.666Z\t2\t2\t4\n',
+    );
+    const table = (await runCli(emulator, args, TTY)).stdout.split('\n');
+    expect(table[0]).toMatch(/^ID +NAME +CREATED +ROYALTIES +SPLITS +ACCOUNTING-PERIODS$/);
+    expect(table[1]).toMatch(/^20001 .* 2022-12-05 07:42 +4 +2 +2$/);
+  });
+
+  it('the MERGED column appears only with --merged', async () => {
+    expect((await runCli(emulator, ['writers', 'ls', '--per-page', '1'], TTY)).stdout).toBe('ID         NAME\nwri_00001  Ida Petrov\n');
+    expect((await runCli(emulator, ['writers', 'ls', '--per-page', '1', '--merged'], TTY)).stdout).toBe('ID         NAME        MERGED\nwri_00001  Ida Petrov  0\n');
+  });
+
+  it('an unknown --profile is exit 2 listing the profiles, and nothing is sent', async () => {
+    const env = { PDS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pds-profiles-')) };
+    writeFileSync(join(env.PDS_CONFIG_DIR, 'config.json'), JSON.stringify({ profiles: { default: {}, staging: {} } }));
+    expect(await runCli(emulator, ['--profile', 'prod', 'projects', 'ls'], { env })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown profile 'prod'\n  profiles: default, staging\n  `pds --profile prod auth login` creates it\n",
+    });
+    expect(emulator.requests).toEqual([]);
+    expect((await runCli(emulator, ['--profile', 'staging', 'projects', 'ls', '-q'], { env })).code).toBe(0);
+    expect((await runCli(emulator, ['--profile', 'default', 'projects', 'ls', '-q'])).code).toBe(0);
+  });
+
+  it('`auth login --profile new` still creates the profile, as do `config set` and `use`', async () => {
+    const env = { PDS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pds-profiles-')) };
+    expect((await runCli(emulator, ['auth', 'login', '--with-token', '--profile', 'fresh'], { env, stdin: 'demo-org-token\n', token: null })).code).toBe(0);
+    expect((await runCli(emulator, ['config', 'set', 'timeout', '9', '--profile', 'other'], { env })).code).toBe(0);
+    expect((await runCli(emulator, ['use', DEMO_PROJECT, '--profile', 'third'], { env })).code).toBe(0);
+    const config = JSON.parse(readFileSync(join(env.PDS_CONFIG_DIR, 'config.json'), 'utf8')) as { profiles: Record<string, unknown> };
+    expect(Object.keys(config.profiles).sort()).toEqual(['fresh', 'other', 'third']);
   });
 });

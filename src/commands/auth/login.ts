@@ -5,6 +5,9 @@ import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
 
+/** `--profile new` names the profile this creates. */
+export const createsProfile = true;
+
 export const Options = z.object({
   args: z.tuple([]),
   withToken: z.optional(z.boolean()),

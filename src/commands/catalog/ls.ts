@@ -3,7 +3,7 @@ import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
 import type { Column } from '../../lib/output.js';
 import { positiveInt } from '../options.js';
-import { COLUMNS, resourceFields } from './views.js';
+import { listColumns, resourceFields } from './views.js';
 import { ResourceFlags, resourceQuery } from './flags.js';
 
 export const paged = true;
@@ -31,7 +31,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
         yield await catalog.listPage(resource, query);
       })();
   await ctx.output.list(pages, {
-    columns: COLUMNS[resource] as Column<{ id: string | number }>[],
+    columns: listColumns(resource, { merged: opts.merged, includes: extra.includes as string[] }) as unknown as Column<{ id: string | number }>[],
     id: (record) => String(record.id),
     noun: resource,
     all: opts.all === true,

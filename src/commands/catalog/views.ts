@@ -75,6 +75,21 @@ export const EXTRA_FLAGS: { [R in ResourceName]: { include?: true; roles?: true;
   compositions: { products: true },
 };
 
+/**
+ * The columns of a list: MERGED only with --merged (without it the service sends no duplicates, so
+ * the column would be blank), and for contracts one count per --include.
+ */
+export function listColumns(resource: ResourceName, flags: { merged?: boolean | undefined; includes: readonly string[] }): Column<Record<string, unknown>>[] {
+  let columns = COLUMNS[resource] as unknown as Column<Record<string, unknown>>[];
+  if (!flags.merged) columns = columns.filter((column) => column.header !== 'merged');
+  const included = flags.includes.map((name) => ({ header: name, value: (record: Record<string, unknown>) => count(asArray(record[name])) }));
+  return [...columns, ...included];
+}
+
+function asArray(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? value : undefined;
+}
+
 /** The fields `--fields` may name: the schema's, and for contracts one per include. */
 export function resourceFields(resource: ResourceName, shape: 'item' | 'detail'): string[] {
   return schemaFields(RESOURCES[resource][shape], resource === 'contracts' ? CONTRACT_INCLUDES : []);

@@ -3,6 +3,9 @@ import type { Context } from '../../lib/context.js';
 import { updateProfile } from '../../lib/config.js';
 import { configKey, configValue } from './keys.js';
 
+/** `--profile new` names the profile this creates. */
+export const createsProfile = true;
+
 export const Options = z.object({ args: z.tuple([z.string(), z.string()]) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

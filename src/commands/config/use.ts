@@ -4,6 +4,9 @@ import { updateProfile } from '../../lib/config.js';
 import { UsageError } from '../../lib/errors.js';
 import { UUID_PATTERN, type Project } from '../../lib/schemas.js';
 
+/** `--profile new` names the profile this creates. */
+export const createsProfile = true;
+
 export const Options = z.object({ args: z.tuple([z.string()]) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
