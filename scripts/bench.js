@@ -60,6 +60,19 @@ function ratioToBare(count, args, env) {
   return { base: median(pairs.map((p) => p.base)), ms: median(pairs.map((p) => p.ms)), ratio: median(pairs.map((p) => p.ratio)) };
 }
 
+/**
+ * The cost of --jq over the same --all list: jq holds the whole array (the plain list streams),
+ * and its WebAssembly module is loaded only for this flag.
+ */
+function benchJq(env, artists, listing) {
+  const filtered = medianOf(5, [pdsBin, 'artists', 'ls', '--all', '--jq', 'map(select(.name | test("a"))) | length'], env, { measureRss: true });
+  row(
+    `pds artists ls --all --jq '…' (${artists} artists)`,
+    `${fmt(filtered.ms)}, peak ${filtered.rssMb.toFixed(0)} MB`,
+    `(+${fmt(filtered.ms - listing.ms)}, +${(filtered.rssMb - listing.rssMb).toFixed(0)} MB over --json)`,
+  );
+}
+
 const rows = [];
 const row = (name, figure, target) => {
   rows.push([name, figure, target]);
@@ -83,6 +96,7 @@ try {
   const artists = count.stdout.trim().split('\n').length;
   const listing = medianOf(5, [pdsBin, 'artists', 'ls', '--all', '--json'], env, { measureRss: true });
   row(`pds artists ls --all --json (${artists} artists)`, `${fmt(listing.ms)}, peak ${listing.rssMb.toFixed(0)} MB`, 'under 2 s, under 120 MB');
+  benchJq(env, artists, listing);
 
   // A 50 MB PDF: a valid header, filler, and the trailer the staging check looks for.
   const big = join(work, 'big.pdf');

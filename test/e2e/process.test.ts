@@ -72,6 +72,13 @@ describe('the pds process', () => {
     expect(sdkIn(await importedChunks(['mcp', 'config', '--client', 'claude']))).toBe(false);
   });
 
+  it('loads jq only for --jq, and the pager only on a terminal', async () => {
+    const plain = await importedChunks(['projects', 'ls']);
+    const withJq = await importedChunks(['projects', 'ls', '--jq', '.[].id']);
+    expect(plain.filter((url) => /\/chunks\/(jq|pager)-/.test(url))).toEqual([]);
+    expect(withJq.filter((url) => /\/chunks\/jq-/.test(url))).toHaveLength(1);
+  });
+
   it('prints the version from package.json', async () => {
     expect(await pds(['--version'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
   });
