@@ -147,3 +147,18 @@ describe('lists and profiles', () => {
     expect(Object.keys(config.profiles).sort()).toEqual(['fresh', 'other', 'third']);
   });
 });
+
+describe('the README', () => {
+  it('its example ids exist in the emulator’s seed', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    // Gets of the catalog, and a statement's status (a contract's status takes the staging id an upload prints).
+    const nouns = 'contracts|statements|entities|relations|artists|writers|recordings|compositions|projects';
+    const pattern = new RegExp(`^pds ((?:${nouns}) get [\\w-]+|statements status \\w+)`, 'gm');
+    const examples = [...readme.matchAll(pattern)].map((match) => (match[1] ?? '').split(' '));
+    expect(examples.length).toBeGreaterThanOrEqual(6);
+    for (const args of examples) {
+      const result = await runCli(emulator, [...args, '-q']);
+      expect(result.code, `pds ${args.join(' ')}: ${result.stderr}`).toBe(0);
+    }
+  });
+});
