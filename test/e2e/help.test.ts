@@ -12,7 +12,8 @@ function commandPaths(): string[][] {
   const program = buildProgram(memoryIO(), runner, '0.0.0');
   const paths: string[][] = [];
   const visit = (command: Command, path: string[]) => {
-    for (const sub of command.commands) {
+    // `__complete` is the hidden helper of the completion scripts.
+    for (const sub of command.commands.filter((c) => c.name() !== '__complete')) {
       paths.push([...path, sub.name()]);
       visit(sub, [...path, sub.name()]);
     }
