@@ -40,7 +40,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     async run(load, input, flags) {
       const [{ Context }, verb] = await Promise.all([import('./lib/context.js'), load()]);
       const opts = checkOptions(verb, input);
-      if (flags.profile !== undefined && !verb.createsProfile) (await import('./lib/config.js')).checkProfileExists(flags.profile, env);
+      if (flags.profile !== undefined && !verb.allowsNewProfile) (await import('./lib/config.js')).checkProfileExists(flags.profile, env);
       const paging = verb.paged && io.stdoutIsTTY && flags.pager !== false ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
       try {
         const ctx = new Context(paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps, flags);

@@ -11,8 +11,8 @@ export interface VerbModule<S extends z.ZodMiniType = z.ZodMiniType> {
   Options: S;
   /** Its output is a document to read: on a terminal, long output goes through the pager. */
   paged?: boolean;
-  /** It may name a profile that does not exist yet (it creates it). */
-  createsProfile?: boolean;
+  /** It may name a profile that does not exist (yet): one it creates, or one it only names. */
+  allowsNewProfile?: boolean;
   /** Does the work; returns an exit code (default 0) or throws a typed error. */
   run(opts: z.infer<S>, ctx: Context): Promise<number | void>;
 }

@@ -66,7 +66,7 @@ const EXAMPLES: Record<string, [string, string?][]> = {
   ],
   completion: [['pds completion bash > ~/.local/share/bash-completion/completions/pds'], ['pds completion zsh > "${fpath[1]}/_pds"'], ['pds completion fish > ~/.config/fish/completions/pds.fish']],
   help: [['pds help contracts ls'], ['pds help exit-codes']],
-  mcp: [['pds mcp'], ['pds mcp --allow-writes']],
+  'mcp config': [['pds mcp config --client claude'], ['pds mcp config --client vscode --tools search,get_contract']],
 };
 
 for (const [noun, id] of Object.entries(SEED_IDS)) {
@@ -97,6 +97,9 @@ export const EXIT_CODES_TEXT = `Exit codes of pds (scripts may rely on them):
 \`pds sandbox exec\` exits with the last non-zero exit code of the commands it ran (0 if all succeed).
 `;
 
+/** Commands whose registration writes its examples beside longer notes. */
+const OWN_EXAMPLES = new Set(['sandbox', 'sandbox exec', 'mcp']);
+
 function pathOf(command: Command): string {
   const names: string[] = [];
   for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
@@ -114,10 +117,15 @@ export function decorateHelp(program: Command): void {
   const visit = (command: Command): void => {
     const path = pathOf(command);
     const examples = EXAMPLES[path];
-    // The sandbox verbs carry their own examples beside their longer notes.
-    const hasOwn = path === 'sandbox' || path === 'sandbox exec';
-    if (examples && !hasOwn) command.addHelpText('after', examplesText(examples));
-    if (command !== program) command.configureHelp({ showGlobalOptions: true });
+    if (examples && !OWN_EXAMPLES.has(path)) command.addHelpText('after', examplesText(examples));
+    // Global options are the root program's (commander would add every ancestor's, e.g. `mcp`'s
+    // own options on `mcp config`), without --version, which only the bare `pds` answers.
+    if (command !== program) {
+      command.configureHelp({
+        showGlobalOptions: true,
+        visibleGlobalOptions: () => program.options.filter((option) => !option.hidden && option.long !== '--version'),
+      });
+    }
     for (const sub of command.commands) visit(sub);
   };
   visit(program);

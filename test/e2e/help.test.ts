@@ -29,15 +29,18 @@ describe('help', () => {
     for (const path of paths) {
       const { code, stdout } = await runCli(null, [...path, '--help']);
       expect(code, path.join(' ')).toBe(0);
+      expect(stdout.split('\nExamples:\n'), `one Examples heading in ${path.join(' ')}`).toHaveLength(2);
       const examples = stdout.split('\nExamples:\n')[1];
       expect(examples, `examples of ${path.join(' ')}`).toBeDefined();
       const lines = (examples ?? '').split('\n').filter((line) => /^ {2}\S/.test(line));
       expect(lines.length, path.join(' ')).toBeGreaterThanOrEqual(1);
       expect(lines.filter((line) => /^ {2}(pds|echo|cat|curl|printf)\b/.test(line)).length, path.join(' ')).toBeLessThanOrEqual(6);
-      expect(stdout, path.join(' ')).toMatch(/\nGlobal Options:\n {2}-V, --version[^]*--jq <expression>/);
+      expect(stdout, path.join(' ')).toMatch(/\nGlobal Options:\n {2}-p, --project <id>[^]*--jq <expression>/);
       // The command's own options stay apart from the global ones.
-      const own = stdout.split('\nGlobal Options:\n')[0] ?? '';
+      const [own = '', global = ''] = stdout.split('\nGlobal Options:\n');
       expect(own).not.toMatch(/^ {2}--api-url/m);
+      // Only the root program's options are global: not a parent command's own.
+      expect(global).not.toMatch(/--allow-writes|--version/);
     }
   });
 
@@ -55,7 +58,7 @@ describe('help', () => {
     expect(await runCli(null, ['help', 'contracts', 'lss'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: no help for 'contracts lss': unknown command 'lss'\n  commands of contracts: ls, get, status\n",
+      stderr: "error: no help for 'contracts lss': unknown command 'lss'\n  commands of contracts: ls, get, status, download\n",
     });
   });
 

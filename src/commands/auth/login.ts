@@ -6,7 +6,7 @@ import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/err
 import { describeScope, scopeOf } from './scope.js';
 
 /** `--profile new` names the profile this creates. */
-export const createsProfile = true;
+export const allowsNewProfile = true;
 
 export const Options = z.object({
   args: z.tuple([]),

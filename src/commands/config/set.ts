@@ -4,7 +4,7 @@ import { updateProfile } from '../../lib/config.js';
 import { configKey, configValue } from './keys.js';
 
 /** `--profile new` names the profile this creates. */
-export const createsProfile = true;
+export const allowsNewProfile = true;
 
 export const Options = z.object({ args: z.tuple([z.string(), z.string()]) });
 

@@ -5,7 +5,7 @@ import { UsageError } from '../../lib/errors.js';
 import { UUID_PATTERN, type Project } from '../../lib/schemas.js';
 
 /** `--profile new` names the profile this creates. */
-export const createsProfile = true;
+export const allowsNewProfile = true;
 
 export const Options = z.object({ args: z.tuple([z.string()]) });
 

@@ -6,6 +6,9 @@ import { UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE } from '../../lib/config.js';
 import { selectTools } from './serve.js';
 
+/** The snippet may name a profile that exists only where the client runs. */
+export const allowsNewProfile = true;
+
 export const Options = z.object({
   args: z.tuple([]),
   client: z.string(),
