@@ -83,7 +83,7 @@ const SHELLS: { name: string; command: string; args: string[]; setup: string; am
 ];
 
 describe.each(SHELLS)('completion in $name', ({ command, args, setup, ambiguousTab }) => {
-  it('completes commands, flags and include names', async () => {
+  it('completes commands, flags, include names and project names', async () => {
     const shell = await startShell(command, args);
     try {
       shell.type(`${setup}\r`);
@@ -102,6 +102,11 @@ describe.each(SHELLS)('completion in $name', ({ command, args, setup, ambiguousT
       await shell.waitForScreen(/ready> pds contracts ls --include $/m);
       shell.type('roya\t');
       await shell.waitForScreen(/ready> pds contracts ls --include royalties/m);
+      // A project name from the service, quoted for the shell.
+      shell.type('\x03');
+      await shell.waitForScreen(/^ready> $/m);
+      shell.type('pds use Nor\t');
+      await shell.waitForScreen(/ready> pds use Northern\\ Lights\\ Catalog/m);
     } finally {
       await shell.close();
     }
