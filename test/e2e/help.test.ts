@@ -34,7 +34,7 @@ describe('help', () => {
       expect(examples, `examples of ${path.join(' ')}`).toBeDefined();
       const lines = (examples ?? '').split('\n').filter((line) => /^ {2}\S/.test(line));
       expect(lines.length, path.join(' ')).toBeGreaterThanOrEqual(1);
-      expect(lines.filter((line) => /^ {2}(pds|echo|cat|curl|printf)\b/.test(line)).length, path.join(' ')).toBeLessThanOrEqual(6);
+      expect(lines.filter((line) => /^ {2}(pds|echo|cat|curl|printf)\b/.test(line)).length, path.join(' ')).toBeLessThanOrEqual(3);
       expect(stdout, path.join(' ')).toMatch(/\nGlobal Options:\n {2}-p, --project <id>[^]*--jq <expression>/);
       // The command's own options stay apart from the global ones.
       const [own = '', global = ''] = stdout.split('\nGlobal Options:\n');

@@ -13,10 +13,7 @@ Every verb connects to the sandbox by itself; \`connect\` and \`disconnect\` man
 
 Examples:
   pds sandbox info                                  the workspace's guide (AGENTS.md)
-  pds sandbox ls contracts
-  pds sandbox cat stats.yaml
   pds sandbox exec 'grep -ril royalt contracts/*/extracted | wc -l'
-  pds sandbox exec - < commands.txt                 one command per line
   pds sandbox shell`,
     );
 
@@ -34,7 +31,6 @@ exit code of the commands (0 if all succeed), also with --json, which prints the
 Examples:
   pds sandbox exec 'cat stats.yaml'
   pds sandbox exec 'cd contracts' 'ls'          each command starts at the workspace root again
-  pds sandbox exec 'cd contracts && ls | head'
   printf 'ls\\ncat stats.yaml\\n' | pds sandbox exec -`,
     )
     .action(lazyAction(runner, () => import('./exec.js')));
