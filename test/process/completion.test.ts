@@ -137,6 +137,7 @@ describe('pds __complete', () => {
   });
 
   it('offers project names and ids from the service, cached for a minute', async () => {
+    emulator.requests.length = 0;
     const dir = freshConfigDir();
     const env = { PDS_CONFIG_DIR: dir };
     const names = await complete(['use', ''], { env });
