@@ -80,6 +80,14 @@ export interface Reply {
 
 export type Handler = (ctx: RouteContext) => Promise<Reply | undefined> | Reply | undefined;
 
+/** One entry of the route table; routes/*.ts export theirs and server.ts serves them all. */
+export interface Route {
+  method: string;
+  /** Path pattern with `:name` segments, e.g. `/v1/entities/:id`. */
+  pattern: string;
+  handler: Handler;
+}
+
 /** Thrown by handlers; becomes `{"error": {"message": …}}` or `{"error": {field: [..]}}`. */
 export class HttpError extends Error {
   constructor(

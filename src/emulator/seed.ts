@@ -16,6 +16,33 @@ import type {
   RelationRecord,
   StatementRecord,
 } from './store.js';
+import {
+  FIRST_NAMES,
+  LAST_NAMES,
+  BAND_WORDS_A,
+  BAND_WORDS_B,
+  TITLE_ADJ,
+  TITLE_NOUN,
+  TITLE_VERB,
+  ENTITY_WORDS,
+  ENTITY_CYCLE,
+  ENTITY_SUFFIXES,
+  DIVISIONS,
+  LEGAL_SUFFIXES,
+  ADDRESSES,
+  DEPARTMENTS,
+  JOB_TITLES,
+  STORES,
+  PRODUCT_SOURCES,
+  CURRENCIES,
+  TERRITORIES,
+  CONTRACT_CYCLE,
+  CONTRACT_TITLES,
+  STATEMENT_TYPES,
+  SUBTYPES,
+  type ContractKind,
+  type EntityKind,
+} from './seed-words.js';
 
 export const DEMO_ORG_ID = '0b7e9a52-3c1d-4f5e-9a8b-1c2d3e4f5a6b';
 export const OTHER_ORG_ID = '7d4c2b1a-9e8f-4a7b-8c6d-5e4f3a2b1c0d';
@@ -177,96 +204,6 @@ class NameSpace {
 
 const product2 = (a: readonly string[], b: readonly string[], join: (x: string, y: string) => string) =>
   (k: number) => join(at(a, k % a.length), at(b, Math.floor(k / a.length) % b.length));
-
-const FIRST_NAMES = [
-  'Nova', 'Ida', 'Mateo', 'Saoirse', 'Kai', 'Amara', 'Jonah', 'Leila', 'Rafael', 'Freya', 'Theo', 'Zara',
-  'Elias', 'Noor', 'Callum', 'Marisol', 'Dmitri', 'Yuna', 'Oskar', 'Priya', 'Felix', 'Imani', 'Luca', 'Signe',
-  'André', 'Maren', 'Tobias', 'Inès', 'Kwame', 'Astrid', 'Julian', 'Wren', 'Hugo', 'Esme', 'Malik', 'Solveig',
-  'Ezra', 'Lucía', 'Nils', 'Celeste', 'Omar', 'Greta', 'Rowan', 'Aiko', 'Bastian', 'Leona', 'Silas', 'Mira',
-] as const;
-const LAST_NAMES = [
-  'Reyes', 'Marsh', 'Okafor', 'Lindqvist', 'Haddad', 'Moreau', 'Castillo', 'Brennan', 'Nakamura', 'Halvorsen',
-  'Quinn', 'Abara', 'Delacroix', 'Whitlock', 'Bergström', 'Núñez', 'Fairweather', 'Kowalski', 'Achebe', 'Duarte',
-  'Ellison', 'Vance', 'Takahashi', 'Oduya', 'Petrov', 'Sandoval', 'Holt', 'Varga', 'Osei', 'Lachance',
-  'Mbeki', 'Strand', 'Iverson', 'Calloway', 'Ferreira', 'Novak', 'Ashby', 'Rinaldi', 'Sato', 'Kaur',
-  'Donnelly', 'Amsel', 'Brandt', 'Cortez', 'Lund', 'Mercer', 'Yilmaz', 'Teague',
-] as const;
-const BAND_WORDS_A = [
-  'Velvet', 'Paper', 'Neon', 'Hollow', 'Golden', 'Static', 'Silver', 'Electric', 'Midnight', 'Northern',
-  'Crystal', 'Wild', 'Quiet', 'Burning', 'Glass', 'Copper', 'Lonely', 'Painted', 'Restless', 'Distant',
-  'Crimson', 'Broken', 'Sleeping', 'Summer', 'Winter', 'Electric Blue', 'Faded', 'Lucky', 'Marble', 'Young',
-] as const;
-const BAND_WORDS_B = [
-  'Harbors', 'Satellites', 'Lanterns', 'Foxes', 'Rivers', 'Pilots', 'Tigers', 'Parade', 'Ghosts', 'Wolves',
-  'Sirens', 'Machines', 'Gardens', 'Echoes', 'Comets', 'Hearts', 'Ravens', 'Saints', 'Horses', 'Cities',
-  'Mirrors', 'Kites', 'Oceans', 'Monarchs', 'Embers', 'Arrows', 'Daydreams', 'Sparrows', 'Giants', 'Orbits',
-] as const;
-const TITLE_ADJ = [
-  'Golden', 'Midnight', 'Silver', 'Paper', 'Electric', 'Hollow', 'Northern', 'Slow', 'Endless', 'Borrowed',
-  'Broken', 'Quiet', 'Wild', 'Lonely', 'Neon', 'Bitter', 'Sweet', 'Restless', 'Open', 'Faded',
-  'Burning', 'Secret', 'Gentle', 'Heavy', 'Last', 'Summer', 'Winter', 'Crimson', 'Velvet', 'Blue',
-  'Stolen', 'Falling', 'Distant', 'Little', 'Strange', 'Perfect', 'Empty', 'Western', 'Sunday', 'Glass',
-] as const;
-const TITLE_NOUN = [
-  'Hour', 'Harbor', 'Satellites', 'Heart', 'Highway', 'Lights', 'River', 'Summer', 'Fire', 'Signal',
-  'Garden', 'Rain', 'Skyline', 'Letters', 'Horizon', 'Motel', 'Tide', 'Ghost', 'Parade', 'Morning',
-  'Weather', 'Shadows', 'Ocean', 'Static', 'Dreams', 'Echo', 'Stranger', 'Thunder', 'Daylight', 'Kingdom',
-  'Roses', 'Avenue', 'Mirror', 'Season', 'Island', 'Fever', 'Wires', 'Window', 'Gravity', 'Lullaby',
-] as const;
-const TITLE_VERB = [
-  'Chasing', 'Holding', 'Dancing on', 'Waiting for', 'Leaving', 'Finding', 'Burning', 'Counting', 'Calling',
-  'Crossing', 'Dreaming of', 'Running from', 'Talking to', 'Falling for', 'Singing to', 'Racing', 'Following',
-  'Watching', 'Missing', 'Painting', 'Breaking', 'Building', 'Catching', 'Keeping', 'Losing',
-] as const;
-const ENTITY_WORDS = [
-  'Lumen', 'Northbound', 'Meridian', 'Halcyon', 'Blackbird', 'Cobalt', 'Saltwater', 'Ember', 'Juniper',
-  'Tidewater', 'Lodestar', 'Foxglove', 'Granite', 'Harbourlight', 'Ironwood', 'Kestrel', 'Larkspur', 'Moonrise',
-  'Nightjar', 'Orchard', 'Parallel', 'Quarry', 'Redwood', 'Silverline', 'Thornbury', 'Umber', 'Vesper',
-  'Wildflower', 'Yellowhammer', 'Zephyr', 'Aurora', 'Bellwether', 'Cinder', 'Driftwood', 'Evergreen', 'Firefly',
-  'Gossamer', 'Highline', 'Indigo', 'Jetstream', 'Keystone', 'Lantern', 'Mosaic', 'Nimbus', 'Obsidian',
-  'Paper Moon', 'Quicksilver', 'Riverbend', 'Starling', 'Tandem', 'Undertow', 'Velvet Room', 'Westward',
-  'Arcadia', 'Bluebell', 'Canopy', 'Delta Blue', 'Fjord', 'Greenroom', 'Hinterland',
-] as const;
-
-type EntityKind = 'label' | 'publisher' | 'distributor' | 'division' | 'company';
-/** The mix of entity kinds, repeated: labels dominate, loan-out companies sign as assignors. */
-const ENTITY_CYCLE: readonly EntityKind[] = [
-  'label', 'label', 'publisher', 'label', 'distributor', 'company', 'label', 'publisher',
-  'company', 'label', 'publisher', 'division', 'distributor', 'company', 'publisher', 'label',
-];
-const ENTITY_SUFFIXES: Record<'label' | 'publisher' | 'distributor', readonly string[]> = {
-  label: ['Records', 'Recordings', 'Music', 'Sound', 'Audio'],
-  publisher: ['Music Publishing', 'Songs', 'Publishing', 'Music Rights'],
-  distributor: ['Distribution', 'Digital', 'Music Distribution', 'Media'],
-};
-const DIVISIONS = ['Nashville', 'Latin', 'Classics', 'Nordic', 'UK', 'Jazz', 'Soundtracks', 'Urban'] as const;
-const LEGAL_SUFFIXES = ['Ltd.', 'Inc.', 'LLC', 'GmbH', 'AB', 'S.L.'] as const;
-const ADDRESSES = [
-  (n: number) => `${n} Music Row, Nashville, TN 37203, USA`,
-  (n: number) => `${n} Sunset Blvd, Los Angeles, CA 90028, USA`,
-  (n: number) => `${n} Broadway, New York, NY 10012, USA`,
-  (n: number) => `${n} Camden High St, London NW1 7JE, UK`,
-  (n: number) => `Torsgatan ${n}, 113 21 Stockholm, Sweden`,
-  (n: number) => `Friedrichstraße ${n}, 10117 Berlin, Germany`,
-  (n: number) => `${n} Rue de Rivoli, 75004 Paris, France`,
-  (n: number) => `${n} King St W, Toronto, ON M5V 1J5, Canada`,
-  (n: number) => `${n} Oxford St, Sydney NSW 2010, Australia`,
-  (n: number) => `Calle de Alcalá ${n}, 28014 Madrid, Spain`,
-  (n: number) => `Kalverstraat ${n}, 1012 NX Amsterdam, Netherlands`,
-  (n: number) => `${n} Peachtree St NE, Atlanta, GA 30303, USA`,
-] as const;
-const DEPARTMENTS = [
-  'A&R', 'Business Affairs', 'Royalties', 'Legal', 'Licensing', 'Marketing', 'Finance', 'Sync', 'Rights Management',
-] as const;
-const JOB_TITLES = ['Head of Business Affairs', 'General Counsel', 'Managing Director', 'VP, A&R', 'Director'] as const;
-const STORES = [
-  'Spotify', 'Apple Music', 'Amazon Music', 'YouTube Music', 'Deezer', 'Tidal', 'Bandcamp', 'Physical (CD)', 'Physical (Vinyl)',
-] as const;
-const PRODUCT_SOURCES = ['DDEX ERN feed', 'label catalogue', 'distributor report', 'manual entry'] as const;
-const CURRENCIES = ['USD', 'USD', 'USD', 'EUR', 'EUR', 'GBP', 'SEK', 'JPY', 'CAD', 'AUD'] as const;
-const TERRITORIES = [
-  'World', 'North America', 'Europe', 'World excl. Japan', 'United Kingdom', 'Latin America', 'Scandinavia',
-] as const;
 
 // Formatting timestamps dominated the cost of seeding at --scale 100, so the date part is cached
 // per day and the time part assembled from precomputed digit strings.
@@ -766,19 +703,6 @@ function signer<T>(pool: readonly T[], k: number): T | undefined {
   return at(pool, k % Math.max(1, Math.floor(pool.length * 0.8)));
 }
 
-type ContractKind = 'recording' | 'songwriter' | 'distribution' | 'co-publishing' | 'administration' | 'licence';
-const CONTRACT_CYCLE: readonly ContractKind[] = [
-  'recording', 'songwriter', 'distribution', 'co-publishing', 'administration', 'licence',
-];
-const CONTRACT_TITLES: Record<ContractKind, string> = {
-  recording: 'Recording Agreement',
-  songwriter: 'Exclusive Songwriter Agreement',
-  distribution: 'Distribution Agreement',
-  'co-publishing': 'Co-Publishing Agreement',
-  administration: 'Publishing Administration Agreement',
-  licence: 'Master Licence Agreement',
-};
-
 function buildContracts(seed: ProjectSeed, firstId: number, rng: Rng, src: ContractSources): ContractRecord[] {
   const contracts: ContractRecord[] = [];
   const { pools } = src;
@@ -1012,12 +936,6 @@ function contractIncludes(
     compositions: src.compositions.map((c) => ({ id: c.id, name: c.name })),
   };
 }
-
-const STATEMENT_TYPES = {
-  recording: ['royalty', 'royalty', 'distribution', 'neighbouring rights'],
-  publishing: ['mechanical', 'performance', 'royalty', 'sync'],
-} as const;
-const SUBTYPES = ['streaming', 'download', 'physical', 'broadcast', 'sync', 'mixed'] as const;
 
 interface Issuer {
   entity: EntityRecord;

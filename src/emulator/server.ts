@@ -9,6 +9,7 @@ import {
   type Handler,
   type RecordedRequest,
   type Reply,
+  type Route,
   type RouteContext,
 } from './http.js';
 import type { EmulatorState } from './store.js';
@@ -22,13 +23,6 @@ import { downloadRoutes } from './routes/downloads.js';
 import { startStorage, type Storage } from './storage.js';
 import { AuthorizationServer } from './oauth.js';
 import { bearerChallenge, handleOAuth } from './routes/oauth.js';
-
-export interface Route {
-  method: string;
-  /** Path pattern with `:name` segments, e.g. `/v1/entities/:id`. */
-  pattern: string;
-  handler: Handler;
-}
 
 export interface Emulator {
   url: string;

@@ -3,7 +3,7 @@
 // response goes through a shape function that emits the spec's fields only, in the spec's order,
 // and drops absent or null values.
 import { CONTRACT_INCLUDES, type ContractInclude } from '../../lib/schemas.js';
-import { HttpError, flag, paging, queryProject, type Handler, type Reply, type RouteContext } from '../http.js';
+import { HttpError, flag, paging, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
 import type {
   CompositionRecord,
   ContractRecord,
@@ -13,7 +13,6 @@ import type {
   RelationRecord,
   StatementRecord,
 } from '../store.js';
-import type { Route } from '../server.js';
 
 type Fields = Record<string, unknown>;
 

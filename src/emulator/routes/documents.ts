@@ -1,7 +1,7 @@
 // 4.8–4.10: contract and statement uploads (JSON or server-sent progress events) and their
 // processing status. The state machine itself lives in ../processing.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, queryProject, type Handler, type Reply, type RouteContext } from '../http.js';
+import { HttpError, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
 import {
   advance,
   contractProcesses,
@@ -12,7 +12,6 @@ import {
 import { invalidateWorkspace } from '../sandbox/workspace.js';
 import type { DocumentKind, UploadRecord } from '../store.js';
 import { contentLength, errorReply, hasPdfTrailer, receiveUpload, uploadForm } from '../uploads.js';
-import type { Route } from '../server.js';
 
 /** Moves every upload along its state machine to the current time; called before each request. */
 export function advanceUploads(ctx: RouteContext): void {

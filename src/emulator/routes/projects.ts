@@ -1,7 +1,6 @@
 // 4.1 Projects: list per token scope, get, and search (scoring lives in ../search.ts).
-import { HttpError, projectInScope, type Handler, type RouteContext } from '../http.js';
+import { HttpError, projectInScope, type Handler, type RouteContext, type Route } from '../http.js';
 import { SEARCH_TYPES, searchProject, type SearchType } from '../search.js';
-import type { Route } from '../server.js';
 
 const listProjects: Handler = (ctx) => {
   const visible = ctx.state.projects.filter(

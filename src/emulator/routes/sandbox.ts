@@ -1,7 +1,6 @@
 // 4.11 Sandbox: a session per token and project, the workspace's files, and exec in a worker.
 import { randomUUID } from 'node:crypto';
-import { HttpError, projectInScope, type Handler, type RouteContext } from '../http.js';
-import type { Route } from '../server.js';
+import { HttpError, projectInScope, type Handler, type RouteContext, type Route } from '../http.js';
 import { SandboxRunner } from '../sandbox/runner.js';
 import type { EmulatorState, ProjectData, ProjectRecord } from '../store.js';
 import { readWorkspacePath, workspaceFor } from '../sandbox/workspace.js';
