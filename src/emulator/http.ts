@@ -1,6 +1,7 @@
 // What every route handler of the emulator works with: the request context, the error it throws,
 // and the shared checks of SPEC section 4 (projectId, token scope, paging).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ExecLimits, SandboxRunner } from './sandbox/runner.js';
 import type { EmulatorState, ProjectData, ProjectRecord, TokenScope } from './store.js';
 import type { Storage } from './storage.js';
 
@@ -38,6 +39,10 @@ export interface EmulatorOptions {
   downloads?: boolean;
   /** Lifetime of the access tokens the OAuth server issues, in seconds. */
   tokenTtlSeconds: number;
+  /** Bounds of sandbox exec (threads, queue, output, memory); the defaults when left out. */
+  execLimits?: Partial<ExecLimits>;
+  /** How many recent requests `Emulator.requests` keeps (default 1000). */
+  requestLogSize?: number;
 }
 
 /** What the emulator received: tests assert on it. */
@@ -49,6 +54,8 @@ export interface RecordedRequest {
   status?: number;
   /** Filled by the upload routes: what the upload carried. */
   upload?: { fileName: string; size: number; extractions?: string[]; form: 'multipart' | 'json' };
+  /** Filled by sandbox exec: the commands and how they were to run. */
+  exec?: { commands: string[]; mode: 'sequential' | 'parallel' };
 }
 
 export interface RouteContext {
@@ -63,6 +70,8 @@ export interface RouteContext {
   state: EmulatorState;
   options: EmulatorOptions;
   record: RecordedRequest;
+  /** Runs sandbox exec commands within the emulator's bounds. */
+  sandbox: SandboxRunner;
   /** Persist the state (no-op without --data). */
   save(): void;
   /** Milliseconds since the epoch; one clock for the whole emulator. */

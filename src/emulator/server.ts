@@ -23,13 +23,14 @@ import { downloadRoutes } from './routes/downloads.js';
 import { startStorage, type Storage } from './storage.js';
 import { AuthorizationServer } from './oauth.js';
 import { bearerChallenge, handleOAuth } from './routes/oauth.js';
+import { SandboxRunner } from './sandbox/runner.js';
 
 export interface Emulator {
   url: string;
   port: number;
   state: EmulatorState;
   options: EmulatorOptions;
-  /** Every request received, in order. */
+  /** The requests received, in order: the most recent `requestLogSize` (default 1000) of them. */
   requests: RecordedRequest[];
   /** Whether the state was seeded in memory, seeded into the data file, or loaded from it. */
   origin: 'memory' | 'seeded' | 'loaded';
@@ -64,17 +65,28 @@ function compile(routes: Route[]): CompiledRoute[] {
   return routes.map((route) => ({ ...route, segments: route.pattern.split('/').filter(Boolean) }));
 }
 
+/** The path's segments, percent-decoded; 400 for a malformed escape such as `%zz`. */
+function pathSegments(pathname: string): string[] {
+  try {
+    return pathname.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+  } catch {
+    throw new HttpError(400, 'malformed percent-encoding in the request path');
+  }
+}
+
 function match(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
   if (route.segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
     const want = route.segments[i] as string;
     const got = parts[i] as string;
-    if (want.startsWith(':')) params[want.slice(1)] = decodeURIComponent(got);
+    if (want.startsWith(':')) params[want.slice(1)] = got;
     else if (want !== got) return undefined;
   }
   return params;
 }
+
+const DEFAULT_REQUEST_LOG_SIZE = 1000;
 
 const WINDOW_MS = 60_000;
 /** What the headers announce when no limit is set: clients that pace themselves never need to. */
@@ -191,6 +203,8 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const routes = compile([...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes, ...(options.downloads === false ? [] : downloadRoutes)]);
   const storage = await startStorage(state, { host: options.host, quiet: options.quiet, log, ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }) });
   const requests: RecordedRequest[] = [];
+  const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
+  const sandbox = new SandboxRunner(options.execLimits);
   const limiter = new RateLimiter(options.rateLimit);
   // One draw per request in arrival order: the same seed and the same requests fail the same way.
   const faults = new Rng(options.seed);
@@ -198,7 +212,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
 
   const route = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://emulator');
-    const parts = url.pathname.split('/').filter(Boolean);
+    const parts = pathSegments(url.pathname);
     const method = req.method ?? 'GET';
     let allowed = false;
     for (const candidate of routes) {
@@ -224,6 +238,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
         state,
         options,
         record,
+        sandbox,
         save,
         now: () => Date.now(),
         storage,
@@ -261,6 +276,8 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
       headers: { ...req.headers },
     };
     requests.push(record);
+    // Tests read the recent requests; a long-running emulator must not keep them all.
+    while (requests.length > requestLogSize) requests.shift();
     res.on('finish', () => {
       record.status = res.statusCode;
       if (!options.quiet) {
@@ -299,10 +316,11 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     oauth,
     close: async () => {
       await new Promise<void>((resolve) => {
-        server.closeAllConnections();
         server.close(() => resolve());
+        server.closeAllConnections();
       });
       await storage.close();
+      await sandbox.close();
     },
   };
 }

@@ -56,6 +56,14 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     // commander hands --quiet to the global -q/--quiet, whose meaning (nothing but errors) fits.
     quiet: ctx.settings.quiet,
   };
-  // serveFromCli resolves when the signal (Ctrl-C) stops the server; its code is ours.
-  return serveFromCli(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr }, ctx.signal);
+  // A service manager (or `kill`) stops it with SIGTERM: stop as cleanly as on Ctrl-C.
+  const stop = new AbortController();
+  const onTerm = () => stop.abort();
+  process.once('SIGTERM', onTerm);
+  try {
+    // serveFromCli resolves when a signal stops the server; its code is ours.
+    return await serveFromCli(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr }, AbortSignal.any([ctx.signal, stop.signal]));
+  } finally {
+    process.off('SIGTERM', onTerm);
+  }
 }

@@ -5,7 +5,7 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { lastFailure, openSandbox, writeResults } from './session.js';
 
-export const Options = z.object({ args: z.tuple([z.optional(z.array(z.string()))]) });
+export const Options = z.object({ args: z.tuple([z.optional(z.array(z.string()))]), parallel: z.optional(z.boolean()) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
   const commands = await commandList(opts.args[0] ?? [], ctx);
@@ -15,7 +15,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     });
   }
   const sandbox = await openSandbox(ctx);
-  const results = await ctx.api.sandbox.exec(sandbox.projectId, commands);
+  const results = await ctx.api.sandbox.exec(sandbox.projectId, commands, { parallel: opts.parallel === true });
   if (ctx.settings.json) {
     ctx.output.json(results);
   } else {

@@ -21,6 +21,7 @@ Examples:
     .command('exec')
     .description('run bash commands in the sandbox, in order, in one request')
     .argument('[command...]', 'each argument is one bash command; `-` alone reads them from stdin, one per line')
+    .option('--parallel', 'run the commands at the same time, each in a sandbox of its own (results still print in order)')
     .addHelpText(
       'after',
       `

@@ -1,24 +1,14 @@
 // 4.11 Sandbox: a session per token and project, the workspace's files, and exec in a worker.
 import { randomUUID } from 'node:crypto';
 import { HttpError, projectInScope, type Handler, type RouteContext, type Route } from '../http.js';
-import { SandboxRunner } from '../sandbox/runner.js';
-import type { EmulatorState, ProjectData, ProjectRecord } from '../store.js';
+import { ExecBusyError, type ExecMode } from '../sandbox/runner.js';
+import type { ProjectData, ProjectRecord } from '../store.js';
 import { readWorkspacePath, workspaceFor } from '../sandbox/workspace.js';
 import { errorReply, parseJsonObject, readBody } from '../uploads.js';
 
 const MAX_EXEC_BODY_BYTES = 1024 * 1024;
-
-const runners = new WeakMap<EmulatorState, SandboxRunner>();
-
-/** The exec runner of one emulator (its spare worker is what makes exec answer fast). */
-function runner(state: EmulatorState): SandboxRunner {
-  let found = runners.get(state);
-  if (!found) {
-    found = new SandboxRunner();
-    runners.set(state, found);
-  }
-  return found;
-}
+/** Commands of one parallel request: each takes a thread of its own. */
+const MAX_PARALLEL_COMMANDS = 32;
 
 const sessionKey = (ctx: RouteContext, projectId: string): string => `${ctx.token}\u0000${projectId}`;
 
@@ -32,7 +22,7 @@ const connect: Handler = (ctx) => {
   ctx.state.sandboxes[key] = sandboxId;
   ctx.save();
   // Exec usually follows a connect: have a worker load just-bash meanwhile.
-  runner(ctx.state).warm();
+  ctx.sandbox.warm();
   return { body: { data: { sandboxId, status: 'connected' } } };
 };
 
@@ -74,6 +64,18 @@ function commandsOf(body: Record<string, unknown>): string[] {
   return commands;
 }
 
+/** `mode`: "sequential" (the default) or "parallel", as the service's official client sends it. */
+function modeOf(body: Record<string, unknown>, commands: string[]): ExecMode {
+  const { mode = 'sequential' } = body;
+  if (mode !== 'sequential' && mode !== 'parallel') {
+    throw new HttpError(400, { mode: ['mode must be "sequential" or "parallel"'] });
+  }
+  if (mode === 'parallel' && commands.length > MAX_PARALLEL_COMMANDS) {
+    throw new HttpError(400, { commands: [`a parallel request runs at most ${MAX_PARALLEL_COMMANDS} commands`] });
+  }
+  return mode;
+}
+
 const exec: Handler = async (ctx) => {
   const { project, data } = connected(ctx);
   const type = (ctx.req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
@@ -85,9 +87,28 @@ const exec: Handler = async (ctx) => {
     if (error instanceof HttpError) return errorReply(error);
     throw error;
   }
-  const commands = commandsOf(parseJsonObject(raw));
-  const results = await runner(ctx.state).run(workspaceFor(project, data), commands, ctx.options.sandboxTimeoutMs);
-  return { body: { data: results } };
+  const body = parseJsonObject(raw);
+  const commands = commandsOf(body);
+  const mode = modeOf(body, commands);
+  ctx.record.exec = { commands, mode };
+  // A client that gives up frees its place in the queue, or its thread.
+  const gone = new AbortController();
+  ctx.res.once('close', () => gone.abort());
+  try {
+    const results = await ctx.sandbox.run(workspaceFor(project, data), commands, {
+      timeoutMs: ctx.options.sandboxTimeoutMs,
+      mode,
+      signal: gone.signal,
+    });
+    return { body: { data: results } };
+  } catch (error) {
+    if (error instanceof ExecBusyError) {
+      throw new HttpError(429, 'the sandbox is busy: too many exec requests at once; retry later', {
+        'retry-after': String(error.retryAfterSeconds),
+      });
+    }
+    throw error;
+  }
 };
 
 export const sandboxRoutes: Route[] = [

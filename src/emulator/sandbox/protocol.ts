@@ -15,6 +15,8 @@ export interface ExecRequest {
   /** Epoch milliseconds by which just-bash must have stopped on its own (before the hard kill). */
   deadline: number;
   yamlOptions: typeof YAML_OPTIONS;
+  /** What the commands may write to the in-memory file system, in bytes (the workspace comes on top). */
+  fileSystemBytes: number;
 }
 
 export interface CommandResult {

@@ -16,7 +16,9 @@
 export const WORKER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData: setup } = require('node:worker_threads');
-const { Bash, InMemoryFs } = require(setup.justBash);
+const { Bash, InMemoryFs, getCommandNames } = require(setup.justBash);
+// sqlite3 needs a worker of its own, which just-bash cannot start from here: it is left out.
+const COMMANDS = getCommandNames().filter((name) => name !== 'sqlite3');
 const { stringify } = require(setup.yaml);
 
 parentPort.once('message', async (request) => {
@@ -97,7 +99,9 @@ parentPort.once('message', async (request) => {
     };
   }
   // Only these files exist: just-bash's in-memory file system never reads or writes the host's.
-  const fs = new WorkspaceFs({}, { maxTotalBytes: 256 * 1024 * 1024 });
+  // The cap counts the workspace's files as they are read, so they come on top of what commands
+  // may write (YAML takes more room than the JSON the workspace arrives as).
+  const fs = new WorkspaceFs({}, { maxTotalBytes: request.fileSystemBytes + 2 * workspace.contents.length });
 
   for (const command of request.commands) {
     const budget = request.deadline - Date.now();
@@ -109,6 +113,7 @@ parentPort.once('message', async (request) => {
     const bash = new Bash({
       fs,
       cwd: '/',
+      commands: COMMANDS,
       executionLimitProfile: 'hardened',
       executionLimits: { maxExecutionTimeMs: budget },
     });

@@ -220,7 +220,7 @@ yq -o json '.' contracts/contract_*/uploaded.yaml | jq -s 'map({id, name, partie
 find entities -name merged.yaml
 \`\`\`
 
-\`grep\`, \`find\`, \`jq\`, \`yq\`, \`awk\`, \`sed\`, \`sort\`, \`uniq\`, \`wc\` and most coreutils are available.
+\`grep\`, \`find\`, \`jq\`, \`yq\`, \`awk\`, \`sed\`, \`sort\`, \`uniq\`, \`wc\` and most coreutils are available; there is no \`sqlite3\`, \`python\` or \`curl\`.
 `;
 }
 

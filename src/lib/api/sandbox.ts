@@ -26,16 +26,21 @@ export function createSandboxApi(http: HttpClient) {
     },
 
     /**
-     * Runs the commands in order, one result per command. Never resent: a request that failed on
+     * Runs the commands in order (or, parallel, at once), one result per command. Never resent: a request that failed on
      * the way back may already have run commands, and a command may write files. An abort through
      * `signal` is the caller's to explain (the HTTP layer reports it as a timeout).
      */
-    exec(projectId: string, commands: readonly string[], options: { signal?: AbortSignal } = {}): Promise<ExecResult[]> {
+    exec(
+      projectId: string,
+      commands: readonly string[],
+      options: { signal?: AbortSignal; parallel?: boolean } = {},
+    ): Promise<ExecResult[]> {
       return http.data(
         {
           method: 'POST',
           path: `${base(projectId)}/exec`,
-          json: { commands },
+          // Parallel: each command in a sandbox of its own, at once; results still in command order.
+          json: options.parallel ? { commands, mode: 'parallel' } : { commands },
           retry: false,
           ...(options.signal ? { signal: options.signal } : {}),
         },
