@@ -36,9 +36,18 @@ export function startEmulator(args = []) {
       lines.on('line', () => undefined);
       resolve({
         url: match[1],
+        /** Stops it with Ctrl-C's signal; it must be gone within 2 s, or it is killed and we say so. */
         stop: () =>
           new Promise((done) => {
-            child.once('exit', () => done());
+            const late = setTimeout(() => {
+              process.stderr.write('the emulator did not stop within 2 s of SIGINT: killed\n');
+              process.exitCode = 1;
+              child.kill('SIGKILL');
+            }, 2000);
+            child.once('exit', () => {
+              clearTimeout(late);
+              done();
+            });
             child.kill('SIGINT');
           }),
       });
