@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { EXTRACTIONS, type ExtractionName } from '../lib/schemas.js';
 import { HttpError, type Reply } from './http.js';
+import { JsonUploadScanner } from './json-upload.js';
 import type { DocumentKind } from './store.js';
 
 /** SPEC section 8: "50 MB maximum", read as MiB. */
@@ -23,7 +24,6 @@ const TAIL_BYTES = 1024;
 // What clients declare for a PDF: its own type, or "unknown" from clients that do not guess types
 // (the magic bytes decide then). Any other type declares a file that is not a PDF.
 const PDF_TYPES = new Set(['application/pdf', 'application/x-pdf', 'application/octet-stream']);
-const BASE64 = /^[A-Za-z0-9+/_\-\s]*={0,2}\s*$/;
 
 export type BodyForm = 'multipart' | 'json';
 
@@ -44,6 +44,11 @@ export interface ReceiveOptions {
   onBytes?: (received: number) => void;
   /** Called with each chunk of the file itself, once it passed the checks (the storage keeps it). */
   onFileChunk?: (chunk: Buffer) => void;
+  /**
+   * Called once the file's first bytes have passed the PDF check, every field before them having
+   * passed its own: from then on a problem can only come from the rest of the body.
+   */
+  onReady?: () => void;
 }
 
 const mediaType = (req: IncomingMessage): string =>
@@ -119,6 +124,8 @@ class FileProbe {
   private head = Buffer.alloc(0);
   private tail = Buffer.alloc(0);
 
+  constructor(private readonly onVerified?: () => void) {}
+
   /** Adds a chunk; throws 400 as soon as the file is too large or cannot be a PDF. */
   push(chunk: Buffer): void {
     this.size += chunk.length;
@@ -126,6 +133,7 @@ class FileProbe {
     if (this.head.length < PDF_MAGIC.length) {
       this.head = Buffer.concat([this.head, chunk.subarray(0, PDF_MAGIC.length - this.head.length)]);
       if (!PDF_MAGIC.subarray(0, this.head.length).equals(this.head)) throw notPdf();
+      if (this.head.length === PDF_MAGIC.length) this.onVerified?.();
     }
     // Copied, so the probe never pins a large chunk in memory.
     this.tail = Buffer.from(Buffer.concat([this.tail, chunk.subarray(-TAIL_BYTES)]).subarray(-TAIL_BYTES));
@@ -244,7 +252,7 @@ export function receiveUpload(req: IncomingMessage, form: BodyForm, options: Rec
   return form === 'json' ? receiveJsonUpload(req, options) : receiveMultipart(req, options);
 }
 
-function receiveMultipart(req: IncomingMessage, { kind, onBytes, onFileChunk }: ReceiveOptions): Promise<ReceivedUpload> {
+function receiveMultipart(req: IncomingMessage, { kind, onBytes, onFileChunk, onReady }: ReceiveOptions): Promise<ReceivedUpload> {
   return streamBody<ReceivedUpload>(req, onBytes, (settle) => {
     let parser: busboy.Busboy;
     try {
@@ -252,7 +260,7 @@ function receiveMultipart(req: IncomingMessage, { kind, onBytes, onFileChunk }: 
     } catch (error) {
       throw new HttpError(400, `malformed multipart body: ${(error as Error).message}`);
     }
-    const probe = new FileProbe();
+    const probe = new FileProbe(onReady);
     let fileName: string | undefined;
     let fileEnded = false;
     let extractions: ExtractionName[] | undefined;
@@ -315,8 +323,55 @@ function receiveMultipart(req: IncomingMessage, { kind, onBytes, onFileChunk }: 
   });
 }
 
-function receiveJsonUpload(req: IncomingMessage, { kind, onBytes, onFileChunk }: ReceiveOptions): Promise<ReceivedUpload> {
-  return readBody(req, MAX_JSON_UPLOAD_BYTES, TOO_LARGE, onBytes).then((raw) => jsonUpload(kind, raw, onFileChunk));
+function receiveJsonUpload(req: IncomingMessage, { kind, onBytes, onFileChunk, onReady }: ReceiveOptions): Promise<ReceivedUpload> {
+  const declared = contentLength(req);
+  if (declared !== undefined && declared > MAX_JSON_UPLOAD_BYTES) {
+    discardRest(req);
+    return Promise.reject(new HttpError(400, TOO_LARGE));
+  }
+  return streamBody<ReceivedUpload>(req, onBytes, (settle) => {
+    const probe = new FileProbe(onReady);
+    let fileName: string | undefined;
+    let extractions: ExtractionName[] | undefined;
+    let received = 0;
+    // Each member is checked as it arrives, so a bad one before the file is refused before it.
+    const scanner = new JsonUploadScanner({
+      field(name, value) {
+        if (name === 'file') throw new HttpError(400, { file: ['file is required: the base64-encoded PDF'] });
+        if (name === 'fileName') {
+          if (typeof value !== 'string' || value.trim() === '') throw new HttpError(400, { fileName: ['fileName is required'] });
+          // Only the base name: a client may send a local path.
+          fileName = value.split(/[\\/]/).pop() as string;
+        } else if (name === 'fileType') {
+          if (typeof value !== 'string') throw new HttpError(400, { fileType: ['fileType must be a MIME type'] });
+          if (!PDF_TYPES.has(value.toLowerCase())) throw unsupportedType(value);
+        } else if (name === 'extractions' && value !== null) {
+          extractions = parseExtractions(kind, value);
+        }
+      },
+      fileBytes: (bytes) => {
+        probe.push(bytes);
+        onFileChunk?.(bytes);
+      },
+    });
+    return {
+      write: (chunk) => {
+        received += chunk.length;
+        if (received > MAX_JSON_UPLOAD_BYTES) throw new HttpError(400, TOO_LARGE);
+        scanner.push(chunk);
+        return undefined;
+      },
+      end: () => {
+        scanner.end();
+        const errors: Record<string, string[]> = {};
+        if (!scanner.fileSeen || probe.size === 0) errors.file = ['file is required: the base64-encoded PDF'];
+        if (fileName === undefined) errors.fileName = ['fileName is required'];
+        if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+        const tail = probe.finish();
+        settle.resolve({ form: 'json', fileName: fileName as string, size: probe.size, tail, ...(extractions && { extractions }) });
+      },
+    };
+  });
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -332,27 +387,6 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
   }
   if (!isRecord(body)) throw new HttpError(400, 'the request body must be a JSON object');
   return body;
-}
-
-function jsonUpload(kind: DocumentKind, raw: Buffer, onFileChunk?: (chunk: Buffer) => void): ReceivedUpload {
-  const body = parseJsonObject(raw);
-  const { file, fileName, fileType = 'application/pdf', extractions } = body;
-  const errors: Record<string, string[]> = {};
-  if (typeof file !== 'string' || file === '') errors.file = ['file is required: the base64-encoded PDF'];
-  else if (!BASE64.test(file)) errors.file = ['file must be base64-encoded'];
-  if (typeof fileName !== 'string' || fileName.trim() === '') errors.fileName = ['fileName is required'];
-  if (typeof fileType !== 'string') errors.fileType = ['fileType must be a MIME type'];
-  if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
-  const requested = extractions === undefined || extractions === null ? undefined : parseExtractions(kind, extractions);
-  if (!PDF_TYPES.has((fileType as string).toLowerCase())) throw unsupportedType(fileType as string);
-  const bytes = Buffer.from(file as string, 'base64');
-  const probe = new FileProbe();
-  probe.push(bytes);
-  const tail = probe.finish();
-  onFileChunk?.(bytes);
-  // Only the base name: a client may send a local path.
-  const name = (fileName as string).split(/[\\/]/).pop() as string;
-  return { form: 'json', fileName: name, size: bytes.length, tail, ...(requested && { extractions: requested }) };
 }
 
 /** Reads a whole body of at most `maxBytes`, refusing it (400 `tooLarge`) as soon as it is larger. */

@@ -103,7 +103,10 @@ async function pollUntil<T>(path: string, parse: (data: unknown) => T, done: (da
 }
 
 /** Streams a multipart body of `total` file bytes, chunked (no Content-Length), as fast as the server takes it. */
-function streamHugeUpload(total: number): Promise<{ status: number; body: unknown; sentBeforeResponse: number }> {
+function streamHugeUpload(
+  total: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown; sentBeforeResponse: number }> {
   const boundary = 'pds-test-boundary';
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.pdf"\r\n` +
@@ -116,7 +119,7 @@ function streamHugeUpload(total: number): Promise<{ status: number; body: unknow
       new URL(uploadsPath('contracts'), emulator.url),
       {
         method: 'POST',
-        headers: { authorization: 'Bearer demo-org-token', 'content-type': `multipart/form-data; boundary=${boundary}` },
+        headers: { authorization: 'Bearer demo-org-token', 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers },
       },
       (res) => {
         const sentBeforeResponse = sent;
@@ -125,7 +128,8 @@ function streamHugeUpload(total: number): Promise<{ status: number; body: unknow
         res.on('data', (d: string) => (text += d));
         res.on('end', () => {
           req.destroy();
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), sentBeforeResponse });
+          const json = (res.headers['content-type'] ?? '').startsWith('application/json');
+          resolve({ status: res.statusCode ?? 0, body: json ? JSON.parse(text) : text, sentBeforeResponse });
         });
         res.on('error', reject);
       },
@@ -362,14 +366,88 @@ describe('upload progress events (SPEC section 6)', () => {
     StatementUpload.parse((events[1]!.data as { data: unknown }).data);
   });
 
-  it('ends with an error event when the body turns out not to be a PDF', async () => {
+  it('answers 400 before any event for what the spec makes a 400, even when asked for a stream', async () => {
     const before = emulator.state.uploads.length;
-    const response = await postMultipart('contracts', multipart('plain text, not a PDF'), { accept: 'text/event-stream' });
-    const events = await eventsOf(response);
-    expect(events.at(-1)?.event).toBe('error');
-    expect(events.some((e) => e.event === 'complete')).toBe(false);
-    expect(ErrorBody.parse(events.at(-1)!.data).error.message).toMatch(/^unsupported file type/);
+    const stream = { accept: 'text/event-stream' };
+    const notPdf = await postMultipart('contracts', multipart('plain text, not a PDF'), stream);
+    expect(notPdf.status).toBe(400);
+    expect((await errorOf(notPdf)).message).toMatch(/^unsupported file type/);
+
+    const noFile = await postMultipart('contracts', multipart(undefined, { extractions: '[]' }), stream);
+    expect(noFile.status).toBe(400);
+    expect((await errorOf(noFile)).file).toEqual(['file is required']);
+
+    const badExtractions = await postMultipart('contracts', multipart(PDF, { extractions: '["extract-nope"]' }), stream);
+    expect(badExtractions.status).toBe(400);
+    expect((await errorOf(badExtractions)).extractions).toEqual([expect.stringContaining("unknown extraction 'extract-nope'")]);
+
+    const jsonNotPdf = await postJson('statements', { fileName: 'x.pdf', file: Buffer.from('GIF89a...').toString('base64') }, stream);
+    expect(jsonNotPdf.status).toBe(400);
+    expect((await errorOf(jsonNotPdf)).message).toMatch(/^unsupported file type/);
+
+    const jsonNoFile = await postJson('statements', { fileName: 'x.pdf' }, stream);
+    expect(jsonNoFile.status).toBe(400);
+    expect((await errorOf(jsonNoFile)).file).toEqual(['file is required: the base64-encoded PDF']);
+
+    const badJson = await call(emulator, uploadsPath('contracts'), {
+      method: 'POST',
+      body: '{"fileName": "a.pdf", "file": ',
+      headers: { 'content-type': 'application/json', ...stream },
+    });
+    expect(badJson.status).toBe(400);
+    expect((await errorOf(badJson)).message).toBe('the request body is not valid JSON');
+
+    const declaredTooLarge = await call(emulator, uploadsPath('statements'), {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'content-length': String(80 * MiB), ...stream },
+    }).catch(() => undefined);
+    if (declaredTooLarge) expect(declaredTooLarge.status).toBe(400);
     expect(emulator.state.uploads).toHaveLength(before);
+  });
+
+  it('ends with an error event carrying message at the top level when the size limit is crossed mid-stream', async () => {
+    const before = emulator.state.uploads.length;
+    const { status, body } = await streamHugeUpload(60 * MiB, { accept: 'text/event-stream' });
+    expect(status).toBe(200);
+    const blocks = String(body).split('\n\n').filter((b) => b.trim() !== '');
+    const last = blocks.at(-1) as string;
+    expect(blocks.slice(0, -1).every((b) => b.startsWith('event: progress\n'))).toBe(true);
+    expect(last.split('\n')[0]).toBe('event: error');
+    expect(JSON.parse(last.split('\n')[1]!.slice('data: '.length))).toEqual({
+      error: { message: 'file exceeds the 50 MB limit' },
+      message: 'file exceeds the 50 MB limit',
+    });
+    expect(emulator.state.uploads).toHaveLength(before);
+  });
+
+  it('reads a JSON upload as it arrives: base64 split anywhere, escaped slashes, wrapped lines, any member order', async () => {
+    const base64 = PDF.toString('base64');
+    const wrapped = base64.replace(/.{76}/g, '$&\\n').replaceAll('/', '\\/');
+    const body = `{"extractions": ["extract-dates"], "file": "${wrapped}", "fileName": "C:\\\\scans\\\\wrapped.pdf"}`;
+    // Sent in odd-sized pieces, so groups of four base64 characters and escapes are cut in two.
+    const pieces = Array.from({ length: Math.ceil(body.length / 7) }, (_, i) => body.slice(i * 7, i * 7 + 7));
+    const response = await fetch(`${emulator.url}${uploadsPath('contracts')}`, {
+      method: 'POST',
+      body: new ReadableStream({
+        pull(controller) {
+          const piece = pieces.shift();
+          if (piece === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(piece));
+        },
+      }),
+      headers: { 'content-type': 'application/json', authorization: 'Bearer demo-org-token' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    expect(lastRequest()?.upload).toEqual({ fileName: 'wrapped.pdf', size: PDF.length, extractions: ['extract-dates'], form: 'json' });
+
+    const notBase64 = await postJson('statements', { file: 'JVBER!!!', fileName: 'x.pdf' });
+    expect(notBase64.status).toBe(400);
+    expect((await errorOf(notBase64)).file).toEqual(['file must be base64-encoded']);
+    const notObject = await call(emulator, uploadsPath('statements'), { method: 'POST', body: '[1]', headers: { 'content-type': 'application/json' } });
+    expect(notObject.status).toBe(400);
+    expect((await errorOf(notObject)).message).toBe('the request body must be a JSON object');
   });
 
   it('answers plain JSON errors found before the body, even when asked for a stream', async () => {

@@ -84,3 +84,30 @@ describe('pds emulator start under exec load', () => {
     }
   });
 });
+
+describe('pds emulator start under upload load', () => {
+  it('decodes JSON uploads as they arrive: 8 concurrent 60 MiB bodies stay under 300 MB', { timeout: 60_000 }, async () => {
+    const { emulator, url } = await startEmulator();
+    try {
+      const sample = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url));
+      // A 45 MiB PDF: the sample's header, padding in a comment, and the sample's end.
+      const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n%'), Buffer.alloc(45 * 1024 * 1024, 'x'), Buffer.from('\n'), sample.subarray(sample.indexOf('\n') + 1)]);
+      const body = Buffer.from(JSON.stringify({ fileName: 'big.pdf', file: pdf.toString('base64') }));
+      expect(body.length).toBeGreaterThan(60 * 1024 * 1024);
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          fetch(`${url}/v1/statements?projectId=${PROJECT}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+            body,
+          }),
+        ),
+      );
+      expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
+      expect(peakRssMb(emulator.child.pid as number)).toBeLessThan(300);
+    } finally {
+      emulator.child.kill('SIGINT');
+      await emulator.exited;
+    }
+  });
+});

@@ -24,9 +24,11 @@ export function advanceUploads(ctx: RouteContext): void {
 const PROGRESS_BYTES_UNKNOWN_TOTAL = 64 * 1024;
 
 /**
- * The event stream of SPEC section 6. An upload asking for it gets one as soon as its headers pass
- * (projectId, Content-Type, declared length: those failures are plain JSON 400s); a problem found
- * in the body after that is an `error` event carrying the same `{"error": …}` body, and ends it.
+ * The event stream of SPEC section 6. It opens (200, then events) only once the upload has shown
+ * it can succeed: every field so far valid and the file's first bytes a PDF's. Until then nothing
+ * is sent, so a bad upload gets the plain 400 of SPEC 4.8/4.9, as it would without the stream. A
+ * problem found after that (the size limit crossed mid-file) is an `error` event carrying the
+ * `{"error": …}` body and, as clients read it, `message` at the top level; it ends the stream.
  * Progress counts body bytes against Content-Length: for multipart that includes the few hundred
  * bytes of part headers, which is what a client sees its own upload counter do.
  */
@@ -34,22 +36,32 @@ class ProgressStream {
   private received = 0;
   private lastPercent = -1;
   private lastReported = 0;
+  private opened = false;
 
   constructor(
     private readonly res: ServerResponse,
     /** Content-Length; undefined for a chunked body, whose progress then reads 0 % until the end. */
     private readonly total: number | undefined,
-  ) {
-    res.writeHead(200, {
+  ) {}
+
+  get isOpen(): boolean {
+    return this.opened;
+  }
+
+  open(): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
     });
-    res.flushHeaders();
+    this.res.flushHeaders();
   }
 
   /** One event per new whole percent (or per 64 KiB when the total is unknown); 100 % waits for the checks. */
   bytes(received: number): void {
     this.received = received;
+    if (!this.opened) return;
     if (this.total) {
       const percent = Math.floor((received * 100) / this.total);
       if (percent >= 100 || percent <= this.lastPercent) return;
@@ -62,6 +74,7 @@ class ProgressStream {
   }
 
   complete(body: unknown): void {
+    this.open();
     const total = this.total ?? this.received;
     this.send('progress', { bytesUploaded: this.received, bytesTotal: total, percent: 100 });
     this.send('complete', body);
@@ -69,7 +82,7 @@ class ProgressStream {
   }
 
   fail(error: HttpError): void {
-    this.send('error', error.body());
+    this.send('error', { ...error.body(), message: messageOf(error) });
     this.res.end();
   }
 
@@ -77,6 +90,14 @@ class ProgressStream {
     this.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 }
+
+/** One line for an error: its message, or its field errors as `field: problem; …`. */
+const messageOf = (error: HttpError): string =>
+  typeof error.detail === 'string'
+    ? error.detail
+    : Object.entries(error.detail)
+        .map(([field, problems]) => `${field}: ${problems.join(', ')}`)
+        .join('; ');
 
 const wantsEventStream = (req: IncomingMessage): boolean =>
   (req.headers.accept ?? '').toLowerCase().includes('text/event-stream');
@@ -88,11 +109,15 @@ async function upload(ctx: RouteContext, kind: DocumentKind): Promise<Reply | un
   let received;
   const file = ctx.storage?.receive();
   try {
-    received = await receiveUpload(ctx.req, form, { kind, onBytes: stream && ((n) => stream.bytes(n)), ...(file && { onFileChunk: file.write }) });
+    received = await receiveUpload(ctx.req, form, {
+      kind,
+      ...(stream && { onBytes: (n: number) => stream.bytes(n), onReady: () => stream.open() }),
+      ...(file && { onFileChunk: file.write }),
+    });
   } catch (error) {
     file?.discard();
     if (!(error instanceof HttpError)) throw error;
-    if (!stream) return errorReply(error);
+    if (!stream?.isOpen) return errorReply(error);
     stream.fail(error);
     return undefined;
   }
