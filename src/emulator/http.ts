@@ -30,7 +30,8 @@ export interface EmulatorOptions {
   sandboxTimeoutMs: number;
   /**
    * Answer in the drifted forms a deployed service is known to use (CLI.md, "Tolerance"): every
-   * list in the paged envelope, search as an object keyed by resource type with ranks.
+   * catalog list in the paged envelope (the project list stays an array), search as an object
+   * keyed by resource type with ranks, statement processes as `extraction_done`/`extraction_processes`.
    */
   drift: boolean;
   /** Lifetime of a signed download URL, in seconds. */

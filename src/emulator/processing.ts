@@ -53,16 +53,31 @@ function stagingStage(upload: UploadRecord, t: Timeline, now: number): StagingSt
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/**
+ * `staging_processes.info`: the spec's flat `{check, status, …}` and, beside it, the deployed
+ * service's `staging_check: {status, info}`, which its official client reads for the reason.
+ */
 function stagingInfo(upload: UploadRecord, stage: StagingStage): Record<string, unknown> {
   switch (stage) {
     case 'queued':
       return {};
     case 'processing':
-      return { check: STAGING_CHECK, status: 'running' };
+      return { check: STAGING_CHECK, status: 'running', staging_check: { status: 'running', info: null } };
     case 'completed':
-      return { check: STAGING_CHECK, status: 'passed', file_name: upload.file_name, file_size: upload.file_size };
+      return {
+        check: STAGING_CHECK,
+        status: 'passed',
+        file_name: upload.file_name,
+        file_size: upload.file_size,
+        staging_check: { status: 'passed', info: null },
+      };
     case 'failed':
-      return { check: STAGING_CHECK, status: 'failed', message: upload.staging_error };
+      return {
+        check: STAGING_CHECK,
+        status: 'failed',
+        message: upload.staging_error,
+        staging_check: { status: 'failed', info: upload.staging_error },
+      };
   }
 }
 
@@ -105,42 +120,77 @@ export function contractProcesses(upload: UploadRecord, now: number, step: numbe
   };
 }
 
+/** Statement processing as of now: whether it ended, its status and stage number. */
+interface StatementRun {
+  done: boolean;
+  status: 'processing' | 'completed' | 'failed';
+  stage: number;
+}
+
+/**
+ * A statement's processes in the spec's form (`processing_done`, `processing_processes`) or, with
+ * `drift`, in a newer service's: `extraction_done`, `extraction_processes: {stage, step, remarks}`
+ * (stage the status, step the stage number), `staging_terminal`, `requires_action`,
+ * `available_actions`.
+ */
+function statementForm(
+  ids: { staging_id: number; statement_id: number | null },
+  staging: { stage: StagingStage; info: Record<string, unknown> },
+  run: StatementRun | null,
+  drift: boolean,
+): Record<string, unknown> {
+  const terminal = staging.stage === 'completed' || staging.stage === 'failed';
+  const base = { ...ids, staging_done: terminal };
+  if (!drift) {
+    return {
+      ...base,
+      processing_done: run?.done ?? false,
+      staging_processes: staging,
+      processing_processes: run ? { status: run.status, stage: run.stage, remarks: {} } : null,
+    };
+  }
+  const failed = staging.stage === 'failed' || run?.status === 'failed';
+  return {
+    ...base,
+    extraction_done: run?.done ?? false,
+    staging_processes: staging,
+    extraction_processes: run ? { stage: run.status, step: run.stage, remarks: {} } : null,
+    staging_terminal: terminal,
+    requires_action: failed,
+    available_actions: failed ? ['reupload'] : [],
+  };
+}
+
 /** `GET /v1/statements/{id}/processes` (SPEC 4.10) of an upload. */
-export function statementProcesses(upload: UploadRecord, now: number, step: number): Record<string, unknown> {
+export function statementProcesses(upload: UploadRecord, now: number, step: number, drift = false): Record<string, unknown> {
   const t = timeline(upload, step);
   const stage = stagingStage(upload, t, now);
   const staged = stage === 'completed';
   const done = staged && now >= t.end;
   const processingStage =
     done || step <= 0 ? STATEMENT_STAGES : Math.min(STATEMENT_STAGES, 1 + Math.floor((now - t.stagingEnd) / step));
-  return {
-    staging_id: upload.staging_id,
-    statement_id: staged && upload.result_id !== undefined ? Number(upload.result_id) : null,
-    staging_done: stage === 'completed' || stage === 'failed',
-    processing_done: done,
-    staging_processes: { stage, info: stagingInfo(upload, stage) },
-    processing_processes: staged
-      ? { status: done ? 'completed' : 'processing', stage: processingStage, remarks: {} }
-      : null,
-  };
+  return statementForm(
+    { staging_id: upload.staging_id, statement_id: staged && upload.result_id !== undefined ? Number(upload.result_id) : null },
+    { stage, info: stagingInfo(upload, stage) },
+    staged ? { done, status: done ? 'completed' : 'processing', stage: processingStage } : null,
+    drift,
+  );
 }
 
 /**
  * The processes of a statement that did not come through an upload of this emulator (seeded):
  * it was staged long ago, and its own `processing_status` says whether processing ended.
  */
-export function seededStatementProcesses(statement: StatementRecord): Record<string, unknown> {
+export function seededStatementProcesses(statement: StatementRecord, drift = false): Record<string, unknown> {
   const status = statement.processing_status === 'completed' || statement.processing_status === 'failed'
     ? statement.processing_status
     : 'processing';
-  return {
-    staging_id: statement.staging_id ?? statement.id,
-    statement_id: statement.id,
-    staging_done: true,
-    processing_done: status === 'completed',
-    staging_processes: { stage: 'completed', info: { check: STAGING_CHECK, status: 'passed' } },
-    processing_processes: { status, stage: status === 'processing' ? 1 : STATEMENT_STAGES, remarks: {} },
-  };
+  return statementForm(
+    { staging_id: statement.staging_id ?? statement.id, statement_id: statement.id },
+    { stage: 'completed', info: { check: STAGING_CHECK, status: 'passed', staging_check: { status: 'passed', info: null } } },
+    { done: status === 'completed', status, stage: status === 'processing' ? 1 : STATEMENT_STAGES },
+    drift,
+  );
 }
 
 /** The include each extraction fills; the other extractions have no include in SPEC section 2. */

@@ -232,19 +232,40 @@ export const ContractProcesses = z.looseObject({
 });
 export type ContractProcesses = z.infer<typeof ContractProcesses>;
 
+/**
+ * Statement processes come in two forms (CLI.md, "Tolerance"): the spec's `processing_done` and
+ * `processing_processes: {status, stage, remarks}`, or a newer service's `extraction_done` and
+ * `extraction_processes: {stage, step, remarks}` with `staging_terminal`, `requires_action` and
+ * `available_actions`. Either is accepted; commands read them through statementRun().
+ */
 export const StatementProcesses = z.looseObject({
   staging_id: z.int(),
   statement_id: z.nullable(z.int()),
   staging_done: z.boolean(),
-  processing_done: z.boolean(),
+  processing_done: z.optional(z.boolean()),
   staging_processes: StagingProcesses,
-  processing_processes: z.nullable(
-    z.looseObject({
-      status: z.string(),
-      stage: z.int(),
-      remarks: z.record(z.string(), z.unknown()),
-    }),
+  processing_processes: z.optional(
+    z.nullable(
+      z.looseObject({
+        status: z.string(),
+        stage: z.int(),
+        remarks: z.record(z.string(), z.unknown()),
+      }),
+    ),
   ),
+  extraction_done: z.optional(z.boolean()),
+  extraction_processes: z.optional(
+    z.nullable(
+      z.looseObject({
+        stage: z.string(),
+        step: z.optional(z.nullable(z.number())),
+        remarks: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+      }),
+    ),
+  ),
+  staging_terminal: z.optional(z.boolean()),
+  requires_action: z.optional(z.boolean()),
+  available_actions: z.optional(z.array(z.unknown())),
 });
 export type StatementProcesses = z.infer<typeof StatementProcesses>;
 

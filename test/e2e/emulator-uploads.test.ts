@@ -552,7 +552,7 @@ describe('processing (SPEC 4.10)', () => {
     const response = await postMultipart('statements', multipart(PDF, { name: 'Harbor Q3 2025.pdf' }));
     const upload = StatementUpload.parse(((await response.json()) as { data: unknown }).data);
     const byStaging = `/v1/statements/${upload.staging_id}/processes?projectId=${DEMO_PROJECT_ID}`;
-    const seen = await pollUntil(byStaging, (d) => StatementProcesses.parse(d), (p) => p.processing_done);
+    const seen = await pollUntil(byStaging, (d) => StatementProcesses.parse(d), (p) => p.processing_done === true);
     for (const state of seen) {
       // Statements have no `processing` staging stage (SPEC section 3).
       expect(['queued', 'completed']).toContain(state.staging_processes.stage);

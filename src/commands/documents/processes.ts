@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentProcesses } from '../../lib/api/documents.js';
 import { InterruptedError, UsageError } from '../../lib/errors.js';
-import type { Extraction } from '../../lib/schemas.js';
+import type { Extraction, StatementProcesses } from '../../lib/schemas.js';
 
 export type Outcome = 'running' | 'completed' | 'failed';
 
@@ -16,7 +16,7 @@ export interface Progress {
   resultId: number | null;
   extractions: Extraction[];
   /** Statement processing: its status and stage number, once staging completed. */
-  processing: { status: string; stage: number } | null;
+  processing: { status: string; stage: number | null } | null;
   /** Why it failed: the staging check's details, failed extractions, processing remarks. */
   failure: string[];
 }
@@ -26,6 +26,42 @@ export const shortExtraction = (name: string): string => name.replace(/^extract-
 
 function detailLines(info: Record<string, unknown>): string[] {
   return Object.entries(info).map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The staging check's details from either form of `staging_processes.info`: the spec's flat
+ * `{check, status, message, …}`, or the deployed `{staging_check: {status, info}}`, whose `info`
+ * (the reason) reads as `message`. Flat keys win when a service sends both.
+ */
+export function stagingCheck(info: Record<string, unknown>): Record<string, unknown> {
+  const { staging_check: nested, ...flat } = info;
+  if (!isRecord(nested)) return info;
+  const { status, info: reason, ...rest } = nested;
+  const view: Record<string, unknown> = { ...rest, ...flat };
+  if (view.status === undefined && status !== undefined) view.status = status;
+  if (view.message === undefined && reason !== undefined && reason !== null) view.message = reason;
+  return view;
+}
+
+export interface StatementRun {
+  status: string;
+  stage: number | null;
+  remarks: Record<string, unknown>;
+}
+
+/** Statement processing from either form: `processing_processes`, or the newer `extraction_processes`. */
+export function statementRun(p: StatementProcesses): { run: StatementRun | null; done: boolean } {
+  if (p.processing_processes !== undefined || p.extraction_processes === undefined) {
+    return { run: p.processing_processes ?? null, done: p.processing_done ?? false };
+  }
+  const run = p.extraction_processes;
+  return {
+    run: run && { status: run.stage, stage: run.step ?? null, remarks: run.remarks ?? {} },
+    done: p.extraction_done ?? false,
+  };
 }
 
 export function progressOf(processes: DocumentProcesses): Progress {
@@ -39,7 +75,7 @@ export function progressOf(processes: DocumentProcesses): Progress {
       resultId: null,
       extractions: [],
       processing: null,
-      failure: ['the staging check failed', ...detailLines(staging.info)],
+      failure: ['the staging check failed', ...detailLines(stagingCheck(staging.info))],
     };
   }
   if (processes.kind === 'contract') {
@@ -63,7 +99,7 @@ export function progressOf(processes: DocumentProcesses): Progress {
       (processes.data.extraction_done || extractions.every((e) => e.status === 'completed'));
     return { ...base, outcome: done ? 'completed' : 'running', resultId, extractions, processing: null, failure: [] };
   }
-  const run = processes.data.processing_processes;
+  const { run, done: processingDone } = statementRun(processes.data);
   const processing = run ? { status: run.status, stage: run.stage } : null;
   const resultId = processes.data.statement_id;
   if (run?.status === 'failed') {
@@ -76,7 +112,7 @@ export function progressOf(processes: DocumentProcesses): Progress {
       failure: ['processing failed', ...detailLines(run.remarks)],
     };
   }
-  const done = staging.stage === 'completed' && (processes.data.processing_done || run?.status === 'completed');
+  const done = staging.stage === 'completed' && (processingDone || run?.status === 'completed');
   return { ...base, outcome: done ? 'completed' : 'running', resultId, extractions: [], processing, failure: [] };
 }
 
@@ -91,7 +127,8 @@ export function briefOf(kind: DocumentKind, progress: Progress): string {
     const marks = progress.extractions.map((e) => `${shortExtraction(e.name)} ${e.status === 'completed' ? '✓' : e.status === 'processing' ? '…' : '·'}`);
     if (progress.extractions.length > 0) parts.push(`extractions ${done}/${progress.extractions.length}: ${marks.join(' ')}`);
   } else if (progress.processing) {
-    parts.push(`processing ${progress.processing.status} (stage ${progress.processing.stage})`);
+    const stage = progress.processing.stage === null ? '' : ` (stage ${progress.processing.stage})`;
+    parts.push(`processing ${progress.processing.status}${stage}`);
   }
   if (progress.outcome === 'completed') parts.push('completed');
   return parts.join(' · ');

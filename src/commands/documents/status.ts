@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses } from '../../lib/api/documents.js';
 import { PdsError, ProcessingFailedError } from '../../lib/errors.js';
-import { WatchFlags, briefOf, checkDocumentId, progressOf, statusCommand, watchProcesses, type Progress } from './processes.js';
+import { WatchFlags, briefOf, checkDocumentId, progressOf, stagingCheck, statementRun, statusCommand, watchProcesses, type Progress } from './processes.js';
 
 export const Options = z.object({
   kind: z.enum(['contract', 'statement']),
@@ -64,7 +64,7 @@ export function statusView(processes: DocumentProcesses, progress: Progress): Re
     staging_id: p.staging_id,
     staging_stage: p.staging_processes.stage,
   };
-  for (const [key, value] of Object.entries(p.staging_processes.info)) view[`staging_check.${key}`] = value;
+  for (const [key, value] of Object.entries(stagingCheck(p.staging_processes.info))) view[`staging_check.${key}`] = value;
   if (processes.kind === 'contract') {
     const run = processes.data.extraction_processes;
     view.contract_id = processes.data.contract_id;
@@ -73,7 +73,7 @@ export function statusView(processes: DocumentProcesses, progress: Progress): Re
       view.extractions = run.extractions.map((e) => ({ name: e.name, status: e.status, completed_at: e.completed_at }));
     }
   } else {
-    const run = processes.data.processing_processes;
+    const { run } = statementRun(processes.data);
     view.statement_id = processes.data.statement_id;
     view.processing_status = run?.status ?? null;
     view.processing_stage = run?.stage ?? null;

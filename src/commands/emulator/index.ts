@@ -18,7 +18,7 @@ export function registerEmulator(program: Command, runner: Runner): void {
     .option('--seed <n>', 'seed of the fault injection\'s random choices (default 1)')
     .option('--url-ttl <seconds>', 'lifetime of the signed URLs of downloads (default 300)')
     .option('--token-ttl <seconds>', 'lifetime of the access tokens of a browser sign-in (default 3600)')
-    .option('--drift', 'answer in the drifted forms of a deployed service: every list paged, search keyed by type')
+    .option('--drift', 'answer in the drifted forms of a deployed service: catalog lists paged, search keyed by type, statement processes as extraction_*')
     // The global -q/--quiet is read for this: declared here too so that the help shows its meaning.
     .option('--quiet', 'no request log on stderr')
     .action(lazyAction(runner, () => import('./start.js')));

@@ -185,9 +185,9 @@ const getStatementProcesses: Handler = (ctx) => {
   const record =
     findUpload(ctx, 'statement', project.id, (u) => u.staging_id === id) ??
     findUpload(ctx, 'statement', project.id, (u) => u.result_id === id);
-  if (record) return { body: { data: statementProcesses(record, ctx.now(), ctx.options.processingMs) } };
+  if (record) return { body: { data: statementProcesses(record, ctx.now(), ctx.options.processingMs, ctx.options.drift) } };
   const statement = data.statements.find((s) => s.id === id);
-  if (statement) return { body: { data: seededStatementProcesses(statement) } };
+  if (statement) return { body: { data: seededStatementProcesses(statement, ctx.options.drift) } };
   throw new HttpError(404, `statement or statement upload '${id}' not found`);
 };
 

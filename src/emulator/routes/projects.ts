@@ -6,8 +6,8 @@ const listProjects: Handler = (ctx) => {
   const visible = ctx.state.projects.filter(
     (p) => p.organization_id === ctx.scope.organization_id && (!ctx.scope.project_id || ctx.scope.project_id === p.id),
   );
-  if (!ctx.options.drift) return { body: { data: visible } };
-  return { body: { data: { items: visible, total_count: visible.length, page: 1, per_page: Math.max(visible.length, 1) } } };
+  // A plain array also under --drift: the deployed service's clients read the project list so.
+  return { body: { data: visible } };
 };
 
 // A malformed id names no project: 404 like any unknown one (SPEC 4.1 lists no 400 here).
