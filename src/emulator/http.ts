@@ -2,7 +2,7 @@
 // and the shared checks of SPEC section 4 (projectId, token scope, paging).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecLimits, SandboxRunner } from './sandbox/runner.js';
-import type { EmulatorState, ProjectData, ProjectRecord, TokenScope } from './store.js';
+import type { EmulatorState, ProjectData, ProjectRecord, StateChange, TokenScope } from './store.js';
 import type { Storage } from './storage.js';
 
 export interface EmulatorOptions {
@@ -42,6 +42,8 @@ export interface EmulatorOptions {
   tokenTtlSeconds: number;
   /** Bounds of sandbox exec (threads, queue, output, memory); the defaults when left out. */
   execLimits?: Partial<ExecLimits>;
+  /** With dataFile: the journal size that triggers a new snapshot (default 4 MiB). */
+  journalCompactBytes?: number;
   /** How many recent requests `Emulator.requests` keeps (default 1000). */
   requestLogSize?: number;
 }
@@ -73,7 +75,12 @@ export interface RouteContext {
   record: RecordedRequest;
   /** Runs sandbox exec commands within the emulator's bounds. */
   sandbox: SandboxRunner;
-  /** Persist the state (no-op without --data). */
+  /**
+   * Makes changes durable (with --data: appended to the journal and fsynced), then applies them
+   * to the state. Rejects, applying nothing, when they cannot be written: answer 500 then.
+   */
+  commit(changes: StateChange[]): Promise<void>;
+  /** Snapshots the whole state (no-op without --data), for changes made in place. Prefer commit. */
   save(): void;
   /** Milliseconds since the epoch; one clock for the whole emulator. */
   now(): number;
@@ -112,6 +119,9 @@ export class HttpError extends Error {
     return { error: typeof this.detail === 'string' ? { message: this.detail } : this.detail };
   }
 }
+
+/** What a client is told when a change could not be made durable: it was not kept either. */
+export const notSaved = (what: string): HttpError => new HttpError(500, `could not save ${what}; nothing was kept, retry later`);
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID_RE.test(value);

@@ -2,12 +2,14 @@
 // derived from the clock (`created_ms` and the step length), so polling, restarts with `--data`
 // and slow or fast clocks all agree. The only stored effects are the records an upload becomes.
 import type { ContractInclude, ExtractionName } from '../lib/schemas.js';
-import type {
-  ContractRecord,
-  EmulatorState,
-  ProjectData,
-  StatementRecord,
-  UploadRecord,
+import {
+  countersOf,
+  type ContractRecord,
+  type EmulatorState,
+  type ProjectData,
+  type StateChange,
+  type StatementRecord,
+  type UploadRecord,
 } from './store.js';
 
 type StagingStage = 'queued' | 'processing' | 'completed' | 'failed';
@@ -350,10 +352,25 @@ function tracker(state: EmulatorState): Tracker {
 /**
  * Applies what the clock says has happened to every unfinished upload: creates the contract or
  * statement when staging completes, fills its extracted data when processing ends. Idempotent.
- * Returns the projects whose data changed (empty when nothing did).
+ * Returns the projects whose data changed and the changes made, for the journal of `--data`.
  */
-export function advance(state: EmulatorState, now: number, step: number): Set<ProjectData> {
+export function advance(state: EmulatorState, now: number, step: number): { changed: Set<ProjectData>; changes: StateChange[] } {
   const changed = new Set<ProjectData>();
+  const changes: StateChange[] = [];
+  const record = (upload: UploadRecord, data: ProjectData) => {
+    changed.add(data);
+    const result = upload.kind === 'contract'
+      ? data.contracts.find((c) => c.id === upload.result_id)
+      : data.statements.find((s) => s.id === upload.result_id);
+    if (result) {
+      changes.push(
+        upload.kind === 'contract'
+          ? { contract: result as ContractRecord, project: upload.project_id }
+          : { statement: result as StatementRecord, project: upload.project_id },
+      );
+    }
+    changes.push({ upload });
+  };
   const { pending } = tracker(state);
   for (const upload of pending) {
     const t = timeline(upload, step);
@@ -363,14 +380,17 @@ export function advance(state: EmulatorState, now: number, step: number): Set<Pr
       pending.delete(upload);
       continue;
     }
+    let touched = false;
     if (upload.result_id === undefined) {
       materialize(state, data, upload, t);
-      changed.add(data);
+      touched = true;
     }
     if (now >= t.end) {
-      if (finish(data, upload, t)) changed.add(data);
+      if (finish(data, upload, t)) touched = true;
       pending.delete(upload);
     }
+    if (touched) record(upload, data);
   }
-  return changed;
+  if (changes.length > 0) changes.push(countersOf(state));
+  return { changed, changes };
 }

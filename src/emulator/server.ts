@@ -199,7 +199,8 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const options: EmulatorOptions = { ...defaultOptions, ...overrides };
   checkOptions(options);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const { state, save, origin } = openState(options);
+  const persistence = openState(options);
+  const { state, save, commit, origin } = persistence;
   const routes = compile([...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes, ...(options.downloads === false ? [] : downloadRoutes)]);
   const storage = await startStorage(state, { host: options.host, quiet: options.quiet, log, ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }) });
   const requests: RecordedRequest[] = [];
@@ -239,11 +240,12 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
         options,
         record,
         sandbox,
+        commit,
         save,
         now: () => Date.now(),
         storage,
       };
-      advanceUploads(ctx);
+      await advanceUploads(ctx, persistence.markBehind);
       const reply = await candidate.handler(ctx);
       if (reply) sendJson(res, reply);
       return;
@@ -321,6 +323,8 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
       });
       await storage.close();
       await sandbox.close();
+      // Folds the journal into the snapshot, so the next start reads one file.
+      await persistence.close();
     },
   };
 }

@@ -182,3 +182,49 @@ export const emptyProjectData = (): ProjectData => ({
   recordings: [],
   compositions: [],
 });
+
+/**
+ * One change to the state, as the journal of `--data` records it. Each names the record it
+ * replaces (or adds) whole, so applying a change twice is the same as once: a journal replayed
+ * over a snapshot that already holds some of its changes comes out right.
+ */
+export type StateChange =
+  | { upload: UploadRecord }
+  | { contract: ContractRecord; project: string }
+  | { statement: StatementRecord; project: string }
+  | { sandbox: string; id: string | null }
+  | { counters: { next_staging_id: number; next_statement_id: number } };
+
+function upsert<T>(list: T[], record: T, same: (item: T) => boolean): void {
+  // The newest records are the ones that change: search from the end.
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (same(list[i] as T)) {
+      list[i] = record;
+      return;
+    }
+  }
+  list.push(record);
+}
+
+/** Applies one change to the state (in memory, or replaying the journal). */
+export function applyChange(state: EmulatorState, change: StateChange): void {
+  if ('upload' in change) {
+    upsert(state.uploads, change.upload, (u) => u.staging_id === change.upload.staging_id);
+  } else if ('contract' in change) {
+    const data = state.data[change.project];
+    if (data) upsert(data.contracts, change.contract, (c) => c.id === change.contract.id);
+  } else if ('statement' in change) {
+    const data = state.data[change.project];
+    if (data) upsert(data.statements, change.statement, (s) => s.id === change.statement.id);
+  } else if ('sandbox' in change) {
+    if (change.id === null) delete state.sandboxes[change.sandbox];
+    else state.sandboxes[change.sandbox] = change.id;
+  } else {
+    state.next_staging_id = Math.max(state.next_staging_id, change.counters.next_staging_id);
+    state.next_statement_id = Math.max(state.next_statement_id, change.counters.next_statement_id);
+  }
+}
+
+export const countersOf = (state: EmulatorState): StateChange => ({
+  counters: { next_staging_id: state.next_staging_id, next_statement_id: state.next_statement_id },
+});

@@ -1,7 +1,9 @@
 // `pds emulator start` as a real process: it stops within 2 s of SIGINT or SIGTERM, also after
 // sandbox commands (whose threads once kept it alive for a minute), and 20 concurrent execs keep
 // it under 1 GiB while it still answers.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startPds, type PipedProcess } from '../helpers/process.js';
 
@@ -108,6 +110,56 @@ describe('pds emulator start under upload load', () => {
     } finally {
       emulator.child.kill('SIGINT');
       await emulator.exited;
+    }
+  });
+});
+
+describe('pds emulator start --data survives kill -9', () => {
+  it('keeps every upload it answered, and leaves no temporary file', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pds-crash-'));
+    const dataFile = join(dir, 'state.json');
+    try {
+      const { emulator, url } = await startEmulator(['--data', dataFile, '--processing-ms', '50']);
+      const pdf = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url)).toString('base64');
+      const answered: number[] = [];
+      let stop = false;
+      const worker = async (n: number) => {
+        for (let i = 0; !stop; i++) {
+          try {
+            const response = await fetch(`${url}/v1/statements?projectId=${PROJECT}`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ file: pdf, fileName: `w${n}-${i}.pdf` }),
+            });
+            if (response.status === 200) answered.push(((await response.json()) as { data: { staging_id: number } }).data.staging_id);
+          } catch {
+            return; // the emulator is gone
+          }
+        }
+      };
+      const workers = Promise.all([0, 1, 2, 3].map(worker));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      emulator.child.kill('SIGKILL');
+      await emulator.exited;
+      stop = true;
+      await workers;
+      expect(answered.length).toBeGreaterThan(10);
+
+      const restarted = await startEmulator(['--data', dataFile]);
+      try {
+        for (const id of answered) {
+          const response = await fetch(`${restarted.url}/v1/statements/${id}/processes?projectId=${PROJECT}`, {
+            headers: { authorization: `Bearer ${TOKEN}` },
+          });
+          expect(response.status, `staging id ${id}`).toBe(200);
+        }
+        expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      } finally {
+        restarted.emulator.child.kill('SIGINT');
+        await restarted.emulator.exited;
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,7 +1,7 @@
 // 4.8–4.10: contract and statement uploads (JSON or server-sent progress events) and their
 // processing status. The state machine itself lives in ../processing.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
+import { HttpError, notSaved, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
 import {
   advance,
   contractProcesses,
@@ -10,15 +10,24 @@ import {
   uploadBody,
 } from '../processing.js';
 import { invalidateWorkspace } from '../sandbox/workspace.js';
-import type { DocumentKind, UploadRecord } from '../store.js';
+import { countersOf, type DocumentKind, type UploadRecord } from '../store.js';
 import { contentLength, errorReply, hasPdfTrailer, receiveUpload, uploadForm } from '../uploads.js';
 
-/** Moves every upload along its state machine to the current time; called before each request. */
-export function advanceUploads(ctx: RouteContext): void {
-  const changed = advance(ctx.state, ctx.now(), ctx.options.processingMs);
-  if (changed.size === 0) return;
+/**
+ * Moves every upload along its state machine to the current time; called before each request.
+ * What that derives is written to the journal before the request is answered; when the write
+ * fails the request is a 500, and the next snapshot catches up (the change is already applied).
+ */
+export async function advanceUploads(ctx: RouteContext, markBehind: () => void): Promise<void> {
+  const { changed, changes } = advance(ctx.state, ctx.now(), ctx.options.processingMs);
+  if (changes.length === 0) return;
   for (const data of changed) invalidateWorkspace(data);
-  ctx.save();
+  try {
+    await ctx.commit(changes);
+  } catch {
+    markBehind();
+    throw notSaved('the progress of uploads');
+  }
 }
 
 const PROGRESS_BYTES_UNKNOWN_TOTAL = 64 * 1024;
@@ -123,6 +132,7 @@ async function upload(ctx: RouteContext, kind: DocumentKind): Promise<Reply | un
   }
   const now = ctx.now();
   const record: UploadRecord = {
+    // Taken now, so concurrent uploads never share one; a failed save leaves a gap, not a duplicate.
     staging_id: ctx.state.next_staging_id++,
     kind,
     project_id: project.id,
@@ -137,15 +147,23 @@ async function upload(ctx: RouteContext, kind: DocumentKind): Promise<Reply | un
     }),
     extractions: received.extractions ?? [],
   };
-  ctx.state.uploads.push(record);
+  // The file is in place before its record is durable (its staging id is never given again).
   file?.commit(record.staging_id);
+  try {
+    // Durable before it is answered; applied to the state only once durable.
+    await ctx.commit([{ upload: record }, countersOf(ctx.state)]);
+  } catch {
+    const error = notSaved('the upload');
+    if (!stream?.isOpen) return errorReply(error);
+    stream.fail(error);
+    return undefined;
+  }
   ctx.record.upload = {
     fileName: received.fileName,
     size: received.size,
     form: received.form,
     ...(received.extractions && { extractions: received.extractions }),
   };
-  ctx.save();
   const body = { data: uploadBody(record, now, ctx.options.processingMs) };
   if (!stream) return { body };
   stream.complete(body);

@@ -1,6 +1,6 @@
 // 4.11 Sandbox: a session per token and project, the workspace's files, and exec in a worker.
 import { randomUUID } from 'node:crypto';
-import { HttpError, projectInScope, type Handler, type RouteContext, type Route } from '../http.js';
+import { HttpError, notSaved, projectInScope, type Handler, type RouteContext, type Route } from '../http.js';
 import { ExecBusyError, type ExecMode } from '../sandbox/runner.js';
 import type { ProjectData, ProjectRecord } from '../store.js';
 import { readWorkspacePath, workspaceFor } from '../sandbox/workspace.js';
@@ -12,25 +12,33 @@ const MAX_PARALLEL_COMMANDS = 32;
 
 const sessionKey = (ctx: RouteContext, projectId: string): string => `${ctx.token}\u0000${projectId}`;
 
+async function commitSession(ctx: RouteContext, key: string, id: string | null): Promise<void> {
+  try {
+    await ctx.commit([{ sandbox: key, id }]);
+  } catch {
+    throw notSaved('the sandbox session');
+  }
+}
+
 const pathProject = (ctx: RouteContext) => projectInScope(ctx, ctx.params.project_id ?? '', 'project_id');
 
-const connect: Handler = (ctx) => {
+const connect: Handler = async (ctx) => {
   const project = pathProject(ctx);
   const key = sessionKey(ctx, project.id);
   // Connecting again keeps the session: a client that lost track of it is not punished.
-  const sandboxId = ctx.state.sandboxes[key] ?? `sbx_${randomUUID().replaceAll('-', '')}`;
-  ctx.state.sandboxes[key] = sandboxId;
-  ctx.save();
+  const existing = ctx.state.sandboxes[key];
+  const sandboxId = existing ?? `sbx_${randomUUID().replaceAll('-', '')}`;
+  if (existing === undefined) await commitSession(ctx, key, sandboxId);
   // Exec usually follows a connect: have a worker load just-bash meanwhile.
   ctx.sandbox.warm();
   return { body: { data: { sandboxId, status: 'connected' } } };
 };
 
-const disconnect: Handler = (ctx) => {
+const disconnect: Handler = async (ctx) => {
   const project = pathProject(ctx);
   // Disconnecting twice is not an error: the sandbox is disconnected either way.
-  delete ctx.state.sandboxes[sessionKey(ctx, project.id)];
-  ctx.save();
+  const key = sessionKey(ctx, project.id);
+  if (ctx.state.sandboxes[key] !== undefined) await commitSession(ctx, key, null);
   return { body: { data: { status: 'disconnected' } } };
 };
 
