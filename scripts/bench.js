@@ -5,6 +5,7 @@
 // Peak memory comes from a preload (scripts/rss-probe.cjs) that writes the child's own maxRSS
 // when it exits, so no external `time` binary is needed.
 import { spawnSync } from 'node:child_process';
+import http from 'node:http';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,4 +127,65 @@ try {
 } finally {
   await slow.stop();
   rmSync(work, { recursive: true, force: true });
+}
+
+await emulatorFigures();
+
+/**
+ * The emulator under load (issue 9): its peak RSS while 20 sandbox execs arrive at once, the p99
+ * of GETs made meanwhile, and GET /v1/projects per second over 50 keep-alive connections.
+ */
+async function emulatorFigures() {
+  const target = await startEmulator();
+  const project = '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7';
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+  const request = (method, path, body) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(`${target.url}${path}`, {
+        method,
+        agent,
+        headers: { authorization: 'Bearer demo-org-token', ...(body ? { 'content-type': 'application/json' } : {}) },
+      }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${target.pid}/status`, 'utf8'))?.[1]) / 1024;
+  try {
+    await request('POST', `/v1/projects/${project}/sandbox/connect`);
+    const body = JSON.stringify({ commands: ['grep -ril nova . | wc -l', 'cat */*.yaml | wc -c'] });
+    const execs = Promise.all(Array.from({ length: 20 }, () => request('POST', `/v1/projects/${project}/sandbox/exec`, body)));
+    let running = true;
+    void execs.then(() => (running = false));
+    const latencies = [];
+    while (running) {
+      const started = performance.now();
+      await request('GET', '/v1/projects');
+      latencies.push(performance.now() - started);
+    }
+    const statuses = await execs;
+    latencies.sort((a, b) => a - b);
+    const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))];
+    const served = statuses.filter((s) => s === 200).length;
+    row('emulator: peak RSS, 20 concurrent execs', `${peakRssMb().toFixed(0)} MB (${served} run, ${20 - served} got 429)`, 'under 1 GiB');
+    row('emulator: GET p99 during those execs', `${p99.toFixed(0)} ms (${latencies.length} GETs)`, 'under 200 ms');
+
+    const seconds = 3;
+    const until = performance.now() + seconds * 1000;
+    let count = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        while (performance.now() < until) {
+          await request('GET', '/v1/projects');
+          count++;
+        }
+      }),
+    );
+    row('emulator: GET /v1/projects, 50 connections', `${Math.round(count / seconds)} requests/s`, '');
+  } finally {
+    agent.destroy();
+    await target.stop();
+  }
 }

@@ -36,6 +36,7 @@ export function startEmulator(args = []) {
       lines.on('line', () => undefined);
       resolve({
         url: match[1],
+        pid: child.pid,
         /** Stops it with Ctrl-C's signal; it must be gone within 2 s, or it is killed and we say so. */
         stop: () =>
           new Promise((done) => {
