@@ -66,7 +66,7 @@ describe('exec concurrency', () => {
     const limited = await testEmulator({ execLimits: { workers: 1, queue: 1 } });
     try {
       await connect(limited);
-      const running = exec(limited, ['sleep 1']);
+      const running = exec(limited, ['sleep 3']);
       await new Promise((resolve) => setTimeout(resolve, 200));
       const gaveUp = new AbortController();
       const queued = fetch(`${limited.url}${SANDBOX}/exec`, {
@@ -78,7 +78,7 @@ describe('exec concurrency', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       gaveUp.abort();
       expect(await queued).toBe('aborted');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 400));
       // The queue has room again while the first request still runs.
       const next = exec(limited, ['echo next']);
       expect((await running).status).toBe(200);
@@ -146,17 +146,26 @@ describe('exec output and memory', () => {
 
 describe('parallel exec', () => {
   it('runs each command in an instance of its own, at once, answering in command order', async () => {
-    const started = Date.now();
-    const out = await results(
-      await exec(emulator, ['sleep 2; echo first', 'echo x > /tmp/own; cat /tmp/own', 'cat /tmp/own', 'sleep 2; echo last'], { mode: 'parallel' }),
-    );
-    expect(out.map((r) => r.command)).toEqual(['sleep 2; echo first', 'echo x > /tmp/own; cat /tmp/own', 'cat /tmp/own', 'sleep 2; echo last']);
-    expect(out.map((r) => r.stdout)).toEqual(['first\n', 'x\n', '', 'last\n']);
+    // Each sleeper prints when it started and ended (whole seconds): run at once, each starts
+    // before the other ends; one after the other, the second would start when the first ended.
+    const sleeper = (name: string) => `date +%s; sleep 3; date +%s; echo ${name}`;
+    const commands = [sleeper('first'), 'echo x > /tmp/own; cat /tmp/own', 'cat /tmp/own', sleeper('last')];
+    const out = await results(await exec(emulator, commands, { mode: 'parallel' }));
+    expect(out.map((r) => r.command)).toEqual(commands);
+    const [first, own, other, last] = out;
+    expect(own!.stdout).toBe('x\n');
     // Another instance's file is not there.
-    expect(out[2]!.exitCode).not.toBe(0);
-    // Two 2-second sleeps one after the other would take 4 s.
-    expect(Date.now() - started).toBeLessThan(3900);
-    expect(emulator.requests.at(-1)?.exec).toEqual({ commands: out.map((r) => r.command), mode: 'parallel' });
+    expect(other).toMatchObject({ stdout: '', exitCode: 1 });
+    const span = (result: ExecResult) => {
+      const [start, end, name] = result.stdout.trim().split('\n');
+      return { start: Number(start), end: Number(end), name };
+    };
+    const a = span(first!);
+    const b = span(last!);
+    expect([a.name, b.name]).toEqual(['first', 'last']);
+    expect(a.start).toBeLessThan(b.end);
+    expect(b.start).toBeLessThan(a.end);
+    expect(emulator.requests.at(-1)?.exec).toEqual({ commands, mode: 'parallel' });
   });
 
   it('refuses an unknown mode and too many parallel commands', async () => {
