@@ -204,6 +204,11 @@ class Journal {
     while (this.writing) await this.writing;
   }
 
+  /** Whether the snapshot lacks something: journaled changes, or ones that could not be written. */
+  get dirty(): boolean {
+    return this.bytes > 0 || this.behind;
+  }
+
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
@@ -293,7 +298,7 @@ export function openState(options: Pick<EmulatorOptions, 'dataFile' | 'scale' | 
     save: () => journal.compact(),
     close: async () => {
       await journal.idle();
-      journal.compact();
+      if (journal.dirty) journal.compact();
     },
     markBehind: () => journal.markBehind(),
   };
