@@ -1,9 +1,8 @@
 // `GET /v1/{contracts|statements}/{id}/download`: not in the spec, but offered by the deployed
 // service. The answer is a signed URL on the storage host (../storage.ts), which expires.
-import { HttpError, queryProject, type Handler } from '../http.js';
+import { HttpError, queryProject, type Handler, type Route } from '../http.js';
 import { findDocumentFile } from '../storage.js';
 import type { DocumentKind } from '../store.js';
-import type { Route } from '../server.js';
 
 const download =
   (kind: DocumentKind): Handler =>
