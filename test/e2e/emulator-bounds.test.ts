@@ -136,6 +136,22 @@ describe('exec output and memory', () => {
     expect((await call(emulator, '/v1/projects')).status).toBe(200);
   });
 
+  it("stops a thread that passes its heap limit, answering 125 for its commands, and keeps serving", async () => {
+    // A heap far too small for just-bash itself: the thread dies while loading.
+    const tiny = await testEmulator({ execLimits: { heapMb: 2 } });
+    try {
+      await connect(tiny);
+      const out = await results(await exec(tiny, ['echo one', 'echo two']));
+      expect(out).toEqual([
+        { command: 'echo one', stdout: '', stderr: 'sandbox: the shell ran out of memory\n', exitCode: 125 },
+        { command: 'echo two', stdout: '', stderr: 'sandbox: not run: the shell ran out of memory\n', exitCode: 125 },
+      ]);
+      expect((await call(tiny, '/v1/projects')).status).toBe(200);
+    } finally {
+      await tiny.close();
+    }
+  });
+
   it('has no sqlite3 in the sandbox', async () => {
     const [bin, which] = await results(await exec(emulator, ['ls /bin', 'which sqlite3']));
     expect(bin!.stdout.split('\n')).toEqual(expect.arrayContaining(['grep', 'jq']));
