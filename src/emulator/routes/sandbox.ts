@@ -53,11 +53,11 @@ function connected(ctx: RouteContext): { project: ProjectRecord; data: ProjectDa
   return { project, data };
 }
 
-const files: Handler = (ctx) => {
+const files: Handler = async (ctx) => {
   const { project, data } = connected(ctx);
   const path = ctx.query.get('path');
   if (path === null) throw new HttpError(400, { path: ['path is required'] });
-  const entry = readWorkspacePath(workspaceFor(project, data), path);
+  const entry = readWorkspacePath(await workspaceFor(project, data), path);
   if (!entry) throw new HttpError(404, `path not found: ${path}`);
   return { body: { data: entry } };
 };

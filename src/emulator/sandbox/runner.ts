@@ -147,7 +147,7 @@ export class SandboxRunner {
    * Throws ExecBusyError at once when the queue is full; `signal` (the client went away) gives up.
    */
   async run(
-    workspace: Workspace,
+    workspace: Workspace | Promise<Workspace>,
     commands: string[],
     options: { timeoutMs: number; mode?: ExecMode; signal?: AbortSignal },
   ): Promise<CommandResult[]> {
@@ -155,7 +155,7 @@ export class SandboxRunner {
     if (this.admitted >= this.limits.workers + this.limits.queue) throw new ExecBusyError(1);
     this.admitted++;
     try {
-      const packed = packWorkspace(workspace);
+      const packed = await packWorkspace(await workspace);
       const budget = new OutputBudget(this.limits.outputBytes, this.limits.outputBytes);
       if (options.mode === 'parallel') {
         const results = await Promise.all(

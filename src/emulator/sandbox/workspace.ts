@@ -50,6 +50,27 @@ class TreeBuilder implements Workspace {
   }
 }
 
+/**
+ * Cuts a long loop into slices of a few milliseconds, so that building the workspace of a large
+ * catalog (seconds at --scale 100) never holds the server: other requests are served between.
+ */
+export class Slicer {
+  private count = 0;
+  private started = performance.now();
+
+  constructor(private readonly budgetMs = 10) {}
+
+  /** Whether the current slice is used up (checked cheaply: the clock only every 256 calls). */
+  due(): boolean {
+    return (++this.count & 255) === 0 && performance.now() - this.started > this.budgetMs;
+  }
+
+  async pause(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
+  }
+}
+
 /** Root records, each with the duplicates merged into it (in store order). */
 function mergeGroups<T extends { id: string; merged_into?: string }>(records: T[]): Map<T, T[]> {
   const roots = new Map<string, T>();
@@ -83,14 +104,16 @@ const relationFile = (record: RelationRecord, merged: RelationRecord[]): Workspa
   yaml: withMerged(record, merged.map((m) => ({ id: m.id, name: m.name, merged_at: m.merged_at }))),
 });
 
-function build(project: ProjectRecord, data: ProjectData): Workspace {
+async function build(project: ProjectRecord, data: ProjectData): Promise<Workspace> {
   const tree = new TreeBuilder();
+  const slice = new Slicer();
   for (const dir of TOP_DIRS) tree.dir(`/${dir}`);
 
   const entityNames = new Map(data.entities.map((e) => [e.id, e.name]));
   const contractsOfEntity = new Map<string, { contract_id: string; contract_name: string; role: string }[]>();
   const extractedCounts = new Map<ContractInclude, number>();
   for (const contract of data.contracts) {
+    if (slice.due()) await slice.pause();
     const dir = `/contracts/contract_${safe(contract.id)}`;
     const extracted = (Object.entries(contract.includes) as [ContractInclude, Record<string, unknown>[]][])
       .filter(([, rows]) => rows.length > 0)
@@ -117,6 +140,7 @@ function build(project: ProjectRecord, data: ProjectData): Workspace {
 
   const entities = mergeGroups<EntityRecord>(data.entities);
   for (const [entity, merged] of entities) {
+    if (slice.due()) await slice.pause();
     const dir = `/entities/entity_${safe(entity.id)}`;
     const contracts = contractsOfEntity.get(entity.id);
     const metadata = withMerged(entity, merged.map((m) => ({ id: m.id, name: m.name })));
@@ -124,19 +148,31 @@ function build(project: ProjectRecord, data: ProjectData): Workspace {
     if (merged.length > 0) tree.file(`${dir}/merged.yaml`, { yaml: merged });
   }
   const artists = mergeGroups(data.artists);
-  for (const [artist, merged] of artists) tree.file(`/artists/artist_${safe(artist.id)}.yaml`, personFile(artist, merged));
+  for (const [artist, merged] of artists) {
+    if (slice.due()) await slice.pause();
+    tree.file(`/artists/artist_${safe(artist.id)}.yaml`, personFile(artist, merged));
+  }
   const writers = mergeGroups(data.writers);
-  for (const [writer, merged] of writers) tree.file(`/writers/writer_${safe(writer.id)}.yaml`, personFile(writer, merged));
+  for (const [writer, merged] of writers) {
+    if (slice.due()) await slice.pause();
+    tree.file(`/writers/writer_${safe(writer.id)}.yaml`, personFile(writer, merged));
+  }
   const relations = mergeGroups(data.relations);
   for (const [relation, merged] of relations) {
+    if (slice.due()) await slice.pause();
     tree.file(`/relations/relation_${safe(relation.id)}.yaml`, relationFile(relation, merged));
   }
-  for (const recording of data.recordings) tree.file(`/recordings/recording_${safe(recording.id)}.yaml`, { yaml: recording });
+  for (const recording of data.recordings) {
+    if (slice.due()) await slice.pause();
+    tree.file(`/recordings/recording_${safe(recording.id)}.yaml`, { yaml: recording });
+  }
   for (const composition of data.compositions) {
+    if (slice.due()) await slice.pause();
     tree.file(`/compositions/composition_${safe(composition.id)}.yaml`, { yaml: composition });
   }
   const byStatus = new Map<string, number>();
   for (const statement of data.statements) {
+    if (slice.due()) await slice.pause();
     tree.file(`/statements/statement_${safe(statement.id)}/metadata.yaml`, { yaml: statement });
     const status = statement.processing_status ?? 'unprocessed';
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
@@ -224,7 +260,7 @@ find entities -name merged.yaml
 `;
 }
 
-const cache = new WeakMap<ProjectData, { signature: string; workspace: Workspace }>();
+const cache = new WeakMap<ProjectData, { signature: string; workspace: Promise<Workspace> }>();
 
 // Lengths catch records added by any code path; in-place edits call invalidateWorkspace.
 const signature = (project: ProjectRecord, data: ProjectData): string =>
@@ -240,13 +276,14 @@ const signature = (project: ProjectRecord, data: ProjectData): string =>
     data.compositions.length,
   ].join('\0');
 
-/** The workspace of a project, built once per version of its data. */
-export function workspaceFor(project: ProjectRecord, data: ProjectData): Workspace {
+/** The workspace of a project, built once per version of its data (requests arriving meanwhile share the build). */
+export function workspaceFor(project: ProjectRecord, data: ProjectData): Promise<Workspace> {
   const key = signature(project, data);
   const cached = cache.get(data);
   if (cached?.signature === key) return cached.workspace;
   const workspace = build(project, data);
   cache.set(data, { signature: key, workspace });
+  workspace.catch(() => cache.delete(data));
   return workspace;
 }
 
@@ -270,28 +307,49 @@ export interface PackedWorkspace {
   yaml: Uint8Array;
 }
 
-const packs = new WeakMap<Workspace, PackedWorkspace>();
+const packs = new WeakMap<Workspace, Promise<PackedWorkspace>>();
 
-export function packWorkspace(workspace: Workspace): PackedWorkspace {
-  const cached = packs.get(workspace);
-  if (cached) return cached;
-  const paths: string[] = [];
-  const contents: string[] = [];
+export function packWorkspace(workspace: Workspace): Promise<PackedWorkspace> {
+  let packed = packs.get(workspace);
+  if (!packed) {
+    packed = pack(workspace);
+    packs.set(workspace, packed);
+  }
+  return packed;
+}
+
+async function pack(workspace: Workspace): Promise<PackedWorkspace> {
+  const slice = new Slicer();
   const ends = new Uint32Array(workspace.files.size);
   const yaml = new Uint8Array(workspace.files.size);
+  // Joined slice by slice: one join of 100,000 small strings would hold the server for half a second.
+  const paths: string[] = [];
+  const contents: string[] = [];
+  let pathPart: string[] = [];
+  let contentPart: string[] = [];
+  const flush = () => {
+    paths.push(pathPart.join('\n'));
+    contents.push(contentPart.join(''));
+    pathPart = [];
+    contentPart = [];
+  };
   let end = 0;
+  let i = 0;
   for (const [path, file] of workspace.files) {
-    const i = paths.length;
+    if (slice.due()) {
+      flush();
+      await slice.pause();
+    }
     const content = 'text' in file ? file.text : JSON.stringify(file.yaml);
-    paths.push(path);
-    contents.push(content);
+    pathPart.push(path);
+    contentPart.push(content);
     end += content.length;
     ends[i] = end;
     yaml[i] = 'text' in file ? 0 : 1;
+    i++;
   }
-  const packed = { paths: paths.join('\n'), contents: contents.join(''), ends, yaml };
-  packs.set(workspace, packed);
-  return packed;
+  flush();
+  return { paths: paths.filter((part) => part !== '').join('\n'), contents: contents.join(''), ends, yaml };
 }
 
 /**
