@@ -19,7 +19,7 @@ export interface ExecLimits {
   queue: number;
   /** Bytes of stdout and stderr one request may return, all commands together. */
   outputBytes: number;
-  /** V8 heap of one thread beyond its copy of the workspace, in MiB. */
+  /** V8 heap of one thread beyond its index of the workspace's paths, in MiB. */
   heapMb: number;
   /** Bytes the in-memory file system of one thread may hold (the files commands write). */
   fileSystemBytes: number;
@@ -178,14 +178,15 @@ export class SandboxRunner {
     await Promise.all([...this.threads].map((thread) => thread.worker.terminate()));
   }
 
-  private spawn(workspaceChars: number): Thread {
+  private spawn(pathChars: number): Thread {
     const thread: Thread = {
       worker: new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: this.setup,
         resourceLimits: {
-          // The workspace arrives as one string and is indexed once: room for it comes on top.
-          maxOldGenerationSizeMb: this.limits.heapMb + Math.ceil((3 * workspaceChars) / (1024 * 1024)),
+          // The workspace's paths arrive as one string and are indexed once: room for them comes on
+          // top (the contents stay in the shared buffer, outside the heap).
+          maxOldGenerationSizeMb: this.limits.heapMb + Math.ceil((8 * pathChars) / (1024 * 1024)),
           maxYoungGenerationSizeMb: 16,
         },
         // Whatever the libraries print stays out of the emulator's own output.
@@ -221,7 +222,7 @@ export class SandboxRunner {
 
   private thread(packed: PackedWorkspace, signal: AbortSignal | undefined): Promise<Thread> {
     const spare = this.spare;
-    if (spare && packed.contents.length < 8 * 1024 * 1024) {
+    if (spare && packed.paths.length < 2 * 1024 * 1024) {
       this.spare = undefined;
       clearTimeout(this.spareTimer);
       return Promise.resolve(spare);
@@ -231,10 +232,10 @@ export class SandboxRunner {
       this.spare = undefined;
       void spare.worker.terminate();
     }
-    if (this.threads.size < this.limits.workers) return Promise.resolve(this.spawn(packed.contents.length));
+    if (this.threads.size < this.limits.workers) return Promise.resolve(this.spawn(packed.paths.length));
     return new Promise((resolve, reject) => {
       const waiter = {
-        chars: packed.contents.length,
+        chars: packed.paths.length,
         start: (thread: Thread) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(thread);

@@ -24,7 +24,8 @@ const { stringify } = require(setup.yaml);
 parentPort.once('message', async (request) => {
   const { workspace } = request;
   const contentOf = (i) => {
-    const text = workspace.contents.slice(i === 0 ? 0 : workspace.ends[i - 1], workspace.ends[i]);
+    const start = i === 0 ? 0 : workspace.ends[i - 1];
+    const text = Buffer.from(workspace.contents, start, workspace.ends[i] - start).toString('utf8');
     return workspace.yaml[i] === 1 ? stringify(JSON.parse(text), request.yamlOptions) : text;
   };
 
@@ -101,7 +102,7 @@ parentPort.once('message', async (request) => {
   // Only these files exist: just-bash's in-memory file system never reads or writes the host's.
   // The cap counts the workspace's files as they are read, so they come on top of what commands
   // may write (YAML takes more room than the JSON the workspace arrives as).
-  const fs = new WorkspaceFs({}, { maxTotalBytes: request.fileSystemBytes + 2 * workspace.contents.length });
+  const fs = new WorkspaceFs({}, { maxTotalBytes: request.fileSystemBytes + 2 * workspace.contents.byteLength });
 
   for (const command of request.commands) {
     const budget = request.deadline - Date.now();

@@ -295,13 +295,15 @@ export function invalidateWorkspace(data: ProjectData): void {
 /**
  * The workspace as the exec worker takes it. Copying a few long strings to a thread is a memcpy,
  * where 100,000 small objects take seconds at --scale 100, so every request's copy stays cheap.
+ * The file contents are not copied at all: every thread reads the one shared buffer (at --scale
+ * 100, 37 MB each thread would otherwise hold a copy of).
  */
 export interface PackedWorkspace {
   /** File paths, one per line. */
   paths: string;
-  /** The contents of all files back to back: text as is, YAML files as the JSON of their value. */
-  contents: string;
-  /** Where each file's content ends in `contents`. */
+  /** The contents of all files back to back, as UTF-8: text as is, YAML files as the JSON of their value. */
+  contents: SharedArrayBuffer;
+  /** Where each file's content ends in `contents`, in bytes. */
   ends: Uint32Array;
   /** 1 for a file written out as YAML when read. */
   yaml: Uint8Array;
@@ -322,34 +324,34 @@ async function pack(workspace: Workspace): Promise<PackedWorkspace> {
   const slice = new Slicer();
   const ends = new Uint32Array(workspace.files.size);
   const yaml = new Uint8Array(workspace.files.size);
-  // Joined slice by slice: one join of 100,000 small strings would hold the server for half a second.
   const paths: string[] = [];
   const contents: string[] = [];
-  let pathPart: string[] = [];
-  let contentPart: string[] = [];
-  const flush = () => {
-    paths.push(pathPart.join('\n'));
-    contents.push(contentPart.join(''));
-    pathPart = [];
-    contentPart = [];
-  };
   let end = 0;
   let i = 0;
   for (const [path, file] of workspace.files) {
-    if (slice.due()) {
-      flush();
-      await slice.pause();
-    }
+    if (slice.due()) await slice.pause();
     const content = 'text' in file ? file.text : JSON.stringify(file.yaml);
-    pathPart.push(path);
-    contentPart.push(content);
-    end += content.length;
+    paths.push(path);
+    contents.push(content);
+    end += Buffer.byteLength(content);
     ends[i] = end;
     yaml[i] = 'text' in file ? 0 : 1;
     i++;
   }
-  flush();
-  return { paths: paths.filter((part) => part !== '').join('\n'), contents: contents.join(''), ends, yaml };
+  const shared = new SharedArrayBuffer(end);
+  const bytes = Buffer.from(shared);
+  let at = 0;
+  for (const content of contents) {
+    if (slice.due()) await slice.pause();
+    at += bytes.write(content, at);
+  }
+  // Joined slice by slice: one join of 100,000 small strings would hold the server for half a second.
+  const parts: string[] = [];
+  for (let from = 0; from < paths.length; from += 4096) {
+    parts.push(paths.slice(from, from + 4096).join('\n'));
+    await slice.pause();
+  }
+  return { paths: parts.join('\n'), contents: shared, ends, yaml };
 }
 
 /**
