@@ -184,6 +184,20 @@ describe('parallel exec', () => {
     expect(emulator.requests.at(-1)?.exec).toEqual({ commands, mode: 'parallel' });
   });
 
+  it("holds a parallel request to one time limit, even when its commands wait for threads", async () => {
+    const limited = await testEmulator({ sandboxTimeoutMs: 1500, execLimits: { workers: 1 } });
+    try {
+      await connect(limited);
+      const [slow, waiting] = await results(await exec(limited, ['sleep 5; echo late', 'echo waited'], { mode: 'parallel' }));
+      expect(slow).toMatchObject({ stdout: '', exitCode: 124 });
+      // Started after the first command stopped, with what was left of the 1.5 s, or not at all.
+      expect(waiting).toMatchObject({ command: 'echo waited', stdout: '', exitCode: 124 });
+      expect(waiting!.stderr).toMatch(/timed out after 1500 ms|deadline/);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses an unknown mode and too many parallel commands', async () => {
     const unknown = await exec(emulator, ['ls'], { mode: 'sideways' });
     expect(unknown.status).toBe(400);

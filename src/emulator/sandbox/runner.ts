@@ -33,6 +33,11 @@ export const DEFAULT_EXEC_LIMITS: ExecLimits = {
   fileSystemBytes: 32 * 1024 * 1024,
 };
 
+/** When a request's time runs out, set when its first command starts. */
+interface TimeWindow {
+  deadline?: number;
+}
+
 /** How a request's commands run: one after another over one file system, or each on its own. */
 export type ExecMode = 'sequential' | 'parallel';
 
@@ -157,13 +162,15 @@ export class SandboxRunner {
     try {
       const packed = await packWorkspace(await workspace);
       const budget = new OutputBudget(this.limits.outputBytes, this.limits.outputBytes);
+      // The time limit is the request's, counted from when its first command starts.
+      const window: TimeWindow = {};
       if (options.mode === 'parallel') {
         const results = await Promise.all(
-          commands.map((command) => this.job(packed, [command], budget, options.timeoutMs, options.signal)),
+          commands.map((command) => this.job(packed, [command], budget, options.timeoutMs, window, options.signal)),
         );
         return results.flat();
       }
-      return await this.job(packed, commands, budget, options.timeoutMs, options.signal);
+      return await this.job(packed, commands, budget, options.timeoutMs, window, options.signal);
     } finally {
       this.admitted--;
     }
@@ -260,15 +267,30 @@ export class SandboxRunner {
     commands: string[],
     budget: OutputBudget,
     timeoutMs: number,
+    window: TimeWindow,
     signal: AbortSignal | undefined,
   ): Promise<CommandResult[]> {
     const thread = await this.thread(packed, signal);
+    window.deadline ??= Date.now() + timeoutMs;
+    const limit = window.deadline - Date.now();
+    // A command of a parallel request that gets a thread only after the request's time (or
+    // output) ran out is not started.
+    if (limit <= 0 || budget.exhausted) {
+      void thread.worker.terminate();
+      const reason = limit <= 0 ? `timed out after ${timeoutMs} ms` : `the request's output reached ${formatBytes(this.limits.outputBytes)}`;
+      return commands.map((command) => ({
+        command,
+        stdout: '',
+        stderr: `sandbox: not run: ${reason}\n`,
+        exitCode: limit <= 0 ? TIMED_OUT : CRASHED,
+      }));
+    }
     // Leave just-bash time to stop by itself, which keeps the output of the command it stops.
-    const margin = Math.min(500, Math.floor(timeoutMs / 5));
+    const margin = Math.min(500, Math.floor(limit / 5));
     const request: ExecRequest = {
       workspace: packed,
       commands,
-      deadline: Date.now() + timeoutMs - margin,
+      deadline: Date.now() + limit - margin,
       yamlOptions: YAML_OPTIONS,
       fileSystemBytes: this.limits.fileSystemBytes,
     };
@@ -280,7 +302,7 @@ export class SandboxRunner {
         stop ??= why;
         void thread.worker.terminate();
       };
-      const timer = setTimeout(() => end('time'), timeoutMs);
+      const timer = setTimeout(() => end('time'), limit);
       const onAbort = () => end('client');
       signal?.addEventListener('abort', onAbort, { once: true });
       thread.worker.on('message', (message: WorkerMessage) => {
