@@ -126,10 +126,6 @@ export class SandboxRunner {
     this.limits = { ...DEFAULT_EXEC_LIMITS, ...limits };
   }
 
-  get stats(): { threads: number; admitted: number; waiting: number } {
-    return { threads: this.threads.size, admitted: this.admitted, waiting: this.waiting.length };
-  }
-
   /** Starts a thread ahead of the next request, when one may start and none is waiting. */
   warm(): void {
     if (this.closed || this.spare || this.threads.size >= this.limits.workers) return;
@@ -145,10 +141,11 @@ export class SandboxRunner {
   }
 
   /**
-   * Runs `commands` within `timeoutMs` per job and answers one result per command, in the order of
-   * the commands. Sequential: one thread runs them in order over one file system; a command running
-   * when the limit (or a crash) hit gets 124 (or 125), and each one that never ran the same status
-   * with a "not run" note. Parallel: each command runs in a thread of its own.
+   * Runs `commands` within `timeoutMs` in all (counted from when the first one starts) and answers
+   * one result per command, in the order of the commands. Sequential: one thread runs them in order
+   * over one file system; a command running when the limit (or a crash) hit gets 124 (or 125), and
+   * each one that never ran the same status with a "not run" note. Parallel: each command runs in
+   * a thread of its own, as threads come free.
    * Throws ExecBusyError at once when the queue is full; `signal` (the client went away) gives up.
    */
   async run(

@@ -54,7 +54,7 @@ class TreeBuilder implements Workspace {
  * Cuts a long loop into slices of a few milliseconds, so that building the workspace of a large
  * catalog (seconds at --scale 100) never holds the server: other requests are served between.
  */
-export class Slicer {
+class Slicer {
   private count = 0;
   private started = performance.now();
 
