@@ -119,7 +119,9 @@ export class Output {
       return { update: () => undefined, stop: () => undefined };
     }
     const { default: ora } = await import('ora');
-    const spinner = ora({ text, stream: this.io.stderr, color: 'cyan', isEnabled: true }).start();
+    // discardStdin would put the terminal in raw mode, where Ctrl-C is a byte, not SIGINT: it
+    // reached nobody, since ora adds its listener without resuming stdin. Cooked mode keeps Ctrl-C.
+    const spinner = ora({ text, stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
     return {
       update: (next) => {
         spinner.text = next;

@@ -2,13 +2,14 @@
 // optionally wait for processing. One module for both kinds; `kind` comes from the registration.
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
-import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type DocumentProcesses, type UploadRecord } from '../../lib/api/documents.js';
+import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
-import { LocalFileError, checkFile, formatBytes, readStdin, type LocalUpload } from '../../lib/upload.js';
+import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
 import { commaList, positiveInt } from '../options.js';
-import { LiveLines } from '../documents/live.js';
-import { WatchFlags, briefOf, shortExtraction, statusCommand, watchProcesses, type Progress } from '../documents/processes.js';
+import { UploadDisplay, label, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
+import { pool } from '../../lib/pool.js';
+import { WatchFlags, shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
 
 export const Options = z.object({
   kind: z.enum(['contract', 'statement']),
@@ -24,22 +25,6 @@ type Options = z.infer<typeof Options>;
 /** Local checks open files; this many at once is plenty and stays far from the fd limit. */
 const CHECK_CONCURRENCY = 16;
 
-/** What happened to one file. */
-interface Entry {
-  file: LocalUpload;
-  line?: number;
-  /** The body started to go out: the service may have the file even if no answer comes. */
-  sending: boolean;
-  /** Body bytes handed to the transport, of the whole multipart body. */
-  sent: number;
-  total: number;
-  /** The service's own `progress` percent (event stream). */
-  servicePercent?: number;
-  upload?: UploadRecord;
-  error?: PdsError;
-  watched?: { processes: DocumentProcesses; progress: Progress; timedOut: boolean };
-}
-
 export async function run(opts: Options, ctx: Context): Promise<number> {
   const kind: DocumentKind = opts.kind;
   const extractions = extractionNames(opts.extract);
@@ -49,7 +34,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
 
   const files = await checkAll(args, opts.fileName, ctx);
   const entries: Entry[] = files.map((file) => ({ file, sending: false, sent: 0, total: file.size }));
-  const view = await Display.create(ctx, kind, Boolean(opts.wait), opts.waitTimeout);
+  const view = await UploadDisplay.create(ctx, kind, Boolean(opts.wait), opts.waitTimeout);
   for (const entry of entries) view.queued(entry);
 
   const waits: Promise<void>[] = [];
@@ -99,7 +84,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   return exitCode(entries);
 }
 
-async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts: Options, ctx: Context, view: Display): Promise<void> {
+async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts: Options, ctx: Context, view: UploadDisplay): Promise<void> {
   const upload = entry.upload as UploadRecord;
   try {
     entry.watched = await watchProcesses(ctx, kind, projectId, String(upload.staging_id), {
@@ -186,141 +171,10 @@ async function checkAll(args: string[], fileName: string | undefined, ctx: Conte
   return results as LocalUpload[];
 }
 
-/** Runs `task` over the items, at most `limit` at once, in order; stops starting new ones on Ctrl-C. */
-async function pool<T>(items: T[], limit: number, signal: AbortSignal, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && !signal.aborted) {
-      const item = items[next++] as T;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 function asPdsError(error: unknown): PdsError {
   if (error instanceof PdsError) return error;
   if (error instanceof LocalFileError) return new UsageError(error.problem);
   return new ServiceError(error instanceof Error ? error.message : String(error), { cause: error });
-}
-
-const label = (file: LocalUpload): string => (file.arg === '-' ? `stdin (${file.fileName})` : file.arg);
-
-/** An upload that waited and did not complete: failed processing, or still running at the limit. */
-function waitProblem(entry: Entry, kind: DocumentKind, waitTimeout: number): PdsError | undefined {
-  const watched = entry.watched;
-  if (!watched || !entry.upload) return undefined;
-  const id = entry.upload.staging_id;
-  if (watched.progress.outcome === 'failed') {
-    return new PdsError(`processing failed (staging id ${id})`, {
-      details: [...watched.progress.failure, `see \`${statusCommand(kind, id)}\``],
-    });
-  }
-  if (watched.timedOut) {
-    return new PdsError(`still processing after ${waitTimeout} s (staging id ${id})`, {
-      details: [`check again with \`${statusCommand(kind, id)}\`, or raise --wait-timeout`],
-    });
-  }
-  return undefined;
-}
-
-/**
- * Where progress goes: live lines on a terminal's stderr; one line per finished file on a piped
- * stderr; nothing with -q or --json (the data is the point then).
- */
-class Display {
-  private readonly problems = new Map<Entry, PdsError>();
-
-  private constructor(
-    private readonly ctx: Context,
-    private readonly kind: DocumentKind,
-    private readonly wait: boolean,
-    private readonly waitTimeout: number,
-    private readonly live: LiveLines | undefined,
-    private readonly lines: boolean,
-  ) {}
-
-  static async create(ctx: Context, kind: DocumentKind, wait: boolean, waitTimeout: number): Promise<Display> {
-    await ctx.output.prepareColor();
-    const quiet = ctx.settings.quiet || ctx.settings.json;
-    const live = !quiet && ctx.io.stderrIsTTY
-      ? new LiveLines(ctx.io.stderr, ctx.io.columns, (mark) =>
-          mark === '✓' ? ctx.output.paintErr('green', mark) : mark === '✗' ? ctx.output.paintErr('red', mark) : ctx.output.paintErr('cyan', mark),
-        )
-      : undefined;
-    return new Display(ctx, kind, wait, waitTimeout, live, !quiet && !live);
-  }
-
-  queued(entry: Entry): void {
-    if (this.live) entry.line = this.live.add('·', `${label(entry.file)}  ${formatBytes(entry.file.size)}  waiting`);
-  }
-
-  /** Bytes sent by pds, and the percent the service says it received. */
-  progress(entry: Entry): void {
-    if (!this.live || entry.line === undefined) return;
-    const percent = entry.total > 0 ? Math.floor((entry.sent * 100) / entry.total) : 0;
-    const service = entry.servicePercent === undefined ? '' : ` · service ${entry.servicePercent}%`;
-    this.live.set(entry.line, '↑', `${label(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`);
-  }
-
-  watching(entry: Entry, progress: Progress | undefined): void {
-    if (!this.live || entry.line === undefined || !entry.upload) return;
-    const state = progress ? briefOf(this.kind, progress) : `staging ${entry.upload.staging_stage}`;
-    this.live.set(entry.line, '…', `${label(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`);
-  }
-
-  /** The file's work is over (uploaded, processed, or failed). */
-  finished(entry: Entry): void {
-    // Ctrl-C: run() says once which uploads may have arrived; no line per file.
-    if (entry.error instanceof InterruptedError) return;
-    const problem = entry.error ?? waitProblem(entry, this.kind, this.waitTimeout);
-    if (problem) this.problems.set(entry, problem);
-    const name = label(entry.file);
-    if (this.live && entry.line !== undefined) {
-      if (entry.error) this.live.set(entry.line, '✗', `${name}  ${entry.error.message}`);
-      else if (entry.upload && entry.watched) {
-        const mark = entry.watched.progress.outcome === 'completed' ? '✓' : entry.watched.progress.outcome === 'failed' ? '✗' : '!';
-        const state = entry.watched.timedOut ? `still running after ${this.waitTimeout} s` : briefOf(this.kind, entry.watched.progress);
-        this.live.set(entry.line, mark, `${name}  staging id ${entry.upload.staging_id} · ${state}`);
-      } else if (entry.upload) {
-        this.live.set(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}`);
-      }
-      return;
-    }
-    if (!this.lines) return;
-    if (problem) {
-      this.printProblem(name, problem);
-      return;
-    }
-    const upload = entry.upload as UploadRecord;
-    if (this.wait && entry.watched) {
-      const id = entry.watched.progress.resultId;
-      this.ctx.output.info(`processed ${name}: staging id ${upload.staging_id}, ${this.kind} ${id ?? '?'} completed`);
-    } else {
-      this.ctx.output.info(
-        `uploaded ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${upload.staging_stage}; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``,
-      );
-    }
-  }
-
-  close(): void {
-    this.live?.finish();
-  }
-
-  /** On a terminal the live lines showed ✗; the messages with their details follow them. */
-  errors(entries: Entry[]): void {
-    if (!this.live) return;
-    for (const entry of entries) {
-      const problem = this.problems.get(entry);
-      if (problem) this.printProblem(label(entry.file), problem);
-    }
-  }
-
-  private printProblem(name: string, problem: PdsError): void {
-    const err = this.ctx.io.stderr;
-    err.write(`${this.ctx.output.paintErr('red', 'error:')} ${name}: ${problem.message}\n`);
-    for (const line of problem.details) err.write(`  ${line}\n`);
-  }
 }
 
 /** stdout: an array for --json, staging ids for -q, a table on a terminal, TSV when piped. */

@@ -1,0 +1,142 @@
+// What `pds upload` shows while it works: live lines on a terminal, one line per file when piped.
+import type { Context } from '../../lib/context.js';
+import type { DocumentKind, DocumentProcesses, UploadRecord } from '../../lib/api/documents.js';
+import { InterruptedError, PdsError } from '../../lib/errors.js';
+import { formatBytes, type LocalUpload } from '../../lib/upload.js';
+import { LiveLines } from './live.js';
+import { briefOf, statusCommand, type Progress } from './processes.js';
+
+/** What happened to one file. */
+export interface UploadEntry {
+  file: LocalUpload;
+  line?: number;
+  /** The body started to go out: the service may have the file even if no answer comes. */
+  sending: boolean;
+  /** Body bytes handed to the transport, of the whole multipart body. */
+  sent: number;
+  total: number;
+  /** The service's own `progress` percent (event stream). */
+  servicePercent?: number;
+  upload?: UploadRecord;
+  error?: PdsError;
+  watched?: { processes: DocumentProcesses; progress: Progress; timedOut: boolean };
+}
+
+export const label = (file: LocalUpload): string => (file.arg === '-' ? `stdin (${file.fileName})` : file.arg);
+
+/** An upload that waited and did not complete: failed processing, or still running at the limit. */
+export function waitProblem(entry: UploadEntry, kind: DocumentKind, waitTimeout: number): PdsError | undefined {
+  const watched = entry.watched;
+  if (!watched || !entry.upload) return undefined;
+  const id = entry.upload.staging_id;
+  if (watched.progress.outcome === 'failed') {
+    return new PdsError(`processing failed (staging id ${id})`, {
+      details: [...watched.progress.failure, `see \`${statusCommand(kind, id)}\``],
+    });
+  }
+  if (watched.timedOut) {
+    return new PdsError(`still processing after ${waitTimeout} s (staging id ${id})`, {
+      details: [`check again with \`${statusCommand(kind, id)}\`, or raise --wait-timeout`],
+    });
+  }
+  return undefined;
+}
+
+/**
+ * Where progress goes: live lines on a terminal's stderr; one line per finished file on a piped
+ * stderr; nothing with -q or --json (the data is the point then).
+ */
+export class UploadDisplay {
+  private readonly problems = new Map<UploadEntry, PdsError>();
+
+  private constructor(
+    private readonly ctx: Context,
+    private readonly kind: DocumentKind,
+    private readonly wait: boolean,
+    private readonly waitTimeout: number,
+    private readonly live: LiveLines | undefined,
+    private readonly lines: boolean,
+  ) {}
+
+  static async create(ctx: Context, kind: DocumentKind, wait: boolean, waitTimeout: number): Promise<UploadDisplay> {
+    await ctx.output.prepareColor();
+    const quiet = ctx.settings.quiet || ctx.settings.json;
+    const live = !quiet && ctx.io.stderrIsTTY
+      ? new LiveLines(ctx.io.stderr, ctx.io.columns, (mark) =>
+          mark === '✓' ? ctx.output.paintErr('green', mark) : mark === '✗' ? ctx.output.paintErr('red', mark) : ctx.output.paintErr('cyan', mark),
+        )
+      : undefined;
+    return new UploadDisplay(ctx, kind, wait, waitTimeout, live, !quiet && !live);
+  }
+
+  queued(entry: UploadEntry): void {
+    if (this.live) entry.line = this.live.add('·', `${label(entry.file)}  ${formatBytes(entry.file.size)}  waiting`);
+  }
+
+  /** Bytes sent by pds, and the percent the service says it received. */
+  progress(entry: UploadEntry): void {
+    if (!this.live || entry.line === undefined) return;
+    const percent = entry.total > 0 ? Math.floor((entry.sent * 100) / entry.total) : 0;
+    const service = entry.servicePercent === undefined ? '' : ` · service ${entry.servicePercent}%`;
+    this.live.set(entry.line, '↑', `${label(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`);
+  }
+
+  watching(entry: UploadEntry, progress: Progress | undefined): void {
+    if (!this.live || entry.line === undefined || !entry.upload) return;
+    const state = progress ? briefOf(this.kind, progress) : `staging ${entry.upload.staging_stage}`;
+    this.live.set(entry.line, '…', `${label(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`);
+  }
+
+  /** The file's work is over (uploaded, processed, or failed). */
+  finished(entry: UploadEntry): void {
+    // Ctrl-C: run() says once which uploads may have arrived; no line per file.
+    if (entry.error instanceof InterruptedError) return;
+    const problem = entry.error ?? waitProblem(entry, this.kind, this.waitTimeout);
+    if (problem) this.problems.set(entry, problem);
+    const name = label(entry.file);
+    if (this.live && entry.line !== undefined) {
+      if (entry.error) this.live.set(entry.line, '✗', `${name}  ${entry.error.message}`);
+      else if (entry.upload && entry.watched) {
+        const mark = entry.watched.progress.outcome === 'completed' ? '✓' : entry.watched.progress.outcome === 'failed' ? '✗' : '!';
+        const state = entry.watched.timedOut ? `still running after ${this.waitTimeout} s` : briefOf(this.kind, entry.watched.progress);
+        this.live.set(entry.line, mark, `${name}  staging id ${entry.upload.staging_id} · ${state}`);
+      } else if (entry.upload) {
+        this.live.set(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}`);
+      }
+      return;
+    }
+    if (!this.lines) return;
+    if (problem) {
+      this.printProblem(name, problem);
+      return;
+    }
+    const upload = entry.upload as UploadRecord;
+    if (this.wait && entry.watched) {
+      const id = entry.watched.progress.resultId;
+      this.ctx.output.info(`processed ${name}: staging id ${upload.staging_id}, ${this.kind} ${id ?? '?'} completed`);
+    } else {
+      this.ctx.output.info(
+        `uploaded ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${upload.staging_stage}; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``,
+      );
+    }
+  }
+
+  close(): void {
+    this.live?.finish();
+  }
+
+  /** On a terminal the live lines showed ✗; the messages with their details follow them. */
+  errors(entries: UploadEntry[]): void {
+    if (!this.live) return;
+    for (const entry of entries) {
+      const problem = this.problems.get(entry);
+      if (problem) this.printProblem(label(entry.file), problem);
+    }
+  }
+
+  private printProblem(name: string, problem: PdsError): void {
+    const err = this.ctx.io.stderr;
+    err.write(`${this.ctx.output.paintErr('red', 'error:')} ${name}: ${problem.message}\n`);
+    for (const line of problem.details) err.write(`  ${line}\n`);
+  }
+}
