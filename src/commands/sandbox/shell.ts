@@ -144,9 +144,15 @@ export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise
 
   // The request of the line running now; Ctrl-C aborts it instead of cancelling typed text.
   let running: AbortController | undefined;
+  // Ctrl-C at an empty prompt leaves (exit 130): with nothing to cancel, it means "stop".
+  let leftWithCtrlC = false;
   rl.on('SIGINT', () => {
     if (running) running.abort();
-    else cancelLine(rl, promptStream);
+    else if (rl.line === '') {
+      leftWithCtrlC = true;
+      promptStream.write('^C\n');
+      rl.close();
+    } else cancelLine(rl, promptStream);
   });
   const onAbort = () => rl.close();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -184,7 +190,7 @@ export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise
       const next = await lines.next();
       if (next.done) {
         // Ctrl-D leaves the cursor after the prompt.
-        if (terminal) promptStream.write('\n');
+        if (terminal && !leftWithCtrlC) promptStream.write('\n');
         break;
       }
       const outcome = await handleLine(next.value, state, host).catch((error: unknown) => {
@@ -206,7 +212,7 @@ export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise
     ctx.signal.removeEventListener('abort', onAbort);
     rl.close();
   }
-  if (ctx.signal.aborted) throw new InterruptedError();
+  if (ctx.signal.aborted || leftWithCtrlC) throw new InterruptedError();
   await ctx.api.sandbox.disconnect(sandbox.projectId);
   ctx.output.info(ctx.output.paintErr('dim', 'sandbox disconnected'));
   return code;

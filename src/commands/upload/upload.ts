@@ -76,6 +76,12 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   if (ctx.signal.aborted) {
     const inFlight = entries.filter((e) => e.sending && !e.upload);
     for (const entry of inFlight) ctx.output.warn(`the upload of ${label(entry.file)} was interrupted; ${receivedHint(kind)}`);
+    // Ctrl-C stopped the waiting, not the work: the service goes on processing what it accepted.
+    const accepted = entries.filter((e) => e.upload && e.error instanceof InterruptedError);
+    for (const entry of accepted) {
+      const id = (entry.upload as UploadRecord).staging_id;
+      ctx.output.warn(`${label(entry.file)} was uploaded (staging id ${id}); processing goes on in the service: follow it with \`${statusCommand(kind, id)}\``);
+    }
     throw new InterruptedError();
   }
   view.errors(entries);
