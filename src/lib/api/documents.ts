@@ -54,12 +54,19 @@ export function createDocumentsApi(http: HttpClient) {
       let started = false;
       let answered = false;
       const idle = new IdleWatch(options.idleTimeoutMs ?? 0);
+      // Ends the request once the upload is decided: a service that answers (503, 413, 401) before
+      // reading the body leaves the body still being sent, and its socket and byte callbacks kept
+      // the process alive until the idle limit.
+      const done = new AbortController();
       const fields: [string, string][] = options.extractions ? [['extractions', JSON.stringify(options.extractions)]] : [];
       const multipart = await openMultipart(file, fields, {
         onStart: () => {
           started = true;
         },
         onBytes: (sent, total) => {
+          // The transport may pull one more chunk after the answer came: it must neither re-arm the
+          // idle timer nor redraw progress over the result.
+          if (done.signal.aborted) return;
           idle.touch();
           options.onBytes?.(sent, total);
         },
@@ -79,7 +86,7 @@ export function createDocumentsApi(http: HttpClient) {
           retry: () => !started,
           // A 50 MiB upload on a slow link outlasts any fixed limit; the idle watch replaces it.
           timeoutMs: 0,
-          signal: idle.signal,
+          signal: AbortSignal.any([idle.signal, done.signal]),
           stream: true,
           fresh: true,
         });
@@ -98,6 +105,7 @@ export function createDocumentsApi(http: HttpClient) {
       } catch (error) {
         throw explain(error, kind, started && !answered, idle);
       } finally {
+        done.abort(new Error('the upload is over'));
         idle.stop();
         await multipart.close();
       }
