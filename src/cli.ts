@@ -9,6 +9,7 @@ import type { Runner, VerbModule } from './lib/command.js';
 import { ExitCode, InterruptedError, PdsError, UsageError } from './lib/errors.js';
 import { VERSION } from './lib/version.js';
 import { realClock } from './lib/clock.js';
+import { safeText } from './lib/text.js';
 
 export interface MainOptions extends Partial<Dependencies> {
   io?: IO;
@@ -124,8 +125,9 @@ function write(io: IO, json: boolean, error: { message: string; details: string[
     io.stderr.write(`${JSON.stringify({ error: body })}\n`);
     return;
   }
-  io.stderr.write(`error: ${error.message}\n`);
-  for (const line of error.details) io.stderr.write(`  ${line}\n`);
+  // Messages carry the service's words: a line feed in them must not forge a line of ours.
+  io.stderr.write(`error: ${safeText(error.message)}\n`);
+  for (const line of error.details) io.stderr.write(`  ${safeText(line)}\n`);
 }
 
 /**

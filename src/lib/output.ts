@@ -1,12 +1,15 @@
 // The one renderer. Lists: a table on a TTY, tab-separated rows with a header when piped, a JSON
 // array with --json, ids with -q. Records: aligned fields, `key<TAB>value`, or JSON. Human text
-// (footers, notices, progress) goes to stderr; nothing animates or is colored off a TTY.
+// (footers, notices, progress) goes to stderr; nothing animates or is colored off a TTY. Every
+// string from the service is made safe for a terminal here (safeText), once: cells, record fields,
+// notices, spinner text; --json is written as the service sent it.
 import type { ChalkInstance } from 'chalk';
 import type { IO } from './io.js';
 import { colorEnabled } from './io.js';
 import type { Settings } from './config.js';
 import type { JqFilter } from './jq.js';
 import { checkFields, fieldColumns, pickFields, pickFromPages } from './fields.js';
+import { safeText } from './text.js';
 
 export interface Column<T> {
   header: string;
@@ -78,14 +81,16 @@ export class Output {
     this.io.stderr.write(text);
   }
 
-  /** A human line on stderr; silent with -q. */
-  info(message: string): void {
-    if (!this.settings.quiet) this.io.stderr.write(`${message}\n`);
+  /** A human line on stderr, made safe for the terminal, then styled; silent with -q. */
+  info(message: string, style?: 'dim'): void {
+    if (this.settings.quiet) return;
+    const text = safeText(message);
+    this.io.stderr.write(`${style ? this.paintErr(style, text) : text}\n`);
   }
 
-  /** A warning on stderr; silent with -q. */
+  /** A warning on stderr, made safe for the terminal; silent with -q. */
   warn(message: string): void {
-    if (!this.settings.quiet) this.io.stderr.write(`${this.paintErr('yellow', 'warning:')} ${message}\n`);
+    if (!this.settings.quiet) this.io.stderr.write(`${this.paintErr('yellow', 'warning:')} ${safeText(message)}\n`);
   }
 
   /** Any value as JSON on stdout, the same bytes a pipe or a TTY gets. */
@@ -121,10 +126,10 @@ export class Output {
     const { default: ora } = await import('ora');
     // discardStdin would put the terminal in raw mode, where Ctrl-C is a byte, not SIGINT: it
     // reached nobody, since ora adds its listener without resuming stdin. Cooked mode keeps Ctrl-C.
-    const spinner = ora({ text, stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    const spinner = ora({ text: safeText(text), stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
     return {
       update: (next) => {
-        spinner.text = next;
+        spinner.text = safeText(next);
       },
       stop: () => {
         spinner.stop();
@@ -161,7 +166,7 @@ export class Output {
     }
     if (this.mode === 'ids') {
       for await (const page of pages) {
-        for (const item of page.items) out.write(`${view.id(item)}\n`);
+        for (const item of page.items) out.write(`${safeText(view.id(item))}\n`);
       }
       return;
     }
@@ -172,7 +177,7 @@ export class Output {
         if (!header) out.write(`${view.columns.map((c) => c.header.toUpperCase()).join('\t')}\n`);
         header = true;
         for (const item of page.items) {
-          out.write(`${view.columns.map((c) => tsvCell(c.value(item))).join('\t')}\n`);
+          out.write(`${view.columns.map((c) => textCell(c.value(item))).join('\t')}\n`);
         }
       }
       return;
@@ -194,7 +199,7 @@ export class Output {
     // Ids and dates are cut last: a truncated id or date is useless, a truncated name still reads.
     const keep = view.columns.map((c, i) => i === 0 || c.date === true);
     out.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', keep));
-    if (last) this.info(this.paintErr('dim', footer(last, count, view)));
+    if (last) this.info(footer(last, count, view), 'dim');
   }
 
   /** One record: aligned `field  value` lines on a TTY, `field<TAB>value` piped, or JSON. */
@@ -215,29 +220,30 @@ export class Output {
     const scalars = Object.entries(record).filter(([, value]) => !isRecordArray(value));
     const nested = Object.entries(record).filter(([, value]) => isRecordArray(value)) as [string, Record<string, unknown>[]][];
     if (this.mode === 'tsv') {
-      for (const [key, value] of scalars) this.io.stdout.write(`${key}\t${tsvCell(value)}\n`);
-      for (const [key, value] of nested) this.io.stdout.write(`${key}\t${JSON.stringify(value)}\n`);
+      for (const [key, value] of scalars) this.io.stdout.write(`${safeText(key)}\t${textCell(value)}\n`);
+      for (const [key, value] of nested) this.io.stdout.write(`${safeText(key)}\t${safeText(JSON.stringify(value))}\n`);
       return;
     }
-    const width = Math.max(...scalars.map(([key]) => key.length), 0);
+    const width = Math.max(...scalars.map(([key]) => safeText(key).length), 0);
     for (const [key, value] of scalars) {
       const text = looksLikeTimestamp(value) ? readableDate(value) : textCell(value);
-      this.io.stdout.write(`${this.paint('dim', key.padEnd(width))}  ${text}\n`);
+      this.io.stdout.write(`${this.paint('dim', safeText(key).padEnd(width))}  ${text}\n`);
     }
     for (const [key, items] of nested) {
-      this.io.stdout.write(`\n${this.paint('bold', `${key} (${items.length})`)}\n`);
+      this.io.stdout.write(`\n${this.paint('bold', `${safeText(key)} (${items.length})`)}\n`);
       if (items.length === 0) continue;
       const headers = [...new Set(items.flatMap((item) => Object.keys(item)))];
       const rows = items.map((item) => headers.map((h) => (looksLikeTimestamp(item[h]) ? readableDate(item[h]) : textCell(item[h]))));
-      this.io.stdout.write(await this.table(headers.map((h) => h.toUpperCase()), rows, '  '));
+      this.io.stdout.write(await this.table(headers.map((h) => safeText(h.toUpperCase())), rows, '  '));
     }
   }
 
   /** A borderless table (gh style) fitted to the terminal width by truncating the widest columns. */
   async table(headers: string[], rows: string[][], prefix = '', keep: boolean[] = []): Promise<string> {
     const { default: Table } = await import('cli-table3');
-    // A table row is one line: a newline inside a cell would split it.
-    rows = rows.map((row) => row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')));
+    // A table row is one line: a newline inside a cell would split it, and an escape sequence would
+    // act on the terminal. Cells from textCell are safe already; safeText leaves safe text as is.
+    rows = rows.map((row) => row.map(safeText));
     const gap = 2;
     const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleLength(r[i] ?? ''))));
     const budget = Math.max(this.io.columns - prefix.length - gap * (headers.length - 1), headers.length * 4);
@@ -289,16 +295,13 @@ function isRecordArray(value: unknown): boolean {
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'object' && v !== null);
 }
 
+/** A value as one line of terminal-safe text. */
 function textCell(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-/** Piped cells stay one line and one field: tabs and newlines become spaces. */
-function tsvCell(value: unknown): string {
-  return textCell(value).replace(/[\t\r\n]+/g, ' ');
+  if (Array.isArray(value)) return safeText(value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', '));
+  // JSON escapes C0 controls but leaves C1 controls and bidi overrides as they are.
+  if (typeof value === 'object') return safeText(JSON.stringify(value));
+  return safeText(String(value));
 }
 
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
@@ -311,7 +314,7 @@ function looksLikeTimestamp(value: unknown): value is string {
 export function readableDate(value: unknown): string {
   if (!looksLikeTimestamp(value)) return textCell(value);
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
+  if (Number.isNaN(date.getTime())) return textCell(value);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

@@ -558,7 +558,11 @@ describe('pds upload --wait', () => {
       // Once the upload is through (after the 400 ms latency) the wait polls; interrupt it then.
       setTimeout(() => waiting.abort(), 1000);
       const result = await interrupted;
-      expect(result).toEqual({ code: 130, stdout: '', stderr: '' });
+      expect(result).toEqual({
+        code: 130,
+        stdout: '',
+        stderr: expect.stringMatching(/^warning: \S+ctrl-c\.pdf was uploaded \(staging id (\d+)\); processing goes on in the service: follow it with `pds statements status \1`\n$/),
+      });
 
       // Mid-body: the latency holds the service back while pds is sending.
       const sending = new AbortController();

@@ -59,13 +59,13 @@ describe('modes', () => {
 });
 
 describe('TSV (piped)', () => {
-  it('writes a header and one line per record; tabs and newlines in a cell become one space', async () => {
+  it('writes a header and one line per record; tabs and newlines in a cell are shown as \\t and \\n', async () => {
     const { io, output } = setup();
     await output.list(pagesOf({ items: rows, page: 1, perPage: 20 }), view);
     expect(io.out()).toBe(
       'ID\tNAME\tCREATED\n' +
         'a1\tFirst\t2026-01-15T10:00:00.000Z\n' +
-        'a2\tSecond Tabbed and two lines \t2026-01-16T08:05:00.000Z\n' +
+        'a2\tSecond\\tTabbed\\nand two lines\\r\\n\t2026-01-16T08:05:00.000Z\n' +
         'a3\tThird\t\n',
     );
     // No footer, no color, nothing on stderr when piped output is being parsed.
@@ -90,7 +90,7 @@ describe('TSV (piped)', () => {
   it('writes a record as key<TAB>value, nested records as one JSON cell', async () => {
     const { io, output } = setup();
     await output.record({ id: 'x', name: 'a\tb\nc', tags: ['p', 'q'], royalties: [{ id: 'r1', rate: 0.1 }] });
-    expect(io.out()).toBe('id\tx\nname\ta b c\ntags\tp, q\nroyalties\t[{"id":"r1","rate":0.1}]\n');
+    expect(io.out()).toBe('id\tx\nname\ta\\tb\\nc\ntags\tp, q\nroyalties\t[{"id":"r1","rate":0.1}]\n');
   });
 });
 
@@ -182,12 +182,12 @@ describe('table (TTY)', () => {
     expect(io.out()).toBe('ID               NAME       CREATED\n' + 'id-000000000001  A long n…  2026-01-15 10:00\n');
   });
 
-  it('keeps every row on one line', async () => {
+  it('keeps every row on one line, control characters shown as text', async () => {
     const { io, output } = setup({ tty: true });
     await output.list(pagesOf({ items: [rows[1]!], page: 1, perPage: 20 }), view);
     expect(io.out()).toBe(
-      'ID  NAME                          CREATED\n' + //
-        'a2  Second Tabbed and two lines   2026-01-16 08:05\n',
+      'ID  NAME                               CREATED\n' + //
+        'a2  Second\\tTabbed\\nand two lines\\r\\n  2026-01-16 08:05\n',
     );
   });
 

@@ -2,6 +2,7 @@
 // ora animates one line; a batch needs one line per file, and redrawing N lines is a cursor-up and
 // N line clears. Used only when stderr is a TTY (and not -q/--json): the caller decides.
 import type { Writable } from 'node:stream';
+import { safeText } from '../../lib/text.js';
 
 const REDRAW_MS = 80;
 
@@ -46,6 +47,7 @@ export class LiveLines {
   private compose(mark: string, text: string): string {
     // A wrapped line would break the cursor-up count, so every line fits the width.
     const room = Math.max(this.width - 3, 10);
+    text = safeText(text);
     const fitted = text.length > room ? `${text.slice(0, room - 1)}…` : text;
     return `${this.paint(mark)} ${fitted}`;
   }

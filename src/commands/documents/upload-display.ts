@@ -3,6 +3,7 @@ import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses, UploadRecord } from '../../lib/api/documents.js';
 import { InterruptedError, PdsError } from '../../lib/errors.js';
 import { formatBytes, type LocalUpload } from '../../lib/upload.js';
+import { safeText } from '../../lib/text.js';
 import { LiveLines } from './live.js';
 import { briefOf, statusCommand, type Progress } from './processes.js';
 
@@ -136,7 +137,7 @@ export class UploadDisplay {
 
   private printProblem(name: string, problem: PdsError): void {
     const err = this.ctx.io.stderr;
-    err.write(`${this.ctx.output.paintErr('red', 'error:')} ${name}: ${problem.message}\n`);
-    for (const line of problem.details) err.write(`  ${line}\n`);
+    err.write(`${this.ctx.output.paintErr('red', 'error:')} ${safeText(`${name}: ${problem.message}`)}\n`);
+    for (const line of problem.details) err.write(`  ${safeText(line)}\n`);
   }
 }

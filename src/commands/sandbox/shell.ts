@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import type { ExecResult } from '../../lib/schemas.js';
+import { safeText } from '../../lib/text.js';
 import { endsMidLine, openSandbox, writeResults, type Sandbox } from './session.js';
 
 export const Options = z.object({ args: z.tuple([]) });
@@ -178,14 +179,12 @@ export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise
     say: (message) => io.stderr.write(`${message}\n`),
   };
 
-  ctx.output.info(
-    ctx.output.paintErr('dim', `sandbox of ${project.name}: each line runs with bash; \`cat AGENTS.md\` describes the files, \`exit\` or Ctrl-D leaves`),
-  );
+  ctx.output.info(`sandbox of ${project.name}: each line runs with bash; \`cat AGENTS.md\` describes the files, \`exit\` or Ctrl-D leaves`, 'dim');
   const state = newShellState();
   let code = 0;
   try {
     for (;;) {
-      rl.setPrompt(paint(`pds:${project.name}:${displayDir(state)}$ `));
+      rl.setPrompt(paint(`pds:${safeText(project.name)}:${safeText(displayDir(state))}$ `));
       rl.prompt();
       const next = await lines.next();
       if (next.done) {
@@ -199,8 +198,8 @@ export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise
           return CONTINUE;
         }
         if (error instanceof InterruptedError || !(error instanceof PdsError)) throw error;
-        io.stderr.write(`error: ${error.message}\n`);
-        for (const detail of error.details) io.stderr.write(`  ${detail}\n`);
+        io.stderr.write(`error: ${safeText(error.message)}\n`);
+        for (const detail of error.details) io.stderr.write(`  ${safeText(detail)}\n`);
         return CONTINUE;
       });
       if (outcome.exit) {
@@ -214,7 +213,7 @@ export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise
   }
   if (ctx.signal.aborted || leftWithCtrlC) throw new InterruptedError();
   await ctx.api.sandbox.disconnect(sandbox.projectId);
-  ctx.output.info(ctx.output.paintErr('dim', 'sandbox disconnected'));
+  ctx.output.info('sandbox disconnected', 'dim');
   return code;
 }
 

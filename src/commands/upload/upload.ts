@@ -9,6 +9,7 @@ import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../li
 import { commaList, positiveInt } from '../options.js';
 import { UploadDisplay, label, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
 import { pool } from '../../lib/pool.js';
+import { safeText } from '../../lib/text.js';
 import { WatchFlags, shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
 
 export const Options = z.object({
@@ -207,7 +208,7 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
   if (rows.length === 0) return;
   if (output.mode === 'tsv') {
     output.write(`${headers.join('\t')}\n`);
-    for (const row of rows) output.write(`${row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')).join('\t')}\n`);
+    for (const row of rows) output.write(`${row.map(safeText).join('\t')}\n`);
     return;
   }
   const next = uploaded.map((entry) => nextCommand(entry, kind));

@@ -1,0 +1,23 @@
+// Text from the service made safe for a terminal. A name, message or file name is data: printed raw,
+// `ESC ] 0 ; … BEL` retitles the window, `ESC [ 2 J` clears the screen, a line feed forges a line
+// of pds's own output, a bidi override reorders what the reader sees. Each such character is shown
+// as an escape instead (`\x1b`, `\n`, `\u{202e}`), so the text stays readable and nothing acts on it.
+// --json output never goes through here: JSON escapes control characters itself, and stays exact.
+
+// C0 controls, DEL, C1 controls, and the Unicode controls that reorder text.
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function visible(char: string): string {
+  const named = NAMED[char];
+  if (named) return named;
+  const code = char.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+}
+
+/** `text` with every control character and escape sequence introducer shown as text. */
+export function safeText(text: string): string {
+  return text.replace(UNSAFE, visible);
+}
