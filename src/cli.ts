@@ -44,7 +44,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       if (flags.profile !== undefined && !verb.allowsNewProfile) (await import('./lib/config.js')).checkProfileExists(flags.profile, env);
       const paging = verb.paged && io.stdoutIsTTY && flags.pager !== false ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
       try {
-        const ctx = new Context(paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps, flags);
+        const ctxDeps = paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps;
+        const ctx = verb.replacesBrokenConfig
+          ? await contextReplacingBrokenConfig(() => new Context(ctxDeps, flags), ctxDeps)
+          : new Context(ctxDeps, flags);
         if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
         const code = await verb.run(opts, ctx);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;
@@ -81,6 +84,23 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 async function prepareScripting(ctx: Context, flags: GlobalFlags): Promise<void> {
   if (flags.fields !== undefined) ctx.output.fields = (await import('./lib/fields.js')).parseFields(flags.fields);
   if (flags.jq !== undefined) ctx.output.jq = await (await import('./lib/jq.js')).compileJq(flags.jq);
+}
+
+/**
+ * `pds auth login` with a config file that is not JSON: the file is moved aside (and the user told
+ * where), so that login can write a new one instead of failing like every other command.
+ */
+async function contextReplacingBrokenConfig(make: () => Context, deps: Dependencies): Promise<Context> {
+  const { BrokenConfigError, setAsideBrokenConfig } = await import('./lib/config.js');
+  try {
+    return make();
+  } catch (error) {
+    if (!(error instanceof BrokenConfigError) || error.kind !== 'corrupt') throw error;
+    const aside = await setAsideBrokenConfig(deps.env);
+    const ctx = make();
+    if (aside) ctx.output.warn(`${error.message}: moved it to ${aside}; logging in writes a new one`);
+    return ctx;
+  }
 }
 
 function checkOptions(verb: VerbModule, input: Record<string, unknown>): z.infer<VerbModule['Options']> {

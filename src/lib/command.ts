@@ -15,6 +15,8 @@ export interface VerbModule<S extends z.ZodMiniType = z.ZodMiniType> {
   allowsNewProfile?: boolean;
   /** Does the work; returns an exit code (default 0) or throws a typed error. */
   run(opts: z.infer<S>, ctx: Context): Promise<number | void>;
+  /** The verb writes a whole new config (`auth login`): a config file that is not JSON is set aside, not fatal. */
+  replacesBrokenConfig?: boolean;
 }
 
 /** Set by cli.ts: turns global flags into a Context and records the verb's exit code. */

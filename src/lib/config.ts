@@ -1,10 +1,13 @@
 // Profiles on disk (api url, token, default project), and the settings a run resolves from
 // flag > environment > profile > default (DESIGN.md, "Configuration precedence").
 //
-// Writes go through `conf` (atomic, mode 0600). Reads parse the same JSON file directly: loading
-// conf and its schema validator costs ~70 ms, and every command reads the config.
+// Writes go through `conf` (atomic, mode 0600), one at a time: read, change and write happen under
+// a lock (proper-lockfile), so concurrent `pds config set` / `use` / `auth login` lose nothing. Reads
+// parse the same JSON file directly: loading conf and its schema validator costs ~70 ms, and every
+// command reads the config. A config file that cannot be used (a directory, unreadable, not JSON)
+// stops every command with a BrokenConfigError that names the file and a command that works.
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
@@ -46,31 +49,77 @@ export const CONFIG_KEYS = ['api-url', 'project', 'timeout'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.PDS_CONFIG_DIR) return env.PDS_CONFIG_DIR;
+  return env.PDS_CONFIG_DIR || defaultConfigDir(env);
+}
+
+function defaultConfigDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
   return join(base, 'pds');
 }
 
 export const configPath = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'config.json');
 
-export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
-  let text: string;
-  try {
-    text = readFileSync(configPath(env), 'utf8');
-  } catch {
-    return { profiles: {} };
+export type BrokenConfigKind = 'directory' | 'unreadable' | 'corrupt';
+
+/** The config file exists but cannot be used; the message names it, the details a way out. */
+export class BrokenConfigError extends UsageError {
+  constructor(
+    readonly path: string,
+    readonly kind: BrokenConfigKind,
+    problem: string,
+  ) {
+    super(`the config file ${path} ${problem}`, { details: brokenConfigHelp(path, kind) });
   }
+}
+
+function brokenConfigHelp(path: string, kind: BrokenConfigKind): string[] {
+  const aside = `mv '${path}' '${path}.old'`;
+  if (kind === 'corrupt') return ['`pds auth login` replaces it (the broken file is kept beside it)', `or move it away: \`${aside}\``];
+  if (kind === 'directory') return [`move it away: \`${aside}\`, then \`pds auth login\``];
+  return [`make it readable: \`chmod u+rw '${path}'\`, or move it away: \`${aside}\``];
+}
+
+type ConfigRead = { file: ConfigFile } | { broken: BrokenConfigError };
+
+function parseConfig(path: string, text: string): ConfigRead {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new UsageError(`the config file ${configPath(env)} is not valid JSON`, {
-      details: ['fix or delete it; `pds auth login` writes a new one'],
-    });
+    return { broken: new BrokenConfigError(path, 'corrupt', 'is not valid JSON') };
   }
   const parsed = ConfigFile.safeParse(json);
-  if (!parsed.success) throw new UsageError(`the config file ${configPath(env)} has an unexpected shape`);
-  return parsed.data;
+  if (!parsed.success) return { broken: new BrokenConfigError(path, 'corrupt', 'does not hold pds profiles (unexpected shape)') };
+  return { file: parsed.data };
+}
+
+function readError(path: string, error: unknown): ConfigRead {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return { file: { profiles: {} } };
+  if (code === 'EISDIR') return { broken: new BrokenConfigError(path, 'directory', 'is a directory, not a file') };
+  if (code === 'EACCES' || code === 'EPERM') return { broken: new BrokenConfigError(path, 'unreadable', 'cannot be read: permission denied') };
+  return { broken: new BrokenConfigError(path, 'unreadable', `cannot be read: ${(error as Error).message}`) };
+}
+
+/** The profiles on disk; no file is no profiles; a file that cannot be used throws BrokenConfigError. */
+export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
+  const path = configPath(env);
+  let read: ConfigRead;
+  try {
+    read = parseConfig(path, readFileSync(path, 'utf8'));
+  } catch (error) {
+    read = readError(path, error);
+  }
+  if ('broken' in read) throw read.broken;
+  return read.file;
+}
+
+async function readConfigAsync(path: string): Promise<ConfigRead> {
+  try {
+    return parseConfig(path, await readFile(path, 'utf8'));
+  } catch (error) {
+    return readError(path, error);
+  }
 }
 
 export function readProfile(env: NodeJS.ProcessEnv, name: string): Profile {
@@ -78,55 +127,89 @@ export function readProfile(env: NodeJS.ProcessEnv, name: string): Profile {
 }
 
 /**
- * Changes one profile and writes the file atomically with mode 0600, under a lock: the read, the
- * change and the write of one process never interleave with another's, and `change` receives the
- * freshest profile (a token refresh decides inside it whether another process already refreshed).
- * A `change` that throws leaves the file as it was.
+ * The directory that holds the token: created 0700. An existing default directory (…/pds, ours by
+ * name) is tightened to 0700; a PDS_CONFIG_DIR that already exists is the user's choice and is left
+ * as it is.
+ */
+async function prepareConfigDir(env: NodeJS.ProcessEnv): Promise<string> {
+  const dir = configDir(env);
+  const created = await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (created === undefined && !env.PDS_CONFIG_DIR) await chmod(dir, 0o700);
+  return dir;
+}
+
+/** Runs `work` holding the config file's lock: one writer at a time, across processes. */
+async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>): Promise<T> {
+  await prepareConfigDir(env);
+  // CommonJS: its functions hang off the default export once bundled.
+  const { default: lockfile } = await import('proper-lockfile');
+  // The lock is a directory beside the file (config.json.lock), so the file need not exist yet.
+  // A lock left by a killed process is taken over after 10 s (a live holder keeps it fresh).
+  const release = await lockfile.lock(configPath(env), {
+    realpath: false,
+    stale: 10_000,
+    // A token refresh holds the lock for one request; others wait for it rather than fail.
+    retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
+  });
+  try {
+    return await work();
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Changes one profile and writes the file atomically with mode 0600. Read, change and write happen
+ * under the lock, so `change` receives the freshest profile; it may be async (a token refresh
+ * decides inside it whether another process already refreshed). A `change` that throws leaves the
+ * file as it was. A broken file is not overwritten: BrokenConfigError.
  */
 export async function updateProfile(
   env: NodeJS.ProcessEnv,
   name: string,
   change: (profile: Profile) => Profile | Promise<Profile>,
 ): Promise<Profile> {
-  const [{ default: Conf }, { default: lockfile }] = await Promise.all([import('conf'), import('proper-lockfile')]);
-  const dir = configDir(env);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  // proper-lockfile locks an existing path (the directory); the lock itself is `config.json.lock`.
-  const release = await lockfile.lock(dir, {
-    lockfilePath: `${configPath(env)}.lock`,
-    // A refresh holds the lock for one request; others wait for it rather than fail.
-    retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
+  return withConfigLock(env, async () => {
+    const path = configPath(env);
+    const read = await readConfigAsync(path);
+    if ('broken' in read) throw read.broken;
+    const profiles = { ...read.file.profiles };
+    const next = { ...(await change({ ...profiles[name] })) };
+    for (const key of Object.keys(next) as (keyof Profile)[]) {
+      if (next[key] === undefined) delete next[key];
+    }
+    profiles[name] = next;
+    const { default: Conf } = await import('conf');
+    const store = new Conf<ConfigFile>({
+      projectName: 'pds',
+      cwd: configDir(env),
+      configName: 'config',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+    });
+    store.set('profiles', profiles);
+    // conf creates the file with the mode; an older file keeps its own, so tighten it explicitly.
+    await chmod(store.path, 0o600);
+    return next;
   });
-  try {
-    return await changeProfile(Conf, env, name, change);
-  } finally {
-    await release();
-  }
 }
 
-async function changeProfile(
-  Conf: typeof import('conf').default,
-  env: NodeJS.ProcessEnv,
-  name: string,
-  change: (profile: Profile) => Profile | Promise<Profile>,
-): Promise<Profile> {
-  const store = new Conf<ConfigFile>({
-    projectName: 'pds',
-    cwd: configDir(env),
-    configName: 'config',
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
+/**
+ * A config file that is not JSON is moved aside (config.json.broken-<time>), under the lock, so
+ * that `pds auth login` can write a new one; returns where it went, or undefined when the file was
+ * fixed meanwhile. Only a corrupt file: a directory or an unreadable file may hold what the user
+ * wants back, and moving it is theirs to decide.
+ */
+export async function setAsideBrokenConfig(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return withConfigLock(env, async () => {
+    const path = configPath(env);
+    const read = await readConfigAsync(path);
+    if (!('broken' in read)) return undefined;
+    if (read.broken.kind !== 'corrupt') throw read.broken;
+    const aside = `${path}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    await rename(path, aside);
+    return aside;
   });
-  const profiles = { ...readConfig(env).profiles };
-  const next = await change({ ...profiles[name] });
-  for (const key of Object.keys(next) as (keyof Profile)[]) {
-    if (next[key] === undefined) delete next[key];
-  }
-  profiles[name] = next;
-  store.set('profiles', profiles);
-  // conf creates the file with the mode; an older file keeps its own, so tighten it explicitly.
-  await chmod(store.path, 0o600);
-  return next;
 }
 
 export interface GlobalFlags {

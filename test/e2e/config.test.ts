@@ -131,7 +131,10 @@ describe('pds config', () => {
     expect(await pds(['config', 'list'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: the config file ${configFile()} is not valid JSON\n  fix or delete it; \`pds auth login\` writes a new one\n`,
+      stderr:
+        `error: the config file ${configFile()} is not valid JSON\n` +
+        '  `pds auth login` replaces it (the broken file is kept beside it)\n' +
+        `  or move it away: \`mv '${configFile()}' '${configFile()}.old'\`\n`,
     });
   });
 });

@@ -20,6 +20,9 @@ export const Options = z.object({
 });
 type Options = z.infer<typeof Options>;
 
+/** Login writes a whole profile: a config file that is not JSON is set aside instead of stopping it. */
+export const replacesBrokenConfig = true;
+
 const HINT = 'pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`';
 
 export async function run(opts: Options, ctx: Context): Promise<void> {

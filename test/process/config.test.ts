@@ -1,0 +1,120 @@
+// The config file under real, concurrent pds processes: no write lost, private modes, and a broken
+// file named with a way out (and `pds auth login` able to replace a corrupt one).
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sharedEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
+import { runPds } from '../helpers/process.js';
+
+const emulator = sharedEmulator();
+const OTHER_PROJECT_NAME = 'Northern Lights Catalog';
+
+const profiles = (dir: string) => (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles;
+
+describe('concurrent writers', () => {
+  it('ten concurrent `config set` on ten profiles keep all ten', async () => {
+    const dir = freshConfigDir();
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => runPds(['--profile', `p${i}`, 'config', 'set', 'timeout', String(i + 1)], { env: { PDS_CONFIG_DIR: dir } })),
+    );
+    for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: '' });
+    const stored = profiles(dir);
+    expect(Object.keys(stored).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `p${i}`).sort());
+    for (let i = 0; i < 10; i++) expect(stored[`p${i}`]).toEqual({ timeout: String(i + 1) });
+    // No lock is left behind.
+    expect(readdirSync(dir).sort()).toEqual(['config.json']);
+  });
+
+  it('concurrent `use` and `auth login` on one profile keep both the project and the token', async () => {
+    const dirs = Array.from({ length: 4 }, () => freshConfigDir());
+    await Promise.all(
+      dirs.map((dir) => {
+        const env = { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token' };
+        return Promise.all([
+          runPds(['use', OTHER_PROJECT_NAME], { env }),
+          runPds(['auth', 'login', '--with-token'], { env: { ...env, PDS_TOKEN: undefined }, stdin: 'demo-org-token\n' }),
+        ]);
+      }),
+    );
+    for (const dir of dirs) expect(profiles(dir).default).toEqual({ project: DEMO_PROJECT, token: 'demo-org-token' });
+  });
+});
+
+describe('modes', () => {
+  it('creates the config directory 0700 and the file 0600', async () => {
+    const dir = join(freshConfigDir(), 'nested', 'pds');
+    const run = await runPds(['config', 'set', 'timeout', '5'], { env: { PDS_CONFIG_DIR: dir } });
+    expect(run.code).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('tightens an existing default directory (…/pds) to 0700, and leaves a PDS_CONFIG_DIR as it is', async () => {
+    const xdg = mkdtempSync(join(tmpdir(), 'pds-xdg-'));
+    mkdirSync(join(xdg, 'pds'), { mode: 0o755 });
+    chmodSync(join(xdg, 'pds'), 0o755);
+    const run = await runPds(['config', 'set', 'timeout', '5'], { env: { PDS_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
+    expect(run.code).toBe(0);
+    expect(statSync(join(xdg, 'pds')).mode & 0o777).toBe(0o700);
+
+    const chosen = freshConfigDir();
+    chmodSync(chosen, 0o755);
+    expect((await runPds(['config', 'set', 'timeout', '5'], { env: { PDS_CONFIG_DIR: chosen } })).code).toBe(0);
+    expect(statSync(chosen).mode & 0o777).toBe(0o755);
+  });
+});
+
+describe('a config file that cannot be used', () => {
+  const env = (dir: string) => ({ PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: DEMO_PROJECT });
+
+  it('a directory: every command names it and how to move it away; login too, without pointing to itself', async () => {
+    const dir = freshConfigDir();
+    const file = join(dir, 'config.json');
+    mkdirSync(file);
+    const expected =
+      `error: the config file ${file} is a directory, not a file\n` + `  move it away: \`mv '${file}' '${file}.old'\`, then \`pds auth login\`\n`;
+    for (const args of [['projects', 'ls'], ['config', 'list'], ['config', 'set', 'timeout', '5']]) {
+      const run = await runPds(args, { env: env(dir) });
+      expect(run).toMatchObject({ code: 2, stdout: '', stderr: expected });
+    }
+    const login = await runPds(['auth', 'login', '--with-token'], { env: { ...env(dir), PDS_TOKEN: undefined }, stdin: 'demo-org-token\n' });
+    expect(login).toMatchObject({ code: 2, stderr: expected });
+    expect(statSync(file).isDirectory()).toBe(true);
+  });
+
+  it('unreadable (a symbolic link loop): named, with what to do', async () => {
+    const dir = freshConfigDir();
+    const file = join(dir, 'config.json');
+    symlinkSync(file, file);
+    const run = await runPds(['projects', 'ls'], { env: env(dir) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^error: the config file ${file} cannot be read: ELOOP`));
+    expect(run.stderr).toContain(`or move it away: \`mv '${file}' '${file}.old'\``);
+  });
+
+  it('not JSON: commands say so and that login replaces it; login sets it aside and writes a new one', async () => {
+    const dir = freshConfigDir();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles": {"default": {"token": "ab');
+    const run = await runPds(['projects', 'ls'], { env: env(dir) });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        `error: the config file ${file} is not valid JSON\n` +
+        '  `pds auth login` replaces it (the broken file is kept beside it)\n' +
+        `  or move it away: \`mv '${file}' '${file}.old'\`\n`,
+    });
+
+    const login = await runPds(['auth', 'login', '--with-token'], { env: { ...env(dir), PDS_TOKEN: undefined }, stdin: 'demo-org-token\n' });
+    expect(login.code).toBe(0);
+    const aside = readdirSync(dir).find((name) => name.startsWith('config.json.broken-'));
+    expect(aside).toBeDefined();
+    expect(login.stderr).toContain(`warning: the config file ${file} is not valid JSON: moved it to ${join(dir, aside as string)}; logging in writes a new one\n`);
+    expect(readFileSync(join(dir, aside as string), 'utf8')).toBe('{"profiles": {"default": {"token": "ab');
+    expect(profiles(dir).default).toEqual({ token: 'demo-org-token' });
+    expect((await runPds(['projects', 'ls', '-q'], { env: { ...env(dir), PDS_TOKEN: undefined } })).code).toBe(0);
+  });
+});
