@@ -10,6 +10,7 @@ import type { Settings } from './config.js';
 import type { JqFilter } from './jq.js';
 import { checkFields, fieldColumns, pickFields, pickFromPages } from './fields.js';
 import { safeText } from './text.js';
+import { loadCells } from './cells.js';
 
 export interface Column<T> {
   header: string;
@@ -196,9 +197,9 @@ export class Output {
       this.info(`no ${view.noun} found`);
       return;
     }
-    // Ids and dates are cut last: a truncated id or date is useless, a truncated name still reads.
-    const keep = view.columns.map((c, i) => i === 0 || c.date === true);
-    out.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', keep));
+    // The first column is the id: a cut id is useless, a cut name still reads.
+    const fits = view.columns.map((c, i): ColumnFit => (i === 0 ? 'copy' : c.date ? 'whole' : 'text'));
+    out.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', fits));
     if (last) this.info(footer(last, count, view), 'dim');
   }
 
@@ -234,49 +235,69 @@ export class Output {
       if (items.length === 0) continue;
       const headers = [...new Set(items.flatMap((item) => Object.keys(item)))];
       const rows = items.map((item) => headers.map((h) => (looksLikeTimestamp(item[h]) ? readableDate(item[h]) : textCell(item[h]))));
-      this.io.stdout.write(await this.table(headers.map((h) => safeText(h.toUpperCase())), rows, '  '));
+      const fits = headers.map((h): ColumnFit => (h === 'id' || h.endsWith('_id') ? 'copy' : items.some((item) => looksLikeTimestamp(item[h])) ? 'whole' : 'text'));
+      this.io.stdout.write(await this.table(headers.map((h) => safeText(h.toUpperCase())), rows, '  ', fits));
     }
   }
 
-  /** A borderless table (gh style) fitted to the terminal width by truncating the widest columns. */
-  async table(headers: string[], rows: string[][], prefix = '', keep: boolean[] = []): Promise<string> {
-    const { default: Table } = await import('cli-table3');
+  /**
+   * A borderless table (gh style) fitted to the terminal width, measured in cells. When it is too
+   * wide, columns no row fills are dropped, free text shrinks (widest first, down to a few cells),
+   * then dates are dropped whole; ids and commands meant to be copied are never cut (a line may
+   * then wrap).
+   */
+  async table(headers: string[], rows: string[][], prefix = '', fits: ColumnFit[] = []): Promise<string> {
+    const cells = await loadCells();
     // A table row is one line: a newline inside a cell would split it, and an escape sequence would
     // act on the terminal. Cells from textCell are safe already; safeText leaves safe text as is.
     rows = rows.map((row) => row.map(safeText));
-    const gap = 2;
-    const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleLength(r[i] ?? ''))));
-    const budget = Math.max(this.io.columns - prefix.length - gap * (headers.length - 1), headers.length * 4);
-    const widestOf = (columns: number[]) => columns.reduce((best, i) => ((widths[i] ?? 0) > (widths[best] ?? 0) ? i : best), columns[0] ?? 0);
-    const flexible = widths.map((_, i) => i).filter((i) => !keep[i]);
-    while (widths.reduce((a, b) => a + b, 0) > budget) {
-      let widest = widestOf(flexible);
-      if ((widths[widest] ?? 0) <= 8) widest = widestOf(widths.map((_, i) => i));
-      if ((widths[widest] ?? 0) <= 8) break;
-      widths[widest] = (widths[widest] ?? 0) - 1;
+    let columns = headers.map((_, i) => i);
+    const fitOf = (i: number): ColumnFit => fits[i] ?? 'text';
+    const natural = headers.map((h, i) => Math.max(cells.width(h), ...rows.map((row) => cells.width(row[i] ?? ''))));
+    const widths = [...natural];
+    const room = () => this.io.columns - prefix.length - GAP * (columns.length - 1);
+    const total = () => columns.reduce((sum, i) => sum + (widths[i] ?? 0), 0);
+    const shrink = (floor: number): void => {
+      const text = columns.filter((i) => fitOf(i) === 'text');
+      while (total() > room()) {
+        const widest = text.reduce<number | undefined>((best, i) => (best === undefined || (widths[i] ?? 0) > (widths[best] ?? 0) ? i : best), undefined);
+        if (widest === undefined || (widths[widest] ?? 0) <= floor) return;
+        widths[widest] = (widths[widest] ?? 0) - 1;
+      }
+    };
+    // Too wide: first drop the columns no row fills, then shrink free text.
+    if (total() > room()) columns = columns.filter((i) => rows.some((row) => (row[i] ?? '') !== ''));
+    shrink(MIN_TEXT_CELLS);
+    // Still too wide: a date is dropped rather than cut (a cut date is useless), last column first.
+    for (const i of [...columns].reverse()) {
+      if (total() <= room()) break;
+      if (fitOf(i) === 'whole') columns = columns.filter((c) => c !== i);
     }
-    const table = new Table({
-      // Cells are cut here, not by cli-table3: it cuts to the column width including the gap, so a
-      // long cell ran into its neighbour.
-      head: headers.map((h, i) => this.paint('bold', fit(h, widths[i] ?? 0))),
-      colWidths: widths.map((w, i) => w + (i < widths.length - 1 ? gap : 0)),
-      chars: {
-        top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-        bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-        left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
-      },
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-      wordWrap: false,
-      truncate: '…',
-    });
-    table.push(...rows.map((row) => row.map((cell, i) => fit(cell, widths[i] ?? 0))));
-    return `${table
-      .toString()
-      .split('\n')
-      .map((line) => prefix + line.trimEnd())
-      .join('\n')}\n`;
+    shrink(TINY_TEXT_CELLS);
+    const line = (row: string[], paint: (text: string) => string = (text) => text): string =>
+      prefix +
+      columns
+        .map((i, n) => {
+          const width = widths[i] ?? 0;
+          const cell = fitOf(i) === 'text' ? cells.fit(row[i] ?? '', width) : (row[i] ?? '');
+          const pad = n === columns.length - 1 ? '' : ' '.repeat(Math.max(0, width - cells.width(cell)) + GAP);
+          return paint(cell) + pad;
+        })
+        .join('')
+        .trimEnd();
+    return `${[line(headers, (text) => (text ? this.paint('bold', text) : text)), ...rows.map((row) => line(row))].join('\n')}\n`;
   }
 }
+
+/**
+ * How a table column gives way when the terminal is narrow: `copy` (an id, a command) is never cut,
+ * `whole` (a date) is dropped rather than cut, `text` (a name) is shortened with an ellipsis.
+ */
+export type ColumnFit = 'copy' | 'whole' | 'text';
+
+const GAP = 2;
+const MIN_TEXT_CELLS = 8;
+const TINY_TEXT_CELLS = 3;
 
 function footer(last: ListPage<unknown>, count: number, view: ListView<never>): string {
   if (view.all) return `${count} ${view.noun}`;
@@ -317,14 +338,4 @@ export function readableDate(value: unknown): string {
   if (Number.isNaN(date.getTime())) return textCell(value);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** Plain text cut to `width` characters, the last one an ellipsis. */
-function fit(text: string, width: number): string {
-  return visibleLength(text) <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
-}
-
-function visibleLength(text: string): number {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
 }

@@ -3,6 +3,7 @@
 // N line clears. Used only when stderr is a TTY (and not -q/--json): the caller decides.
 import type { Writable } from 'node:stream';
 import { safeText } from '../../lib/text.js';
+import type { Cells } from '../../lib/cells.js';
 
 const REDRAW_MS = 80;
 
@@ -16,6 +17,8 @@ export class LiveLines {
   constructor(
     private readonly out: Writable,
     private readonly width: number,
+    /** Widths in terminal cells: a line that wraps breaks the cursor-up count and leaves copies behind. */
+    private readonly cells: Cells,
     /** Colors the mark at the start of a line (✓ green, ✗ red); identity without color. */
     private readonly paint: (mark: string) => string = (mark) => mark,
   ) {}
@@ -45,11 +48,10 @@ export class LiveLines {
   }
 
   private compose(mark: string, text: string): string {
-    // A wrapped line would break the cursor-up count, so every line fits the width.
-    const room = Math.max(this.width - 3, 10);
-    text = safeText(text);
-    const fitted = text.length > room ? `${text.slice(0, room - 1)}…` : text;
-    return `${this.paint(mark)} ${fitted}`;
+    // A wrapped line would break the cursor-up count, so every line fits the width in cells: the
+    // mark, a space, the text, and the last column left free.
+    const room = Math.max(this.width - this.cells.width(mark) - 2, 10);
+    return `${this.paint(mark)} ${this.cells.fit(safeText(text), room)}`;
   }
 
   /** Redraws at most every REDRAW_MS: byte counters change far faster than a person reads. */

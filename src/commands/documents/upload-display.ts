@@ -5,6 +5,7 @@ import { InterruptedError, PdsError } from '../../lib/errors.js';
 import { formatBytes, type LocalUpload } from '../../lib/upload.js';
 import { safeText } from '../../lib/text.js';
 import { LiveLines } from './live.js';
+import { loadCells } from '../../lib/cells.js';
 import { briefOf, statusCommand, type Progress } from './processes.js';
 
 /** What happened to one file. */
@@ -63,7 +64,7 @@ export class UploadDisplay {
     await ctx.output.prepareColor();
     const quiet = ctx.settings.quiet || ctx.settings.json;
     const live = !quiet && ctx.io.stderrIsTTY
-      ? new LiveLines(ctx.io.stderr, ctx.io.columns, (mark) =>
+      ? new LiveLines(ctx.io.stderr, ctx.io.columns, await loadCells(), (mark) =>
           mark === '✓' ? ctx.output.paintErr('green', mark) : mark === '✗' ? ctx.output.paintErr('red', mark) : ctx.output.paintErr('cyan', mark),
         )
       : undefined;

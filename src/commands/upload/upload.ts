@@ -2,6 +2,7 @@
 // optionally wait for processing. One module for both kinds; `kind` comes from the registration.
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
+import type { ColumnFit } from '../../lib/output.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
@@ -212,9 +213,13 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
     return;
   }
   const next = uploaded.map((entry) => nextCommand(entry, kind));
+  // The ids and the next command are for copying: never cut; the file name and states shrink.
+  const fits: ColumnFit[] = wait ? ['text', 'copy', 'text', 'text', 'copy', 'copy'] : ['text', 'copy', 'text', 'copy'];
   const table = await output.table(
     [...headers.map((h) => h.replace(/_/g, ' ')), 'NEXT'],
     rows.map((row, i) => [...row, next[i] ?? '']),
+    '',
+    fits,
   );
   output.write(table);
 }

@@ -1,0 +1,86 @@
+// What a person sees on a 120- and a 60-column terminal: widths counted in cells (a CJK character is
+// two), live lines that never wrap, and ids and commands never cut.
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import stringWidth from 'string-width';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
+import { ptyPds, runPds } from '../helpers/process.js';
+
+// Each step of processing takes a while, so a --wait redraws its live line many times.
+const emulator = sharedEmulator({ processingMs: 300 });
+const env = () => ({ PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: DEMO_PROJECT, PDS_CONFIG_DIR: freshConfigDir() });
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/;
+
+const CJK_NAME = '東京レコード株式会社の二〇二五年上半期印税明細書と追加資料';
+const dir = mkdtempSync(join(tmpdir(), 'pds-render-'));
+const CJK_PDF = join(dir, `${CJK_NAME}.pdf`);
+copyFileSync('test/fixtures/sample.pdf', CJK_PDF);
+
+beforeAll(async () => {
+  const upload = await runPds(['upload', 'statement', CJK_PDF, '--wait', '--interval', '0.1', '-q'], { env: env() });
+  expect(upload.code).toBe(0);
+});
+
+describe.each([120, 60])('a %i-column terminal', (cols) => {
+  it('`projects ls` shows every project id whole', async () => {
+    const pty = await ptyPds(['projects', 'ls'], { env: env(), cols });
+    expect((await pty.exited).code).toBe(0);
+    const rows = await pty.screen();
+    const body = rows.slice(1, -1);
+    expect(body.length).toBeGreaterThan(0);
+    for (const row of body) expect(row).toMatch(new RegExp(`^${UUID.source}  \\S`));
+    expect(rows.join('\n')).toContain(DEMO_PROJECT);
+    expect(rows.join('\n')).not.toMatch(/[0-9a-f]…/);
+    for (const row of rows) expect(stringWidth(row)).toBeLessThanOrEqual(cols);
+  });
+
+  it('cuts a CJK name to fit its cells, the next column keeping its gap', async () => {
+    const pty = await ptyPds(['statements', 'ls', '--all'], { env: env(), cols });
+    expect((await pty.exited).code).toBe(0);
+    const rows = await pty.screen();
+    const row = rows.find((r) => r.includes('東京'));
+    expect(row).toBeDefined();
+    const header = rows.find((r) => r.startsWith('ID'));
+    const cells = Array.from(row as string).flatMap((char) => (stringWidth(char) === 2 ? [char, ''] : [char]));
+    // The columns line up in cells: the TYPE column starts where its header does, after a gap.
+    const typeAt = (header as string).indexOf('TYPE');
+    expect(cells.slice(typeAt - 2, typeAt).join('')).toBe('  ');
+    expect(cells.slice(typeAt, typeAt + 7).join('')).toBe('royalty');
+    // A two-cell character does not fit a single free cell: the cut may leave one more space.
+    if (cols === 60) expect(row).toMatch(/…  {1,2}royalty/);
+    for (const r of rows) expect(stringWidth(r)).toBeLessThanOrEqual(cols);
+  });
+
+  it('a live upload line with a CJK name never wraps: one line per file at the end, nothing left behind', async () => {
+    const pty = await ptyPds(['upload', 'statement', CJK_PDF, 'test/fixtures/sample.pdf', '--wait', '--interval', '0.1'], { env: env(), cols, rows: 30 });
+    expect((await pty.exited).code).toBe(0);
+    // Redrawn several times: the service went through its stages meanwhile.
+    expect(pty.raw().match(/\u001b\[2A/g)?.length ?? 0).toBeGreaterThan(1);
+    const rows = await pty.screen();
+    const live = rows.filter((r) => /^[✓✗…↑·!] /.test(r));
+    expect(live).toHaveLength(2);
+    expect(live[0]).toMatch(/^✓ .*東京/);
+    expect(live[1]).toMatch(/^✓ test\/fixtures\/sample\.pdf {2}staging id \d+/);
+    for (const r of live) expect(stringWidth(r)).toBeLessThan(cols);
+    // Nothing of the live block is left above it: it starts the screen.
+    expect(rows[0]).toBe(live[0]);
+    expect(pty.cursorVisible()).toBe(true);
+  });
+
+  it('the upload table shows the whole follow-up command', async () => {
+    const pty = await ptyPds(['upload', 'contract', 'test/fixtures/sample.pdf', CJK_PDF], { env: env(), cols });
+    expect((await pty.exited).code).toBe(0);
+    const rows = await pty.screen();
+    const header = rows.findIndex((r) => r.startsWith('FILE'));
+    expect(header).toBeGreaterThan(0);
+    const table = rows.slice(header + 1, header + 3);
+    for (const row of table) {
+      const id = /  (\d+)  /.exec(row)?.[1];
+      expect(row).toMatch(new RegExp(`  pds contracts status ${id}$`));
+      expect(stringWidth(row)).toBeLessThanOrEqual(cols);
+    }
+  });
+});
