@@ -9,7 +9,6 @@ import type { Runner, VerbModule } from './lib/command.js';
 import { ExitCode, InterruptedError, PdsError, UsageError } from './lib/errors.js';
 import { VERSION } from './lib/version.js';
 import { realClock } from './lib/clock.js';
-import { safeText } from './lib/text.js';
 
 export interface MainOptions extends Partial<Dependencies> {
   io?: IO;
@@ -74,7 +73,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   } catch (error) {
     if (pipeClosed) return ExitCode.ok;
     if (signal.aborted) return ExitCode.interrupted;
-    return report(error, io, wantsJson, wantsVerbose);
+    if (isHelpOrVersion(error)) return ExitCode.ok;
+    // Loaded only on failure: `pds --version` loads nothing it does not need.
+    const { safeText } = await import('./lib/text.js');
+    return report(error, io, wantsJson, wantsVerbose, safeText);
   } finally {
     detach();
   }
@@ -115,30 +117,27 @@ function checkOptions(verb: VerbModule, input: Record<string, unknown>): z.infer
 }
 
 /** The one error handler: one readable line (or a JSON object) on stderr, and the exit code. */
-function report(error: unknown, io: IO, json: boolean, verbose: boolean): number {
+function report(error: unknown, io: IO, json: boolean, verbose: boolean, safe: (text: string) => string): number {
   if (isCommanderError(error)) {
-    if (error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
-      return ExitCode.ok;
-    }
     // commander puts its suggestion on a second line: "(Did you mean artists?)".
     const [message = '', ...more] = error.message.replace(/^error:\s*/, '').split('\n');
     const details = [...more.map((line) => line.trim()).filter(Boolean), 'see `pds --help`, or `pds <command> --help`'];
-    write(io, json, { message, details }, null);
+    write(io, json, { message, details }, null, safe);
     return ExitCode.usage;
   }
   if (error instanceof InterruptedError) return ExitCode.interrupted;
   if (error instanceof PdsError) {
-    write(io, json, { message: error.message, details: error.details }, error.status ?? null);
+    write(io, json, { message: error.message, details: error.details }, error.status ?? null, safe);
     if (verbose && error.cause instanceof Error && error.cause.stack) io.stderr.write(`${error.cause.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  write(io, json, { message, details: [] }, null);
+  write(io, json, { message, details: [] }, null, safe);
   if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return ExitCode.failure;
 }
 
-function write(io: IO, json: boolean, error: { message: string; details: string[] }, status: number | null): void {
+function write(io: IO, json: boolean, error: { message: string; details: string[] }, status: number | null, safe: (text: string) => string): void {
   if (json) {
     const body: Record<string, unknown> = { status, message: error.message };
     if (error.details.length > 0) body.details = error.details;
@@ -146,8 +145,8 @@ function write(io: IO, json: boolean, error: { message: string; details: string[
     return;
   }
   // Messages carry the service's words: a line feed in them must not forge a line of ours.
-  io.stderr.write(`error: ${safeText(error.message)}\n`);
-  for (const line of error.details) io.stderr.write(`  ${safeText(line)}\n`);
+  io.stderr.write(`error: ${safe(error.message)}\n`);
+  for (const line of error.details) io.stderr.write(`  ${safe(line)}\n`);
 }
 
 /**
@@ -158,7 +157,11 @@ function attachProcessHandlers(io: IO, controller: AbortController, onPipeClosed
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.interrupted);
+    if (interrupts > 1) {
+      // No cleanup runs after this: a live display may have hidden the cursor.
+      if (io.stderrIsTTY) io.stderr.write('\u001b[?25h');
+      process.exit(ExitCode.interrupted);
+    }
     controller.abort(new InterruptedError());
   };
   const onStdoutError = (error: NodeJS.ErrnoException) => {
@@ -174,6 +177,12 @@ function attachProcessHandlers(io: IO, controller: AbortController, onPipeClosed
 }
 
 export type { GlobalFlags };
+
+/** commander ends `--help` and `--version` by throwing: not a failure. */
+function isHelpOrVersion(error: unknown): boolean {
+  if (!isCommanderError(error)) return false;
+  return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help';
+}
 
 function isCommanderError(error: unknown): error is CommanderError {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('commander.');
