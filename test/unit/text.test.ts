@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { safeText } from '../../src/lib/text.js';
+import { loadCells } from '../../src/lib/cells.js';
+
+describe('safeText', () => {
+  it('shows C0, DEL, C1 and bidi controls as escapes, and leaves other text alone', () => {
+    expect(safeText('a\u001b]0;t\u0007b\u001b[2J')).toBe('a\\x1b]0;t\\x07b\\x1b[2J');
+    expect(safeText('one\ntwo\r\tthree')).toBe('one\\ntwo\\r\\tthree');
+    expect(safeText('\u0000\u007f\u009b\u0085')).toBe('\\x00\\x7f\\x9b\\x85');
+    expect(safeText('abc\u202edcba\u2066')).toBe('abc\\u{202e}dcba\\u{2066}');
+    expect(safeText('Café — 東京 🎵 C:\\path')).toBe('Café — 東京 🎵 C:\\path');
+  });
+
+  it('is idempotent', () => {
+    const once = safeText('x\u001by\n');
+    expect(safeText(once)).toBe(once);
+  });
+});
+
+describe('cells', () => {
+  it('measures and cuts in terminal cells, never splitting a character', async () => {
+    const cells = await loadCells();
+    expect(cells.width('東京abc')).toBe(7);
+    expect(cells.fit('東京レコード', 7)).toBe('東京レ…');
+    expect(cells.fit('東京レコード', 8)).toBe('東京レ…');
+    expect(cells.fit('abcdef', 6)).toBe('abcdef');
+    expect(cells.fit('abcdefg', 6)).toBe('abcde…');
+    expect(cells.fit('e\u0301e\u0301e\u0301e\u0301', 3)).toBe('e\u0301e\u0301…');
+  });
+});
