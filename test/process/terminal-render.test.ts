@@ -27,6 +27,7 @@ beforeAll(async () => {
 describe.each([120, 60])('a %i-column terminal', (cols) => {
   it('`projects ls` shows every project id whole', async () => {
     const pty = await ptyPds(['projects', 'ls'], { env: env(), cols });
+    await pty.waitFor(/\d+ projects/);
     expect((await pty.exited).code).toBe(0);
     const rows = await pty.screen();
     const body = rows.slice(1, -1);
@@ -39,6 +40,8 @@ describe.each([120, 60])('a %i-column terminal', (cols) => {
 
   it('cuts a CJK name to fit its cells, the next column keeping its gap', async () => {
     const pty = await ptyPds(['statements', 'ls', '--all'], { env: env(), cols });
+    // The pty may report the exit before the last output is read: wait for the footer too.
+    await pty.waitFor(/\d+ statements/);
     expect((await pty.exited).code).toBe(0);
     const rows = await pty.screen();
     const row = rows.find((r) => r.includes('東京'));
@@ -56,6 +59,7 @@ describe.each([120, 60])('a %i-column terminal', (cols) => {
 
   it('a live upload line with a CJK name never wraps: one line per file at the end, nothing left behind', async () => {
     const pty = await ptyPds(['upload', 'statement', CJK_PDF, 'test/fixtures/sample.pdf', '--wait', '--interval', '0.1'], { env: env(), cols, rows: 30 });
+    await pty.waitFor(/2 uploaded; 2 processed/);
     expect((await pty.exited).code).toBe(0);
     // Redrawn several times: the service went through its stages meanwhile.
     expect(pty.raw().match(/\u001b\[2A/g)?.length ?? 0).toBeGreaterThan(1);
@@ -72,6 +76,7 @@ describe.each([120, 60])('a %i-column terminal', (cols) => {
 
   it('the upload table shows the whole follow-up command', async () => {
     const pty = await ptyPds(['upload', 'contract', 'test/fixtures/sample.pdf', CJK_PDF], { env: env(), cols });
+    await pty.waitFor(/2 uploaded/);
     expect((await pty.exited).code).toBe(0);
     const rows = await pty.screen();
     const header = rows.findIndex((r) => r.startsWith('FILE'));

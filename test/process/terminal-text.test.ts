@@ -35,6 +35,8 @@ beforeAll(async () => {
 describe('a statement whose file name carries escape sequences', () => {
   it.each([120, 60])('is listed as visible text on a %i-column terminal: no title, no cleared screen', async (cols) => {
     const pty = await ptyPds(['statements', 'ls', '--all'], { env: env(), cols });
+    // The pty may report the exit before the last output is read: wait for the footer too.
+    await pty.waitFor(/\d+ statements/);
     const exit = await pty.exited;
     expect(exit.code).toBe(0);
     expect(pty.raw()).not.toContain('\u001b]0;');

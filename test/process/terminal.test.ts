@@ -33,7 +33,10 @@ async function interrupt(pty: PtyProcess, ready: RegExp | string): Promise<{ cod
   const pressed = Date.now();
   pty.write('\u0003');
   const exit = await pty.exited;
-  return { code: exit.code, afterKeyMs: Date.now() - pressed };
+  const afterKeyMs = Date.now() - pressed;
+  // The pty may report the exit before the last output is read: the cursor shown again comes last.
+  await pty.waitFor('\u001b[?25h', 2000).catch(() => undefined);
+  return { code: exit.code, afterKeyMs };
 }
 
 /** The rows of the screen that show text (a terminal echoes `^C` where the cursor was). */
@@ -56,6 +59,7 @@ describe.each([120, 60])('Ctrl-C on a terminal %i columns wide', (cols) => {
   it('ends `upload --wait` with 130, keeps the final lines and says how to follow the upload', async () => {
     const pty = await ptyPds(['upload', 'contract', PDF, '--wait', '--interval', '0.2'], { env: env(), cols });
     const { code, afterKeyMs } = await interrupt(pty, /staging id \d+/);
+    await pty.waitFor(/follow it with `pds contracts status \d+`/);
     expect(code).toBe(130);
     expect(afterKeyMs).toBeLessThan(1000);
     expect(pty.cursorVisible()).toBe(true);
@@ -119,6 +123,7 @@ describe('Ctrl-C while an upload is being sent', () => {
     writeFileSync(file, Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(8 * 1024 * 1024, 32)]));
     const pty = await ptyPds(['upload', 'contract', file], { env: env({ PDS_API_URL: url }), cols });
     const { code, afterKeyMs } = await interrupt(pty, /% sent/);
+    await pty.waitFor(/may have been received/);
     expect(code).toBe(130);
     expect(afterKeyMs).toBeLessThan(1000);
     expect(pty.cursorVisible()).toBe(true);
