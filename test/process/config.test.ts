@@ -3,10 +3,12 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
+import { updateProfile } from '../../src/lib/config.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { runPds } from '../helpers/process.js';
+import { runPds, startPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
 const OTHER_PROJECT_NAME = 'Northern Lights Catalog';
@@ -14,17 +16,56 @@ const OTHER_PROJECT_NAME = 'Northern Lights Catalog';
 const profiles = (dir: string) => (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles;
 
 describe('concurrent writers', () => {
-  it('ten concurrent `config set` on ten profiles keep all ten', async () => {
+  it('ten concurrent writers on ten profiles, three keys each, keep every profile and key', async () => {
     const dir = freshConfigDir();
-    const runs = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => runPds(['--profile', `p${i}`, 'config', 'set', 'timeout', String(i + 1)], { env: { PDS_CONFIG_DIR: dir } })),
+    const keys = (i: number): [string, string][] => [
+      ['timeout', String(i + 1)],
+      ['api-url', `http://127.0.0.1:${4000 + i}`],
+      ['project', DEMO_PROJECT],
+    ];
+    // Ten chains at once, each setting its profile's keys one after the other.
+    const chains = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const runs = [];
+        for (const [key, value] of keys(i)) runs.push(await runPds(['--profile', `p${i}`, 'config', 'set', key, value], { env: { PDS_CONFIG_DIR: dir } }));
+        return runs;
+      }),
     );
-    for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: '' });
+    for (const run of chains.flat()) expect(run).toMatchObject({ code: 0, stdout: '' });
     const stored = profiles(dir);
     expect(Object.keys(stored).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `p${i}`).sort());
-    for (let i = 0; i < 10; i++) expect(stored[`p${i}`]).toEqual({ timeout: String(i + 1) });
+    for (let i = 0; i < 10; i++) expect(stored[`p${i}`]).toEqual(Object.fromEntries(keys(i)));
     // No lock is left behind.
     expect(readdirSync(dir).sort()).toEqual(['config.json']);
+  });
+
+  it('a writer waits while another holds the lock, then writes on top of what that one wrote', async () => {
+    const dir = freshConfigDir();
+    const file = join(dir, 'config.json');
+    const release = await lockfile.lock(file, { realpath: false });
+    const waiting = startPds(['--profile', 'second', 'config', 'set', 'timeout', '7'], { env: { PDS_CONFIG_DIR: dir } });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(waiting.child.exitCode).toBeNull();
+    // What the lock holder writes meanwhile is not lost.
+    writeFileSync(file, JSON.stringify({ profiles: { first: { timeout: '3' } } }));
+    await release();
+    expect((await waiting.exited).code).toBe(0);
+    expect(profiles(dir)).toEqual({ first: { timeout: '3' }, second: { timeout: '7' } });
+  });
+
+  it('updateProfile runs read, async change and write as one step', async () => {
+    const dir = freshConfigDir();
+    const env = { PDS_CONFIG_DIR: dir };
+    // Each change takes a while (as a token refresh does); none may start from a stale read.
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        updateProfile(env, 'default', async (stored) => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return { ...stored, timeout: String(Number(stored.timeout ?? 0) + 1), [`k${i}`]: 'x' } as typeof stored;
+        }),
+      ),
+    );
+    expect(profiles(dir).default).toEqual({ timeout: '5', k0: 'x', k1: 'x', k2: 'x', k3: 'x', k4: 'x' });
   });
 
   it('concurrent `use` and `auth login` on one profile keep both the project and the token', async () => {
