@@ -12,6 +12,7 @@ import { createTransport } from '../../lib/transport.js';
 import { formatBytes } from '../../lib/upload.js';
 import { positiveInt } from '../options.js';
 import { LiveLines } from './live.js';
+import { loadCells } from '../../lib/cells.js';
 
 export const Options = z.object({
   kind: z.enum(['contract', 'statement']),
@@ -270,7 +271,7 @@ class Display {
     const quiet = ctx.settings.quiet || ctx.settings.json;
     const live =
       !quiet && ctx.io.stderrIsTTY
-        ? new LiveLines(ctx.io.stderr, ctx.io.columns, (mark) =>
+        ? new LiveLines(ctx.io.stderr, ctx.io.columns, await loadCells(), (mark) =>
             ctx.output.paintErr(mark === '✓' ? 'green' : mark === '✗' ? 'red' : 'cyan', mark),
           )
         : undefined;
