@@ -94,3 +94,26 @@ describe('an interrupted upload', () => {
     expect(exit.stderr).toMatch(/the upload of .*big\.pdf was interrupted; check with `pds contracts ls` before retrying/);
   });
 });
+
+describe('an upload from a stdin that has not ended', () => {
+  it('exits 130 within a second of SIGINT, not when the producer finishes', async () => {
+    const { spawn } = await import('node:child_process');
+    const { PDS_BIN, childEnv } = await import('../helpers/process.js');
+    const child = spawn(process.execPath, [PDS_BIN, 'upload', 'statement', '-', '--file-name', 'piped.pdf'], {
+      env: childEnv(env('http://127.0.0.1:9')),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    // Half a PDF, and the pipe stays open: the producer is still working.
+    child.stdin.write('%PDF-1.4\n');
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const sent = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdin.destroy();
+    expect(code).toBe(130);
+    expect(Date.now() - sent).toBeLessThan(1000);
+    expect(stderr).toBe('');
+  });
+});

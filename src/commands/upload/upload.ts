@@ -1,5 +1,6 @@
 // `pds upload contract|statement <files...>`: check every file, upload them a few at a time, and
 // optionally wait for processing. One module for both kinds; `kind` comes from the registration.
+import { addAbortSignal } from 'node:stream';
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { ColumnFit } from '../../lib/output.js';
@@ -162,7 +163,8 @@ async function checkAll(args: string[], fileName: string | undefined, ctx: Conte
   const results = new Array<LocalUpload | LocalFileError>(args.length);
   await pool(args.map((arg, index) => ({ arg, index })), CHECK_CONCURRENCY, ctx.signal, async ({ arg, index }) => {
     try {
-      results[index] = arg === '-' ? await readStdin(ctx.io.stdin, name as string) : await checkFile(arg, args.length === 1 ? name : undefined);
+      // Ctrl-C destroys stdin: a producer that has not finished must not hold pds open.
+      results[index] = arg === '-' ? await readStdin(addAbortSignal(ctx.signal, ctx.io.stdin), name as string) : await checkFile(arg, args.length === 1 ? name : undefined);
     } catch (error) {
       if (!(error instanceof LocalFileError)) throw error;
       results[index] = error;
