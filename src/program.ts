@@ -39,7 +39,9 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
     .option('-q, --quiet', 'lists print ids only; actions print nothing but errors')
     .option('--no-color', 'no ANSI colors (also NO_COLOR)')
     .option('--verbose', 'log each HTTP request and response on stderr (the token is never printed)')
-    .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds (default 30)'))
+    .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds, 0.1 to 3600 (default 30)'))
+    .addOption(new Option('--retry-budget <seconds>', 'total time to wait between retries, for the whole command; 0: no retries (default 60)'))
+    .option('--allow-http', 'allow sending the token over plain http to a host that is not loopback')
     .option('--jq <expression>', 'filter the JSON output with a jq expression (implies --json; strings print raw)')
     .option('--fields <names>', 'lists and gets: the fields to show, in order, comma-separated (e.g. id,name,created_at)')
     .option('--no-pager', 'never page long output on a terminal (also PDS_PAGER set empty)');

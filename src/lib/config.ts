@@ -16,6 +16,10 @@ import { UsageError } from './errors.js';
 export const DEFAULT_API_URL = 'http://127.0.0.1:4010';
 export const DEFAULT_PROFILE = 'default';
 export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** --timeout: below 0.1 s nothing answers; above an hour a request is stuck, not slow. */
+export const TIMEOUT_RANGE_SECONDS = { min: 0.1, max: 3600 } as const;
+export const DEFAULT_RETRY_BUDGET_SECONDS = 60;
+export const MAX_RETRY_BUDGET_SECONDS = 3600;
 
 /** A browser sign-in (OAuth 2.1): the grant's tokens and what refreshing and revoking them needs. */
 const OAuthCredentials = z.looseObject({
@@ -36,6 +40,8 @@ const Profile = z.looseObject({
   oauth: z.optional(OAuthCredentials),
   project: z.optional(z.string()),
   timeout: z.optional(z.string()),
+  'retry-budget': z.optional(z.string()),
+  'allow-http': z.optional(z.string()),
 });
 export type Profile = z.infer<typeof Profile>;
 
@@ -45,7 +51,7 @@ const ConfigFile = z.looseObject({
 type ConfigFile = z.infer<typeof ConfigFile>;
 
 /** Keys `pds config` reads and writes. The token is managed by `pds auth`. */
-export const CONFIG_KEYS = ['api-url', 'project', 'timeout'] as const;
+export const CONFIG_KEYS = ['api-url', 'project', 'timeout', 'retry-budget', 'allow-http'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 export function configDir(env: NodeJS.ProcessEnv): string {
@@ -225,6 +231,8 @@ export interface GlobalFlags {
   fields?: string;
   /** `--no-pager`: false. */
   pager?: boolean;
+  retryBudget?: string;
+  allowHttp?: boolean;
 }
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -240,6 +248,10 @@ export interface Settings {
   project?: string;
   projectSource?: Exclude<Source, 'default'>;
   timeoutMs: number;
+  /** Total waiting between retries for the whole command; 0: no retries. */
+  retryBudgetMs: number;
+  /** The token may go over plain http to a host that is not loopback. */
+  allowHttp: boolean;
   json: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -267,13 +279,18 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
   const project = pick(flags.project, env.PDS_PROJECT, profile.project);
   // PDS_TOKEN (then ROYALTYPORT_TOKEN) wins over a stored credential of either kind; a profile holds one kind at a time.
   const token = pick(undefined, env.PDS_TOKEN || env.ROYALTYPORT_TOKEN, profile.token ?? profile.oauth?.access_token);
+  // Name where a bad value came from: a stale profile value would otherwise look like a bad flag.
   const timeout = flags.timeout ?? profile.timeout ?? String(DEFAULT_TIMEOUT_SECONDS);
-  const seconds = Number(timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    // Name where the bad value came from: a stale profile value would otherwise look like a bad flag.
-    const where = flags.timeout === undefined ? `timeout of profile ${profileName}` : '--timeout';
-    throw new UsageError(`invalid ${where} '${timeout}': expected a number of seconds greater than 0`);
-  }
+  const seconds = parseTimeout(timeout, flags.timeout === undefined ? `timeout of profile ${profileName}` : '--timeout');
+  const budget = pick(flags.retryBudget, env.PDS_RETRY_BUDGET, profile['retry-budget']);
+  const budgetSeconds = budget
+    ? parseRetryBudget(budget.value, budget.source === 'flag' ? '--retry-budget' : budget.source === 'env' ? 'PDS_RETRY_BUDGET' : `retry-budget of profile ${profileName}`)
+    : DEFAULT_RETRY_BUDGET_SECONDS;
+  const allowHttp =
+    flags.allowHttp === true ||
+    (env.PDS_ALLOW_HTTP !== undefined && env.PDS_ALLOW_HTTP !== ''
+      ? parseSwitch(env.PDS_ALLOW_HTTP, 'PDS_ALLOW_HTTP')
+      : profile['allow-http'] !== undefined && parseSwitch(profile['allow-http'], `allow-http of profile ${profileName}`));
   const url = apiUrl?.value ?? DEFAULT_API_URL;
   checkApiUrl(url);
 
@@ -282,6 +299,8 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Set
     apiUrl: url.replace(/\/+$/, ''),
     apiUrlSource: apiUrl?.source ?? 'default',
     timeoutMs: Math.round(seconds * 1000),
+    retryBudgetMs: Math.round(budgetSeconds * 1000),
+    allowHttp,
     json: flags.json === true || flags.jq !== undefined,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,
@@ -335,4 +354,39 @@ export function checkApiUrl(value: string): void {
   if (/\/v1\/?$/.test(url.pathname)) {
     throw new UsageError(`invalid API URL '${value}': give the base URL without /v1`);
   }
+}
+
+/** Seconds of --timeout (or the timeout key), within TIMEOUT_RANGE_SECONDS. */
+export function parseTimeout(value: string, where: string): number {
+  const seconds = value.trim() === '' ? NaN : Number(value);
+  const { min, max } = TIMEOUT_RANGE_SECONDS;
+  if (!Number.isFinite(seconds) || seconds < min || seconds > max) {
+    throw new UsageError(`invalid ${where} '${value}': expected a number of seconds from ${min} to ${max}`);
+  }
+  return seconds;
+}
+
+/** Seconds of --retry-budget (or PDS_RETRY_BUDGET, or the retry-budget key); 0 turns retries off. */
+export function parseRetryBudget(value: string, where: string): number {
+  const seconds = value.trim() === '' ? NaN : Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_RETRY_BUDGET_SECONDS) {
+    throw new UsageError(`invalid ${where} '${value}': expected a number of seconds from 0 (no retries) to ${MAX_RETRY_BUDGET_SECONDS}`);
+  }
+  return seconds;
+}
+
+/** A yes/no setting: 1/true/yes or 0/false/no. */
+export function parseSwitch(value: string, where: string): boolean {
+  const normalised = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(normalised)) return true;
+  if (['0', 'false', 'no', 'off'].includes(normalised)) return false;
+  throw new UsageError(`invalid ${where} '${value}': expected true or false (1 or 0)`);
+}
+
+/** Loopback as the URL writes it (localhost, 127.0.0.0/8, [::1]); never what a name resolves to. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -3,7 +3,8 @@
 import type { IO } from './io.js';
 import { resolveSettings, type GlobalFlags, type Settings } from './config.js';
 import { Output } from './output.js';
-import { HttpClient } from './http.js';
+import { HttpClient, RetryBudget } from './http.js';
+import { checkTransportSafety } from './http-safety.js';
 import { AuthError, UsageError } from './errors.js';
 import { UUID_PATTERN } from './schemas.js';
 import { createApi, type Api } from './api/index.js';
@@ -31,6 +32,8 @@ export class Context {
   private client: HttpClient | undefined;
   private apiInstance: Api | undefined;
   private session: OAuthSession | undefined;
+  /** One budget of retry waits for the whole command, shared by every client it makes. */
+  private retryBudget: RetryBudget | undefined;
 
   constructor(
     readonly deps: Dependencies,
@@ -105,10 +108,20 @@ export class Context {
 
   /** An HTTP client; `overrides` lets `auth login` try a token before it is saved. */
   http(overrides: { token?: string; apiUrl?: string } = {}): HttpClient {
-    const make = () =>
-      new HttpClient({
-        baseUrl: overrides.apiUrl ?? this.settings.apiUrl,
-        token: overrides.token ?? this.settings.token,
+    this.retryBudget ??= new RetryBudget(this.settings.retryBudgetMs);
+    const make = () => {
+      const baseUrl = overrides.apiUrl ?? this.settings.apiUrl;
+      const token = overrides.token ?? this.settings.token;
+      // Refused here, before any connection: a bad token or a token bound for plain http sends nothing.
+      checkTransportSafety({
+        baseUrl,
+        token,
+        tokenSource: overrides.token !== undefined ? 'the token given' : tokenSourceName(this.settings, this.deps.env),
+        allowHttp: this.settings.allowHttp,
+      });
+      return new HttpClient({
+        baseUrl,
+        token,
         ...(overrides.token === undefined && this.oauthSession ? { credentials: this.oauthSession } : {}),
         timeoutMs: this.settings.timeoutMs,
         userAgent: USER_AGENT,
@@ -118,7 +131,9 @@ export class Context {
         env: this.deps.env,
         ...(this.settings.verbose ? { trace: (line: string) => this.deps.io.stderr.write(`${line}\n`) } : {}),
         notice: (line: string) => this.output.warn(line),
+        retryBudget: this.retryBudget as RetryBudget,
       });
+    };
     if (overrides.token !== undefined || overrides.apiUrl !== undefined) return make();
     this.client ??= make();
     return this.client;
@@ -142,4 +157,9 @@ export function checkUuid(value: string, what: string): void {
   if (!UUID_PATTERN.test(value)) {
     throw new UsageError(`invalid ${what} '${value}': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7`);
   }
+}
+
+function tokenSourceName(settings: Settings, env: NodeJS.ProcessEnv): string {
+  if (settings.tokenSource === 'env') return env.PDS_TOKEN ? 'PDS_TOKEN' : 'ROYALTYPORT_TOKEN';
+  return `the token of profile ${settings.profile}`;
 }

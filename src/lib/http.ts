@@ -1,8 +1,11 @@
 // The one HTTP client of pds: base URL + /v1 paths, bearer auth, timeouts, retries with backoff
 // for idempotent requests, rate-limit headers, and the mapping of every failure to a typed error.
 //
-// The bytes travel through transport.ts: node:http with a keep-alive agent, or undici's
-// EnvHttpProxyAgent when HTTPS_PROXY/HTTP_PROXY is set (why: see there).
+// The bytes travel through transport.ts: node:http with a keep-alive agent, directly or through the
+// proxy HTTPS_PROXY/HTTP_PROXY/NO_PROXY say (why node:http: see there).
+//
+// Waiting between attempts draws on one budget per command (RetryBudget, --retry-budget): a wait
+// larger than what is left is not waited for, and the error says when to try again.
 import type { z } from 'zod/mini';
 import { envelope } from './schemas.js';
 import {
@@ -13,7 +16,16 @@ import {
   ServiceError,
   errorFromResponse,
 } from './errors.js';
-import { createTransport, type HttpResponse, type Transport, type TransportRequest } from './transport.js';
+import {
+  BodyCutError,
+  BodyTooLargeError,
+  createTransport,
+  maskUrl,
+  MAX_BODY_BYTES,
+  type HttpResponse,
+  type Transport,
+  type TransportRequest,
+} from './transport.js';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
@@ -64,25 +76,50 @@ export interface HttpClientOptions {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   /** One line per request and response, when --verbose. */
   trace?: (line: string) => void;
-  /** A human notice (a long retry wait), shown without --verbose. */
+  /** A human notice (a retry wait of 1 s or more), shown without --verbose. */
   notice?: (line: string) => void;
+  /** The waiting a whole command may do between attempts; shared by its clients. Default: 60 s. */
+  retryBudget?: RetryBudget;
   env: NodeJS.ProcessEnv;
 }
 
+export const DEFAULT_RETRY_BUDGET_SECONDS = 60;
+
 /**
- * Retry waits longer than this are not waited for: the error tells when to try again. It covers a
- * whole per-minute rate-limit window (the service limits "n per minute"; its Retry-After runs up
- * to 60 s): a script is better served by waiting once than by failing, and Ctrl-C ends the wait.
+ * The total time one command may spend waiting before retries. The default covers one whole
+ * per-minute rate-limit window (the service limits "n per minute"; its Retry-After runs up to
+ * 60 s): a script is better served by waiting once than by failing, and Ctrl-C ends the wait.
  */
-const MAX_RETRY_WAIT_MS = 65_000;
-/** Waits from this long on are announced on stderr, so a silent terminal is not mistaken for a hang. */
-const NOTICE_WAIT_MS = 3_000;
+export class RetryBudget {
+  private spentMs = 0;
+
+  constructor(readonly totalMs: number = DEFAULT_RETRY_BUDGET_SECONDS * 1000) {}
+
+  get leftMs(): number {
+    return Math.max(0, this.totalMs - this.spentMs);
+  }
+
+  /** Takes `ms` from the budget if it is there; false (and nothing taken) if not. */
+  take(ms: number): boolean {
+    if (ms > this.leftMs) return false;
+    this.spentMs += ms;
+    return true;
+  }
+}
+
+/** Waits from this long on are announced on stderr, so a silent terminal or CI log is not mistaken for a hang. */
+const NOTICE_WAIT_MS = 1_000;
 const BACKOFF_BASE_MS = 250;
+/** What is read of an error answer (its message); a larger error page is not read further. */
+const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 export class HttpClient {
   private transport: Transport | undefined;
+  private readonly budget: RetryBudget;
 
-  constructor(private readonly options: HttpClientOptions) {}
+  constructor(private readonly options: HttpClientOptions) {
+    this.budget = options.retryBudget ?? new RetryBudget();
+  }
 
   get baseUrl(): string {
     return this.options.baseUrl;
@@ -149,7 +186,7 @@ export class HttpClient {
       if (!failure) throw new ServiceError('request failed');
       if (!retryable || !canRetry() || attempt >= this.options.maxRetries) throw failure;
       const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
-      if (wait > MAX_RETRY_WAIT_MS) throw failure;
+      if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget);
       this.options.trace?.(`* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`);
       if (wait >= NOTICE_WAIT_MS) {
         const why = outcome.response?.status === 429 ? 'rate limited' : failure.message;
@@ -184,16 +221,20 @@ export class HttpClient {
     if (options.signal) signals.push(options.signal);
     const signal = AbortSignal.any(signals);
     const started = Date.now();
-    this.options.trace?.(`> ${method} ${url.href}`);
+    this.options.trace?.(`> ${method} ${maskUrl(url)}`);
+    let answered = false;
     try {
-      this.transport ??= createTransport(this.options.env);
+      this.transport ??= createTransport(this.options.env, {
+        onProxy: (proxy) => this.options.trace?.(`* through the proxy ${proxy}`),
+      });
       const request: TransportRequest = { method, headers, signal };
       if (body !== undefined) request.body = body;
       if (options.fresh) request.fresh = true;
       let response = await this.transport(url, request);
+      answered = true;
       // Reading the body here puts a timeout or a reset during it under the same rules as one
-      // before the answer (typed error, retry for GET).
-      if (!options.stream) response = buffered(response, await response.text());
+      // before the answer (typed error, retry for GET). An error answer is read in responseError.
+      if (!options.stream && response.ok) response = buffered(response, await response.text(MAX_BODY_BYTES));
       const remaining = response.headers.get('x-ratelimit-remaining');
       this.options.trace?.(
         `< ${response.status} ${response.statusText} (${Date.now() - started} ms${remaining === null ? '' : `, rate limit remaining ${remaining}`})`,
@@ -208,6 +249,22 @@ export class HttpClient {
             details: ['raise it with --timeout <seconds>'],
           }),
           retryable: false,
+        };
+      }
+      if (error instanceof BodyTooLargeError) {
+        this.options.trace?.(`< ${error.message}`);
+        return {
+          error: new ServiceError(`the answer to ${method} ${url.pathname} is larger than ${error.limit / (1024 * 1024)} MiB: pds stopped reading it`, {
+            details: ['this is not an answer pds expects from the service; check --api-url'],
+          }),
+          retryable: false,
+        };
+      }
+      if (error instanceof BodyCutError || answered) {
+        this.options.trace?.(`< the connection closed during the answer (${errorCode(error) ?? String(error)})`);
+        return {
+          error: new ServiceError(`the connection closed before the answer was complete: ${method} ${url.pathname}`, { cause: error }),
+          retryable: true,
         };
       }
       const code = errorCode(error);
@@ -236,22 +293,46 @@ function backoff(attempt: number): number {
 
 /** What the service asked for (Retry-After, else X-RateLimit-Reset on a 429), else backoff. */
 function retryDelay(response: HttpResponse, attempt: number): number {
-  const retryAfter = response.headers.get('retry-after');
-  if (retryAfter !== null) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  return askedDelay(response) ?? backoff(attempt);
+}
+
+/**
+ * The wait the answer asks for, in ms, or undefined when it asks for none that makes sense.
+ * Retry-After: seconds (a negative number is no valid value: ignored) or an HTTP date.
+ * X-RateLimit-Reset: a Unix time in seconds (SPEC), but also met in milliseconds, or as the seconds
+ * left; told apart by size.
+ */
+function askedDelay(response: HttpResponse): number | undefined {
+  const retryAfter = response.headers.get('retry-after')?.trim();
+  if (retryAfter) {
+    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter) * 1000;
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
   }
-  const reset = response.headers.get('x-ratelimit-reset');
-  if (response.status === 429 && reset !== null && Number.isFinite(Number(reset))) {
-    return Math.max(0, Number(reset) * 1000 - Date.now());
+  const reset = Number(response.headers.get('x-ratelimit-reset') ?? NaN);
+  if (response.status === 429 && Number.isFinite(reset) && reset >= 0) {
+    const now = Date.now();
+    if (reset > 1e12) return Math.max(0, reset - now); // Unix time in milliseconds
+    if (reset > 1e9) return Math.max(0, reset * 1000 - now); // Unix time in seconds
+    return reset * 1000; // seconds from now
   }
-  return backoff(attempt);
+  return undefined;
+}
+
+/** The failure, told why it was not retried: the wait it needed is more than the budget has left. */
+function overBudget(failure: PdsError, waitMs: number, budget: RetryBudget): PdsError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  if (!(failure instanceof RateLimitError)) failure.details.push(`try again in ${seconds} s`);
+  failure.details.push(
+    budget.totalMs === 0
+      ? 'not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)'
+      : `not retried: a wait of ${seconds} s is more than the ${Math.floor(budget.leftMs / 1000)} s left of the ${budget.totalMs / 1000} s retry budget (--retry-budget)`,
+  );
+  return failure;
 }
 
 async function readJson(response: HttpResponse): Promise<unknown> {
-  const text = await response.text();
+  const text = await response.text(MAX_BODY_BYTES);
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -262,24 +343,21 @@ async function readJson(response: HttpResponse): Promise<unknown> {
 async function responseError(response: HttpResponse, method: string, url: URL): Promise<PdsError> {
   let body: unknown;
   try {
-    body = JSON.parse(await response.text());
+    body = JSON.parse(await response.text(MAX_ERROR_BODY_BYTES));
   } catch {
+    // Not JSON (a gateway's HTML page), too large, or cut: the status alone tells the story.
     body = undefined;
   }
-  const fallback = `${method} ${url.pathname} failed with HTTP ${response.status}`;
-  const error = errorFromResponse(response.status, body, fallback);
+  const fallback =
+    response.status === 407
+      ? 'the proxy asks for credentials (HTTP 407): put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
+      : `${method} ${url.pathname} failed with HTTP ${response.status}`;
+  const error = errorFromResponse(response.status, response.status === 407 ? undefined : body, fallback);
   if (error instanceof RateLimitError) {
-    const retryAfter = response.headers.get('retry-after') ?? response.headers.get('x-ratelimit-reset');
-    if (retryAfter) error.details.push(`rate limited: try again after ${formatRetryAfter(response)}`);
+    const wait = askedDelay(response);
+    if (wait !== undefined) error.details.push(`rate limited: try again after ${Math.ceil(wait / 1000)} s`);
   }
   return error;
-}
-
-function formatRetryAfter(response: HttpResponse): string {
-  const retryAfter = response.headers.get('retry-after');
-  if (retryAfter !== null && Number.isFinite(Number(retryAfter))) return `${retryAfter} s`;
-  const reset = Number(response.headers.get('x-ratelimit-reset'));
-  return Number.isFinite(reset) ? new Date(reset * 1000).toISOString() : 'a while';
 }
 
 function errorCode(error: unknown): string | undefined {

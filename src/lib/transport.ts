@@ -1,22 +1,24 @@
-// How bytes reach the service. Directly: node:http(s) with a keep-alive agent. Behind a proxy
-// (HTTPS_PROXY/HTTP_PROXY/NO_PROXY): undici's EnvHttpProxyAgent and fetch.
+// How bytes reach the service: node:http(s) with a keep-alive agent, directly or through a forward
+// proxy (HTTPS_PROXY/HTTP_PROXY/ALL_PROXY, either case, and NO_PROXY, read by proxy-from-env). Behind
+// a proxy the agent is https-proxy-agent (CONNECT tunnel, for https targets) or http-proxy-agent
+// (absolute-URI requests, for http targets): the same node:http request, only another agent.
 //
-// Why not undici (or Node's fetch, which is undici) for everything: on first use it compiles its
-// wasm HTTP parser. Measured on the reference machine, one GET through fetch costs ~250 ms and
-// ~45 MB of RSS over bare node, node:http ~30 ms and ~5 MB; the whole `pds projects ls` budget is
-// 2x bare node. Streaming a 50 MB upload through fetch also peaked near 150 MB (it copies every
-// chunk), node:http near 60 MB. So undici is loaded only where only it can do the job.
+// Why not undici (or Node's fetch, which is undici): on first use it compiles its wasm HTTP parser.
+// Measured on the reference machine, one GET through fetch costs ~250 ms and ~45 MB of RSS over bare
+// node, node:http ~30 ms and ~5 MB; the whole `pds projects ls` budget is 2x bare node. Streaming a
+// 50 MB upload through fetch also peaked near 150 MB (it copies every chunk), node:http near 60 MB.
+// One transport for both cases also means one set of error, size and timeout rules.
 import type { ClientRequest, IncomingMessage, Agent as HttpAgent } from 'node:http';
 
-/** The part of an HTTP answer pds reads; both transports produce it. */
+/** The part of an HTTP answer pds reads. */
 export interface HttpResponse {
   status: number;
   statusText: string;
   ok: boolean;
   /** `forEach` visits every header (`pds api -i` prints them all). */
   headers: { get(name: string): string | null; forEach(visit: (value: string, name: string) => void): void };
-  /** The body, read once: as text, or as a stream of chunks. */
-  text(): Promise<string>;
+  /** The body, read once and whole; more than `maxBytes` fails with BodyTooLargeError. */
+  text(maxBytes?: number): Promise<string>;
   body: AsyncIterable<Uint8Array>;
 }
 
@@ -35,30 +37,71 @@ export interface TransportRequest {
 
 export type Transport = (url: URL, request: TransportRequest) => Promise<HttpResponse>;
 
+/** What is buffered of an answer by default: far above any page of JSON the service sends. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/** The answer's body is larger than what pds buffers; reading stopped there. */
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the answer is larger than ${limit / (1024 * 1024)} MiB`);
+  }
+}
+
+/** The connection closed after the answer started and before its body was complete. */
+export class BodyCutError extends Error {
+  constructor(cause: unknown) {
+    super('the connection closed before the answer was complete', { cause });
+  }
+}
+
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
+
 export function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
-  return ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => Boolean(env[name]));
+  return PROXY_VARIABLES.some((name) => Boolean(env[name]));
 }
 
-export function createTransport(env: NodeJS.ProcessEnv): Transport {
-  return proxyConfigured(env) ? proxyTransport() : nodeTransport();
+/** A URL for display: user and password replaced, so neither a log nor an error shows them. */
+export function maskUrl(url: string | URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return String(url);
+  }
+  if (!parsed.username && !parsed.password) return parsed.href;
+  parsed.username = '***';
+  parsed.password = parsed.password ? '***' : '';
+  return parsed.href;
 }
 
-function nodeTransport(): Transport {
+export interface TransportOptions {
+  /** Told once per request that goes through a proxy (for --verbose); the URL is masked. */
+  onProxy?(proxy: string): void;
+}
+
+export function createTransport(env: NodeJS.ProcessEnv, options: TransportOptions = {}): Transport {
   const agents = new Map<string, Promise<HttpAgent>>();
-  const agentFor = (protocol: string): Promise<HttpAgent> => {
-    let agent = agents.get(protocol);
+  // proxy-from-env reads process.env; a proxy set only in an injected env (tests) is ignored on purpose.
+  const proxyFor = proxyConfigured(env)
+    ? import('proxy-from-env').then(({ getProxyForUrl }) => (url: URL) => getProxyForUrl(url.href))
+    : Promise.resolve(() => '');
+
+  const agentFor = (url: URL, proxy: string, fresh: boolean): Promise<HttpAgent> => {
+    const key = `${url.protocol} ${proxy} ${fresh}`;
+    let agent = agents.get(key);
     if (!agent) {
-      agent = (protocol === 'https:' ? import('node:https') : import('node:http')).then(
-        (module) => new module.Agent({ keepAlive: true, maxSockets: 8 }),
-      );
-      agents.set(protocol, agent);
+      agent = makeAgent(url.protocol, proxy, !fresh);
+      agents.set(key, agent);
     }
     return agent;
   };
 
   return async (url, init) => {
     const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
-    const agent = init.fresh ? false : await agentFor(url.protocol);
+    const proxy = (await proxyFor)(url);
+    if (proxy) options.onProxy?.(maskUrl(proxy));
+    // A fresh connection directly: no agent at all. Through a proxy: an agent that keeps nothing.
+    const agent = init.fresh && !proxy ? false : await agentFor(url, proxy, init.fresh === true);
     const { signal } = init;
     return new Promise<HttpResponse>((resolve, reject) => {
       if (signal.aborted) {
@@ -81,6 +124,7 @@ function nodeTransport(): Transport {
         resolve(adaptIncoming(res));
       });
       // The body is written only once the connection is up: a refused connection has sent nothing.
+      // (Through a proxy agent the socket is handed over connected, tunnel and TLS included.)
       req.once('socket', (socket) => {
         const write = (): void => {
           writeBody(req, init.body).catch((error: unknown) => {
@@ -88,10 +132,24 @@ function nodeTransport(): Transport {
           });
         };
         if (!socket.connecting) write();
-        else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', write);
+        else socket.once(url.protocol === 'https:' && !proxy ? 'secureConnect' : 'connect', write);
       });
     });
   };
+}
+
+async function makeAgent(protocol: string, proxy: string, keepAlive: boolean): Promise<HttpAgent> {
+  const options = { keepAlive, maxSockets: 8 };
+  if (!proxy) {
+    const module = protocol === 'https:' ? await import('node:https') : await import('node:http');
+    return new module.Agent(options);
+  }
+  if (protocol === 'https:') {
+    const { HttpsProxyAgent } = await import('https-proxy-agent');
+    return new HttpsProxyAgent(proxy, options);
+  }
+  const { HttpProxyAgent } = await import('http-proxy-agent');
+  return new HttpProxyAgent(proxy, options);
 }
 
 function adaptIncoming(res: IncomingMessage): HttpResponse {
@@ -111,13 +169,35 @@ function adaptIncoming(res: IncomingMessage): HttpResponse {
         }
       },
     },
-    text: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of res) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
-    },
+    text: (maxBytes = MAX_BODY_BYTES) => readAll(res, maxBytes),
     body: res,
   };
+}
+
+async function readAll(res: IncomingMessage, maxBytes: number): Promise<string> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    res.destroy();
+    throw new BodyTooLargeError(maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        res.destroy();
+        throw new BodyTooLargeError(maxBytes);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw error;
+    // A timeout or Ctrl-C destroys the request with its own reason: leave that to the caller.
+    if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) throw error;
+    throw new BodyCutError(error);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function writeBody(req: ClientRequest, body: TransportRequest['body']): Promise<void> {
@@ -140,36 +220,4 @@ async function writeBody(req: ClientRequest, body: TransportRequest['body']): Pr
     });
   }
   if (!req.destroyed) req.end();
-}
-
-function proxyTransport(): Transport {
-  const loaded = import('undici').then(({ fetch, EnvHttpProxyAgent }) => ({ fetch, dispatcher: new EnvHttpProxyAgent() }));
-  return async (url, init) => {
-    const { fetch, dispatcher } = await loaded;
-    let body = init.body;
-    if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
-      // undici pulls a stream without waiting for the socket; copy each chunk, since the source
-      // may reuse its buffer.
-      const source = body;
-      body = (async function* () {
-        for await (const chunk of source) yield Uint8Array.from(chunk);
-      })();
-    }
-    const response = await fetch(url, {
-      method: init.method,
-      headers: init.headers,
-      body,
-      signal: init.signal,
-      dispatcher,
-      ...(body !== undefined && typeof body === 'object' && Symbol.asyncIterator in body ? { duplex: 'half' as const } : {}),
-    });
-    return {
-      status: response.status,
-      statusText: response.statusText,
-      ok: response.ok,
-      headers: response.headers,
-      text: () => response.text(),
-      body: response.body ?? (async function* () {})(),
-    };
-  };
 }

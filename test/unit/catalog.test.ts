@@ -1,6 +1,6 @@
 // followPages: the --all walk over a list, in order, with bounded concurrency.
 import { describe, expect, it } from 'vitest';
-import { followPages, listOf, toPage } from '../../src/lib/api/catalog.js';
+import { followPages, listOf, PaginationError, toPage } from '../../src/lib/api/catalog.js';
 import type { ListPage } from '../../src/lib/output.js';
 import * as z from 'zod/mini';
 
@@ -73,7 +73,7 @@ describe('followPages with a total (paged envelope)', () => {
     expect(s.calls).toEqual([1]);
   });
 
-  it('stops early when a page comes back empty before the announced total', async () => {
+  it('stops early when a page comes back short before the announced total', async () => {
     // The total said 100, but the records stop at 35 (deleted meanwhile).
     const calls: number[] = [];
     const fetchPage = async (page: number): Promise<ListPage<number>> => {
@@ -84,7 +84,53 @@ describe('followPages with a total (paged envelope)', () => {
     };
     const result = await collect(followPages(fetchPage, 1, 2));
     expect(result.items).toEqual(range(35));
-    expect(result.pages).toEqual([1, 2, 3, 4, 5]);
+    expect(result.pages).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('followPages against a misbehaving pagination', () => {
+  it('ends with a PaginationError when a page repeats only records already listed (page ignored)', async () => {
+    const calls: number[] = [];
+    const fetchPage = async (page: number): Promise<ListPage<number>> => {
+      calls.push(page);
+      return { items: range(10), page: 1, perPage: 10 };
+    };
+    const yielded: number[] = [];
+    const walk = async () => {
+      for await (const page of followPages(fetchPage, 1, 4)) yielded.push(...page.items);
+    };
+    await expect(walk()).rejects.toThrow(PaginationError);
+    await expect(walk()).rejects.toThrow("the service's pagination repeats itself: page 1 holds only records already listed, so --all stopped after 10 records");
+    expect(yielded.slice(0, 10)).toEqual(range(10));
+    expect(calls.length).toBeLessThanOrEqual(2 * 5);
+  });
+
+  it('never yields a record twice when pages overlap, and stops at the total', async () => {
+    // Each page starts one record early (an insert shifted the offsets).
+    const fetchPage = async (page: number): Promise<ListPage<number>> => {
+      const start = Math.max(0, (page - 1) * 10 - 1);
+      return { items: range(30).slice(start, start + 10), page, perPage: 10, total: 30 };
+    };
+    const result = await collect(followPages(fetchPage, 1, 2));
+    // Pages 1..10, 10..19, 19..28: the overlaps are dropped, and page 3 is the last the total allows.
+    expect(result.items).toEqual(range(28));
+  });
+
+  it('stops once the records reach the total even when every page is full', async () => {
+    const calls: number[] = [];
+    const fetchPage = async (page: number): Promise<ListPage<number>> => {
+      calls.push(page);
+      return { items: range(10).map((i) => (page - 1) * 10 + i), page, perPage: 10, total: 20 };
+    };
+    const result = await collect(followPages(fetchPage, 1, 4));
+    expect(result.items).toEqual(range(20));
+    expect(Math.max(...calls)).toBe(2);
+  });
+
+  it('reads a per_page of 0 as the page size asked for', () => {
+    const schema = listOf(z.looseObject({ id: z.string() }));
+    const paged = schema.parse({ items: [{ id: 'a' }], total_count: 41, page: 2, per_page: 0 });
+    expect(toPage(paged, { page: 2, perPage: 20 })).toEqual({ items: [{ id: 'a' }], page: 2, perPage: 20, total: 41 });
   });
 });
 

@@ -15,6 +15,8 @@ const settings = (overrides: Partial<Settings> = {}): Settings => ({
   apiUrl: 'http://127.0.0.1:4010',
   apiUrlSource: 'default',
   timeoutMs: 30_000,
+  retryBudgetMs: 60_000,
+  allowHttp: false,
   json: false,
   quiet: false,
   verbose: false,

@@ -1,6 +1,6 @@
 // The keys `pds config` manages and the check of each value, so a typo fails at `set` and not
 // at the next command that reads it.
-import { CONFIG_KEYS, checkApiUrl, type ConfigKey } from '../../lib/config.js';
+import { CONFIG_KEYS, checkApiUrl, parseRetryBudget, parseSwitch, parseTimeout, type ConfigKey } from '../../lib/config.js';
 import { checkUuid } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 
@@ -21,12 +21,11 @@ export function configValue(key: ConfigKey, value: string): string {
     case 'project':
       checkUuid(trimmed, 'project id');
       return trimmed.toLowerCase();
-    case 'timeout': {
-      const seconds = Number(trimmed);
-      if (trimmed === '' || !Number.isFinite(seconds) || seconds <= 0) {
-        throw new UsageError(`invalid timeout '${value}': expected a number of seconds greater than 0`);
-      }
-      return String(seconds);
-    }
+    case 'timeout':
+      return String(parseTimeout(trimmed, 'timeout'));
+    case 'retry-budget':
+      return String(parseRetryBudget(trimmed, 'retry-budget'));
+    case 'allow-http':
+      return String(parseSwitch(trimmed, 'allow-http'));
   }
 }

@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import type { HttpClient, QueryValue } from '../http.js';
 import type { ListPage } from '../output.js';
+import { ServiceError } from '../errors.js';
 import {
   Artist,
   Composition,
@@ -43,7 +44,9 @@ export function toPage<T>(
   requested: { page: number; perPage: number },
 ): ListPage<T> {
   if (Array.isArray(data)) return { items: data, page: requested.page, perPage: requested.perPage };
-  return { items: data.items, total: data.total_count, page: data.page, perPage: data.per_page };
+  // A per_page of 0 (or nonsense) says nothing about the page size: keep the one asked for.
+  const perPage = Number.isInteger(data.per_page) && data.per_page > 0 ? data.per_page : requested.perPage;
+  return { items: data.items, total: data.total_count, page: data.page, perPage };
 }
 
 export interface ListQuery {
@@ -95,23 +98,58 @@ export function createCatalogApi(http: HttpClient) {
 
 export type CatalogApi = ReturnType<typeof createCatalogApi>;
 
+/** The service's pagination repeated records already listed: `--all` stopped rather than loop. */
+export class PaginationError extends ServiceError {}
+
+const defaultId = (item: unknown): string =>
+  typeof item === 'object' && item !== null && 'id' in item ? String(item.id) : String(item);
+
 /**
- * Follows pages in order with bounded concurrency. When the first page tells the total, exactly
- * the remaining pages are fetched; when it does not (plain arrays), pages are fetched ahead in a
- * window and the walk stops at the first short page (at most `concurrency - 1` wasted requests,
- * cancelled as soon as the walk stops).
+ * Follows pages in order with bounded concurrency. When the first page tells the total, only the
+ * pages up to it are fetched; when it does not (plain arrays), pages are fetched ahead in a window
+ * (at most `concurrency - 1` wasted requests, cancelled as soon as the walk stops).
+ *
+ * The walk ends at the first page that is empty or shorter than the page size, or once the records
+ * reach the total. A service whose pagination misbehaves must not make it endless or print a record
+ * twice: a record already yielded is dropped, and a page made only of such records (a service that
+ * ignores `page`) ends the walk with a PaginationError. The ids seen are kept for that: a few MB at
+ * 100,000 records, the price of never printing one twice.
  */
 export async function* followPages<T>(
   fetchPage: (page: number, signal: AbortSignal) => Promise<ListPage<T>>,
   startPage: number,
   concurrency: number,
+  idOf: (item: T) => string = defaultId,
 ): AsyncGenerator<ListPage<T>> {
   const cancel = new AbortController();
+  const seen = new Set<string>();
+  let listed = 0;
+  /** The page without records already listed; throws when nothing new is left in a full page. */
+  const fresh = (page: ListPage<T>): ListPage<T> => {
+    const items = page.items.filter((item) => {
+      const id = idOf(item);
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    });
+    if (items.length === 0 && page.items.length > 0) {
+      throw new PaginationError(
+        `the service's pagination repeats itself: page ${page.page} holds only records already listed, so --all stopped after ${listed} records`,
+        { details: ['the service seems to ignore the page parameter; list page by page with --page, or report it to the service'] },
+      );
+    }
+    listed += items.length;
+    return items.length === page.items.length ? page : { ...page, items };
+  };
+
   const first = await fetchPage(startPage, cancel.signal);
-  yield first;
-  if (first.items.length === 0) return;
-  const lastPage = first.total !== undefined ? Math.ceil(first.total / first.perPage) : Infinity;
-  if (first.total === undefined && first.items.length < first.perPage) return;
+  const { perPage, total } = first;
+  /** Whether the walk is over after this page (as received, before dropping repeats). */
+  const isLast = (page: ListPage<T>): boolean =>
+    page.items.length === 0 || page.items.length < perPage || (total !== undefined && listed >= total - (startPage - 1) * perPage);
+  yield fresh(first);
+  if (isLast(first)) return;
+  const lastPage = total !== undefined ? Math.ceil(total / perPage) : Infinity;
   const inflight = new Map<number, Promise<ListPage<T>>>();
   let next = startPage + 1;
   let current = startPage + 1;
@@ -132,8 +170,8 @@ export async function* followPages<T>(
       const page = await promise;
       inflight.delete(current);
       current++;
-      yield page;
-      if (page.items.length === 0 || (first.total === undefined && page.items.length < page.perPage)) return;
+      yield fresh(page);
+      if (isLast(page)) return;
     }
   } finally {
     cancel.abort();

@@ -1,0 +1,37 @@
+// Checks made before any connection is opened: what would go out must be sendable, and the token
+// must not travel in clear text to another machine unless the user said so.
+import { isLoopbackHost } from './config.js';
+import { UsageError } from './errors.js';
+
+export interface SafetyCheck {
+  baseUrl: string;
+  token: string | undefined;
+  /** Where the token came from, for the error (PDS_TOKEN, the token of profile x, …). */
+  tokenSource: string;
+  allowHttp: boolean;
+}
+
+const CHARACTER_NAMES: Record<string, string> = { '\n': 'a line feed', '\r': 'a carriage return', '\t': 'a tab', ' ': 'a space' };
+
+export function checkTransportSafety({ baseUrl, token, tokenSource, allowHttp }: SafetyCheck): void {
+  if (token !== undefined) {
+    // A bearer token is visible ASCII (RFC 6750); anything else is a paste or file accident, and Node
+    // would refuse the header anyway, after the retries.
+    const bad = /[^\x21-\x7e]/.exec(token);
+    if (bad) {
+      const char = bad[0];
+      const name = CHARACTER_NAMES[char] ?? `the character U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      throw new UsageError(`the token from ${tokenSource} contains ${name} (at position ${bad.index + 1}), which cannot be sent in an HTTP header`, {
+        details: ['set it again without it: `pds auth login --with-token`, or fix PDS_TOKEN'],
+      });
+    }
+  }
+  const url = new URL(baseUrl);
+  if (token !== undefined && url.protocol === 'http:' && !allowHttp && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(`refusing to send the token over plain http to ${url.host}: anyone on the way could read it`, {
+      details: [
+        'use an https:// API URL, or, if this network is trusted, opt in with --allow-http, PDS_ALLOW_HTTP=1 or `pds config set allow-http true`',
+      ],
+    });
+  }
+}
