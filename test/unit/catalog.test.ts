@@ -112,8 +112,8 @@ describe('followPages against a misbehaving pagination', () => {
       return { items: range(30).slice(start, start + 10), page, perPage: 10, total: 30 };
     };
     const result = await collect(followPages(fetchPage, 1, 2));
-    // Pages 1..10, 10..19, 19..28: the overlaps are dropped, and page 3 is the last the total allows.
-    expect(result.items).toEqual(range(28));
+    // Pages 1..10, 10..19, 20..29: the overlap is dropped, and page 3 is the last the total allows.
+    expect(result.items).toEqual(range(29));
   });
 
   it('stops once the records reach the total even when every page is full', async () => {

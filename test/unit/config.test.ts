@@ -40,6 +40,8 @@ describe('resolveSettings: flag > env > profile > default', () => {
       apiUrl: 'http://127.0.0.1:4010',
       apiUrlSource: 'default',
       timeoutMs: 30_000,
+      retryBudgetMs: 60_000,
+      allowHttp: false,
       json: false,
       quiet: false,
       verbose: false,
@@ -108,6 +110,22 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(() => resolveSettings({}, { ...env, PDS_API_URL: 'https://x.example.com/v1/' })).toThrow('without /v1');
     write({ default: { timeout: '-1' } });
     expect(() => resolveSettings({}, env)).toThrow("invalid timeout of profile default '-1'");
+  });
+
+  it('keeps --timeout within 0.1 to 3600 seconds', () => {
+    expect(() => resolveSettings({ timeout: '0.0001' }, env)).toThrow("invalid --timeout '0.0001': expected a number of seconds from 0.1 to 3600");
+    expect(() => resolveSettings({ timeout: '5000000' }, env)).toThrow("invalid --timeout '5000000'");
+    expect(resolveSettings({ timeout: '3600' }, env).timeoutMs).toBe(3_600_000);
+  });
+
+  it('reads the retry budget and allow-http from flag > environment > profile', () => {
+    write({ default: { 'retry-budget': '20', 'allow-http': 'true' } });
+    expect(resolveSettings({}, env)).toMatchObject({ retryBudgetMs: 20_000, allowHttp: true });
+    expect(resolveSettings({}, { ...env, PDS_RETRY_BUDGET: '0', PDS_ALLOW_HTTP: '0' })).toMatchObject({ retryBudgetMs: 0, allowHttp: false });
+    expect(resolveSettings({ retryBudget: '5', allowHttp: true }, { ...env, PDS_RETRY_BUDGET: '0' })).toMatchObject({ retryBudgetMs: 5000, allowHttp: true });
+    expect(() => resolveSettings({ retryBudget: '-1' }, env)).toThrow("invalid --retry-budget '-1': expected a number of seconds from 0 (no retries) to 3600");
+    expect(() => resolveSettings({}, { ...env, PDS_RETRY_BUDGET: 'soon' })).toThrow("invalid PDS_RETRY_BUDGET 'soon'");
+    expect(() => resolveSettings({}, { ...env, PDS_ALLOW_HTTP: 'maybe' })).toThrow("invalid PDS_ALLOW_HTTP 'maybe'");
   });
 });
 

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { HttpClient, type HttpClientOptions } from '../../src/lib/http.js';
+import { HttpClient, RetryBudget, type HttpClientOptions } from '../../src/lib/http.js';
 import {
   AuthError,
   InterruptedError,
@@ -200,23 +200,66 @@ describe('retries', () => {
     expect(seen).toHaveLength(3);
   });
 
-  it('waits out a per-minute window, announcing a long wait', async () => {
+  it('waits out a per-minute window within the budget, announcing every wait of 1 s or more', async () => {
     const notices: string[] = [];
-    const { http, waits } = client({ notice: (line) => notices.push(line) });
+    const { http, waits } = client({ notice: (line) => notices.push(line), retryBudget: new RetryBudget(70_000) });
     replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '60' }));
     replies.push(json(503, { error: { message: 'unavailable' } }, { 'retry-after': '5' }));
     replies.push(json(503, { error: { message: 'unavailable' } }, { 'retry-after': '1' }));
     await http.send({ path: '/v1/artists' });
     expect(waits).toEqual([60_000, 5_000, 1_000]);
-    expect(notices).toEqual(['rate limited: retrying in 60 s (Ctrl-C to stop)', 'unavailable: retrying in 5 s (Ctrl-C to stop)']);
+    expect(notices).toEqual([
+      'rate limited: retrying in 60 s (Ctrl-C to stop)',
+      'unavailable: retrying in 5 s (Ctrl-C to stop)',
+      'unavailable: retrying in 1 s (Ctrl-C to stop)',
+    ]);
   });
 
-  it('does not wait for a Retry-After beyond 65 s: the error says when to come back', async () => {
+  it('does not wait beyond the budget: the error says when to come back', async () => {
     const { http, waits } = client();
     replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '120' }));
-    await expect(http.send({ path: '/v1/artists' })).rejects.toBeInstanceOf(RateLimitError);
+    const error = (await http.send({ path: '/v1/artists' }).catch((e: unknown) => e)) as RateLimitError;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.details).toEqual([
+      'rate limited: try again after 120 s',
+      'not retried: a wait of 120 s is more than the 60 s left of the 60 s retry budget (--retry-budget)',
+    ]);
     expect(waits).toEqual([]);
     expect(seen).toHaveLength(1);
+  });
+
+  it('shares one budget between requests: what one waited, the next cannot', async () => {
+    const budget = new RetryBudget(10_000);
+    const first = client({ retryBudget: budget });
+    replies.push(json(503, { error: { message: 'busy' } }, { 'retry-after': '8' }), json(200, { data: [] }));
+    await first.http.send({ path: '/v1/artists' });
+    const second = client({ retryBudget: budget });
+    replies.push(json(503, { error: { message: 'busy' } }, { 'retry-after': '8' }));
+    const error = (await second.http.send({ path: '/v1/artists' }).catch((e: unknown) => e)) as ServiceError;
+    expect(error.details).toEqual(['try again in 8 s', 'not retried: a wait of 8 s is more than the 2 s left of the 10 s retry budget (--retry-budget)']);
+    expect([...first.waits, ...second.waits]).toEqual([8000]);
+  });
+
+  it('a budget of 0 means no retries at all', async () => {
+    const { http, waits } = client({ retryBudget: new RetryBudget(0) });
+    replies.push(json(503, { error: { message: 'busy' } }));
+    const error = (await http.send({ path: '/v1/artists' }).catch((e: unknown) => e)) as ServiceError;
+    expect(error.details.at(-1)).toBe('not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)');
+    expect(waits).toEqual([]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('reads a negative Retry-After as no advice (backoff), and X-RateLimit-Reset in milliseconds or as seconds left', async () => {
+    const { http, waits } = client();
+    replies.push(json(503, { error: { message: 'busy' } }, { 'retry-after': '-5' }));
+    replies.push(json(429, { error: { message: 'slow down' } }, { 'x-ratelimit-reset': String(Date.now() + 3000) }));
+    replies.push(json(429, { error: { message: 'slow down' } }, { 'x-ratelimit-reset': '2' }));
+    await http.send({ path: '/v1/artists' });
+    expect(waits).toHaveLength(3);
+    expect(waits[0]).toBeLessThanOrEqual(375);
+    expect(waits[1]).toBeGreaterThan(2000);
+    expect(waits[1]).toBeLessThanOrEqual(3000);
+    expect(waits[2]).toBe(2000);
   });
 
   it('never retries a POST unless told it may', async () => {
@@ -247,6 +290,32 @@ describe('retries', () => {
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as ServiceError).message).toBe(`cannot reach http://127.0.0.1:${port} (ECONNREFUSED)`);
     expect(waits).toHaveLength(2);
+  });
+});
+
+describe('bodies', () => {
+  it('says that the connection closed before the answer was complete, and retries a GET', async () => {
+    const { http } = client({ maxRetries: 1 });
+    const cut: Reply = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"data": [');
+      setTimeout(() => res.destroy(), 20);
+    };
+    replies.push(cut, cut);
+    const error = (await http.send({ path: '/v1/artists' }).catch((e: unknown) => e)) as ServiceError;
+    expect(error.message).toBe('the connection closed before the answer was complete: GET /v1/artists');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('refuses an answer larger than 64 MiB without reading it, and does not retry', async () => {
+    const { http } = client();
+    replies.push((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(65 * 1024 * 1024) });
+      res.write('{');
+    });
+    const error = (await http.send({ path: '/v1/artists' }).catch((e: unknown) => e)) as ServiceError;
+    expect(error.message).toBe('the answer to GET /v1/artists is larger than 64 MiB: pds stopped reading it');
+    expect(seen).toHaveLength(1);
   });
 });
 
