@@ -231,9 +231,12 @@ export class UploadCutError extends ServiceError {}
 
 export interface AnswerHooks {
   onProgress?(event: UploadProgressEvent): void;
-  /** Called for every chunk of the answer (keeps an idle watchdog quiet). */
-  onActivity?(): void;
+  /** Called for every event of a stream, not for its comments (keeps an idle watchdog quiet). */
+  onEvent?(): void;
 }
+
+/** What a stream may send without completing an event: far above any event the service sends. */
+const MAX_PENDING_EVENT_BYTES = 1024 * 1024;
 
 /**
  * The body of an upload's answer: `{data: …}` from a plain JSON answer or from the `complete`
@@ -253,7 +256,10 @@ export async function readUploadAnswer(response: HttpResponse, hooks: AnswerHook
   }
   let complete: { body: unknown } | undefined;
   let failure: PdsError | undefined;
+  let pendingBytes = 0;
   const onEvent = (event: EventSourceMessage): void => {
+    pendingBytes = 0;
+    hooks.onEvent?.();
     if (complete || failure) return;
     const data = parseJson(event.data);
     if (event.event === 'progress') {
@@ -271,13 +277,18 @@ export async function readUploadAnswer(response: HttpResponse, hooks: AnswerHook
   try {
     if (body) {
       for await (const chunk of body as AsyncIterable<Uint8Array>) {
-        hooks.onActivity?.();
+        pendingBytes += chunk.length;
         parser.feed(decoder.decode(chunk, { stream: true }));
         if (complete || failure) break;
+        // Comments and an endless unfinished event are bytes the parser may hold on to: bounded.
+        if (pendingBytes > MAX_PENDING_EVENT_BYTES) {
+          throw new StreamTooLargeError(`the service sent more than ${MAX_PENDING_EVENT_BYTES / (1024 * 1024)} MiB of its event stream without an event`);
+        }
       }
     }
     parser.feed(decoder.decode());
   } catch (error) {
+    if (error instanceof StreamTooLargeError) throw new UploadCutError(error.message);
     if (!complete && !failure) {
       throw new UploadCutError('the connection broke before the service confirmed the upload', { cause: error });
     }
@@ -286,6 +297,8 @@ export async function readUploadAnswer(response: HttpResponse, hooks: AnswerHook
   if (!complete) throw new UploadCutError('the service ended the progress stream without confirming the upload');
   return complete.body;
 }
+
+class StreamTooLargeError extends Error {}
 
 function parseJson(text: string): unknown {
   try {

@@ -33,7 +33,11 @@ export interface UploadOptions {
   onBytes?(sent: number, total: number): void;
   /** The service's `progress` events. */
   onProgress?(event: UploadProgressEvent): void;
-  /** Fail when neither a body byte goes out nor an answer byte comes in for this long (0: never). */
+  /**
+   * Fail when nothing moves for this long (0: never): while the body goes out, a sent chunk; once
+   * the service answers, an event (its keep-alive comments do not count: they prove a connection,
+   * not progress).
+   */
   idleTimeoutMs?: number;
 }
 
@@ -91,8 +95,9 @@ export function createDocumentsApi(http: HttpClient) {
           fresh: true,
         });
         answered = true;
+        idle.touch();
         const answer = await readUploadAnswer(response, {
-          onActivity: () => idle.touch(),
+          onEvent: () => idle.touch(),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         });
         const parsed = envelope(spec.upload).safeParse(answer);
@@ -103,7 +108,7 @@ export function createDocumentsApi(http: HttpClient) {
         }
         return (parsed.data as { data: UploadRecord }).data;
       } catch (error) {
-        throw explain(error, kind, started && !answered, idle);
+        throw explain(error, kind, started && !answered, idle, answered);
       } finally {
         done.abort(new Error('the upload is over'));
         idle.stop();
@@ -131,9 +136,19 @@ export type DocumentsApi = ReturnType<typeof createDocumentsApi>;
  * An upload failure, said so that the user knows whether the document may exist: after the body
  * started, a broken connection, a timeout or a cut stream leave that open.
  */
-function explain(error: unknown, kind: DocumentKind, sentUnanswered: boolean, idle: IdleWatch): unknown {
+function explain(error: unknown, kind: DocumentKind, sentUnanswered: boolean, idle: IdleWatch, answered: boolean): unknown {
   const hint = receivedHint(kind);
   if (error instanceof LocalFileError) return error;
+  if (idle.fired && answered) {
+    const noun = DOCUMENT_KINDS[kind].noun;
+    return new UploadCutError(`the service answered the upload but sent no event for ${idle.ms / 1000} s; pds stopped waiting`, {
+      details: [
+        `the service has received the file: follow it with \`pds ${noun} status <staging-id>\` (find the id with \`pds ${noun} ls\`)`,
+        'wait longer with --timeout <seconds>',
+      ],
+      cause: error,
+    });
+  }
   if (idle.fired) {
     return new UploadCutError(`the upload stalled: nothing moved for ${idle.ms / 1000} s`, {
       details: [hint, 'raise the limit with --timeout <seconds>'],
