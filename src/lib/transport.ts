@@ -119,7 +119,12 @@ export function createTransport(env: NodeJS.ProcessEnv, options: TransportOption
       });
       req.on('close', () => signal.removeEventListener('abort', onAbort));
       req.on('response', (res) => {
-        // An event stream may start while the body is still going out: keep writing.
+        // An event stream may start while the body is still going out: keep writing. But an answer
+        // that ended (a 503 or 413 before the body was read) ends the request too: the rest of the
+        // body has nowhere to go, and a half-sent request would keep the process alive.
+        res.once('end', () => {
+          if (!req.writableFinished) req.destroy();
+        });
         answered = true;
         resolve(adaptIncoming(res));
       });

@@ -170,6 +170,7 @@ class IdleWatch {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private last = 0;
+  private stopped = false;
   fired = false;
 
   constructor(readonly ms: number) {}
@@ -179,7 +180,8 @@ class IdleWatch {
   }
 
   touch(): void {
-    if (this.ms <= 0 || this.fired) return;
+    // After stop, a body chunk still being pulled must not arm a timer that keeps the process alive.
+    if (this.ms <= 0 || this.fired || this.stopped) return;
     this.last = Date.now();
     // One timer, re-armed lazily: touching on every 64 KiB chunk must stay cheap.
     this.timer ??= setTimeout(() => this.check(), this.ms);
@@ -197,6 +199,7 @@ class IdleWatch {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
