@@ -90,14 +90,14 @@ describe('pds config', () => {
       expect(await pds(args)).toEqual({
         code: 2,
         stdout: '',
-        stderr: "error: unknown config key 'colour'\n  valid keys: api-url, project, timeout\n",
+        stderr: "error: unknown config key 'colour'\n  valid keys: api-url, project, timeout, retry-budget, allow-http\n",
       });
     }
     expect(await pds(['config', 'set', 'token', 'abc'])).toEqual({
       code: 2,
       stdout: '',
       stderr:
-        "error: unknown config key 'token'\n  valid keys: api-url, project, timeout\n" +
+        "error: unknown config key 'token'\n  valid keys: api-url, project, timeout, retry-budget, allow-http\n" +
         '  the token is managed by `pds auth login`, `pds auth token` and `pds auth logout`\n',
     });
   });
@@ -108,9 +108,12 @@ describe('pds config', () => {
       ['api-url', 'ftp://x.example.com', "error: invalid API URL 'ftp://x.example.com': only http and https are supported\n"],
       ['api-url', 'https://x.example.com/v1', "error: invalid API URL 'https://x.example.com/v1': give the base URL without /v1\n"],
       ['project', 'northern', "error: invalid project id 'northern': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n"],
-      ['timeout', '0', "error: invalid timeout '0': expected a number of seconds greater than 0\n"],
-      ['timeout', '-3', "error: invalid timeout '-3': expected a number of seconds greater than 0\n"],
-      ['timeout', 'soon', "error: invalid timeout 'soon': expected a number of seconds greater than 0\n"],
+      ['timeout', '0', "error: invalid timeout '0': expected a number of seconds from 0.1 to 3600\n"],
+      ['timeout', '-3', "error: invalid timeout '-3': expected a number of seconds from 0.1 to 3600\n"],
+      ['timeout', 'soon', "error: invalid timeout 'soon': expected a number of seconds from 0.1 to 3600\n"],
+      ['timeout', '5000000', "error: invalid timeout '5000000': expected a number of seconds from 0.1 to 3600\n"],
+      ['retry-budget', '-1', "error: invalid retry-budget '-1': expected a number of seconds from 0 (no retries) to 3600\n"],
+      ['allow-http', 'maybe', "error: invalid allow-http 'maybe': expected true or false (1 or 0)\n"],
     ];
     for (const [key, value, stderr] of cases) {
       expect(await pds(['config', 'set', key, value])).toEqual({ code: 2, stdout: '', stderr });

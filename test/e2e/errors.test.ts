@@ -121,7 +121,7 @@ describe('usage errors (exit 2)', () => {
     expect(await runCli(emulator, ['artists', 'ls', '--timeout', '0'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: invalid --timeout '0': expected a number of seconds greater than 0\n",
+      stderr: "error: invalid --timeout '0': expected a number of seconds from 0.1 to 3600\n",
     });
     expect(await runCli(emulator, ['artists', 'ls', '--api-url', 'localhost:4010'])).toEqual({
       code: 2,
