@@ -105,6 +105,19 @@ describe('followPages against a misbehaving pagination', () => {
     expect(calls.length).toBeLessThanOrEqual(2 * 5);
   });
 
+  it('ends a walk that cycles through pages (page 7 is page 2 again), without yielding a record twice', async () => {
+    const fetchPage = async (page: number): Promise<ListPage<number>> => {
+      const real = page === 1 ? 1 : ((page - 2) % 5) + 2;
+      return { items: range(10).map((i) => (real - 1) * 10 + i), page, perPage: 10 };
+    };
+    const yielded: number[] = [];
+    const walk = async () => {
+      for await (const page of followPages(fetchPage, 1, 3)) yielded.push(...page.items);
+    };
+    await expect(walk()).rejects.toThrow('page 7 holds only records already listed, so --all stopped after 60 records');
+    expect(yielded).toEqual(range(60));
+  });
+
   it('never yields a record twice when pages overlap, and stops at the total', async () => {
     // Each page starts one record early (an insert shifted the offsets).
     const fetchPage = async (page: number): Promise<ListPage<number>> => {

@@ -59,16 +59,27 @@ export interface ListQuery {
   signal?: AbortSignal;
 }
 
+/** The list schema of each resource, made once (see envelopeOf in http.ts for why). */
+const listSchemas = new Map<ResourceName, ReturnType<typeof listOf>>();
+function listSchemaOf(resource: ResourceName): ReturnType<typeof listOf> {
+  let schema = listSchemas.get(resource);
+  if (!schema) {
+    schema = listOf(RESOURCES[resource].item);
+    listSchemas.set(resource, schema);
+  }
+  return schema;
+}
+
 export function createCatalogApi(http: HttpClient) {
   const listPage = async <R extends ResourceName>(resource: R, query: ListQuery): Promise<ListPage<ResourceItem<R>>> => {
-    const { path, item } = RESOURCES[resource];
+    const { path } = RESOURCES[resource];
     const data = await http.data(
       {
         path,
         query: { projectId: query.projectId, page: query.page, perPage: query.perPage, ...query.extra },
         ...(query.signal ? { signal: query.signal } : {}),
       },
-      listOf(item),
+      listSchemaOf(resource),
     );
     return toPage(data as ResourceItem<R>[] | { items: ResourceItem<R>[]; total_count: number; page: number; per_page: number }, query);
   };
@@ -104,16 +115,20 @@ export class PaginationError extends ServiceError {}
 const defaultId = (item: unknown): string =>
   typeof item === 'object' && item !== null && 'id' in item ? String(item.id) : String(item);
 
+/** How many recent pages' ids are remembered to drop records a shifted page repeats. */
+const RECENT_PAGES = 4;
+
 /**
  * Follows pages in order with bounded concurrency. When the first page tells the total, only the
  * pages up to it are fetched; when it does not (plain arrays), pages are fetched ahead in a window
  * (at most `concurrency - 1` wasted requests, cancelled as soon as the walk stops).
  *
  * The walk ends at the first page that is empty or shorter than the page size, or once the records
- * reach the total. A service whose pagination misbehaves must not make it endless or print a record
- * twice: a record already yielded is dropped, and a page made only of such records (a service that
- * ignores `page`) ends the walk with a PaginationError. The ids seen are kept for that: a few MB at
- * 100,000 records, the price of never printing one twice.
+ * reach the total. A service whose pagination misbehaves must not make it endless or print records
+ * twice: a page that repeats an earlier page (same ids; a service that ignores `page`, or cycles)
+ * ends the walk with a PaginationError, and a record repeated from the first page or one of the
+ * last few pages (offsets shifted by an insert) is dropped. Memory stays flat: the ids of those
+ * few pages, and one short fingerprint per page, not every id (which cost ~9 MB at 100,000).
  */
 export async function* followPages<T>(
   fetchPage: (page: number, signal: AbortSignal) => Promise<ListPage<T>>,
@@ -122,24 +137,32 @@ export async function* followPages<T>(
   idOf: (item: T) => string = defaultId,
 ): AsyncGenerator<ListPage<T>> {
   const cancel = new AbortController();
-  const seen = new Set<string>();
+  let firstIds: Set<string> | undefined;
+  const recent: Set<string>[] = [];
+  const fingerprints = new Set<string>();
   let listed = 0;
-  /** The page without records already listed; throws when nothing new is left in a full page. */
+  /** The page without records already listed; throws when the page repeats one listed before. */
   const fresh = (page: ListPage<T>): ListPage<T> => {
-    const items = page.items.filter((item) => {
-      const id = idOf(item);
-      if (seen.has(id)) return false;
-      seen.add(id);
-      return true;
-    });
-    if (items.length === 0 && page.items.length > 0) {
+    const ids = page.items.map(idOf);
+    const fingerprint = `${ids.length}\u0000${ids[0]}\u0000${ids[ids.length - 1]}`;
+    const seen = (id: string) => firstIds?.has(id) === true || recent.some((set) => set.has(id));
+    if (ids.length > 0 && (fingerprints.has(fingerprint) || ids.every(seen))) {
       throw new PaginationError(
         `the service's pagination repeats itself: page ${page.page} holds only records already listed, so --all stopped after ${listed} records`,
         { details: ['the service seems to ignore the page parameter; list page by page with --page, or report it to the service'] },
       );
     }
+    fingerprints.add(fingerprint);
+    const keep = ids.map((id) => !seen(id));
+    const pageIds = new Set(ids);
+    if (!firstIds) firstIds = pageIds;
+    else {
+      recent.push(pageIds);
+      if (recent.length > RECENT_PAGES) recent.shift();
+    }
+    const items = keep.every(Boolean) ? page.items : page.items.filter((_, index) => keep[index]);
     listed += items.length;
-    return items.length === page.items.length ? page : { ...page, items };
+    return items === page.items ? page : { ...page, items };
   };
 
   const first = await fetchPage(startPage, cancel.signal);
