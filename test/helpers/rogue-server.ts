@@ -100,12 +100,16 @@ export const projects = json(200, {
 /** Never answers (the socket stays open until the client gives up). */
 export const hang: Behaviour = () => undefined;
 
-/** Answers at once, without reading the request body, and leaves the connection open. */
+/**
+ * Answers at once, before reading the request body, then swallows whatever body still comes (as a
+ * gateway does; a server that reset the connection instead would make the client's view a race).
+ */
 export const answerBeforeBody =
   (status: number, message = 'unavailable'): Behaviour =>
-  (_req, res) => {
+  (req, res) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message } }));
+    req.resume();
   };
 
 /** A gateway's HTML page. */
