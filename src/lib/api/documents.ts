@@ -57,6 +57,7 @@ export function createDocumentsApi(http: HttpClient) {
       const spec = DOCUMENT_KINDS[kind];
       let started = false;
       let answered = false;
+      let sentAll = false;
       const idle = new IdleWatch(options.idleTimeoutMs ?? 0);
       // Ends the request once the upload is decided: a service that answers (503, 413, 401) before
       // reading the body leaves the body still being sent, and its socket and byte callbacks kept
@@ -71,6 +72,7 @@ export function createDocumentsApi(http: HttpClient) {
           // The transport may pull one more chunk after the answer came: it must neither re-arm the
           // idle timer nor redraw progress over the result.
           if (done.signal.aborted) return;
+          if (sent === total) sentAll = true;
           idle.touch();
           options.onBytes?.(sent, total);
         },
@@ -108,7 +110,7 @@ export function createDocumentsApi(http: HttpClient) {
         }
         return (parsed.data as { data: UploadRecord }).data;
       } catch (error) {
-        throw explain(error, kind, started && !answered, idle, answered);
+        throw explain(error, kind, started && !answered, idle, answered && sentAll);
       } finally {
         done.abort(new Error('the upload is over'));
         idle.stop();
@@ -136,10 +138,11 @@ export type DocumentsApi = ReturnType<typeof createDocumentsApi>;
  * An upload failure, said so that the user knows whether the document may exist: after the body
  * started, a broken connection, a timeout or a cut stream leave that open.
  */
-function explain(error: unknown, kind: DocumentKind, sentUnanswered: boolean, idle: IdleWatch, answered: boolean): unknown {
+function explain(error: unknown, kind: DocumentKind, sentUnanswered: boolean, idle: IdleWatch, received: boolean): unknown {
   const hint = receivedHint(kind);
   if (error instanceof LocalFileError) return error;
-  if (idle.fired && answered) {
+  // The whole body went out and the service answered: it has the file, only its events stopped.
+  if (idle.fired && received) {
     const noun = DOCUMENT_KINDS[kind].noun;
     return new UploadCutError(`the service answered the upload but sent no event for ${idle.ms / 1000} s; pds stopped waiting`, {
       details: [
