@@ -22,6 +22,7 @@ import {
   createTransport,
   maskUrl,
   MAX_BODY_BYTES,
+  ThroughProxyError,
   type HttpResponse,
   type Transport,
   type TransportRequest,
@@ -284,6 +285,15 @@ export class HttpClient {
       }
       const code = errorCode(error);
       this.options.trace?.(`< network error ${code ?? String(error)}`);
+      if (error instanceof ThroughProxyError) {
+        return {
+          error: new ServiceError(`cannot reach ${url.origin} through the proxy ${error.proxy}${code ? ` (${code})` : ''}`, {
+            details: ['check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY'],
+            cause: error,
+          }),
+          retryable: true,
+        };
+      }
       return {
         error: new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, {
           details: ['check --api-url, PDS_API_URL or `pds config get api-url`'],

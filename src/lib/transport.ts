@@ -54,6 +54,17 @@ export class BodyCutError extends Error {
   }
 }
 
+/** The request failed before an answer, on its way through a proxy (the proxy may be what failed). */
+export class ThroughProxyError extends Error {
+  constructor(
+    /** The proxy URL, masked. */
+    readonly proxy: string,
+    cause: unknown,
+  ) {
+    super(`through the proxy ${proxy}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
 
 export function proxyConfigured(env: NodeJS.ProcessEnv): boolean {
@@ -115,7 +126,8 @@ export function createTransport(env: NodeJS.ProcessEnv, options: TransportOption
       };
       signal.addEventListener('abort', onAbort, { once: true });
       req.on('error', (error) => {
-        if (!answered) reject(error);
+        if (answered) return;
+        reject(proxy && !signal.aborted ? new ThroughProxyError(maskUrl(proxy), error) : error);
       });
       req.on('close', () => signal.removeEventListener('abort', onAbort));
       req.on('response', (res) => {

@@ -207,3 +207,17 @@ export async function makeCertificate(): Promise<Certificate> {
   ], { stdio: 'ignore' });
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
+
+/** An upload answered as an event stream whose one event never ends (a data line with no line feed). */
+export const endlessEvent: Behaviour = (req, res) => {
+  void drain(req).then(() => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('event: progress\ndata: ');
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const pump = (): void => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    pump();
+  });
+};

@@ -101,6 +101,26 @@ describe('NO_PROXY', () => {
   });
 });
 
+describe('a proxy that cannot be reached', () => {
+  it('is named in the error (masked), not mistaken for the service', async () => {
+    const closed = await proxy();
+    await closed.close();
+    const result = await pds(['projects', 'ls'], {
+      PDS_API_URL: service.url,
+      HTTP_PROXY: `http://ann:secret@127.0.0.1:${closed.port}`,
+      PDS_RETRY_BUDGET: '0',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: cannot reach ${service.url} through the proxy http://***:***@127.0.0.1:${closed.port}/ (ECONNREFUSED)\n` +
+        '  check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY\n' +
+        '  try again in 1 s\n' +
+        '  not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)\n',
+    );
+    expect(service.requests).toHaveLength(0);
+  });
+});
+
 describe('credentials in the proxy URL', () => {
   it('are sent to the proxy (http and CONNECT) and never printed, even with --verbose', async () => {
     const forward = await proxy({ credentials: { user: 'ann', password: 'p@ss word' } });

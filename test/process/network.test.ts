@@ -12,6 +12,7 @@ import {
   cutBody,
   DEMO_PROJECT,
   endlessBody,
+  endlessEvent,
   envelopePages,
   hang,
   htmlError,
@@ -169,6 +170,13 @@ describe('answers that never end, end early or are not JSON', () => {
     expect(result.stderr).toContain('the service answered the upload but sent no event for 1 s; pds stopped waiting');
     expect(result.stderr).toContain('follow it with `pds statements status <staging-id>`');
     expect(result.ms).toBeLessThan(8000);
+  });
+
+  it('an event stream with an event that never ends fails at 1 MiB', async () => {
+    const server = await rogue(endlessEvent);
+    const result = await pds(server, ['upload', 'statement', SAMPLE_PDF]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the service sent more than 1 MiB of its event stream without an event');
   });
 
   it('an upload refused before its body was read (503): the error prints and the process exits at once', async () => {
