@@ -101,14 +101,19 @@ export const projects = json(200, {
 export const hang: Behaviour = () => undefined;
 
 /**
- * Answers at once, before reading the request body, then swallows whatever body still comes (as a
- * gateway does; a server that reset the connection instead would make the client's view a race).
+ * Answers at once, before reading the request body, and swallows whatever body still comes, as a
+ * gateway does. The answer is complete (Content-Length) but the response is ended only once the
+ * request body ended: Node's server would otherwise close the connection under a client still
+ * sending, and whether the client saw the answer before the reset would be a race.
  */
 export const answerBeforeBody =
   (status: number, message = 'unavailable'): Behaviour =>
   (req, res) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { message } }));
+    const body = JSON.stringify({ error: { message } });
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    res.write(body);
+    req.on('end', () => res.end());
+    req.on('close', () => res.end());
     req.resume();
   };
 
