@@ -252,8 +252,10 @@ export class HttpClient {
       this.options.trace?.(
         `< ${response.status} ${response.statusText} (${Date.now() - started} ms${remaining === null ? '' : `, rate limit remaining ${remaining}`})`,
       );
-      // A stream is read by the caller, still under this signal; everything else is done here.
-      if (!options.stream) release();
+      // A stream is read by the caller, still under this signal, which lets go of Ctrl-C's signal
+      // once the body is read (a listener left per upload would pile up over a batch).
+      if (options.stream) response = releasedAfterBody(response, release);
+      else release();
       return { response, retryable: isRetryableStatus(response.status) };
     } catch (error) {
       release();
@@ -305,6 +307,28 @@ export class HttpClient {
       };
     }
   }
+}
+
+/** The answer, calling `release` once its body has been read (or reading it failed). */
+function releasedAfterBody(response: HttpResponse, release: () => void): HttpResponse {
+  const source = response.body;
+  return {
+    ...response,
+    text: async (maxBytes) => {
+      try {
+        return await response.text(maxBytes);
+      } finally {
+        release();
+      }
+    },
+    body: (async function* () {
+      try {
+        yield* source;
+      } finally {
+        release();
+      }
+    })(),
+  };
 }
 
 /**

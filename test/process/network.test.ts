@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPds, type SpawnOptions } from '../helpers/process.js';
+import { testEmulator } from '../helpers/emulator.js';
 import {
   answerBeforeBody,
   cutBody,
@@ -189,6 +190,20 @@ describe('answers that never end, end early or are not JSON', () => {
     expect(result.stderr).toContain('over capacity');
     expect(result.afterLastOutputMs).toBeLessThan(1000);
     expect(result.ms).toBeLessThan(10_000);
+  });
+});
+
+describe('a batch of uploads', () => {
+  it('leaves no listener behind per upload (no MaxListenersExceededWarning over 12 files)', async () => {
+    const emulator = await testEmulator();
+    try {
+      const result = await pds(emulator.url, ['upload', 'statement', ...Array.from({ length: 12 }, () => SAMPLE_PDF), '-q']);
+      expect(result.code).toBe(0);
+      expect(result.stdout.trim().split('\n')).toHaveLength(12);
+      expect(result.stderr).toBe('');
+    } finally {
+      await emulator.close();
+    }
   });
 });
 
