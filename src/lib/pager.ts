@@ -18,6 +18,9 @@ export interface Paging {
   close(): Promise<void>;
 }
 
+/** The most a pipe can hold unread on Linux (/proc/sys/fs/pipe-max-size); the default is 64 KiB. */
+const PIPE_MAX_BYTES = 1024 * 1024;
+
 /** The pager command, or undefined when paging is off. */
 export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
   if (env.PDS_PAGER !== undefined) return env.PDS_PAGER.trim() === '' ? undefined : env.PDS_PAGER;
@@ -41,6 +44,21 @@ export async function openPager(io: IO, env: NodeJS.ProcessEnv): Promise<Paging 
   let lineWidth = 0;
   let pager: ChildProcess | undefined;
   let pagerExited: Promise<void> = Promise.resolve();
+  // A copy of what the pager was given, until it surely read some: a shell that cannot find the
+  // pager exits 127 having read nothing, and the output then goes to the terminal after all. A
+  // pipe holds at most 1 MiB unread, so once more than that was taken, the pager was running.
+  let sent: Buffer[] | undefined = [];
+  let sentBytes = 0;
+  const toPager = (chunk: Buffer, done?: () => void): void => {
+    if (sent) {
+      sent.push(chunk);
+      sentBytes += chunk.length;
+      if (sentBytes > PIPE_MAX_BYTES) sent = undefined;
+    }
+    if (!pager?.stdin?.writable) done?.();
+    else if (done) pager.stdin.write(chunk, () => done());
+    else pager.stdin.write(chunk);
+  };
 
   /** Screen rows the text takes, long lines wrapped. */
   const count = (text: string): void => {
@@ -70,7 +88,16 @@ export async function openPager(io: IO, env: NodeJS.ProcessEnv): Promise<Paging 
         held = [];
         resolve();
       });
-      child.once('close', () => {
+      child.once('close', (code) => {
+        if ((code === 127 || code === 126) && sent && (state === 'paging' || state === 'ending')) {
+          // The shell could not run the pager (not found, not executable): nothing was paged.
+          state = 'direct';
+          io.stderr.write(`warning: the pager '${command}' could not be started (exit ${code}); printing directly\n`);
+          for (const chunk of sent) io.stdout.write(chunk);
+          sent = undefined;
+          resolve();
+          return;
+        }
         if (state === 'paging') {
           state = 'gone';
           quitController.abort(new InterruptedError());
@@ -84,7 +111,7 @@ export async function openPager(io: IO, env: NodeJS.ProcessEnv): Promise<Paging 
     });
     // A pager quit early closes its input: what is still written is dropped.
     child.stdin?.on('error', () => undefined);
-    for (const chunk of held) child.stdin?.write(chunk);
+    for (const chunk of held) toPager(chunk);
   };
 
   const gate = new Writable({
@@ -96,9 +123,9 @@ export async function openPager(io: IO, env: NodeJS.ProcessEnv): Promise<Paging 
         done();
         return;
       }
-      if (state === 'paging' && pager?.stdin?.writable) {
+      if (state === 'paging') {
         // Back-pressure: a pager that is not read stops the writer.
-        pager.stdin.write(chunk, () => done());
+        toPager(chunk, done);
         return;
       }
       if (state === 'direct') {
@@ -118,8 +145,8 @@ export async function openPager(io: IO, env: NodeJS.ProcessEnv): Promise<Paging 
         held = [];
         state = 'direct';
       }
-      if (state === 'paging' && pager?.stdin?.writable) {
-        pager.stdin.write(chunk, () => done());
+      if (state === 'paging') {
+        toPager(chunk, done);
         return;
       }
       io.stderr.write(chunk, () => done());

@@ -97,6 +97,18 @@ describe('the pager', () => {
     expect(readFileSync(pagedTo, 'utf8')).toContain('100 artists');
   });
 
+  it('a pager that cannot be started loses nothing: the output prints directly, with a warning', async () => {
+    for (const extra of [{ PDS_PAGER: undefined, PAGER: 'nosuchpager-pds-test' }, { PDS_PAGER: join(dir, 'missing.sh') }]) {
+      const { env: vars } = env(extra);
+      const pds = await ptyPds(['artists', 'ls', '--all'], { env: vars, rows: 30 });
+      expect((await pds.exited).code).toBe(0);
+      const screen = await pds.screen();
+      expect(screen.filter((line) => /^art_\d+ /.test(line))).toHaveLength(100);
+      expect(screen).toContain('100 artists');
+      expect(screen.join('\n')).toMatch(/warning: the pager '.*(nosuchpager-pds-test|missing\.sh)' could not be started \(exit 127\); printing directly/);
+    }
+  });
+
   it('a pager quit early ends the command quietly with exit 0', async () => {
     const { env: vars, pagedTo } = env({ PDS_PAGER: quitter });
     const pds = await ptyPds(['artists', 'ls', '--all', '--per-page', '10'], { env: vars, rows: 10 });
