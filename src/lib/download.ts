@@ -12,8 +12,8 @@ import type { HttpResponse, Transport } from './transport.js';
 import { formatBytes } from './upload.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
-/** Names longer than this (in UTF-16 units) are cut: most file systems stop at 255 bytes. */
-const MAX_NAME_LENGTH = 120;
+/** Names longer than this many bytes of UTF-8 are cut: most file systems stop at 255 bytes, and a clash suffix or a temporary ending needs room. */
+const MAX_NAME_BYTES = 120;
 
 /** The storage host refused the URL (403): it expired, or its signature no longer matches. */
 export class StorageDeniedError extends ServiceError {}
@@ -52,13 +52,25 @@ export function safeFileName(raw: string | null | undefined, fallback: string): 
     .replace(/[/\\<>:"|?*]/g, '_')
     .replace(/\.{2,}/g, '.')
     .replace(/^[\s.]+|[\s.]+$/g, '');
-  if (name.length > MAX_NAME_LENGTH) {
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
     const extension = /\.[A-Za-z0-9]{1,8}$/.exec(name)?.[0] ?? '';
-    name = name.slice(0, MAX_NAME_LENGTH - extension.length) + extension;
+    name = cutToBytes(name.slice(0, name.length - extension.length), MAX_NAME_BYTES - extension.length) + extension;
   }
   if (name === '' || /^_*$/.test(name.replace(/\.pdf$/i, ''))) name = fallback;
   if (!/\.[A-Za-z0-9]{1,8}$/.test(name)) name += '.pdf';
   return name;
+}
+
+/** The longest start of `text` that is at most `limit` bytes of UTF-8, cut between code points. */
+function cutToBytes(text: string, limit: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const codePoint of text) {
+    bytes += Buffer.byteLength(codePoint);
+    if (bytes > limit) break;
+    end += codePoint.length;
+  }
+  return text.slice(0, end);
 }
 
 /** Names given out in one run: a clash (compared without case, as macOS and Windows do) gets " (2)", " (3)"… */

@@ -27,8 +27,19 @@ describe('safeFileName', () => {
 
   it('cuts a long name and keeps its extension', () => {
     const name = safeFileName(`${'x'.repeat(500)}.pdf`, 'fallback');
-    expect(name).toHaveLength(120);
+    expect(Buffer.byteLength(name)).toBe(120);
     expect(name.endsWith('x.pdf')).toBe(true);
+  });
+
+  it('cuts by bytes of UTF-8, between code points', () => {
+    // 130 CJK characters are 390 bytes: too long for most file systems although 130 "characters".
+    const cjk = safeFileName(`${'契'.repeat(130)}.pdf`, 'fallback');
+    expect(Buffer.byteLength(cjk)).toBeLessThanOrEqual(120);
+    expect(cjk).toBe(`${'契'.repeat(38)}.pdf`);
+    // Four bytes each, two UTF-16 units: never half of one.
+    const emoji = safeFileName(`${'🎵'.repeat(40)}.pdf`, 'fallback');
+    expect(emoji).toBe(`${'🎵'.repeat(29)}.pdf`);
+    expect(emoji).not.toMatch(/\p{Surrogate}/u); // no lone half of a pair
   });
 });
 
