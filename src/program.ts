@@ -58,9 +58,9 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
   registerMcp(program, runner);
   registerApi(program, runner);
   registerCompletion(program, runner);
-  registerHelp(program, (text) => io.stdout.write(text));
+  registerHelp(program, (text) => io.stdout.write(text), () => io.columns);
   // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
   for (const noun of program.commands) noun.helpCommand(false);
-  decorateHelp(program);
+  decorateHelp(program, () => io.columns);
   return program;
 }

@@ -1,7 +1,7 @@
 // What help shows beyond commander's defaults: examples for every command (ids from the
 // emulator's seed, so each one runs as written against `pds emulator start`), the global options
 // under their own heading, `pds help <command...>`, and `pds help exit-codes`.
-import type { Command } from 'commander';
+import { Help, type Command } from 'commander';
 import { UsageError } from './errors.js';
 
 /** An id of each catalog resource in the emulator's seed. */
@@ -36,6 +36,16 @@ const EXAMPLES: Record<string, [string, string?][]> = {
   'statements status': [['pds statements status 40001'], ['pds statements status 1001 --watch']],
   'contracts download': [['pds contracts download 20001'], ['pds contracts download --all -o contracts/']],
   'statements download': [['pds statements download 40001 -o -', 'to stdout'], ['pds statements download --all -o statements/']],
+  sandbox: [
+    ['pds sandbox info', "the workspace's guide (AGENTS.md)"],
+    ["pds sandbox exec 'grep -ril royalt contracts/*/extracted | wc -l'"],
+    ['pds sandbox shell'],
+  ],
+  'sandbox exec': [
+    ["pds sandbox exec 'cat stats.yaml'"],
+    ["pds sandbox exec 'cd contracts' 'ls'", 'each command starts at the workspace root again'],
+    ["printf 'ls\\ncat stats.yaml\\n' | pds sandbox exec -"],
+  ],
   'sandbox ls': [['pds sandbox ls'], ['pds sandbox ls contracts']],
   'sandbox cat': [['pds sandbox cat stats.yaml'], ['pds sandbox cat AGENTS.md | less']],
   'sandbox info': [['pds sandbox info']],
@@ -66,6 +76,10 @@ const EXAMPLES: Record<string, [string, string?][]> = {
   ],
   completion: [['pds completion bash > ~/.local/share/bash-completion/completions/pds'], ['pds completion zsh > "${fpath[1]}/_pds"'], ['pds completion fish > ~/.config/fish/completions/pds.fish']],
   help: [['pds help contracts ls'], ['pds help exit-codes']],
+  mcp: [
+    ['pds mcp config --client claude', "the snippet for the client's configuration"],
+    ['pds mcp -p 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7 --tools search,get_contract'],
+  ],
   'mcp config': [['pds mcp config --client claude'], ['pds mcp config --client vscode --tools search,get_contract']],
 };
 
@@ -81,24 +95,36 @@ for (const [noun, id] of Object.entries(SEED_IDS)) {
   EXAMPLES[`${noun} get`] = get;
 }
 
-export const EXIT_CODES_TEXT = `Exit codes of pds (scripts may rely on them):
+const EXIT_CODES: [string, string][] = [
+  ['0', 'success (a list with no results is still 0)'],
+  ['1', 'failure not covered below: server error after retries, network, unexpected answer'],
+  ['2', 'usage or invalid input: bad flag, bad id, unknown include or field, bad --jq expression, non-PDF, file too large, API 400'],
+  ['3', 'not authenticated: no token, API 401, a sign-in that cannot be refreshed'],
+  ['4', 'forbidden: API 403 (the token is not scoped to the project)'],
+  ['5', 'not found: API 404'],
+  ['6', 'rate limited, and the retries spent: API 429'],
+  ['7', 'processing failed: an upload waited on reached "failed"'],
+  ['130', 'interrupted (Ctrl-C)'],
+];
 
-  0    success (a list with no results is still 0)
-  1    failure not covered below: server error after retries, network, unexpected answer
-  2    usage or invalid input: bad flag, bad id, unknown include or field, bad --jq expression,
-       non-PDF, file too large, API 400
-  3    not authenticated: no token, API 401, a sign-in that cannot be refreshed
-  4    forbidden: API 403 (the token is not scoped to the project)
-  5    not found: API 404
-  6    rate limited, and the retries spent: API 429
-  7    processing failed: an upload waited on reached "failed"
-  130  interrupted (Ctrl-C)
+/** Below this many columns for a description, commander would not wrap it at all (its default is 40). */
+const MIN_WIDTH_TO_WRAP = 20;
 
-\`pds sandbox exec\` exits with the last non-zero exit code of the commands it ran (0 if all succeed).
-`;
+/** A helper of commander's that wraps to `width` columns. */
+function wrapper(width: number): Help {
+  const help = new Help();
+  help.helpWidth = width;
+  help.minWidthToWrap = MIN_WIDTH_TO_WRAP;
+  return help;
+}
 
-/** Commands whose registration writes its examples beside longer notes. */
-const OWN_EXAMPLES = new Set(['sandbox', 'sandbox exec', 'mcp']);
+/** The exit-code table, wrapped to `width` columns. */
+export function exitCodesText(width: number): string {
+  const help = wrapper(width);
+  const rows = EXIT_CODES.map(([code, meaning]) => help.formatItem(code, 3, meaning, help));
+  const note = help.boxWrap('`pds sandbox exec` exits with the last non-zero exit code of the commands it ran (0 if all succeed).', width);
+  return `Exit codes of pds (scripts may rely on them):\n\n${rows.join('\n')}\n\n${note}\n`;
+}
 
 function pathOf(command: Command): string {
   const names: string[] = [];
@@ -106,22 +132,48 @@ function pathOf(command: Command): string {
   return names.join(' ');
 }
 
-function examplesText(examples: [string, string?][]): string {
+/**
+ * A command's notes under its options, as `addHelpText('after', …)` takes them: paragraphs (split
+ * by a blank line) wrapped to the width the help is printed in.
+ */
+export function helpNotes(text: string): (context: { command: Command }) => string {
+  return ({ command }) => {
+    const width = command.configureOutput().getOutHelpWidth?.() ?? 80;
+    const help = wrapper(width);
+    return `\n${text
+      .trim()
+      .split(/\n\s*\n/)
+      .map((paragraph) => help.boxWrap(paragraph.replace(/\s*\n\s*/g, ' '), width))
+      .join('\n\n')}`;
+  };
+}
+
+/**
+ * The examples, each note beside its line while that fits in `columns`, else on a line of its own
+ * above it. An example line itself is never broken: it is meant to be copied.
+ */
+function examplesText(examples: [string, string?][], columns: number): string {
   const width = Math.max(...examples.map(([line]) => line.length));
-  const lines = examples.map(([line, note]) => (note ? `  ${line.padEnd(width)}  # ${note}` : `  ${line}`));
+  const lines = examples.map(([line, note]) => {
+    if (!note) return `  ${line}`;
+    const beside = `  ${line.padEnd(width)}  # ${note}`;
+    return beside.length <= columns ? beside : `  # ${note}\n  ${line}`;
+  });
   return `\nExamples:\n${lines.join('\n')}`;
 }
 
 /** Examples on every command that has none yet, and global options under their own heading. */
-export function decorateHelp(program: Command): void {
+export function decorateHelp(program: Command, columns: () => number): void {
+  program.configureHelp({ ...program.configureHelp(), minWidthToWrap: MIN_WIDTH_TO_WRAP });
   const visit = (command: Command): void => {
     const path = pathOf(command);
     const examples = EXAMPLES[path];
-    if (examples && !OWN_EXAMPLES.has(path)) command.addHelpText('after', examplesText(examples));
+    if (examples) command.addHelpText('after', () => examplesText(examples, columns()));
     // Global options are the root program's (commander would add every ancestor's, e.g. `mcp`'s
     // own options on `mcp config`), without --version, which only the bare `pds` answers.
     if (command !== program) {
       command.configureHelp({
+        minWidthToWrap: MIN_WIDTH_TO_WRAP,
         showGlobalOptions: true,
         visibleGlobalOptions: () => program.options.filter((option) => !option.hidden && option.long !== '--version'),
       });
@@ -131,19 +183,23 @@ export function decorateHelp(program: Command): void {
   visit(program);
   program.addHelpText(
     'after',
-    '\nRun `pds help <command...>` for a command\'s options and examples, `pds help exit-codes` for the\nexit codes; the README (README.md in the package) covers configuration, scripting and completion.',
+    () =>
+      `\n${wrapper(columns()).boxWrap(
+        'Run `pds help <command...>` for a command\'s options and examples, `pds help exit-codes` for the exit codes; the README (README.md in the package) covers configuration, scripting and completion.',
+        columns(),
+      )}`,
   );
 }
 
 /** `pds help [command...]`: the same page as `<command> --help`; `exit-codes` prints the table. */
-export function registerHelp(program: Command, write: (text: string) => void): void {
+export function registerHelp(program: Command, write: (text: string) => void, columns: () => number): void {
   program
     .command('help')
     .description('show help for a command, or the exit codes (`pds help exit-codes`)')
     .argument('[command...]', 'a command, e.g. `contracts ls`; or exit-codes')
     .action((words: string[]) => {
       if (words.length === 1 && words[0] === 'exit-codes') {
-        write(EXIT_CODES_TEXT);
+        write(exitCodesText(columns()));
         return;
       }
       let target = program;

@@ -81,6 +81,24 @@ describe('help', () => {
     expect(stdout).toMatch(/^ {2}contract-id +the contract's id, as `pds contracts ls` shows it$/m);
   });
 
+  it('fits every help page and the exit codes in 80 and in 60 columns (an example line is never broken)', async () => {
+    const tooWide: string[] = [];
+    for (const columns of [80, 60]) {
+      for (const args of [['--help'], ['help', 'exit-codes'], ...commandPaths().map((path) => [...path, '--help'])]) {
+        const { code, stdout } = await runCli(null, args, { columns });
+        expect(code).toBe(0);
+        const [prose = '', examples = ''] = stdout.split('\nExamples:\n');
+        // After the examples: the closing lines of `pds --help`.
+        const examplesEnd = examples.search(/\n\n/);
+        const checked = [...prose.split('\n'), ...(examplesEnd === -1 ? [] : examples.slice(examplesEnd).split('\n'))];
+        // In the examples, the notes standing on a line of their own.
+        checked.push(...examples.split('\n').filter((line) => line.startsWith('  # ')));
+        for (const line of checked) if (line.length > columns) tooWide.push(`${columns}: pds ${args.join(' ')}: ${line}`);
+      }
+    }
+    expect(tooWide).toEqual([]);
+  });
+
   it('wraps to the width of the terminal', async () => {
     const narrow = await runCli(null, ['--help'], { columns: 80 });
     const wide = await runCli(null, ['--help'], { columns: 160 });

@@ -2,6 +2,7 @@
 // clients. The MCP SDK is imported by the verb only, never when the program is built.
 import type { Command } from 'commander';
 import { lazyAction, type Runner } from '../../lib/command.js';
+import { helpNotes } from '../../lib/help.js';
 
 export function registerMcp(program: Command, runner: Runner): void {
   const mcp = program
@@ -12,13 +13,8 @@ export function registerMcp(program: Command, runner: Runner): void {
     .option('--max-results <n>', 'records per tool call at most, 1 to 100 (default 100); a cursor gives the next ones')
     .addHelpText(
       'after',
-      `
-stdout carries only MCP messages; logs go to stderr. -p pins the project: the tools then take no
-projectId. The server ends when the client closes stdin (or on Ctrl-C).
-
-Examples:
-  pds mcp config --client claude                    the snippet for the client's configuration
-  pds mcp -p 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7 --tools search,get_contract`,
+      helpNotes(`stdout carries only MCP messages; logs go to stderr. -p pins the project: the tools then take no
+projectId. The server ends when the client closes stdin (or on Ctrl-C).`),
     )
     .action(lazyAction(runner, () => import('./serve.js')));
 

@@ -1,21 +1,13 @@
 // `pds sandbox …`: the project's data as files, explored with bash on the service.
 import type { Command } from 'commander';
 import { lazyAction, type Runner } from '../../lib/command.js';
+import { helpNotes } from '../../lib/help.js';
 
 export function registerSandbox(program: Command, runner: Runner): void {
   const sandbox = program
     .command('sandbox')
     .description("explore the project's data as files, with bash commands run by the service")
-    .addHelpText(
-      'after',
-      `
-Every verb connects to the sandbox by itself; \`connect\` and \`disconnect\` manage the session explicitly.
-
-Examples:
-  pds sandbox info                                  the workspace's guide (AGENTS.md)
-  pds sandbox exec 'grep -ril royalt contracts/*/extracted | wc -l'
-  pds sandbox shell`,
-    );
+    .addHelpText('after', helpNotes('Every verb connects to the sandbox by itself; `connect` and `disconnect` manage the session explicitly.'));
 
   sandbox
     .command('exec')
@@ -24,15 +16,9 @@ Examples:
     .option('--parallel', 'run the commands at the same time, each in a sandbox of its own (results still print in order)')
     .addHelpText(
       'after',
-      `
-Each command's stdout goes to stdout and its stderr to stderr. The exit code is the last non-zero
+      helpNotes(`Each command's stdout goes to stdout and its stderr to stderr. The exit code is the last non-zero
 exit code of the commands (0 if all succeed), also with --json, which prints the result array
-[{command, stdout, stderr, exitCode}]. From stdin, blank lines and lines starting with # are skipped.
-
-Examples:
-  pds sandbox exec 'cat stats.yaml'
-  pds sandbox exec 'cd contracts' 'ls'          each command starts at the workspace root again
-  printf 'ls\\ncat stats.yaml\\n' | pds sandbox exec -`,
+[{command, stdout, stderr, exitCode}]. From stdin, blank lines and lines starting with # are skipped.`),
     )
     .action(lazyAction(runner, () => import('./exec.js')));
 
@@ -41,10 +27,7 @@ Examples:
     .alias('list')
     .description('list a sandbox directory (default: the workspace root); directories end with /')
     .argument('[path]', 'directory (or file) in the sandbox')
-    .addHelpText(
-      'after',
-      '\nColumns on a terminal, one name per line when piped; --json prints the names as an array.\nGiven a file, prints its path, as ls does.',
-    )
+    .addHelpText('after', helpNotes('Columns on a terminal, one name per line when piped; --json prints the names as an array. Given a file, prints its path, as ls does.'))
     .action(lazyAction(runner, () => import('./ls.js')));
 
   sandbox
@@ -63,7 +46,7 @@ Examples:
     .description('an interactive prompt: each line runs through exec; cd is kept across lines')
     .addHelpText(
       'after',
-      '\nNeeds a terminal on stdin (for scripts: pds sandbox exec -). `exit` or Ctrl-D leaves and\ndisconnects; Ctrl-C cancels the line being typed, or stops waiting for a running command.',
+      helpNotes('Needs a terminal on stdin (for scripts: pds sandbox exec -). `exit` or Ctrl-D leaves and disconnects; Ctrl-C cancels the line being typed, or stops waiting for a running command.'),
     )
     .action(lazyAction(runner, () => import('./shell.js')));
 
