@@ -38,6 +38,8 @@ const Profile = z.looseObject({
   'api-url': z.optional(z.string()),
   token: z.optional(z.string()),
   oauth: z.optional(OAuthCredentials),
+  /** The client `auth login --web` registered at that issuer, used again by the next sign-in. */
+  oauth_client: z.optional(z.looseObject({ issuer: z.string(), client_id: z.string() })),
   project: z.optional(z.string()),
   timeout: z.optional(z.string()),
   'retry-budget': z.optional(z.string()),

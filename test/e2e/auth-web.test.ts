@@ -85,16 +85,57 @@ describe('pds auth login --web', () => {
     expect((await pds(['projects', 'ls', '-q'])).stdout.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
+  it('keeps the registered client in the profile and uses it again; registers anew when the server forgot it or the issuer changed', async () => {
+    const signIn = async (): Promise<URL> => {
+      const login = pds(['auth', 'login', '--web']);
+      const url = await browser.url();
+      await deliver(await decide(url, 'approve'));
+      expect((await login).code).toBe(0);
+      browser = captureBrowser();
+      return url;
+    };
+    const clientOf = () => (readProfiles(dir).default as { oauth_client: { issuer: string; client_id: string } }).oauth_client;
+    const first = await signIn();
+    const registered = clientOf();
+    expect(registered).toEqual({ issuer: emulator.url, client_id: first.searchParams.get('client_id') });
+
+    emulator.requests.length = 0;
+    const second = await signIn();
+    expect(second.searchParams.get('client_id')).toBe(registered.client_id);
+    // A new loopback port each time: the client registered one, and loopback ports may vary.
+    expect(second.searchParams.get('redirect_uri')).not.toBe(first.searchParams.get('redirect_uri'));
+    // Not registered again: the authorization request is tried first, and taken (200).
+    expect(paths().filter((line) => line.startsWith('POST /oauth/register'))).toEqual([]);
+    expect(paths().slice(0, 3)).toEqual(['GET /.well-known/oauth-protected-resource 200', 'GET /.well-known/oauth-authorization-server 200', 'GET /oauth/authorize 200']);
+    expect((readProfiles(dir).default as { oauth: { client_id: string } }).oauth.client_id).toBe(registered.client_id);
+
+    // A client the server does not know (400 before any consent) is replaced by a new registration.
+    writeProfiles(dir, { default: { oauth_client: { issuer: emulator.url, client_id: 'client_forgotten' } } });
+    emulator.requests.length = 0;
+    const third = await signIn();
+    expect(paths().slice(2, 4)).toEqual(['GET /oauth/authorize 400', 'POST /oauth/register 201']);
+    expect(third.searchParams.get('client_id')).not.toBe('client_forgotten');
+    expect(clientOf()).toEqual({ issuer: emulator.url, client_id: third.searchParams.get('client_id') });
+
+    // A client of another issuer is not even tried.
+    writeProfiles(dir, { default: { oauth_client: { issuer: 'http://127.0.0.1:9', client_id: registered.client_id } } });
+    emulator.requests.length = 0;
+    const fourth = await signIn();
+    expect(paths().slice(2, 3)).toEqual(['POST /oauth/register 201']);
+    expect(fourth.searchParams.get('client_id')).not.toBe(registered.client_id);
+    expect(clientOf().issuer).toBe(emulator.url);
+  });
+
   it('replaces a stored API token, and a token login replaces a browser sign-in', async () => {
     writeProfiles(dir, { default: { token: 'demo-org-token', project: 'kept' } });
     const login = pds(['auth', 'login', '--web']);
     await deliver(await decide(await browser.url(), 'approve'));
     expect((await login).code).toBe(0);
-    expect(Object.keys(readProfiles(dir).default ?? {}).sort()).toEqual(['oauth', 'project']);
+    expect(Object.keys(readProfiles(dir).default ?? {}).sort()).toEqual(['oauth', 'oauth_client', 'project']);
     const replaced = (readProfiles(dir).default as { oauth: { refresh_token: string } }).oauth.refresh_token;
     emulator.requests.length = 0;
     expect((await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' })).code).toBe(0);
-    expect(readProfiles(dir).default).toEqual({ token: 'demo-org-token', project: 'kept' });
+    expect(readProfiles(dir).default).toEqual({ token: 'demo-org-token', project: 'kept', oauth_client: { issuer: emulator.url, client_id: expect.any(String) } });
     // The browser sign-in it replaced is revoked at the server, not left valid there.
     expect(paths()).toEqual(['GET /v1/projects 200', 'POST /oauth/revoke 200']);
     expect(emulator.oauth.grantActive(replaced)).toBe(false);
@@ -118,7 +159,7 @@ describe('pds auth login --web', () => {
     expect((readProfiles(dir).default as { oauth: { client_id: string } }).oauth.client_id).toBe(client.client_id);
   });
 
-  describe('bad answers: a clear message, exit 3, nothing stored', () => {
+  describe('bad answers: a clear message, exit 3, no credential stored', () => {
     const refused = async (expected: string, tamper: (url: URL) => Promise<URL>) => {
       const login = pds(['auth', 'login', '--web']);
       const url = await browser.url();
@@ -131,7 +172,8 @@ describe('pds auth login --web', () => {
         stdout: '',
         stderr: `${SIGN_IN_LINES(url)}error: ${expected}\n  nothing was saved; run \`pds auth login --web\` again\n`,
       });
-      expect(existsSync(configFile())).toBe(false);
+      // Only the registered client, which stays valid for the next try.
+      expect(Object.keys(readProfiles(dir).default ?? {})).toEqual(['oauth_client']);
       expect(paths()).not.toContain('GET /v1/projects 200');
     };
 

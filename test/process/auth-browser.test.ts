@@ -62,11 +62,12 @@ describe('pds auth login --web with a real browser', () => {
     expect(listed.stdout.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
-  it('Deny: pds exits 3 and stores nothing', async () => {
+  it('Deny: pds exits 3 and stores no credential', async () => {
     const { dir, landing, exit } = await signIn('Deny');
     expect(landing).toEqual({ heading: 'Sign-in failed', text: 'sign-in was denied in the browser. Return to the terminal.' });
     expect(exit.code).toBe(3);
     expect(exit.stderr).toContain('error: sign-in was denied in the browser\n  nothing was saved; run `pds auth login --web` again\n');
-    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    // Only the registered client, kept for the next sign-in.
+    expect(Object.keys(readProfiles(dir).default ?? {})).toEqual(['oauth_client']);
   });
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
-import { updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
+import { readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
 import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
@@ -63,10 +63,15 @@ async function tokenLogin(token: string, ctx: Context): Promise<void> {
 async function webLogin(opts: Options, ctx: Context): Promise<void> {
   const { apiUrl, profile } = ctx.settings;
   const { webLogin: signIn } = await import('../../lib/auth/web-login.js');
+  const registered = readProfile(ctx.env, profile).oauth_client;
   await signIn(ctx.oauthRequests(), {
     apiUrl,
     ...(opts.oauthIssuer === undefined ? {} : { issuer: opts.oauthIssuer }),
     ...(opts.clientId === undefined ? {} : { clientId: opts.clientId }),
+    ...(registered === undefined ? {} : { registered }),
+    keepClient: async (client) => {
+      await updateProfile(ctx.env, profile, (stored) => ({ ...stored, oauth_client: { ...client } }));
+    },
     noBrowser: opts.browser === false,
     env: ctx.env,
     signal: ctx.signal,

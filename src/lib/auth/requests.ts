@@ -56,6 +56,34 @@ export class OAuthRequests {
     return this.request(url, 'POST', params.toString(), 'application/x-www-form-urlencoded', schema);
   }
 
+  /**
+   * The status of a GET of `url`, its body dropped and redirects not followed: whether an
+   * authorization request would be taken before a browser is sent to it.
+   */
+  async probe(url: URL): Promise<number> {
+    return (await this.send(url, 'GET', undefined, undefined, 'text/html')).status;
+  }
+
+  private async send(url: URL, method: string, body: string | undefined, contentType: string | undefined, accept: string): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { accept, 'user-agent': this.options.userAgent };
+    if (contentType) headers['content-type'] = contentType;
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = AbortSignal.any([this.options.signal, timeout]);
+    this.options.trace?.(`> ${method} ${url.href}`);
+    try {
+      this.transport ??= createTransport(this.options.env);
+      const response = await this.transport(url, { method, headers, signal, ...(body === undefined ? {} : { body }) });
+      const text = await response.text();
+      this.options.trace?.(`< ${response.status}`);
+      return { status: response.status, text };
+    } catch (error) {
+      if (this.options.signal.aborted) throw new InterruptedError();
+      if (timeout.aborted) throw new ServiceError(`request timed out after ${this.options.timeoutMs / 1000} s: ${method} ${url.origin}${url.pathname}`);
+      const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+      throw new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, { cause: error });
+    }
+  }
+
   private async request<T extends z.ZodMiniType>(
     url: URL,
     method: string,
@@ -63,25 +91,7 @@ export class OAuthRequests {
     contentType: string | undefined,
     schema: T,
   ): Promise<z.infer<T>> {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.options.userAgent };
-    if (contentType) headers['content-type'] = contentType;
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = AbortSignal.any([this.options.signal, timeout]);
-    this.options.trace?.(`> ${method} ${url.href}`);
-    let status: number;
-    let text: string;
-    try {
-      this.transport ??= createTransport(this.options.env);
-      const response = await this.transport(url, { method, headers, signal, ...(body === undefined ? {} : { body }) });
-      status = response.status;
-      text = await response.text();
-    } catch (error) {
-      if (this.options.signal.aborted) throw new InterruptedError();
-      if (timeout.aborted) throw new ServiceError(`request timed out after ${this.options.timeoutMs / 1000} s: ${method} ${url.origin}${url.pathname}`);
-      const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-      throw new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, { cause: error });
-    }
-    this.options.trace?.(`< ${status}`);
+    const { status, text } = await this.send(url, method, body, contentType, 'application/json');
     let json: unknown;
     try {
       json = text === '' ? {} : JSON.parse(text);

@@ -15,10 +15,19 @@ export const BROWSER_WAIT_MS = 5 * 60_000;
 
 const Registered = z.looseObject({ client_id: z.string() });
 
+export interface RegisteredClient {
+  issuer: string;
+  client_id: string;
+}
+
 export interface WebLoginOptions {
   apiUrl: string;
   issuer?: string;
   clientId?: string;
+  /** The client registered by an earlier sign-in of this profile, if any. */
+  registered?: RegisteredClient;
+  /** Keeps a newly registered client for the next sign-in (it stays valid whatever happens next). */
+  keepClient: (client: RegisteredClient) => Promise<void>;
   /** Print the URL instead of opening a browser. */
   noBrowser: boolean;
   env: NodeJS.ProcessEnv;
@@ -37,17 +46,33 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
   const { server, resource } = await discover(requests, options.apiUrl, options.issuer, options.env, options.signal);
   const loopback = await startLoopback();
   try {
-    const clientId = options.clientId ?? (await register(requests, server.registration_endpoint, loopback.redirectUri, server.issuer));
     const pkce = createPkce();
     const state = randomState();
-    const authorize = new URL(server.authorization_endpoint);
-    authorize.searchParams.set('response_type', 'code');
-    authorize.searchParams.set('client_id', clientId);
-    authorize.searchParams.set('redirect_uri', loopback.redirectUri);
-    authorize.searchParams.set('code_challenge', pkce.challenge);
-    authorize.searchParams.set('code_challenge_method', 'S256');
-    authorize.searchParams.set('state', state);
-    if (resource !== undefined) authorize.searchParams.set('resource', resource);
+    const authorizeUrl = (client: string): URL => {
+      const url = new URL(server.authorization_endpoint);
+      url.searchParams.set('response_type', 'code');
+      url.searchParams.set('client_id', client);
+      url.searchParams.set('redirect_uri', loopback.redirectUri);
+      url.searchParams.set('code_challenge', pkce.challenge);
+      url.searchParams.set('code_challenge_method', 'S256');
+      url.searchParams.set('state', state);
+      if (resource !== undefined) url.searchParams.set('resource', resource);
+      return url;
+    };
+    let clientId = options.clientId;
+    // The client registered by an earlier sign-in is used again while the server still knows it: an
+    // unknown client (or redirect URI) is refused before any consent, with 400 or 401, and shown in
+    // the browser instead of coming back (RFC 6749 section 4.1.2.1).
+    const kept = options.registered;
+    if (clientId === undefined && kept !== undefined && kept.issuer === server.issuer) {
+      const status = await requests.probe(authorizeUrl(kept.client_id));
+      if (status !== 400 && status !== 401) clientId = kept.client_id;
+    }
+    if (clientId === undefined) {
+      clientId = await register(requests, server.registration_endpoint, loopback.redirectUri, server.issuer);
+      await options.keepClient({ issuer: server.issuer, client_id: clientId });
+    }
+    const authorize = authorizeUrl(clientId);
 
     const opened = !options.noBrowser && (await openBrowser(authorize.href, options.env));
     // The URL is printed in any case: an opener can "succeed" and show nothing (no desktop, a VM).
