@@ -90,6 +90,15 @@ describe('pds api', () => {
     ]);
   });
 
+  it('--paginate pages from the page and perPage written in the path', async () => {
+    const every = JSON.parse((await runCli(emulator, ['api', 'artists?projectId={project}&perPage=100'])).stdout).data as { id: string }[];
+    emulator.requests.length = 0;
+    const result = await runCli(emulator, ['api', 'artists?projectId={project}&perPage=40&page=2', '--paginate', '--jq', 'map(.id) | [length, first, last] | @csv']);
+    expect(result).toEqual({ code: 0, stdout: `60,"${every[40]?.id}","${every[99]?.id}"\n`, stderr: '' });
+    // Page 3 is short (20 of 40): the last.
+    expect(sent()).toEqual([2, 3].map((page) => ['GET', '/v1/artists', { projectId: P, page: String(page), perPage: '40' }]));
+  });
+
   it('--paginate of something that is not a list is exit 2', async () => {
     const result = await runCli(emulator, ['api', 'projects/{project}', '--paginate']);
     expect(result.code).toBe(2);
@@ -108,6 +117,7 @@ describe('pds api', () => {
       [['api', 'https://elsewhere.example/v1/projects'], /^error: give a path such as \/v1\/projects, not a URL/],
       [['api', '-X', 'PATCH', 'projects'], /^error: invalid --method 'PATCH'\n {2}the service's methods: GET, POST, DELETE\n$/],
       [['api', 'projects', '-f', 'novalue'], /^error: invalid -f 'novalue': expected key=value\n$/],
+      [['api', 'artists?perPage=2', '-f', 'perPage=3'], /^error: perPage is given twice: in the path and with -f\n$/],
       [['api', 'projects', '-H', 'no colon'], /^error: invalid -H 'no colon': expected 'Name: value'\n$/],
       [['api', 'projects', '--input', '-'], /^error: --input sends a body: use it with -X POST or -X DELETE\n$/],
       [['api', '-X', 'POST', 'statements', '--input', '-'], /^error: --input \(stdin\) is not JSON: /],

@@ -47,8 +47,18 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     for (const field of fields) field[1] = field[1].replaceAll('{project}', project);
   }
   // -f is the query of a GET, and of any request whose body comes from --input; otherwise the body.
+  // A query written in the path is part of the same query: --paginate pages from its page and
+  // perPage too.
   const fieldsInQuery = method === 'GET' || opts.input !== undefined;
-  const query = fieldsInQuery ? Object.fromEntries(fields) : {};
+  const question = path.indexOf('?');
+  const query: Record<string, string> = question === -1 ? {} : Object.fromEntries(new URLSearchParams(path.slice(question + 1)));
+  if (question !== -1) path = path.slice(0, question);
+  if (fieldsInQuery) {
+    for (const [key, value] of fields) {
+      if (key in query) throw new UsageError(`${key} is given twice: in the path and with -f`);
+      query[key] = value;
+    }
+  }
   let body: unknown;
   if (opts.input !== undefined) body = await readInput(opts.input, ctx);
   else if (!fieldsInQuery && fields.length > 0) body = Object.fromEntries(fields);
