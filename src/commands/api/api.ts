@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
-import type { RequestOptions } from '../../lib/http.js';
+import type { HttpClient, RequestOptions } from '../../lib/http.js';
 import type { HttpResponse } from '../../lib/transport.js';
 import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
@@ -33,7 +33,13 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     throw new UsageError(`invalid --method '${opts.method}'`, { details: [`the service's methods: ${METHODS.join(', ')}`] });
   }
   const fields = (opts.field ?? []).map(parseField);
-  const headers = Object.fromEntries((opts.header ?? []).map(parseHeader));
+  const { authorization, ...headers } = Object.fromEntries((opts.header ?? []).map(parseHeader));
+  // -H Authorization is the token of this request, in place of the profile's (which would win in
+  // the HTTP client, since the client sets the header itself).
+  const bearer = authorization === undefined ? undefined : /^Bearer +(\S+)$/i.exec(authorization.trim())?.[1];
+  if (authorization !== undefined && bearer === undefined) {
+    throw new UsageError(`invalid -H 'Authorization: ${authorization}': the service takes 'Authorization: Bearer <token>'`);
+  }
   if (opts.input !== undefined && method === 'GET') throw new UsageError('--input sends a body: use it with -X POST or -X DELETE');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET list');
   if (opts.paginate && opts.include) throw new UsageError('-i and --paginate cannot be combined: --paginate prints one array of every record');
@@ -64,9 +70,9 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
   else if (!fieldsInQuery && fields.length > 0) body = Object.fromEntries(fields);
 
   const request: RequestOptions = { method, path, query, headers, ...(body === undefined ? {} : { json: body }) };
-  const http = ctx.api.http;
+  const http = bearer === undefined ? ctx.api.http : ctx.http({ token: bearer });
   if (opts.paginate) {
-    await printPages(ctx, (page, signal) => fetchPage(ctx, request, page, signal), query);
+    await printPages(ctx, (page, signal) => fetchPage(http, request, page, signal), query);
     return;
   }
   const response = await http.send(request);
@@ -144,10 +150,10 @@ function printBody(ctx: Context, answer: string): void {
   ctx.output.write(shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
-async function fetchPage(ctx: Context, request: RequestOptions, page: number, signal: AbortSignal): Promise<ListPage<unknown>> {
+async function fetchPage(http: HttpClient, request: RequestOptions, page: number, signal: AbortSignal): Promise<ListPage<unknown>> {
   const query = { ...request.query };
   const perPage = Number(query.perPage ?? PAGINATE_PER_PAGE);
-  const response = await ctx.api.http.send({ ...request, query: { ...query, page, perPage }, signal });
+  const response = await http.send({ ...request, query: { ...query, page, perPage }, signal });
   let data: unknown;
   try {
     data = (JSON.parse(await response.text()) as { data?: unknown }).data;
