@@ -198,7 +198,8 @@ export function registerHelp(program: Command, write: (text: string) => void, co
     .description('show help for a command, or the exit codes (`pds help exit-codes`)')
     .argument('[command...]', 'a command, e.g. `contracts ls`; or exit-codes')
     .action((words: string[]) => {
-      if (words.length === 1 && words[0] === 'exit-codes') {
+      if (words[0] === 'exit-codes') {
+        if (words.length > 1) throw new UsageError(`\`pds help exit-codes\` takes nothing more: '${words.slice(1).join(' ')}'`);
         write(exitCodesText(columns()));
         return;
       }
@@ -206,7 +207,12 @@ export function registerHelp(program: Command, write: (text: string) => void, co
       for (const word of words) {
         const next = target.commands.find((command) => command.name() === word || command.aliases().includes(word));
         if (!next) {
-          const known = target.commands.map((command) => command.name()).filter((name) => name !== 'help');
+          // The commands its help page lists: not hidden helpers such as the completion scripts' own.
+          const known = target
+            .createHelp()
+            .visibleCommands(target)
+            .map((command) => command.name())
+            .filter((name) => name !== 'help');
           throw new UsageError(`no help for '${words.join(' ')}': unknown command '${word}'`, {
             details: [`commands${target === program ? '' : ` of ${pathOf(target)}`}: ${known.join(', ')}${target === program ? ', exit-codes' : ''}`],
           });

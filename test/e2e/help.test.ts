@@ -60,6 +60,16 @@ describe('help', () => {
       stdout: '',
       stderr: "error: no help for 'contracts lss': unknown command 'lss'\n  commands of contracts: ls, get, status, download\n",
     });
+    // The top level lists what `pds --help` lists: no hidden helper.
+    const top = await runCli(null, ['help', 'nope']);
+    expect(top.code).toBe(2);
+    expect(top.stderr).toMatch(/^error: no help for 'nope': unknown command 'nope'\n {2}commands: projects, search, .*, completion, exit-codes\n$/);
+    expect(top.stderr).not.toContain('__complete');
+    expect(await runCli(null, ['help', 'exit-codes', 'extra'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: `pds help exit-codes` takes nothing more: 'extra'\n",
+    });
   });
 
   it('`pds help exit-codes` prints the exit-code table', async () => {
