@@ -102,6 +102,21 @@ describe.each(SHELLS)('completion in $name', ({ command, args, setup, ambiguousT
       await shell.waitForScreen(/ready> pds contracts ls --include $/m);
       shell.type('roya\t');
       await shell.waitForScreen(/ready> pds contracts ls --include royalties/m);
+      // A list continues after its comma, unquoted.
+      shell.type('\x7f,sp\t'); // the space after the completed word goes first
+      await shell.waitForScreen(/ready> pds contracts ls --include royalties,splits/m);
+      shell.type('\x03');
+      await shell.waitForScreen(/^ready> $/m);
+      // The value of --flag=value (bash splits the word at '=').
+      shell.type('pds contracts ls --include=roy\t');
+      await shell.waitForScreen(/ready> pds contracts ls --include=royalties/m);
+      shell.type('\x7f,sp\t'); // the space after the completed word goes first
+      await shell.waitForScreen(/ready> pds contracts ls --include=royalties,splits/m);
+      shell.type('\x03');
+      await shell.waitForScreen(/^ready> $/m);
+      // Words after a URL (which bash also splits, at ':') are still seen in their places.
+      shell.type(`pds --api-url ${emulator.url} contra\t`);
+      await shell.waitForScreen(/ready> pds --api-url \S+ contracts $/m);
       // A project name from the service, quoted for the shell.
       shell.type('\x03');
       await shell.waitForScreen(/^ready> $/m);

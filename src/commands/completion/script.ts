@@ -10,13 +10,30 @@ const BASH = `# pds completion for bash.
 # Load it in this shell:  source <(pds completion bash)
 # For every new shell:    pds completion bash > ~/.local/share/bash-completion/completions/pds
 _pds_complete() {
-  local IFS=$'\\n' candidate
-  local -a candidates
-  candidates=($(pds __complete -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+  local IFS=$'\\n' line=\${COMP_LINE:0:COMP_POINT} word candidate cur prefix i
+  local -a words=() candidates
+  # bash splits a word at the characters of COMP_WORDBREAKS (--include=roy is three words, a URL
+  # three too): pieces with no blank between them are one word again for pds.
+  for ((i = 0; i <= COMP_CWORD; i++)); do
+    word=\${COMP_WORDS[i]}
+    if ((i > 0)) && [[ $line != [[:blank:]]* ]]; then
+      words[\${#words[@]}-1]+=$word
+    else
+      words+=("$word")
+    fi
+    line=\${line#"\${line%%[![:blank:]]*}"}
+    line=\${line#"$word"}
+  done
+  cur=\${words[\${#words[@]}-1]}
+  # The shell replaces only what follows the last '=' or ':' of the word: that part is offered.
+  prefix=\${cur%"\${cur##*[=:]}"}
+  candidates=($(pds __complete -- "\${words[@]:1}" 2>/dev/null))
   COMPREPLY=()
   for candidate in "\${candidates[@]}"; do
-    # A project name may hold spaces: insert it quoted.
-    COMPREPLY+=("$(printf '%q' "$candidate")")
+    candidate=\${candidate#"$prefix"}
+    # A project name may hold spaces: insert it quoted; a list (a,b) or a path as it is.
+    if [[ $candidate == *[!A-Za-z0-9_.,:=/{}?@+-]* ]]; then candidate=$(printf '%q' "$candidate"); fi
+    COMPREPLY+=("$candidate")
   done
 }
 complete -o bashdefault -o default -F _pds_complete pds
