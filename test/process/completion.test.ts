@@ -161,6 +161,13 @@ describe('pds __complete', () => {
     expect(emulator.requests.filter((r) => r.path === '/v1/projects')).toHaveLength(1);
     const cache = JSON.parse(readFileSync(join(dir, 'completion-cache.json'), 'utf8')) as { projects: unknown[] };
     expect(cache.projects).toHaveLength(2);
+    // Not the token itself: a digest of it.
+    expect(readFileSync(join(dir, 'completion-cache.json'), 'utf8')).not.toContain('demo-org-token');
+
+    // Another token may reach other projects: its list is asked for, not taken from the cache.
+    const scoped = await complete(['use', ''], { env, token: 'demo-project-token' });
+    expect(scoped.stdout).toBe(`${DEMO_PROJECT}\nNorthern Lights Catalog\n`);
+    expect(emulator.requests.filter((r) => r.path === '/v1/projects')).toHaveLength(2);
   });
 
   it('is silent when the service cannot be reached or refuses the token', async () => {

@@ -2,6 +2,7 @@
 // the values pds knows come from the command tree and the schemas; project names and ids come from
 // the service (a short timeout, cached for a minute, nothing at all on any failure: a Tab key must
 // never print an error or hang).
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
@@ -178,6 +179,8 @@ interface ProjectsCache {
   at: number;
   apiUrl: string;
   profile: string;
+  /** A digest of the token the list was fetched with (another token may reach other projects). */
+  credential: string;
   projects: { id: string; name: string }[];
 }
 
@@ -189,10 +192,13 @@ async function projects(ctx: Context, which: 'ids' | 'ids and names'): Promise<s
 
 async function cachedProjects(ctx: Context): Promise<{ id: string; name: string }[]> {
   const { apiUrl, profile } = ctx.settings;
+  const credential = createHash('sha256')
+    .update(ctx.settings.token ?? '')
+    .digest('base64url');
   const file = join(configDir(ctx.env), 'completion-cache.json');
   try {
     const cache = JSON.parse(await readFile(file, 'utf8')) as ProjectsCache;
-    if (cache.apiUrl === apiUrl && cache.profile === profile && Date.now() - cache.at < CACHE_MS && Array.isArray(cache.projects)) {
+    if (cache.apiUrl === apiUrl && cache.profile === profile && cache.credential === credential && Date.now() - cache.at < CACHE_MS && Array.isArray(cache.projects)) {
       return cache.projects;
     }
   } catch {
@@ -202,7 +208,7 @@ async function cachedProjects(ctx: Context): Promise<{ id: string; name: string 
     const answer = await ctx.api.http.data({ path: '/v1/projects', timeoutMs: PROJECTS_TIMEOUT_MS, retry: false }, listOf(Project));
     const items = Array.isArray(answer) ? answer : answer.items;
     const list = items.map((project) => ({ id: project.id, name: project.name }));
-    const cache: ProjectsCache = { at: Date.now(), apiUrl, profile, projects: list };
+    const cache: ProjectsCache = { at: Date.now(), apiUrl, profile, credential, projects: list };
     await mkdir(configDir(ctx.env), { recursive: true, mode: 0o700 });
     await writeFile(file, JSON.stringify(cache), { mode: 0o600 });
     return list;
