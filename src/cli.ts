@@ -37,9 +37,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 
   const runner: Runner = {
     deps,
-    async run(load, input, flags) {
+    async run(load, input, flags, path) {
       const [{ Context }, verb] = await Promise.all([import('./lib/context.js'), load()]);
       const opts = checkOptions(verb, input);
+      checkScripting(verb, flags, path);
       if (flags.profile !== undefined && !verb.allowsNewProfile) (await import('./lib/config.js')).checkProfileExists(flags.profile, env);
       const paging = verb.paged && io.stdoutIsTTY && flags.pager !== false ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
       try {
@@ -102,6 +103,15 @@ async function contextReplacingBrokenConfig(make: () => Context, deps: Dependenc
     const ctx = make();
     if (aside) ctx.output.warn(`${error.message}: moved it to ${aside}; logging in writes a new one`);
     return ctx;
+  }
+}
+
+/** --jq and --fields where the verb has no use for them: a usage error, not a silent no-op. */
+function checkScripting(verb: VerbModule, flags: GlobalFlags, path = 'this command'): void {
+  for (const [flag, given] of [['jq', flags.jq], ['fields', flags.fields]] as const) {
+    if (given !== undefined && !verb.scripting?.includes(flag)) {
+      throw new UsageError(`--${flag} does not apply to \`${path}\`: ${flag === 'jq' ? 'it prints no JSON' : 'it prints no list or record'}`);
+    }
   }
 }
 

@@ -11,6 +11,11 @@ export interface VerbModule<S extends z.ZodMiniType = z.ZodMiniType> {
   Options: S;
   /** Its output is a document to read: on a terminal, long output goes through the pager. */
   paged?: boolean;
+  /**
+   * Which of --jq (it prints JSON with --json) and --fields (it prints a list or a record) mean
+   * something to it; the other is refused, exit 2, rather than ignored.
+   */
+  scripting?: readonly ('jq' | 'fields')[];
   /** It may name a profile that does not exist (yet): one it creates, or one it only names. */
   allowsNewProfile?: boolean;
   /** Does the work; returns an exit code (default 0) or throws a typed error. */
@@ -21,7 +26,7 @@ export interface VerbModule<S extends z.ZodMiniType = z.ZodMiniType> {
 
 /** Set by cli.ts: turns global flags into a Context and records the verb's exit code. */
 export interface Runner {
-  run(load: () => Promise<VerbModule>, input: Record<string, unknown>, flags: GlobalFlags): Promise<void>;
+  run(load: () => Promise<VerbModule>, input: Record<string, unknown>, flags: GlobalFlags, path?: string): Promise<void>;
   deps: Dependencies;
 }
 
@@ -42,7 +47,9 @@ export function lazyAction(runner: Runner, load: () => Promise<VerbModule>, fixe
     for (const [name, value] of Object.entries(command.optsWithGlobals())) {
       (globalNames.has(name) ? flags : own)[name] = value;
     }
-    await runner.run(load, { ...own, ...fixed, args: command.processedArgs }, flags as GlobalFlags);
+    const path: string[] = [];
+    for (let current: Command | null = command; current; current = current.parent) path.unshift(current.name());
+    await runner.run(load, { ...own, ...fixed, args: command.processedArgs }, flags as GlobalFlags, path.join(' '));
   };
 }
 

@@ -107,6 +107,28 @@ describe('--fields', () => {
   });
 });
 
+describe('--jq and --fields where they mean nothing', () => {
+  it('is exit 2 naming the command, and nothing is sent', async () => {
+    const cases: [string[], string][] = [
+      [['sandbox', 'info', '--fields', 'x'], "--fields does not apply to `pds sandbox info`: it prints no list or record"],
+      [['use', DEMO_PROJECT, '--jq', '.'], '--jq does not apply to `pds use`: it prints no JSON'],
+      [['contracts', 'download', '20001', '--fields', 'id'], '--fields does not apply to `pds contracts download`: it prints no list or record'],
+      [['contracts', 'status', '20001', '--fields', 'state'], '--fields does not apply to `pds contracts status`: it prints no list or record'],
+      [['auth', 'token', '--jq', '.'], '--jq does not apply to `pds auth token`: it prints no JSON'],
+      [['sandbox', 'exec', 'ls', '--fields', 'stdout'], '--fields does not apply to `pds sandbox exec`: it prints no list or record'],
+    ];
+    for (const [args, message] of cases) {
+      expect(await runCli(emulator, args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n` });
+    }
+    expect(emulator.requests).toEqual([]);
+  });
+
+  it('--jq still filters every command that prints JSON', async () => {
+    expect((await runCli(emulator, ['sandbox', 'info', '--jq', '.type'])).stdout).toBe('file\n');
+    expect((await runCli(emulator, ['mcp', 'config', '--client', 'claude', '--jq', '.mcpServers | keys[0]'])).stdout).toBe('pds\n');
+  });
+});
+
 describe('lists and profiles', () => {
   it('contracts ls --include shows a count per include, in the table and the TSV', async () => {
     const args = ['contracts', 'ls', '--per-page', '2', '--include', 'royalties', '--include', 'splits,accounting-periods'];

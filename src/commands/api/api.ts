@@ -12,6 +12,8 @@ import type { ListPage } from '../../lib/output.js';
 
 export const paged = true;
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({
   args: z.tuple([z.string()]),
   method: z.optional(z.string()),

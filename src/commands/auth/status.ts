@@ -6,6 +6,8 @@ import { unreachable } from '../../lib/auth/requests.js';
 import type { Project } from '../../lib/schemas.js';
 import { describeScope, scopeOf } from './scope.js';
 
+export const scripting = ['jq', 'fields'] as const;
+
 export const Options = z.object({ args: z.tuple([]) });
 
 export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<number> {

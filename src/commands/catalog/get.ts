@@ -7,6 +7,8 @@ import { resourceFields } from './views.js';
 
 export const paged = true;
 
+export const scripting = ['jq', 'fields'] as const;
+
 export const Options = z.object({ ...ResourceFlags, args: z.tuple([z.string()]) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

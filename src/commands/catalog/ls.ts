@@ -8,6 +8,8 @@ import { ResourceFlags, resourceQuery } from './flags.js';
 
 export const paged = true;
 
+export const scripting = ['jq', 'fields'] as const;
+
 export const Options = z.object({
   ...ResourceFlags,
   args: z.tuple([]),

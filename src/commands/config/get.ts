@@ -4,6 +4,8 @@ import { readProfile } from '../../lib/config.js';
 import { PdsError } from '../../lib/errors.js';
 import { configKey } from './keys.js';
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({ args: z.tuple([z.string()]) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

@@ -2,6 +2,8 @@ import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { CONFIG_KEYS, maskToken, readProfile } from '../../lib/config.js';
 
+export const scripting = ['jq', 'fields'] as const;
+
 export const Options = z.object({ args: z.tuple([]) });
 
 export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

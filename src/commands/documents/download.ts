@@ -14,6 +14,8 @@ import { positiveInt } from '../options.js';
 import { LiveLines } from './live.js';
 import { loadCells } from '../../lib/cells.js';
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({
   kind: z.enum(['contract', 'statement']),
   all: z.optional(z.boolean()),

@@ -5,6 +5,8 @@ import type { DocumentKind, DocumentProcesses } from '../../lib/api/documents.js
 import { PdsError, ProcessingFailedError } from '../../lib/errors.js';
 import { WatchFlags, briefOf, checkDocumentId, progressOf, stagingCheck, statementRun, statusCommand, watchProcesses, type Progress } from './processes.js';
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({
   kind: z.enum(['contract', 'statement']),
   watch: z.optional(z.boolean()),

@@ -9,6 +9,8 @@ import { selectTools } from './serve.js';
 /** The snippet may name a profile that exists only where the client runs. */
 export const allowsNewProfile = true;
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({
   args: z.tuple([]),
   client: z.string(),

@@ -5,6 +5,8 @@ import { schemaFields } from '../../lib/fields.js';
 
 export const paged = true;
 
+export const scripting = ['jq', 'fields'] as const;
+
 export const Options = z.object({ args: z.tuple([z.optional(z.string())]) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

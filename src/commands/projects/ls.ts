@@ -6,6 +6,8 @@ import { schemaFields } from '../../lib/fields.js';
 
 export const paged = true;
 
+export const scripting = ['jq', 'fields'] as const;
+
 export const Options = z.object({ args: z.tuple([]) });
 
 export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

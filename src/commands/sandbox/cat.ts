@@ -5,6 +5,8 @@ import { openSandbox, printFile } from './session.js';
 
 export const paged = true;
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({ args: z.tuple([z.string()]) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

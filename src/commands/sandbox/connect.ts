@@ -3,6 +3,8 @@ import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { openSandbox } from './session.js';
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({ args: z.tuple([]) });
 
 export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

@@ -5,6 +5,8 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { lastFailure, openSandbox, writeResults } from './session.js';
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({ args: z.tuple([z.optional(z.array(z.string()))]), parallel: z.optional(z.boolean()) });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<number> {

@@ -5,6 +5,8 @@ import { AGENTS_GUIDE, openSandbox, printFile } from './session.js';
 
 export const paged = true;
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({ args: z.tuple([]) });
 
 export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {

@@ -6,6 +6,8 @@ import { ROOT, openSandbox, readPath } from './session.js';
 
 export const paged = true;
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({ args: z.tuple([z.optional(z.string())]) });
 
 const GAP = 2;

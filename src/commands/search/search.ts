@@ -9,6 +9,8 @@ export const SEARCH_TYPES = ['contract', 'entity', 'artist', 'writer', 'recordin
 
 export const paged = true;
 
+export const scripting = ['jq', 'fields'] as const;
+
 export const Options = z.object({
   args: z.tuple([z.array(z.string())]),
   type: z.optional(z.union([z.string(), z.array(z.string())])),

@@ -14,6 +14,8 @@ import { pool } from '../../lib/pool.js';
 import { safeText } from '../../lib/text.js';
 import { WatchFlags, shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
 
+export const scripting = ['jq'] as const;
+
 export const Options = z.object({
   kind: z.enum(['contract', 'statement']),
   extract: z.optional(z.array(z.string())),
