@@ -41,7 +41,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       const [{ Context }, verb] = await Promise.all([import('./lib/context.js'), load()]);
       const opts = checkOptions(verb, input);
       checkScripting(verb, flags, path);
-      if (flags.profile !== undefined && !verb.allowsNewProfile) (await import('./lib/config.js')).checkProfileExists(flags.profile, env);
+      // A profile named by PDS_PROFILE is checked as one named by --profile: a typo is not "not logged in".
+      const profile = flags.profile || env.PDS_PROFILE;
+      if (profile && !verb.allowsNewProfile) (await import('./lib/config.js')).checkProfileExists(profile, env);
       const paging = verb.paged && io.stdoutIsTTY && flags.pager !== false ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
       try {
         const ctxDeps = paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps;

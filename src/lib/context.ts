@@ -5,7 +5,7 @@ import { resolveSettings, type GlobalFlags, type Settings } from './config.js';
 import { Output } from './output.js';
 import { HttpClient, RetryBudget } from './http.js';
 import { checkTransportSafety } from './http-safety.js';
-import { AuthError, UsageError } from './errors.js';
+import { AuthError, SIGN_IN_HINT, UsageError } from './errors.js';
 import { UUID_PATTERN } from './schemas.js';
 import { createApi, type Api } from './api/index.js';
 import { VERSION } from './version.js';
@@ -74,7 +74,7 @@ export class Context {
     if (!this.apiInstance) {
       if (!this.settings.token) {
         throw new AuthError('not logged in', {
-          details: ['run `pds auth login --with-token` or set PDS_TOKEN'],
+          details: [SIGN_IN_HINT],
         });
       }
       this.apiInstance = createApi(this.http());

@@ -14,6 +14,10 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** What to do when there is no credential at all: every way to sign in. */
+export const SIGN_IN_HINT =
+  'sign in with `pds auth login` (it asks how on a terminal; --web: with a browser), pipe a token to `pds auth login --with-token`, or set PDS_TOKEN';
+
 export class PdsError extends Error {
   readonly exitCode: number = ExitCode.failure;
   /** HTTP status when the service answered with an error. */

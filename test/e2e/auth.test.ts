@@ -5,6 +5,8 @@ import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
 
+const HINT = 'sign in with `pds auth login` (it asks how on a terminal; --web: with a browser), pipe a token to `pds auth login --with-token`, or set PDS_TOKEN';
+
 let emulator: Emulator;
 let dir: string;
 beforeAll(async () => {
@@ -230,7 +232,7 @@ describe('pds auth status', () => {
     expect(result).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error: not logged in (profile default)\n  run `pds auth login` or set PDS_TOKEN\n',
+      stderr: `error: not logged in (profile default)\n  ${HINT}\n`,
     });
     expect(emulator.requests).toEqual([]);
   });
@@ -283,7 +285,7 @@ describe('pds auth token', () => {
     expect(await pds(['auth', 'token'])).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error: no token (profile default)\n  run `pds auth login` or set PDS_TOKEN\n',
+      stderr: `error: no token (profile default)\n  ${HINT}\n`,
     });
   });
 });

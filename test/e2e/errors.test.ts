@@ -22,7 +22,9 @@ describe('401: not authenticated (exit 3)', () => {
     expect(await runCli(emulator, ['artists', 'ls'], { token: null })).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error: not logged in\n  run `pds auth login --with-token` or set PDS_TOKEN\n',
+      stderr:
+        'error: not logged in\n' +
+        '  sign in with `pds auth login` (it asks how on a terminal; --web: with a browser), pipe a token to `pds auth login --with-token`, or set PDS_TOKEN\n',
     });
     expect(emulator.requests).toEqual([]);
   });

@@ -158,6 +158,15 @@ describe('lists and profiles', () => {
     expect(emulator.requests).toEqual([]);
     expect((await runCli(emulator, ['--profile', 'staging', 'projects', 'ls', '-q'], { env })).code).toBe(0);
     expect((await runCli(emulator, ['--profile', 'default', 'projects', 'ls', '-q'])).code).toBe(0);
+    // PDS_PROFILE the same way.
+    emulator.requests.length = 0;
+    expect(await runCli(emulator, ['projects', 'ls'], { env: { ...env, PDS_PROFILE: 'prod' } })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown profile 'prod'\n  profiles: default, staging\n  `pds --profile prod auth login` creates it\n",
+    });
+    expect(emulator.requests).toEqual([]);
+    expect((await runCli(emulator, ['projects', 'ls', '-q'], { env: { ...env, PDS_PROFILE: 'staging' } })).code).toBe(0);
   });
 
   it('`auth login --profile new` still creates the profile, as do `config set` and `use`', async () => {
@@ -165,8 +174,9 @@ describe('lists and profiles', () => {
     expect((await runCli(emulator, ['auth', 'login', '--with-token', '--profile', 'fresh'], { env, stdin: 'demo-org-token\n', token: null })).code).toBe(0);
     expect((await runCli(emulator, ['config', 'set', 'timeout', '9', '--profile', 'other'], { env })).code).toBe(0);
     expect((await runCli(emulator, ['use', DEMO_PROJECT, '--profile', 'third'], { env })).code).toBe(0);
+    expect((await runCli(emulator, ['config', 'set', 'timeout', '9'], { env: { ...env, PDS_PROFILE: 'fourth' } })).code).toBe(0);
     const config = JSON.parse(readFileSync(join(env.PDS_CONFIG_DIR, 'config.json'), 'utf8')) as { profiles: Record<string, unknown> };
-    expect(Object.keys(config.profiles).sort()).toEqual(['fresh', 'other', 'third']);
+    expect(Object.keys(config.profiles).sort()).toEqual(['fourth', 'fresh', 'other', 'third']);
   });
 });
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { maskToken, type Settings, type Source } from '../../lib/config.js';
-import { AuthError, type PdsError } from '../../lib/errors.js';
+import { AuthError, SIGN_IN_HINT, type PdsError } from '../../lib/errors.js';
 import { unreachable } from '../../lib/auth/requests.js';
 import type { Project } from '../../lib/schemas.js';
 import { describeScope, scopeOf } from './scope.js';
@@ -15,7 +15,7 @@ export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise
   const { token } = settings;
   if (!token) {
     throw new AuthError(`not logged in (profile ${settings.profile})`, {
-      details: ['run `pds auth login` or set PDS_TOKEN'],
+      details: [SIGN_IN_HINT],
     });
   }
   const tokenFrom = from('token', settings.tokenSource ?? 'profile', settings);

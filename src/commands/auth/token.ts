@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
-import { AuthError } from '../../lib/errors.js';
+import { AuthError, SIGN_IN_HINT } from '../../lib/errors.js';
 
 export const Options = z.object({ args: z.tuple([]) });
 
@@ -11,7 +11,7 @@ export const Options = z.object({ args: z.tuple([]) });
 export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
   const { token, profile } = ctx.settings;
   if (!token) {
-    throw new AuthError(`no token (profile ${profile})`, { details: ['run `pds auth login` or set PDS_TOKEN'] });
+    throw new AuthError(`no token (profile ${profile})`, { details: [SIGN_IN_HINT] });
   }
   const session = ctx.oauthSession;
   ctx.output.write(`${session ? await session.token() : token}\n`);
