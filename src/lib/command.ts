@@ -16,7 +16,7 @@ export interface VerbModule<S extends z.ZodMiniType = z.ZodMiniType> {
    * something to it; the other is refused, exit 2, rather than ignored.
    */
   scripting?: readonly ('jq' | 'fields')[];
-  /** It may name a profile that does not exist (yet): one it creates, or one it only names. */
+  /** It may name a profile that does not exist (yet): one it creates, one it only names, or it uses none. */
   allowsNewProfile?: boolean;
   /** Does the work; returns an exit code (default 0) or throws a typed error. */
   run(opts: z.infer<S>, ctx: Context): Promise<number | void>;

@@ -179,6 +179,14 @@ describe('pds __complete', () => {
     expect(none).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('needs no profile: an unknown --profile or PDS_PROFILE does not stop the script or the candidates', async () => {
+    const script = await runCli(null, ['--profile', 'nope', 'completion', 'bash']);
+    expect(script.code).toBe(0);
+    expect(script.stdout).toContain('complete -o bashdefault -o default -F _pds_complete pds');
+    expect((await runCli(null, ['completion', 'zsh'], { env: { PDS_PROFILE: 'nope' } })).code).toBe(0);
+    expect(await runCli(null, ['__complete', '--', 'con'], { env: { PDS_PROFILE: 'nope' } })).toEqual({ code: 0, stdout: 'contracts\nconfig\n', stderr: '' });
+  });
+
   it('`pds completion` of an unknown shell is exit 2', async () => {
     expect(await runCli(null, ['completion', 'tcsh'])).toEqual({ code: 2, stdout: '', stderr: "error: no completion for shell 'tcsh'\n  shells: bash, zsh, fish\n" });
   });

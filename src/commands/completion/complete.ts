@@ -15,6 +15,9 @@ import { ROLES } from '../catalog/flags.js';
 import { resourceFields } from '../catalog/views.js';
 import { SEARCH_TYPES } from '../search/search.js';
 
+/** It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it. */
+export const allowsNewProfile = true;
+
 export const Options = z.object({
   args: z.tuple([z.array(z.string())]),
   program: z.custom<Command>((value) => typeof value === 'object' && value !== null),

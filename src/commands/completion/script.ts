@@ -4,6 +4,9 @@ import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 
+/** It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it. */
+export const allowsNewProfile = true;
+
 export const Options = z.object({ args: z.tuple([z.string()]) });
 
 const BASH = `# pds completion for bash.

@@ -22,6 +22,9 @@ function numberFlag(flag: string, { min, max, integer }: { min: number; max?: nu
   );
 }
 
+/** It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it. */
+export const allowsNewProfile = true;
+
 export const Options = z.object({
   args: z.tuple([]),
   port: z.optional(numberFlag('--port', { min: 0, max: 65_535, integer: true })),
