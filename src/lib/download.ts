@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { link, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { InterruptedError, ServiceError, UsageError } from './errors.js';
+import { InterruptedError, PdsError, ServiceError, UsageError } from './errors.js';
 import type { HttpResponse, Transport } from './transport.js';
 import { formatBytes } from './upload.js';
 
@@ -91,17 +91,19 @@ export class NameClaims {
 /** Fetches `url` into the file `target`; see the module comment for the guarantees. */
 export async function saveToFile(url: string, target: string, options: SaveOptions): Promise<Saved> {
   const existing = await sizeOf(target);
-  const request = await get(url, options);
-  const { response, total } = request;
+  // The file is made before storage is asked: a target that cannot be written costs no download.
+  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
+  let handle: FileHandle | undefined = await open(temporary, 'wx').catch((error: unknown) => {
+    throw cannotWrite(target, error);
+  });
   try {
-    if (existing !== undefined && !options.force && total !== undefined) {
-      if (total === existing) return { bytes: existing, upToDate: true };
-      throw exists(target, existing, total);
-    }
-    const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
-    let handle: FileHandle | undefined;
+    const request = await get(url, options);
+    const { response, total } = request;
     try {
-      handle = await open(temporary, 'wx');
+      if (existing !== undefined && !options.force && total !== undefined) {
+        if (total === existing) return { bytes: existing, upToDate: true };
+        throw exists(target, existing, total);
+      }
       const file = handle;
       const bytes = await receive(response, total, request, options, (chunk) => file.write(chunk).then(() => undefined));
       await handle.close();
@@ -114,12 +116,19 @@ export async function saveToFile(url: string, target: string, options: SaveOptio
       await place(temporary, target, options.force, bytes);
       return { bytes, upToDate: false };
     } finally {
-      await handle?.close().catch(() => undefined);
-      await rm(temporary, { force: true });
+      request.done();
     }
   } finally {
-    request.done();
+    await handle?.close().catch(() => undefined);
+    await rm(temporary, { force: true });
   }
+}
+
+/** A local failure to create the file, said once, of the file asked for (not of its temporary). */
+function cannotWrite(target: string, error: unknown): PdsError {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  const meaning = error instanceof Error ? /^[A-Z]+: ([^,]+)/.exec(error.message)?.[1] : undefined;
+  return new PdsError(`cannot write ${target}${code ? `: ${code}` : ''}${meaning ? ` (${meaning})` : ''}`, { cause: error });
 }
 
 /** Fetches `url` to a stream (stdout): nothing is written until the first bytes prove a PDF. */

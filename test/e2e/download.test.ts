@@ -163,6 +163,25 @@ describe('refusals', () => {
     expect(emulator.requests).toEqual([]);
   });
 
+  it('-o through a file (afile/ or afile/sub/) is a usage error before anything is sent', async () => {
+    const file = join(freshDir(), 'afile');
+    writeFileSync(file, 'x');
+    for (const output of [`${file}/`, `${file}/sub/`]) {
+      const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', output]);
+      expect(result).toEqual({ code: 2, stdout: '', stderr: `error: cannot write to ${output}: ${file} is a file, not a directory\n` });
+    }
+    expect(emulator.requests).toEqual([]);
+  });
+
+  it('a directory where no file can be made: one clear error naming the file, and storage is never asked', async () => {
+    emulator.storage.requests.length = 0;
+    const result = await runCli(emulator, ['contracts', 'download', '20001', '-o', '/proc/']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: cannot (write \/proc\/\S+\.pdf: E[A-Z]+ \([a-z ]+\)|write to \/proc\/: no permission to write in \/proc)\n$/);
+    expect(result.stderr).not.toContain('.part');
+    expect(emulator.storage.requests).toEqual([]);
+  });
+
   it('a service without the download endpoint: "this service does not offer downloads", exit 5', async () => {
     const without = await testEmulator({ downloads: false });
     try {

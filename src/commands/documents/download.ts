@@ -1,8 +1,9 @@
 // `pds contracts download` and `pds statements download`: the original PDF of each record, fetched
 // from the signed URL the service hands out (src/lib/download.ts saves it). One module for both
 // kinds; `kind` comes from the registration.
-import { mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
@@ -147,6 +148,10 @@ async function destinationOf(opts: Options, ids: string[] | undefined, ctx: Cont
   const output = opts.output;
   const single = ids !== undefined && ids.length === 1;
   if (output === undefined) return { to: 'dir', dir: '.' };
+  if (/[/\\]$/.test(output)) {
+    await checkDirectory(output);
+    return { to: 'dir', dir: output };
+  }
   if (output === '') throw new UsageError('invalid -o: empty');
   if (output === '-') {
     if (!single) throw new UsageError('-o - writes one file to stdout: give exactly one id');
@@ -154,11 +159,39 @@ async function destinationOf(opts: Options, ids: string[] | undefined, ctx: Cont
     if (ctx.io.stdoutIsTTY) throw new UsageError('stdout is a terminal: redirect it to a file or a pipe to use -o -');
     return { to: 'stdout' };
   }
-  if (/[/\\]$/.test(output) || (await isDirectory(output))) return { to: 'dir', dir: output };
+  if (await isDirectory(output)) {
+    await checkDirectory(output);
+    return { to: 'dir', dir: output };
+  }
   if (!single) throw new UsageError(`-o ${output} names one file: give a directory (ending with /) for several downloads`);
   const parent = join(output, '..');
   if (!(await isDirectory(parent))) throw new UsageError(`cannot write ${output}: the directory ${parent} does not exist`);
   return { to: 'file', path: output };
+}
+
+/**
+ * A directory to save into (made when missing): the nearest part of its path that exists must be
+ * a directory pds may write in. Checked before anything is asked of the service.
+ */
+async function checkDirectory(dir: string): Promise<void> {
+  for (let path = resolve(dir); ; path = dirname(path)) {
+    let isDir: boolean;
+    try {
+      isDir = (await stat(path)).isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Missing (made later), or a file on the way (said when the walk reaches it).
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(path) !== path) continue;
+      throw new UsageError(`cannot write to ${dir}: ${code ?? String(error)}`);
+    }
+    if (!isDir) throw new UsageError(`cannot write to ${dir}: ${path} is a file, not a directory`);
+    try {
+      await access(path, constants.W_OK);
+    } catch {
+      throw new UsageError(`cannot write to ${dir}: no permission to write in ${path}`);
+    }
+    return;
+  }
 }
 
 async function isDirectory(path: string): Promise<boolean> {
