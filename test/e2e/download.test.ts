@@ -116,7 +116,7 @@ describe('several downloads', () => {
     const result = await runCli(emulator, ['statements', 'download', statementId(0), '99999', '-o', `${dir}/`]);
     expect(result.code).toBe(1);
     expect(readdirSync(dir)).toEqual([fileNameOf('statement', statementId(0))]);
-    expect(result.stderr).toContain(`error: statement 99999: statement 99999 not found in project ${DEMO_PROJECT_ID}\n`);
+    expect(result.stderr).toContain(`error: statement 99999: not found in project ${DEMO_PROJECT_ID}\n`);
     expect(result.stderr).toMatch(/1 downloaded, 1 failed\n$/);
   });
 });

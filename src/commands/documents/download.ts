@@ -331,7 +331,7 @@ class Display {
     if (entry.error instanceof InterruptedError) return;
     const name = `${this.kind} ${entry.id}`;
     if (this.live && entry.line !== undefined) {
-      if (entry.error) this.live.set(entry.line, '✗', `${name}  ${printable(entry.error.message)}`);
+      if (entry.error) this.live.set(entry.line, '✗', `${name}  ${this.reason(entry)}`);
       else if (entry.saved?.upToDate) this.live.set(entry.line, '=', `${name} → ${entry.path}  up to date`);
       else if (entry.saved) this.live.set(entry.line, '✓', `${name} → ${entry.path}  ${formatBytes(entry.saved.bytes)}`);
       return;
@@ -346,13 +346,20 @@ class Display {
     this.live?.finish();
   }
 
+  /** Why a file failed, beside the record's name: without that name again at its start. */
+  private reason(entry: Entry): string {
+    const message = printable(entry.error?.message ?? '');
+    const subject = `${this.kind} ${entry.id} `;
+    return message.startsWith(subject) ? message.slice(subject.length) : message;
+  }
+
   /** The failures of a batch, with their details, after the lines. */
   errors(entries: Entry[]): void {
     if (this.ctx.settings.json) return;
     const err = this.ctx.io.stderr;
     for (const entry of entries) {
       if (!entry.error) continue;
-      err.write(`${this.ctx.output.paintErr('red', 'error:')} ${this.kind} ${entry.id}: ${printable(entry.error.message)}\n`);
+      err.write(`${this.ctx.output.paintErr('red', 'error:')} ${this.kind} ${entry.id}: ${this.reason(entry)}\n`);
       for (const line of entry.error.details) err.write(`  ${printable(line)}\n`);
     }
   }
