@@ -30,6 +30,12 @@ describe('pds mcp config', () => {
     expect(JSON.parse(pinned.stdout).mcpServers.pds.args).toEqual(['mcp', '-p', DEMO_PROJECT, '--profile', 'work']);
     const fromEnv = await runCli(null, ['mcp', 'config', '--client', 'cursor']);
     expect(JSON.parse(fromEnv.stdout).mcpServers.pds.args).toEqual(['mcp']);
+    // The same for --api-url: given on the command line, it is in the snippet; from PDS_API_URL, not.
+    const service = await runCli(null, ['--api-url', 'http://127.0.0.1:4010', 'mcp', 'config', '--client', 'claude']);
+    expect(JSON.parse(service.stdout).mcpServers.pds.args).toEqual(['mcp', '--api-url', 'http://127.0.0.1:4010']);
+    expect(service.stderr).toContain('claude mcp add pds -- pds mcp --api-url http://127.0.0.1:4010\n');
+    const serviceFromEnv = await runCli('http://127.0.0.1:4010', ['mcp', 'config', '--client', 'claude']);
+    expect(JSON.parse(serviceFromEnv.stdout).mcpServers.pds.args).toEqual(['mcp']);
   });
 
   it('quotes what a shell would split in the claude mcp add line', async () => {

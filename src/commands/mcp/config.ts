@@ -45,6 +45,8 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
   const args = ['mcp'];
   if (ctx.settings.projectSource === 'flag') args.push('-p', ctx.project());
   if (ctx.settings.profile !== DEFAULT_PROFILE) args.push('--profile', ctx.settings.profile);
+  // Like -p: a service named on this command line (not one of the environment's) goes in the snippet.
+  if (ctx.settings.apiUrlSource === 'flag') args.push('--api-url', ctx.settings.apiUrl);
   if (opts.allowWrites) args.push('--allow-writes');
   if (opts.tools !== undefined) args.push('--tools', opts.tools);
   ctx.output.json(client.snippet({ command: 'pds', args }));
