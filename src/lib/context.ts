@@ -72,14 +72,15 @@ export class Context {
   /** The typed API over the configured URL and token; fails with exit 3 when there is no token. */
   get api(): Api {
     if (!this.apiInstance) {
-      if (!this.settings.token) {
-        throw new AuthError('not logged in', {
-          details: [SIGN_IN_HINT],
-        });
-      }
+      this.requireToken();
       this.apiInstance = createApi(this.http());
     }
     return this.apiInstance;
+  }
+
+  /** Fails with exit 3 when there is no token: for a command that should stop before its other work. */
+  requireToken(): void {
+    if (!this.settings.token) throw new AuthError('not logged in', { details: [SIGN_IN_HINT] });
   }
 
   /** The browser sign-in in use (not when PDS_TOKEN or a stored API token applies). */

@@ -52,7 +52,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const ids = checkIds(kind, opts);
   const destination = await destinationOf(opts, ids, ctx);
   const projectId = ctx.project();
-  void ctx.api; // fails now (exit 3) without a token, before any listing
+  ctx.requireToken(); // exit 3 now, before any listing
   const entries: Entry[] = (ids ?? (await everyId(ctx, kind, projectId))).map((id) => ({ id, received: 0 }));
   if (entries.length === 0) {
     if (ctx.output.mode === 'json') ctx.output.json([]);

@@ -33,7 +33,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const tools = selectTools(opts);
   // A bad -p or a missing token stops the server before a client sees it start.
   const pinned = ctx.settings.projectSource === 'flag' ? ctx.project() : undefined;
-  void ctx.api;
+  ctx.requireToken();
 
   const stop = new AbortController();
   const signal = AbortSignal.any([ctx.signal, stop.signal]);
