@@ -114,6 +114,38 @@ describe('pds api', () => {
     expect(sent()).toEqual([2, 3].map((page) => ['GET', '/v1/artists', { projectId: P, page: String(page), perPage: '40' }]));
   });
 
+  it('--paginate ends like --all: a list that ignores page is exit 1 naming its pagination', async () => {
+    // /v1/projects is one plain array whatever the page: page 2 repeats page 1.
+    const projects = JSON.parse((await runCli(emulator, ['api', 'projects'])).stdout).data as { id: string }[];
+    emulator.requests.length = 0;
+    const result = await runCli(emulator, ['api', 'projects', '-f', 'perPage=1', '--paginate']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: the service's pagination repeats itself: page 2 holds only records already listed, so --paginate stopped after ${projects.length} records\n` +
+        '  the service seems to ignore the page parameter; list page by page with -f page=N, or report it to the service\n',
+    );
+    expect(result.stdout.match(/"id"/g)).toHaveLength(projects.length);
+    // Page 2 showed the repeat; pages fetched ahead of it are cancelled.
+    expect(sent().slice(0, 2)).toEqual([
+      ['GET', '/v1/projects', { perPage: '1', page: '1' }],
+      ['GET', '/v1/projects', { perPage: '1', page: '2' }],
+    ]);
+  });
+
+  it('--paginate stops at a short page and at total_count, as --all does', async () => {
+    const contracts = emulator.state.data[P]?.contracts.length ?? 0;
+    const statements = emulator.state.data[P]?.statements.length ?? 0;
+    // Contracts come as a plain array: 10 a page, the last page is short.
+    const short = await runCli(emulator, ['api', 'contracts', '-f', 'projectId={project}', '-f', 'perPage=10', '--paginate', '--jq', 'length']);
+    // Statements come in the paged envelope: the last page is full, and total_count says it is the last.
+    const perPage = [50, 41, 40, 30, 25, 20, 10].find((size) => statements % size === 0) as number;
+    const total = await runCli(emulator, ['api', 'statements', '-f', 'projectId={project}', '-f', `perPage=${perPage}`, '--paginate', '--jq', 'length']);
+    expect([short.code, short.stdout, total.code, total.stdout]).toEqual([0, `${contracts}\n`, 0, `${statements}\n`]);
+    // Pages past the total are never asked for (a plain array has none: pages fetched ahead may be).
+    const statementPages = Array.from({ length: statements / perPage }, (_, i) => String(i + 1));
+    expect(emulator.requests.filter((r) => r.path === '/v1/statements').map((r) => r.query.page)).toEqual(statementPages);
+  });
+
   it('--paginate of something that is not a list is exit 2', async () => {
     const result = await runCli(emulator, ['api', 'projects/{project}', '--paginate']);
     expect(result.code).toBe(2);

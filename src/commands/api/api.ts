@@ -187,7 +187,7 @@ async function printPages(
 ): Promise<void> {
   const start = Number(query.page ?? 1);
   if (!Number.isSafeInteger(start) || start < 1) throw new UsageError(`invalid page '${String(query.page)}' for --paginate`);
-  const pages = followPages(fetch, start, 4);
+  const pages = followPages(fetch, start, 4, { walk: { flag: '--paginate', onePage: '-f page=N' } });
   if (ctx.output.jq) {
     const all: unknown[] = [];
     for await (const page of pages) all.push(...page.items);

@@ -109,8 +109,17 @@ export function createCatalogApi(http: HttpClient) {
 
 export type CatalogApi = ReturnType<typeof createCatalogApi>;
 
-/** The service's pagination repeated records already listed: `--all` stopped rather than loop. */
+/** The service's pagination repeated records already listed: the walk stopped rather than loop. */
 export class PaginationError extends ServiceError {}
+
+/** How the user asked for every page, and how to list one page instead: said when the walk stops. */
+export interface PageWalk {
+  flag: string;
+  onePage: string;
+}
+
+/** `--all` of the list commands. */
+const ALL: PageWalk = { flag: '--all', onePage: '--page' };
 
 const defaultId = (item: unknown): string =>
   typeof item === 'object' && item !== null && 'id' in item ? String(item.id) : String(item);
@@ -134,7 +143,7 @@ export async function* followPages<T>(
   fetchPage: (page: number, signal: AbortSignal) => Promise<ListPage<T>>,
   startPage: number,
   concurrency: number,
-  idOf: (item: T) => string = defaultId,
+  { walk = ALL, idOf = defaultId }: { walk?: PageWalk; idOf?: (item: T) => string } = {},
 ): AsyncGenerator<ListPage<T>> {
   const cancel = new AbortController();
   let firstIds: Set<string> | undefined;
@@ -148,8 +157,8 @@ export async function* followPages<T>(
     const seen = (id: string) => firstIds?.has(id) === true || recent.some((set) => set.has(id));
     if (ids.length > 0 && (fingerprints.has(fingerprint) || ids.every(seen))) {
       throw new PaginationError(
-        `the service's pagination repeats itself: page ${page.page} holds only records already listed, so --all stopped after ${listed} records`,
-        { details: ['the service seems to ignore the page parameter; list page by page with --page, or report it to the service'] },
+        `the service's pagination repeats itself: page ${page.page} holds only records already listed, so ${walk.flag} stopped after ${listed} records`,
+        { details: [`the service seems to ignore the page parameter; list page by page with ${walk.onePage}, or report it to the service`] },
       );
     }
     fingerprints.add(fingerprint);
