@@ -11,6 +11,8 @@ export interface IO {
   stderrIsTTY: boolean;
   /** Terminal width for tables; 80 when unknown. */
   columns: number;
+  /** Terminal height, for live lines that must fit the screen; undefined when unknown. */
+  rows?: number;
 }
 
 export function processIO(): IO {
@@ -22,6 +24,8 @@ export function processIO(): IO {
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     columns: process.stdout.columns || 80,
+    // Live lines are drawn on stderr: its height is the one that counts.
+    ...(process.stderr.rows ? { rows: process.stderr.rows } : {}),
   };
 }
 
@@ -46,7 +50,7 @@ export interface MemoryIO extends IO {
   err(): string;
 }
 
-export function memoryIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: string | Buffer; columns?: number } = {}): MemoryIO {
+export function memoryIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: string | Buffer; columns?: number; rows?: number } = {}): MemoryIO {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -64,6 +68,7 @@ export function memoryIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: s
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     columns: options.columns ?? 100,
+    ...(options.rows === undefined ? {} : { rows: options.rows }),
     out: () => Buffer.concat(outChunks).toString('utf8'),
     err: () => Buffer.concat(errChunks).toString('utf8'),
   };

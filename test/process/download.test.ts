@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
-import { sharedEmulator } from '../helpers/emulator.js';
+import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { ptyPds, runPds, startPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
@@ -84,4 +84,30 @@ it('exits right after its last output (no connection or timer outlives the downl
   expect(run.code).toBe(0);
   expect(run.stderr.endsWith(`\n${emulator.state.data[DEMO_PROJECT_ID]?.statements.length} downloaded\n`)).toBe(true);
   expect(run.afterLastOutputMs).toBeLessThan(500);
+});
+
+it('more files than the screen has rows: every file once in the scrollback, no redrawn copies left behind', async () => {
+  // Each link takes a while: the block is redrawn many times while files are still waiting.
+  const slow = await testEmulator({ latencyMs: 40 });
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'pds-download-'));
+    const ids = (slow.state.data[DEMO_PROJECT_ID]?.contracts ?? []).map((c) => c.id);
+    expect(ids.length).toBeGreaterThan(30);
+    const rows = 20;
+    const pds = await ptyPds(['contracts', 'download', '--all', '-o', `${dir}/`], { env: { ...env(), PDS_API_URL: slow.url, NO_COLOR: '1' }, rows });
+    expect((await pds.exited).code).toBe(0);
+    // The cursor never went up further than the screen allows (rows - 1 lines live, the cursor below).
+    const ups = [...pds.raw().matchAll(/\u001b\[(\d+)A/g)].map((match) => Number(match[1]));
+    expect(ups.length).toBeGreaterThan(2);
+    expect(Math.max(...ups)).toBeLessThanOrEqual(rows - 1);
+    // The files that did not fit yet were counted below the block.
+    expect(pds.raw()).toMatch(/\u001b\[2K {2}… \d+ more\r?\n/);
+    const screen = await pds.screen();
+    // Scrollback and screen: one final line per file, in order, then the summary; nothing else.
+    expect(screen.slice(0, -1).map((line) => /^✓ contract (\S+) → /.exec(line)?.[1])).toEqual(ids);
+    expect(screen.at(-1)).toBe(`${ids.length} downloaded`);
+    expect(pds.cursorVisible()).toBe(true);
+  } finally {
+    await slow.close();
+  }
 });

@@ -306,7 +306,7 @@ class Display {
     const quiet = ctx.settings.quiet || ctx.settings.json;
     const live =
       !quiet && ctx.io.stderrIsTTY
-        ? new LiveLines(ctx.io.stderr, ctx.io.columns, await loadCells(), (mark) =>
+        ? new LiveLines(ctx.io.stderr, { columns: ctx.io.columns, rows: ctx.io.rows }, await loadCells(), (mark) =>
             ctx.output.paintErr(mark === '✓' ? 'green' : mark === '✗' ? 'red' : 'cyan', mark),
           )
         : undefined;
@@ -331,9 +331,9 @@ class Display {
     if (entry.error instanceof InterruptedError) return;
     const name = `${this.kind} ${entry.id}`;
     if (this.live && entry.line !== undefined) {
-      if (entry.error) this.live.set(entry.line, '✗', `${name}  ${this.reason(entry)}`);
-      else if (entry.saved?.upToDate) this.live.set(entry.line, '=', `${name} → ${entry.path}  up to date`);
-      else if (entry.saved) this.live.set(entry.line, '✓', `${name} → ${entry.path}  ${formatBytes(entry.saved.bytes)}`);
+      if (entry.error) this.live.settle(entry.line, '✗', `${name}  ${this.reason(entry)}`);
+      else if (entry.saved?.upToDate) this.live.settle(entry.line, '=', `${name} → ${entry.path}  up to date`);
+      else if (entry.saved) this.live.settle(entry.line, '✓', `${name} → ${entry.path}  ${formatBytes(entry.saved.bytes)}`);
       return;
     }
     if (!this.lines) return;

@@ -64,7 +64,7 @@ export class UploadDisplay {
     await ctx.output.prepareColor();
     const quiet = ctx.settings.quiet || ctx.settings.json;
     const live = !quiet && ctx.io.stderrIsTTY
-      ? new LiveLines(ctx.io.stderr, ctx.io.columns, await loadCells(), (mark) =>
+      ? new LiveLines(ctx.io.stderr, { columns: ctx.io.columns, rows: ctx.io.rows }, await loadCells(), (mark) =>
           mark === '✓' ? ctx.output.paintErr('green', mark) : mark === '✗' ? ctx.output.paintErr('red', mark) : ctx.output.paintErr('cyan', mark),
         )
       : undefined;
@@ -97,13 +97,13 @@ export class UploadDisplay {
     if (problem) this.problems.set(entry, problem);
     const name = label(entry.file);
     if (this.live && entry.line !== undefined) {
-      if (entry.error) this.live.set(entry.line, '✗', `${name}  ${entry.error.message}`);
+      if (entry.error) this.live.settle(entry.line, '✗', `${name}  ${entry.error.message}`);
       else if (entry.upload && entry.watched) {
         const mark = entry.watched.progress.outcome === 'completed' ? '✓' : entry.watched.progress.outcome === 'failed' ? '✗' : '!';
         const state = entry.watched.timedOut ? `still running after ${this.waitTimeout} s` : briefOf(this.kind, entry.watched.progress);
-        this.live.set(entry.line, mark, `${name}  staging id ${entry.upload.staging_id} · ${state}`);
+        this.live.settle(entry.line, mark, `${name}  staging id ${entry.upload.staging_id} · ${state}`);
       } else if (entry.upload) {
-        this.live.set(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}`);
+        this.live.settle(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}`);
       }
       return;
     }
