@@ -5,6 +5,7 @@
 // The whole value goes through jq at once, so `--all --jq` holds every record in memory (as jq
 // itself does); plain `--all --json` streams.
 import { UsageError } from './errors.js';
+import { safeLines } from './text.js';
 
 interface JqRuntime {
   /** Runs jq over a JSON text; returns its stdout or throws with `stderr` and `exitCode`. */
@@ -50,8 +51,7 @@ export async function compileJq(expression: string): Promise<JqFilter> {
       // jq ends every result with a newline; the wasm build drops the last one.
       if (text !== '' && !text.endsWith('\n')) text += '\n';
       // Raw strings come from the service: on a terminal, no control sequence of theirs gets through.
-      // eslint-disable-next-line no-control-regex
-      return terminal ? text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd') : text;
+      return terminal ? safeLines(text) : text;
     },
   };
 }

@@ -21,3 +21,11 @@ function visible(char: string): string {
 export function safeText(text: string): string {
   return text.replace(UNSAFE, visible);
 }
+
+/**
+ * Text printed as lines (jq's raw output, a service's answer that is not JSON): like safeText, but
+ * line feeds and tabs stay, since they are the layout of that text; a carriage return does not.
+ */
+export function safeLines(text: string): string {
+  return text.replace(UNSAFE, (char) => (char === '\n' || char === '\t' ? char : visible(char)));
+}

@@ -54,11 +54,11 @@ describe('--jq', () => {
     expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: --jq: Cannot index string with string "first"\n' });
   });
 
-  it('keeps service control characters off a terminal', async () => {
-    const result = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '"a\\u001b[31mb"'], TTY);
-    expect(result.stdout).toBe('a\ufffd[31mb\n');
-    const piped = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '"a\\u001b[31mb"']);
-    expect(piped.stdout).toBe('a\u001b[31mb\n');
+  it('keeps service control characters off a terminal: shown as escapes, lines and tabs kept', async () => {
+    const result = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '"a\\u001b[31mb\\r\\tc\\nd"'], TTY);
+    expect(result.stdout).toBe('a\\x1b[31mb\\r\tc\nd\n');
+    const piped = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '"a\\u001b[31mb\\r\\tc\\nd"']);
+    expect(piped.stdout).toBe('a\u001b[31mb\r\tc\nd\n');
   });
 });
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createPkce, randomState } from '../../src/lib/auth/pkce.js';
 import { credentialsFrom, TokenAnswer } from '../../src/lib/auth/tokens.js';
+import { OAuthAnswerError } from '../../src/lib/auth/requests.js';
 
 describe('PKCE', () => {
   it('makes a 43-character verifier and its S256 challenge, new every time', () => {
@@ -39,5 +40,13 @@ describe('the token answer', () => {
       access_token: 'a3',
       refresh_token: 'r2',
     });
+  });
+});
+
+describe("an authorization server's error", () => {
+  it('is shown with its control characters as escapes (safeText), a long description cut', () => {
+    const error = new OAuthAnswerError(new URL('http://127.0.0.1:9/token?x=1'), 400, 'invalid\u001b[2Jgrant', `expired\n${'x'.repeat(400)}`);
+    expect(error.code).toBe('invalid\\x1b[2Jgrant');
+    expect(error.message).toBe(`http://127.0.0.1:9/token answered 400: invalid\\x1b[2Jgrant (expired\\n${'x'.repeat(292)}…)`);
   });
 });

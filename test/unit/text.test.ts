@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeText } from '../../src/lib/text.js';
+import { safeLines, safeText } from '../../src/lib/text.js';
 import { loadCells } from '../../src/lib/cells.js';
 
 describe('safeText', () => {
@@ -26,5 +26,11 @@ describe('cells', () => {
     expect(cells.fit('abcdef', 6)).toBe('abcdef');
     expect(cells.fit('abcdefg', 6)).toBe('abcde…');
     expect(cells.fit('e\u0301e\u0301e\u0301e\u0301', 3)).toBe('e\u0301e\u0301…');
+  });
+});
+
+describe('safeLines', () => {
+  it('is safeText keeping line feeds and tabs', () => {
+    expect(safeLines('a\tb\nc\r\u001b[2J\u202e\n')).toBe('a\tb\nc\\r\\x1b[2J\\u{202e}\n');
   });
 });

@@ -9,6 +9,7 @@ import type { HttpResponse } from '../../lib/transport.js';
 import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
 import type { ListPage } from '../../lib/output.js';
+import { safeLines } from '../../lib/text.js';
 
 export const paged = true;
 
@@ -146,9 +147,8 @@ function printBody(ctx: Context, answer: string): void {
     ctx.output.write(answer);
     return;
   }
-  // On a terminal JSON.stringify escapes every control character; other text is cleaned the same way.
-  // eslint-disable-next-line no-control-regex
-  const shown = isJson ? JSON.stringify(parsed, null, 2) : answer.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
+  // On a terminal JSON.stringify escapes every control character; other text is made safe as lines.
+  const shown = isJson ? JSON.stringify(parsed, null, 2) : safeLines(answer);
   ctx.output.write(shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 

@@ -14,6 +14,8 @@ import { formatBytes } from '../../lib/upload.js';
 import { positiveInt } from '../options.js';
 import { LiveLines } from './live.js';
 import { loadCells } from '../../lib/cells.js';
+import { safeText } from '../../lib/text.js';
+import { pool } from '../../lib/pool.js';
 
 export const scripting = ['jq'] as const;
 
@@ -241,27 +243,12 @@ function targetOf(destination: Destination, fileName: string | null | undefined,
   return destination.dir === '.' ? name : join(destination.dir, name);
 }
 
-/**
- * Runs `task` over the items, at most `limit` at once, in order; stops starting new ones once
- * `signal` aborts. (The same as the pool moving to src/lib/pool.ts: use that one once it is there.)
- */
-async function pool<T>(items: readonly T[], limit: number, signal: AbortSignal, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && !signal.aborted) await task(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
 function asPdsError(error: unknown): PdsError {
   if (error instanceof PdsError) return error;
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   // A local file system failure (a full disk, no permission) is said as such.
   return new PdsError(error instanceof Error ? error.message : String(error), code ? { details: [code] } : {});
 }
-
-/** Control characters of a service's message would steer the terminal: they are dropped. */
-const printable = (text: string): string => text.replace(/[\p{Cc}\p{Cf}]/gu, '');
 
 /** stdout: the paths for -q, an array for --json; nothing otherwise (the files are the data). */
 function printResults(ctx: Context, entries: Entry[], destination: Destination): void {
@@ -348,7 +335,7 @@ class Display {
 
   /** Why a file failed, beside the record's name: without that name again at its start. */
   private reason(entry: Entry): string {
-    const message = printable(entry.error?.message ?? '');
+    const message = safeText(entry.error?.message ?? '');
     const subject = `${this.kind} ${entry.id} `;
     return message.startsWith(subject) ? message.slice(subject.length) : message;
   }
@@ -360,7 +347,7 @@ class Display {
     for (const entry of entries) {
       if (!entry.error) continue;
       err.write(`${this.ctx.output.paintErr('red', 'error:')} ${this.kind} ${entry.id}: ${this.reason(entry)}\n`);
-      for (const line of entry.error.details) err.write(`  ${printable(line)}\n`);
+      for (const line of entry.error.details) err.write(`  ${safeText(line)}\n`);
     }
   }
 }

@@ -5,6 +5,7 @@
 import type * as z from 'zod/mini';
 import { InterruptedError, ServiceError } from '../errors.js';
 import { createTransport, type Transport } from '../transport.js';
+import { safeText } from '../text.js';
 
 export interface OAuthRequestOptions {
   env: NodeJS.ProcessEnv;
@@ -27,8 +28,8 @@ export class OAuthAnswerError extends ServiceError {
     code: string | undefined,
     description: string | undefined,
   ) {
-    const safeCode = code === undefined ? undefined : printable(code);
-    const safeDescription = description === undefined ? undefined : printable(description);
+    const safeCode = code === undefined ? undefined : brief(code);
+    const safeDescription = description === undefined ? undefined : brief(description);
     super(`${url.origin}${url.pathname} answered ${httpStatus}${safeCode ? `: ${safeCode}` : ''}${safeDescription ? ` (${safeDescription})` : ''}`, {
       status: httpStatus,
     });
@@ -123,11 +124,7 @@ export function unreachable(error: unknown): boolean {
   return error.status === undefined || error.status >= 500;
 }
 
-/**
- * Server text bound for a terminal, without control characters (an escape sequence in an error
- * description must not reach the screen). Replace with the shared helper of src/lib/text.ts.
- */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 300);
+/** An authorization server's words in a message: safe for a terminal, and no longer than a line or so. */
+export function brief(text: string): string {
+  return safeText(text.length > 300 ? `${text.slice(0, 300)}…` : text);
 }

@@ -6,7 +6,7 @@ import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { discover } from './discovery.js';
 import { startLoopback } from './loopback.js';
 import { createPkce, randomState } from './pkce.js';
-import { OAuthAnswerError, printable, type OAuthRequests } from './requests.js';
+import { OAuthAnswerError, brief, type OAuthRequests } from './requests.js';
 import { openBrowser } from './browser.js';
 import { credentialsFrom, TokenAnswer } from './tokens.js';
 
@@ -102,7 +102,7 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
     if (error === 'access_denied') fail('sign-in was denied in the browser');
     if (error !== null) {
       const description = params.get('error_description');
-      fail(`the authorization server refused the sign-in: ${printable(error)}${description ? ` (${printable(description)})` : ''}`);
+      fail(`the authorization server refused the sign-in: ${brief(error)}${description ? ` (${brief(description)})` : ''}`);
     }
     const code = params.get('code');
     if (!code) fail('the browser came back without an authorization code');
