@@ -12,9 +12,7 @@ import { NameClaims, StorageDeniedError, safeFileName, saveToFile, saveToStream,
 import { createTransport } from '../../lib/transport.js';
 import { formatBytes } from '../../lib/upload.js';
 import { positiveInt } from '../options.js';
-import { LiveLines } from './live.js';
-import { loadCells } from '../../lib/cells.js';
-import { safeText } from '../../lib/text.js';
+import { BatchDisplay } from './batch-display.js';
 import { pool } from '../../lib/pool.js';
 
 export const scripting = ['jq'] as const;
@@ -276,32 +274,21 @@ function summary(entries: Entry[]): string {
   return parts.join(', ');
 }
 
-/**
- * Progress on stderr: a live line per file on a terminal; one line per finished file when stderr
- * is piped; nothing with -q or --json.
- */
+/** What a download says of each file, through the display every batch of files shares. */
 class Display {
   private constructor(
     private readonly ctx: Context,
     private readonly kind: DocumentKind,
-    private readonly live: LiveLines | undefined,
-    private readonly lines: boolean,
+    private readonly batch: BatchDisplay,
   ) {}
 
+  /** With `-o -` the file is the output: a piped stderr gets no line for it. */
   static async create(ctx: Context, kind: DocumentKind, toStdout: boolean): Promise<Display> {
-    await ctx.output.prepareColor();
-    const quiet = ctx.settings.quiet || ctx.settings.json;
-    const live =
-      !quiet && ctx.io.stderrIsTTY
-        ? new LiveLines(ctx.io.stderr, { columns: ctx.io.columns, rows: ctx.io.rows }, await loadCells(), (mark) =>
-            ctx.output.paintErr(mark === '✓' ? 'green' : mark === '✗' ? 'red' : 'cyan', mark),
-          )
-        : undefined;
-    return new Display(ctx, kind, live, !quiet && !live && !toStdout);
+    return new Display(ctx, kind, await BatchDisplay.create(ctx, { piped: !toStdout }));
   }
 
   queued(entry: Entry): void {
-    if (this.live) entry.line = this.live.add('·', `${this.kind} ${entry.id}  waiting`);
+    entry.line = this.batch.add('·', `${this.kind} ${entry.id}  waiting`);
   }
 
   started(entry: Entry): void {
@@ -309,33 +296,31 @@ class Display {
   }
 
   progress(entry: Entry): void {
-    if (!this.live || entry.line === undefined) return;
     const total = entry.total === undefined ? '' : ` / ${formatBytes(entry.total)}  ${entry.total > 0 ? Math.floor((entry.received * 100) / entry.total) : 100}%`;
-    this.live.set(entry.line, '↓', `${this.kind} ${entry.id} → ${entry.path}  ${formatBytes(entry.received)}${total}`);
+    this.batch.set(entry.line, '↓', `${this.kind} ${entry.id} → ${entry.path}  ${formatBytes(entry.received)}${total}`);
   }
 
   finished(entry: Entry): void {
     if (entry.error instanceof InterruptedError) return;
     const name = `${this.kind} ${entry.id}`;
-    if (this.live && entry.line !== undefined) {
-      if (entry.error) this.live.settle(entry.line, '✗', `${name}  ${this.reason(entry)}`);
-      else if (entry.saved?.upToDate) this.live.settle(entry.line, '=', `${name} → ${entry.path}  up to date`);
-      else if (entry.saved) this.live.settle(entry.line, '✓', `${name} → ${entry.path}  ${formatBytes(entry.saved.bytes)}`);
+    if (this.batch.isLive) {
+      if (entry.error) this.batch.settle(entry.line, '✗', `${name}  ${this.reason(entry)}`);
+      else if (entry.saved?.upToDate) this.batch.settle(entry.line, '=', `${name} → ${entry.path}  up to date`);
+      else if (entry.saved) this.batch.settle(entry.line, '✓', `${name} → ${entry.path}  ${formatBytes(entry.saved.bytes)}`);
       return;
     }
-    if (!this.lines) return;
     if (entry.error) return; // said by errors() (several) or by the error handler (one)
-    if (entry.saved?.upToDate) this.ctx.output.info(`${name}: ${entry.path} is up to date`);
-    else if (entry.saved) this.ctx.output.info(`${name}: saved ${entry.path} (${formatBytes(entry.saved.bytes)})`);
+    if (entry.saved?.upToDate) this.batch.say(`${name}: ${entry.path} is up to date`);
+    else if (entry.saved) this.batch.say(`${name}: saved ${entry.path} (${formatBytes(entry.saved.bytes)})`);
   }
 
   close(): void {
-    this.live?.finish();
+    this.batch.close();
   }
 
   /** Why a file failed, beside the record's name: without that name again at its start. */
   private reason(entry: Entry): string {
-    const message = safeText(entry.error?.message ?? '');
+    const message = entry.error?.message ?? '';
     const subject = `${this.kind} ${entry.id} `;
     return message.startsWith(subject) ? message.slice(subject.length) : message;
   }
@@ -343,12 +328,6 @@ class Display {
   /** The failures of a batch, with their details, after the lines. */
   errors(entries: Entry[]): void {
     if (this.ctx.settings.json) return;
-    const err = this.ctx.io.stderr;
-    for (const entry of entries) {
-      if (!entry.error) continue;
-      err.write(`${this.ctx.output.paintErr('red', 'error:')} ${this.kind} ${entry.id}: ${this.reason(entry)}\n`);
-      for (const line of entry.error.details) err.write(`  ${safeText(line)}\n`);
-    }
+    for (const entry of entries) if (entry.error) this.batch.problem(`${this.kind} ${entry.id}`, this.reason(entry), entry.error.details);
   }
 }
-

@@ -1,11 +1,9 @@
-// What `pds upload` shows while it works: live lines on a terminal, one line per file when piped.
+// What `pds upload` shows while it works (see batch-display.ts for where it goes).
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses, UploadRecord } from '../../lib/api/documents.js';
 import { InterruptedError, PdsError } from '../../lib/errors.js';
 import { formatBytes, type LocalUpload } from '../../lib/upload.js';
-import { safeText } from '../../lib/text.js';
-import { LiveLines } from './live.js';
-import { loadCells } from '../../lib/cells.js';
+import { BatchDisplay } from './batch-display.js';
 import { briefOf, statusCommand, type Progress } from './processes.js';
 
 /** What happened to one file. */
@@ -44,49 +42,36 @@ export function waitProblem(entry: UploadEntry, kind: DocumentKind, waitTimeout:
   return undefined;
 }
 
-/**
- * Where progress goes: live lines on a terminal's stderr; one line per finished file on a piped
- * stderr; nothing with -q or --json (the data is the point then).
- */
+/** What `pds upload` says of each file, through the display every batch of files shares. */
 export class UploadDisplay {
   private readonly problems = new Map<UploadEntry, PdsError>();
 
   private constructor(
-    private readonly ctx: Context,
+    private readonly batch: BatchDisplay,
     private readonly kind: DocumentKind,
     private readonly wait: boolean,
     private readonly waitTimeout: number,
-    private readonly live: LiveLines | undefined,
-    private readonly lines: boolean,
   ) {}
 
   static async create(ctx: Context, kind: DocumentKind, wait: boolean, waitTimeout: number): Promise<UploadDisplay> {
-    await ctx.output.prepareColor();
-    const quiet = ctx.settings.quiet || ctx.settings.json;
-    const live = !quiet && ctx.io.stderrIsTTY
-      ? new LiveLines(ctx.io.stderr, { columns: ctx.io.columns, rows: ctx.io.rows }, await loadCells(), (mark) =>
-          mark === '✓' ? ctx.output.paintErr('green', mark) : mark === '✗' ? ctx.output.paintErr('red', mark) : ctx.output.paintErr('cyan', mark),
-        )
-      : undefined;
-    return new UploadDisplay(ctx, kind, wait, waitTimeout, live, !quiet && !live);
+    return new UploadDisplay(await BatchDisplay.create(ctx), kind, wait, waitTimeout);
   }
 
   queued(entry: UploadEntry): void {
-    if (this.live) entry.line = this.live.add('·', `${label(entry.file)}  ${formatBytes(entry.file.size)}  waiting`);
+    entry.line = this.batch.add('·', `${label(entry.file)}  ${formatBytes(entry.file.size)}  waiting`);
   }
 
   /** Bytes sent by pds, and the percent the service says it received. */
   progress(entry: UploadEntry): void {
-    if (!this.live || entry.line === undefined) return;
     const percent = entry.total > 0 ? Math.floor((entry.sent * 100) / entry.total) : 0;
     const service = entry.servicePercent === undefined ? '' : ` · service ${entry.servicePercent}%`;
-    this.live.set(entry.line, '↑', `${label(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`);
+    this.batch.set(entry.line, '↑', `${label(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`);
   }
 
   watching(entry: UploadEntry, progress: Progress | undefined): void {
-    if (!this.live || entry.line === undefined || !entry.upload) return;
+    if (!entry.upload) return;
     const state = progress ? briefOf(this.kind, progress) : `staging ${entry.upload.staging_stage}`;
-    this.live.set(entry.line, '…', `${label(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`);
+    this.batch.set(entry.line, '…', `${label(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`);
   }
 
   /** The file's work is over (uploaded, processed, or failed). */
@@ -96,49 +81,43 @@ export class UploadDisplay {
     const problem = entry.error ?? waitProblem(entry, this.kind, this.waitTimeout);
     if (problem) this.problems.set(entry, problem);
     const name = label(entry.file);
-    if (this.live && entry.line !== undefined) {
-      if (entry.error) this.live.settle(entry.line, '✗', `${name}  ${entry.error.message}`);
+    if (this.batch.isLive) {
+      if (entry.error) this.batch.settle(entry.line, '✗', `${name}  ${entry.error.message}`);
       else if (entry.upload && entry.watched) {
         const mark = entry.watched.progress.outcome === 'completed' ? '✓' : entry.watched.progress.outcome === 'failed' ? '✗' : '!';
         const state = entry.watched.timedOut ? `still running after ${this.waitTimeout} s` : briefOf(this.kind, entry.watched.progress);
-        this.live.settle(entry.line, mark, `${name}  staging id ${entry.upload.staging_id} · ${state}`);
+        this.batch.settle(entry.line, mark, `${name}  staging id ${entry.upload.staging_id} · ${state}`);
       } else if (entry.upload) {
-        this.live.settle(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}`);
+        this.batch.settle(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}`);
       }
       return;
     }
-    if (!this.lines) return;
+    if (!this.batch.linesPerFile) return;
     if (problem) {
-      this.printProblem(name, problem);
+      this.batch.problem(name, problem.message, problem.details);
       return;
     }
     const upload = entry.upload as UploadRecord;
     if (this.wait && entry.watched) {
       const id = entry.watched.progress.resultId;
-      this.ctx.output.info(`processed ${name}: staging id ${upload.staging_id}, ${this.kind} ${id ?? '?'} completed`);
+      this.batch.say(`processed ${name}: staging id ${upload.staging_id}, ${this.kind} ${id ?? '?'} completed`);
     } else {
-      this.ctx.output.info(
+      this.batch.say(
         `uploaded ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${upload.staging_stage}; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``,
       );
     }
   }
 
   close(): void {
-    this.live?.finish();
+    this.batch.close();
   }
 
   /** On a terminal the live lines showed ✗; the messages with their details follow them. */
   errors(entries: UploadEntry[]): void {
-    if (!this.live) return;
+    if (!this.batch.isLive) return;
     for (const entry of entries) {
       const problem = this.problems.get(entry);
-      if (problem) this.printProblem(label(entry.file), problem);
+      if (problem) this.batch.problem(label(entry.file), problem.message, problem.details);
     }
-  }
-
-  private printProblem(name: string, problem: PdsError): void {
-    const err = this.ctx.io.stderr;
-    err.write(`${this.ctx.output.paintErr('red', 'error:')} ${safeText(`${name}: ${problem.message}`)}\n`);
-    for (const line of problem.details) err.write(`  ${safeText(line)}\n`);
   }
 }
