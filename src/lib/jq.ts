@@ -63,6 +63,11 @@ function exitCodeOf(error: unknown): number | undefined {
 /** jq's message as the error: `jq: error: syntax error, … at <top-level>, line 1:`, then its context lines. */
 function jqError(error: unknown): UsageError {
   const stderr = typeof error === 'object' && error !== null && 'stderr' in error && typeof error.stderr === 'string' ? error.stderr : '';
+  if (stderr !== '' && exitCodeOf(error) !== COMPILE_ERROR) {
+    // A runtime error quotes the data (`error`, a value that does not fit): its line feeds are the
+    // data's, not lines of jq's own, so it stays one message (the error handler shows them as \n).
+    return new UsageError(`--jq: ${stderr.replace(/\n+$/, '').replace(/^jq: error \(at [^)]*\)( \(not a string\))?: /, '')}`);
+  }
   const lines = (stderr || (error instanceof Error ? error.message : String(error)))
     .split('\n')
     .map((line) => line.trimEnd())

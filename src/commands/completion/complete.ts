@@ -14,6 +14,7 @@ import { RESOURCE_NAMES, listOf, type ResourceName } from '../../lib/api/catalog
 import { ROLES } from '../catalog/flags.js';
 import { resourceFields } from '../catalog/views.js';
 import { SEARCH_TYPES } from '../search/search.js';
+import { safeText } from '../../lib/text.js';
 
 /** It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it. */
 export const allowsNewProfile = true;
@@ -187,10 +188,15 @@ interface ProjectsCache {
   projects: { id: string; name: string }[];
 }
 
-/** The projects the token reaches: from a cache younger than a minute, else from the service. */
+/**
+ * The projects the token reaches: from a cache younger than a minute, else from the service. A name
+ * or id with a control character is left out: the shell would insert it on the command line as it
+ * is (an escaped copy would name no project), and a line feed would forge a second candidate.
+ */
 async function projects(ctx: Context, which: 'ids' | 'ids and names'): Promise<string[]> {
   const list = await cachedProjects(ctx);
-  return which === 'ids' ? list.map((p) => p.id) : list.flatMap((p) => [p.id, p.name]);
+  const values = which === 'ids' ? list.map((p) => p.id) : list.flatMap((p) => [p.id, p.name]);
+  return values.filter((value) => safeText(value) === value);
 }
 
 async function cachedProjects(ctx: Context): Promise<{ id: string; name: string }[]> {

@@ -8,6 +8,7 @@ import { startLoopback } from './loopback.js';
 import { createPkce, randomState } from './pkce.js';
 import { OAuthAnswerError, brief, type OAuthRequests } from './requests.js';
 import { openBrowser } from './browser.js';
+import { safeText } from '../text.js';
 import { credentialsFrom, TokenAnswer } from './tokens.js';
 
 /** How long pds waits for the browser to come back. */
@@ -78,7 +79,7 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
     // The URL is printed in any case: an opener can "succeed" and show nothing (no desktop, a VM).
     options.say(
       opened
-        ? `Opened the browser to sign in at ${server.issuer}. If it did not open, visit:\n  ${authorize.href}`
+        ? `Opened the browser to sign in at ${safeText(server.issuer)}. If it did not open, visit:\n  ${authorize.href}`
         : `Open this URL in a browser to sign in:\n  ${authorize.href}`,
     );
     options.say(`Waiting for the browser (at most ${BROWSER_WAIT_MS / 60_000} minutes; Ctrl-C cancels)…`);
