@@ -89,7 +89,17 @@ describe('pds contracts status', () => {
   });
 
   it('watches until the extractions are done', async () => {
-    const id = await upload('contract', ['--extract', 'royalties,splits,dates']);
+    // Steps long enough that the first poll cannot already see the end, however busy the machine.
+    const paced = await testEmulator({ processingMs: 400 });
+    try {
+      await watchesToTheEnd(paced);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  async function watchesToTheEnd(emulator: Emulator): Promise<void> {
+    const id = await upload('contract', ['--extract', 'royalties,splits,dates'], PDF, emulator);
     const result = await runCli(emulator, ['contracts', 'status', String(id), '--watch', '--interval', '0.1', '--json'], { clock: quickClock });
     expect(result.code).toBe(0);
     const processes = JSON.parse(result.stdout) as { extraction_done: boolean; extraction_processes: { extractions: { status: string }[] } };
@@ -97,7 +107,7 @@ describe('pds contracts status', () => {
     expect(processes.extraction_processes.extractions.map((e) => e.status)).toEqual(['completed', 'completed', 'completed']);
     const polls = emulator.requests.filter((r) => r.path === `/v1/contracts/${id}/processes`);
     expect(polls.length).toBeGreaterThan(1);
-  });
+  }
 
   it('watches to a failed staging: exit 7 with the details', async () => {
     const id = await upload('contract', [], NO_TRAILER);
