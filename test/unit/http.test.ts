@@ -2,6 +2,7 @@
 // back, and how failures are retried and mapped.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { HttpClient, RetryBudget, type HttpClientOptions } from '../../src/lib/http.js';
@@ -339,6 +340,42 @@ describe('timeouts and Ctrl-C', () => {
     });
     setTimeout(() => controller.abort(), 50);
     await expect(http.send({ path: '/v1/projects' })).rejects.toBeInstanceOf(InterruptedError);
+  });
+});
+
+describe('long-lived signals (Ctrl-C, an --all walk)', () => {
+  it('hold one listener for all requests, and still abort every request in flight', async () => {
+    const interrupt = new AbortController();
+    const walk = new AbortController();
+    const { http } = client({ signal: interrupt.signal });
+    for (let i = 0; i < 20; i++) replies.push(json(200, { data: [] }));
+    for (let i = 0; i < 5; i++) {
+      await Promise.all(Array.from({ length: 4 }, () => http.send({ path: '/v1/projects', signal: walk.signal })));
+    }
+    const slow: Reply = (_req, res) => {
+      setTimeout(() => json(200, { data: [] })(_req, res), 2000);
+    };
+    replies.push(slow, slow, slow);
+    const pending = Array.from({ length: 3 }, () => http.send({ path: '/v1/projects', signal: walk.signal }).catch((e: unknown) => e));
+    while (seen.length < 23) await new Promise((resolve) => setTimeout(resolve, 5));
+    // One listener each for the three requests in flight, not one per request added and removed:
+    // Node's EventTarget keeps a removed listener linked to the next, which chained every request
+    // of a long walk together (and kept them all from the young generation's collector).
+    expect(getEventListeners(interrupt.signal, 'abort')).toHaveLength(1);
+    expect(getEventListeners(walk.signal, 'abort')).toHaveLength(1);
+    interrupt.abort();
+    const errors = await Promise.all(pending);
+    for (const error of errors) expect(error).toBeInstanceOf(InterruptedError);
+    expect(seen).toHaveLength(23);
+  });
+
+  it('aborts a request whose signal is already aborted without sending it', async () => {
+    const walk = new AbortController();
+    walk.abort();
+    const { http } = client();
+    const error = await http.send({ path: '/v1/projects', signal: walk.signal, retry: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(seen).toHaveLength(0);
   });
 });
 

@@ -182,31 +182,31 @@ export async function* followPages<T>(
   yield fresh(first);
   if (isLast(first)) return;
   const lastPage = total !== undefined ? Math.ceil(total / perPage) : Infinity;
-  const inflight = new Map<number, Promise<ListPage<T>>>();
+  /** The pages requested and not yet yielded, in page order: `current`, `current + 1`, … */
+  const inflight: Promise<ListPage<T>>[] = [];
   let next = startPage + 1;
   let current = startPage + 1;
   const fill = () => {
-    while (inflight.size < concurrency && next <= lastPage) {
+    while (inflight.length < concurrency && next <= lastPage) {
       const promise = fetchPage(next, cancel.signal);
       // A page fetched ahead and never awaited must not become an unhandled rejection.
       promise.catch(() => undefined);
-      inflight.set(next, promise);
+      inflight.push(promise);
       next++;
     }
   };
   try {
     while (current <= lastPage) {
       fill();
-      const promise = inflight.get(current);
+      const promise = inflight.shift();
       if (!promise) return;
       const page = await promise;
-      inflight.delete(current);
       current++;
       yield fresh(page);
       if (isLast(page)) return;
     }
   } finally {
     cancel.abort();
-    inflight.clear();
+    inflight.length = 0;
   }
 }
