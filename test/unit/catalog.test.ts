@@ -1,6 +1,7 @@
 // followPages: the --all walk over a list, in order, with bounded concurrency.
 import { describe, expect, it } from 'vitest';
-import { followPages, listOf, PaginationError, toPage } from '../../src/lib/api/catalog.js';
+import { followPages, listOf, PaginationError, RESOURCES, toPage } from '../../src/lib/api/catalog.js';
+import { compiledObject } from '../../src/lib/schemas.js';
 import type { ListPage } from '../../src/lib/output.js';
 import * as z from 'zod/mini';
 
@@ -223,5 +224,46 @@ describe('toPage and listOf', () => {
     const paged = schema.parse({ items: [{ id: 'a' }], total_count: 41, page: 2, per_page: 20 });
     expect(toPage(plain, { page: 3, perPage: 20 })).toEqual({ items: [{ id: 'a' }], page: 3, perPage: 20 });
     expect(toPage(paged, { page: 3, perPage: 20 })).toEqual({ items: [{ id: 'a' }], page: 2, perPage: 20, total: 41 });
+  });
+});
+
+describe('compiledObject (the parser of list records)', () => {
+  const samples: unknown[] = [
+    { id: 'art_1', name: 'Nova Reyes', project_id: 'p', extra: { nested: [1, 2] } },
+    { name: 'Nova Reyes', id: 'art_1', project_id: 'p', merged: [{ id: 'art_9', name: 'Old', more: true }] },
+    { id: 'art_1', name: 'Nova Reyes', project_id: 'p', merged: undefined },
+    { id: 7, name: 'Nova Reyes', project_id: 'p' },
+    { id: 'art_1', project_id: 'p' },
+    { id: 'art_1', name: 'x', project_id: 'p', merged: [{ id: 3 }] },
+    { id: 'c1', name: 'Deal', status: 'active', royalties: [{ rate: 'high' }] },
+    { id: 12, file_name: null },
+    { id: 12, file_name: 'a.pdf', unknown_field: 'kept' },
+    ['not', 'an', 'object'],
+    null,
+    'text',
+  ];
+
+  it('checks and returns exactly what the zod/mini schema does, for every resource', () => {
+    for (const [resource, { item }] of Object.entries(RESOURCES)) {
+      const compiled = compiledObject(item);
+      for (const sample of samples) {
+        const expected = item.safeParse(sample);
+        const actual = compiled.safeParse(sample);
+        expect({ resource, sample, success: actual.success }).toEqual({ resource, sample, success: expected.success });
+        if (expected.success && actual.success) {
+          expect(actual.data).toEqual(expected.data);
+          expect(Object.keys(actual.data)).toEqual(Object.keys(expected.data));
+        } else {
+          expect(actual.error?.issues).toEqual(expected.error?.issues);
+        }
+      }
+    }
+  });
+
+  it('makes the list schema of a resource refuse a record that does not fit', () => {
+    const schema = listOf(compiledObject(RESOURCES.artists.item));
+    expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }]).success).toBe(true);
+    expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }, { id: 'b', project_id: 'p' }]).success).toBe(false);
+    expect(schema.safeParse({ items: [{ id: 'a', name: 5, project_id: 'p' }], total_count: 1, page: 1, per_page: 20 }).success).toBe(false);
   });
 });

@@ -14,6 +14,7 @@ import {
   Statement,
   StatementDetail,
   Writer,
+  compiledObject,
   paged,
 } from '../schemas.js';
 
@@ -59,12 +60,15 @@ export interface ListQuery {
   signal?: AbortSignal;
 }
 
-/** The list schema of each resource, made once (see envelopeOf in http.ts for why). */
+/**
+ * The list schema of each resource, made once (see envelopeOf in http.ts for why), its records
+ * parsed by the compiled parser (see compiledObject for why).
+ */
 const listSchemas = new Map<ResourceName, ReturnType<typeof listOf>>();
 function listSchemaOf(resource: ResourceName): ReturnType<typeof listOf> {
   let schema = listSchemas.get(resource);
   if (!schema) {
-    schema = listOf(RESOURCES[resource].item);
+    schema = listOf(compiledObject(RESOURCES[resource].item));
     listSchemas.set(resource, schema);
   }
   return schema;
