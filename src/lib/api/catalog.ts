@@ -154,14 +154,17 @@ export async function* followPages<T>(
   const recent: Set<string>[] = [];
   const fingerprints = new Set<string>();
   let listed = 0;
-  /** The page without records already listed; throws when the page repeats one listed before. */
-  const fresh = (page: ListPage<T>): ListPage<T> => {
+  /**
+   * The page without records already listed; throws when the page repeats one listed before. The
+   * message names the page pds asked for: a service that ignores `page` echoes the wrong number.
+   */
+  const fresh = (page: ListPage<T>, requested: number): ListPage<T> => {
     const ids = page.items.map(idOf);
     const fingerprint = `${ids.length}\u0000${ids[0]}\u0000${ids[ids.length - 1]}`;
     const seen = (id: string) => firstIds?.has(id) === true || recent.some((set) => set.has(id));
     if (ids.length > 0 && (fingerprints.has(fingerprint) || ids.every(seen))) {
       throw new PaginationError(
-        `the service's pagination repeats itself: page ${page.page} holds only records already listed, so ${walk.flag} stopped after ${listed} records`,
+        `the service's pagination repeats itself: page ${requested} holds only records already listed, so ${walk.flag} stopped after ${listed} records`,
         { details: [`the service seems to ignore the page parameter; list page by page with ${walk.onePage}, or report it to the service`] },
       );
     }
@@ -183,7 +186,7 @@ export async function* followPages<T>(
   /** Whether the walk is over after this page (as received, before dropping repeats). */
   const isLast = (page: ListPage<T>): boolean =>
     page.items.length === 0 || page.items.length < perPage || (total !== undefined && listed >= total - (startPage - 1) * perPage);
-  yield fresh(first);
+  yield fresh(first, startPage);
   if (isLast(first)) return;
   const lastPage = total !== undefined ? Math.ceil(total / perPage) : Infinity;
   /**
@@ -210,8 +213,8 @@ export async function* followPages<T>(
       const promise = inflight.shift();
       if (!promise) return;
       const page = await promise;
+      yield fresh(page, current);
       current++;
-      yield fresh(page);
       if (isLast(page)) return;
     }
   } finally {
