@@ -238,6 +238,21 @@ describe('refused before anything is sent', () => {
     expect(await pds(v4.url.replace('127.0.0.1', '127.1'), ['projects', 'ls', '-q'])).toMatchObject({ code: 0 });
   });
 
+  it('a name that is only looked up is not loopback: localhost. and x.localhost are refused, nothing sent', async () => {
+    // Both go to the resolver (a DNS server may answer them), unlike localhost from the hosts file.
+    // The proxy on loopback stands in for the network: had pds sent anything, it would have seen it.
+    const proxy = await rogue(projects);
+    for (const host of ['localhost.', 'pds.localhost']) {
+      const refused = await pds(proxy, ['projects', 'ls', '-q'], { PDS_API_URL: `http://${host}:9`, HTTP_PROXY: proxy.url });
+      expect(refused).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: expect.stringContaining(`error: refusing to send the token over plain http to ${host}:9: anyone on the way could read it\n`),
+      });
+    }
+    expect(proxy.requests).toHaveLength(0);
+  });
+
   it('a token with a line feed: exit 2 at once, naming its source, nothing sent', async () => {
     const server = await rogue(projects);
     const result = await pds(server, ['projects', 'ls'], { PDS_TOKEN: 'demo-org\ntoken' });
