@@ -103,6 +103,7 @@ export class Context {
       signal: this.deps.signal,
       timeoutMs: this.settings.timeoutMs,
       userAgent: USER_AGENT,
+      allowHttp: this.settings.allowHttp,
       ...(this.settings.verbose ? { trace: (line: string) => this.deps.io.stderr.write(`${line}\n`) } : {}),
     });
   }

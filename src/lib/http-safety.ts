@@ -1,5 +1,6 @@
 // Checks made before any connection is opened: what would go out must be sendable, and the token
-// must not travel in clear text to another machine unless the user said so.
+// (or a browser sign-in's codes and tokens) must not travel in clear text to another machine unless
+// the user said so.
 import { isLoopbackHost } from './config.js';
 import { UsageError } from './errors.js';
 
@@ -26,12 +27,30 @@ export function checkTransportSafety({ baseUrl, token, tokenSource, allowHttp }:
       });
     }
   }
-  const url = new URL(baseUrl);
-  if (token !== undefined && url.protocol === 'http:' && !allowHttp && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(`refusing to send the token over plain http to ${url.host}: anyone on the way could read it`, {
-      details: [
-        'use an https:// API URL, or, if this network is trusted, opt in with --allow-http, PDS_ALLOW_HTTP=1 or `pds config set allow-http true`',
-      ],
-    });
-  }
+  if (token !== undefined) refusePlainHttp({ url: new URL(baseUrl), allowHttp, what: 'the token', instead: 'an https:// API URL' });
+}
+
+export interface PlainHttpCheck {
+  url: URL;
+  allowHttp: boolean;
+  /** What would travel in clear text: `the token`, `the sign-in`. */
+  what: string;
+  /** What to use instead: `an https:// API URL`. */
+  instead: string;
+  /** Lines said before the way out (which endpoint named the URL, say). */
+  details?: string[];
+}
+
+/**
+ * The one rule for plain http, for the API and for every request of a browser sign-in: refused to a
+ * host that is not loopback as written unless the user opted in. Called before any connection.
+ */
+export function refusePlainHttp({ url, allowHttp, what, instead, details = [] }: PlainHttpCheck): void {
+  if (url.protocol !== 'http:' || allowHttp || isLoopbackHost(url.hostname)) return;
+  throw new UsageError(`refusing to send ${what} over plain http to ${url.host}: anyone on the way could read it`, {
+    details: [
+      ...details,
+      `use ${instead}, or, if this network is trusted, opt in with --allow-http, PDS_ALLOW_HTTP=1 or \`pds config set allow-http true\``,
+    ],
+  });
 }

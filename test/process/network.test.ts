@@ -52,6 +52,30 @@ function pds(server: RogueServer | string, args: string[], env: Record<string, s
   });
 }
 
+/**
+ * An API whose protected-resource metadata names `issuer` (by default itself), and which is that
+ * authorization server too, with its own endpoints unless `endpoints` names others.
+ */
+const authorizationServer =
+  ({ issuer, endpoints = {} }: { issuer?: string; endpoints?: Record<string, string> }): Behaviour =>
+  (req, res) => {
+    const self = `http://${req.headers.host}`;
+    if (req.url === '/.well-known/oauth-protected-resource') return json(200, { resource: self, authorization_servers: [issuer ?? self] })(req, res);
+    if (req.url === '/.well-known/oauth-authorization-server') {
+      return json(200, {
+        issuer: self,
+        authorization_endpoint: `${self}/oauth/authorize`,
+        token_endpoint: `${self}/oauth/token`,
+        registration_endpoint: `${self}/oauth/register`,
+        revocation_endpoint: `${self}/oauth/revoke`,
+        code_challenge_methods_supported: ['S256'],
+        ...endpoints,
+      })(req, res);
+    }
+    if (req.url === '/oauth/register') return json(201, { client_id: 'client-1' })(req, res);
+    return json(404, { error: 'not_found' })(req, res);
+  };
+
 const unavailable = (headers: Record<string, string> = {}) => json(503, { error: { message: 'service unavailable' } }, headers);
 
 describe('retry waits: one budget per command, every wait announced', () => {
@@ -249,6 +273,63 @@ describe('refused before anything is sent', () => {
         stdout: '',
         stderr: expect.stringContaining(`error: refusing to send the token over plain http to ${host}:9: anyone on the way could read it\n`),
       });
+    }
+    expect(proxy.requests).toHaveLength(0);
+  });
+
+  it('browser sign-in to an API over plain http: exit 2 before any connection; --allow-http opts in', async () => {
+    const proxy = await rogue(projects);
+    // An honest authorization server on loopback: --oauth-issuer skips the API, and still the API
+    // URL is refused (the new token would be tried on it).
+    const issuer = await rogue(authorizationServer({}));
+    const env = { PDS_API_URL: 'http://api.example.com', HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1', PDS_TOKEN: undefined };
+    for (const extra of [[], ['--oauth-issuer', issuer.url]]) {
+      const refused = await pds(proxy, ['auth', 'login', '--web', '--no-browser', ...extra], env);
+      expect(refused).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr:
+          'error: refusing to send the sign-in over plain http to api.example.com: anyone on the way could read it\n' +
+          '  use an https:// API URL, or, if this network is trusted, opt in with --allow-http, PDS_ALLOW_HTTP=1 or `pds config set allow-http true`\n',
+      });
+    }
+    expect(proxy.requests).toHaveLength(0);
+    expect(issuer.requests).toHaveLength(0);
+
+    const allowed = await pds(proxy, ['auth', 'login', '--web', '--no-browser', '--allow-http'], env);
+    expect(allowed.code).not.toBe(2);
+    expect(proxy.requests.map((r) => r.url)).toEqual(['http://api.example.com/.well-known/oauth-protected-resource']);
+  });
+
+  it('browser sign-in: an issuer or an endpoint over plain http to another host is refused, exit 2, nothing sent there', async () => {
+    const proxy = await rogue(projects);
+    const env = (server: RogueServer) => ({ PDS_API_URL: server.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1', PDS_TOKEN: undefined });
+    const wayOut = '  use an authorization server with https:// endpoints, or, if this network is trusted, opt in with --allow-http, PDS_ALLOW_HTTP=1 or `pds config set allow-http true`\n';
+
+    // The API's metadata names an issuer over plain http.
+    const api = await rogue(authorizationServer({ issuer: 'http://auth.example.com' }));
+    expect(await pds(api, ['auth', 'login', '--web', '--no-browser'], env(api))).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'error: refusing to send the sign-in over plain http to auth.example.com: anyone on the way could read it\n' + wayOut,
+    });
+    expect(api.requests.map((r) => r.url)).toEqual(['/.well-known/oauth-protected-resource']);
+
+    // The issuer is on loopback, but one of its endpoints is not: refused before registering or
+    // opening a browser.
+    for (const name of ['authorization', 'token', 'registration', 'revocation'] as const) {
+      const endpoint = `http://auth.example.com/${name}`;
+      const server = await rogue(authorizationServer({ endpoints: { [`${name}_endpoint`]: endpoint } }));
+      const result = await pds(server, ['auth', 'login', '--web', '--no-browser'], env(server), { killAfterMs: 10_000 });
+      expect(result).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr:
+          'error: refusing to send the sign-in over plain http to auth.example.com: anyone on the way could read it\n' +
+          `  the authorization server ${server.url} names ${endpoint} as its ${name} endpoint\n` +
+          wayOut,
+      });
+      expect(server.requests.map((r) => r.url)).toEqual(['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server']);
     }
     expect(proxy.requests).toHaveLength(0);
   });

@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { AuthError, UsageError } from '../errors.js';
 import { OAuthAnswerError, type OAuthRequests } from './requests.js';
 import { createTransport } from '../transport.js';
+import { safeText } from '../text.js';
 
 const ResourceMetadata = z.looseObject({
   resource: z.optional(z.string()),
@@ -54,6 +55,19 @@ export async function discover(
   const methods = server.code_challenge_methods_supported;
   if (methods && !methods.includes('S256')) {
     throw new AuthError(`the authorization server ${issuer} does not support PKCE with S256, which browser sign-in requires`);
+  }
+  // Every endpoint the sign-in may use is checked now, before a client is registered or a browser
+  // opened, rather than when the code comes back (or at the first refresh).
+  const endpoints = {
+    'authorization endpoint': server.authorization_endpoint,
+    'token endpoint': server.token_endpoint,
+    'registration endpoint': server.registration_endpoint,
+    'revocation endpoint': server.revocation_endpoint,
+  };
+  for (const [name, endpoint] of Object.entries(endpoints)) {
+    if (endpoint === undefined || !URL.canParse(endpoint)) continue;
+    const url = new URL(endpoint);
+    requests.refusePlainHttp(url, [`the authorization server ${safeText(issuer)} names ${safeText(url.href)} as its ${name}`]);
   }
   return { server, ...(resource === undefined ? {} : { resource }) };
 }

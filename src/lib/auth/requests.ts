@@ -4,6 +4,7 @@
 // they share its transport (proxies included) and its rules for timeouts and Ctrl-C.
 import type * as z from 'zod/mini';
 import { InterruptedError, ServiceError } from '../errors.js';
+import { refusePlainHttp } from '../http-safety.js';
 import { createTransport, type Transport } from '../transport.js';
 import { safeText } from '../text.js';
 
@@ -13,6 +14,8 @@ export interface OAuthRequestOptions {
   signal: AbortSignal;
   timeoutMs: number;
   userAgent: string;
+  /** --allow-http and its kin: plain http to a host that is not loopback. */
+  allowHttp: boolean;
   trace?: (line: string) => void;
 }
 
@@ -65,7 +68,18 @@ export class OAuthRequests {
     return (await this.send(url, 'GET', undefined, undefined, 'text/html')).status;
   }
 
+  /**
+   * Refuses a URL of the sign-in that would go over plain http (the API's rule): every request
+   * here is checked, and a sign-in checks the endpoints it will use before it opens a browser.
+   */
+  refusePlainHttp(url: URL, details: string[] = [], instead = 'an authorization server with https:// endpoints'): void {
+    refusePlainHttp({ url, allowHttp: this.options.allowHttp, what: 'the sign-in', instead, details });
+  }
+
   private async send(url: URL, method: string, body: string | undefined, contentType: string | undefined, accept: string): Promise<{ status: number; text: string }> {
+    // Codes, verifiers and refresh tokens go out here; metadata read over plain http could be
+    // rewritten on the way to name any endpoint.
+    this.refusePlainHttp(url);
     const headers: Record<string, string> = { accept, 'user-agent': this.options.userAgent };
     if (contentType) headers['content-type'] = contentType;
     const timeout = AbortSignal.timeout(this.options.timeoutMs);

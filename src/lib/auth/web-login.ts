@@ -44,6 +44,9 @@ export interface WebLoginOptions {
 }
 
 export async function webLogin(requests: OAuthRequests, options: WebLoginOptions): Promise<void> {
+  // The API is asked where to sign in (unless --oauth-issuer says), and the new token is tried on it:
+  // refused now, before any connection, if that would be plain http to another machine.
+  requests.refusePlainHttp(new URL(options.apiUrl), [], 'an https:// API URL');
   const { server, resource } = await discover(requests, options.apiUrl, options.issuer, options.env, options.signal);
   const loopback = await startLoopback();
   try {
