@@ -45,8 +45,11 @@ export interface ReceiveOptions {
   /** Called with each chunk of the file itself, once it passed the checks (the storage keeps it). */
   onFileChunk?: (chunk: Buffer) => void;
   /**
-   * Called once the file's first bytes have passed the PDF check, every field before them having
-   * passed its own: from then on a problem can only come from the rest of the body.
+   * Called once every check that makes an upload a 400 is decided and passed, apart from what only
+   * the rest of the body can break (the size limit crossed mid-file): an event stream may open.
+   * Multipart: at the file's first bytes, the fields before them valid (clients send fields
+   * first). JSON: once the body is complete, since a member after `file` can still be missing or
+   * invalid (`{"file": …, "fileName": …}` is the common order).
    */
   onReady?: () => void;
 }
@@ -330,7 +333,8 @@ function receiveJsonUpload(req: IncomingMessage, { kind, onBytes, onFileChunk, o
     return Promise.reject(new HttpError(400, TOO_LARGE));
   }
   return streamBody<ReceivedUpload>(req, onBytes, (settle) => {
-    const probe = new FileProbe(onReady);
+    // No onReady at the PDF check: the members still to come decide as much as the file's start.
+    const probe = new FileProbe();
     let fileName: string | undefined;
     let extractions: ExtractionName[] | undefined;
     let received = 0;
@@ -368,6 +372,7 @@ function receiveJsonUpload(req: IncomingMessage, { kind, onBytes, onFileChunk, o
         if (fileName === undefined) errors.fileName = ['fileName is required'];
         if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
         const tail = probe.finish();
+        onReady?.();
         settle.resolve({ form: 'json', fileName: fileName as string, size: probe.size, tail, ...(extractions && { extractions }) });
       },
     };

@@ -406,6 +406,53 @@ describe('upload progress events (SPEC section 6)', () => {
     expect(emulator.state.uploads).toHaveLength(before);
   });
 
+  it('answers a JSON upload with a plain 400 whatever the member order: the stream waits for the whole body', async () => {
+    const before = emulator.state.uploads.length;
+    const stream = { accept: 'text/event-stream' };
+    const pdf = PDF.toString('base64');
+    // The file first (and a valid PDF start), the member that makes it a 400 after it or missing.
+    const noFileName = await postJson('statements', { file: pdf }, stream);
+    expect(noFileName.status).toBe(400);
+    expect(await errorOf(noFileName)).toEqual({ fileName: ['fileName is required'] });
+
+    const badExtractions = await postJson('contracts', { fileName: 'a.pdf', file: pdf, extractions: 'bogus' }, stream);
+    expect(badExtractions.status).toBe(400);
+    expect(await errorOf(badExtractions)).toEqual({ extractions: ['extractions must be a JSON array of extraction names'] });
+
+    const badType = await postJson('contracts', { file: pdf, fileName: 'a.pdf', fileType: 'image/png' }, stream);
+    expect(badType.status).toBe(400);
+    expect((await errorOf(badType)).message).toBe("unsupported file type 'image/png': only PDF files are accepted");
+
+    const statementExtractions = await postJson('statements', { file: pdf, fileName: 'a.pdf', extractions: [] }, stream);
+    expect(statementExtractions.status).toBe(400);
+    expect(await errorOf(statementExtractions)).toEqual({ extractions: ['statement uploads take no extractions'] });
+
+    // Cut off in the middle of a file that starts as a PDF.
+    const cut = await call(emulator, uploadsPath('statements'), {
+      method: 'POST',
+      body: `{"fileName": "a.pdf", "file": "${pdf.slice(0, 400)}`,
+      headers: { 'content-type': 'application/json', ...stream },
+    });
+    expect(cut.status).toBe(400);
+    expect((await errorOf(cut)).message).toBe('the request body is not valid JSON');
+    expect(emulator.state.uploads).toHaveLength(before);
+  });
+
+  it('streams a valid JSON upload once the whole body is checked: bytes counted, then 100 % and complete', async () => {
+    const file = pdfOfSize(2 * MiB);
+    const body = JSON.stringify({ file: file.toString('base64'), fileName: 'late-name.pdf', extractions: ['extract-dates'] });
+    const response = await call(emulator, uploadsPath('contracts'), {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    });
+    const events = await eventsOf(response);
+    expect(events.map((e) => e.event)).toEqual(['progress', 'complete']);
+    expect(UploadProgressEvent.parse(events[0]!.data)).toEqual({ bytesUploaded: body.length, bytesTotal: body.length, percent: 100 });
+    ContractUpload.parse((events[1]!.data as { data: unknown }).data);
+    expect(lastRequest()?.upload).toEqual({ fileName: 'late-name.pdf', size: file.length, extractions: ['extract-dates'], form: 'json' });
+  });
+
   it('ends with an error event carrying message at the top level when the size limit is crossed mid-stream', async () => {
     const before = emulator.state.uploads.length;
     const { status, body } = await streamHugeUpload(60 * MiB, { accept: 'text/event-stream' });

@@ -33,11 +33,13 @@ export async function advanceUploads(ctx: RouteContext, markBehind: () => void):
 const PROGRESS_BYTES_UNKNOWN_TOTAL = 64 * 1024;
 
 /**
- * The event stream of SPEC section 6. It opens (200, then events) only once the upload has shown
- * it can succeed: every field so far valid and the file's first bytes a PDF's. Until then nothing
- * is sent, so a bad upload gets the plain 400 of SPEC 4.8/4.9, as it would without the stream. A
- * problem found after that (the size limit crossed mid-file) is an `error` event carrying the
- * `{"error": …}` body and, as clients read it, `message` at the top level; it ends the stream.
+ * The event stream of SPEC section 6. It opens (200, then events) only once every 400 check is
+ * decided (receiveUpload's onReady): for multipart, the fields before the file valid and its first
+ * bytes a PDF's; for JSON, whose members come in any order, the whole body read and checked (its
+ * bytes still counted as they arrive; the stream then carries one progress event at 100 %). Until
+ * then nothing is sent, so a bad upload gets the plain 400 of SPEC 4.8/4.9, as it would without
+ * the stream. A problem found after that (the size limit crossed mid-file) is an `error` event
+ * carrying the `{"error": …}` body and, as clients read it, `message` at the top level.
  * Progress counts body bytes against Content-Length: for multipart that includes the few hundred
  * bytes of part headers, which is what a client sees its own upload counter do.
  */
