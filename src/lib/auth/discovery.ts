@@ -2,9 +2,8 @@
 // names it, from the well-known URL or from the `resource_metadata` of a 401's WWW-Authenticate;
 // then the server's own metadata (RFC 8414) gives its endpoints. `--oauth-issuer` skips the first.
 import * as z from 'zod/mini';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, ServiceError, UsageError } from '../errors.js';
 import { OAuthAnswerError, type OAuthRequests } from './requests.js';
-import { createTransport } from '../transport.js';
 import { safeText } from '../text.js';
 
 const ResourceMetadata = z.looseObject({
@@ -37,17 +36,11 @@ function wellKnown(base: string, name: string): URL {
 
 const notFound = (error: unknown): boolean => error instanceof OAuthAnswerError && (error.httpStatus === 404 || error.httpStatus === 405);
 
-export async function discover(
-  requests: OAuthRequests,
-  apiUrl: string,
-  issuerOverride: string | undefined,
-  env: NodeJS.ProcessEnv,
-  signal: AbortSignal,
-): Promise<Discovered> {
+export async function discover(requests: OAuthRequests, apiUrl: string, issuerOverride: string | undefined): Promise<Discovered> {
   let issuer = issuerOverride;
   let resource: string | undefined;
   if (issuer === undefined) {
-    const metadata = await resourceMetadata(requests, apiUrl, env, signal);
+    const metadata = await resourceMetadata(requests, apiUrl);
     issuer = metadata.authorization_servers[0] as string;
     resource = metadata.resource;
   }
@@ -72,13 +65,13 @@ export async function discover(
   return { server, ...(resource === undefined ? {} : { resource }) };
 }
 
-async function resourceMetadata(requests: OAuthRequests, apiUrl: string, env: NodeJS.ProcessEnv, signal: AbortSignal) {
+async function resourceMetadata(requests: OAuthRequests, apiUrl: string) {
   try {
     return await requests.getJson(wellKnown(apiUrl, 'oauth-protected-resource'), ResourceMetadata);
   } catch (error) {
     if (!notFound(error)) throw error;
   }
-  const named = await challengeMetadataUrl(apiUrl, env, signal);
+  const named = await challengeMetadataUrl(requests, apiUrl);
   if (named === undefined) {
     throw new UsageError(`${apiUrl} does not say where to sign in (no protected-resource metadata)`, {
       details: ['pass the authorization server with --oauth-issuer <url>, or sign in with a token: `pds auth login --with-token`'],
@@ -88,22 +81,19 @@ async function resourceMetadata(requests: OAuthRequests, apiUrl: string, env: No
 }
 
 /** An unauthenticated request to the API: its 401 may name the metadata (RFC 9728 section 5.1). */
-async function challengeMetadataUrl(apiUrl: string, env: NodeJS.ProcessEnv, signal: AbortSignal): Promise<URL | undefined> {
+async function challengeMetadataUrl(requests: OAuthRequests, apiUrl: string): Promise<URL | undefined> {
   const url = new URL(`${apiUrl.replace(/\/+$/, '')}/v1/projects`);
-  const response = await createTransport(env)(url, {
-    method: 'GET',
-    headers: { accept: 'application/json' },
-    signal: AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
-  }).catch(() => undefined);
-  if (!response) return undefined;
-  await response.text();
-  const named = /resource_metadata="([^"]+)"/.exec(response.headers.get('www-authenticate') ?? '')?.[1];
-  if (response.status !== 401 || named === undefined) return undefined;
+  let answer: { status: number; wwwAuthenticate: string | null };
   try {
-    return new URL(named);
-  } catch {
-    return undefined;
+    answer = await requests.challenge(url);
+  } catch (error) {
+    // Out of reach here: the caller says that the API did not say where to sign in.
+    if (error instanceof ServiceError) return undefined;
+    throw error;
   }
+  const named = /resource_metadata="([^"]+)"/.exec(answer.wwwAuthenticate ?? '')?.[1];
+  if (answer.status !== 401 || named === undefined || !URL.canParse(named)) return undefined;
+  return new URL(named);
 }
 
 async function serverMetadata(requests: OAuthRequests, issuer: string): Promise<ServerMetadata> {

@@ -5,7 +5,7 @@
 import type * as z from 'zod/mini';
 import { InterruptedError, ServiceError } from '../errors.js';
 import { refusePlainHttp } from '../http-safety.js';
-import { createTransport, type Transport } from '../transport.js';
+import { createTransport, type HttpResponse, type Transport } from '../transport.js';
 import { safeText } from '../text.js';
 
 export interface OAuthRequestOptions {
@@ -69,6 +69,15 @@ export class OAuthRequests {
   }
 
   /**
+   * An unauthenticated GET of the API: its status and WWW-Authenticate, whose `resource_metadata`
+   * may say where to sign in (RFC 9728 section 5.1). The body is dropped.
+   */
+  async challenge(url: URL): Promise<{ status: number; wwwAuthenticate: string | null }> {
+    const { status, headers } = await this.send(url, 'GET', undefined, undefined, 'application/json');
+    return { status, wwwAuthenticate: headers.get('www-authenticate') };
+  }
+
+  /**
    * Refuses a URL of the sign-in that would go over plain http (the API's rule): every request
    * here is checked, and a sign-in checks the endpoints it will use before it opens a browser.
    */
@@ -76,7 +85,13 @@ export class OAuthRequests {
     refusePlainHttp({ url, allowHttp: this.options.allowHttp, what: 'the sign-in', instead, details });
   }
 
-  private async send(url: URL, method: string, body: string | undefined, contentType: string | undefined, accept: string): Promise<{ status: number; text: string }> {
+  private async send(
+    url: URL,
+    method: string,
+    body: string | undefined,
+    contentType: string | undefined,
+    accept: string,
+  ): Promise<{ status: number; headers: HttpResponse['headers']; text: string }> {
     // Codes, verifiers and refresh tokens go out here; metadata read over plain http could be
     // rewritten on the way to name any endpoint.
     this.refusePlainHttp(url);
@@ -90,7 +105,7 @@ export class OAuthRequests {
       const response = await this.transport(url, { method, headers, signal, ...(body === undefined ? {} : { body }) });
       const text = await response.text();
       this.options.trace?.(`< ${response.status}`);
-      return { status: response.status, text };
+      return { status: response.status, headers: response.headers, text };
     } catch (error) {
       if (this.options.signal.aborted) throw new InterruptedError();
       if (timeout.aborted) throw new ServiceError(`request timed out after ${this.options.timeoutMs / 1000} s: ${method} ${url.origin}${url.pathname}`);

@@ -47,7 +47,7 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
   // The API is asked where to sign in (unless --oauth-issuer says), and the new token is tried on it:
   // refused now, before any connection, if that would be plain http to another machine.
   requests.refusePlainHttp(new URL(options.apiUrl), [], 'an https:// API URL');
-  const { server, resource } = await discover(requests, options.apiUrl, options.issuer, options.env, options.signal);
+  const { server, resource } = await discover(requests, options.apiUrl, options.issuer);
   const loopback = await startLoopback();
   try {
     const pkce = createPkce();
