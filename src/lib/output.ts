@@ -249,39 +249,60 @@ export class Output {
   }
 
   /**
-   * A borderless table (gh style) fitted to the terminal width, measured in cells. When it is too
-   * wide, columns no row fills are dropped, free text shrinks (widest first, down to a few cells),
-   * then dates are dropped whole; ids and commands meant to be copied are never cut (a line may
-   * then wrap).
+   * A borderless table (gh style) fitted to the terminal width, measured in cells. A row is one
+   * line and never wraps. When the table is too wide: columns no row fills are dropped, free text
+   * shrinks evenly (widest first, down to a few letters); then dates and less important columns are
+   * dropped whole; then commands leave the table and are printed whole as lines below it; only then
+   * does free text shrink further, and at last it is dropped. Ids are never cut.
    */
   async table(headers: string[], rows: string[][], prefix = '', fits: ColumnFit[] = []): Promise<string> {
     const cells = await loadCells();
     // A table row is one line: a newline inside a cell would split it, and an escape sequence would
     // act on the terminal. Cells from textCell are safe already; safeText leaves safe text as is.
     rows = rows.map((row) => row.map(safeText));
-    let columns = headers.map((_, i) => i);
     const fitOf = (i: number): ColumnFit => fits[i] ?? 'text';
     const natural = headers.map((h, i) => Math.max(cells.width(h), ...rows.map((row) => cells.width(row[i] ?? ''))));
-    const widths = [...natural];
-    const room = () => this.io.columns - prefix.length - GAP * (columns.length - 1);
-    const total = () => columns.reduce((sum, i) => sum + (widths[i] ?? 0), 0);
-    const shrink = (floor: number): void => {
+    let columns = headers.map((_, i) => i);
+    let widths = [...natural];
+    // Lays `columns` out from their natural widths, free text shrunk evenly down to `floor` cells.
+    const fitsIn = (floor: number): boolean => {
+      widths = [...natural];
+      const room = this.io.columns - prefix.length - GAP * (columns.length - 1);
+      const total = () => columns.reduce((sum, i) => sum + (widths[i] ?? 0), 0);
       const text = columns.filter((i) => fitOf(i) === 'text');
-      while (total() > room()) {
+      while (total() > room) {
         const widest = text.reduce<number | undefined>((best, i) => (best === undefined || (widths[i] ?? 0) > (widths[best] ?? 0) ? i : best), undefined);
-        if (widest === undefined || (widths[widest] ?? 0) <= floor) return;
+        if (widest === undefined || (widths[widest] ?? 0) <= floor) return false;
         widths[widest] = (widths[widest] ?? 0) - 1;
       }
+      return true;
     };
-    // Too wide: first drop the columns no row fills, then shrink free text.
-    if (total() > room()) columns = columns.filter((i) => rows.some((row) => (row[i] ?? '') !== ''));
-    shrink(MIN_TEXT_CELLS);
-    // Still too wide: a date is dropped rather than cut (a cut date is useless), last column first.
-    for (const i of [...columns].reverse()) {
-      if (total() <= room()) break;
-      if (fitOf(i) === 'whole') columns = columns.filter((c) => c !== i);
+    const without = (i: number): void => {
+      columns = columns.filter((c) => c !== i);
+    };
+    let below: number[] = [];
+    if (!fitsIn(Infinity)) columns = columns.filter((i) => rows.some((row) => (row[i] ?? '') !== ''));
+    if (!fitsIn(MIN_TEXT_CELLS)) {
+      // Dropped rather than cut (a cut date is useless), last column first, until the rest fits.
+      for (const i of [...columns].reverse()) {
+        if (fitOf(i) !== 'whole' && fitOf(i) !== 'extra') continue;
+        without(i);
+        if (fitsIn(MIN_TEXT_CELLS)) break;
+      }
     }
-    shrink(TINY_TEXT_CELLS);
+    if (!fitsIn(MIN_TEXT_CELLS)) {
+      below = columns.filter((i) => fitOf(i) === 'command');
+      for (const i of below) without(i);
+    }
+    if (!fitsIn(MIN_TEXT_CELLS) && !fitsIn(TINY_TEXT_CELLS)) {
+      for (const i of [...columns].reverse()) {
+        if (fitOf(i) !== 'text') continue;
+        without(i);
+        if (fitsIn(TINY_TEXT_CELLS)) break;
+      }
+      // Only ids are left: if even they do not fit, a row wraps rather than lose a digit.
+      fitsIn(TINY_TEXT_CELLS);
+    }
     const line = (row: string[], paint: (text: string) => string = (text) => text): string =>
       prefix +
       columns
@@ -293,15 +314,21 @@ export class Output {
         })
         .join('')
         .trimEnd();
-    return `${[line(headers, (text) => (text ? this.paint('bold', text) : text)), ...rows.map((row) => line(row))].join('\n')}\n`;
+    const lines = [line(headers, (text) => (text ? this.paint('bold', text) : text)), ...rows.map((row) => line(row))];
+    // A command that does not fit a row is printed whole on a line of its own, in the rows' order.
+    for (const i of below) {
+      lines.push('', prefix + this.paint('bold', headers[i] ?? ''), ...rows.flatMap((row) => (row[i] ? [prefix + row[i]] : [])));
+    }
+    return `${lines.join('\n')}\n`;
   }
 }
 
 /**
- * How a table column gives way when the terminal is narrow: `copy` (an id, a command) is never cut,
- * `whole` (a date) is dropped rather than cut, `text` (a name) is shortened with an ellipsis.
+ * How a table column gives way when the terminal is narrow: `text` (a name) is shortened with an
+ * ellipsis, `whole` (a date) and `extra` (a detail) are dropped rather than cut, `command` (one to
+ * copy) moves below the table, `copy` (an id) is never cut.
  */
-export type ColumnFit = 'copy' | 'whole' | 'text';
+export type ColumnFit = 'copy' | 'command' | 'whole' | 'extra' | 'text';
 
 const GAP = 2;
 const MIN_TEXT_CELLS = 8;

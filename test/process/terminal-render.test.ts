@@ -43,6 +43,40 @@ describe.each([120, 60])('a %i-column terminal', (cols) => {
     for (const row of rows) expect(stringWidth(row)).toBeLessThanOrEqual(cols);
   });
 
+  it('`projects ls` gives a name the room that is free once the dates are dropped', async () => {
+    const pty = await ptyPds(['projects', 'ls'], { env: env(), cols });
+    await pty.waitFor(/\d+ projects/);
+    expect((await pty.exited).code).toBe(0);
+    const row = (await pty.screen()).find((r) => r.includes('Northern'));
+    if (cols === 120) expect(row).toMatch(/  Northern Lights Catalog  +\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    else {
+      expect(row).toMatch(/  Northern Lights Catal…$/);
+      expect(stringWidth(row as string)).toBe(cols);
+    }
+  });
+
+  it('after --wait the upload table keeps every id and the whole follow-up command, below the rows when they cannot hold it', async () => {
+    const pty = await ptyPds(['upload', 'contract', 'test/fixtures/sample.pdf', '--wait', '--extract', 'royalties', '--interval', '0.1'], { env: env(), cols });
+    await pty.waitFor(/pds contracts get \d+/);
+    expect((await pty.exited).code).toBe(0);
+    const rows = await pty.screen();
+    for (const r of rows) expect(stringWidth(r)).toBeLessThanOrEqual(cols);
+    const header = rows.findIndex((r) => r.startsWith('FILE'));
+    expect(header).toBeGreaterThan(0);
+    // A whole row: the base name, the staging id, the outcome, the contract id (a wrapped row would not match).
+    const [, staging, contract] = /^sample\.pdf +(\d+) .*completed +(\d+)(?: |$)/.exec(rows[header + 1] ?? '') ?? [];
+    expect(rows.join('\n')).toContain(`staging id ${staging}`);
+    const command = `pds contracts get ${contract}`;
+    if (cols === 120) {
+      expect(rows[header]).toMatch(/^FILE +STAGING ID +STAGE +STATE +CONTRACT ID +NEXT$/);
+      expect(rows[header + 1]).toMatch(new RegExp(`  ${command}$`));
+    } else {
+      // The stage beside the outcome is dropped, and the command leaves the row rather than be cut.
+      expect(rows[header]).toMatch(/^FILE +STAGING ID +STATE +CONTRACT ID$/);
+      expect(rows.slice(header + 2)).toEqual(['', 'NEXT', command]);
+    }
+  });
+
   it('cuts a CJK name to fit its cells, the next column keeping its gap', async () => {
     const pty = await ptyPds(['statements', 'ls', '--per-page', '1', '--page', cjkPage], { env: env(), cols });
     // The pty may report the exit before the last output is read: wait for the footer too.

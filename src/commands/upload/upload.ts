@@ -1,5 +1,6 @@
 // `pds upload contract|statement <files...>`: check every file, upload them a few at a time, and
 // optionally wait for processing. One module for both kinds; `kind` comes from the registration.
+import { basename } from 'node:path';
 import { addAbortSignal } from 'node:stream';
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
@@ -217,11 +218,13 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
     return;
   }
   const next = uploaded.map((entry) => nextCommand(entry, kind));
-  // The ids and the next command are for copying: never cut; the file name and states shrink.
-  const fits: ColumnFit[] = wait ? ['text', 'copy', 'text', 'text', 'copy', 'copy'] : ['text', 'copy', 'text', 'copy'];
+  // The ids and the next command are for copying: never cut (the command moves below the table when
+  // a row cannot hold it). The file shows its base name (the lines above named its path) and
+  // shrinks; after a wait the staging stage is a detail beside the outcome, dropped first.
+  const fits: ColumnFit[] = wait ? ['text', 'copy', 'extra', 'text', 'copy', 'command'] : ['text', 'copy', 'text', 'command'];
   const table = await output.table(
     [...headers.map((h) => h.replace(/_/g, ' ')), 'NEXT'],
-    rows.map((row, i) => [...row, next[i] ?? '']),
+    rows.map((row, i) => [basename(row[0] ?? ''), ...row.slice(1), next[i] ?? '']),
     '',
     fits,
   );
