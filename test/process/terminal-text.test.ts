@@ -99,3 +99,41 @@ describe('an error message with a line feed and escapes', () => {
     expect((JSON.parse(run.stderr) as { error: { message: string } }).error.message).toBe(message);
   });
 });
+
+describe('sandbox output with escape sequences', () => {
+  // A title on stdout, a cleared screen on stderr, each around a tab and line feeds that stay.
+  const SCRIPT = String.raw`printf 'a\tb\n\033]0;x\007c\n'; printf 'e\033[2Jf\n' >&2`;
+  const STDOUT = 'a\tb\n\u001b]0;x\u0007c\n';
+  const STDERR = 'e\u001b[2Jf\n';
+
+  it('exec on a terminal shows them as text, keeping tabs and line feeds', async () => {
+    const pty = await ptyPds(['sandbox', 'exec', SCRIPT], { env: env() });
+    await pty.waitFor('Jf');
+    expect((await pty.exited).code).toBe(0);
+    expect(pty.raw()).not.toContain('\u001b]0;');
+    expect(pty.raw()).not.toContain('\u001b[2J');
+    // The pty turns each line feed into CR LF.
+    expect(pty.raw()).toContain('a\tb\r\n\\x1b]0;x\\x07c\r\ne\\x1b[2Jf\r\n');
+  });
+
+  it('exec piped and redirected keeps both streams byte for byte', async () => {
+    const run = await runPds(['sandbox', 'exec', SCRIPT], { env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(STDOUT);
+    expect(run.stderr).toBe(STDERR);
+  });
+
+  it('shell on a terminal shows them as text', async () => {
+    const pty = await ptyPds(['sandbox', 'shell'], { env: env() });
+    await pty.waitFor('$ ');
+    pty.write(`${SCRIPT}\r`);
+    await pty.waitFor('Jf');
+    pty.write('exit\r');
+    expect((await pty.exited).code).toBe(0);
+    expect(pty.raw()).not.toContain('\u001b]0;');
+    expect(pty.raw()).not.toContain('\u001b[2J');
+    const screen = await pty.screen();
+    expect(screen).toContain('\\x1b]0;x\\x07c');
+    expect(screen).toContain('e\\x1b[2Jf');
+  });
+});

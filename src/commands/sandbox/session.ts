@@ -4,6 +4,7 @@ import type { Context } from '../../lib/context.js';
 import type { SandboxSession } from '../../lib/api/sandbox.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import type { ExecResult, SandboxFile } from '../../lib/schemas.js';
+import { safeLines, safeText } from '../../lib/text.js';
 
 /** The workspace root, as the service names it. */
 export const ROOT = '/';
@@ -67,20 +68,24 @@ export interface WriteOptions {
 
 /**
  * Each command's stdout to stdout and stderr to stderr, in order. The service returns the two
- * streams apart, so within one command its stdout comes first.
+ * streams apart, so within one command its stdout comes first. A stream that is a terminal gets
+ * the output with its escape sequences shown (a command's output is the sandbox's text, and could
+ * retitle or clear the screen); redirected or piped, it stays byte for byte.
  */
 export async function writeResults(ctx: Context, results: readonly ExecResult[], options: WriteOptions): Promise<void> {
-  const { output } = ctx;
+  const { output, io } = ctx;
+  const forStdout = io.stdoutIsTTY ? safeLines : (text: string) => text;
+  const forStderr = io.stderrIsTTY ? safeLines : (text: string) => text;
   if (options.headers) await output.prepareColor();
   let openLine = false;
   for (const result of results) {
     if (options.headers) {
       // A header glued to the end of unterminated output would read as part of it.
       if (openLine) output.writeErr('\n');
-      output.writeErr(`${output.paintErr('dim', `$ ${result.command}`)}\n`);
+      output.writeErr(`${output.paintErr('dim', `$ ${safeText(result.command)}`)}\n`);
     }
-    output.write(result.stdout);
-    output.writeErr(result.stderr);
+    output.write(forStdout(result.stdout));
+    output.writeErr(forStderr(result.stderr));
     const last = result.stderr || result.stdout;
     if (last) openLine = !last.endsWith('\n');
   }
