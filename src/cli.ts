@@ -47,9 +47,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       const paging = verb.paged && io.stdoutIsTTY && flags.pager !== false ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
       try {
         const ctxDeps = paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps;
-        const ctx = verb.replacesBrokenConfig
-          ? await contextReplacingBrokenConfig(() => new Context(ctxDeps, flags), ctxDeps)
-          : new Context(ctxDeps, flags);
+        const ctx = new Context(verb.replacesBrokenConfig ? { ...ctxDeps, corruptConfigAsEmpty: true } : ctxDeps, flags);
         if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
         const code = await verb.run(opts, ctx);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;
@@ -89,23 +87,6 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 async function prepareScripting(ctx: Context, flags: GlobalFlags): Promise<void> {
   if (flags.fields !== undefined) ctx.output.fields = (await import('./lib/fields.js')).parseFields(flags.fields);
   if (flags.jq !== undefined) ctx.output.jq = await (await import('./lib/jq.js')).compileJq(flags.jq);
-}
-
-/**
- * `pds auth login` with a config file that is not JSON: the file is moved aside (and the user told
- * where), so that login can write a new one instead of failing like every other command.
- */
-async function contextReplacingBrokenConfig(make: () => Context, deps: Dependencies): Promise<Context> {
-  const { BrokenConfigError, setAsideBrokenConfig } = await import('./lib/config.js');
-  try {
-    return make();
-  } catch (error) {
-    if (!(error instanceof BrokenConfigError) || error.kind !== 'corrupt') throw error;
-    const aside = await setAsideBrokenConfig(deps.env);
-    const ctx = make();
-    if (aside) ctx.output.warn(`${error.message}: moved it to ${aside}; logging in writes a new one`);
-    return ctx;
-  }
 }
 
 /** --jq and --fields where the verb has no use for them: a usage error, not a silent no-op. */

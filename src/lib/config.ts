@@ -109,8 +109,16 @@ function readError(path: string, error: unknown): ConfigRead {
   return { broken: new BrokenConfigError(path, 'unreadable', `cannot be read: ${(error as Error).message}`) };
 }
 
+export interface ConfigReading {
+  /**
+   * A file that is not JSON reads as no profiles (`pds auth login`, which replaces it when it
+   * writes its new profile) instead of throwing.
+   */
+  corruptAsEmpty?: boolean;
+}
+
 /** The profiles on disk; no file is no profiles; a file that cannot be used throws BrokenConfigError. */
-export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
+export function readConfig(env: NodeJS.ProcessEnv, reading: ConfigReading = {}): ConfigFile {
   const path = configPath(env);
   let read: ConfigRead;
   try {
@@ -118,7 +126,10 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
   } catch (error) {
     read = readError(path, error);
   }
-  if ('broken' in read) throw read.broken;
+  if ('broken' in read) {
+    if (reading.corruptAsEmpty && read.broken.kind === 'corrupt') return { profiles: {} };
+    throw read.broken;
+  }
   return read.file;
 }
 
@@ -130,8 +141,8 @@ async function readConfigAsync(path: string): Promise<ConfigRead> {
   }
 }
 
-export function readProfile(env: NodeJS.ProcessEnv, name: string): Profile {
-  return readConfig(env).profiles[name] ?? {};
+export function readProfile(env: NodeJS.ProcessEnv, name: string, reading: ConfigReading = {}): Profile {
+  return readConfig(env, reading).profiles[name] ?? {};
 }
 
 /**
@@ -170,19 +181,27 @@ async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>)
  * Changes one profile and writes the file atomically with mode 0600. Read, change and write happen
  * under the lock, so `change` receives the freshest profile; it may be async (a token refresh
  * decides inside it whether another process already refreshed). A `change` that throws leaves the
- * file as it was. A broken file is not overwritten: BrokenConfigError.
+ * file as it was. A broken file is not overwritten (BrokenConfigError), except a corrupt one given
+ * `replacing`: it is moved aside (config.json.broken-<time>) once `change` has succeeded, just
+ * before the new file is written, so a login that fails leaves it where it was.
  */
 export async function updateProfile(
   env: NodeJS.ProcessEnv,
   name: string,
   change: (profile: Profile) => Profile | Promise<Profile>,
+  replacing?: { movedAside: (aside: string, problem: BrokenConfigError) => void },
 ): Promise<Profile> {
   return withConfigLock(env, async () => {
     const path = configPath(env);
     const read = await readConfigAsync(path);
-    if ('broken' in read) throw read.broken;
-    const profiles = { ...read.file.profiles };
+    if ('broken' in read && (!replacing || read.broken.kind !== 'corrupt')) throw read.broken;
+    const profiles = 'broken' in read ? {} : { ...read.file.profiles };
     const next = { ...(await change({ ...profiles[name] })) };
+    if ('broken' in read && replacing) {
+      const aside = `${path}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      await rename(path, aside);
+      replacing.movedAside(aside, read.broken);
+    }
     for (const key of Object.keys(next) as (keyof Profile)[]) {
       if (next[key] === undefined) delete next[key];
     }
@@ -199,24 +218,6 @@ export async function updateProfile(
     // conf creates the file with the mode; an older file keeps its own, so tighten it explicitly.
     await chmod(store.path, 0o600);
     return next;
-  });
-}
-
-/**
- * A config file that is not JSON is moved aside (config.json.broken-<time>), under the lock, so
- * that `pds auth login` can write a new one; returns where it went, or undefined when the file was
- * fixed meanwhile. Only a corrupt file: a directory or an unreadable file may hold what the user
- * wants back, and moving it is theirs to decide.
- */
-export async function setAsideBrokenConfig(env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return withConfigLock(env, async () => {
-    const path = configPath(env);
-    const read = await readConfigAsync(path);
-    if (!('broken' in read)) return undefined;
-    if (read.broken.kind !== 'corrupt') throw read.broken;
-    const aside = `${path}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    await rename(path, aside);
-    return aside;
   });
 }
 
@@ -263,9 +264,9 @@ export interface Settings {
 }
 
 /** flag > environment > profile > default. */
-export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv): Settings {
+export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, reading: ConfigReading = {}): Settings {
   const profileName = flags.profile || env.PDS_PROFILE || DEFAULT_PROFILE;
-  const profile = readProfile(env, profileName);
+  const profile = readProfile(env, profileName, reading);
 
   const pick = <T extends string>(flag: T | undefined, envValue: string | undefined, stored: string | undefined) =>
     flag

@@ -24,6 +24,8 @@ export interface Dependencies {
   signal: AbortSignal;
   /** Retries of idempotent requests (default 3). */
   maxRetries?: number;
+  /** `pds auth login`: a config file that is not JSON reads as no profiles (login replaces it). */
+  corruptConfigAsEmpty?: boolean;
 }
 
 export class Context {
@@ -39,7 +41,7 @@ export class Context {
     readonly deps: Dependencies,
     private readonly flags: GlobalFlags,
   ) {
-    this.settings = resolveSettings(flags, deps.env);
+    this.settings = resolveSettings(flags, deps.env, { corruptAsEmpty: deps.corruptConfigAsEmpty === true });
     this.output = new Output(deps.io, this.settings, deps.env);
   }
 

@@ -1,6 +1,6 @@
 // `pds auth login --web` and a browser sign-in in use, in-process against the emulator; the test
 // plays the browser over plain HTTP (test/process/auth-browser.test.ts uses a real Chromium).
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -218,6 +218,29 @@ describe('pds auth login --web', () => {
         return callback;
       });
     });
+  });
+
+  it('over a config file that is not JSON: a denied sign-in leaves it as it was; an approved one sets it aside and keeps the client', async () => {
+    const broken = '{"profiles": {"default": {"token": "ab';
+    writeFileSync(configFile(), broken);
+    const denied = pds(['auth', 'login', '--web']);
+    await deliver(await decide(await browser.url(), 'deny'));
+    expect((await denied).code).toBe(3);
+    expect(readdirSync(dir)).toEqual(['config.json']);
+    expect(readFileSync(configFile(), 'utf8')).toBe(broken);
+
+    browser = captureBrowser();
+    const approved = pds(['auth', 'login', '--web']);
+    const url = await browser.url();
+    await deliver(await decide(url, 'approve'));
+    const result = await approved;
+    expect(result.code).toBe(0);
+    const aside = readdirSync(dir).find((name) => name.startsWith('config.json.broken-')) as string;
+    expect(readFileSync(join(dir, aside), 'utf8')).toBe(broken);
+    expect(result.stderr).toContain(`warning: the config file ${configFile()} is not valid JSON: moved it to ${join(dir, aside)}; logging in writes a new one\n`);
+    const stored = readProfiles(dir).default as { oauth: Record<string, string>; oauth_client: Record<string, string> };
+    expect(stored.oauth_client).toEqual({ issuer: emulator.url, client_id: url.searchParams.get('client_id') });
+    expect(stored.oauth.issuer).toBe(emulator.url);
   });
 
   it('names --oauth-issuer when the service does not say where to sign in', async () => {

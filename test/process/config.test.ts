@@ -158,4 +158,17 @@ describe('a config file that cannot be used', () => {
     expect(profiles(dir).default).toEqual({ token: 'demo-org-token' });
     expect((await runPds(['projects', 'ls', '-q'], { env: { ...env(dir), PDS_TOKEN: undefined } })).code).toBe(0);
   });
+
+  it('not JSON, and the token is refused: login leaves the file where it was and writes nothing', async () => {
+    const dir = freshConfigDir();
+    const file = join(dir, 'config.json');
+    const broken = '{"profiles": {"default": {"token": "ab';
+    writeFileSync(file, broken);
+    const login = await runPds(['auth', 'login', '--with-token'], { env: { ...env(dir), PDS_TOKEN: undefined }, stdin: 'not-a-token\n' });
+    expect(login.code).toBe(3);
+    expect(login.stderr).toMatch(/rejected the token/);
+    expect(login.stderr).not.toContain('moved it to');
+    expect(readdirSync(dir)).toEqual(['config.json']);
+    expect(readFileSync(file, 'utf8')).toBe(broken);
+  });
 });

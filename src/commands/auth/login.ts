@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
-import { readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
+import { BrokenConfigError, readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
 import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
@@ -20,7 +20,10 @@ export const Options = z.object({
 });
 type Options = z.infer<typeof Options>;
 
-/** Login writes a whole profile: a config file that is not JSON is set aside instead of stopping it. */
+/**
+ * Login writes a whole profile: a config file that is not JSON reads as no profiles, and is set
+ * aside only when the new profile is written (a refused token leaves it where it was).
+ */
 export const replacesBrokenConfig = true;
 
 const HINT = 'pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`';
@@ -63,14 +66,21 @@ async function tokenLogin(token: string, ctx: Context): Promise<void> {
 async function webLogin(opts: Options, ctx: Context): Promise<void> {
   const { apiUrl, profile } = ctx.settings;
   const { webLogin: signIn } = await import('../../lib/auth/web-login.js');
-  const registered = readProfile(ctx.env, profile).oauth_client;
+  const registered = readProfile(ctx.env, profile, { corruptAsEmpty: true }).oauth_client;
+  // A client registered while the config file is corrupt is kept with the sign-in, if it succeeds.
+  let unkept: Profile['oauth_client'];
   await signIn(ctx.oauthRequests(), {
     apiUrl,
     ...(opts.oauthIssuer === undefined ? {} : { issuer: opts.oauthIssuer }),
     ...(opts.clientId === undefined ? {} : { clientId: opts.clientId }),
     ...(registered === undefined ? {} : { registered }),
     keepClient: async (client) => {
-      await updateProfile(ctx.env, profile, (stored) => ({ ...stored, oauth_client: { ...client } }));
+      try {
+        await updateProfile(ctx.env, profile, (stored) => ({ ...stored, oauth_client: { ...client } }));
+      } catch (error) {
+        if (!(error instanceof BrokenConfigError && error.kind === 'corrupt')) throw error;
+        unkept = { ...client };
+      }
     },
     noBrowser: opts.browser === false,
     env: ctx.env,
@@ -87,7 +97,7 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
             details: ['nothing was saved; is --oauth-issuer the authorization server of this service?'],
           });
         });
-      const replaced = await store(ctx, { oauth: credentials });
+      const replaced = await store(ctx, { oauth: credentials, ...(unkept ? { oauth_client: unkept } : {}) });
       const scope = describeScope(scopeOf(projects));
       ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
       await revokeReplaced(ctx, replaced);
@@ -101,12 +111,17 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
  * Stores a new credential in place of the profile's (a profile holds one at a time); returns the
  * browser sign-in it replaced, if any.
  */
-async function store(ctx: Context, credential: Pick<Profile, 'token' | 'oauth'>): Promise<OAuthCredentials | undefined> {
+async function store(ctx: Context, credential: Pick<Profile, 'token' | 'oauth' | 'oauth_client'>): Promise<OAuthCredentials | undefined> {
   let replaced: OAuthCredentials | undefined;
-  await updateProfile(ctx.env, ctx.settings.profile, ({ token: _token, oauth, ...rest }) => {
-    replaced = oauth;
-    return { ...rest, ...credential, ...savedUrl(ctx) };
-  });
+  await updateProfile(
+    ctx.env,
+    ctx.settings.profile,
+    ({ token: _token, oauth, ...rest }) => {
+      replaced = oauth;
+      return { ...rest, ...credential, ...savedUrl(ctx) };
+    },
+    { movedAside: (aside, problem) => ctx.output.warn(`${problem.message}: moved it to ${aside}; logging in writes a new one`) },
+  );
   return replaced;
 }
 
