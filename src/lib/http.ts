@@ -392,7 +392,7 @@ function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
 }
 
-/** Full-jitter exponential backoff: 0..250 ms, 0..500 ms, 0..1 s, … */
+/** Jittered exponential backoff: 125 ms plus up to 250 ms, 500 ms, 1 s, … */
 function backoff(attempt: number): number {
   return BACKOFF_BASE_MS / 2 + Math.random() * BACKOFF_BASE_MS * 2 ** attempt;
 }

@@ -18,6 +18,13 @@ describe('pds mcp config', () => {
     expect(result.stderr).toBe('add it to .cursor/mcp.json in a project, or to ~/.cursor/mcp.json for every project\n');
   });
 
+  it('carries --max-results into the snippet, checked like the server checks it', async () => {
+    const capped = await runCli(null, ['mcp', 'config', '--client', 'cursor', '--max-results', '5']);
+    expect(JSON.parse(capped.stdout).mcpServers.pds.args).toEqual(['mcp', '--max-results', '5']);
+    const bad = await runCli(null, ['mcp', 'config', '--client', 'cursor', '--max-results', '500']);
+    expect(bad).toEqual({ code: 2, stdout: '', stderr: "error: invalid --max-results '500': expected a whole number from 1 to 100\n" });
+  });
+
   it('prints the VS Code snippet, a stdio server under "servers"', async () => {
     const result = await runCli(null, ['mcp', 'config', '--client', 'vscode', '--tools', 'search,get_contract']);
     expect(JSON.parse(result.stdout)).toEqual({

@@ -133,6 +133,10 @@ describe('pds upload: sending', () => {
     const missing = await runCli(emulator, ['upload', 'statement', '-'], { stdin: PDF });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('error: reading a PDF from stdin (-) needs --file-name <name>');
+    const missingForContract = await runCli(emulator, ['upload', 'contract', '-'], { stdin: PDF });
+    expect(missingForContract.stderr).toBe(
+      'error: reading a PDF from stdin (-) needs --file-name <name>\n  e.g. `cat doc.pdf | pds upload contract - --file-name doc.pdf`\n',
+    );
     const text = await runCli(emulator, ['upload', 'contract', '-', '--file-name', 'a.pdf'], { stdin: 'hello' });
     expect(text.code).toBe(2);
     expect(text.stderr).toBe('error: -: not a PDF: stdin does not start with %PDF-\n');

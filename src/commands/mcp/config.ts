@@ -5,6 +5,7 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE } from '../../lib/config.js';
 import { selectTools } from './serve.js';
+import { positiveInt } from '../options.js';
 
 /** The snippet may name a profile that exists only where the client runs. */
 export const allowsNewProfile = true;
@@ -16,6 +17,7 @@ export const Options = z.object({
   client: z.string(),
   allowWrites: z.optional(z.boolean()),
   tools: z.optional(z.string()),
+  maxResults: z.optional(positiveInt('--max-results', 1, 100)),
 });
 
 const CLIENTS = {
@@ -49,6 +51,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
   if (ctx.settings.apiUrlSource === 'flag') args.push('--api-url', ctx.settings.apiUrl);
   if (opts.allowWrites) args.push('--allow-writes');
   if (opts.tools !== undefined) args.push('--tools', opts.tools);
+  if (opts.maxResults !== undefined) args.push('--max-results', String(opts.maxResults));
   ctx.output.json(client.snippet({ command: 'pds', args }));
   ctx.output.info(client.where(args));
 }

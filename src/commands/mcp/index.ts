@@ -24,5 +24,6 @@ projectId. The server ends when the client closes stdin (or on Ctrl-C).`),
     .requiredOption('--client <name>', 'claude, cursor or vscode')
     .option('--allow-writes', 'put --allow-writes in the snippet')
     .option('--tools <names>', 'put --tools in the snippet')
+    .option('--max-results <n>', 'put --max-results in the snippet (1 to 100)')
     .action(lazyAction(runner, () => import('./config.js')));
 }

@@ -23,7 +23,7 @@ export function registerUpload(program: Command, runner: Runner, nouns: Map<Cata
     }
     verb
       .option('--file-name <name>', 'the name to send for stdin (-) or for a single file')
-      .option('--concurrency <n>', 'uploads at once (default 4)')
+      .option('--concurrency <n>', 'uploads at once, 1 to 32 (default 4)')
       .option('--wait', 'wait until processing completed or failed (exit 7 if it failed)')
       .option('--interval <seconds>', 'first polling interval with --wait; it backs off (default 2)')
       .option('--wait-timeout <seconds>', 'give up waiting after this long, exit 1 (default 600)')

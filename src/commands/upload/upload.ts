@@ -152,7 +152,7 @@ function checkArgs(opts: Options, ctx: Context): string[] {
   if (stdin === 1) {
     if (opts.fileName === undefined) {
       throw new UsageError('reading a PDF from stdin (-) needs --file-name <name>', {
-        details: ['e.g. `cat doc.pdf | pds upload statement - --file-name doc.pdf`'],
+        details: [`e.g. \`cat doc.pdf | pds upload ${opts.kind} - --file-name doc.pdf\``],
       });
     }
     if (ctx.io.stdinIsTTY) throw new UsageError('stdin is a terminal: pipe a PDF into pds to upload it from stdin (-)');
