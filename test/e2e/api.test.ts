@@ -1,6 +1,8 @@
 // `pds api <path>` against the emulator: paths, {project}, -X, -f, --input, -H, -i, --paginate,
 // errors and retries.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +76,26 @@ describe('pds api', () => {
     expect(head.split('\n')[0]).toBe('HTTP/1.1 200 OK');
     expect(head).toMatch(/^content-type: application\/json/m);
     expect(JSON.parse(body ?? '').data).toHaveLength(2);
+  });
+
+  it('-i shows a header with a C1 control made safe on a terminal, as sent when piped', async () => {
+    // A server on loopback: the emulator sends only well-behaved headers. Latin-1 0x9b is CSI.
+    const server = createServer((_req, res) => {
+      res.setHeader('x-evil', '\u009b2Jgone');
+      res.setHeader('content-type', 'application/json');
+      res.end('{"data":[]}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const terminal = await runCli(url, ['api', '-i', 'projects'], { tty: true });
+      expect(terminal.stdout).toContain('\\x9b2Jgone\n');
+      expect(terminal.stdout).not.toContain('\u009b');
+      const piped = await runCli(url, ['api', '-i', 'projects']);
+      expect(piped.stdout).toContain('\u009b2Jgone\n');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('--paginate follows a plain-array list and prints one array of every record', async () => {

@@ -9,7 +9,7 @@ import type { HttpResponse } from '../../lib/transport.js';
 import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
 import type { ListPage } from '../../lib/output.js';
-import { safeLines } from '../../lib/text.js';
+import { safeLines, safeText } from '../../lib/text.js';
 
 export const paged = true;
 
@@ -79,7 +79,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     return;
   }
   const response = await http.send(request);
-  if (opts.include) ctx.output.write(statusAndHeaders(response));
+  if (opts.include) ctx.output.write(statusAndHeaders(response, ctx.io.stdoutIsTTY));
   const answer = await response.text();
   printBody(ctx, answer);
 }
@@ -122,9 +122,11 @@ async function readInput(source: string, ctx: Context): Promise<unknown> {
   }
 }
 
-function statusAndHeaders(response: HttpResponse): string {
-  const lines = [`HTTP/1.1 ${response.status} ${response.statusText}`];
-  response.headers.forEach((value, name) => lines.push(`${name}: ${value}`));
+/** The status line and headers; on a terminal the service's words are made safe like any other. */
+function statusAndHeaders(response: HttpResponse, terminal: boolean): string {
+  const shown = terminal ? safeText : (text: string) => text;
+  const lines = [`HTTP/1.1 ${response.status} ${shown(response.statusText)}`];
+  response.headers.forEach((value, name) => lines.push(`${name}: ${shown(value)}`));
   return `${lines.join('\n')}\n\n`;
 }
 
