@@ -69,6 +69,8 @@ export interface RouteContext {
   params: Record<string, string>;
   query: URLSearchParams;
   token: string;
+  /** Who asks, across token refreshes: a static token itself, or the OAuth grant of an access token. */
+  principal: string;
   scope: TokenScope;
   state: EmulatorState;
   options: EmulatorOptions;

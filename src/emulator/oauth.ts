@@ -231,6 +231,11 @@ export class AuthorizationServer {
     return grant && !grant.revoked ? grant.scope : undefined;
   }
 
+  /** The grant an access token belongs to: the same through every refresh. */
+  grantOf(accessToken: string): string | undefined {
+    return this.accessTokens.get(accessToken)?.grant_id;
+  }
+
   /** Whether the grant of this refresh token is still usable (tests and the consent page ask). */
   grantActive(refreshToken: string): boolean {
     const grant = this.grants.get(this.refreshTokens.get(refreshToken) ?? '');

@@ -235,6 +235,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
         params,
         query: url.searchParams,
         token,
+        principal: state.tokens[token] ? token : `grant:${oauth.grantOf(token) ?? token}`,
         scope,
         state,
         options,

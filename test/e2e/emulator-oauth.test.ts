@@ -207,4 +207,18 @@ describe('emulator: tokens', () => {
       body: { error: 'unsupported_grant_type', error_description: 'grant_type must be authorization_code or refresh_token' },
     });
   });
+
+  it('keeps a sandbox session across a refresh of its access token (one grant, one session)', async () => {
+    const grant = await signInDirectly(emulator);
+    const sandbox = `/v1/projects/${DEMO_PROJECT}/sandbox`;
+    expect((await call(emulator, `${sandbox}/connect`, { method: 'POST', token: grant.access_token })).status).toBe(200);
+    const refreshed = await tokenRequest(emulator, { grant_type: 'refresh_token', refresh_token: grant.refresh_token, client_id: grant.client_id });
+    const next = refreshed.body as { access_token: string };
+    expect(next.access_token).not.toBe(grant.access_token);
+    const files = await call(emulator, `${sandbox}/files?path=stats.yaml`, { token: next.access_token });
+    expect(files.status).toBe(200);
+    // Another grant has no session of its own yet.
+    const other = await signInDirectly(emulator);
+    expect((await call(emulator, `${sandbox}/files?path=stats.yaml`, { token: other.access_token })).status).toBe(400);
+  });
 });

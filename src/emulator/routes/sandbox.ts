@@ -10,7 +10,8 @@ const MAX_EXEC_BODY_BYTES = 1024 * 1024;
 /** Commands of one parallel request: each takes a thread of its own. */
 const MAX_PARALLEL_COMMANDS = 32;
 
-const sessionKey = (ctx: RouteContext, projectId: string): string => `${ctx.token}\u0000${projectId}`;
+// Keyed by who asks, not by the token: a browser sign-in that refreshes its token keeps its sandbox.
+const sessionKey = (ctx: RouteContext, projectId: string): string => `${ctx.principal}\u0000${projectId}`;
 
 async function commitSession(ctx: RouteContext, key: string, id: string | null): Promise<void> {
   try {
