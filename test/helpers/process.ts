@@ -3,6 +3,15 @@
 // Whatever depends on the real process (signals, terminals, proxies, exit timing) is tested here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { DEMO_PROJECT, freshConfigDir } from './cli.js';
+
+/**
+ * The environment of a pds signed in to `apiUrl` (an emulator) with the organization token, in the
+ * first demo project, with a config directory of its own.
+ */
+export function signedInEnv(apiUrl: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { PDS_API_URL: apiUrl, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: DEMO_PROJECT, PDS_CONFIG_DIR: freshConfigDir(), ...extra };
+}
 
 export const PDS_BIN = fileURLToPath(new URL('../../bin/pds.js', import.meta.url));
 

@@ -6,15 +6,10 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
-import { ptyPds, runPds, startPds } from '../helpers/process.js';
+import { ptyPds, runPds, signedInEnv, startPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
-const env = () => ({
-  PDS_API_URL: emulator.url,
-  PDS_TOKEN: 'demo-org-token',
-  PDS_PROJECT: DEMO_PROJECT_ID,
-  PDS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pds-config-')),
-});
+const env = () => signedInEnv(emulator.url);
 const contractId = () => emulator.state.data[DEMO_PROJECT_ID]?.contracts[0]?.id as string;
 
 async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {

@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
-import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { ptyPds, runPds } from '../helpers/process.js';
+import { ptyPds, runPds, signedInEnv } from '../helpers/process.js';
 
 let emulator: Emulator;
 let dir: string;
@@ -34,16 +33,7 @@ function env(extra: Record<string, string | undefined> = {}) {
   const pagedTo = join(dir, `paged-${Math.random().toString(36).slice(2)}`);
   return {
     pagedTo,
-    env: {
-      PDS_API_URL: emulator.url,
-      PDS_TOKEN: 'demo-org-token',
-      PDS_PROJECT: DEMO_PROJECT,
-      PDS_CONFIG_DIR: freshConfigDir(),
-      PAGED_TO: pagedTo,
-      PDS_PAGER: pager,
-      PAGER: undefined,
-      ...extra,
-    },
+    env: signedInEnv(emulator.url, { PAGED_TO: pagedTo, PDS_PAGER: pager, PAGER: undefined, ...extra }),
   };
 }
 

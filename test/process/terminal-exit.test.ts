@@ -6,8 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { runPds, startPds } from '../helpers/process.js';
+import { runPds, startPds, signedInEnv } from '../helpers/process.js';
 
 // Larger than the socket buffers, so the body is still going out when the answer comes.
 const dir = mkdtempSync(join(tmpdir(), 'pds-exit-'));
@@ -52,7 +51,7 @@ function gateway(status: number): { start(): Promise<string>; stop(): Promise<vo
   };
 }
 
-const env = (url: string) => ({ PDS_API_URL: url, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: DEMO_PROJECT, PDS_CONFIG_DIR: freshConfigDir() });
+const env = (url: string) => signedInEnv(url);
 
 describe.each([
   [503, 1, /failed with HTTP 503/],

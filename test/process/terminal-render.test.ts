@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
-import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { ptyPds, runPds } from '../helpers/process.js';
+import { DEMO_PROJECT } from '../helpers/cli.js';
+import { ptyPds, runPds, signedInEnv } from '../helpers/process.js';
 
 // Each step of processing takes a while, so a --wait redraws its live line many times.
 const emulator = sharedEmulator({ processingMs: 300 });
-const env = () => ({ PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: DEMO_PROJECT, PDS_CONFIG_DIR: freshConfigDir() });
+const env = () => signedInEnv(emulator.url);
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/;
 
 const CJK_NAME = '東京レコード株式会社の二〇二五年上半期印税明細書と追加資料';

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
-import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { ptyPds, runPds } from '../helpers/process.js';
+import { DEMO_PROJECT } from '../helpers/cli.js';
+import { ptyPds, runPds, signedInEnv } from '../helpers/process.js';
 
 // Retitles the window, then clears the screen.
 const HOSTILE = 'pwned\u001b]0;title\u0007\u001b[2J.pdf';
@@ -14,13 +14,7 @@ const SHOWN = 'pwned\\x1b]0;title\\x07\\x1b[2J.pdf';
 const SHOWN_NAME = SHOWN.replace(/\.pdf$/, '');
 
 const emulator = sharedEmulator();
-const env = (extra: Record<string, string> = {}) => ({
-  PDS_API_URL: emulator.url,
-  PDS_TOKEN: 'demo-org-token',
-  PDS_PROJECT: DEMO_PROJECT,
-  PDS_CONFIG_DIR: freshConfigDir(),
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => signedInEnv(emulator.url, extra);
 
 let statementId: string;
 let hostilePage: string;

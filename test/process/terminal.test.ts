@@ -5,19 +5,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
-import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { ptyPds, runPds, type PtyProcess } from '../helpers/process.js';
+import { ptyPds, runPds, type PtyProcess, signedInEnv } from '../helpers/process.js';
 
 const PDF = 'test/fixtures/sample.pdf';
 // Processing never finishes during a test, so every watch and wait runs until Ctrl-C.
 const emulator = sharedEmulator({ processingMs: 600_000, latencyMs: 150, scale: 20 });
-const env = (extra: Record<string, string> = {}) => ({
-  PDS_API_URL: emulator.url,
-  PDS_TOKEN: 'demo-org-token',
-  PDS_PROJECT: DEMO_PROJECT,
-  PDS_CONFIG_DIR: freshConfigDir(),
-  ...extra,
-});
+const env = (extra: Record<string, string> = {}) => signedInEnv(emulator.url, extra);
 
 async function stagingId(): Promise<number> {
   const upload = await runPds(['upload', 'contract', PDF, '-q'], { env: env() });
