@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { defaultOptions } from '../../emulator/server.js';
 import { serveFromCli } from '../../emulator/cli.js';
