@@ -38,7 +38,7 @@ export type Chromium = { path: string; missing?: undefined } | { path?: undefine
 export async function findChromium(): Promise<Chromium> {
   const chosen = process.env.PDS_TEST_CHROMIUM;
   if (chosen) return existsSync(chosen) ? { path: chosen } : { missing: `PDS_TEST_CHROMIUM=${chosen} does not exist` };
-  const system = ['/usr/bin/chromium'].find((path) => existsSync(path)) ?? findProgram('chromium') ?? findProgram('chromium-browser');
+  const system = (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined) ?? findProgram('chromium') ?? findProgram('chromium-browser');
   if (system) return { path: system };
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     return { missing: `no Chromium: set PDS_TEST_CHROMIUM, or install one (@sparticuz/chromium has none for ${process.platform}-${process.arch})` };
