@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
-import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
+import { childEnv, signedInEnv } from '../helpers/process.js';
 
 const bin = new URL('../../bin/pds.js', import.meta.url).pathname;
 const tracer = new URL('../helpers/trace-imports.mjs', import.meta.url).pathname;
@@ -15,13 +15,7 @@ let emulator: Emulator;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   emulator = await testEmulator({ scale: 20 });
-  env = {
-    ...process.env,
-    PDS_API_URL: emulator.url,
-    PDS_TOKEN: 'demo-org-token',
-    PDS_PROJECT: DEMO_PROJECT,
-    PDS_CONFIG_DIR: freshConfigDir(),
-  };
+  env = childEnv(signedInEnv(emulator.url));
 });
 afterAll(() => emulator.close());
 

@@ -590,6 +590,8 @@ describe('pds upload --wait', () => {
       tty: true,
       clock: quickClock,
       env: { NO_COLOR: '1' },
+      // Wide enough for the whole line whatever the length of the temp dir's path.
+      columns: 300,
     });
     expect(result.code).toBe(0);
     const upload = lastUpload();

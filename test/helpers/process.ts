@@ -37,16 +37,17 @@ export interface SpawnOptions {
   killAfterMs?: number;
 }
 
-/** The environment of a child: this process's, minus anything that would leak into pds. */
+/**
+ * The environment of a child: only what a test run may rely on (PATH to find programs, the file's
+ * own TMPDIR and HOME from setup-file.ts, a UTF-8 locale, UTC), then `extra`. Nothing else is
+ * inherited, so no PDS_*, ROYALTYPORT_*, proxy, pager, browser or colour setting of whoever runs
+ * the tests reaches pds; a test that needs one sets it.
+ */
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC', NO_COLOR: undefined, FORCE_COLOR: undefined };
-  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy']) {
-    delete env[name];
-  }
-  for (const [key, value] of Object.entries(extra)) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
-  }
+  const env: NodeJS.ProcessEnv = {};
+  const chosen = { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, LANG: 'C.UTF-8', TZ: 'UTC', ...extra };
+  // Unset means absent: node-pty would pass an undefined value on as the string "undefined".
+  for (const [key, value] of Object.entries(chosen)) if (value !== undefined) env[key] = value;
   return env;
 }
 
@@ -107,6 +108,8 @@ export function runPds(args: string[], options: SpawnOptions = {}): Promise<Pipe
 
 export interface PtyOptions {
   env?: Record<string, string | undefined>;
+  /** Default: this process's working directory. */
+  cwd?: string;
   cols?: number;
   rows?: number;
   killAfterMs?: number;
@@ -138,7 +141,7 @@ export async function ptyPds(args: string[], options: PtyOptions = {}): Promise<
     name: 'xterm-256color',
     cols,
     rows,
-    cwd: process.cwd(),
+    cwd: options.cwd ?? process.cwd(),
     env: env as Record<string, string>,
   });
   const screen = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 1000 });

@@ -1,5 +1,5 @@
 // `pds auth login --web` end to end: the built pds as a child process, the emulator as the
-// authorization server, and a real headless Chromium (Debian's package) as the browser. pds
+// authorization server, and a real headless Chromium (see findChromium) as the browser. pds
 // "opens" the URL through BROWSER, a script that hands it to the test; Playwright then loads the
 // consent page and clicks.
 import { existsSync, statSync } from 'node:fs';
@@ -8,14 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { freshConfigDir } from '../helpers/cli.js';
+import { findChromium, skipWhenMissing } from '../helpers/machine.js';
 import { captureBrowser, readProfiles } from '../helpers/oauth.js';
 import { startPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
-let browser: Browser;
+const found = await findChromium();
+skipWhenMissing('browser sign-in tests', found.missing);
+let browser: Browser | undefined;
 beforeAll(async () => {
+  if (!found.path) return;
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: found.path,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 });
@@ -28,6 +32,7 @@ async function signIn(button: 'Approve' | 'Deny') {
     env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, BROWSER: capture.command, PDS_TOKEN: undefined },
     killAfterMs: 30_000,
   });
+  if (!browser) throw new Error('no browser was launched');
   const page = await browser.newPage();
   try {
     await page.goto((await capture.url()).href);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli } from '../helpers/cli.js';
+import { findProgram, skipWhenMissing } from '../helpers/machine.js';
 import { PDS_BIN, childEnv } from '../helpers/process.js';
 
 let emulator: Emulator;
@@ -83,6 +84,7 @@ const SHELLS: { name: string; command: string; args: string[]; setup: string; am
 ];
 
 describe.each(SHELLS)('completion in $name', ({ command, args, setup, ambiguousTab }) => {
+  skipWhenMissing(`completion in ${command}`, findProgram(command) ? undefined : `${command} is not installed (not on PATH)`);
   it('completes commands, flags, include names and project names', async () => {
     const shell = await startShell(command, args);
     try {

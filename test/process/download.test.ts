@@ -58,7 +58,8 @@ it('a body cut short: exit 1 with the reason, nothing left in the directory', as
 it('on a terminal: a line per file, then the summary', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pds-download-'));
   const [a, b] = emulator.state.data[DEMO_PROJECT_ID]?.statements ?? [];
-  const pds = await ptyPds(['statements', 'download', String(a?.id), String(b?.id), '99999', '-o', `${dir}/`], { env: { ...env(), NO_COLOR: '1' } });
+  // Wide enough for a line per file, however long the temp dir's path in it.
+  const pds = await ptyPds(['statements', 'download', String(a?.id), String(b?.id), '99999', '-o', `${dir}/`], { env: { ...env(), NO_COLOR: '1' }, cols: 250 });
   const exit = await pds.exited;
   expect(exit.code).toBe(1);
   const screen = await pds.screen();

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findProgram, skipWhenMissing } from '../helpers/machine.js';
 import { runPds } from '../helpers/process.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { DEMO_PROJECT, makeCertificate, projects, startRogueServer, type Certificate, type RogueServer } from '../helpers/rogue-server.js';
@@ -13,16 +14,21 @@ let tlsService: RogueServer;
 let certificate: Certificate;
 const proxies: ForwardProxy[] = [];
 
+// The https service's certificate is made with the openssl command.
+const noOpenssl = findProgram('openssl') ? undefined : 'openssl is not installed (it makes the test certificate)';
+skipWhenMissing('proxy tests', noOpenssl);
 beforeAll(async () => {
+  if (noOpenssl) return;
   certificate = await makeCertificate();
   service = await startRogueServer(projects);
   tlsService = await startRogueServer(projects, { tls: certificate });
 });
 afterAll(async () => {
-  await service.close();
-  await tlsService.close();
+  await service?.close();
+  await tlsService?.close();
 });
 afterEach(async () => {
+  if (noOpenssl) return;
   service.requests.length = 0;
   tlsService.requests.length = 0;
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));

@@ -33,7 +33,8 @@ function env(extra: Record<string, string | undefined> = {}) {
   const pagedTo = join(dir, `paged-${Math.random().toString(36).slice(2)}`);
   return {
     pagedTo,
-    env: signedInEnv(emulator.url, { PAGED_TO: pagedTo, PDS_PAGER: pager, PAGER: undefined, ...extra }),
+    // Without colour: the tests read what the pager was given as plain text.
+    env: signedInEnv(emulator.url, { PAGED_TO: pagedTo, PDS_PAGER: pager, PAGER: undefined, NO_COLOR: '1', ...extra }),
   };
 }
 
@@ -90,7 +91,8 @@ describe('the pager', () => {
   it('a pager that cannot be started loses nothing: the output prints directly, with a warning', async () => {
     for (const extra of [{ PDS_PAGER: undefined, PAGER: 'nosuchpager-pds-test' }, { PDS_PAGER: join(dir, 'missing.sh') }]) {
       const { env: vars } = env(extra);
-      const pds = await ptyPds(['artists', 'ls', '--all'], { env: vars, rows: 30 });
+      // Wide enough for the warning on one row, however long the temp dir's path in it.
+      const pds = await ptyPds(['artists', 'ls', '--all'], { env: vars, rows: 30, cols: 250 });
       expect((await pds.exited).code).toBe(0);
       const screen = await pds.screen();
       expect(screen.filter((line) => /^art_\d+ /.test(line))).toHaveLength(100);

@@ -225,6 +225,9 @@ export class SandboxRunner {
   }
 
   private thread(packed: PackedWorkspace, signal: AbortSignal | undefined): Promise<Thread> {
+    // A request still reading its workspace when close() came starts nothing: its thread's time
+    // limit would keep the stopping emulator alive until it ran out.
+    if (this.closed) return Promise.reject(new Error('the sandbox runner is closed'));
     const spare = this.spare;
     if (spare && packed.paths.length < 2 * 1024 * 1024) {
       this.spare = undefined;
