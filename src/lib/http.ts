@@ -8,6 +8,7 @@
 // larger than what is left is not waited for, and the error says when to try again.
 import type { z } from 'zod/mini';
 import { envelope } from './schemas.js';
+import { DEFAULT_RETRY_BUDGET_SECONDS } from './config.js';
 import {
   AuthError,
   InterruptedError,
@@ -83,8 +84,6 @@ export interface HttpClientOptions {
   retryBudget?: RetryBudget;
   env: NodeJS.ProcessEnv;
 }
-
-export const DEFAULT_RETRY_BUDGET_SECONDS = 60;
 
 /**
  * The total time one command may spend waiting before retries. The default covers one whole
