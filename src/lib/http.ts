@@ -7,7 +7,7 @@
 // Waiting between attempts draws on one budget per command (RetryBudget, --retry-budget): a wait
 // larger than what is left is not waited for, and the error says when to try again.
 import type { z } from 'zod/mini';
-import { envelope } from './schemas.js';
+import { envelope, plainCheck } from './schemas.js';
 import { DEFAULT_RETRY_BUDGET_SECONDS } from './config.js';
 import {
   AuthError,
@@ -158,7 +158,9 @@ export class HttpClient {
   async data<T extends z.ZodMiniType>(options: RequestOptions, schema: T): Promise<z.infer<T>> {
     const response = await this.send(options);
     const body = await readJson(response);
-    const parsed = envelopeOf(schema).safeParse(body);
+    const wrapped = envelopeOf(schema);
+    if (plainCheck(wrapped)?.(body)) return (body as { data: z.infer<T> }).data;
+    const parsed = wrapped.safeParse(body);
     if (!parsed.success) {
       throw new ServiceError(`unexpected response from ${options.method ?? 'GET'} ${options.path}`, {
         details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
