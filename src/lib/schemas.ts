@@ -353,6 +353,12 @@ function derive(schema: z.ZodMiniType): Check | null {
       if (checks.some((check) => check === null)) return null;
       return (value) => checks.some((check) => (check as Check)(value));
     }
+    case 'record': {
+      const key = def.keyType as z.ZodMiniType;
+      const check = inner('valueType');
+      if (!check || key._zod.def.type !== 'string' || (key._zod.def as { checks?: unknown[] }).checks?.length) return null;
+      return (value) => isPlainObject(value) && Object.values(value).every(check);
+    }
     case 'object':
       return objectCheck(def.shape as Record<string, z.ZodMiniType>, def.catchall as z.ZodMiniType | undefined);
     default:
@@ -360,13 +366,16 @@ function derive(schema: z.ZodMiniType): Check | null {
   }
 }
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function objectCheck(shape: Record<string, z.ZodMiniType>, catchall: z.ZodMiniType | undefined): Check | null {
   if (catchall === undefined || catchall._zod.def.type !== 'unknown') return null;
   const fields = Object.entries(shape).map(([key, field]) => [key, derive(field)] as const);
   if (fields.some(([, check]) => check === null)) return null;
   return (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-    const record = value as Record<string, unknown>;
+    if (!isPlainObject(value)) return false;
+    const record = value;
     for (const [key, check] of fields) if (!(check as Check)(record[key])) return false;
     return true;
   };
