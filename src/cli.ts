@@ -58,7 +58,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         await paging?.close();
       }
       // Ctrl-C while the pager had the terminal: the run still ends as interrupted.
-      if (paging && signal.aborted) throw new InterruptedError();
+      if (paging && (signal.aborted || paging.interrupted)) throw new InterruptedError();
     },
   };
 

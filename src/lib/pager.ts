@@ -14,6 +14,11 @@ export interface Paging {
   signal: AbortSignal;
   /** Whether the reader quit the pager early. */
   readonly quit: boolean;
+  /**
+   * Whether Ctrl-C ended the pager. It reaches every process of the terminal's foreground group,
+   * pds too, but the pager's end may be seen first: the run is interrupted all the same.
+   */
+  readonly interrupted: boolean;
   /** Flushes what is held, or ends the pager's input and waits until it is quit. */
   close(): Promise<void>;
 }
@@ -43,6 +48,9 @@ export async function openPager(io: IO, env: NodeJS.ProcessEnv): Promise<Paging 
     get quit() {
       return pager.quitController.signal.aborted;
     },
+    get interrupted() {
+      return pager.interrupted;
+    },
     async close() {
       // Everything written to the gate has reached it once its own queue is empty.
       await Promise.all([new Promise<void>((resolve) => gate.end(resolve)), new Promise<void>((resolve) => stderrGate.end(resolve))]);
@@ -64,6 +72,7 @@ interface Screen {
  */
 class PagerGate {
   readonly quitController = new AbortController();
+  interrupted = false;
   private state: 'holding' | 'paging' | 'ending' | 'direct' | 'gone' = 'holding';
   private held: Buffer[] = [];
   private lines = 0;
@@ -171,7 +180,8 @@ class PagerGate {
         this.flushHeld();
         resolve();
       });
-      child.once('close', (code) => {
+      child.once('close', (code, signal) => {
+        if (signal === 'SIGINT') this.interrupted = true;
         this.onClose(code);
         resolve();
       });
