@@ -1,27 +1,45 @@
-// `npm run bench`: prints the speed and memory figures of issue 3 and 4 in one run. It measures,
-// it does not judge: the targets are printed beside the figures, and it always exits 0 unless a
-// measured command itself failed.
+// `npm run bench`: the speed and memory figures of pds, each beside its floor in the same run — a
+// bare Node script doing the same work (scripts/floor/), or else the figure of the previous run —
+// with the ratio, the goal and whether it is met. It prints one table and writes it as JSON to
+// bench/results.json (BENCH_RESULTS overrides the path) so a regression shows in review. It
+// measures, it does not judge: it exits 0 unless a measured command itself failed.
 //
-// Peak memory comes from a preload (scripts/rss-probe.cjs) that writes the child's own maxRSS
-// when it exits, so no external `time` binary is needed.
+// BENCH_QUICK=1: a smoke run (small catalogs, few runs) that checks the bench itself works.
+// Peak memory and CPU come from a preload (scripts/rss-probe.cjs) that writes the child's own
+// figures when it exits, so no external `time` binary is needed.
 import { spawnSync } from 'node:child_process';
-import http from 'node:http';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pdsBin, requireBuild, root, startEmulator } from './lib.js';
+import { emulatorFigures } from './bench-emulator.js';
 
 requireBuild();
-const runs = Number(process.env.BENCH_RUNS ?? 15);
+const quick = process.env.BENCH_QUICK === '1';
+const runs = Number(process.env.BENCH_RUNS ?? (quick ? 1 : 15));
+const listRuns = quick ? 1 : 3;
+/** The two catalogs of the list figures: `--scale` of the small one, then of the large one. */
+const scales = quick ? [1, 10] : [100, 1000];
+const resultsFile = process.env.BENCH_RESULTS ?? join(root, 'bench', 'results.json');
 const work = mkdtempSync(join(tmpdir(), 'pds-bench-'));
 const probe = join(root, 'scripts', 'rss-probe.cjs');
+const floor = (name) => join(root, 'scripts', 'floor', name);
+const previous = readPrevious();
 
-function timed(args, env = {}, { measureRss = false } = {}) {
-  const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
-  const nodeArgs = measureRss ? ['--require', probe, ...args] : args;
+function readPrevious() {
+  try {
+    return new Map(JSON.parse(readFileSync(resultsFile, 'utf8')).rows.map((row) => [row.figure, row]));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Runs `node …args` to completion: wall ms, and (with the probe) peak RSS in MiB and CPU ms. */
+function timed(args, env = {}, { probed = false } = {}) {
+  const probeFile = join(work, `probe-${Math.random().toString(36).slice(2)}`);
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, nodeArgs, {
-    env: { ...process.env, ...env, ...(measureRss ? { PDS_RSS_FILE: rssFile } : {}) },
+  const result = spawnSync(process.execPath, probed ? ['--require', probe, ...args] : args, {
+    env: { ...process.env, ...env, ...(probed ? { PDS_RSS_FILE: probeFile } : {}) },
     stdio: ['ignore', 'ignore', 'pipe'],
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -29,203 +47,170 @@ function timed(args, env = {}, { measureRss = false } = {}) {
   if (result.status !== 0) {
     throw new Error(`node ${args.join(' ')} exited ${result.status}: ${String(result.stderr).slice(0, 500)}`);
   }
-  const rssMb = measureRss ? Number(readFileSync(rssFile, 'utf8')) / 1024 : undefined;
-  return { ms, rssMb };
+  if (!probed) return { ms };
+  const { maxRssKb, cpuMs } = JSON.parse(readFileSync(probeFile, 'utf8'));
+  return { ms, rssMb: maxRssKb / 1024, cpuMs };
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-function medianOf(count, args, env, options) {
-  timed(args, env, options); // warm the file system cache
-  const samples = Array.from({ length: count }, () => timed(args, env, options));
+/**
+ * pds and its floor, run alternately `count` times (a shared machine's speed drifts from one second
+ * to the next): the median of each figure, and the median of the pairs' ratios.
+ */
+function sideBySide(count, pdsArgs, floorArgs, env, options) {
+  timed(floorArgs, env, options); // warm the file system cache
+  timed(pdsArgs, env, options);
+  const pairs = Array.from({ length: count }, () => ({ base: timed(floorArgs, env, options), pds: timed(pdsArgs, env, options) }));
+  const of = (side, key) => median(pairs.map((pair) => pair[side][key]));
+  const ratio = (key) => median(pairs.map((pair) => pair.pds[key] / pair.base[key]));
   return {
-    ms: median(samples.map((s) => s.ms)),
-    rssMb: options?.measureRss ? Math.max(...samples.map((s) => s.rssMb)) : undefined,
+    pds: { ms: of('pds', 'ms'), cpuMs: of('pds', 'cpuMs'), rssMb: options?.probed ? Math.max(...pairs.map((p) => p.pds.rssMb)) : undefined },
+    base: { ms: of('base', 'ms'), cpuMs: of('base', 'cpuMs') },
+    ratio: { ms: ratio('ms'), cpuMs: options?.probed ? ratio('cpuMs') : undefined },
   };
 }
 
-/**
- * Start-up figures are ratios to bare node, and a shared machine's speed drifts from one second
- * to the next: so the two commands run alternately and each ratio is the median of the pairs.
- */
-function ratioToBare(count, args, env) {
-  timed(args, env);
-  const pairs = Array.from({ length: count }, () => {
-    const base = timed(['-e', '0']).ms;
-    const ms = timed(args, env).ms;
-    return { base, ms, ratio: ms / base };
-  });
-  return { base: median(pairs.map((p) => p.base)), ms: median(pairs.map((p) => p.ms)), ratio: median(pairs.map((p) => p.ratio)) };
-}
-
-/**
- * The cost of --jq over the same --all list: jq holds the whole array (the plain list streams),
- * and its WebAssembly module is loaded only for this flag.
- */
-function benchJq(env, artists, listing) {
-  const filtered = medianOf(5, [pdsBin, 'artists', 'ls', '--all', '--jq', '.[].name'], env, { measureRss: true });
-  row(
-    `pds artists ls --all --jq '.[].name' (${artists} artists)`,
-    `${fmt(filtered.ms)}, peak ${filtered.rssMb.toFixed(0)} MB`,
-    `(+${fmt(filtered.ms - listing.ms)}, +${(filtered.rssMb - listing.rssMb).toFixed(0)} MB over --json)`,
-  );
-}
-
-/** `artists ls --all --json` against the emulator of `env`: its record count, time and peak RSS. */
-function listAll(count, env) {
-  const ids = spawnSync(process.execPath, [pdsBin, 'artists', 'ls', '--all', '-q'], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const artists = ids.stdout.trim().split('\n').length;
-  return { artists, ...medianOf(count, [pdsBin, 'artists', 'ls', '--all', '--json'], env, { measureRss: true }) };
-}
-
 const rows = [];
-const row = (name, figure, target) => {
-  rows.push([name, figure, target]);
-  process.stdout.write(`${name.padEnd(58)} ${figure.padEnd(26)} ${target}\n`);
-};
-const fmt = (ms) => `${ms.toFixed(0)} ms`;
+/**
+ * One row. `pds` and `base` are numbers in `unit`; a row without a floor is compared with the same
+ * figure of the previous run. `goal` reads the ratio (or the figure) and says whether it is met.
+ */
+function row(figure, unit, pds, base, goal, baseIs = 'bare node') {
+  const before = previous.get(figure)?.pds;
+  const against = base ?? (typeof before === 'number' ? before : undefined);
+  const ratio = against ? pds / against : undefined;
+  const met = goal ? goal.check(pds, ratio) : undefined;
+  rows.push({ figure, unit, pds, base: against, baseIs: base === undefined ? 'previous run' : baseIs, ratio, goal: goal?.text ?? '', met });
+  process.stderr.write(`  ${figure}: ${formatValue(pds, unit)}${against === undefined ? '' : ` (${formatValue(against, unit)}, ${rows.at(-1).baseIs})`}\n`);
+}
 
-process.stdout.write(`pds bench on node ${process.version}; start-up: ${runs} runs alternating with bare node, median ratio\n\n`);
+const ratioAtMost = (limit) => ({ text: `≤ ${limit}x bare node`, check: (_value, ratio) => ratio <= limit });
+const atMost = (limit, unit) => ({ text: `≤ ${limit} ${unit}`, check: (value) => value <= limit });
 
-const version = ratioToBare(runs, [pdsBin, '--version']);
-row('node -e 0', fmt(version.base), '(baseline)');
-row('pds --version', `${fmt(version.ms)} (${version.ratio.toFixed(2)}x)`, 'within 1.3x bare node');
+function printTable() {
+  const cells = rows.map((r) => [
+    r.figure,
+    `${formatValue(r.pds, r.unit)}`,
+    r.base === undefined ? '' : `${formatValue(r.base, r.unit)}${r.baseIs === 'bare node' ? '' : ` (${r.baseIs})`}`,
+    r.ratio === undefined ? '' : `${r.ratio.toFixed(2)}x`,
+    r.goal,
+    r.met === undefined ? '' : r.met ? 'met' : 'MISSED',
+  ]);
+  const header = ['figure', 'pds', 'bare node', 'ratio', 'goal', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c) => c.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  process.stdout.write(`${line(header)}\n${cells.map(line).join('\n')}\n`);
+  const missed = rows.filter((r) => r.met === false).map((r) => r.figure);
+  process.stdout.write(missed.length === 0 ? '\nevery goal met\n' : `\ngoals missed: ${missed.join('; ')}\n`);
+}
 
-const emulator = await startEmulator(['--scale', '100']);
-const env = { PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7', PDS_CONFIG_DIR: work };
-try {
-  const projects = ratioToBare(runs, [pdsBin, 'projects', 'ls'], env);
-  row('pds projects ls (emulator)', `${fmt(projects.ms)} (${projects.ratio.toFixed(2)}x)`, 'within 2x bare node');
+function formatValue(value, unit) {
+  return unit === 'x' ? value.toFixed(2) : `${value.toFixed(unit === 'MiB' ? 1 : 0)} ${unit}`;
+}
 
-  const listing = listAll(5, env);
-  row(`pds artists ls --all --json (${listing.artists} artists)`, `${fmt(listing.ms)}, peak ${listing.rssMb.toFixed(0)} MB`, 'under 2 s, under 120 MB');
-  benchJq(env, listing.artists, listing);
+function writeResults() {
+  mkdirSync(dirname(resultsFile), { recursive: true });
+  const body = { node: process.version, quick, date: new Date().toISOString(), rows };
+  writeFileSync(resultsFile, `${JSON.stringify(body, null, 2)}\n`);
+}
 
-  // Memory of --all must not grow with the record count: the same list at 10x the records.
-  const large = await startEmulator(['--scale', '1000']);
+/** `pds --version` against `node -e 0`, and `pds projects ls` against one GET with node:http. */
+function startupFigures(env) {
+  const version = sideBySide(runs, [pdsBin, '--version'], ['-e', '0'], env);
+  row('pds --version, ms', 'ms', version.pds.ms, version.base.ms, ratioAtMost(1.15));
+  const projects = sideBySide(runs, [pdsBin, 'projects', 'ls'], [floor('get.js'), '/v1/projects'], env);
+  row('pds projects ls, ms', 'ms', projects.pds.ms, projects.base.ms, ratioAtMost(1.3));
+}
+
+function countArtists(env) {
+  const ids = spawnSync(process.execPath, [pdsBin, 'artists', 'ls', '--all', '-q'], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return ids.stdout.trim().split('\n').length;
+}
+
+/** The list figures at two sizes: time and CPU beside the floor's, memory flat from one to the other. */
+async function listingFigures(env) {
+  const small = await startEmulator(['--scale', String(scales[0])]);
+  let smallRss;
   try {
-    const big = listAll(3, { ...env, PDS_API_URL: large.url });
-    row(
-      `pds artists ls --all --json (${big.artists} artists)`,
-      `${fmt(big.ms)}, peak ${big.rssMb.toFixed(0)} MB (${big.rssMb >= listing.rssMb ? '+' : ''}${(big.rssMb - listing.rssMb).toFixed(0)} MB)`,
-      `within 10 MB of ${listing.artists} artists`,
-    );
+    const smallEnv = { ...env, PDS_API_URL: small.url };
+    const count = countArtists(smallEnv);
+    const listing = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--json'], [floor('walk.js'), '/v1/artists'], smallEnv, { probed: true });
+    smallRss = listing.pds.rssMb;
+    row(`pds artists ls --all --json, ${count} artists, ms`, 'ms', listing.pds.ms, listing.base.ms, null);
+    row(`pds artists ls --all --json, ${count} artists, peak RSS`, 'MiB', listing.pds.rssMb, undefined, null);
+    // jq holds the whole array (the plain list streams), and its WebAssembly is loaded for this flag only.
+    const jq = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--jq', '.[].name'], [pdsBin, 'artists', 'ls', '--all', '--json'], smallEnv, { probed: true });
+    row(`pds artists ls --all --jq '.[].name', ${count} artists, ms`, 'ms', jq.pds.ms, jq.base.ms, null, '--json');
+    row(`pds artists ls --all --jq '.[].name', ${count} artists, peak RSS`, 'MiB', jq.pds.rssMb, undefined, null);
+  } finally {
+    await small.stop();
+  }
+  const large = await startEmulator(['--scale', String(scales[1])]);
+  try {
+    const largeEnv = { ...env, PDS_API_URL: large.url };
+    const count = countArtists(largeEnv);
+    const listing = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--json'], [floor('walk.js'), '/v1/artists'], largeEnv, { probed: true });
+    row(`pds artists ls --all --json, ${count} artists, wall ms`, 'ms', listing.pds.ms, listing.base.ms, ratioAtMost(1.1));
+    row(`pds artists ls --all --json, ${count} artists, CPU ms`, 'ms', listing.pds.cpuMs, listing.base.cpuMs, ratioAtMost(1.2));
+    row(`pds artists ls --all --json, ${count} artists, peak RSS over the small run`, 'MiB', listing.pds.rssMb - smallRss, undefined, atMost(10, 'MiB'));
+    // The emulator's side: a page costs the same whatever the list's length.
+    row(`emulator: a bare client walks ${count} artists, 8 pages at a time, ms`, 'ms', listing.base.ms, undefined, atMost(1500, 'ms'));
   } finally {
     await large.stop();
   }
+}
 
-  // A 50 MB PDF: a valid header, filler, and the trailer the staging check looks for.
-  const big = join(work, 'big.pdf');
-  const fd = openSync(big, 'w');
+/** A PDF of `mb` MiB: a valid header, filler, and the trailer the staging check looks for. */
+function pdfOf(mb) {
+  const file = join(work, `big-${mb}.pdf`);
+  const fd = openSync(file, 'w');
   writeSync(fd, '%PDF-1.4\n');
   const chunk = Buffer.alloc(1024 * 1024, 0x20);
-  for (let i = 0; i < 49; i++) writeSync(fd, chunk);
+  for (let i = 0; i < mb - 1; i++) writeSync(fd, chunk);
   writeSync(fd, Buffer.alloc(1024 * 1024 - 64, 0x20));
   writeSync(fd, '\n%%EOF\n');
   closeSync(fd);
-  const upload = medianOf(3, [pdsBin, 'upload', 'statement', big], env, { measureRss: true });
-  row('pds upload statement (50 MB PDF)', `${fmt(upload.ms)}, peak ${upload.rssMb.toFixed(0)} MB`, 'under 90 MB');
-} finally {
-  await emulator.stop();
+  return file;
 }
 
-// 20 statements against a service that takes 100 ms per request.
-const slow = await startEmulator(['--latency', '100']);
-const slowEnv = { ...env, PDS_API_URL: slow.url };
+async function uploadFigures(env) {
+  const emulator = await startEmulator();
+  try {
+    const mb = quick ? 5 : 50;
+    const file = pdfOf(mb);
+    const samples = Array.from({ length: listRuns }, () => timed([pdsBin, 'upload', 'statement', file], { ...env, PDS_API_URL: emulator.url }, { probed: true }));
+    row(`pds upload statement (${mb} MB PDF), peak RSS`, 'MiB', Math.max(...samples.map((s) => s.rssMb)), undefined, atMost(90, 'MiB'));
+  } finally {
+    await emulator.stop();
+  }
+  // Statements against a service that takes 100 ms per request, one at a time and four at a time.
+  const slow = await startEmulator(['--latency', '100']);
+  try {
+    const files = Array.from({ length: quick ? 4 : 20 }, () => join(root, 'test', 'fixtures', 'sample.pdf'));
+    const slowEnv = { ...env, PDS_API_URL: slow.url };
+    const four = sideBySide(listRuns, [pdsBin, 'upload', 'statement', ...files, '--concurrency', '4'], [pdsBin, 'upload', 'statement', ...files, '--concurrency', '1'], slowEnv);
+    const faster = { text: 'faster than --concurrency 1', check: (_value, ratio) => ratio < 1 };
+    row(`pds upload statement x${files.length}, --latency 100, --concurrency 4, ms`, 'ms', four.pds.ms, four.base.ms, faster, '--concurrency 1');
+  } finally {
+    await slow.stop();
+  }
+}
+
+const env = { PDS_TOKEN: 'demo-org-token', PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7', PDS_CONFIG_DIR: work };
+process.stderr.write(`pds bench on node ${process.version}${quick ? ' (BENCH_QUICK: a smoke run, not figures)' : ''}\n`);
 try {
-  const sample = join(root, 'test', 'fixtures', 'sample.pdf');
-  const files = Array.from({ length: 20 }, () => sample);
-  const one = medianOf(3, [pdsBin, 'upload', 'statement', ...files, '--concurrency', '1'], slowEnv);
-  const four = medianOf(3, [pdsBin, 'upload', 'statement', ...files, '--concurrency', '4'], slowEnv);
-  row('pds upload statement x20, --latency 100, --concurrency 1', fmt(one.ms), '');
-  row('pds upload statement x20, --latency 100, --concurrency 4', `${fmt(four.ms)} (${(one.ms / four.ms).toFixed(1)}x faster)`, 'faster than --concurrency 1');
+  const emulator = await startEmulator();
+  try {
+    startupFigures({ ...env, PDS_API_URL: emulator.url });
+  } finally {
+    await emulator.stop();
+  }
+  await listingFigures(env);
+  await uploadFigures(env);
+  await emulatorFigures({ quick, row, atMost });
 } finally {
-  await slow.stop();
   rmSync(work, { recursive: true, force: true });
 }
-
-await emulatorFigures();
-
-/**
- * The emulator under load (issue 9): its peak RSS while 20 sandbox execs arrive at once, the p99
- * of GETs made meanwhile, and GET /v1/projects per second over 50 keep-alive connections.
- */
-async function emulatorFigures() {
-  const target = await startEmulator();
-  const project = '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7';
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
-  const request = (method, path, body) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(`${target.url}${path}`, {
-        method,
-        agent,
-        headers: { authorization: 'Bearer demo-org-token', ...(body ? { 'content-type': 'application/json' } : {}) },
-      }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${target.pid}/status`, 'utf8'))?.[1]) / 1024;
-  try {
-    await request('POST', `/v1/projects/${project}/sandbox/connect`);
-    const body = JSON.stringify({ commands: ['grep -ril nova . | wc -l', 'cat */*.yaml | wc -c'] });
-    const execs = Promise.all(Array.from({ length: 20 }, () => request('POST', `/v1/projects/${project}/sandbox/exec`, body)));
-    let running = true;
-    void execs.then(() => (running = false));
-    const latencies = [];
-    while (running) {
-      const started = performance.now();
-      await request('GET', '/v1/projects');
-      latencies.push(performance.now() - started);
-    }
-    const statuses = await execs;
-    latencies.sort((a, b) => a - b);
-    const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))];
-    const served = statuses.filter((s) => s === 200).length;
-    row('emulator: peak RSS, 20 concurrent execs', `${peakRssMb().toFixed(0)} MB (${served} run, ${20 - served} got 429)`, 'under 1 GiB');
-    row('emulator: GET p99 during those execs', `${p99.toFixed(0)} ms (${latencies.length} GETs)`, 'under 200 ms');
-
-    const seconds = 3;
-    const until = performance.now() + seconds * 1000;
-    let count = 0;
-    await Promise.all(
-      Array.from({ length: 50 }, async () => {
-        while (performance.now() < until) {
-          await request('GET', '/v1/projects');
-          count++;
-        }
-      }),
-    );
-    row('emulator: GET /v1/projects, 50 connections', `${Math.round(count / seconds)} requests/s`, '');
-  } finally {
-    agent.destroy();
-    await target.stop();
-  }
-
-  // One upload's cost with --data at --scale 100 (a 37 MB state): a journal line and an fsync.
-  const dir = mkdtempSync(join(tmpdir(), 'pds-bench-data-'));
-  const persisted = await startEmulator(['--scale', '100', '--data', join(dir, 'state.json')]);
-  try {
-    const pdf = readFileSync(join(root, 'test', 'fixtures', 'sample.pdf')).toString('base64');
-    const times = [];
-    for (let i = 0; i < 20; i++) {
-      const started = performance.now();
-      const response = await fetch(`${persisted.url}/v1/statements?projectId=${project}`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer demo-org-token', 'content-type': 'application/json' },
-        body: JSON.stringify({ file: pdf, fileName: `bench-${i}.pdf` }),
-      });
-      await response.text();
-      times.push(performance.now() - started);
-    }
-    row('emulator --data, --scale 100: one upload (median of 20)', fmt(median(times)), '');
-  } finally {
-    await persisted.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+printTable();
+writeResults();

@@ -1,6 +1,9 @@
-// Preloaded by the bench (`node --require`): records this process's peak RSS (KiB) at exit.
+// Preloaded by the bench (`node --require`): records this process's peak RSS (KiB) and the CPU it
+// used (ms, user + system, all threads) at exit, as JSON.
 const { writeFileSync } = require('node:fs');
 
 process.on('exit', () => {
-  if (process.env.PDS_RSS_FILE) writeFileSync(process.env.PDS_RSS_FILE, String(process.resourceUsage().maxRSS));
+  if (!process.env.PDS_RSS_FILE) return;
+  const usage = process.resourceUsage();
+  writeFileSync(process.env.PDS_RSS_FILE, JSON.stringify({ maxRssKb: usage.maxRSS, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 }));
 });

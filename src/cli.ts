@@ -58,7 +58,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         await paging?.close();
       }
       // Ctrl-C while the pager had the terminal: the run still ends as interrupted.
-      if (paging && signal.aborted) throw new InterruptedError();
+      if (paging && (signal.aborted || paging.interrupted)) throw new InterruptedError();
     },
   };
 
@@ -69,7 +69,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return ExitCode.ok;
     }
     const { buildProgram } = await import('./program.js');
-    await buildProgram(io, runner, VERSION).parseAsync(argv, { from: 'user' });
+    await buildProgram(io, runner, VERSION, argv[0]).parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
     if (pipeClosed) return ExitCode.ok;

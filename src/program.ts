@@ -13,7 +13,12 @@ export const ROOT_EXAMPLES = [
   ['pds help contracts ls', 'the help of one command'],
 ] as const satisfies readonly Example[];
 
-export function buildProgram(io: IO, runner: Runner, version: string): Command {
+/**
+ * `first`: the first word of the command line. When it names a noun, the other nouns get only
+ * their name and description (enough for commander to dispatch): a run builds one noun's verbs,
+ * their options and help, not every noun's. Without it (help, completion) the whole tree is built.
+ */
+export function buildProgram(io: IO, runner: Runner, version: string, first?: string): Command {
   const program = new Command('pds')
     .description('Work with the Project Data Service: projects, contracts, statements, catalog records, uploads and the sandbox.')
     .version(version, '-V, --version', 'print the version')
@@ -30,9 +35,11 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
       outputError: () => undefined,
     });
   addFlags(program, GLOBAL_FLAGS);
+  const oneNoun = COMMANDS.some((entry) => 'verbs' in entry && entry.name === first);
   for (const entry of COMMANDS) {
-    if ('verbs' in entry) registerNoun(program, entry, runner);
-    else registerVerb(program, entry, runner);
+    if (!('verbs' in entry)) registerVerb(program, entry, runner);
+    else if (oneNoun && entry.name !== first) program.command(entry.name).description(entry.description);
+    else registerNoun(program, entry, runner);
   }
   registerHelp(program, (text) => io.stdout.write(text), () => io.columns);
   // `help [command]` is not inherited as off: noun pages would list a verb no other page has.

@@ -372,281 +372,57 @@ function lazyProjectData(builders: { [K in keyof ProjectData]: () => ProjectData
   return data;
 }
 
+/** What every phase of one project's seeding draws on. */
+interface ProjectSeeding {
+  seed: ProjectSeed;
+  ids: IdStarts;
+  size: ProjectSeed['size'];
+  /** When the project's records start. */
+  from: number;
+  names: PersonNames;
+  titles: NameSpace;
+  /** The PRNG stream of one kind of record. */
+  stream(kind: string): Rng;
+}
+
+interface People {
+  all: PersonRecord[];
+  roots: PersonRecord[];
+}
+
+interface Companies {
+  entities: EntityRecord[];
+  pools: ContractSources['pools'];
+}
+
+interface Works {
+  compositions: CompositionRecord[];
+  recordings: RecordingRecord[];
+  compositionsByArtist: Map<number, CompositionRecord[]>;
+  compositionsByWriter: Map<number, CompositionRecord[]>;
+  recordingsByArtist: Map<number, RecordingRecord[]>;
+}
+
 /**
  * One project's records. Each kind has its own PRNG stream and id block, so the phases (people,
  * companies, relations, works, contracts, statements) give the same records in any order.
  */
 function buildProject(seed: ProjectSeed, ids: IdStarts): ProjectData {
-  const stream = (kind: string) => new Rng(seedOf(`${seed.index}:${kind}`));
-  const from = seed.created + 7 * DAY;
-  const names = personNames(seed.index * 211);
-  const titles = titleSpace(seed.index * 389);
-  const size = seed.size;
-
-  // Artists and writers: roots, each sometimes followed by the duplicates merged into it.
-  const persons = (kind: 'artist' | 'writer', count: number, dupEvery: number) => {
-    const rng = stream(kind);
-    let next = ids[kind];
-    const all: PersonRecord[] = [];
-    const roots: PersonRecord[] = [];
-    let solo = 0;
-    let band = 0;
-    const when = timeline(count, from, SEED_NOW, rng);
-    for (let i = 0; i < count; i++) {
-      const name =
-        kind === 'writer' ? names.people.name(i) : i % 3 === 2 ? names.bands.name(band++) : names.solo.name(solo++);
-      const root: PersonRecord = { id: `${kind === 'artist' ? 'art' : 'wri'}_${pad(next++, 5)}`, name, project_id: seed.id };
-      all.push(root);
-      roots.push(root);
-      if (i % dupEvery === dupEvery - 1) {
-        const dups = i % (dupEvery * 3) === dupEvery - 1 ? 2 : 1;
-        for (let d = 0; d < dups; d++) {
-          all.push({
-            id: `${kind === 'artist' ? 'art' : 'wri'}_${pad(next++, 5)}`,
-            name: personVariant(name, i + d),
-            project_id: seed.id,
-            merged_into: root.id,
-            merged_at: isoCapped(when(i) + rng.int(2, 90) * DAY),
-          });
-        }
-      }
-    }
-    return { all, roots };
+  const p: ProjectSeeding = {
+    seed,
+    ids,
+    size: seed.size,
+    from: seed.created + 7 * DAY,
+    names: personNames(seed.index * 211),
+    titles: titleSpace(seed.index * 389),
+    stream: (kind) => new Rng(seedOf(`${seed.index}:${kind}`)),
   };
-  const artistsOnce = once(() => persons('artist', size.artists, 7));
-  const writersOnce = once(() => persons('writer', size.writers, 8));
-
-  // Entities: labels, publishers, distributors, divisions of labels, and the artists' and writers'
-  // loan-out companies (which sign contracts as assignors).
-  const companiesOnce = once(() => {
-    const artists = artistsOnce();
-    const writers = writersOnce();
-    const entityRng = stream('entity');
-    let nextEntity = ids.entity;
-    const entities: EntityRecord[] = [];
-    const pools = {
-      label: [] as EntityRecord[],
-      publisher: [] as EntityRecord[],
-      distributor: [] as EntityRecord[],
-      artistCompanies: [] as { entity: EntityRecord; artist: number }[],
-      writerCompanies: [] as { entity: EntityRecord; writer: number }[],
-    };
-    const companyNames = (kind: keyof typeof ENTITY_SUFFIXES, offset: number) => {
-      const suffixes = ENTITY_SUFFIXES[kind];
-      const build = product2(ENTITY_WORDS, suffixes, (w, x) => `${w} ${x}`);
-      return new NameSpace(ENTITY_WORDS.length * suffixes.length, build, offset + seed.index * 97);
-    };
-    const kindNames = {
-      label: companyNames('label', 0),
-      publisher: companyNames('publisher', 13),
-      distributor: companyNames('distributor', 29),
-    };
-    const kindCount = { label: 0, publisher: 0, distributor: 0, company: 0, division: 0 };
-    const parentLabels: EntityRecord[] = [];
-    const entityWhen = timeline(size.entities, from, SEED_NOW, entityRng);
-    for (let i = 0; i < size.entities; i++) {
-      const rng = entityRng;
-      let kind = at(ENTITY_CYCLE, i % ENTITY_CYCLE.length);
-      if (kind === 'division' && parentLabels.length === 0) kind = 'label';
-      let name: string;
-      let divisionOf: string | undefined;
-      // Loan-out companies alternate between an artist's and a writer's.
-      let owner: { artist: number } | { writer: number } | undefined;
-      if (kind === 'company') {
-        const c = kindCount.company++;
-        if (c % 2 === 0) {
-          const artist = ((c / 2) * 7) % artists.roots.length;
-          const artistName = at(artists.roots, artist).name;
-          name = artistName.startsWith('The ') ? `${artistName.slice(4)} Productions Ltd` : `${artistName} Music LLC`;
-          owner = { artist };
-        } else {
-          const writer = (((c - 1) / 2) * 5) % writers.roots.length;
-          name = `${at(writers.roots, writer).name} Songs Ltd`;
-          owner = { writer };
-        }
-      } else if (kind === 'division') {
-        const parent = rng.pick(parentLabels);
-        divisionOf = parent.id;
-        name = `${parent.name} ${at(DIVISIONS, kindCount.division++ % DIVISIONS.length)}`;
-      } else {
-        name = kindNames[kind].name(kindCount[kind]++);
-      }
-      const created = entityWhen(i);
-      const domain = `${slug(name.replace(/ (Music LLC|Songs Ltd|Productions Ltd)$/, ''))}.com`;
-      const entity: EntityRecord = {
-        id: `ent_${pad(nextEntity++, 5)}`,
-        internal_uuid: rng.uuid(),
-        name,
-        project_id: seed.id,
-        created_at: iso(created),
-        updated_at: isoCapped(created + rng.int(0, 200) * DAY),
-      };
-      // Contact details are patchy, as extracted data is: absent fields stay absent.
-      if (rng.chance(0.7)) entity.email = `${rng.pick(['royalties', 'contracts', 'info', 'licensing', 'legal'])}@${domain}`;
-      if (rng.chance(0.55)) entity.phone = phone(rng);
-      if (rng.chance(0.6)) entity.address = rng.pick(ADDRESSES)(rng.int(1, 2400));
-      if (kind !== 'company' && rng.chance(0.4)) entity.shorthand = initials(name);
-      if (divisionOf) entity.division_of = divisionOf;
-      entities.push(entity);
-      if (owner && 'artist' in owner) pools.artistCompanies.push({ entity, artist: owner.artist });
-      else if (owner) pools.writerCompanies.push({ entity, writer: owner.writer });
-      else if (kind !== 'company') pools[kind === 'division' ? 'label' : kind].push(entity);
-      if (kind === 'label') parentLabels.push(entity);
-      if (i % 6 === 1) {
-        const dupCreated = created + rng.int(5, 120) * DAY;
-        const duplicate: EntityRecord = {
-          id: `ent_${pad(nextEntity++, 5)}`,
-          internal_uuid: rng.uuid(),
-          name: entityVariant(name, i, rng),
-          project_id: seed.id,
-          created_at: isoCapped(dupCreated),
-          updated_at: isoCapped(dupCreated),
-          merged_into: entity.id,
-          merged_at: isoCapped(dupCreated + rng.int(1, 30) * DAY),
-        };
-        if (entity.email) duplicate.email = entity.email;
-        entities.push(duplicate);
-      }
-    }
-    return { entities, pools };
-  });
-
-  // Relations: contacts at the companies, de-duplicated like the other records.
-  const relationsOnce = once(() => {
-    const relationRng = stream('relation');
-    let nextRelation = ids.relation;
-    const relations: RelationRecord[] = [];
-    const companies = companiesOnce().entities.filter((e) => !e.merged_into);
-    const relationWhen = timeline(size.relations, from, SEED_NOW, relationRng);
-    for (let i = 0; i < size.relations; i++) {
-      const rng = relationRng;
-      const name = names.staff.name(i);
-      const company = rng.pick(companies);
-      const [first = name, ...rest] = name.split(' ');
-      const domain = `${slug(company.name.replace(/ (Music LLC|Songs Ltd|Productions Ltd)$/, ''))}.com`;
-      const created = relationWhen(i);
-      const relation: RelationRecord = {
-        id: `rel_${pad(nextRelation++, 5)}`,
-        name,
-        email: `${slug(first)}.${slug(rest.join(''))}@${domain}`,
-        phone: phone(rng),
-        department: rng.pick(DEPARTMENTS),
-        created_at: iso(created),
-        updated_at: isoCapped(created + rng.int(0, 150) * DAY),
-      };
-      relations.push(relation);
-      if (i % 6 === 2) {
-        const dupCreated = created + rng.int(3, 100) * DAY;
-        relations.push({
-          id: `rel_${pad(nextRelation++, 5)}`,
-          name: personVariant(name, i),
-          email: relation.email,
-          phone: phone(rng),
-          department: relation.department,
-          created_at: isoCapped(dupCreated),
-          updated_at: isoCapped(dupCreated),
-          merged_into: relation.id,
-          merged_at: isoCapped(dupCreated + rng.int(1, 20) * DAY),
-        });
-      }
-    }
-    return relations;
-  });
-
-  // Compositions and their recordings (built together: a composition's products are those of its
-  // studio recording). Composition c is performed by artist c and written by writer c (plus
-  // co-writers); recordings past the first round are live, remix, acoustic… versions.
-  const worksOnce = once(() => {
-    const artists = artistsOnce();
-    const writers = writersOnce();
-    const compositionRng = stream('composition');
-    let nextComposition = ids.composition;
-    const compositions: CompositionRecord[] = [];
-    const compositionsByArtist = new Map<number, CompositionRecord[]>();
-    const compositionsByWriter = new Map<number, CompositionRecord[]>();
-    const compositionWhen = timeline(size.compositions, from, SEED_NOW, compositionRng);
-    for (let c = 0; c < size.compositions; c++) {
-      const rng = compositionRng;
-      const artist = c % artists.roots.length;
-      const writer = c % writers.roots.length;
-      const coWriters = rng.sample(writers.roots, rng.int(0, 2)).filter((w) => w !== at(writers.roots, writer));
-      const created = compositionWhen(c);
-      const composition: CompositionRecord = {
-        id: `com_${pad(nextComposition++, 5)}`,
-        name: titles.name(c),
-        type: rng.chance(0.8) ? 'original' : rng.pick(['arrangement', 'adaptation', 'instrumental']),
-        writers: [at(writers.roots, writer).name, ...coWriters.map((w) => w.name)],
-        artists: [at(artists.roots, artist).name],
-        created_at: iso(created),
-        updated_at: isoCapped(created + rng.int(0, 90) * DAY),
-        products: [],
-      };
-      compositions.push(composition);
-      pushTo(compositionsByArtist, artist, composition);
-      pushTo(compositionsByWriter, writer, composition);
-    }
-
-    const recordingRng = stream('recording');
-    let nextRecording = ids.recording;
-    const recordings: RecordingRecord[] = [];
-    const recordingsByArtist = new Map<number, RecordingRecord[]>();
-    const albums = titleSpace(seed.index * 389 + 1777);
-    const recordingWhen = timeline(size.recordings, from, SEED_NOW, recordingRng);
-    const versions = ['live', 'remix', 'acoustic', 'radio edit'] as const;
-    for (let r = 0; r < size.recordings; r++) {
-      const rng = recordingRng;
-      const c = r % compositions.length;
-      const composition = at(compositions, c);
-      const title = composition.name;
-      const artist = c % artists.roots.length;
-      const performers = [...composition.artists];
-      if (rng.chance(0.15)) performers.push(rng.pick(artists.roots).name);
-      const studio = r < compositions.length;
-      const type = studio ? 'studio' : at(versions, (Math.floor(r / compositions.length) - 1) % versions.length);
-      // Drawn for every recording, remix or not: the draws that follow stay where they were, so the
-      // seeded records (which tests pin) do not shift.
-      const remixer = rng.pick(artists.roots).name.replace(/^The /, '');
-      const version =
-        type === 'studio'
-          ? ''
-          : type === 'remix'
-            ? ` (${remixer} Remix)`
-            : type === 'radio edit'
-              ? ' (Radio Edit)'
-              : ` (${type.charAt(0).toUpperCase()}${type.slice(1)})`;
-      const seconds = type === 'radio edit' ? rng.int(150, 210) : type === 'live' ? rng.int(220, 390) : rng.int(160, 300);
-      const released = FIRST_RELEASE + rng.next() * 9.5 * YEAR;
-      const products: Product[] = [];
-      const productCount = rng.int(1, 3);
-      for (let p = 0; p < productCount; p++) {
-        const single = p === 0 && rng.chance(0.6);
-        products.push({
-          name: single ? `${title}${version} - Single` : `${albums.name(r * 3 + p)}${rng.chance(0.25) ? ' - EP' : ''}`,
-          upc: upc(rng),
-          release_date: date(released + p * rng.int(30, 400) * DAY),
-          artists: performers.slice(0, 1),
-          source: rng.pick(PRODUCT_SOURCES),
-          store: rng.pick(STORES),
-        });
-      }
-      const created = recordingWhen(r);
-      const recording: RecordingRecord = {
-        id: `rec_${pad(nextRecording++, 5)}`,
-        name: `${title}${version}`,
-        duration_ms: seconds * 1000 + rng.int(0, 999),
-        type,
-        artists: performers,
-        created_at: iso(created),
-        updated_at: isoCapped(created + rng.int(0, 60) * DAY),
-        products,
-      };
-      recordings.push(recording);
-      pushTo(recordingsByArtist, artist, recording);
-      if (studio) composition.products = products.slice(0, 2).map((p) => ({ ...p }));
-    }
-
-    return { compositions, recordings, compositionsByArtist, compositionsByWriter, recordingsByArtist };
-  });
+  const { size, names, stream } = p;
+  const artistsOnce = once(() => buildPersons(p, 'artist', size.artists, 7));
+  const writersOnce = once(() => buildPersons(p, 'writer', size.writers, 8));
+  const companiesOnce = once(() => buildCompanies(p, artistsOnce(), writersOnce()));
+  const relationsOnce = once(() => buildRelations(p, companiesOnce().entities));
+  const worksOnce = once(() => buildWorks(p, artistsOnce(), writersOnce()));
 
   return lazyProjectData({
     contracts: () => {
@@ -676,6 +452,291 @@ function buildProject(seed: ProjectSeed, ids: IdStarts): ProjectData {
     recordings: () => worksOnce().recordings,
     compositions: () => worksOnce().compositions,
   });
+}
+
+
+/** Artists or writers: roots, each sometimes followed by the duplicates merged into it. */
+function buildPersons(p: ProjectSeeding, kind: 'artist' | 'writer', count: number, dupEvery: number): People {
+  const { seed, ids, from, names } = p;
+  const stream = p.stream;
+  const rng = stream(kind);
+  let next = ids[kind];
+  const all: PersonRecord[] = [];
+  const roots: PersonRecord[] = [];
+  let solo = 0;
+  let band = 0;
+  const when = timeline(count, from, SEED_NOW, rng);
+  for (let i = 0; i < count; i++) {
+    const name =
+      kind === 'writer' ? names.people.name(i) : i % 3 === 2 ? names.bands.name(band++) : names.solo.name(solo++);
+    const root: PersonRecord = { id: `${kind === 'artist' ? 'art' : 'wri'}_${pad(next++, 5)}`, name, project_id: seed.id };
+    all.push(root);
+    roots.push(root);
+    if (i % dupEvery === dupEvery - 1) {
+      const dups = i % (dupEvery * 3) === dupEvery - 1 ? 2 : 1;
+      for (let d = 0; d < dups; d++) {
+        all.push({
+          id: `${kind === 'artist' ? 'art' : 'wri'}_${pad(next++, 5)}`,
+          name: personVariant(name, i + d),
+          project_id: seed.id,
+          merged_into: root.id,
+          merged_at: isoCapped(when(i) + rng.int(2, 90) * DAY),
+        });
+      }
+    }
+  }
+  return { all, roots };
+}
+
+/**
+ * Entities: labels, publishers, distributors, divisions of labels, and the artists' and writers'
+ * loan-out companies (which sign contracts as assignors).
+ */
+function buildCompanies(p: ProjectSeeding, artists: People, writers: People): Companies {
+  const { seed, ids, from, size } = p;
+  const stream = p.stream;
+  const entityRng = stream('entity');
+  let nextEntity = ids.entity;
+  const entities: EntityRecord[] = [];
+  const pools = {
+    label: [] as EntityRecord[],
+    publisher: [] as EntityRecord[],
+    distributor: [] as EntityRecord[],
+    artistCompanies: [] as { entity: EntityRecord; artist: number }[],
+    writerCompanies: [] as { entity: EntityRecord; writer: number }[],
+  };
+  const companyNames = (kind: keyof typeof ENTITY_SUFFIXES, offset: number) => {
+    const suffixes = ENTITY_SUFFIXES[kind];
+    const build = product2(ENTITY_WORDS, suffixes, (w, x) => `${w} ${x}`);
+    return new NameSpace(ENTITY_WORDS.length * suffixes.length, build, offset + seed.index * 97);
+  };
+  const kindNames = {
+    label: companyNames('label', 0),
+    publisher: companyNames('publisher', 13),
+    distributor: companyNames('distributor', 29),
+  };
+  const kindCount = { label: 0, publisher: 0, distributor: 0, company: 0, division: 0 };
+  const parentLabels: EntityRecord[] = [];
+  const entityWhen = timeline(size.entities, from, SEED_NOW, entityRng);
+  for (let i = 0; i < size.entities; i++) {
+    const rng = entityRng;
+    let kind = at(ENTITY_CYCLE, i % ENTITY_CYCLE.length);
+    if (kind === 'division' && parentLabels.length === 0) kind = 'label';
+    let name: string;
+    let divisionOf: string | undefined;
+    // Loan-out companies alternate between an artist's and a writer's.
+    let owner: { artist: number } | { writer: number } | undefined;
+    if (kind === 'company') {
+      ({ name, owner } = loanOutCompany(kindCount.company++, artists, writers));
+    } else if (kind === 'division') {
+      const parent = rng.pick(parentLabels);
+      divisionOf = parent.id;
+      name = `${parent.name} ${at(DIVISIONS, kindCount.division++ % DIVISIONS.length)}`;
+    } else {
+      name = kindNames[kind].name(kindCount[kind]++);
+    }
+    const created = entityWhen(i);
+    const domain = `${slug(name.replace(/ (Music LLC|Songs Ltd|Productions Ltd)$/, ''))}.com`;
+    const entity: EntityRecord = {
+      id: `ent_${pad(nextEntity++, 5)}`,
+      internal_uuid: rng.uuid(),
+      name,
+      project_id: seed.id,
+      created_at: iso(created),
+      updated_at: isoCapped(created + rng.int(0, 200) * DAY),
+    };
+    // Contact details are patchy, as extracted data is: absent fields stay absent.
+    if (rng.chance(0.7)) entity.email = `${rng.pick(['royalties', 'contracts', 'info', 'licensing', 'legal'])}@${domain}`;
+    if (rng.chance(0.55)) entity.phone = phone(rng);
+    if (rng.chance(0.6)) entity.address = rng.pick(ADDRESSES)(rng.int(1, 2400));
+    if (kind !== 'company' && rng.chance(0.4)) entity.shorthand = initials(name);
+    if (divisionOf) entity.division_of = divisionOf;
+    entities.push(entity);
+    if (owner && 'artist' in owner) pools.artistCompanies.push({ entity, artist: owner.artist });
+    else if (owner) pools.writerCompanies.push({ entity, writer: owner.writer });
+    else if (kind !== 'company') pools[kind === 'division' ? 'label' : kind].push(entity);
+    if (kind === 'label') parentLabels.push(entity);
+    if (i % 6 === 1) entities.push(entityDuplicate(entity, created, `ent_${pad(nextEntity++, 5)}`, i, rng));
+  }
+  return { entities, pools };
+}
+
+/** The `c`th loan-out company: an artist's and a writer's in turn. */
+function loanOutCompany(c: number, artists: People, writers: People): { name: string; owner: { artist: number } | { writer: number } } {
+  if (c % 2 === 0) {
+    const artist = ((c / 2) * 7) % artists.roots.length;
+    const artistName = at(artists.roots, artist).name;
+    return { name: artistName.startsWith('The ') ? `${artistName.slice(4)} Productions Ltd` : `${artistName} Music LLC`, owner: { artist } };
+  }
+  const writer = (((c - 1) / 2) * 5) % writers.roots.length;
+  return { name: `${at(writers.roots, writer).name} Songs Ltd`, owner: { writer } };
+}
+
+/** A duplicate of the `i`th entity (made at `created`, in ms), made after it and merged into it. */
+function entityDuplicate(entity: EntityRecord, created: number, id: string, i: number, rng: Rng): EntityRecord {
+  const dupCreated = created + rng.int(5, 120) * DAY;
+  const duplicate: EntityRecord = {
+    id,
+    internal_uuid: rng.uuid(),
+    name: entityVariant(entity.name, i, rng),
+    project_id: entity.project_id,
+    created_at: isoCapped(dupCreated),
+    updated_at: isoCapped(dupCreated),
+    merged_into: entity.id,
+    merged_at: isoCapped(dupCreated + rng.int(1, 30) * DAY),
+  };
+  if (entity.email) duplicate.email = entity.email;
+  return duplicate;
+}
+
+/** Relations: contacts at the companies, de-duplicated like the other records. */
+function buildRelations(p: ProjectSeeding, entities: EntityRecord[]): RelationRecord[] {
+  const { ids, from, names, size } = p;
+  const stream = p.stream;
+  const relationRng = stream('relation');
+  let nextRelation = ids.relation;
+  const relations: RelationRecord[] = [];
+  const companies = entities.filter((e) => !e.merged_into);
+  const relationWhen = timeline(size.relations, from, SEED_NOW, relationRng);
+  for (let i = 0; i < size.relations; i++) {
+    const rng = relationRng;
+    const name = names.staff.name(i);
+    const company = rng.pick(companies);
+    const [first = name, ...rest] = name.split(' ');
+    const domain = `${slug(company.name.replace(/ (Music LLC|Songs Ltd|Productions Ltd)$/, ''))}.com`;
+    const created = relationWhen(i);
+    const relation: RelationRecord = {
+      id: `rel_${pad(nextRelation++, 5)}`,
+      name,
+      email: `${slug(first)}.${slug(rest.join(''))}@${domain}`,
+      phone: phone(rng),
+      department: rng.pick(DEPARTMENTS),
+      created_at: iso(created),
+      updated_at: isoCapped(created + rng.int(0, 150) * DAY),
+    };
+    relations.push(relation);
+    if (i % 6 === 2) {
+      const dupCreated = created + rng.int(3, 100) * DAY;
+      relations.push({
+        id: `rel_${pad(nextRelation++, 5)}`,
+        name: personVariant(name, i),
+        email: relation.email,
+        phone: phone(rng),
+        department: relation.department,
+        created_at: isoCapped(dupCreated),
+        updated_at: isoCapped(dupCreated),
+        merged_into: relation.id,
+        merged_at: isoCapped(dupCreated + rng.int(1, 20) * DAY),
+      });
+    }
+  }
+  return relations;
+}
+
+/**
+ * Compositions and their recordings (built together: a composition's products are those of its
+ * studio recording). Composition c is performed by artist c and written by writer c (plus
+ * co-writers); recordings past the first round are live, remix, acoustic… versions.
+ */
+function buildWorks(p: ProjectSeeding, artists: People, writers: People): Works {
+  const compositions = buildCompositions(p, artists, writers);
+  return { ...compositions, ...buildRecordings(p, artists, compositions.compositions) };
+}
+
+function buildCompositions(p: ProjectSeeding, artists: People, writers: People): Pick<Works, 'compositions' | 'compositionsByArtist' | 'compositionsByWriter'> {
+  const { ids, from, size, titles } = p;
+  const compositionRng = p.stream('composition');
+  let nextComposition = ids.composition;
+  const compositions: CompositionRecord[] = [];
+  const compositionsByArtist = new Map<number, CompositionRecord[]>();
+  const compositionsByWriter = new Map<number, CompositionRecord[]>();
+  const compositionWhen = timeline(size.compositions, from, SEED_NOW, compositionRng);
+  for (let c = 0; c < size.compositions; c++) {
+    const rng = compositionRng;
+    const artist = c % artists.roots.length;
+    const writer = c % writers.roots.length;
+    const coWriters = rng.sample(writers.roots, rng.int(0, 2)).filter((w) => w !== at(writers.roots, writer));
+    const created = compositionWhen(c);
+    const composition: CompositionRecord = {
+      id: `com_${pad(nextComposition++, 5)}`,
+      name: titles.name(c),
+      type: rng.chance(0.8) ? 'original' : rng.pick(['arrangement', 'adaptation', 'instrumental']),
+      writers: [at(writers.roots, writer).name, ...coWriters.map((w) => w.name)],
+      artists: [at(artists.roots, artist).name],
+      created_at: iso(created),
+      updated_at: isoCapped(created + rng.int(0, 90) * DAY),
+      products: [],
+    };
+    compositions.push(composition);
+    pushTo(compositionsByArtist, artist, composition);
+    pushTo(compositionsByWriter, writer, composition);
+  }
+  return { compositions, compositionsByArtist, compositionsByWriter };
+}
+
+/** Each composition's recordings: the studio one first, then the other versions round by round. */
+function buildRecordings(p: ProjectSeeding, artists: People, compositions: CompositionRecord[]): Pick<Works, 'recordings' | 'recordingsByArtist'> {
+  const { seed, ids, from, size } = p;
+  const recordingRng = p.stream('recording');
+  let nextRecording = ids.recording;
+  const recordings: RecordingRecord[] = [];
+  const recordingsByArtist = new Map<number, RecordingRecord[]>();
+  const albums = titleSpace(seed.index * 389 + 1777);
+  const recordingWhen = timeline(size.recordings, from, SEED_NOW, recordingRng);
+  const versions = ['live', 'remix', 'acoustic', 'radio edit'] as const;
+  for (let r = 0; r < size.recordings; r++) {
+    const rng = recordingRng;
+    const c = r % compositions.length;
+    const composition = at(compositions, c);
+    const title = composition.name;
+    const artist = c % artists.roots.length;
+    const performers = [...composition.artists];
+    if (rng.chance(0.15)) performers.push(rng.pick(artists.roots).name);
+    const studio = r < compositions.length;
+    const type = studio ? 'studio' : at(versions, (Math.floor(r / compositions.length) - 1) % versions.length);
+    // Drawn for every recording, remix or not: the draws that follow stay where they were, so the
+    // seeded records (which tests pin) do not shift.
+    const remixer = rng.pick(artists.roots).name.replace(/^The /, '');
+    const version =
+      type === 'studio'
+        ? ''
+        : type === 'remix'
+          ? ` (${remixer} Remix)`
+          : type === 'radio edit'
+            ? ' (Radio Edit)'
+            : ` (${type.charAt(0).toUpperCase()}${type.slice(1)})`;
+    const seconds = type === 'radio edit' ? rng.int(150, 210) : type === 'live' ? rng.int(220, 390) : rng.int(160, 300);
+    const released = FIRST_RELEASE + rng.next() * 9.5 * YEAR;
+    const products: Product[] = [];
+    const productCount = rng.int(1, 3);
+    for (let p = 0; p < productCount; p++) {
+      const single = p === 0 && rng.chance(0.6);
+      products.push({
+        name: single ? `${title}${version} - Single` : `${albums.name(r * 3 + p)}${rng.chance(0.25) ? ' - EP' : ''}`,
+        upc: upc(rng),
+        release_date: date(released + p * rng.int(30, 400) * DAY),
+        artists: performers.slice(0, 1),
+        source: rng.pick(PRODUCT_SOURCES),
+        store: rng.pick(STORES),
+      });
+    }
+    const created = recordingWhen(r);
+    const recording: RecordingRecord = {
+      id: `rec_${pad(nextRecording++, 5)}`,
+      name: `${title}${version}`,
+      duration_ms: seconds * 1000 + rng.int(0, 999),
+      type,
+      artists: performers,
+      created_at: iso(created),
+      updated_at: isoCapped(created + rng.int(0, 60) * DAY),
+      products,
+    };
+    recordings.push(recording);
+    pushTo(recordingsByArtist, artist, recording);
+    if (studio) composition.products = products.slice(0, 2).map((p) => ({ ...p }));
+  }
+
+  return { recordings, recordingsByArtist };
 }
 
 interface ContractSources {

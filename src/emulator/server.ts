@@ -1,7 +1,7 @@
 // The emulator's HTTP server: one route table, bearer auth, the error envelope of SPEC section 7,
 // rate limiting (SPEC 8), fault injection and latency for reliability tests, persistence, and a
 // record of every request so tests can assert what was sent.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   HttpError,
@@ -195,6 +195,64 @@ async function sendError(req: IncomingMessage, res: ServerResponse, error: HttpE
   sendJson(res, { status: error.status, body: error.body(), headers: error.headers });
 }
 
+/** What a request is routed with: the route table and the state and services its handlers use. */
+interface App {
+  routes: CompiledRoute[];
+  state: EmulatorState;
+  options: EmulatorOptions;
+  oauth: AuthorizationServer;
+  sandbox: SandboxRunner;
+  commit: RouteContext['commit'];
+  save: RouteContext['save'];
+  storage: Storage;
+  markBehind: () => void;
+}
+
+/** The route the method and path name, its token checked, then its handler's answer. */
+async function routeRequest(app: App, req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> {
+  const { routes, state, options, oauth, sandbox, commit, save, storage } = app;
+  const url = new URL(req.url ?? '/', 'http://emulator');
+  const parts = pathSegments(url.pathname);
+  const method = req.method ?? 'GET';
+  let allowed = false;
+  for (const candidate of routes) {
+    const params = match(candidate, parts);
+    if (!params) continue;
+    allowed = true;
+    if (candidate.method !== method) continue;
+    const token = bearer(req);
+    const scope = state.tokens[token] ?? oauth.scopeOf(token);
+    if (!scope) {
+      const challenge = { 'www-authenticate': bearerChallenge(req, token !== '') };
+      throw new HttpError(401, token ? 'invalid or expired token' : 'missing bearer token', challenge);
+    }
+    const ctx: RouteContext = {
+      req,
+      res,
+      method,
+      path: url.pathname,
+      params,
+      query: url.searchParams,
+      token,
+      principal: state.tokens[token] ? token : `grant:${oauth.grantOf(token) ?? token}`,
+      scope,
+      state,
+      options,
+      record,
+      sandbox,
+      commit,
+      save,
+      now: () => Date.now(),
+      storage,
+    };
+    await advanceUploads(ctx, app.markBehind);
+    const reply = await candidate.handler(ctx);
+    if (reply) sendJson(res, reply);
+    return;
+  }
+  throw new HttpError(allowed ? 405 : 404, allowed ? 'method not allowed' : 'not found');
+}
+
 export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): Promise<Emulator> {
   const options: EmulatorOptions = { ...defaultOptions, ...overrides };
   checkOptions(options);
@@ -211,48 +269,8 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const faults = new Rng(options.seed);
   const oauth = new AuthorizationServer(state, options.tokenTtlSeconds);
 
-  const route = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://emulator');
-    const parts = pathSegments(url.pathname);
-    const method = req.method ?? 'GET';
-    let allowed = false;
-    for (const candidate of routes) {
-      const params = match(candidate, parts);
-      if (!params) continue;
-      allowed = true;
-      if (candidate.method !== method) continue;
-      const token = bearer(req);
-      const scope = state.tokens[token] ?? oauth.scopeOf(token);
-      if (!scope) {
-        const challenge = { 'www-authenticate': bearerChallenge(req, token !== '') };
-        throw new HttpError(401, token ? 'invalid or expired token' : 'missing bearer token', challenge);
-      }
-      const ctx: RouteContext = {
-        req,
-        res,
-        method,
-        path: url.pathname,
-        params,
-        query: url.searchParams,
-        token,
-        principal: state.tokens[token] ? token : `grant:${oauth.grantOf(token) ?? token}`,
-        scope,
-        state,
-        options,
-        record,
-        sandbox,
-        commit,
-        save,
-        now: () => Date.now(),
-        storage,
-      };
-      await advanceUploads(ctx, persistence.markBehind);
-      const reply = await candidate.handler(ctx);
-      if (reply) sendJson(res, reply);
-      return;
-    }
-    throw new HttpError(allowed ? 405 : 404, allowed ? 'method not allowed' : 'not found');
-  };
+  const app: App = { routes, state, options, oauth, sandbox, commit, save, storage, markBehind: persistence.markBehind };
+  const route = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => routeRequest(app, req, res, record);
 
   const serve = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
     const token = bearer(req);
@@ -271,16 +289,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
 
   const server = createServer((req, res) => {
     const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://emulator');
-    const record: RecordedRequest = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: { ...req.headers },
-    };
-    requests.push(record);
-    // Tests read the recent requests; a long-running emulator must not keep them all.
-    while (requests.length > requestLogSize) requests.shift();
+    const record = recordRequest(req, requests, requestLogSize);
     res.on('finish', () => {
       record.status = res.statusCode;
       if (!options.quiet) {
@@ -296,13 +305,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
       .catch(() => res.destroy());
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch(async (error: unknown) => {
+  await listen(server, options).catch(async (error: unknown) => {
     await storage.close();
     throw error;
   });
@@ -328,6 +331,31 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
       await persistence.close();
     },
   };
+}
+
+/** The request, added to the log of the `size` most recent ones that tests read. */
+function recordRequest(req: IncomingMessage, requests: RecordedRequest[], size: number): RecordedRequest {
+  const url = new URL(req.url ?? '/', 'http://emulator');
+  const record: RecordedRequest = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: { ...req.headers },
+  };
+  requests.push(record);
+  // A long-running emulator must not keep them all.
+  while (requests.length > size) requests.shift();
+  return record;
+}
+
+function listen(server: Server, options: EmulatorOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 export function sendJson(res: ServerResponse, reply: Reply): void {

@@ -91,6 +91,104 @@ export function findDocumentFile(state: EmulatorState, kind: DocumentKind, proje
 
 const FILE_PATH = /^\/files\/(contract|statement)\/([0-9a-f-]{36})\/([^/]+)$/;
 
+/** What serving a signed file needs: where files are, the signing, and the faults asked for. */
+interface FileHost {
+  state: EmulatorState;
+  faults: StorageFaults;
+  signature(path: string, expires: string): Buffer;
+  uploadPath(stagingId: number): string;
+}
+
+/** A GET of a signed URL: the file, or the storage host's XML error. */
+function serveFile(host: FileHost, req: IncomingMessage, res: ServerResponse): void {
+  const { state, faults, signature, uploadPath } = host;
+  const url = new URL(req.url ?? '/', 'http://storage');
+  const match = FILE_PATH.exec(url.pathname);
+  if (req.method !== 'GET' || !match) {
+    deny(res, 404, 'NoSuchKey', 'no such file');
+    return;
+  }
+  const expires = url.searchParams.get('expires') ?? '';
+  const given = Buffer.from(url.searchParams.get('signature') ?? '', 'hex');
+  const wanted = signature(url.pathname, expires);
+  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+    deny(res, 403, 'SignatureDoesNotMatch', 'the signature does not match');
+    return;
+  }
+  if (!/^\d+$/.test(expires) || Number(expires) * 1000 <= Date.now() || faults.expire > 0) {
+    if (faults.expire > 0) faults.expire--;
+    deny(res, 403, 'AccessDenied', 'the URL has expired');
+    return;
+  }
+  const [, kind, projectId, id] = match as unknown as [string, DocumentKind, string, string];
+  const file = findDocumentFile(state, kind, projectId, decodeURIComponent(id));
+  if (!file) {
+    deny(res, 404, 'NoSuchKey', 'no such file');
+    return;
+  }
+  const kept = file.stagingId === undefined ? undefined : uploadPath(file.stagingId);
+  if (kept !== undefined && existsSync(kept)) {
+    const size = statSync(kept).size;
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': size });
+    send(res, createReadStream(kept), size, faults);
+  } else {
+    const pdf = generatedPdf(file.title);
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
+    send(res, [pdf], pdf.length, faults);
+  }
+}
+
+/** Sends the body, applying a cut or a stall when one is asked for. */
+function send(res: ServerResponse, body: AsyncIterable<Buffer> | Buffer[], size: number, faults: StorageFaults): void {
+  const limit = faults.cutAfterBytes ?? faults.stallAfterBytes;
+  const cut = faults.cutAfterBytes !== undefined;
+  void (async () => {
+    let sent = 0;
+    for await (const chunk of body) {
+      if (res.destroyed) return;
+      const room = limit === undefined ? chunk.length : Math.max(0, limit - sent);
+      const part = chunk.subarray(0, room);
+      sent += part.length;
+      const cutting = limit !== undefined && sent >= limit && sent < size;
+      const flowing = res.write(part);
+      if (cutting) {
+        // The bytes written must leave before the cut: a destroyed response drops what it buffered.
+        await new Promise((resume) => res.write('', resume));
+        if (cut) res.destroy();
+        // A stall keeps the connection open until the client gives up.
+        return;
+      }
+      if (!flowing) await new Promise((resume) => (res.once('drain', resume), res.once('close', resume)));
+    }
+    res.end();
+  })().catch(() => res.destroy());
+}
+
+/** A file being received into `dir`, kept under its staging id once committed. */
+function receiveFile(dir: string, uploadPath: (stagingId: number) => string): ReturnType<Storage['receive']> {
+  const partial = join(dir, `incoming-${randomBytes(8).toString('hex')}.part`);
+  const fd = openSync(partial, 'w');
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return {
+    // Synchronous writes: a local disk keeps up with loopback, and nothing is left buffered.
+    write: (chunk) => {
+      if (open) writeSync(fd, chunk);
+    },
+    commit: (stagingId) => {
+      close();
+      renameSync(partial, uploadPath(stagingId));
+    },
+    discard: () => {
+      close();
+      rmSync(partial, { force: true });
+    },
+  };
+}
+
 export async function startStorage(state: EmulatorState, options: StorageOptions): Promise<Storage> {
   const secret = randomBytes(32);
   const persistent = options.dataFile !== undefined;
@@ -102,68 +200,7 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
   const signature = (path: string, expires: string): Buffer => createHmac('sha256', secret).update(`GET\n${path}\n${expires}`).digest();
   const uploadPath = (stagingId: number) => join(dir, `${stagingId}.pdf`);
 
-  const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = new URL(req.url ?? '/', 'http://storage');
-    const match = FILE_PATH.exec(url.pathname);
-    if (req.method !== 'GET' || !match) {
-      deny(res, 404, 'NoSuchKey', 'no such file');
-      return;
-    }
-    const expires = url.searchParams.get('expires') ?? '';
-    const given = Buffer.from(url.searchParams.get('signature') ?? '', 'hex');
-    const wanted = signature(url.pathname, expires);
-    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
-      deny(res, 403, 'SignatureDoesNotMatch', 'the signature does not match');
-      return;
-    }
-    if (!/^\d+$/.test(expires) || Number(expires) * 1000 <= Date.now() || faults.expire > 0) {
-      if (faults.expire > 0) faults.expire--;
-      deny(res, 403, 'AccessDenied', 'the URL has expired');
-      return;
-    }
-    const [, kind, projectId, id] = match as unknown as [string, DocumentKind, string, string];
-    const file = findDocumentFile(state, kind, projectId, decodeURIComponent(id));
-    if (!file) {
-      deny(res, 404, 'NoSuchKey', 'no such file');
-      return;
-    }
-    const kept = file.stagingId === undefined ? undefined : uploadPath(file.stagingId);
-    if (kept !== undefined && existsSync(kept)) {
-      const size = statSync(kept).size;
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': size });
-      send(res, createReadStream(kept), size);
-    } else {
-      const pdf = generatedPdf(file.title);
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
-      send(res, [pdf], pdf.length);
-    }
-  };
-
-  /** Sends the body, applying a cut or a stall when one is asked for. */
-  const send = (res: ServerResponse, body: AsyncIterable<Buffer> | Buffer[], size: number): void => {
-    const limit = faults.cutAfterBytes ?? faults.stallAfterBytes;
-    const cut = faults.cutAfterBytes !== undefined;
-    void (async () => {
-      let sent = 0;
-      for await (const chunk of body) {
-        if (res.destroyed) return;
-        const room = limit === undefined ? chunk.length : Math.max(0, limit - sent);
-        const part = chunk.subarray(0, room);
-        sent += part.length;
-        const cutting = limit !== undefined && sent >= limit && sent < size;
-        const flowing = res.write(part);
-        if (cutting) {
-          // The bytes written must leave before the cut: a destroyed response drops what it buffered.
-          await new Promise((resume) => res.write('', resume));
-          if (cut) res.destroy();
-          // A stall keeps the connection open until the client gives up.
-          return;
-        }
-        if (!flowing) await new Promise((resume) => (res.once('drain', resume), res.once('close', resume)));
-      }
-      res.end();
-    })().catch(() => res.destroy());
-  };
+  const files: FileHost = { state, faults, signature, uploadPath };
 
   const server = createServer((req, res) => {
     const record: StorageRequest = {
@@ -179,7 +216,7 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
         log(`storage ${record.method} ${record.path} ${res.statusCode}${outcome} ${record.authorization ? 'WITH an Authorization header' : 'no Authorization header'}`);
       }
     });
-    serve(req, res);
+    serveFile(files, req, res);
     // Every answer's head is written before serve() returns.
     record.status = res.statusCode;
   });
@@ -203,29 +240,7 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
       const expires = String(Math.floor(nowMs / 1000) + ttlSeconds);
       return `${origin}${path}?expires=${expires}&signature=${signature(path, expires).toString('hex')}`;
     },
-    receive() {
-      const partial = join(dir, `incoming-${randomBytes(8).toString('hex')}.part`);
-      const fd = openSync(partial, 'w');
-      let open = true;
-      const close = () => {
-        if (open) closeSync(fd);
-        open = false;
-      };
-      return {
-        // Synchronous writes: a local disk keeps up with loopback, and nothing is left buffered.
-        write: (chunk) => {
-          if (open) writeSync(fd, chunk);
-        },
-        commit: (stagingId) => {
-          close();
-          renameSync(partial, uploadPath(stagingId));
-        },
-        discard: () => {
-          close();
-          rmSync(partial, { force: true });
-        },
-      };
-    },
+    receive: () => receiveFile(dir, uploadPath),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

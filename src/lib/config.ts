@@ -370,15 +370,3 @@ export function parseSwitch(value: string, where: string): boolean {
   if (['0', 'false', 'no', 'off'].includes(normalised)) return false;
   throw new UsageError(`invalid ${where} '${value}': expected true or false (1 or 0)`);
 }
-
-/**
- * Loopback as the URL writes it: 127.0.0.0/8, [::1], and the one name every system maps without
- * asking DNS (`localhost`, from the hosts file). Never what a name resolves to: `localhost.` and
- * `x.localhost` are looked up like any other name (getaddrinfo may ask a DNS server), so they count
- * as names that are not loopback.
- */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { InterruptedError, PdsError, ServiceError, UsageError } from './errors.js';
 import type { HttpResponse, Transport } from './transport.js';
-import { formatBytes } from './upload.js';
+import { formatBytes } from './text.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
 /** Names longer than this many bytes of UTF-8 are cut: most file systems stop at 255 bytes, and a clash suffix or a temporary ending needs room. */

@@ -68,6 +68,17 @@ export class InterruptedError extends PdsError {
 /** Server 5xx after retries, network failure, timeout, an answer that does not parse. */
 export class ServiceError extends PdsError {}
 
+/**
+ * Any failure as a PdsError, for a batch that reports each item's failure and goes on. Anything
+ * else (a local file system failure: a full disk, no permission) keeps its message and says its
+ * code (ENOSPC, EACCES) under it.
+ */
+export function asPdsError(error: unknown): PdsError {
+  if (error instanceof PdsError) return error;
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  return new PdsError(error instanceof Error ? error.message : String(error), { ...(code ? { details: [code] } : {}), cause: error });
+}
+
 /** The error of an HTTP answer, from its status and the service's error body. */
 export function errorFromResponse(status: number, body: unknown, fallback: string): PdsError {
   const { message, details } = describeErrorBody(body, fallback);

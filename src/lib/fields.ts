@@ -1,6 +1,5 @@
 // `--fields id,name,created_at` on lists and gets: which fields of the records to show, in that
 // order, in the table, the TSV and the JSON. The names are the JSON field names of the resource.
-import type { Column, ListPage } from './output.js';
 import { UsageError } from './errors.js';
 
 /** `--fields` as given: comma-separated, blanks ignored, duplicates dropped. */
@@ -27,13 +26,4 @@ export function checkFields(requested: readonly string[], known: readonly string
 export function pickFields(record: object, fields: readonly string[]): Record<string, unknown> {
   const source = record as Record<string, unknown>;
   return Object.fromEntries(fields.map((name) => [name, source[name] ?? null]));
-}
-
-export async function* pickFromPages<T extends object>(pages: AsyncIterable<ListPage<T>>, fields: readonly string[]): AsyncGenerator<ListPage<Record<string, unknown>>> {
-  for await (const page of pages) yield { ...page, items: page.items.map((item) => pickFields(item, fields)) };
-}
-
-/** One column per field, headed by its name; `…_at` fields are dates. */
-export function fieldColumns(fields: readonly string[]): Column<Record<string, unknown>>[] {
-  return fields.map((name) => ({ header: name, value: (record) => record[name], ...(name.endsWith('_at') ? { date: true } : {}) }));
 }

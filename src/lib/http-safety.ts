@@ -1,7 +1,6 @@
 // Checks made before any connection is opened: what would go out must be sendable, and the token
 // (or a browser sign-in's codes and tokens) must not travel in clear text to another machine unless
 // the user said so.
-import { isLoopbackHost } from './config.js';
 import { UsageError } from './errors.js';
 
 export interface SafetyCheck {
@@ -53,4 +52,16 @@ export function refusePlainHttp({ url, allowHttp, what, instead, details = [] }:
       `use ${instead}, or, if this network is trusted, opt in with --allow-http, PDS_ALLOW_HTTP=1 or \`pds config set allow-http true\``,
     ],
   });
+}
+
+/**
+ * Loopback as the URL writes it: 127.0.0.0/8, [::1], and the one name every system maps without
+ * asking DNS (`localhost`, from the hosts file). Never what a name resolves to: `localhost.` and
+ * `x.localhost` are looked up like any other name (getaddrinfo may ask a DNS server), so they count
+ * as names that are not loopback.
+ */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

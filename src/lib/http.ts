@@ -7,7 +7,8 @@
 // Waiting between attempts draws on one budget per command (RetryBudget, --retry-budget): a wait
 // larger than what is left is not waited for, and the error says when to try again.
 import type { z } from 'zod/mini';
-import { envelope } from './schemas.js';
+import { envelope, plainCheck } from './schemas.js';
+import { DEFAULT_RETRY_BUDGET_SECONDS } from './config.js';
 import {
   AuthError,
   InterruptedError,
@@ -84,8 +85,6 @@ export interface HttpClientOptions {
   env: NodeJS.ProcessEnv;
 }
 
-export const DEFAULT_RETRY_BUDGET_SECONDS = 60;
-
 /**
  * The total time one command may spend waiting before retries. The default covers one whole
  * per-minute rate-limit window (the service limits "n per minute"; its Retry-After runs up to
@@ -159,7 +158,9 @@ export class HttpClient {
   async data<T extends z.ZodMiniType>(options: RequestOptions, schema: T): Promise<z.infer<T>> {
     const response = await this.send(options);
     const body = await readJson(response);
-    const parsed = envelopeOf(schema).safeParse(body);
+    const wrapped = envelopeOf(schema);
+    if (plainCheck(wrapped)?.(body)) return (body as { data: z.infer<T> }).data;
+    const parsed = wrapped.safeParse(body);
     if (!parsed.success) {
       throw new ServiceError(`unexpected response from ${options.method ?? 'GET'} ${options.path}`, {
         details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),

@@ -1,6 +1,7 @@
 // The streams a command may touch, and what they are connected to. Tests build an IO over
 // in-memory streams and choose whether each "is a TTY".
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 
 export interface IO {
   stdin: Readable;
@@ -17,10 +18,13 @@ export interface IO {
 
 export function processIO(): IO {
   return {
-    stdin: process.stdin,
+    // Made only when read: opening process.stdin costs a command that never reads it a few ms.
+    get stdin(): Readable {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdinIsTTY: isatty(0),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     columns: process.stdout.columns || 80,

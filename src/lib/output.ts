@@ -8,7 +8,8 @@ import type { IO } from './io.js';
 import { colorEnabled } from './io.js';
 import type { Settings } from './config.js';
 import type { JqFilter } from './jq.js';
-import { checkFields, fieldColumns, pickFields, pickFromPages } from './fields.js';
+import type { ListPage } from './api/catalog.js';
+import { checkFields, pickFields } from './fields.js';
 import { safeText } from './text.js';
 import { loadCells } from './cells.js';
 
@@ -17,14 +18,6 @@ export interface Column<T> {
   value: (record: T) => unknown;
   /** ISO timestamps shown as `YYYY-MM-DD HH:MM` on a TTY. */
   date?: boolean;
-}
-
-export interface ListPage<T> {
-  items: T[];
-  page: number;
-  perPage: number;
-  /** Known when the service sent the paged envelope. */
-  total?: number;
 }
 
 export interface ListView<T> {
@@ -333,6 +326,15 @@ export type ColumnFit = 'copy' | 'command' | 'whole' | 'extra' | 'text';
 const GAP = 2;
 const MIN_TEXT_CELLS = 8;
 const TINY_TEXT_CELLS = 3;
+
+async function* pickFromPages<T extends object>(pages: AsyncIterable<ListPage<T>>, fields: readonly string[]): AsyncGenerator<ListPage<Record<string, unknown>>> {
+  for await (const page of pages) yield { ...page, items: page.items.map((item) => pickFields(item, fields)) };
+}
+
+/** `--fields`' columns: one per field, headed by its name; `…_at` fields are dates. */
+function fieldColumns(fields: readonly string[]): Column<Record<string, unknown>>[] {
+  return fields.map((name) => ({ header: name, value: (record) => record[name], ...(name.endsWith('_at') ? { date: true } : {}) }));
+}
 
 function footer(last: ListPage<unknown>, count: number, view: ListView<never>): string {
   if (view.all) return `${count} ${view.noun}`;

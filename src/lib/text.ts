@@ -3,6 +3,7 @@
 // of pds's own output, a bidi override reorders what the reader sees. Each such character is shown
 // as an escape instead (`\x1b`, `\n`, `\u{202e}`), so the text stays readable and nothing acts on it.
 // --json output never goes through here: JSON escapes control characters itself, and stays exact.
+// Also how a size is written for a person (formatBytes), the one place for it.
 
 // C0 controls, DEL, C1 controls, and the Unicode controls that reorder text.
 // eslint-disable-next-line no-control-regex
@@ -28,4 +29,11 @@ export function safeText(text: string): string {
  */
 export function safeLines(text: string): string {
   return text.replace(UNSAFE, (char) => (char === '\n' || char === '\t' ? char : visible(char)));
+}
+
+/** `12.3 MiB`, `512 KiB`, `42 B`: sizes as uploads and downloads show them (the units the 50 MiB upload limit is stated in). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }

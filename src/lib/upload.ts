@@ -13,6 +13,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { UploadProgressEvent } from './schemas.js';
 import { ServiceError, errorFromResponse, type PdsError } from './errors.js';
 import type { HttpResponse } from './transport.js';
+import { formatBytes } from './text.js';
 
 /** SPEC section 8 says "50 MB"; the service (and its emulator) read it as MiB. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -37,13 +38,6 @@ export class LocalFileError extends Error {
   ) {
     super(`${arg}: ${problem}`);
   }
-}
-
-/** `12.3 MiB`, `512 KiB`, `42 B`: the units the 50 MiB limit is stated in. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 function sizeProblem(size: number): string | undefined {

@@ -539,7 +539,7 @@ describe('local validation: exit 2 and no request', () => {
     ['--per-page 0', ['artists', 'ls', '--per-page', '0'], "error: invalid --per-page '0': expected a whole number from 1 to 100\n"],
     ['--page -1', ['artists', 'ls', '--page=-1'], "error: invalid --page '-1': expected a whole number ≥ 1\n"],
     ['a statement id that is not a number', ['statements', 'get', 'abc'], "error: invalid statement id 'abc': statement ids are whole numbers\n"],
-    ['an id with a slash', ['artists', 'get', 'art/1'], "error: invalid artists id 'art/1'\n"],
+    ['an id with a slash', ['artists', 'get', 'art/1'], "error: invalid artist id 'art/1'\n"],
   ];
   it.each(cases)('%s', async (_name, args, stderr) => {
     const result = await runCli(emulator, args);

@@ -1,8 +1,7 @@
 // followPages: the --all walk over a list, in order, with bounded concurrency.
 import { describe, expect, it } from 'vitest';
-import { followPages, listOf, PaginationError, RESOURCES, toPage } from '../../src/lib/api/catalog.js';
+import { followPages, listOf, PaginationError, RESOURCES, toPage, type ListPage } from '../../src/lib/api/catalog.js';
 import { compiledObject } from '../../src/lib/schemas.js';
-import type { ListPage } from '../../src/lib/output.js';
 import * as z from 'zod/mini';
 
 /** A fake list of `total` numbered records served `perPage` at a time, with jittered latency. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Output, readableDate, type ListPage, type ListView } from '../../src/lib/output.js';
+import { Output, readableDate, type ListView } from '../../src/lib/output.js';
+import type { ListPage } from '../../src/lib/api/catalog.js';
 import { memoryIO } from '../../src/lib/io.js';
 import type { Settings } from '../../src/lib/config.js';
 

@@ -7,7 +7,7 @@ import type { HttpClient, RequestOptions } from '../../lib/http.js';
 import type { HttpResponse } from '../../lib/transport.js';
 import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
-import type { ListPage } from '../../lib/output.js';
+import type { ListPage } from '../../lib/api/catalog.js';
 import { safeLines, safeText } from '../../lib/text.js';
 import type { api } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';

@@ -3,6 +3,7 @@ import type { ResourceName } from '../../lib/api/catalog.js';
 import { UsageError } from '../../lib/errors.js';
 import { ResourceFlags, resourceQuery } from './flags.js';
 import { resourceFields } from './views.js';
+import { CATALOG } from './resources.js';
 import type { GetOptions } from './index.js';
 
 type Options = GetOptions;
@@ -17,12 +18,16 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   await ctx.output.record(record);
 }
 
-/** An id checked before any request: never empty, never a path; statement ids are whole numbers. */
+/**
+ * A record's id, checked before any request (get, download, the agents' tools): statement ids are
+ * whole numbers; any other id is not empty and has nothing that would change the URL (a path
+ * separator, `?`, `#`) or that no id has (white space).
+ */
 export function checkResourceId(resource: ResourceName, raw: string): string {
   const id = raw.trim();
-  if (id === '' || id.includes('/')) throw new UsageError(`invalid ${resource} id '${raw}'`);
   if (resource === 'statements' && !/^\d+$/.test(id)) {
-    throw new UsageError(`invalid statement id '${id}': statement ids are whole numbers`);
+    throw new UsageError(`invalid statement id '${raw}': statement ids are whole numbers`);
   }
+  if (id === '' || /[/\\?#\s]/.test(id)) throw new UsageError(`invalid ${CATALOG[resource].singular} id '${raw}'`);
   return id;
 }

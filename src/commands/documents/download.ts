@@ -6,11 +6,12 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { InterruptedError, NotFoundError, PdsError, UsageError } from '../../lib/errors.js';
+import { InterruptedError, NotFoundError, PdsError, UsageError, asPdsError } from '../../lib/errors.js';
 import { NameClaims, StorageDeniedError, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
 import { createTransport } from '../../lib/transport.js';
-import { formatBytes } from '../../lib/upload.js';
+import { formatBytes } from '../../lib/text.js';
 import { BatchDisplay } from './batch-display.js';
+import { checkResourceId } from '../catalog/get.js';
 import { pool } from '../../lib/pool.js';
 import type { DownloadOptions } from './index.js';
 
@@ -123,11 +124,7 @@ function checkIds(kind: DocumentKind, opts: Options): string[] | undefined {
   if (opts.all && given.length > 0) throw new UsageError('give ids or --all, not both');
   if (opts.all) return undefined;
   if (given.length === 0) throw new UsageError(`give at least one ${kind} id, or --all`);
-  for (const [index, id] of given.entries()) {
-    if (kind === 'statement' ? !/^\d{1,15}$/.test(id) : id === '' || /[/\\?#\s]/.test(id)) {
-      throw new UsageError(`invalid ${kind} id '${opts.args[0][index]}'${kind === 'statement' ? ': statement ids are whole numbers' : ''}`);
-    }
-  }
+  for (const id of opts.args[0]) checkResourceId(kind === 'statement' ? 'statements' : 'contracts', id);
   return [...new Set(given)];
 }
 
@@ -226,13 +223,6 @@ function targetOf(destination: Destination, fileName: string | null | undefined,
   if (destination.to === 'stdout') return '-';
   const name = claims.claim(safeFileName(fileName, `${kind}-${safeFileName(id, 'file')}`));
   return destination.dir === '.' ? name : join(destination.dir, name);
-}
-
-function asPdsError(error: unknown): PdsError {
-  if (error instanceof PdsError) return error;
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-  // A local file system failure (a full disk, no permission) is said as such.
-  return new PdsError(error instanceof Error ? error.message : String(error), code ? { details: [code] } : {});
 }
 
 /** stdout: the paths for -q, an array for --json; nothing otherwise (the files are the data). */

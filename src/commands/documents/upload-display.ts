@@ -2,7 +2,8 @@
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses, UploadRecord } from '../../lib/api/documents.js';
 import { InterruptedError, PdsError } from '../../lib/errors.js';
-import { formatBytes, type LocalUpload } from '../../lib/upload.js';
+import type { LocalUpload } from '../../lib/upload.js';
+import { formatBytes } from '../../lib/text.js';
 import { BatchDisplay } from './batch-display.js';
 import { briefOf, statusCommand, type Progress } from './processes.js';
 

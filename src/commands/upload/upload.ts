@@ -5,7 +5,7 @@ import { addAbortSignal } from 'node:stream';
 import type { Context } from '../../lib/context.js';
 import type { ColumnFit } from '../../lib/output.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
-import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError } from '../../lib/errors.js';
+import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError, asPdsError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
 import { commaList } from '../../lib/verb-options.js';
@@ -51,7 +51,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
           },
         });
       } catch (error) {
-        entry.error = ctx.signal.aborted ? new InterruptedError() : asPdsError(error);
+        entry.error = ctx.signal.aborted ? new InterruptedError() : failure(error);
         view.finished(entry);
         return;
       }
@@ -100,7 +100,7 @@ async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts
       entry.error = new InterruptedError();
       return;
     }
-    const cause = asPdsError(error);
+    const cause = failure(error);
     entry.error = new ServiceError(`uploaded as staging id ${upload.staging_id}, but its status could not be read: ${cause.message}`, {
       details: [...cause.details, `follow it with \`${statusCommand(kind, upload.staging_id)}\``],
       ...(cause.status === undefined ? {} : { status: cause.status }),
@@ -173,10 +173,9 @@ async function checkAll(args: string[], fileName: string | undefined, ctx: Conte
   return results as LocalUpload[];
 }
 
-function asPdsError(error: unknown): PdsError {
-  if (error instanceof PdsError) return error;
-  if (error instanceof LocalFileError) return new UsageError(error.problem);
-  return new ServiceError(error instanceof Error ? error.message : String(error), { cause: error });
+/** An upload's failure: a file that cannot be read is the user's to fix (exit 2). */
+function failure(error: unknown): PdsError {
+  return error instanceof LocalFileError ? new UsageError(error.problem) : asPdsError(error);
 }
 
 /** stdout: an array for --json, staging ids for -q, a table on a terminal, TSV when piped. */

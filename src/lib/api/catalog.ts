@@ -2,7 +2,6 @@
 // one table describes them and one set of functions serves all (no per-resource near-copies).
 import * as z from 'zod/mini';
 import type { HttpClient, QueryValue } from '../http.js';
-import type { ListPage } from '../output.js';
 import { ServiceError } from '../errors.js';
 import {
   Artist,
@@ -33,6 +32,15 @@ export type ResourceName = keyof typeof RESOURCES;
 export const RESOURCE_NAMES = Object.keys(RESOURCES) as ResourceName[];
 export type ResourceItem<R extends ResourceName> = z.infer<(typeof RESOURCES)[R]['item']>;
 export type ResourceDetail<R extends ResourceName> = z.infer<(typeof RESOURCES)[R]['detail']>;
+
+/** One page of a list, whichever envelope it came in. */
+export interface ListPage<T> {
+  items: T[];
+  page: number;
+  perPage: number;
+  /** Known when the service sent the paged envelope. */
+  total?: number;
+}
 
 /** A service may send any list as a plain array or as the paged envelope; both are accepted. */
 export function listOf<T extends z.ZodMiniType>(item: T) {

@@ -1,0 +1,72 @@
+// `npm run bench` in its quick mode: it prints the table and writes valid JSON. Only the shape is
+// checked, never a timing (the figures depend on the machine; the bench reports, it does not judge).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { childEnv } from '../helpers/process.js';
+
+const bench = fileURLToPath(new URL('../../scripts/bench.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'pds-bench-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function runBench(resultsFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bench], {
+    env: childEnv({ BENCH_QUICK: '1', BENCH_RESULTS: resultsFile, BENCH_RUNS: undefined }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('npm run bench (BENCH_QUICK=1)', () => {
+  it('prints one table of figures beside their floors and writes the same rows as JSON', async () => {
+    const resultsFile = join(dir, 'results.json');
+    const { code, stdout, stderr } = await runBench(resultsFile);
+    expect(stderr).toContain('BENCH_QUICK');
+    expect(code).toBe(0);
+
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { node: string; quick: boolean; rows: Record<string, unknown>[] };
+    expect(results.node).toBe(process.version);
+    expect(results.quick).toBe(true);
+    const figures = results.rows.map((row) => row.figure);
+    for (const expected of [
+      'pds --version, ms',
+      'pds projects ls, ms',
+      'pds artists ls --all --json, 1000 artists, wall ms',
+      'pds artists ls --all --json, 1000 artists, CPU ms',
+      'pds artists ls --all --json, 1000 artists, peak RSS over the small run',
+      'emulator: a bare client walks 1000 artists, 8 pages at a time, ms',
+      'pds upload statement (5 MB PDF), peak RSS',
+      'emulator: GET p99 during those execs, ms',
+    ]) {
+      expect(figures).toContain(expected);
+    }
+    for (const row of results.rows) {
+      expect(typeof row.pds).toBe('number');
+      expect(Number.isFinite(row.pds)).toBe(true);
+      if (row.base !== undefined) expect(row.ratio).toBeCloseTo((row.pds as number) / (row.base as number), 6);
+      // A row with a goal says whether it is met; one without says nothing.
+      expect(row.met === undefined ? row.goal : typeof row.met).toBe(row.met === undefined ? '' : 'boolean');
+    }
+    // The start-up figures are compared with bare node in the same run.
+    expect(results.rows.find((row) => row.figure === 'pds projects ls, ms')?.baseIs).toBe('bare node');
+
+    // The table: a header, then one line per row, in the same order, with the verdict last.
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^figure +pds +bare node +ratio +goal$/);
+    const body = lines.slice(1, 1 + results.rows.length);
+    expect(body.map((line) => line.slice(0, line.indexOf('  ')))).toEqual(figures.map((figure) => String(figure)));
+    for (const [index, line] of body.entries()) {
+      const met = results.rows[index]?.met;
+      if (met !== undefined) expect(line.endsWith(met ? 'met' : 'MISSED')).toBe(true);
+    }
+    const missed = results.rows.filter((row) => row.met === false).map((row) => row.figure);
+    expect(lines.at(-1)).toBe(missed.length === 0 ? 'every goal met' : `goals missed: ${missed.join('; ')}`);
+  }, 240_000);
+});
