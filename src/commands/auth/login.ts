@@ -26,6 +26,9 @@ type Options = z.infer<typeof Options>;
  */
 export const replacesBrokenConfig = true;
 
+/** The most of stdin `--with-token` reads. */
+const MAX_TOKEN_BYTES = 64 * 1024;
+
 const HINT = 'pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`';
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
@@ -187,7 +190,15 @@ async function tokenFrom(opts: Options, ctx: Context): Promise<string> {
     });
   }
   const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array));
+  let bytes = 0;
+  for await (const chunk of ctx.io.stdin) {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array));
+    bytes += chunks[chunks.length - 1]!.length;
+    // A token is a few hundred bytes: a file or a stream piped here by mistake is not read to its end.
+    if (bytes > MAX_TOKEN_BYTES) {
+      throw new UsageError(`stdin holds more than ${MAX_TOKEN_BYTES / 1024} KiB, which is no token; nothing was sent`, { details: [HINT] });
+    }
+  }
   const token = Buffer.concat(chunks).toString('utf8').trim();
   if (token === '') throw new UsageError('no token on stdin', { details: [HINT] });
   return checked(token);
