@@ -11,11 +11,14 @@ import { InterruptedError, NotFoundError, PdsError, UsageError } from '../../lib
 import { NameClaims, StorageDeniedError, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
 import { createTransport } from '../../lib/transport.js';
 import { formatBytes } from '../../lib/upload.js';
-import { positiveInt } from '../options.js';
+import { byteSize, positiveInt } from '../options.js';
 import { BatchDisplay } from './batch-display.js';
 import { pool } from '../../lib/pool.js';
 
 export const scripting = ['jq'] as const;
+
+/** The largest file a download takes unless --max-size says: far beyond any contract, short of a full disk. */
+const DEFAULT_MAX_BYTES = 1024 ** 3;
 
 export const Options = z.object({
   kind: z.enum(['contract', 'statement']),
@@ -25,6 +28,7 @@ export const Options = z.object({
   // At most the connections the transport keeps per host: a download queued inside it would have its
   // idle clock running while it waits.
   concurrency: z._default(positiveInt('--concurrency', 1, 8), 4),
+  maxSize: z.optional(byteSize('--max-size')),
   args: z.tuple([z.array(z.string())]),
 });
 type Options = z.infer<typeof Options>;
@@ -65,6 +69,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     transport: createTransport(ctx.env),
     signal: ctx.signal,
     idleTimeoutMs: ctx.settings.timeoutMs,
+    maxBytes: opts.maxSize ?? DEFAULT_MAX_BYTES,
     userAgent: `pds/${ctx.version} node/${process.versions.node}`,
     force: opts.force === true,
     ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),

@@ -14,6 +14,7 @@ export function registerDownload(runner: Runner, nouns: Map<CatalogNoun, Command
       .option('-o, --output <path>', 'a file (one id), a directory (ending with / or existing), or - for stdout (default: the current directory)')
       .option('--force', 'replace existing files')
       .option('--concurrency <n>', 'downloads at once, 1 to 8 (default 4)')
+      .option('--max-size <size>', 'refuse a file larger than this, e.g. 500M (default 1G)')
       .action(lazyAction(runner, () => import('./download.js'), { kind }));
   }
 }
