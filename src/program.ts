@@ -43,6 +43,7 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
     .addOption(new Option('--retry-budget <seconds>', 'total time to wait between retries, for the whole command; 0: no retries (default 60)'))
     .option('--allow-http', 'allow sending the token over plain http to a host that is not loopback')
     .option('--jq <expression>', 'filter the JSON output with a jq expression (implies --json; strings print raw)')
+    .option('--jq-timeout <seconds>', 'stop a --jq expression that runs longer than this, exit 2 (default 10)')
     .option('--fields <names>', 'lists and gets: the fields to show, in order, comma-separated (e.g. id,name,created_at)')
     .option('--no-pager', 'never page long output on a terminal (also PDS_PAGER set empty)');
 

@@ -231,6 +231,8 @@ export interface GlobalFlags {
   verbose?: boolean;
   timeout?: string;
   jq?: string;
+  /** --jq-timeout: seconds one run of the --jq expression may take. */
+  jqTimeout?: string;
   fields?: string;
   /** `--no-pager`: false. */
   pager?: boolean;

@@ -124,8 +124,9 @@ describe('pds api', () => {
     emulator.requests.length = 0;
     const result = await runCli(emulator, ['api', 'artists?projectId={project}&perPage=40&page=2', '--paginate', '--jq', 'map(.id) | [length, first, last] | @csv']);
     expect(result).toEqual({ code: 0, stdout: `60,"${every[40]?.id}","${every[99]?.id}"\n`, stderr: '' });
-    // Page 3 is short (20 of 40): the last.
-    expect(sent()).toEqual([2, 3].map((page) => ['GET', '/v1/artists', { projectId: P, page: String(page), perPage: '40' }]));
+    // Page 3 is short (20 of 40): the last. (Pages after it may have been asked for ahead, and cancelled.)
+    const asked = sent().filter(([, , query]) => Number((query as { page: string }).page) <= 3);
+    expect(asked).toEqual([2, 3].map((page) => ['GET', '/v1/artists', { projectId: P, page: String(page), perPage: '40' }]));
   });
 
   it('--paginate ends like --all: a list that ignores page is exit 1 naming its pagination', async () => {
