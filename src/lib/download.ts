@@ -15,6 +15,19 @@ const PDF_MAGIC = Buffer.from('%PDF-');
 /** Names longer than this many bytes of UTF-8 are cut: most file systems stop at 255 bytes, and a clash suffix or a temporary ending needs room. */
 const MAX_NAME_BYTES = 120;
 
+/** The largest file a download takes unless --max-size says: far beyond any contract, short of a full disk. */
+export const DEFAULT_MAX_BYTES = 1024 ** 3;
+
+const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+
+/** A size in bytes: `1048576`, `512K`, `100M`, `1G` (binary units; `MiB`, `MB` and `M` alike). */
+export function parseSize(flag: string, value: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(value);
+  const bytes = match ? Math.floor(Number(match[1]) * (UNITS[(match[2] ?? '').toLowerCase()] ?? 1)) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`invalid ${flag} '${value}': expected a size such as 500M or 2G`);
+  return bytes;
+}
+
 /** CON, PRN, AUX, NUL, COM0-9, LPT0-9 (and the superscript digits Windows also takes), alone or before a dot. */
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\.|$)/i;
 

@@ -8,30 +8,14 @@ import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, NotFoundError, PdsError, UsageError } from '../../lib/errors.js';
-import { NameClaims, StorageDeniedError, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
+import { DEFAULT_MAX_BYTES, NameClaims, StorageDeniedError, parseSize, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
 import { createTransport } from '../../lib/transport.js';
 import { formatBytes } from '../../lib/upload.js';
-import { byteSize, positiveInt } from '../options.js';
 import { BatchDisplay } from './batch-display.js';
 import { pool } from '../../lib/pool.js';
+import type { DownloadOptions } from './index.js';
 
-export const scripting = ['jq'] as const;
-
-/** The largest file a download takes unless --max-size says: far beyond any contract, short of a full disk. */
-const DEFAULT_MAX_BYTES = 1024 ** 3;
-
-export const Options = z.object({
-  kind: z.enum(['contract', 'statement']),
-  all: z.optional(z.boolean()),
-  output: z.optional(z.string()),
-  force: z.optional(z.boolean()),
-  // At most the connections the transport keeps per host: a download queued inside it would have its
-  // idle clock running while it waits.
-  concurrency: z._default(positiveInt('--concurrency', 1, 8), 4),
-  maxSize: z.optional(byteSize('--max-size')),
-  args: z.tuple([z.array(z.string())]),
-});
-type Options = z.infer<typeof Options>;
+type Options = DownloadOptions;
 
 /** Where the files go: one named file, a directory (names from the service), or stdout. */
 type Destination = { to: 'file'; path: string } | { to: 'dir'; dir: string } | { to: 'stdout' };
@@ -69,7 +53,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     transport: createTransport(ctx.env),
     signal: ctx.signal,
     idleTimeoutMs: ctx.settings.timeoutMs,
-    maxBytes: opts.maxSize ?? DEFAULT_MAX_BYTES,
+    maxBytes: opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize),
     userAgent: `pds/${ctx.version} node/${process.versions.node}`,
     force: opts.force === true,
     ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),
