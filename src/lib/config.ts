@@ -1,17 +1,18 @@
 // Profiles on disk (api url, token, default project), and the settings a run resolves from
 // flag > environment > profile > default (DESIGN.md, "Configuration precedence").
 //
-// Writes go through `conf` (atomic, mode 0600), one at a time: read, change and write happen under
-// a lock (proper-lockfile), so concurrent `pds config set` / `use` / `auth login` lose nothing. Reads
-// parse the same JSON file directly: loading conf and its schema validator costs ~70 ms, and every
-// command reads the config. A config file that cannot be used (a directory, unreadable, not JSON)
-// stops every command with a BrokenConfigError that names the file and a command that works.
+// Writes are atomic (a new file with mode 0600 renamed over the old) and one at a time: read, change
+// and write happen under a lock (proper-lockfile), so concurrent `pds config set` / `use` / `auth
+// login` lose nothing. A config file that cannot be used (a directory, unreadable, not JSON) stops
+// every command with a BrokenConfigError that names the file and a command that works; one another
+// user could have written stops it with an UnsafeFileError (src/lib/private-files.ts).
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { checkPrivate, writePrivateFile } from './private-files.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { UsageError } from './errors.js';
+import { PdsError, UsageError } from './errors.js';
 import type { GlobalFlags } from './global-flags.js';
 import type { ConfigKey } from './config-keys.js';
 
@@ -120,6 +121,7 @@ export interface ConfigReading {
 /** The profiles on disk; no file is no profiles; a file that cannot be used throws BrokenConfigError. */
 export function readConfig(env: NodeJS.ProcessEnv, reading: ConfigReading = {}): ConfigFile {
   const path = configPath(env);
+  checkConfigPrivate(env);
   let read: ConfigRead;
   try {
     read = parseConfig(path, readFileSync(path, 'utf8'));
@@ -131,6 +133,12 @@ export function readConfig(env: NodeJS.ProcessEnv, reading: ConfigReading = {}):
     throw read.broken;
   }
   return read.file;
+}
+
+/** The config directory and file are ours alone, or refused (UnsafeFileError). */
+function checkConfigPrivate(env: NodeJS.ProcessEnv): void {
+  checkPrivate(configDir(env), 'config directory');
+  checkPrivate(configPath(env), 'config file');
 }
 
 async function readConfigAsync(path: string): Promise<ConfigRead> {
@@ -154,26 +162,66 @@ async function prepareConfigDir(env: NodeJS.ProcessEnv): Promise<string> {
   const dir = configDir(env);
   const created = await mkdir(dir, { recursive: true, mode: 0o700 });
   if (created === undefined && !env.PDS_CONFIG_DIR) await chmod(dir, 0o700);
+  checkConfigPrivate(env);
   return dir;
 }
 
-/** Runs `work` holding the config file's lock: one writer at a time, across processes. */
-async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>): Promise<T> {
+/** A lock not refreshed for this long belongs to a process that died: it is taken over. */
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * Runs `work` holding the config file's lock: one writer at a time, across processes. The lock is
+ * a directory beside the file (config.json.lock), so the file need not exist yet; the holder's pid
+ * is kept beside it (config.json.lock-pid; the lock itself must stay empty to be removed), to be
+ * named to whoever waits.
+ */
+async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>, warn?: (line: string) => void): Promise<T> {
   await prepareConfigDir(env);
+  const lockDir = `${configPath(env)}.lock`;
+  const pidFile = `${lockDir}-pid`;
+  checkPrivate(lockDir, 'config lock');
+  const holder = await lockHolder(lockDir);
   // CommonJS: its functions hang off the default export once bundled.
   const { default: lockfile } = await import('proper-lockfile');
-  // The lock is a directory beside the file (config.json.lock), so the file need not exist yet.
-  // A lock left by a killed process is taken over after 10 s (a live holder keeps it fresh).
-  const release = await lockfile.lock(configPath(env), {
-    realpath: false,
-    stale: 10_000,
-    // A token refresh holds the lock for one request; others wait for it rather than fail.
-    retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
-  });
+  let release: () => Promise<void>;
   try {
+    release = await lockfile.lock(configPath(env), {
+      realpath: false,
+      // A live holder refreshes the lock every 5 s; one that crashed stops, and is taken over.
+      stale: STALE_LOCK_MS,
+      // A token refresh holds the lock for one request; others wait for it rather than fail, up to
+      // about the time after which a dead holder's lock is taken over.
+      retries: { retries: 1000, factor: 1.3, minTimeout: 10, maxTimeout: 250, maxRetryTime: STALE_LOCK_MS + 1_000 },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    const pid = (await lockHolder(lockDir))?.pid ?? holder?.pid;
+    throw new PdsError(`another pds is writing the config${pid ? ` (pid ${pid})` : ''}; waited ${STALE_LOCK_MS / 1000} s`, {
+      details: [`if no pds is running, remove the lock: \`rm -r '${lockDir}'\``],
+    });
+  }
+  // A holder removes its pid file before it lets go: one still there was left by a process that died.
+  const left = await readFile(pidFile, 'utf8').then((text) => text.trim(), () => undefined);
+  if (holder && left !== undefined && left === holder.pid) {
+    warn?.(`took over the config lock of pid ${holder.pid}, which stopped without releasing it`);
+  }
+  try {
+    await writePrivateFile(pidFile, String(process.pid), 'config lock');
     return await work();
   } finally {
+    await rm(pidFile, { force: true });
     await release();
+  }
+}
+
+/** Who holds the lock (its pid, when it said); undefined when nobody does. */
+async function lockHolder(lockDir: string): Promise<{ pid: string | undefined } | undefined> {
+  try {
+    await stat(lockDir);
+    const pid = await readFile(`${lockDir}-pid`, 'utf8').then((text) => (/^\d+$/.test(text.trim()) ? text.trim() : undefined), () => undefined);
+    return { pid };
+  } catch {
+    return undefined;
   }
 }
 
@@ -190,6 +238,8 @@ export async function updateProfile(
   name: string,
   change: (profile: Profile) => Profile | Promise<Profile>,
   replacing?: { movedAside: (aside: string, problem: BrokenConfigError) => void },
+  /** Told when the lock of a process that died was taken over. */
+  warn?: (line: string) => void,
 ): Promise<Profile> {
   return withConfigLock(env, async () => {
     const path = configPath(env);
@@ -206,19 +256,10 @@ export async function updateProfile(
       if (next[key] === undefined) delete next[key];
     }
     profiles[name] = next;
-    const { default: Conf } = await import('conf');
-    const store = new Conf<ConfigFile>({
-      projectName: 'pds',
-      cwd: configDir(env),
-      configName: 'config',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-    });
-    store.set('profiles', profiles);
-    // conf creates the file with the mode; an older file keeps its own, so tighten it explicitly.
-    await chmod(store.path, 0o600);
+    const kept = 'broken' in read ? {} : read.file;
+    await writePrivateFile(path, `${JSON.stringify({ ...kept, profiles }, null, '\t')}\n`, 'config file');
     return next;
-  });
+  }, warn);
 }
 
 export type { GlobalFlags };
