@@ -12,7 +12,8 @@ import { checkPrivate, writePrivateFile } from './private-files.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { PdsError, UsageError } from './errors.js';
+import { AuthError, PdsError, UsageError } from './errors.js';
+import { deleteSecret, readSecret, readSecretSync, writeSecret } from './auth/keychain.js';
 import type { GlobalFlags } from './global-flags.js';
 import type { ConfigKey } from './config-keys.js';
 
@@ -43,6 +44,8 @@ const Profile = z.looseObject({
   oauth: z.optional(OAuthCredentials),
   /** The client `auth login --web` registered at that issuer, used again by the next sign-in. */
   oauth_client: z.optional(z.looseObject({ issuer: z.string(), client_id: z.string() })),
+  /** The credential is in the operating system's keychain, not in this file (src/lib/auth/keychain.ts). */
+  credential_store: z.optional(z.literal('keychain')),
   project: z.optional(z.string()),
   timeout: z.optional(z.string()),
   'retry-budget': z.optional(z.string()),
@@ -116,6 +119,8 @@ export interface ConfigReading {
    * writes its new profile) instead of throwing.
    */
   corruptAsEmpty?: boolean;
+  /** A keychain that cannot be read gives the profile without its credential (`auth logout`). */
+  keychainUnreadableAsEmpty?: boolean;
 }
 
 /** The profiles on disk; no file is no profiles; a file that cannot be used throws BrokenConfigError. */
@@ -149,8 +154,67 @@ async function readConfigAsync(path: string): Promise<ConfigRead> {
   }
 }
 
+/** A profile, with its credential read from the keychain when it is kept there. */
 export function readProfile(env: NodeJS.ProcessEnv, name: string, reading: ConfigReading = {}): Profile {
-  return readConfig(env, reading).profiles[name] ?? {};
+  const profile = readConfig(env, reading).profiles[name] ?? {};
+  if (profile.credential_store !== 'keychain') return profile;
+  let secret: string | undefined;
+  try {
+    secret = readSecretSync(env, keychainAccount(env, name));
+  } catch (error) {
+    if (reading.keychainUnreadableAsEmpty) return profile;
+    throw new AuthError(`the credential of profile ${name} is kept in the keychain, which cannot be read: ${(error as Error).message}`, {
+      details: ['sign in again: `pds auth login` (with --insecure-storage to keep it in the config file instead)'],
+    });
+  }
+  return withSecret(profile, secret);
+}
+
+/** One keychain entry per config file and profile: two config directories never share one. */
+const keychainAccount = (env: NodeJS.ProcessEnv, name: string): string => `${configPath(env)}#${name}`;
+
+/** What the keychain holds for a profile: its credential, of either kind. */
+const StoredSecret = z.object({ token: z.optional(z.string()), oauth: z.optional(OAuthCredentials) });
+
+function withSecret(profile: Profile, secret: string | undefined): Profile {
+  let parsed: z.infer<typeof StoredSecret> = {};
+  try {
+    parsed = StoredSecret.parse(JSON.parse(secret ?? '{}'));
+  } catch {
+    // Not pds's JSON (edited by hand?): as if nothing were stored; `auth login` replaces it.
+  }
+  return { ...profile, ...parsed };
+}
+
+const secretOf = ({ token, oauth }: Profile): string | undefined =>
+  token === undefined && oauth === undefined ? undefined : JSON.stringify({ ...(token === undefined ? {} : { token }), ...(oauth === undefined ? {} : { oauth }) });
+
+/**
+ * The profile as the file keeps it. With `credential_store: keychain` the credential goes to the
+ * keychain and only that reference stays in the file; a keychain that fails (none on a headless
+ * runner) leaves the credential in the file (0600), said through `warn`. Without it, an entry
+ * left in the keychain by an earlier sign-in is removed: a credential lives in one place.
+ */
+async function storeCredential(env: NodeJS.ProcessEnv, name: string, before: Profile, next: Profile, warn?: (line: string) => void): Promise<Profile> {
+  const account = keychainAccount(env, name);
+  const secret = secretOf(next);
+  const { token: _token, oauth: _oauth, credential_store: store, ...rest } = next;
+  // Its credential could not be read this time (a locked keychain): the reference stays as it is.
+  if (store === 'keychain' && secret === undefined) return { ...rest, credential_store: 'keychain' };
+  if (store === 'keychain' && secret !== undefined) {
+    try {
+      if (secret !== secretOf(before)) await writeSecret(env, account, secret);
+      return { ...rest, credential_store: 'keychain' };
+    } catch (error) {
+      warn?.(`no keychain to keep the credential in (${(error as Error).message}): it is kept in ${configPath(env)} (mode 0600)`);
+      return { ...rest, ...(next.token === undefined ? {} : { token: next.token }), ...(next.oauth === undefined ? {} : { oauth: next.oauth }) };
+    }
+  }
+  if (before.credential_store === 'keychain') {
+    await deleteSecret(env, account).catch((error: unknown) => warn?.(`could not remove the credential from the keychain: ${(error as Error).message}`));
+  }
+  const { credential_store: _store, ...file } = next;
+  return file;
 }
 
 /**
@@ -238,7 +302,7 @@ export async function updateProfile(
   name: string,
   change: (profile: Profile) => Profile | Promise<Profile>,
   replacing?: { movedAside: (aside: string, problem: BrokenConfigError) => void },
-  /** Told when the lock of a process that died was taken over. */
+  /** Told when the lock of a process that died was taken over, or the keychain could not be used. */
   warn?: (line: string) => void,
 ): Promise<Profile> {
   return withConfigLock(env, async () => {
@@ -246,7 +310,12 @@ export async function updateProfile(
     const read = await readConfigAsync(path);
     if ('broken' in read && (!replacing || read.broken.kind !== 'corrupt')) throw read.broken;
     const profiles = 'broken' in read ? {} : { ...read.file.profiles };
-    const next = { ...(await change({ ...profiles[name] })) };
+    const stored = profiles[name] ?? {};
+    const before =
+      stored.credential_store === 'keychain'
+        ? withSecret(stored, await readSecret(env, keychainAccount(env, name)).catch(() => undefined))
+        : stored;
+    const next = { ...(await change({ ...before })) };
     if ('broken' in read && replacing) {
       const aside = `${path}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       await rename(path, aside);
@@ -255,7 +324,7 @@ export async function updateProfile(
     for (const key of Object.keys(next) as (keyof Profile)[]) {
       if (next[key] === undefined) delete next[key];
     }
-    profiles[name] = next;
+    profiles[name] = await storeCredential(env, name, before, next, warn);
     const kept = 'broken' in read ? {} : read.file;
     await writePrivateFile(path, `${JSON.stringify({ ...kept, profiles }, null, '\t')}\n`, 'config file');
     return next;
@@ -272,6 +341,8 @@ export interface Settings {
   apiUrlSource: Source;
   token?: string;
   tokenSource?: Exclude<Source, 'flag' | 'default'>;
+  /** Where the profile's credential in use is kept: `keychain`, or the config file's path. */
+  storedIn?: string;
   /** Set when the token in use is the access token of a browser sign-in (refreshed as needed). */
   oauth?: OAuthCredentials;
   project?: string;
@@ -344,6 +415,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, read
     settings.token = token.value;
     settings.tokenSource = token.source === 'env' ? 'env' : 'profile';
     if (token.source !== 'env' && profile.token === undefined && profile.oauth) settings.oauth = profile.oauth;
+    if (token.source !== 'env') settings.storedIn = profile.credential_store === 'keychain' ? 'keychain' : configPath(env);
   }
   if (project) {
     settings.project = project.value;

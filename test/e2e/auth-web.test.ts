@@ -60,7 +60,7 @@ describe('pds auth login --web', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: `${SIGN_IN_LINES(url)}Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
+      stderr: `${SIGN_IN_LINES(url)}warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${configFile()} (mode 0600)\nLogged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
     });
     expect(paths()).toEqual([
       'GET /.well-known/oauth-protected-resource 200',
@@ -436,7 +436,7 @@ describe('a browser sign-in in use', () => {
     expect(result.stderr).toBe(`warning: the service did not answer (cannot reach ${other.url} (ECONNREFUSED)); showing what is stored\n`);
     expect(result.stdout).toMatch(
       new RegExp(
-        `^profile\tdefault\napi-url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\n` +
+        `^profile\tdefault\napi-url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\nstored\t${configFile()}\n` +
           'expires\t.+ \\(in (59|60) min, refreshed as needed\\)\nscope\tnot known \\(the service did not answer\\)\nproject\tnone \\(set one with `pds use <project>`\\)\n$',
       ),
     );

@@ -23,14 +23,14 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   if (!wantsWeb && !wantsToken && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
     const way = await ask(ctx, 'web-or-paste');
     if (way === 'web') return webLogin(opts, ctx);
-    return tokenLogin(checked(await ask(ctx, 'token')), ctx);
+    return tokenLogin(checked(await ask(ctx, 'token')), ctx, opts);
   }
   if (wantsWeb) return webLogin(opts, ctx);
-  return tokenLogin(await tokenFrom(opts, ctx), ctx);
+  return tokenLogin(await tokenFrom(opts, ctx), ctx, opts);
 }
 
 /** Checks a token against the service and stores it in place of any credential of the profile. */
-async function tokenLogin(token: string, ctx: Context): Promise<void> {
+async function tokenLogin(token: string, ctx: Context, opts: Options): Promise<void> {
   const { apiUrl, profile } = ctx.settings;
   const projects = await createProjectsApi(ctx.http({ token, apiUrl }))
     .list()
@@ -41,7 +41,7 @@ async function tokenLogin(token: string, ctx: Context): Promise<void> {
         ...(error.status === undefined ? {} : { status: error.status }),
       });
     });
-  const replaced = await store(ctx, { token });
+  const replaced = await store(ctx, { token }, opts);
   ctx.output.info(`Logged in to ${apiUrl} as ${describeScope(scopeOf(projects))} (profile ${profile})`);
   await revokeReplaced(ctx, replaced);
   if (ctx.env.PDS_TOKEN && ctx.env.PDS_TOKEN !== token) {
@@ -83,7 +83,7 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
             details: ['nothing was saved; is --oauth-issuer the authorization server of this service?'],
           });
         });
-      const replaced = await store(ctx, { oauth: credentials, ...(unkept ? { oauth_client: unkept } : {}) });
+      const replaced = await store(ctx, { oauth: credentials, ...(unkept ? { oauth_client: unkept } : {}) }, opts);
       const scope = describeScope(scopeOf(projects));
       ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
       await revokeReplaced(ctx, replaced);
@@ -97,16 +97,18 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
  * Stores a new credential in place of the profile's (a profile holds one at a time); returns the
  * browser sign-in it replaced, if any.
  */
-async function store(ctx: Context, credential: Pick<Profile, 'token' | 'oauth' | 'oauth_client'>): Promise<OAuthCredentials | undefined> {
+async function store(ctx: Context, credential: Pick<Profile, 'token' | 'oauth' | 'oauth_client'>, opts: Options): Promise<OAuthCredentials | undefined> {
   let replaced: OAuthCredentials | undefined;
   await updateProfile(
     ctx.env,
     ctx.settings.profile,
-    ({ token: _token, oauth, ...rest }) => {
+    ({ token: _token, oauth, credential_store: _store, ...rest }) => {
       replaced = oauth;
-      return { ...rest, ...credential, ...savedUrl(ctx) };
+      // The keychain unless told otherwise; config.ts falls back to the file when there is none.
+      return { ...rest, ...credential, ...savedUrl(ctx), ...(opts.insecureStorage ? {} : { credential_store: 'keychain' as const }) };
     },
     { movedAside: (aside, problem) => ctx.output.warn(`${problem.message}: moved it to ${aside}; logging in writes a new one`) },
+    (line) => ctx.output.warn(line),
   );
   return replaced;
 }
