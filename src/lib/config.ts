@@ -163,12 +163,15 @@ export function readProfile(env: NodeJS.ProcessEnv, name: string, reading: Confi
     secret = readSecretSync(env, keychainAccount(env, name));
   } catch (error) {
     if (reading.keychainUnreadableAsEmpty) return profile;
-    throw new AuthError(`the credential of profile ${name} is kept in the keychain, which cannot be read: ${(error as Error).message}`, {
+    throw new KeychainReadError(`the credential of profile ${name} is kept in the keychain, which cannot be read: ${(error as Error).message}`, {
       details: ['sign in again: `pds auth login` (with --insecure-storage to keep it in the config file instead)'],
     });
   }
   return withSecret(profile, secret);
 }
+
+/** A profile's credential is in the keychain, and the keychain cannot be read now. */
+export class KeychainReadError extends AuthError {}
 
 /** One keychain entry per config file and profile: two config directories never share one. */
 const keychainAccount = (env: NodeJS.ProcessEnv, name: string): string => `${configPath(env)}#${name}`;
@@ -341,6 +344,8 @@ export interface Settings {
   apiUrlSource: Source;
   token?: string;
   tokenSource?: Exclude<Source, 'flag' | 'default'>;
+  /** The profile's credential is in a keychain that could not be read: why, for "not logged in". */
+  keychainProblem?: AuthError;
   /** Where the profile's credential in use is kept: `keychain`, or the config file's path. */
   storedIn?: string;
   /** Set when the token in use is the access token of a browser sign-in (refreshed as needed). */
@@ -363,7 +368,17 @@ export interface Settings {
 /** flag > environment > profile > default. */
 export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, reading: ConfigReading = {}): Settings {
   const profileName = flags.profile || env.PDS_PROFILE || DEFAULT_PROFILE;
-  const profile = readProfile(env, profileName, reading);
+  // A keychain that cannot be read leaves the profile without its credential: commands that need
+  // one say why (keychainProblem), and `auth login` / `logout` can still run to repair it.
+  let keychainProblem: AuthError | undefined;
+  let profile: Profile;
+  try {
+    profile = readProfile(env, profileName, reading);
+  } catch (error) {
+    if (!(error instanceof KeychainReadError)) throw error;
+    keychainProblem = error;
+    profile = readProfile(env, profileName, { ...reading, keychainUnreadableAsEmpty: true });
+  }
 
   const pick = <T extends string>(flag: T | undefined, envValue: string | undefined, stored: string | undefined) =>
     flag
@@ -411,6 +426,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, read
     ...(token?.source === 'env' && !env.PDS_TOKEN ? { token: 'ROYALTYPORT_TOKEN' as const } : {}),
   };
   if (royaltyport.apiUrl || royaltyport.token) settings.royaltyportEnv = royaltyport;
+  if (keychainProblem) settings.keychainProblem = keychainProblem;
   if (token) {
     settings.token = token.value;
     settings.tokenSource = token.source === 'env' ? 'env' : 'profile';

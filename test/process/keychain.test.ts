@@ -144,6 +144,24 @@ describe('18. the credential in the system keychain', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { default: {} } });
   });
 
+  it('a profile whose keychain cannot be read now: commands say why (exit 3); logout still clears it', async () => {
+    const dir = freshConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { credential_store: 'keychain', project: 'p' } } }), { mode: 0o600 });
+    const env = { PDS_API_URL: emulator.url, PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined, DBUS_SESSION_BUS_ADDRESS: undefined };
+    const ls = await runPds(['projects', 'ls'], { env });
+    expect(ls).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr:
+        'error: the credential of profile default is kept in the keychain, which cannot be read: no D-Bus session, so no Secret Service\n' +
+        '  sign in again: `pds auth login` (with --insecure-storage to keep it in the config file instead)\n',
+    });
+    expect(emulator.requests).toEqual([]);
+    const logout = await runPds(['auth', 'logout'], { env });
+    expect(logout.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { default: { project: 'p' } } });
+  });
+
   it('a D-Bus address where nothing answers: the fallback still comes within 2 s', async () => {
     const dir = freshConfigDir();
     const env = { PDS_API_URL: emulator.url, PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'no-bus')}` };

@@ -14,6 +14,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   const { settings } = ctx;
   const { token } = settings;
   if (!token) {
+    if (settings.keychainProblem) throw settings.keychainProblem;
     throw new AuthError(`not logged in (profile ${settings.profile})`, {
       details: [SIGN_IN_HINT],
     });
