@@ -49,8 +49,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         const ctxDeps = paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps;
         const ctx = new Context(verb.replacesBrokenConfig ? { ...ctxDeps, corruptConfigAsEmpty: true } : ctxDeps, flags);
         if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
-        const code = await (module as VerbModule).run(opts, ctx);
-        exitCode = typeof code === 'number' ? code : ExitCode.ok;
+        try {
+          const code = await (module as VerbModule).run(opts, ctx);
+          await ctx.output.settled();
+          exitCode = typeof code === 'number' ? code : ExitCode.ok;
+        } finally {
+          ctx.output.jq?.close();
+        }
       } catch (error) {
         // The reader quit the pager before the end: like a closed pipe, a quiet success.
         if (!paging?.quit) throw error;
@@ -86,7 +91,10 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 /** `--fields` and `--jq` are checked (a bad expression is exit 2) before the verb sends anything. */
 async function prepareScripting(ctx: Context, flags: GlobalFlags): Promise<void> {
   if (flags.fields !== undefined) ctx.output.fields = (await import('./lib/fields.js')).parseFields(flags.fields);
-  if (flags.jq !== undefined) ctx.output.jq = await (await import('./lib/jq.js')).compileJq(flags.jq);
+  if (flags.jq !== undefined) {
+    const { compileJq, jqTimeoutMs } = await import('./lib/jq.js');
+    ctx.output.jq = await compileJq(flags.jq, { timeoutMs: jqTimeoutMs(flags.jqTimeout), signal: ctx.signal });
+  }
 }
 
 /** --jq and --fields where the verb has no use for them: a usage error, not a silent no-op. */

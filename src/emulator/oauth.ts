@@ -53,6 +53,9 @@ export class OAuthError extends Error {
 /** How long an authorization code can be exchanged (RFC 6749 recommends at most 10 minutes). */
 export const CODE_TTL_MS = 60_000;
 
+/** Registered clients kept at most; registering one more drops the least recently used. */
+export const MAX_CLIENTS = 100;
+
 const secret = (prefix: string): string => `${prefix}_${randomBytes(24).toString('base64url')}`;
 
 export class AuthorizationServer {
@@ -72,8 +75,8 @@ export class AuthorizationServer {
   register(body: unknown): OAuthClient {
     const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     const uris = fields.redirect_uris;
-    if (!Array.isArray(uris) || uris.length === 0 || !uris.every((uri) => typeof uri === 'string' && isHttpUrl(uri))) {
-      throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be a non-empty array of http(s) URLs');
+    if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10 || !uris.every((uri) => typeof uri === 'string' && isRedirectUrl(uri))) {
+      throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be 1 to 10 URLs, each https or http to a loopback address');
     }
     const method = fields.token_endpoint_auth_method;
     if (method !== undefined && method !== 'none') {
@@ -86,6 +89,11 @@ export class AuthorizationServer {
       redirect_uris: uris as string[],
       client_id_issued_at: Math.floor(this.now() / 1000),
     };
+    // Anyone who reaches the port may register: the least recently used clients make room.
+    for (const id of this.clients.keys()) {
+      if (this.clients.size < MAX_CLIENTS) break;
+      this.clients.delete(id);
+    }
     this.clients.set(client.client_id, client);
     return client;
   }
@@ -97,6 +105,9 @@ export class AuthorizationServer {
   checkAuthorization(params: URLSearchParams): { client: OAuthClient; redirectUri: string } {
     const client = this.clients.get(params.get('client_id') ?? '');
     if (!client) throw new OAuthError('invalid_client', 'unknown client_id: register the client first');
+    // Used now: to the end of the map's order, the last to make room for new registrations.
+    this.clients.delete(client.client_id);
+    this.clients.set(client.client_id, client);
     const redirectUri = params.get('redirect_uri') ?? '';
     if (!client.redirect_uris.some((registered) => redirectMatches(registered, redirectUri))) {
       throw new OAuthError('invalid_request', 'redirect_uri is not one the client registered');
@@ -243,13 +254,11 @@ export class AuthorizationServer {
   }
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
+/** https anywhere; plain http only back to this machine (a native app's loopback redirect). */
+function isRedirectUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(url.hostname));
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]']);

@@ -2,6 +2,7 @@
 // rate limiting (SPEC 8), fault injection and latency for reliability tests, persistence, and a
 // record of every request so tests can assert what was sent.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import {
   HttpError,
@@ -273,6 +274,9 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const route = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => routeRequest(app, req, res, record);
 
   const serve = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
+    if (!ownHost(req.headers.host, options.host)) {
+      throw new HttpError(421, `this emulator answers only to its own address (${options.host}, localhost or an IP address), not to '${req.headers.host ?? ''}'`);
+    }
     const token = bearer(req);
     const rate = limiter.hit(token ? `token:${token}` : `address:${req.socket.remoteAddress ?? ''}`, Date.now());
     for (const [name, value] of Object.entries(rate.headers)) res.setHeader(name, value);
@@ -366,4 +370,17 @@ export function sendJson(res: ServerResponse, reply: Reply): void {
     'content-length': Buffer.byteLength(body),
   });
   res.end(body);
+}
+
+/**
+ * Whether a request's Host names this emulator: an IP address, `localhost`, or the --host it was
+ * given. A page of another site whose name was rebound to 127.0.0.1 (DNS rebinding) still sends
+ * its own name, and would otherwise drive the emulator, tokens included, from the browser.
+ */
+export function ownHost(header: string | undefined, listening: string): boolean {
+  if (header === undefined) return false;
+  const hostname = URL.canParse(`http://${header}`) ? new URL(`http://${header}`).hostname : undefined;
+  if (hostname === undefined) return false;
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  return hostname === 'localhost' || isIP(bare) !== 0 || bare === listening.replace(/^\[|\]$/g, '').toLowerCase();
 }

@@ -1,17 +1,19 @@
 // Profiles on disk (api url, token, default project), and the settings a run resolves from
 // flag > environment > profile > default (DESIGN.md, "Configuration precedence").
 //
-// Writes go through `conf` (atomic, mode 0600), one at a time: read, change and write happen under
-// a lock (proper-lockfile), so concurrent `pds config set` / `use` / `auth login` lose nothing. Reads
-// parse the same JSON file directly: loading conf and its schema validator costs ~70 ms, and every
-// command reads the config. A config file that cannot be used (a directory, unreadable, not JSON)
-// stops every command with a BrokenConfigError that names the file and a command that works.
+// Writes are atomic (a new file with mode 0600 renamed over the old) and one at a time: read, change
+// and write happen under a lock (proper-lockfile), so concurrent `pds config set` / `use` / `auth
+// login` lose nothing. A config file that cannot be used (a directory, unreadable, not JSON) stops
+// every command with a BrokenConfigError that names the file and a command that works; one another
+// user could have written stops it with an UnsafeFileError (src/lib/private-files.ts).
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { checkPrivate, writePrivateFile } from './private-files.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { UsageError } from './errors.js';
+import { AuthError, PdsError, UsageError } from './errors.js';
+import { deleteSecret, readSecret, readSecretSync, writeSecret } from './auth/keychain.js';
 import type { GlobalFlags } from './global-flags.js';
 import type { ConfigKey } from './config-keys.js';
 
@@ -42,6 +44,8 @@ const Profile = z.looseObject({
   oauth: z.optional(OAuthCredentials),
   /** The client `auth login --web` registered at that issuer, used again by the next sign-in. */
   oauth_client: z.optional(z.looseObject({ issuer: z.string(), client_id: z.string() })),
+  /** The credential is in the operating system's keychain, not in this file (src/lib/auth/keychain.ts). */
+  credential_store: z.optional(z.literal('keychain')),
   project: z.optional(z.string()),
   timeout: z.optional(z.string()),
   'retry-budget': z.optional(z.string()),
@@ -115,11 +119,14 @@ export interface ConfigReading {
    * writes its new profile) instead of throwing.
    */
   corruptAsEmpty?: boolean;
+  /** A keychain that cannot be read gives the profile without its credential (`auth logout`). */
+  keychainUnreadableAsEmpty?: boolean;
 }
 
 /** The profiles on disk; no file is no profiles; a file that cannot be used throws BrokenConfigError. */
 export function readConfig(env: NodeJS.ProcessEnv, reading: ConfigReading = {}): ConfigFile {
   const path = configPath(env);
+  checkConfigPrivate(env);
   let read: ConfigRead;
   try {
     read = parseConfig(path, readFileSync(path, 'utf8'));
@@ -133,6 +140,12 @@ export function readConfig(env: NodeJS.ProcessEnv, reading: ConfigReading = {}):
   return read.file;
 }
 
+/** The config directory and file are ours alone, or refused (UnsafeFileError). */
+function checkConfigPrivate(env: NodeJS.ProcessEnv): void {
+  checkPrivate(configDir(env), 'config directory');
+  checkPrivate(configPath(env), 'config file');
+}
+
 async function readConfigAsync(path: string): Promise<ConfigRead> {
   try {
     return parseConfig(path, await readFile(path, 'utf8'));
@@ -141,8 +154,70 @@ async function readConfigAsync(path: string): Promise<ConfigRead> {
   }
 }
 
+/** A profile, with its credential read from the keychain when it is kept there. */
 export function readProfile(env: NodeJS.ProcessEnv, name: string, reading: ConfigReading = {}): Profile {
-  return readConfig(env, reading).profiles[name] ?? {};
+  const profile = readConfig(env, reading).profiles[name] ?? {};
+  if (profile.credential_store !== 'keychain') return profile;
+  let secret: string | undefined;
+  try {
+    secret = readSecretSync(env, keychainAccount(env, name));
+  } catch (error) {
+    if (reading.keychainUnreadableAsEmpty) return profile;
+    throw new KeychainReadError(`the credential of profile ${name} is kept in the keychain, which cannot be read: ${(error as Error).message}`, {
+      details: ['sign in again: `pds auth login` (with --insecure-storage to keep it in the config file instead)'],
+    });
+  }
+  return withSecret(profile, secret);
+}
+
+/** A profile's credential is in the keychain, and the keychain cannot be read now. */
+export class KeychainReadError extends AuthError {}
+
+/** One keychain entry per config file and profile: two config directories never share one. */
+const keychainAccount = (env: NodeJS.ProcessEnv, name: string): string => `${configPath(env)}#${name}`;
+
+/** What the keychain holds for a profile: its credential, of either kind. */
+const StoredSecret = z.object({ token: z.optional(z.string()), oauth: z.optional(OAuthCredentials) });
+
+function withSecret(profile: Profile, secret: string | undefined): Profile {
+  let parsed: z.infer<typeof StoredSecret> = {};
+  try {
+    parsed = StoredSecret.parse(JSON.parse(secret ?? '{}'));
+  } catch {
+    // Not pds's JSON (edited by hand?): as if nothing were stored; `auth login` replaces it.
+  }
+  return { ...profile, ...parsed };
+}
+
+const secretOf = ({ token, oauth }: Profile): string | undefined =>
+  token === undefined && oauth === undefined ? undefined : JSON.stringify({ ...(token === undefined ? {} : { token }), ...(oauth === undefined ? {} : { oauth }) });
+
+/**
+ * The profile as the file keeps it. With `credential_store: keychain` the credential goes to the
+ * keychain and only that reference stays in the file; a keychain that fails (none on a headless
+ * runner) leaves the credential in the file (0600), said through `warn`. Without it, an entry
+ * left in the keychain by an earlier sign-in is removed: a credential lives in one place.
+ */
+async function storeCredential(env: NodeJS.ProcessEnv, name: string, before: Profile, next: Profile, warn?: (line: string) => void): Promise<Profile> {
+  const account = keychainAccount(env, name);
+  const secret = secretOf(next);
+  const { token: _token, oauth: _oauth, credential_store: store, ...rest } = next;
+  // Its credential could not be read this time (a locked keychain): the reference stays as it is.
+  if (store === 'keychain' && secret === undefined) return { ...rest, credential_store: 'keychain' };
+  if (store === 'keychain' && secret !== undefined) {
+    try {
+      if (secret !== secretOf(before)) await writeSecret(env, account, secret);
+      return { ...rest, credential_store: 'keychain' };
+    } catch (error) {
+      warn?.(`no keychain to keep the credential in (${(error as Error).message}): it is kept in ${configPath(env)} (mode 0600)`);
+      return { ...rest, ...(next.token === undefined ? {} : { token: next.token }), ...(next.oauth === undefined ? {} : { oauth: next.oauth }) };
+    }
+  }
+  if (before.credential_store === 'keychain') {
+    await deleteSecret(env, account).catch((error: unknown) => warn?.(`could not remove the credential from the keychain: ${(error as Error).message}`));
+  }
+  const { credential_store: _store, ...file } = next;
+  return file;
 }
 
 /**
@@ -154,26 +229,66 @@ async function prepareConfigDir(env: NodeJS.ProcessEnv): Promise<string> {
   const dir = configDir(env);
   const created = await mkdir(dir, { recursive: true, mode: 0o700 });
   if (created === undefined && !env.PDS_CONFIG_DIR) await chmod(dir, 0o700);
+  checkConfigPrivate(env);
   return dir;
 }
 
-/** Runs `work` holding the config file's lock: one writer at a time, across processes. */
-async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>): Promise<T> {
+/** A lock not refreshed for this long belongs to a process that died: it is taken over. */
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * Runs `work` holding the config file's lock: one writer at a time, across processes. The lock is
+ * a directory beside the file (config.json.lock), so the file need not exist yet; the holder's pid
+ * is kept beside it (config.json.lock-pid; the lock itself must stay empty to be removed), to be
+ * named to whoever waits.
+ */
+async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>, warn?: (line: string) => void): Promise<T> {
   await prepareConfigDir(env);
+  const lockDir = `${configPath(env)}.lock`;
+  const pidFile = `${lockDir}-pid`;
+  checkPrivate(lockDir, 'config lock');
+  const holder = await lockHolder(lockDir);
   // CommonJS: its functions hang off the default export once bundled.
   const { default: lockfile } = await import('proper-lockfile');
-  // The lock is a directory beside the file (config.json.lock), so the file need not exist yet.
-  // A lock left by a killed process is taken over after 10 s (a live holder keeps it fresh).
-  const release = await lockfile.lock(configPath(env), {
-    realpath: false,
-    stale: 10_000,
-    // A token refresh holds the lock for one request; others wait for it rather than fail.
-    retries: { retries: 200, factor: 1.3, minTimeout: 10, maxTimeout: 250 },
-  });
+  let release: () => Promise<void>;
   try {
+    release = await lockfile.lock(configPath(env), {
+      realpath: false,
+      // A live holder refreshes the lock every 5 s; one that crashed stops, and is taken over.
+      stale: STALE_LOCK_MS,
+      // A token refresh holds the lock for one request; others wait for it rather than fail, up to
+      // about the time after which a dead holder's lock is taken over.
+      retries: { retries: 1000, factor: 1.3, minTimeout: 10, maxTimeout: 250, maxRetryTime: STALE_LOCK_MS + 1_000 },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    const pid = (await lockHolder(lockDir))?.pid ?? holder?.pid;
+    throw new PdsError(`another pds is writing the config${pid ? ` (pid ${pid})` : ''}; waited ${STALE_LOCK_MS / 1000} s`, {
+      details: [`if no pds is running, remove the lock: \`rm -r '${lockDir}'\``],
+    });
+  }
+  // A holder removes its pid file before it lets go: one still there was left by a process that died.
+  const left = await readFile(pidFile, 'utf8').then((text) => text.trim(), () => undefined);
+  if (holder && left !== undefined && left === holder.pid) {
+    warn?.(`took over the config lock of pid ${holder.pid}, which stopped without releasing it`);
+  }
+  try {
+    await writePrivateFile(pidFile, String(process.pid), 'config lock');
     return await work();
   } finally {
+    await rm(pidFile, { force: true });
     await release();
+  }
+}
+
+/** Who holds the lock (its pid, when it said); undefined when nobody does. */
+async function lockHolder(lockDir: string): Promise<{ pid: string | undefined } | undefined> {
+  try {
+    await stat(lockDir);
+    const pid = await readFile(`${lockDir}-pid`, 'utf8').then((text) => (/^\d+$/.test(text.trim()) ? text.trim() : undefined), () => undefined);
+    return { pid };
+  } catch {
+    return undefined;
   }
 }
 
@@ -190,13 +305,20 @@ export async function updateProfile(
   name: string,
   change: (profile: Profile) => Profile | Promise<Profile>,
   replacing?: { movedAside: (aside: string, problem: BrokenConfigError) => void },
+  /** Told when the lock of a process that died was taken over, or the keychain could not be used. */
+  warn?: (line: string) => void,
 ): Promise<Profile> {
   return withConfigLock(env, async () => {
     const path = configPath(env);
     const read = await readConfigAsync(path);
     if ('broken' in read && (!replacing || read.broken.kind !== 'corrupt')) throw read.broken;
     const profiles = 'broken' in read ? {} : { ...read.file.profiles };
-    const next = { ...(await change({ ...profiles[name] })) };
+    const stored = profiles[name] ?? {};
+    const before =
+      stored.credential_store === 'keychain'
+        ? withSecret(stored, await readSecret(env, keychainAccount(env, name)).catch(() => undefined))
+        : stored;
+    const next = { ...(await change({ ...before })) };
     if ('broken' in read && replacing) {
       const aside = `${path}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       await rename(path, aside);
@@ -205,20 +327,11 @@ export async function updateProfile(
     for (const key of Object.keys(next) as (keyof Profile)[]) {
       if (next[key] === undefined) delete next[key];
     }
-    profiles[name] = next;
-    const { default: Conf } = await import('conf');
-    const store = new Conf<ConfigFile>({
-      projectName: 'pds',
-      cwd: configDir(env),
-      configName: 'config',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-    });
-    store.set('profiles', profiles);
-    // conf creates the file with the mode; an older file keeps its own, so tighten it explicitly.
-    await chmod(store.path, 0o600);
+    profiles[name] = await storeCredential(env, name, before, next, warn);
+    const kept = 'broken' in read ? {} : read.file;
+    await writePrivateFile(path, `${JSON.stringify({ ...kept, profiles }, null, '\t')}\n`, 'config file');
     return next;
-  });
+  }, warn);
 }
 
 export type { GlobalFlags };
@@ -231,6 +344,10 @@ export interface Settings {
   apiUrlSource: Source;
   token?: string;
   tokenSource?: Exclude<Source, 'flag' | 'default'>;
+  /** The profile's credential is in a keychain that could not be read: why, for "not logged in". */
+  keychainProblem?: AuthError;
+  /** Where the profile's credential in use is kept: `keychain`, or the config file's path. */
+  storedIn?: string;
   /** Set when the token in use is the access token of a browser sign-in (refreshed as needed). */
   oauth?: OAuthCredentials;
   project?: string;
@@ -251,7 +368,17 @@ export interface Settings {
 /** flag > environment > profile > default. */
 export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, reading: ConfigReading = {}): Settings {
   const profileName = flags.profile || env.PDS_PROFILE || DEFAULT_PROFILE;
-  const profile = readProfile(env, profileName, reading);
+  // A keychain that cannot be read leaves the profile without its credential: commands that need
+  // one say why (keychainProblem), and `auth login` / `logout` can still run to repair it.
+  let keychainProblem: AuthError | undefined;
+  let profile: Profile;
+  try {
+    profile = readProfile(env, profileName, reading);
+  } catch (error) {
+    if (!(error instanceof KeychainReadError)) throw error;
+    keychainProblem = error;
+    profile = readProfile(env, profileName, { ...reading, keychainUnreadableAsEmpty: true });
+  }
 
   const pick = <T extends string>(flag: T | undefined, envValue: string | undefined, stored: string | undefined) =>
     flag
@@ -299,10 +426,12 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, read
     ...(token?.source === 'env' && !env.PDS_TOKEN ? { token: 'ROYALTYPORT_TOKEN' as const } : {}),
   };
   if (royaltyport.apiUrl || royaltyport.token) settings.royaltyportEnv = royaltyport;
+  if (keychainProblem) settings.keychainProblem = keychainProblem;
   if (token) {
     settings.token = token.value;
     settings.tokenSource = token.source === 'env' ? 'env' : 'profile';
     if (token.source !== 'env' && profile.token === undefined && profile.oauth) settings.oauth = profile.oauth;
+    if (token.source !== 'env') settings.storedIn = profile.credential_store === 'keychain' ? 'keychain' : configPath(env);
   }
   if (project) {
     settings.project = project.value;

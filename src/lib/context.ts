@@ -82,7 +82,7 @@ export class Context {
 
   /** Fails with exit 3 when there is no token: for a command that should stop before its other work. */
   requireToken(): void {
-    if (!this.settings.token) throw new AuthError('not logged in', { details: [SIGN_IN_HINT] });
+    if (!this.settings.token) throw this.settings.keychainProblem ?? new AuthError('not logged in', { details: [SIGN_IN_HINT] });
   }
 
   /** The browser sign-in in use (not when PDS_TOKEN or a stored API token applies). */

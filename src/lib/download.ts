@@ -15,6 +15,22 @@ const PDF_MAGIC = Buffer.from('%PDF-');
 /** Names longer than this many bytes of UTF-8 are cut: most file systems stop at 255 bytes, and a clash suffix or a temporary ending needs room. */
 const MAX_NAME_BYTES = 120;
 
+/** The largest file a download takes unless --max-size says: far beyond any contract, short of a full disk. */
+export const DEFAULT_MAX_BYTES = 1024 ** 3;
+
+const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+
+/** A size in bytes: `1048576`, `512K`, `100M`, `1G` (binary units; `MiB`, `MB` and `M` alike). */
+export function parseSize(flag: string, value: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(value);
+  const bytes = match ? Math.floor(Number(match[1]) * (UNITS[(match[2] ?? '').toLowerCase()] ?? 1)) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`invalid ${flag} '${value}': expected a size such as 500M or 2G`);
+  return bytes;
+}
+
+/** CON, PRN, AUX, NUL, COM0-9, LPT0-9 (and the superscript digits Windows also takes), alone or before a dot. */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\.|$)/i;
+
 /** The storage host refused the URL (403): it expired, or its signature no longer matches. */
 export class StorageDeniedError extends ServiceError {}
 
@@ -24,6 +40,8 @@ export interface SaveOptions {
   signal: AbortSignal;
   /** Fail when no byte arrives for this long. */
   idleTimeoutMs: number;
+  /** --max-size: a file larger than this is cut and refused, whatever the storage host says. */
+  maxBytes: number;
   userAgent: string;
   /** Replace an existing target. */
   force: boolean;
@@ -58,6 +76,8 @@ export function safeFileName(raw: string | null | undefined, fallback: string): 
   }
   if (name === '' || /^_*$/.test(name.replace(/\.pdf$/i, ''))) name = fallback;
   if (!/\.[A-Za-z0-9]{1,8}$/.test(name)) name += '.pdf';
+  // Windows opens a device, not a file, for these names whatever the extension (`NUL.pdf` too).
+  if (WINDOWS_DEVICE.test(name)) name = `_${name}`;
   return name;
 }
 
@@ -218,9 +238,17 @@ async function receive(
 ): Promise<number> {
   let received = 0;
   let head = Buffer.alloc(0);
+  if (total !== undefined && total > options.maxBytes) throw tooLarge(options.maxBytes, `it is ${formatBytes(total)}`);
   try {
     for await (const chunk of response.body) {
       request.touch();
+      // Checked before the chunk is written: a storage host that sends more than it announced, or
+      // a body without end, never fills the disk.
+      const after = received + (head.length < PDF_MAGIC.length ? head.length : 0) + chunk.length;
+      if (total !== undefined && after > total) {
+        throw new ServiceError(`the storage host sent more than the ${total} bytes it announced (Content-Length); pds stopped reading`);
+      }
+      if (after > options.maxBytes) throw tooLarge(options.maxBytes, 'more arrived');
       if (head.length < PDF_MAGIC.length) {
         head = Buffer.concat([head, chunk]);
         const n = Math.min(head.length, PDF_MAGIC.length);
@@ -236,6 +264,10 @@ async function receive(
     }
   } catch (error) {
     if (error instanceof ServiceError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code.startsWith('HPE_')) {
+      throw new ServiceError(`the storage host sent more than its answer announced, or not HTTP (${code}); pds stopped reading`, { cause: error });
+    }
     throw failure(error, options, { origin: request.origin, idled: request.idle(), received, total });
   }
   if (received < PDF_MAGIC.length) {
@@ -266,6 +298,11 @@ function failure(
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   return new ServiceError(`cannot reach the storage host ${origin}${code ? ` (${code})` : ''}`, { cause: error });
 }
+
+const tooLarge = (limit: number, what: string): ServiceError =>
+  new ServiceError(`the download is larger than the --max-size limit of ${formatBytes(limit)} (${what}); pds stopped reading it`, {
+    details: ['raise the limit with --max-size <size> (e.g. 2G), if the file is expected to be that large'],
+  });
 
 const notPdf = (): ServiceError => new ServiceError('the storage host sent a file that is not a PDF (it does not start with %PDF-)');
 

@@ -15,6 +15,7 @@ export const GLOBAL_FLAGS = {
   retryBudget: { type: 'string', value: 'seconds', help: 'total time to wait between retries, for the whole command; 0: no retries (default 60)' },
   allowHttp: { type: 'boolean', help: 'allow sending the token over plain http to a host that is not loopback' },
   jq: { type: 'string', value: 'expression', help: 'filter the JSON output with a jq expression (implies --json; strings print raw)' },
+  jqTimeout: { type: 'string', value: 'seconds', help: 'stop a --jq expression that runs longer than this, exit 2 (default 10)' },
   fields: { type: 'string', value: 'names', help: 'lists and gets: the fields to show, in order, comma-separated (e.g. id,name,created_at)', completion: 'fields' },
   pager: { type: 'boolean', negated: true, help: 'never page long output on a terminal (also PDS_PAGER set empty)' },
 } as const satisfies Record<string, FlagSpec>;

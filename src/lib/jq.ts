@@ -4,16 +4,14 @@
 //
 // The whole value goes through jq at once, so `--all --jq` holds every record in memory (as jq
 // itself does); plain `--all --json` streams.
-import { UsageError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 import { safeLines } from './text.js';
-
-interface JqRuntime {
-  /** Runs jq over a JSON text; returns its stdout or throws with `stderr` and `exitCode`. */
-  raw(input: string, filter: string, flags?: string[]): string | undefined;
-}
 
 /** jq's own exit code for an expression that does not compile. */
 const COMPILE_ERROR = 3;
+
+/** How long one run of the expression may take unless --jq-timeout says. */
+export const DEFAULT_JQ_TIMEOUT_SECONDS = 10;
 
 export interface JqFilter {
   readonly expression: string;
@@ -21,33 +19,106 @@ export interface JqFilter {
    * The output for one value: strings raw, one result per line; other results as JSON, indented
    * for a terminal and one line each for a pipe (as gh does).
    */
-  apply(value: unknown, terminal: boolean): string;
+  apply(value: unknown, terminal: boolean): Promise<string>;
+  /** Ends the worker (idempotent): nothing of jq outlives the command. */
+  close(): void;
 }
 
-/** Loads jq and compiles the expression against `null`; a bad expression is exit 2, before any request. */
-export async function compileJq(expression: string): Promise<JqFilter> {
-  // require(), not import(): the package's CommonJS export is itself a promise, which ESM interop
-  // (vitest's in particular) wraps into a namespace object.
-  const { createRequire } = await import('node:module');
-  const jq = await (createRequire(import.meta.url)('jq-web') as Promise<JqRuntime>);
-  const run = (input: string, pretty: boolean): string => {
-    try {
-      // No output at all comes back as undefined.
-      return jq.raw(input, expression, pretty ? ['-r'] : ['-r', '-c']) ?? '';
-    } catch (error) {
-      throw jqError(error);
-    }
-  };
+/** --jq-timeout in seconds (0.1 to 3600) as milliseconds; the default when not given. */
+export function jqTimeoutMs(given: string | undefined): number {
+  if (given === undefined) return DEFAULT_JQ_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(given);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(given) || seconds < 0.1 || seconds > 3600) {
+    throw new UsageError(`invalid --jq-timeout '${given}': expected seconds from 0.1 to 3600`);
+  }
+  return seconds * 1000;
+}
+
+export interface JqLimits {
+  /** --jq-timeout, in milliseconds. */
+  timeoutMs: number;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+}
+
+/**
+ * jq runs in a worker thread: WebAssembly cannot be interrupted from its own thread, and a runaway
+ * expression (`def f: f; f`, `[range(1e9)]`) would hold the event loop, and with it Ctrl-C, until
+ * it ends. A worker can be terminated at any instruction. The worker is CommonJS code given as a
+ * string (the bundle has no file for it) and requires the package itself, as before.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const ready = require(workerData.jqPath);
+parentPort.on('message', async ({ input, filter, flags }) => {
+  const jq = await ready;
   try {
-    jq.raw('null', expression, ['-c']);
+    parentPort.postMessage({ output: jq.raw(input, filter, flags) ?? '' });
   } catch (error) {
-    // Only a compile error says the expression is bad; `null` may simply not fit it (`.[0].id`).
-    if (exitCodeOf(error) === COMPILE_ERROR) throw jqError(error);
+    parentPort.postMessage({ error: { message: String(error && error.message), stderr: error && error.stderr, exitCode: error && error.exitCode } });
+  }
+});
+`;
+
+type Answer = { output: string } | { error: { message: string; stderr?: unknown; exitCode?: unknown } };
+
+/** Loads jq and compiles the expression against `null`; a bad expression is exit 2, before any request. */
+export async function compileJq(expression: string, limits: JqLimits): Promise<JqFilter> {
+  const [{ Worker }, { createRequire }] = await Promise.all([import('node:worker_threads'), import('node:module')]);
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { jqPath: createRequire(import.meta.url).resolve('jq-web') } });
+  // Idle between runs, the worker must not keep the process alive.
+  worker.unref();
+  const close = (): void => void worker.terminate();
+  /** One run at a time, as the output is written in order. */
+  const raw = (input: string, flags: string[]): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const stop = (error: Error): void => {
+        clearTimeout(timer);
+        limits.signal.removeEventListener('abort', onAbort);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        close();
+        reject(error);
+      };
+      const onAbort = (): void => stop(new InterruptedError());
+      const onError = (error: Error): void => stop(new UsageError(`--jq: ${error.message}`));
+      const onMessage = (answer: Answer): void => {
+        clearTimeout(timer);
+        limits.signal.removeEventListener('abort', onAbort);
+        worker.off('error', onError);
+        worker.unref();
+        resolve(answer);
+      };
+      const timer = setTimeout(
+        () => stop(new UsageError(`--jq: the expression '${expression}' did not finish within ${limits.timeoutMs / 1000} s`, { details: ['raise the limit with --jq-timeout <seconds>'] })),
+        limits.timeoutMs,
+      );
+      if (limits.signal.aborted) return onAbort();
+      limits.signal.addEventListener('abort', onAbort, { once: true });
+      worker.once('message', onMessage);
+      worker.once('error', onError);
+      worker.ref();
+      worker.postMessage({ input, filter: expression, flags });
+    });
+  const run = async (input: string, pretty: boolean): Promise<string> => {
+    const answer = await raw(input, pretty ? ['-r'] : ['-r', '-c']);
+    if ('error' in answer) throw jqError(answer.error);
+    return answer.output;
+  };
+  const checked = await raw('null', ['-c']).catch((error: unknown) => {
+    close();
+    throw error;
+  });
+  // Only a compile error says the expression is bad; `null` may simply not fit it (`.[0].id`).
+  if ('error' in checked && exitCodeOf(checked.error) === COMPILE_ERROR) {
+    close();
+    throw jqError(checked.error);
   }
   return {
     expression,
-    apply: (value, terminal) => {
-      let text = run(JSON.stringify(value) ?? 'null', terminal);
+    close,
+    apply: async (value, terminal) => {
+      let text = await run(JSON.stringify(value) ?? 'null', terminal);
       // jq ends every result with a newline; the wasm build drops the last one.
       if (text !== '' && !text.endsWith('\n')) text += '\n';
       // Raw strings come from the service: on a terminal, no control sequence of theirs gets through.
@@ -68,7 +139,8 @@ function jqError(error: unknown): UsageError {
     // data's, not lines of jq's own, so it stays one message (the error handler shows them as \n).
     return new UsageError(`--jq: ${stderr.replace(/\n+$/, '').replace(/^jq: error \(at [^)]*\)( \(not a string\))?: /, '')}`);
   }
-  const lines = (stderr || (error instanceof Error ? error.message : String(error)))
+  const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+  const lines = (stderr || message)
     .split('\n')
     .map((line) => line.trimEnd())
     .filter((line) => line !== '' && !/^Non-zero exit code/.test(line) && !/^jq: \d+ compile errors?$/.test(line));

@@ -45,6 +45,12 @@ export class Output {
   private chalk: ChalkInstance | undefined;
   /** `--jq` and `--fields` (src/lib/jq.ts, src/lib/fields.ts), set before the verb runs. */
   jq: JqFilter | undefined;
+  private jqWritten: Promise<void> = Promise.resolve();
+
+  /** Resolves once everything given to json() is written; rejects with a --jq failure. */
+  settled(): Promise<void> {
+    return this.jqWritten;
+  }
   fields: string[] | undefined;
   private fieldsChecked = false;
 
@@ -89,8 +95,14 @@ export class Output {
 
   /** Any value as JSON on stdout, the same bytes a pipe or a TTY gets. */
   json(value: unknown): void {
-    if (this.jq) {
-      this.io.stdout.write(this.jq.apply(value, this.io.stdoutIsTTY));
+    const { jq } = this;
+    if (jq) {
+      // jq runs in a worker (src/lib/jq.ts): its results are written in order, and settled() is
+      // awaited before the command counts as done. The rejection is also handled here, so that a
+      // command that fails before settled() leaves no unhandled promise.
+      const terminal = this.io.stdoutIsTTY;
+      this.jqWritten = this.jqWritten.then(async () => void this.io.stdout.write(await jq.apply(value, terminal)));
+      this.jqWritten.catch(() => undefined);
       return;
     }
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

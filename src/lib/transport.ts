@@ -125,8 +125,14 @@ export function createTransport(env: NodeJS.ProcessEnv, options: TransportOption
         req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       };
       signal.addEventListener('abort', onAbort, { once: true });
+      let response: IncomingMessage | undefined;
       req.on('error', (error) => {
-        if (answered) return;
+        // After the answer began: bytes the parser could not take (more than the Content-Length, or
+        // not HTTP) fail the body still being read, rather than pass for its end.
+        if (answered) {
+          if (response && !response.readableEnded) response.destroy(error);
+          return;
+        }
         reject(proxy && !signal.aborted ? new ThroughProxyError(maskUrl(proxy), error) : error);
       });
       req.on('close', () => signal.removeEventListener('abort', onAbort));
@@ -138,6 +144,7 @@ export function createTransport(env: NodeJS.ProcessEnv, options: TransportOption
           if (!req.writableFinished) req.destroy();
         });
         answered = true;
+        response = res;
         resolve(adaptIncoming(res));
       });
       // The body is written only once the connection is up: a refused connection has sent nothing.

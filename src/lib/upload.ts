@@ -225,7 +225,10 @@ export class UploadCutError extends ServiceError {}
 
 export interface AnswerHooks {
   onProgress?(event: UploadProgressEvent): void;
-  /** Called for every event of a stream, not for its comments (keeps an idle watchdog quiet). */
+  /**
+   * Called for every event of a stream that says something new (keeps an idle watchdog quiet): not
+   * for comments, nor for a progress event that repeats the one before (an endless 100 %).
+   */
   onEvent?(): void;
 }
 
@@ -251,9 +254,11 @@ export async function readUploadAnswer(response: HttpResponse, hooks: AnswerHook
   let complete: { body: unknown } | undefined;
   let failure: PdsError | undefined;
   let pendingBytes = 0;
+  let lastProgress: string | undefined;
   const onEvent = (event: EventSourceMessage): void => {
     pendingBytes = 0;
-    hooks.onEvent?.();
+    if (event.event !== 'progress' || event.data !== lastProgress) hooks.onEvent?.();
+    if (event.event === 'progress') lastProgress = event.data;
     if (complete || failure) return;
     const data = parseJson(event.data);
     if (event.event === 'progress') {

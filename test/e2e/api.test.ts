@@ -62,14 +62,6 @@ describe('pds api', () => {
     ]);
   });
 
-  it('-H Authorization is the token of the request, in place of the profile\'s (or of none)', async () => {
-    const result = await runCli(emulator, ['api', 'projects', '-H', 'Authorization: Bearer wrong-token']);
-    expect(result.code).toBe(3);
-    const loggedOut = await runCli(emulator, ['api', 'projects', '--jq', '.data | length', '-H', 'authorization: bearer demo-org-token'], { token: null });
-    expect(loggedOut).toEqual({ code: 0, stdout: '2\n', stderr: '' });
-    expect(emulator.requests.map((r) => r.headers.authorization)).toEqual(['Bearer wrong-token', 'Bearer demo-org-token']);
-  });
-
   it('-i prints the status line and the headers first', async () => {
     const result = await runCli(emulator, ['api', '-i', 'projects']);
     const [head = '', body] = result.stdout.split('\n\n');
@@ -132,8 +124,9 @@ describe('pds api', () => {
     emulator.requests.length = 0;
     const result = await runCli(emulator, ['api', 'artists?projectId={project}&perPage=40&page=2', '--paginate', '--jq', 'map(.id) | [length, first, last] | @csv']);
     expect(result).toEqual({ code: 0, stdout: `60,"${every[40]?.id}","${every[99]?.id}"\n`, stderr: '' });
-    // Page 3 is short (20 of 40): the last.
-    expect(sent()).toEqual([2, 3].map((page) => ['GET', '/v1/artists', { projectId: P, page: String(page), perPage: '40' }]));
+    // Page 3 is short (20 of 40): the last. (Pages after it may have been asked for ahead, and cancelled.)
+    const asked = sent().filter(([, , query]) => Number((query as { page: string }).page) <= 3);
+    expect(asked).toEqual([2, 3].map((page) => ['GET', '/v1/artists', { projectId: P, page: String(page), perPage: '40' }]));
   });
 
   it('--paginate ends like --all: a list that ignores page is exit 1 naming its pagination', async () => {
@@ -187,8 +180,8 @@ describe('pds api', () => {
       [['api', '-X', 'PATCH', 'projects'], /^error: invalid --method 'PATCH'\n {2}the service's methods: GET, POST, DELETE\n$/],
       [['api', 'projects', '-f', 'novalue'], /^error: invalid -f 'novalue': expected key=value\n$/],
       [['api', 'artists?perPage=2', '-f', 'perPage=3'], /^error: perPage is given twice: in the path and with -f\n$/],
-      [['api', 'projects', '-H', 'no colon'], /^error: invalid -H 'no colon': expected 'Name: value'\n$/],
-      [['api', 'projects', '-H', 'Authorization: Basic abc'], /^error: invalid -H 'Authorization: Basic abc': the service takes 'Authorization: Bearer <token>'\n$/],
+      [['api', 'projects', '-H', 'no colon'], /^error: invalid -H 'no colon': expected 'Name: value', in visible ASCII\n$/],
+      [['api', 'projects', '-H', 'Authorization: Basic abc'], /^error: -H cannot set Authorization: the token is the profile's \(pds auth login, or PDS_TOKEN\)\n$/],
       [['api', 'projects', '--input', '-'], /^error: --input sends a body: use it with -X POST or -X DELETE\n$/],
       [['api', '-X', 'POST', 'statements', '--input', '-'], /^error: --input \(stdin\) is not JSON: /],
       [['api', '-X', 'POST', 'statements', '--input', '/nonexistent.json'], /^error: cannot read --input \/nonexistent.json: ENOENT\n$/],

@@ -60,7 +60,7 @@ describe('pds auth login --web', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: `${SIGN_IN_LINES(url)}Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
+      stderr: `${SIGN_IN_LINES(url)}warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${configFile()} (mode 0600)\nLogged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
     });
     expect(paths()).toEqual([
       'GET /.well-known/oauth-protected-resource 200',
@@ -181,13 +181,16 @@ describe('pds auth login --web', () => {
       await refused('sign-in was denied in the browser', (url) => decide(url, 'deny'));
     });
 
-    it('a wrong state (no code exchanged)', async () => {
-      await refused('sign-in refused: the browser came back with a state pds did not send', async (url) => {
-        const callback = await decide(url, 'approve');
-        callback.searchParams.set('state', 'forged');
-        return callback;
-      });
+    it('a wrong state is turned away (400) and the sign-in waits for the right one; no code exchanged for it', async () => {
+      const login = pds(['auth', 'login', '--web']);
+      const url = await browser.url();
+      const callback = await decide(url, 'approve');
+      const forged = new URL(callback);
+      forged.searchParams.set('state', 'forged');
+      expect(await deliver(forged)).toEqual({ status: 400, text: 'not the sign-in pds is waiting for\n' });
       expect(paths().filter((p) => p.startsWith('POST /oauth/token'))).toEqual([]);
+      expect((await deliver(callback)).status).toBe(200);
+      expect((await login).code).toBe(0);
     });
 
     it('a code bound to another PKCE challenge', async () => {
@@ -264,17 +267,30 @@ describe('pds auth login --web', () => {
   });
 
   it('follows the resource_metadata of a 401 when the well-known URL is missing', async () => {
-    // A front for the emulator's API that hides its metadata but names it in the 401.
+    // An API with no well-known metadata that names its metadata in the 401; the emulator signs in.
+    // Metadata about another resource (the emulator's own) is refused: RFC 9728 section 3.3.
+    let named = '';
+    let url = '';
     const front: Server = createServer((req, res) => {
+      if (req.url === '/metadata') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resource: url, authorization_servers: [emulator.url] }));
       if (req.url?.startsWith('/.well-known/')) return res.writeHead(404).end();
-      res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${emulator.url}/.well-known/oauth-protected-resource"` }).end('{}');
+      res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${named}"` }).end('{}');
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     try {
-      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      named = `${emulator.url}/.well-known/oauth-protected-resource`;
+      const foreign = await pds(['auth', 'login', '--web'], {}, url);
+      expect(foreign.code).toBe(4);
+      expect(foreign.stderr).toBe(
+        `error: the protected-resource metadata of ${url}/ is for another resource (${emulator.url}); refusing it\n` +
+          '  a token obtained through it could be meant for, or sent to, another service; sign in with a token instead: `pds auth login --with-token`\n',
+      );
+      named = `${url}/metadata`;
       const login = pds(['auth', 'login', '--web'], {}, url);
       const authorize = await browser.url();
       expect(authorize.origin).toBe(emulator.url);
+      expect(authorize.searchParams.get('resource')).toBe(url);
       await deliver(await decide(authorize, 'deny'));
       expect((await login).code).toBe(3);
     } finally {
@@ -420,7 +436,7 @@ describe('a browser sign-in in use', () => {
     expect(result.stderr).toBe(`warning: the service did not answer (cannot reach ${other.url} (ECONNREFUSED)); showing what is stored\n`);
     expect(result.stdout).toMatch(
       new RegExp(
-        `^profile\tdefault\napi-url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\n` +
+        `^profile\tdefault\napi-url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\nstored\t${configFile()}\n` +
           'expires\t.+ \\(in (59|60) min, refreshed as needed\\)\nscope\tnot known \\(the service did not answer\\)\nproject\tnone \\(set one with `pds use <project>`\\)\n$',
       ),
     );

@@ -23,6 +23,8 @@ const NO_COLOR = { NO_COLOR: '1' };
 const pds = (args: string[], options: RunOptions = {}) =>
   runCli(emulator, args, { token: null, project: null, ...options, env: { PDS_CONFIG_DIR: dir, ...options.env } });
 const configFile = () => join(dir, 'config.json');
+/** What a login says where there is no keychain (no D-Bus session here): the file keeps the token. */
+const noKeychain = () => `warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${configFile()} (mode 0600)\n`;
 const profiles = (): Record<string, Record<string, string>> =>
   (JSON.parse(readFileSync(configFile(), 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles;
 
@@ -32,7 +34,7 @@ describe('pds auth login', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n`,
+      stderr: `${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile default)\n`,
     });
     expect(emulator.requests.map((r) => [r.method, r.path, r.headers.authorization, r.status])).toEqual([
       ['GET', '/v1/projects', 'Bearer demo-org-token', 200],
@@ -59,6 +61,7 @@ describe('pds auth login', () => {
       stdout: '',
       stderr:
         'warning: a token on the command line stays in the shell history; prefer --with-token\n' +
+        noKeychain() +
         `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile work)\n`,
     });
     expect(profiles()).toEqual({ work: { token: 'demo-project-token', 'api-url': emulator.url } });
@@ -76,6 +79,7 @@ describe('pds auth login', () => {
         `api-url\t${emulator.url}, from profile work\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from profile work\n' +
+        `stored\t${configFile()}\n` +
         `scope\tproject Northern Lights Catalog (${DEMO_PROJECT})\n` +
         'project\tnone (set one with `pds use <project>`)\n',
       stderr: '',
@@ -84,7 +88,7 @@ describe('pds auth login', () => {
 
   it('uses PDS_PROFILE when there is no --profile', async () => {
     const result = await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token', env: { PDS_PROFILE: 'ci' } });
-    expect(result.stderr).toBe(`Logged in to ${emulator.url} as organization (2 projects) (profile ci)\n`);
+    expect(result.stderr).toBe(`${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile ci)\n`);
     expect(profiles()).toEqual({ ci: { token: 'demo-org-token' } });
   });
 
@@ -183,6 +187,7 @@ describe('pds auth status', () => {
         `api-url     ${emulator.url}, from PDS_API_URL\n` +
         'credential  API token\n' +
         'token       demo…, from profile default\n' +
+        `stored      ${configFile()}\n` +
         'scope       organization (2 projects)\n' +
         'project     Harbor Sessions (8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e), from profile default\n',
       stderr: '',
@@ -199,6 +204,7 @@ describe('pds auth status', () => {
       credential: 'token',
       token: 'demo…',
       token_source: 'env',
+      stored_in: null,
       reachable: true,
       scope: { type: 'project', id: DEMO_PROJECT, name: 'Northern Lights Catalog' },
       default_project: { id: DEMO_PROJECT, name: 'Northern Lights Catalog', source: 'env' },
@@ -249,6 +255,7 @@ describe('pds auth status', () => {
         `api-url\t${down}, from PDS_API_URL\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from profile default\n' +
+        `stored\t${configFile()}\n` +
         'scope\tnot known (the service did not answer)\n' +
         `project\t${DEMO_PROJECT} (reach not known: the service did not answer), from profile default\n`,
       stderr: `warning: the service did not answer (cannot reach ${down} (ECONNREFUSED)); showing what is stored\n`,

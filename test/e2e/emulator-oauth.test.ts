@@ -69,7 +69,7 @@ describe('emulator: registration and consent', () => {
     expect(await ok.json()).toMatchObject({ client_name: 'test client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     const bad = await register('x', []);
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: 'invalid_redirect_uri', error_description: 'redirect_uris must be a non-empty array of http(s) URLs' });
+    expect(await bad.json()).toEqual({ error: 'invalid_redirect_uri', error_description: 'redirect_uris must be 1 to 10 URLs, each https or http to a loopback address' });
     const notJson = await fetch(`${emulator.url}/oauth/register`, { method: 'POST', body: '{' });
     expect(notJson.status).toBe(400);
   });

@@ -31,16 +31,17 @@ describe('service text on a terminal', () => {
   it('browser sign-in names an issuer with control characters safely', async () => {
     const metadata = (await (await fetch(`${emulator.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     let issuer = '';
+    let url = '';
     // An API whose authorization server (the emulator's endpoints) names itself with an escape sequence.
     const front: Server = createServer((req, res) => {
       const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.url === '/.well-known/oauth-protected-resource') return json({ resource: emulator.url, authorization_servers: [issuer] });
+      if (req.url === '/.well-known/oauth-protected-resource') return json({ resource: url, authorization_servers: [issuer] });
       if (req.url?.startsWith('/.well-known/oauth-authorization-server')) return json({ ...metadata, issuer });
       res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     try {
-      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
       issuer = `${url}/as\u001b]0;pwned\u0007`;
       const browser = captureBrowser();
       const login = runCli(url, ['auth', 'login', '--web'], { token: null, project: null, env: { BROWSER: browser.command } });

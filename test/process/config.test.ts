@@ -125,14 +125,15 @@ describe('a config file that cannot be used', () => {
     expect(statSync(file).isDirectory()).toBe(true);
   });
 
-  it('unreadable (a symbolic link loop): named, with what to do', async () => {
+  it('a symbolic link (here a loop): refused as one (issue 20), named, with what to do', async () => {
     const dir = freshConfigDir();
     const file = join(dir, 'config.json');
     symlinkSync(file, file);
     const run = await runPds(['projects', 'ls'], { env: env(dir) });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`^error: the config file ${file} cannot be read: ELOOP`));
-    expect(run.stderr).toContain(`or move it away: \`mv '${file}' '${file}.old'\``);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      `error: refusing the config file ${file}: it is a symbolic link, and pds does not read or write through one\n  remove it (\`rm '${file}'\`), or put the file itself in its place\n`,
+    );
   });
 
   it('not JSON: commands say so and that login replaces it; login sets it aside and writes a new one', async () => {

@@ -25,13 +25,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
     throw new UsageError(`invalid --method '${opts.method}'`, { details: [`the service's methods: ${METHODS.join(', ')}`] });
   }
   const fields = (opts.field ?? []).map(parseField);
-  const { authorization, ...headers } = Object.fromEntries((opts.header ?? []).map(parseHeader));
-  // -H Authorization is the token of this request, in place of the profile's (which would win in
-  // the HTTP client, since the client sets the header itself).
-  const bearer = authorization === undefined ? undefined : /^Bearer +(\S+)$/i.exec(authorization.trim())?.[1];
-  if (authorization !== undefined && bearer === undefined) {
-    throw new UsageError(`invalid -H 'Authorization: ${authorization}': the service takes 'Authorization: Bearer <token>'`);
-  }
+  const headers = Object.fromEntries((opts.header ?? []).map(parseHeader));
   if (opts.input !== undefined && method === 'GET') throw new UsageError('--input sends a body: use it with -X POST or -X DELETE');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET list');
   if (opts.paginate && opts.include) throw new UsageError('-i and --paginate cannot be combined: --paginate prints one array of every record');
@@ -62,7 +56,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   else if (!fieldsInQuery && fields.length > 0) body = Object.fromEntries(fields);
 
   const request: RequestOptions = { method, path, query, headers, ...(body === undefined ? {} : { json: body }) };
-  const http = bearer === undefined ? ctx.api.http : ctx.http({ token: bearer });
+  const { http } = ctx.api;
   if (opts.paginate) {
     await printPages(ctx, (page, signal) => fetchPage(http, request, page, signal), query);
     return;
@@ -73,15 +67,26 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   printBody(ctx, answer);
 }
 
-/** `contracts`, `/contracts`, `v1/contracts` and `/v1/contracts` all mean /v1/contracts; a URL is refused. */
+const STAYS_AT_THE_SERVICE = "requests go to the profile's service (--api-url to change it), with its token";
+
+/**
+ * `contracts`, `/contracts`, `v1/contracts` and `/v1/contracts` all mean /v1/contracts. Whatever
+ * would leave /v1/ once resolved (a URL, `//host`, `..` however encoded, a backslash) is refused:
+ * the profile's token goes with the request, and only to the API.
+ */
 function apiPath(given: string): string {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(given.trim())) {
-    throw new UsageError(`give a path such as /v1/projects, not a URL: '${given}'`, {
-      details: ['requests go to the profile\'s service (--api-url to change it), with its token'],
-    });
+  const trimmed = given.trim();
+  if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || /^[/\\]{2}/.test(trimmed)) {
+    throw new UsageError(`give a path such as /v1/projects, not a URL: '${safeText(given)}'`, { details: [STAYS_AT_THE_SERVICE] });
   }
-  const path = given.trim().replace(/^\/+/, '');
+  const path = trimmed.replace(/^\/+/, '');
   if (path === '') throw new UsageError('give a path, e.g. `pds api projects`');
+  const pathPart = path.split('?')[0] ?? '';
+  // URL parsing turns `.`, `..`, `%2e%2e` and `\` into moves up the tree; refuse them before it does.
+  const segments = pathPart.split(/[/\\]|%2f|%5c/i).map((segment) => segment.replace(/%2e/gi, '.'));
+  if (segments.some((segment) => segment === '.' || segment === '..') || pathPart.includes('\\')) {
+    throw new UsageError(`the path '${safeText(given)}' leaves /v1/ (it has '.', '..' or a backslash)`, { details: [STAYS_AT_THE_SERVICE] });
+  }
   return /^v1(\/|\?|$)/.test(path) ? `/${path}` : `/v1/${path}`;
 }
 
@@ -91,10 +96,26 @@ function parseField(given: string): [string, string] {
   return [given.slice(0, at), given.slice(at + 1)];
 }
 
+/** Headers pds sets itself: the credential, and what framing and routing the transport owns. */
+const OWN_HEADERS: Record<string, string> = {
+  host: 'the host is that of the API URL (--api-url)',
+  authorization: 'the token is the profile\'s (pds auth login, or PDS_TOKEN)',
+  'content-length': 'the length is that of the body pds sends',
+  'transfer-encoding': 'the framing is chosen by pds',
+  connection: 'connections are managed by pds',
+};
+
 function parseHeader(given: string): [string, string] {
-  const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(given);
-  if (!match) throw new UsageError(`invalid -H '${given}': expected 'Name: value'`);
-  return [(match[1] ?? '').toLowerCase(), match[2] ?? ''];
+  // A header is visible ASCII (and spaces or tabs inside the value): anything else could split
+  // the request or smuggle another header, and Node would only refuse it after the retries.
+  const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?[ \t]*$/.exec(given);
+  if (!match) {
+    throw new UsageError(`invalid -H '${safeText(given)}': expected 'Name: value', in visible ASCII`);
+  }
+  const name = (match[1] ?? '').toLowerCase();
+  const own = OWN_HEADERS[name];
+  if (own !== undefined) throw new UsageError(`-H cannot set ${match[1]}: ${own}`);
+  return [name, match[2] ?? ''];
 }
 
 async function readInput(source: string, ctx: Context): Promise<unknown> {

@@ -10,6 +10,7 @@ export const login = verb({
     oauthIssuer: { type: 'string', value: 'url', help: 'with --web: the authorization server, instead of asking the service' },
     clientId: { type: 'string', value: 'id', help: 'with --web: a registered client id, instead of registering one' },
     withToken: { type: 'boolean', help: 'read an API token from stdin' },
+    insecureStorage: { type: 'boolean', help: "keep the credential in the config file (mode 0600) instead of the system's keychain" },
     token: { type: 'string', value: 'token', help: 'the token itself (shells keep history: prefer --with-token)' },
   },
   allowsNewProfile: true,

@@ -8,6 +8,9 @@ import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof login>;
 
+/** The most of stdin `--with-token` reads. */
+const MAX_TOKEN_BYTES = 64 * 1024;
+
 const HINT = 'pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`';
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
@@ -19,14 +22,14 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   if (!wantsWeb && !wantsToken && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
     const way = await ask(ctx, 'web-or-paste');
     if (way === 'web') return webLogin(opts, ctx);
-    return tokenLogin(checked(await ask(ctx, 'token')), ctx);
+    return tokenLogin(checked(await ask(ctx, 'token')), ctx, opts);
   }
   if (wantsWeb) return webLogin(opts, ctx);
-  return tokenLogin(await tokenFrom(opts, ctx), ctx);
+  return tokenLogin(await tokenFrom(opts, ctx), ctx, opts);
 }
 
 /** Checks a token against the service and stores it in place of any credential of the profile. */
-async function tokenLogin(token: string, ctx: Context): Promise<void> {
+async function tokenLogin(token: string, ctx: Context, opts: Options): Promise<void> {
   const { apiUrl, profile } = ctx.settings;
   const projects = await createProjectsApi(ctx.http({ token, apiUrl }))
     .list()
@@ -37,7 +40,7 @@ async function tokenLogin(token: string, ctx: Context): Promise<void> {
         ...(error.status === undefined ? {} : { status: error.status }),
       });
     });
-  const replaced = await store(ctx, { token });
+  const replaced = await store(ctx, { token }, opts);
   ctx.output.info(`Logged in to ${apiUrl} as ${describeScope(scopeOf(projects))} (profile ${profile})`);
   await revokeReplaced(ctx, replaced);
   if (ctx.env.PDS_TOKEN && ctx.env.PDS_TOKEN !== token) {
@@ -79,7 +82,7 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
             details: ['nothing was saved; is --oauth-issuer the authorization server of this service?'],
           });
         });
-      const replaced = await store(ctx, { oauth: credentials, ...(unkept ? { oauth_client: unkept } : {}) });
+      const replaced = await store(ctx, { oauth: credentials, ...(unkept ? { oauth_client: unkept } : {}) }, opts);
       const scope = describeScope(scopeOf(projects));
       ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
       await revokeReplaced(ctx, replaced);
@@ -93,16 +96,18 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
  * Stores a new credential in place of the profile's (a profile holds one at a time); returns the
  * browser sign-in it replaced, if any.
  */
-async function store(ctx: Context, credential: Pick<Profile, 'token' | 'oauth' | 'oauth_client'>): Promise<OAuthCredentials | undefined> {
+async function store(ctx: Context, credential: Pick<Profile, 'token' | 'oauth' | 'oauth_client'>, opts: Options): Promise<OAuthCredentials | undefined> {
   let replaced: OAuthCredentials | undefined;
   await updateProfile(
     ctx.env,
     ctx.settings.profile,
-    ({ token: _token, oauth, ...rest }) => {
+    ({ token: _token, oauth, credential_store: _store, ...rest }) => {
       replaced = oauth;
-      return { ...rest, ...credential, ...savedUrl(ctx) };
+      // The keychain unless told otherwise; config.ts falls back to the file when there is none.
+      return { ...rest, ...credential, ...savedUrl(ctx), ...(opts.insecureStorage ? {} : { credential_store: 'keychain' as const }) };
     },
     { movedAside: (aside, problem) => ctx.output.warn(`${problem.message}: moved it to ${aside}; logging in writes a new one`) },
+    (line) => ctx.output.warn(line),
   );
   return replaced;
 }
@@ -169,7 +174,15 @@ async function tokenFrom(opts: Options, ctx: Context): Promise<string> {
     });
   }
   const chunks: Buffer[] = [];
-  for await (const chunk of ctx.io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array));
+  let bytes = 0;
+  for await (const chunk of ctx.io.stdin) {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array));
+    bytes += chunks[chunks.length - 1]!.length;
+    // A token is a few hundred bytes: a file or a stream piped here by mistake is not read to its end.
+    if (bytes > MAX_TOKEN_BYTES) {
+      throw new UsageError(`stdin holds more than ${MAX_TOKEN_BYTES / 1024} KiB, which is no token; nothing was sent`, { details: [HINT] });
+    }
+  }
   const token = Buffer.concat(chunks).toString('utf8').trim();
   if (token === '') throw new UsageError('no token on stdin', { details: [HINT] });
   return checked(token);

@@ -10,8 +10,8 @@ type Options = OptionsOf<typeof logout>;
 // Logging out twice is not an error: the outcome a script wants (no stored credential) holds.
 export async function run(_opts: Options, ctx: Context): Promise<void> {
   const { profile, apiUrl } = ctx.settings;
-  const stored = readProfile(ctx.env, profile);
-  if (stored.token === undefined && stored.oauth === undefined) {
+  const stored = readProfile(ctx.env, profile, { keychainUnreadableAsEmpty: true });
+  if (stored.token === undefined && stored.oauth === undefined && stored.credential_store === undefined) {
     ctx.output.info(`profile ${profile} has no stored token`);
   } else {
     let revoked = false;
@@ -24,7 +24,8 @@ export async function run(_opts: Options, ctx: Context): Promise<void> {
         ctx.output.warn(`could not revoke the sign-in at ${new URL(stored.oauth.issuer).origin}: ${error.message}`);
       }
     }
-    await updateProfile(ctx.env, profile, ({ token: _token, oauth: _oauth, ...rest }) => rest);
+    // From the file and from the keychain alike.
+    await updateProfile(ctx.env, profile, ({ token: _token, oauth: _oauth, credential_store: _store, ...rest }) => rest, undefined, (line) => ctx.output.warn(line));
     ctx.output.info(`Logged out of ${apiUrl} (profile ${profile})${revoked ? '; the sign-in is revoked at the server' : ''}`);
   }
   if (ctx.env.PDS_TOKEN) ctx.output.warn('PDS_TOKEN is still set in this environment, and pds keeps using it');

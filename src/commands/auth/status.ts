@@ -13,6 +13,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   const { settings } = ctx;
   const { token } = settings;
   if (!token) {
+    if (settings.keychainProblem) throw settings.keychainProblem;
     throw new AuthError(`not logged in (profile ${settings.profile})`, {
       details: [SIGN_IN_HINT],
     });
@@ -52,6 +53,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
       ...(oauth ? { issuer: oauth.issuer, expires_at: oauth.expires_at ?? null } : {}),
       token: maskToken(token),
       token_source: settings.tokenSource ?? 'profile',
+      stored_in: settings.storedIn ?? null,
       reachable: silence === undefined,
       scope: scope ?? null,
       default_project:
@@ -71,6 +73,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
     'api-url': `${settings.apiUrl}, ${from('api-url', settings.apiUrlSource, settings)}`,
     credential: oauth ? `browser sign-in at ${oauth.issuer}` : 'API token',
     token: `${maskToken(oauth?.access_token ?? token)}, ${tokenFrom}`,
+    ...(settings.storedIn === undefined ? {} : { stored: settings.storedIn }),
   };
   if (oauth) record.expires = oauth.expires_at === undefined ? 'not said by the server' : describeExpiry(oauth.expires_at, ctx.clock.now(), oauth.refresh_token !== undefined);
   record.scope = scope ? describeScope(scope) : 'not known (the service did not answer)';

@@ -3,7 +3,8 @@
 // the service (a short timeout, cached for a minute, nothing at all on any failure: a Tab key must
 // never print an error or hang).
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { checkPrivate, writePrivateFile } from '../../lib/private-files.js';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import type { Context } from '../../lib/context.js';
@@ -192,6 +193,7 @@ async function cachedProjects(ctx: Context): Promise<{ id: string; name: string 
     .digest('base64url');
   const file = join(configDir(ctx.env), 'completion-cache.json');
   try {
+    checkPrivate(file, 'completion cache');
     const cache = JSON.parse(await readFile(file, 'utf8')) as ProjectsCache;
     if (cache.apiUrl === apiUrl && cache.profile === profile && cache.credential === credential && Date.now() - cache.at < CACHE_MS && Array.isArray(cache.projects)) {
       return cache.projects;
@@ -204,8 +206,10 @@ async function cachedProjects(ctx: Context): Promise<{ id: string; name: string 
     const items = Array.isArray(answer) ? answer : answer.items;
     const list = items.map((project) => ({ id: project.id, name: project.name }));
     const cache: ProjectsCache = { at: Date.now(), apiUrl, profile, credential, projects: list };
-    await mkdir(configDir(ctx.env), { recursive: true, mode: 0o700 });
-    await writeFile(file, JSON.stringify(cache), { mode: 0o600 });
+    // A cache that cannot be written (a planted link, a read-only disk) costs the next Tab a request.
+    await mkdir(configDir(ctx.env), { recursive: true, mode: 0o700 })
+      .then(() => writePrivateFile(file, JSON.stringify(cache), 'completion cache'))
+      .catch(() => undefined);
     return list;
   } catch {
     return [];

@@ -28,7 +28,10 @@ _pds_complete() {
   cur=\${words[\${#words[@]}-1]}
   # The shell replaces only what follows the last '=' or ':' of the word: that part is offered.
   prefix=\${cur%"\${cur##*[=:]}"}
-  candidates=($(pds __complete -- "\${words[@]:1}" 2>/dev/null))
+  # One candidate a line, read as it is: an unquoted $(…) would also expand * or ? in a candidate
+  # (a project named 'Mix *') against the files of the current directory.
+  candidates=()
+  while IFS= read -r candidate; do candidates+=("$candidate"); done < <(pds __complete -- "\${words[@]:1}" 2>/dev/null)
   COMPREPLY=()
   for candidate in "\${candidates[@]}"; do
     candidate=\${candidate#"$prefix"}

@@ -10,6 +10,6 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const key = configKey(opts.args[0]);
   const value = configValue(key, opts.args[1]);
   const { profile } = ctx.settings;
-  await updateProfile(ctx.env, profile, (stored) => ({ ...stored, [key]: value }));
+  await updateProfile(ctx.env, profile, (stored) => ({ ...stored, [key]: value }), undefined, (line) => ctx.output.warn(line));
   ctx.output.info(`Set ${key} to ${value} (profile ${profile})`);
 }

@@ -13,6 +13,6 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
     ctx.output.info(`${key} was not set (profile ${profile})`);
     return;
   }
-  await updateProfile(ctx.env, profile, ({ [key]: _removed, ...rest }) => rest);
+  await updateProfile(ctx.env, profile, ({ [key]: _removed, ...rest }) => rest, undefined, (line) => ctx.output.warn(line));
   ctx.output.info(`Unset ${key} (profile ${profile})`);
 }

@@ -11,7 +11,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const wanted = opts.args[0].trim();
   const project = UUID_PATTERN.test(wanted) ? await ctx.api.projects.get(wanted.toLowerCase()) : await byName(wanted, ctx);
   const { profile } = ctx.settings;
-  await updateProfile(ctx.env, profile, (stored) => ({ ...stored, project: project.id }));
+  await updateProfile(ctx.env, profile, (stored) => ({ ...stored, project: project.id }), undefined, (line) => ctx.output.warn(line));
   ctx.output.info(`Now using ${project.name} (${project.id})`);
   if (ctx.env.PDS_PROJECT && ctx.env.PDS_PROJECT !== project.id) {
     ctx.output.warn(`PDS_PROJECT is set in this environment and overrides the profile's project`);

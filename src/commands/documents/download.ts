@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, NotFoundError, PdsError, UsageError, asPdsError } from '../../lib/errors.js';
-import { NameClaims, StorageDeniedError, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
+import { DEFAULT_MAX_BYTES, NameClaims, StorageDeniedError, parseSize, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
 import { createTransport } from '../../lib/transport.js';
 import { formatBytes } from '../../lib/text.js';
 import { BatchDisplay } from './batch-display.js';
@@ -53,6 +53,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     transport: createTransport(ctx.env),
     signal: ctx.signal,
     idleTimeoutMs: ctx.settings.timeoutMs,
+    maxBytes: opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize),
     userAgent: `pds/${ctx.version} node/${process.versions.node}`,
     force: opts.force === true,
     ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),

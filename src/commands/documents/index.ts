@@ -21,6 +21,7 @@ const DOWNLOAD_FLAGS = {
   // At most the connections the transport keeps per host: a download queued inside it would have
   // its idle clock running while it waits.
   concurrency: { type: 'number', value: 'n', integer: true, min: 1, max: 8, default: 4, help: 'downloads at once' },
+  maxSize: { type: 'string', value: 'size', help: 'refuse a file larger than this, e.g. 500M or 2G (default 1G)' },
 } as const;
 
 

@@ -39,6 +39,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
         entry.upload = await api.upload(kind, projectId, entry.file, {
           ...(extractions ? { extractions } : {}),
           idleTimeoutMs: ctx.settings.timeoutMs,
+          answerTimeoutMs: opts.waitTimeout * 1000,
           onBytes: (sent, total) => {
             entry.sending = true;
             entry.sent = sent;

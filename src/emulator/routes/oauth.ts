@@ -8,6 +8,8 @@ import type { EmulatorState } from '../store.js';
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 const AUTHORIZATION_SERVER_PATH = '/.well-known/oauth-authorization-server';
 const MAX_BODY_BYTES = 64 * 1024;
+/** A client's registration (RFC 7591) is a few hundred bytes. */
+const MAX_REGISTRATION_BYTES = 16 * 1024;
 
 /** Where the emulator is reached, as the client reached it: the issuer and the resource. */
 export const originOf = (req: IncomingMessage): string => `http://${req.headers.host ?? '127.0.0.1'}`;
@@ -54,9 +56,11 @@ export async function handleOAuth(
         });
         return true;
       case 'POST /oauth/register': {
+        // Registration is open to anyone who reaches the port: its body is small by rule.
+        const text = await readBody(req, MAX_REGISTRATION_BYTES);
         let body: unknown;
         try {
-          body = JSON.parse(await readBody(req));
+          body = JSON.parse(text);
         } catch {
           throw new OAuthError('invalid_client_metadata', 'the body must be a JSON object');
         }
@@ -177,12 +181,12 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new OAuthError('invalid_request', 'request body too large', 413);
+    if (size > maxBytes) throw new OAuthError('invalid_request', 'request body too large', 413);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -39,6 +39,8 @@ export interface UploadOptions {
    * not progress).
    */
   idleTimeoutMs?: number;
+  /** --wait-timeout: the longest the answer may take to confirm the upload once it began (0: no limit). */
+  answerTimeoutMs?: number;
 }
 
 /** The hint every uncertain upload failure carries: the document may exist already. */
@@ -63,6 +65,9 @@ export function createDocumentsApi(http: HttpClient) {
       // reading the body leaves the body still being sent, and its socket and byte callbacks kept
       // the process alive until the idle limit.
       const done = new AbortController();
+      // Events that keep coming without a confirmation are not silence: this bounds them overall.
+      const overall = new AbortController();
+      let overallTimer: NodeJS.Timeout | undefined;
       const fields: [string, string][] = options.extractions ? [['extractions', JSON.stringify(options.extractions)]] : [];
       const multipart = await openMultipart(file, fields, {
         onStart: () => {
@@ -92,12 +97,13 @@ export function createDocumentsApi(http: HttpClient) {
           retry: () => !started,
           // A 50 MiB upload on a slow link outlasts any fixed limit; the idle watch replaces it.
           timeoutMs: 0,
-          signal: AbortSignal.any([idle.signal, done.signal]),
+          signal: AbortSignal.any([idle.signal, done.signal, overall.signal]),
           stream: true,
           fresh: true,
         });
         answered = true;
         idle.touch();
+        if (options.answerTimeoutMs) overallTimer = setTimeout(() => overall.abort(new Error('--wait-timeout')), options.answerTimeoutMs);
         const answer = await readUploadAnswer(response, {
           onEvent: () => idle.touch(),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -110,8 +116,10 @@ export function createDocumentsApi(http: HttpClient) {
         }
         return (parsed.data as { data: UploadRecord }).data;
       } catch (error) {
+        if (overall.signal.aborted) throw unconfirmed(kind, (options.answerTimeoutMs ?? 0) / 1000, error);
         throw explain(error, kind, started && !answered, idle, answered && sentAll);
       } finally {
+        clearTimeout(overallTimer);
         done.abort(new Error('the upload is over'));
         idle.stop();
         await multipart.close();
@@ -133,6 +141,15 @@ export function createDocumentsApi(http: HttpClient) {
 }
 
 export type DocumentsApi = ReturnType<typeof createDocumentsApi>;
+
+/** The service took the file but did not confirm it in time: where to follow it, so nothing is lost. */
+function unconfirmed(kind: DocumentKind, seconds: number, cause: unknown): UploadCutError {
+  const noun = DOCUMENT_KINDS[kind].noun;
+  return new UploadCutError(`the service answered the upload but did not confirm it within ${seconds} s (--wait-timeout); pds stopped waiting`, {
+    details: [`the service has received the file: follow it with \`pds ${noun} status <staging-id>\` (find the id with \`pds ${noun} ls\`)`],
+    cause,
+  });
+}
 
 /**
  * An upload failure, said so that the user knows whether the document may exist: after the body

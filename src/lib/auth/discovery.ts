@@ -2,9 +2,10 @@
 // names it, from the well-known URL or from the `resource_metadata` of a 401's WWW-Authenticate;
 // then the server's own metadata (RFC 8414) gives its endpoints. `--oauth-issuer` skips the first.
 import * as z from 'zod/mini';
-import { AuthError, ServiceError, UsageError } from '../errors.js';
+import { AuthError, ForbiddenError, ServiceError, UsageError } from '../errors.js';
 import { OAuthAnswerError, type OAuthRequests } from './requests.js';
 import { safeText } from '../text.js';
+import { openableUrl } from './browser.js';
 
 const ResourceMetadata = z.looseObject({
   resource: z.optional(z.string()),
@@ -41,6 +42,7 @@ export async function discover(requests: OAuthRequests, apiUrl: string, issuerOv
   let resource: string | undefined;
   if (issuer === undefined) {
     const metadata = await resourceMetadata(requests, apiUrl);
+    checkResource(metadata.resource, apiUrl);
     issuer = metadata.authorization_servers[0] as string;
     resource = metadata.resource;
   }
@@ -62,7 +64,33 @@ export async function discover(requests: OAuthRequests, apiUrl: string, issuerOv
     const url = new URL(endpoint);
     requests.refusePlainHttp(url, [`the authorization server ${safeText(issuer)} names ${safeText(url.href)} as its ${name}`]);
   }
+  // The browser is sent there: refused now, before a client is registered, unless it is a web URL.
+  openableUrl(server.authorization_endpoint, `the authorization server ${safeText(issuer)} (its authorization endpoint)`);
   return { server, ...(resource === undefined ? {} : { resource }) };
+}
+
+/** The path of a URL as segments, without empty ones: `/a/b/` and `/a/b` are the same resource. */
+const segments = (url: URL): string[] => url.pathname.split('/').filter(Boolean);
+
+/**
+ * RFC 9728 section 3.3: the metadata must name the resource pds asked about. Metadata for another
+ * API (served by a shared host, or named by a forged WWW-Authenticate) would have pds get a token
+ * for that API, and send it tokens meant for this one.
+ */
+function checkResource(resource: string | undefined, apiUrl: string): void {
+  const api = new URL(apiUrl);
+  if (resource !== undefined && URL.canParse(resource)) {
+    const named = new URL(resource);
+    // Segment by segment, the resource's path is a prefix of the API's: the resource covers the API.
+    const inner = segments(api);
+    if (named.origin === api.origin && segments(named).every((part, i) => inner[i] === part)) return;
+  }
+  throw new ForbiddenError(
+    resource === undefined
+      ? `the protected-resource metadata of ${safeText(api.href)} does not name its resource; refusing it`
+      : `the protected-resource metadata of ${safeText(api.href)} is for another resource (${safeText(resource.slice(0, 200))}); refusing it`,
+    { details: ['a token obtained through it could be meant for, or sent to, another service; sign in with a token instead: `pds auth login --with-token`'] },
+  );
 }
 
 async function resourceMetadata(requests: OAuthRequests, apiUrl: string) {

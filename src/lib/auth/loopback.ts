@@ -1,5 +1,8 @@
 // The loopback redirect of a native app (RFC 8252 section 7.3): a one-shot HTTP server on
-// 127.0.0.1 and an ephemeral port, waiting for the browser to come back to /callback.
+// 127.0.0.1 and an ephemeral port, waiting for the browser to come back to /callback with the
+// `state` pds sent. Any other request (a favicon, a wrong path, a page of another site probing the
+// port, a forged state) gets 400 and the wait goes on: only the real answer ends it, so a stray
+// request can neither end the sign-in nor log the user in to another account (login CSRF).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,14 +19,13 @@ export interface Loopback {
   close(): void;
 }
 
-export async function startLoopback(): Promise<Loopback> {
+export async function startLoopback(state: string): Promise<Loopback> {
   let deliver: ((callback: Callback) => void) | undefined;
   let pending: Callback | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (req.method !== 'GET' || url.pathname !== '/callback' || pending) {
-      // The browser's favicon request, a reload or a stray client: only the first callback counts.
-      res.writeHead(404, { 'content-type': 'text/plain', connection: 'close' }).end('not found\n');
+    if (req.method !== 'GET' || url.pathname !== '/callback' || url.searchParams.get('state') !== state || pending) {
+      res.writeHead(400, { 'content-type': 'text/plain', 'cache-control': 'no-store', connection: 'close' }).end('not the sign-in pds is waiting for\n');
       return;
     }
     pending = {

@@ -48,10 +48,10 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
   // refused now, before any connection, if that would be plain http to another machine.
   requests.refusePlainHttp(new URL(options.apiUrl), [], 'an https:// API URL');
   const { server, resource } = await discover(requests, options.apiUrl, options.issuer);
-  const loopback = await startLoopback();
+  const state = randomState();
+  const loopback = await startLoopback(state);
   try {
     const pkce = createPkce();
-    const state = randomState();
     const authorizeUrl = (client: string): URL => {
       const url = new URL(server.authorization_endpoint);
       url.searchParams.set('response_type', 'code');
@@ -78,7 +78,7 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
     }
     const authorize = authorizeUrl(clientId);
 
-    const opened = !options.noBrowser && (await openBrowser(authorize.href, options.env));
+    const opened = !options.noBrowser && (await openBrowser(authorize, options.env));
     // The URL is printed in any case: an opener can "succeed" and show nothing (no desktop, a VM).
     options.say(
       opened
@@ -98,10 +98,8 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
       callback.finish(false, `${message}. Return to the terminal.`);
       throw new AuthError(message, { details: [...details, 'nothing was saved; run `pds auth login --web` again'] });
     };
+    // The loopback server let through only the state pds sent (RFC 6749 section 10.12).
     const { params } = callback;
-    // The state binds the answer to this request: without the check any page could log the user
-    // in to an account of the attacker's choosing (login CSRF, RFC 6749 section 10.12).
-    if (params.get('state') !== state) fail('sign-in refused: the browser came back with a state pds did not send');
     const error = params.get('error');
     if (error === 'access_denied') fail('sign-in was denied in the browser');
     if (error !== null) {
