@@ -20,6 +20,8 @@ import { catalogRoutes } from './routes/catalog.js';
 import { documentRoutes, advanceUploads } from './routes/documents.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { downloadRoutes } from './routes/downloads.js';
+import { signedUploadRoutes } from './routes/signed-uploads.js';
+import { serviceNowRoutes } from './routes/service-now.js';
 import { startStorage, type Storage } from './storage.js';
 import { AuthorizationServer } from './oauth.js';
 import { bearerChallenge, handleOAuth } from './routes/oauth.js';
@@ -38,7 +40,17 @@ export interface Emulator {
   storage: Storage;
   /** The OAuth authorization server (browser sign-in). */
   oauth: AuthorizationServer;
+  /** Misbehaviour on demand, for tests of the client. */
+  faults: EmulatorFaults;
   close(): Promise<void>;
+}
+
+export interface EmulatorFaults {
+  /**
+   * Requests (`METHOD /path`) whose answer is lost: the request is handled in full, then the
+   * connection is cut instead of answering, as when a network drops a reply. Each entry is used once.
+   */
+  dropAnswers: string[];
 }
 
 export const defaultOptions: EmulatorOptions = {
@@ -201,7 +213,10 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const persistence = openState(options);
   const { state, save, commit, origin } = persistence;
-  const routes = compile([...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes, ...(options.downloads === false ? [] : downloadRoutes)]);
+  // The deployed service's routes come first: `POST /v1/contracts/uploads` before `/v1/contracts/:id`.
+  const current = options.flavor === 'seed' ? [] : [...signedUploadRoutes, ...serviceNowRoutes];
+  const routes = compile([...current, ...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes, ...(options.downloads === false ? [] : downloadRoutes)]);
+  const faultsOnDemand: EmulatorFaults = { dropAnswers: [] };
   const storage = await startStorage(state, { host: options.host, quiet: options.quiet, log, ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }) });
   const requests: RecordedRequest[] = [];
   const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
@@ -248,6 +263,12 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
       };
       await advanceUploads(ctx, persistence.markBehind);
       const reply = await candidate.handler(ctx);
+      const drop = faultsOnDemand.dropAnswers.indexOf(`${method} ${url.pathname}`);
+      if (drop >= 0) {
+        faultsOnDemand.dropAnswers.splice(drop, 1);
+        res.destroy();
+        return;
+      }
       if (reply) sendJson(res, reply);
       return;
     }
@@ -317,6 +338,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     origin,
     storage,
     oauth,
+    faults: faultsOnDemand,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -68,7 +68,8 @@ export const StatementDetail = z.extend(Statement, {
 });
 export type StatementDetail = z.infer<typeof StatementDetail>;
 
-export const CONTRACT_INCLUDES = [
+/** SPEC section 2's include names (a service of the seed's time takes these only). */
+export const SEED_CONTRACT_INCLUDES = [
   'entities',
   'artists',
   'writers',
@@ -86,6 +87,8 @@ export const CONTRACT_INCLUDES = [
   'recordings',
   'compositions',
 ] as const;
+/** Every include the deployed service takes: the spec's and those SERVICE-NOW.md adds. */
+export const CONTRACT_INCLUDES = [...SEED_CONTRACT_INCLUDES, 'languages', 'commitments', 'relations', 'targets'] as const;
 export type ContractInclude = (typeof CONTRACT_INCLUDES)[number];
 
 // Each include adds one key of that name holding an array; the sub-records are loosely specified.

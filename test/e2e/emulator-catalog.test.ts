@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
   Artist,
-  CONTRACT_INCLUDES,
+  SEED_CONTRACT_INCLUDES as CONTRACT_INCLUDES,
   Composition,
   Contract,
   Entity,
@@ -27,7 +27,8 @@ let emulator: Emulator;
 let seeded: ProjectData;
 
 beforeAll(async () => {
-  emulator = await testEmulator();
+  // The spec's exact shapes: the seed flavor (the deployed service's additions are tested apart).
+  emulator = await testEmulator({ flavor: 'seed' });
   const data = emulator.state.data[DEMO_PROJECT_ID];
   if (!data) throw new Error('demo project missing');
   seeded = data;

@@ -19,6 +19,8 @@ export function registerEmulator(program: Command, runner: Runner): void {
     .option('--url-ttl <seconds>', 'lifetime of the signed URLs of downloads (default 300)')
     .option('--token-ttl <seconds>', 'lifetime of the access tokens of a browser sign-in (default 3600)')
     .option('--drift', 'answer in the drifted forms of a deployed service: catalog lists paged, search keyed by type, statement processes as extraction_*')
+    .option('--flavor <f>', 'current: the deployed service (signed-URL uploads, tags, …) and the seed\'s forms; seed: SPEC.md only (default current)')
+    .option('--pause-uploads', 'new uploads go paused (a processing quota reached) until retried with this off')
     // The global -q/--quiet is read for this: declared here too so that the help shows its meaning.
     .option('--quiet', 'no request log on stderr')
     .action(lazyAction(runner, () => import('./start.js')));

@@ -39,6 +39,8 @@ export const Options = z.object({
   drift: z.optional(z.boolean()),
   urlTtl: z.optional(numberFlag('--url-ttl', { min: 0, integer: true })),
   tokenTtl: z.optional(numberFlag('--token-ttl', { min: 1, integer: true })),
+  flavor: z.optional(z.enum(['current', 'seed'], { error: (issue) => `invalid --flavor '${String(issue.input)}': expected current or seed` })),
+  pauseUploads: z.optional(z.boolean()),
 });
 
 export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
@@ -56,6 +58,8 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
     drift: opts.drift === true,
     ...(opts.urlTtl === undefined ? {} : { urlTtlSeconds: opts.urlTtl }),
     ...(opts.tokenTtl === undefined ? {} : { tokenTtlSeconds: opts.tokenTtl }),
+    ...(opts.flavor === undefined ? {} : { flavor: opts.flavor }),
+    pauseUploads: opts.pauseUploads === true,
     // commander hands --quiet to the global -q/--quiet, whose meaning (nothing but errors) fits.
     quiet: ctx.settings.quiet,
   };
