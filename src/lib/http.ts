@@ -31,7 +31,7 @@ import {
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path under the base URL, starting with /v1. */
   path: string;
   query?: Record<string, QueryValue>;
@@ -155,6 +155,31 @@ export class HttpClient {
     return url;
   }
 
+  private transportOf(): Transport {
+    this.transport ??= createTransport(this.options.env, {
+      onProxy: (proxy) => this.options.trace?.(`* through the proxy ${proxy}`),
+    });
+    return this.transport;
+  }
+
+  /** A line for --verbose (which upload flow was used, and the like); nothing without it. */
+  trace(line: string): void {
+    this.options.trace?.(line);
+  }
+
+  /**
+   * A request to a signed URL on another host (a storage bucket): sent with none of pds's
+   * credentials (the URL is the authority), through the same transport and proxy as the API's,
+   * traced under --verbose, never retried here. Returns whatever the host answered.
+   */
+  async sendToStorage(url: URL, request: TransportRequest): Promise<HttpResponse> {
+    this.options.trace?.(`> ${request.method} ${url.origin}${url.pathname} (signed URL, sent without credentials)`);
+    const headers = { 'user-agent': this.options.userAgent, ...request.headers };
+    const response = await this.transportOf()(url, { ...request, headers });
+    this.options.trace?.(`< ${response.status} ${response.statusText}`);
+    return response;
+  }
+
   /** A request whose answer is `{data: …}`; returns `data` checked against the schema. */
   async data<T extends z.ZodMiniType>(options: RequestOptions, schema: T): Promise<z.infer<T>> {
     const response = await this.send(options);
@@ -237,13 +262,10 @@ export class HttpClient {
     this.options.trace?.(`> ${method} ${maskUrl(url)}`);
     let answered = false;
     try {
-      this.transport ??= createTransport(this.options.env, {
-        onProxy: (proxy) => this.options.trace?.(`* through the proxy ${proxy}`),
-      });
       const request: TransportRequest = { method, headers, signal };
       if (body !== undefined) request.body = body;
       if (options.fresh) request.fresh = true;
-      let response = await this.transport(url, request);
+      let response = await this.transportOf()(url, request);
       answered = true;
       // Reading the body here puts a timeout or a reset during it under the same rules as one
       // before the answer (typed error, retry for GET). An error answer is read in responseError.

@@ -213,7 +213,7 @@ describe('pds upload: local checks', () => {
     const exact = join(dir, 'exact.pdf');
     writeFileSync(exact, '%PDF-1.4\n');
     truncateSync(exact, MAX_UPLOAD_BYTES);
-    await expect(checkFile(exact)).resolves.toMatchObject({ fileName: 'exact.pdf', size: MAX_UPLOAD_BYTES });
+    await expect(checkFile(exact, 'contract')).resolves.toMatchObject({ fileName: 'exact.pdf', size: MAX_UPLOAD_BYTES });
     unlinkSync(exact);
   });
 });
@@ -233,7 +233,7 @@ describe('pds upload: progress and answers', () => {
   const api = () => createDocumentsApi(client());
 
   it('reports the service progress events in order, ending at 100 %', async () => {
-    const file = await checkFile(pdfFile('progress.pdf', 3 * 1024 * 1024));
+    const file = await checkFile(pdfFile('progress.pdf', 3 * 1024 * 1024), 'contract');
     const events: UploadProgressEvent[] = [];
     const sent: number[] = [];
     const record = await api().upload('statement', DEMO_PROJECT, file, {
@@ -254,7 +254,7 @@ describe('pds upload: progress and answers', () => {
   });
 
   it('reads a plain JSON answer (the service answers JSON without the event-stream Accept)', async () => {
-    const file = await checkFile(pdfFile('plain-json.pdf'));
+    const file = await checkFile(pdfFile('plain-json.pdf'), 'contract');
     const multipart = await openMultipart(file, []);
     const response = await client().send({
       method: 'POST',

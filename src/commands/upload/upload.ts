@@ -10,7 +10,7 @@ import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError } from '
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
 import { commaList, positiveInt } from '../options.js';
-import { UploadDisplay, label, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
+import { UploadDisplay, isPaused, label, pausedError, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
 import { pool } from '../../lib/pool.js';
 import { safeText } from '../../lib/text.js';
 import { WatchFlags, shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
@@ -38,7 +38,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const projectId = ctx.project();
   const api = ctx.api.documents; // fails now (exit 3) when there is no token, before stdin is read
 
-  const files = await checkAll(args, opts.fileName, ctx);
+  const files = await checkAll(args, kind, opts.fileName, ctx);
   const entries: Entry[] = files.map((file) => ({ file, sending: false, sent: 0, total: file.size }));
   const view = await UploadDisplay.create(ctx, kind, Boolean(opts.wait), opts.waitTimeout);
   for (const entry of entries) view.queued(entry);
@@ -63,6 +63,11 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
         });
       } catch (error) {
         entry.error = ctx.signal.aborted ? new InterruptedError() : asPdsError(error);
+        view.finished(entry);
+        return;
+      }
+      if (isPaused(entry.upload)) {
+        if (opts.wait) entry.error = pausedError(kind, entry.upload);
         view.finished(entry);
         return;
       }
@@ -161,13 +166,13 @@ function checkArgs(opts: Options, ctx: Context): string[] {
 }
 
 /** Every file is checked before any byte is sent; one bad file stops the whole batch. */
-async function checkAll(args: string[], fileName: string | undefined, ctx: Context): Promise<LocalUpload[]> {
+async function checkAll(args: string[], kind: DocumentKind, fileName: string | undefined, ctx: Context): Promise<LocalUpload[]> {
   const name = fileName?.trim();
   const results = new Array<LocalUpload | LocalFileError>(args.length);
   await pool(args.map((arg, index) => ({ arg, index })), CHECK_CONCURRENCY, ctx.signal, async ({ arg, index }) => {
     try {
       // Ctrl-C destroys stdin: a producer that has not finished must not hold pds open.
-      results[index] = arg === '-' ? await readStdin(addAbortSignal(ctx.signal, ctx.io.stdin), name as string) : await checkFile(arg, args.length === 1 ? name : undefined);
+      results[index] = arg === '-' ? await readStdin(addAbortSignal(ctx.signal, ctx.io.stdin), name as string, kind) : await checkFile(arg, kind, args.length === 1 ? name : undefined);
     } catch (error) {
       if (!(error instanceof LocalFileError)) throw error;
       results[index] = error;
@@ -235,6 +240,7 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
 function nextCommand(entry: Entry, kind: DocumentKind): string {
   const upload = entry.upload as UploadRecord;
   const progress = entry.watched?.progress;
+  if (isPaused(upload)) return retryCommand(kind, upload.staging_id);
   if (progress?.outcome === 'completed' && progress.resultId !== null) return `pds ${DOCUMENT_KINDS[kind].noun} get ${progress.resultId}`;
   return statusCommand(kind, upload.staging_id);
 }
@@ -284,7 +290,7 @@ function exitCode(entries: Entry[]): number {
     if (notUploaded.length === entries.length && codes.size === 1) return [...codes][0] as number;
     return ExitCode.failure;
   }
-  if (entries.some((e) => e.watched?.progress.outcome === 'failed')) return ExitCode.processingFailed;
+  if (entries.some((e) => e.watched?.progress.outcome === 'failed' || e.error?.exitCode === ExitCode.processingFailed)) return ExitCode.processingFailed;
   if (entries.some((e) => e.error || e.watched?.timedOut)) return ExitCode.failure;
   return ExitCode.ok;
 }
