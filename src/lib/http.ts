@@ -41,9 +41,10 @@ export interface RequestOptions {
   body?: TransportRequest['body'];
   /**
    * Whether a failed attempt may be sent again. Default: GET only. An upload passes a function
-   * that says whether its body has started to go out: once it has, it is never resent.
+   * that says whether its body has started to go out: once it has, it is never resent. `'unsent'`:
+   * only a request that never reached the service (no connection was made) is sent again.
    */
-  retry?: boolean | (() => boolean);
+  retry?: boolean | (() => boolean) | 'unsent';
   /** Per-request timeout override; uploads pass 0 (no overall timeout, see upload.ts). */
   timeoutMs?: number;
   /** Aborts this request too (an upload's idle watch); the caller explains that abort itself. */
@@ -215,7 +216,8 @@ export class HttpClient {
   private async sendWith(options: RequestOptions, token: string | undefined): Promise<HttpResponse> {
     const method = options.method ?? 'GET';
     const url = this.url(options.path, options.query);
-    const canRetry = (): boolean => {
+    const canRetry = (outcome: { response?: HttpResponse; error?: PdsError }): boolean => {
+      if (options.retry === 'unsent') return !outcome.response && NEVER_CONNECTED.has(errorCode(outcome.error) ?? '');
       if (typeof options.retry === 'function') return options.retry();
       return options.retry ?? method === 'GET';
     };
@@ -225,7 +227,7 @@ export class HttpClient {
       const retryable = outcome.response ? isRetryableStatus(outcome.response.status) : outcome.retryable;
       const failure = outcome.response ? await responseError(outcome.response, method, url) : outcome.error;
       if (!failure) throw new ServiceError('request failed');
-      if (!retryable || !canRetry() || attempt >= this.options.maxRetries) throw failure;
+      if (!retryable || !canRetry(outcome) || attempt >= this.options.maxRetries) throw failure;
       const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
       if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget);
       this.options.trace?.(`* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`);
@@ -487,6 +489,9 @@ async function responseError(response: HttpResponse, method: string, url: URL): 
   }
   return error;
 }
+
+/** Network errors that mean no connection was made, so nothing of the request reached the service. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;

@@ -83,7 +83,7 @@ export function createDocumentsApi(http: HttpClient) {
     if (options.folderName !== undefined) json.folderName = options.folderName;
     if (options.context) json.context = options.context;
     try {
-      return await http.data({ method: 'POST', path: `${spec.path}/uploads`, query: { projectId }, json, retry: false }, UploadMint);
+      return await http.data({ method: 'POST', path: `${spec.path}/uploads`, query: { projectId }, json, retry: 'unsent' }, UploadMint);
     } catch (error) {
       if (flow === undefined && error instanceof PdsError && error.status !== undefined && NO_SUCH_ROUTE.has(error.status)) return undefined;
       if (error instanceof ServiceError && error.status === undefined && !(error instanceof UploadCutError)) {
@@ -145,7 +145,7 @@ export function createDocumentsApi(http: HttpClient) {
     const spec = DOCUMENT_KINDS[kind];
     let answer: UploadComplete;
     try {
-      answer = await http.data({ method: 'POST', path: `${spec.path}/uploads/complete`, query: { projectId }, json: { stagingId }, retry: false }, UploadComplete);
+      answer = await http.data({ method: 'POST', path: `${spec.path}/uploads/complete`, query: { projectId }, json: { stagingId }, retry: 'unsent' }, UploadComplete);
     } catch (error) {
       const cause = error instanceof PdsError ? error : new ServiceError(String(error));
       const stored = `the bytes of ${file.fileName} are stored under staging id ${stagingId}, but the service did not confirm the upload${cause.status === undefined ? ' (no answer; pds did not resend it)' : ''}`;
