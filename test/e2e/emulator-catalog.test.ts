@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
   Artist,
-  SEED_CONTRACT_INCLUDES as CONTRACT_INCLUDES,
   Composition,
   Contract,
   Entity,
@@ -18,6 +17,7 @@ import {
   envelope,
   paged,
 } from '../../src/lib/schemas.js';
+import { SEED_CONTRACT_INCLUDES as CONTRACT_INCLUDES } from '../../src/lib/vocabulary.js';
 import { DEMO_PROJECT_ID, DEMO_PROJECT_TOKEN, OTHER_PROJECT_ID, SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import type { ProjectData } from '../../src/emulator/store.js';

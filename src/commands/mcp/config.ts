@@ -5,20 +5,10 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE } from '../../lib/config.js';
 import { selectTools } from './serve.js';
-import { positiveInt } from '../options.js';
+import type { config } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-/** The snippet may name a profile that exists only where the client runs. */
-export const allowsNewProfile = true;
-
-export const scripting = ['jq'] as const;
-
-export const Options = z.object({
-  args: z.tuple([]),
-  client: z.string(),
-  allowWrites: z.optional(z.boolean()),
-  tools: z.optional(z.string()),
-  maxResults: z.optional(positiveInt('--max-results', 1, 100)),
-});
+type Options = OptionsOf<typeof config>;
 
 const CLIENTS = {
   claude: {
@@ -37,7 +27,7 @@ const CLIENTS = {
   },
 } as const;
 
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const client = CLIENTS[opts.client as keyof typeof CLIENTS];
   if (!Object.hasOwn(CLIENTS, opts.client) || !client) {
     throw new UsageError(`unknown client '${opts.client}'`, { details: [`clients: ${Object.keys(CLIENTS).join(', ')}`] });
@@ -50,7 +40,7 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
   // Like -p: a service named on this command line (not one of the environment's) goes in the snippet.
   if (ctx.settings.apiUrlSource === 'flag') args.push('--api-url', ctx.settings.apiUrl);
   if (opts.allowWrites) args.push('--allow-writes');
-  if (opts.tools !== undefined) args.push('--tools', opts.tools);
+  if (opts.tools !== undefined) args.push('--tools', opts.tools.join(','));
   if (opts.maxResults !== undefined) args.push('--max-results', String(opts.maxResults));
   ctx.output.json(client.snippet({ command: 'pds', args }));
   ctx.output.info(client.where(args));

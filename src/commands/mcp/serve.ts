@@ -4,18 +4,12 @@ import * as z from 'zod/mini';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, UsageError } from '../../lib/errors.js';
-import { commaList, positiveInt } from '../options.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
 import { TOOLS, cursorState, inputSchema, resume, type Call, type ToolDefinition } from './tools.js';
 import { settle, untrusted } from './results.js';
+import type { ServeOptions } from './index.js';
 
-export const Options = z.object({
-  args: z.tuple([]),
-  allowWrites: z.optional(z.boolean()),
-  tools: z.optional(z.string()),
-  maxResults: z._default(positiveInt('--max-results', 1, 100), 100),
-});
-type Options = z.infer<typeof Options>;
+type Options = ServeOptions;
 
 const INSTRUCTIONS =
   "Tools over the Project Data Service (pds): a music-rights project's contracts, statements, catalog records, " +
@@ -92,7 +86,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
 export function selectTools(opts: Pick<Options, 'allowWrites' | 'tools'>): ToolDefinition[] {
   const offered = TOOLS.filter((tool) => opts.allowWrites || !tool.write);
   if (opts.tools === undefined) return offered;
-  const names = [...new Set(commaList(opts.tools))];
+  const names = [...new Set(opts.tools)];
   if (names.length === 0) throw new UsageError('--tools: no tool names given', { details: [`tools: ${TOOLS.map((t) => t.name).join(', ')}`] });
   for (const name of names) {
     const tool = TOOLS.find((t) => t.name === name);
