@@ -195,3 +195,6 @@ function checkFamilies(input: ContextInput, problems: string[]): { scenarioFamil
   }
   return problems.length === before ? { scenarioFamily: scenario as string, targetFamily: targetFamily as string } : undefined;
 }
+
+/** The kinds of the knowledge graph's nodes (SERVICE-NOW.md). */
+export const KNOWLEDGE_KINDS = ['organization', 'team', 'person', 'process', 'decision', 'policy', 'principle', 'topic', 'question'] as const;

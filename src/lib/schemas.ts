@@ -76,6 +76,9 @@ export const Contract = z.looseObject({
   name: z.string(),
   project_id: z.string(),
   created_at: z.string(),
+  // The deployed service's (SERVICE-NOW.md); a service of the seed's time leaves them out.
+  file_name: z.optional(z.string()),
+  file_type: z.optional(z.string()),
 });
 export type Contract = z.infer<typeof Contract>;
 

@@ -2,6 +2,7 @@
 import { verb, type AnyVerb, type NounDef, type OptionsOf, type VerbDef } from '../../lib/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { EXTRACTION_NAMES } from '../../lib/vocabulary.js';
+import { SCENARIO_FAMILIES, TARGET_FAMILIES } from '../../lib/formats.js';
 import { WATCH_FLAGS, type Kind } from '../documents/index.js';
 
 export const UPLOAD_FLAGS = {
@@ -13,9 +14,27 @@ export const UPLOAD_FLAGS = {
   },
   fileName: { type: 'string', value: 'name', help: 'the name to send for stdin (-) or for a single file' },
   concurrency: { type: 'number', value: 'n', integer: true, min: 1, max: 32, default: 4, help: 'uploads at once' },
-  wait: { type: 'boolean', help: 'wait until processing completed or failed (exit 7 if it failed)' },
+  wait: { type: 'boolean', help: 'wait until processing completed or failed (exit 7 if it failed or the service paused it)' },
   ...WATCH_FLAGS,
+  // The upload context (SERVICE-NOW.md); the statement-only ones are dropped from `upload contract`.
+  accountingPeriod: { type: 'string', value: 'p', help: 'statements: the accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11; 2026-Q1 is accepted)' },
+  targetPeriod: { type: 'string', value: 'p', help: 'statements: the period it reports on, as --accounting-period' },
+  currencyRoyalty: { type: 'string', value: 'C', help: 'statements: the royalty currency, an ISO 4217 code such as EUR' },
+  currencyTransaction: { type: 'string', value: 'C', help: 'statements: the transaction currency, an ISO 4217 code' },
+  payee: { type: 'string', value: 's', help: 'statements: who is paid' },
+  payor: { type: 'string', value: 's', help: 'statements: who pays' },
+  scenario: { type: 'string', value: 'family', help: 'statements: the scenario family (with --target-family), e.g. dsp.spotify', completion: SCENARIO_FAMILIES },
+  targetFamily: { type: 'string', value: 'family', help: 'statements: the target family (with --scenario), e.g. recording_dsp_usage', completion: TARGET_FAMILIES },
+  tag: { type: 'repeated', value: 't', help: 'a tag for the uploaded record; repeat for more' },
+  folder: { type: 'string', value: 'name', nonEmpty: true, help: 'the folder to file the upload under' },
 } as const;
+
+/** Flags only statements take: a contract's context is its tags and folder. */
+const STATEMENT_ONLY = ['accountingPeriod', 'targetPeriod', 'currencyRoyalty', 'currencyTransaction', 'payee', 'payor', 'scenario', 'targetFamily'] as const;
+const withoutStatementOnly = <T extends Record<string, unknown>>(flags: T): T =>
+  Object.fromEntries(Object.entries(flags).filter(([key]) => !(STATEMENT_ONLY as readonly string[]).includes(key))) as T;
+const statementHelp = <T extends Record<string, { help: string }>>(flags: T): T =>
+  Object.fromEntries(Object.entries(flags).map(([key, spec]) => [key, { ...spec, help: spec.help.replace(/^statements: /, '') }])) as T;
 
 export type UploadOptions = OptionsOf<VerbDef<typeof UPLOAD_FLAGS, [{ name: 'files'; help: ''; required: true; variadic: true }], Kind>>;
 
@@ -24,22 +43,30 @@ function uploadVerb(kind: DocumentKind): AnyVerb {
   const { extract, ...common } = UPLOAD_FLAGS;
   return verb({
     name: kind,
-    description: `upload ${kind} PDFs; prints each file's staging id`,
-    args: [{ name: 'files', help: 'PDF files; - reads one PDF from stdin (needs --file-name)', required: true, variadic: true }],
-    flags: kind === 'contract' ? { extract: { ...extract, help: extract.help.replace(/^contracts: /, '') }, ...common } : common,
+    description: kind === 'contract' ? "upload contract PDFs; prints each file's staging id" : "upload statements (CSV, XLSX, GZ, PDF and 21 more formats); prints each file's staging id",
+    args: [
+      kind === 'contract'
+        ? { name: 'files', help: 'PDF files; - reads one PDF from stdin (needs --file-name)', required: true, variadic: true }
+        : { name: 'files', help: 'statement files (csv tsv txt xlsx xls ods xml gz pdf …); - reads one from stdin (needs --file-name)', required: true, variadic: true },
+    ],
+    flags: kind === 'contract' ? { extract: { ...extract, help: extract.help.replace(/^contracts: /, '') }, ...withoutStatementOnly(common) } : statementHelp(common),
     fixed: { kind },
     scripting: ['jq'],
     examples:
       kind === 'contract'
         ? [['pds upload contract deal.pdf --extract royalties,splits,dates --wait'], ['cat deal.pdf | pds upload contract - --file-name deal.pdf']]
-        : [['pds upload statement statements/*.pdf --concurrency 4'], ['pds upload statement q1.pdf --wait --json']],
+        : [
+            ['pds upload statement statements/*.pdf --concurrency 4'],
+            ['pds upload statement sales.csv --accounting-period 2026Q1 --currency-royalty EUR --scenario dsp.spotify --target-family recording_dsp_usage --tag q1'],
+            ['pds upload statement q1.xlsx --wait --json'],
+          ],
     load: () => import('./upload.js'),
   });
 }
 
 export const upload: NounDef = {
   name: 'upload',
-  description: 'upload contract or statement PDFs (max 50 MiB each) for processing',
+  description: 'upload contracts (PDF) or statements (25 formats), max 50 MiB each, for processing',
   examples: [['pds upload statement statements/*.pdf'], ['pds upload contract deal.pdf --extract royalties,splits --wait']],
   verbs: [uploadVerb('contract'), uploadVerb('statement')],
 };

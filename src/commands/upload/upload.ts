@@ -9,6 +9,7 @@ import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } fr
 import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
+import { buildContext } from '../../lib/formats.js';
 import { commaList } from '../../lib/verb-options.js';
 import { UploadDisplay, isPaused, label, pausedError, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
 import { pool } from '../../lib/pool.js';
@@ -24,6 +25,7 @@ const CHECK_CONCURRENCY = 16;
 export async function run(opts: Options, ctx: Context): Promise<number> {
   const kind: DocumentKind = opts.kind;
   const extractions = extractionNames(opts.extract);
+  const context = uploadContext(opts);
   const args = checkArgs(opts, ctx);
   const projectId = ctx.project();
   const api = ctx.api.documents; // fails now (exit 3) when there is no token, before stdin is read
@@ -39,6 +41,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
       try {
         entry.upload = await api.upload(kind, projectId, entry.file, {
           ...(extractions ? { extractions } : {}),
+          ...context,
           idleTimeoutMs: ctx.settings.timeoutMs,
           onBytes: (sent, total) => {
             entry.sending = true;
@@ -113,6 +116,24 @@ async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts
     });
   }
   view.finished(entry);
+}
+
+/** The context flags as the service takes them (`context`, `folderName`), checked before anything is sent. */
+function uploadContext(opts: Options): { context?: Record<string, unknown>; folderName?: string } {
+  const { context, problems } = buildContext(opts.kind, {
+    ...(opts.accountingPeriod === undefined ? {} : { accountingPeriod: opts.accountingPeriod }),
+    ...(opts.targetPeriod === undefined ? {} : { targetPeriod: opts.targetPeriod }),
+    ...(opts.currencyRoyalty === undefined ? {} : { currencyRoyalty: opts.currencyRoyalty }),
+    ...(opts.currencyTransaction === undefined ? {} : { currencyTransaction: opts.currencyTransaction }),
+    ...(opts.payee === undefined ? {} : { payee: opts.payee }),
+    ...(opts.payor === undefined ? {} : { payor: opts.payor }),
+    ...(opts.scenario === undefined ? {} : { scenario: opts.scenario }),
+    ...(opts.targetFamily === undefined ? {} : { targetFamily: opts.targetFamily }),
+    tags: opts.tag,
+  });
+  if (problems.length === 1) throw new UsageError(problems[0] as string);
+  if (problems.length > 1) throw new UsageError(`${problems.length} problems with the upload context; nothing was sent`, { details: problems });
+  return { ...(context ? { context } : {}), ...(opts.folder === undefined ? {} : { folderName: opts.folder }) };
 }
 
 /** `--extract royalties,extract-splits --extract dates` → the spec's full names, checked. */
@@ -198,14 +219,22 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
     return;
   }
   const idHeader = kind === 'contract' ? 'CONTRACT_ID' : 'STATEMENT_ID';
-  const headers = wait ? ['FILE', 'STAGING_ID', 'STAGE', 'STATE', idHeader] : ['FILE', 'STAGING_ID', 'STAGE'];
-  const rows = uploaded.map((entry) => {
+  // The signed-URL flow says whether the service applied the context sent with the upload.
+  const contextShown = uploaded.some((entry) => typeof (entry.upload as Record<string, unknown>).context_applied === 'boolean');
+  const contextCell = (entry: Entry): string[] => {
+    if (!contextShown) return [];
+    const applied = (entry.upload as Record<string, unknown>).context_applied;
+    return [applied === true ? 'applied' : applied === false ? 'none' : ''];
+  };
+  const headers = [...(wait ? ['FILE', 'STAGING_ID', 'STAGE', 'STATE', idHeader] : ['FILE', 'STAGING_ID', 'STAGE']), ...(contextShown ? ['CONTEXT'] : [])];
+  const cells = uploaded.map((entry) => {
     const upload = entry.upload as UploadRecord;
     const row = [entry.file.arg, String(upload.staging_id)];
     if (!wait) return [...row, upload.staging_stage];
     const progress = entry.watched?.progress;
     return [...row, progress?.stagingStage ?? upload.staging_stage, progress?.outcome ?? 'unknown', String(progress?.resultId ?? '')];
   });
+  const rows = cells.map((row, i) => [...row, ...contextCell(uploaded[i] as Entry)]);
   if (rows.length === 0) return;
   if (output.mode === 'tsv') {
     output.write(`${headers.join('\t')}\n`);
@@ -216,7 +245,7 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
   // The ids and the next command are for copying: never cut (the command moves below the table when
   // a row cannot hold it). The file shows its base name (the lines above named its path) and
   // shrinks; after a wait the staging stage is a detail beside the outcome, dropped first.
-  const fits: ColumnFit[] = wait ? ['text', 'copy', 'extra', 'text', 'copy', 'command'] : ['text', 'copy', 'text', 'command'];
+  const fits: ColumnFit[] = [...(wait ? ['text', 'copy', 'extra', 'text', 'copy'] : ['text', 'copy', 'text']), ...(contextShown ? ['text'] : []), 'command'] as ColumnFit[];
   const table = await output.table(
     [...headers.map((h) => h.replace(/_/g, ' ')), 'NEXT'],
     rows.map((row, i) => [basename(row[0] ?? ''), ...row.slice(1), next[i] ?? '']),
