@@ -41,6 +41,9 @@ export const STATEMENT_TYPES: Readonly<Record<string, string>> = {
   cp9385146: OCTET,
 };
 
+/** The extensions in the service's order (as object keys, `303` would come first). */
+export const STATEMENT_EXTENSIONS = 'csv tsv tab txt cat roy crd prt p01 gdf 021 030 303 xlsx xltx xlsm xls xlsb ods xml gz pdf asc dat cp9385146'.split(' ');
+
 export const TARGET_FAMILY_NAMES = [
   'recording_dsp_usage', 'recording_distribution', 'recording_contract_accounting',
   'recording_neighbouring_rights', 'recording_direct_license', 'recording_jv_profit_share',

@@ -36,6 +36,9 @@ export const STATEMENT_FORMATS: Readonly<Record<string, Format>> = {
   cp9385146: OPAQUE,
 };
 
+/** The extensions in the service's own order (object keys put `303` first: it looks like an index). */
+export const STATEMENT_EXTENSIONS = 'csv tsv tab txt cat roy crd prt p01 gdf 021 030 303 xlsx xltx xlsm xls xlsb ods xml gz pdf asc dat cp9385146'.split(' ');
+
 export const PDF_FORMAT: Format = { type: 'application/pdf', magic: 'pdf' };
 
 /** How many first bytes the checks read. */
@@ -51,7 +54,7 @@ export function formatOf(kind: DocumentKind, fileName: string): Format | string 
   // The stager takes a name without an extension, as an opaque file.
   if (dot < 0) return OPAQUE;
   const ext = fileName.slice(dot + 1).toLowerCase();
-  return STATEMENT_FORMATS[ext] ?? `'.${ext}' is not a statement format the service takes; accepted: ${Object.keys(STATEMENT_FORMATS).join(' ')}`;
+  return STATEMENT_FORMATS[ext] ?? `'.${ext}' is not a statement format the service takes; accepted: ${STATEMENT_EXTENSIONS.join(' ')}`;
 }
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];

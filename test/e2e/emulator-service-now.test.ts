@@ -304,3 +304,22 @@ describe('--flavor seed', () => {
     }
   });
 });
+
+describe('the client and the emulator agree on the vocabulary (two copies, each from the spec)', () => {
+  it('includes, extractions, statement formats and their types, families, knowledge kinds', async () => {
+    const client = await import('../../src/lib/vocabulary.js');
+    const formats = await import('../../src/lib/formats.js');
+    const own = await import('../../src/emulator/vocabulary.js');
+    expect([...client.CONTRACT_INCLUDES]).toEqual([...own.CURRENT_INCLUDES]);
+    expect([...client.SEED_CONTRACT_INCLUDES]).toEqual([...own.SEED_INCLUDES]);
+    expect([...client.EXTRACTIONS]).toEqual([...own.EXTRACTION_NAMES]);
+    expect(formats.STATEMENT_EXTENSIONS).toEqual(own.STATEMENT_EXTENSIONS);
+    expect(Object.fromEntries(Object.entries(formats.STATEMENT_FORMATS).map(([ext, f]) => [ext, f.type]))).toEqual(own.STATEMENT_TYPES);
+    expect([...formats.SCENARIO_FAMILIES]).toEqual([...own.SCENARIO_FAMILY_NAMES]);
+    expect([...formats.TARGET_FAMILIES]).toEqual([...own.TARGET_FAMILY_NAMES]);
+    expect([...formats.KNOWLEDGE_KINDS]).toEqual([...own.KNOWLEDGE_KIND_NAMES]);
+    // And the emulator serves its own: its 400 lists what it takes.
+    const bad = await json(emulator, `/v1/contracts?${P}&includes=nope`, 'GET');
+    expect(bad.body.error.includes[0]).toBe(`unknown include 'nope'; valid: ${own.CURRENT_INCLUDES.join(', ')}`);
+  });
+});

@@ -11,6 +11,7 @@ import {
   CURRENCY_RE,
   PERIOD_RE,
   SCENARIO_FAMILY_NAMES,
+  STATEMENT_EXTENSIONS,
   STATEMENT_TYPES,
   TARGET_FAMILY_NAMES,
   statementExtension,
@@ -94,7 +95,7 @@ function checkFile(errors: Errors, kind: DocumentKind, body: Record<string, unkn
   if (name !== '' && type !== '') {
     const ext = kind === 'contract' ? (/\.pdf$/i.test(name) ? 'pdf' : undefined) : statementExtension(name);
     if (ext === undefined) {
-      const accepted = kind === 'contract' ? 'pdf' : Object.keys(STATEMENT_TYPES).join(', ');
+      const accepted = kind === 'contract' ? 'pdf' : STATEMENT_EXTENSIONS.join(', ');
       add(errors, 'fileName', `unsupported file type '${name}': accepted extensions are ${accepted}`);
     } else {
       const wanted = kind === 'contract' ? 'application/pdf' : (STATEMENT_TYPES[ext] ?? 'application/octet-stream');
