@@ -177,7 +177,7 @@ export function createDocumentsApi(http: HttpClient) {
   /** The seed's flow cannot carry what only the signed-URL flow can: refused, never dropped. */
   function checkSeedFlow(kind: DocumentKind, file: LocalUpload, options: UploadOptions): void {
     if (kind === 'statement' && file.fileType !== 'application/pdf') {
-      throw new UsageError(`${file.arg}: this service takes only PDF statements (it has no signed-URL uploads, which carry other formats)`);
+      throw new UsageError(`this service takes only PDF statements (it has no signed-URL uploads, which carry other formats)`);
     }
     if (options.context || options.folderName !== undefined) {
       throw new UsageError('this service cannot carry upload context (--accounting-period, --currency-*, --payee, --payor, --scenario, --target-family, --tag, --folder): it has no signed-URL uploads', {
