@@ -31,14 +31,19 @@ const TAG_FLAGS = {
   clear: { type: 'boolean', help: 'remove every tag (no tags given)' },
 } as const;
 
-/** `pds statements update`: each field, and a --clear-<field> that sends null. */
-export const UPDATE_FLAGS = {
+/** A statement's fields that an upload's context sets and `pds statements update` changes. */
+export const STATEMENT_FIELD_FLAGS = {
+  accountingPeriod: { type: 'string', value: 'p', help: 'the accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11; 2026-Q1 is accepted)' },
+  targetPeriod: { type: 'string', value: 'p', help: 'the period it reports on, as --accounting-period' },
+  currencyRoyalty: { type: 'string', value: 'C', help: 'the royalty currency, an ISO 4217 code such as EUR' },
+  currencyTransaction: { type: 'string', value: 'C', help: 'the transaction currency, an ISO 4217 code' },
   payee: { type: 'string', value: 's', help: 'who is paid' },
   payor: { type: 'string', value: 's', help: 'who pays' },
-  accountingPeriod: { type: 'string', value: 'p', help: 'accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11)' },
-  targetPeriod: { type: 'string', value: 'p', help: 'the period it reports on, as --accounting-period' },
-  currencyRoyalty: { type: 'string', value: 'C', help: 'royalty currency, an ISO 4217 code' },
-  currencyTransaction: { type: 'string', value: 'C', help: 'transaction currency, an ISO 4217 code' },
+} as const;
+
+/** `pds statements update`: each field, and a --clear-<field> that sends null. */
+export const UPDATE_FLAGS = {
+  ...STATEMENT_FIELD_FLAGS,
   clearPayee: { type: 'boolean', help: 'clear the payee' },
   clearPayor: { type: 'boolean', help: 'clear the payor' },
   clearAccountingPeriod: { type: 'boolean', help: 'clear the accounting period' },

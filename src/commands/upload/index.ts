@@ -3,7 +3,7 @@ import { verb, type AnyVerb, type NounDef, type OptionsOf, type VerbDef } from '
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { EXTRACTION_NAMES } from '../../lib/vocabulary.js';
 import { SCENARIO_FAMILIES, TARGET_FAMILIES } from '../../lib/formats.js';
-import { WATCH_FLAGS, type Kind } from '../documents/index.js';
+import { STATEMENT_FIELD_FLAGS, WATCH_FLAGS, type Kind } from '../documents/index.js';
 
 export const UPLOAD_FLAGS = {
   extract: {
@@ -17,25 +17,17 @@ export const UPLOAD_FLAGS = {
   wait: { type: 'boolean', help: 'wait until processing completed or failed (exit 7 if it failed or the service paused it)' },
   ...WATCH_FLAGS,
   // The upload context (SERVICE-NOW.md); the statement-only ones are dropped from `upload contract`.
-  accountingPeriod: { type: 'string', value: 'p', help: 'statements: the accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11; 2026-Q1 is accepted)' },
-  targetPeriod: { type: 'string', value: 'p', help: 'statements: the period it reports on, as --accounting-period' },
-  currencyRoyalty: { type: 'string', value: 'C', help: 'statements: the royalty currency, an ISO 4217 code such as EUR' },
-  currencyTransaction: { type: 'string', value: 'C', help: 'statements: the transaction currency, an ISO 4217 code' },
-  payee: { type: 'string', value: 's', help: 'statements: who is paid' },
-  payor: { type: 'string', value: 's', help: 'statements: who pays' },
-  scenario: { type: 'string', value: 'family', help: 'statements: the scenario family (with --target-family), e.g. dsp.spotify', completion: SCENARIO_FAMILIES },
-  targetFamily: { type: 'string', value: 'family', help: 'statements: the target family (with --scenario), e.g. recording_dsp_usage', completion: TARGET_FAMILIES },
+  ...STATEMENT_FIELD_FLAGS,
+  scenario: { type: 'string', value: 'family', help: 'the scenario family (with --target-family), e.g. dsp.spotify', completion: SCENARIO_FAMILIES },
+  targetFamily: { type: 'string', value: 'family', help: 'the target family (with --scenario), e.g. recording_dsp_usage', completion: TARGET_FAMILIES },
   tag: { type: 'repeated', value: 't', help: 'a tag for the uploaded record; repeat for more' },
   folder: { type: 'string', value: 'name', nonEmpty: true, help: 'the folder to file the upload under' },
 } as const;
 
 /** Flags only statements take: a contract's context is its tags and folder. */
-const STATEMENT_ONLY = ['accountingPeriod', 'targetPeriod', 'currencyRoyalty', 'currencyTransaction', 'payee', 'payor', 'scenario', 'targetFamily'] as const;
+const STATEMENT_ONLY = [...Object.keys(STATEMENT_FIELD_FLAGS), 'scenario', 'targetFamily'];
 const withoutStatementOnly = <T extends Record<string, unknown>>(flags: T): T =>
-  Object.fromEntries(Object.entries(flags).filter(([key]) => !(STATEMENT_ONLY as readonly string[]).includes(key))) as T;
-const statementHelp = <T extends Record<string, { help: string }>>(flags: T): T =>
-  Object.fromEntries(Object.entries(flags).map(([key, spec]) => [key, { ...spec, help: spec.help.replace(/^statements: /, '') }])) as T;
-
+  Object.fromEntries(Object.entries(flags).filter(([key]) => !STATEMENT_ONLY.includes(key))) as T;
 export type UploadOptions = OptionsOf<VerbDef<typeof UPLOAD_FLAGS, [{ name: 'files'; help: ''; required: true; variadic: true }], Kind>>;
 
 function uploadVerb(kind: DocumentKind): AnyVerb {
@@ -49,7 +41,7 @@ function uploadVerb(kind: DocumentKind): AnyVerb {
         ? { name: 'files', help: 'PDF files; - reads one PDF from stdin (needs --file-name)', required: true, variadic: true }
         : { name: 'files', help: 'statement files (csv tsv txt xlsx xls ods xml gz pdf …); - reads one from stdin (needs --file-name)', required: true, variadic: true },
     ],
-    flags: kind === 'contract' ? { extract: { ...extract, help: extract.help.replace(/^contracts: /, '') }, ...withoutStatementOnly(common) } : statementHelp(common),
+    flags: kind === 'contract' ? { extract: { ...extract, help: extract.help.replace(/^contracts: /, '') }, ...withoutStatementOnly(common) } : common,
     fixed: { kind },
     scripting: ['jq'],
     examples:
