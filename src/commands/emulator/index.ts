@@ -36,8 +36,7 @@ export const start = verb({
   examples: [
     ['pds emulator start --quiet &', 'on http://127.0.0.1:4010'],
     ['pds emulator start --port 0 --latency 200 --fail-rate 0.1', 'a slow, flaky service'],
-    ['pds emulator start --drift', 'the drifted answers of a deployed service'],
-    ['pds emulator start --flavor seed', 'a service of the seed\'s time: pds falls back to the multipart upload'],
+    ['pds emulator start --drift --flavor seed', 'drifted answers; no signed-URL uploads'],
   ],
   load: () => import('./start.js'),
 });
