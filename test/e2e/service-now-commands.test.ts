@@ -149,3 +149,26 @@ describe('pds contracts|statements retry: bad input', () => {
     expect(sent()).toEqual(['POST /v1/contracts/staging/424242/retry']);
   });
 });
+
+describe('pds statements status of a paused upload', () => {
+  it('says why and how to resume; --watch ends with exit 7 instead of running out', async () => {
+    const { testEmulator } = await import('../helpers/emulator.js');
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const paused = await testEmulator({ processingMs: 20, pauseUploads: true });
+    try {
+      const csv = join(mkdtempSync(join(tmpdir(), 'pds-paused-')), 'p.csv');
+      writeFileSync(csv, 'a,b\n1,2\n');
+      const upload = await runCli(paused, ['upload', 'statement', csv, '-q']);
+      expect(upload.code).toBe(0);
+      const id = upload.stdout.trim();
+      const watched = await runCli(paused, ['statements', 'status', id, '--watch']);
+      expect(watched.code).toBe(7);
+      expect(watched.stdout + watched.stderr).toContain(`resume it with \`pds statements retry ${id}\``);
+      expect(watched.stdout + watched.stderr).toContain('the project has reached its processing quota');
+    } finally {
+      await paused.close();
+    }
+  });
+});

@@ -68,6 +68,18 @@ export function progressOf(processes: DocumentProcesses): Progress {
   const p = processes.data;
   const staging = p.staging_processes;
   const base = { stagingId: p.staging_id, stagingStage: staging.stage };
+  if (staging.stage === 'paused') {
+    // Paused waits for a retry, not for time: a watch that went on would only run out.
+    const reason = (p as Record<string, unknown>).pause_reason ?? staging.info.pause_reason;
+    return {
+      ...base,
+      outcome: 'failed',
+      resultId: null,
+      extractions: [],
+      processing: null,
+      failure: ['the service paused the upload', ...(typeof reason === 'string' ? [reason] : []), `resume it with \`pds ${processes.kind}s retry ${p.staging_id}\``],
+    };
+  }
   if (staging.stage === 'failed') {
     return {
       ...base,
