@@ -69,6 +69,8 @@ export interface StorageOptions {
 /** The document a download names, and the file name the service gives it. */
 export interface DocumentFile {
   fileName: string;
+  /** Its MIME type: a statement may be any of the stager's formats. */
+  fileType: string;
   title: string;
   stagingId?: number;
 }
@@ -83,13 +85,14 @@ export function findDocumentFile(state: EmulatorState, kind: DocumentKind, proje
     const contract = data.contracts.find((c) => c.id === id);
     if (!contract) return undefined;
     const fileName = contract.file_name ?? upload(contract.staging_id)?.file_name ?? generatedFileName(contract.name);
-    return { fileName, title: contract.name, ...(contract.staging_id === undefined ? {} : { stagingId: contract.staging_id }) };
+    return { fileName, fileType: contract.file_type ?? 'application/pdf', title: contract.name, ...(contract.staging_id === undefined ? {} : { stagingId: contract.staging_id }) };
   }
   if (!/^\d{1,15}$/.test(id)) return undefined;
   const statement = data.statements.find((s) => s.id === Number(id));
   if (!statement) return undefined;
   return {
     fileName: statement.file_name,
+    fileType: statement.file_type,
     title: statement.statement_name ?? statement.file_name,
     ...(statement.staging_id === undefined ? {} : { stagingId: statement.staging_id }),
   };
@@ -237,7 +240,7 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
     const kept = file.stagingId === undefined ? undefined : uploadPath(file.stagingId);
     if (kept !== undefined && existsSync(kept)) {
       const size = statSync(kept).size;
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': size });
+      res.writeHead(200, { 'content-type': file.fileType, 'content-length': size });
       send(res, createReadStream(kept), size);
     } else {
       const pdf = generatedPdf(file.title);

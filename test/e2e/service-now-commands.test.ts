@@ -172,3 +172,19 @@ describe('pds statements status of a paused upload', () => {
     }
   });
 });
+
+describe('a statement of another format downloads as it was uploaded', () => {
+  it('a CSV comes back byte for byte, not checked as a PDF', async () => {
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const csv = join(mkdtempSync(join(tmpdir(), 'pds-dl-')), 'back.csv');
+    writeFileSync(csv, 'isrc,units\nX,1\n');
+    const upload = await runCli(emulator, ['upload', 'statement', csv, '--wait', '--json'], { clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 30))) } });
+    expect(upload.code).toBe(0);
+    const id = JSON.parse(upload.stdout)[0].processes.statement_id;
+    const downloaded = await runCli(emulator, ['statements', 'download', String(id), '-o', '-']);
+    expect(downloaded.code).toBe(0);
+    expect(downloaded.stdout).toBe('isrc,units\nX,1\n');
+  });
+});
