@@ -152,7 +152,7 @@ describe('a paused upload', () => {
       expect(result.code).toBe(0);
       const id = paused.state.uploads.at(-1)?.staging_id;
       expect(result.stderr).toContain(`staging id ${id}, paused: the project has reached its processing quota; retry when uploads are resumed; resume it with \`pds statements retry ${id}\``);
-      expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\tCONTEXT\n${join(dir, 'paused.csv')}\t${id}\tpaused\tnone\n`);
+      expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\n${join(dir, 'paused.csv')}\t${id}\tpaused\n`);
       const waited = await runPds(['upload', 'statement', file('paused-wait.csv', CSV), '--wait'], { env: penv });
       expect(waited.code).toBe(7);
       expect(waited.stderr).toContain('the service paused the upload');

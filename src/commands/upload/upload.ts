@@ -43,6 +43,9 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
           ...(extractions ? { extractions } : {}),
           ...context,
           idleTimeoutMs: ctx.settings.timeoutMs,
+          onStart: () => {
+            entry.sending = true;
+          },
           onBytes: (sent, total) => {
             entry.sending = true;
             entry.sent = sent;
@@ -89,7 +92,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     throw new InterruptedError();
   }
   view.errors(entries);
-  await printResults(ctx, kind, entries, Boolean(opts.wait), opts.waitTimeout);
+  await printResults(ctx, kind, entries, Boolean(opts.wait), opts.waitTimeout, context.context !== undefined || context.folderName !== undefined);
   if (entries.length > 1) ctx.output.info(summary(entries, Boolean(opts.wait)));
   return exitCode(entries);
 }
@@ -207,7 +210,7 @@ function asPdsError(error: unknown): PdsError {
 }
 
 /** stdout: an array for --json, staging ids for -q, a table on a terminal, TSV when piped. */
-async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], wait: boolean, waitTimeout: number): Promise<void> {
+async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], wait: boolean, waitTimeout: number, contextGiven: boolean): Promise<void> {
   const output = ctx.output;
   if (output.mode === 'json') {
     output.json(entries.map((entry) => jsonEntry(entry, kind, waitTimeout)));
@@ -219,8 +222,8 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
     return;
   }
   const idHeader = kind === 'contract' ? 'CONTRACT_ID' : 'STATEMENT_ID';
-  // The signed-URL flow says whether the service applied the context sent with the upload.
-  const contextShown = uploaded.some((entry) => typeof (entry.upload as Record<string, unknown>).context_applied === 'boolean');
+  // When context was sent, the signed-URL flow's answer says whether the service applied it.
+  const contextShown = contextGiven && uploaded.some((entry) => typeof (entry.upload as Record<string, unknown>).context_applied === 'boolean');
   const contextCell = (entry: Entry): string[] => {
     if (!contextShown) return [];
     const applied = (entry.upload as Record<string, unknown>).context_applied;

@@ -45,6 +45,8 @@ export interface UploadOptions {
   context?: Record<string, unknown>;
   /** The folder to file it under; only the signed-URL flow can carry it. */
   folderName?: string;
+  /** A request that may act (a mint, or a body that started) is on its way: the service may have something. */
+  onStart?(): void;
   /** Body bytes handed to the transport, of the whole body. */
   onBytes?(sent: number, total: number): void;
   /** The service's `progress` events. */
@@ -82,6 +84,7 @@ export function createDocumentsApi(http: HttpClient) {
     if (options.extractions) json.extractions = options.extractions;
     if (options.folderName !== undefined) json.folderName = options.folderName;
     if (options.context) json.context = options.context;
+    options.onStart?.();
     try {
       return await http.data({ method: 'POST', path: `${spec.path}/uploads`, query: { projectId }, json, retry: 'unsent' }, UploadMint);
     } catch (error) {
@@ -246,6 +249,7 @@ export function createDocumentsApi(http: HttpClient) {
     const multipart = await openMultipart(file, fields, {
       onStart: () => {
         started = true;
+        options.onStart?.();
       },
       onBytes: (sent, total) => {
         // The transport may pull one more chunk after the answer came: it must neither re-arm the
