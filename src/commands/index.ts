@@ -5,6 +5,8 @@ import { projects } from './projects/index.js';
 import { search } from './search/index.js';
 import { CATALOG_NOUN_DEFS } from './catalog/index.js';
 import { upload } from './upload/index.js';
+import { tags } from './tags/index.js';
+import { knowledge } from './knowledge/index.js';
 import { sandbox } from './sandbox/index.js';
 import { auth } from './auth/index.js';
 import { config, use } from './config/index.js';
@@ -18,6 +20,8 @@ export const COMMANDS: readonly (NounDef | AnyVerb)[] = [
   search,
   ...CATALOG_NOUN_DEFS,
   upload,
+  tags,
+  knowledge,
   sandbox,
   auth,
   config,

@@ -46,6 +46,21 @@ export interface EmulatorOptions {
   journalCompactBytes?: number;
   /** How many recent requests `Emulator.requests` keeps (default 1000). */
   requestLogSize?: number;
+  /**
+   * `current` (default): the deployed service (SERVICE-NOW.md) and the seed's forms beside it, as
+   * the service keeps them for older clients. `seed`: SPEC.md only (no signed-URL uploads, tags…).
+   */
+  flavor?: 'current' | 'seed';
+  /** New uploads go `paused` at completion, with a reason, until retried with this off. */
+  pauseUploads?: boolean;
+}
+
+/** Why --pause-uploads pauses an upload: the reason the service gives when its quota is reached. */
+export const PAUSE_REASON = 'the project has reached its processing quota; retry when uploads are resumed';
+
+/** A field-level 400 (SPEC section 7) when any field has a problem. */
+export function fieldErrors(errors: Record<string, string[]>): void {
+  if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
 }
 
 /** What the emulator received: tests assert on it. */

@@ -1,7 +1,7 @@
 // The upload state machine of SPEC sections 3 and 4.10. An upload's stage is never stored: it is
 // derived from the clock (`created_ms` and the step length), so polling, restarts with `--data`
 // and slow or fast clocks all agree. The only stored effects are the records an upload becomes.
-import type { ContractInclude, ExtractionName } from '../lib/schemas.js';
+import type { Extraction as ExtractionName, Include as ContractInclude } from './vocabulary.js';
 import {
   countersOf,
   type ContractRecord,
@@ -12,7 +12,7 @@ import {
   type UploadRecord,
 } from './store.js';
 
-type StagingStage = 'queued' | 'processing' | 'completed' | 'failed';
+type StagingStage = 'queued' | 'processing' | 'completed' | 'failed' | 'paused';
 type ExtractionStatus = 'pending' | 'processing' | 'completed';
 
 /** The staging check run on every upload; its details are `staging_processes.info`. */
@@ -48,7 +48,9 @@ function timeline(upload: UploadRecord, step: number): Timeline {
 }
 
 function stagingStage(upload: UploadRecord, t: Timeline, now: number): StagingStage {
-  if (now < t.stagingStart) return 'queued';
+  // A paused upload's clock is stopped until it is retried (SERVICE-NOW.md, staging).
+  if (upload.pause_reason !== undefined) return 'paused';
+  if (upload.minted || now < t.stagingStart) return 'queued';
   if (now < t.stagingEnd) return 'processing';
   return upload.staging_error === undefined ? 'completed' : 'failed';
 }
@@ -63,6 +65,8 @@ function stagingInfo(upload: UploadRecord, stage: StagingStage): Record<string, 
   switch (stage) {
     case 'queued':
       return {};
+    case 'paused':
+      return { status: 'paused', pause_reason: upload.pause_reason };
     case 'processing':
       return { check: STAGING_CHECK, status: 'running', staging_check: { status: 'running', info: null } };
     case 'completed':
@@ -116,6 +120,7 @@ export function contractProcesses(upload: UploadRecord, now: number, step: numbe
     staging_id: upload.staging_id,
     contract_id: staged && upload.result_id !== undefined ? Number(upload.result_id) : null,
     staging_done: stage === 'completed' || stage === 'failed',
+    ...pauseFields({ stage, info: stagingInfo(upload, stage) }),
     extraction_done: staged && extractionStage === 'completed',
     staging_processes: { stage, info: stagingInfo(upload, stage) },
     extraction_processes: staged ? { stage: extractionStage, extractions } : null,
@@ -142,7 +147,7 @@ function statementForm(
   drift: boolean,
 ): Record<string, unknown> {
   const terminal = staging.stage === 'completed' || staging.stage === 'failed';
-  const base = { ...ids, staging_done: terminal };
+  const base = { ...ids, staging_done: terminal, ...pauseFields(staging) };
   if (!drift) {
     return {
       ...base,
@@ -154,6 +159,8 @@ function statementForm(
   const failed = staging.stage === 'failed' || run?.status === 'failed';
   return {
     ...base,
+    // The newer form still carries processing_done: the service's own CLI ends its watch on it.
+    processing_done: run?.done ?? false,
     extraction_done: run?.done ?? false,
     staging_processes: staging,
     extraction_processes: run ? { stage: run.status, step: run.stage, remarks: {} } : null,
@@ -161,6 +168,12 @@ function statementForm(
     requires_action: failed,
     available_actions: failed ? ['reupload'] : [],
   };
+}
+
+/** A paused staging says so the way the deployed service does: why, and that a retry resumes it. */
+function pauseFields(staging: { stage: StagingStage; info: Record<string, unknown> }): Record<string, unknown> {
+  if (staging.stage !== 'paused') return {};
+  return { staging_terminal: false, requires_action: true, available_actions: ['retry'], pause_reason: staging.info.pause_reason };
 }
 
 /** `GET /v1/statements/{id}/processes` (SPEC 4.10) of an upload. */
@@ -258,6 +271,22 @@ function nextContractId(state: EmulatorState): string {
   return String(max + 1);
 }
 
+/** What a statement keeps of its upload's context and folder (SERVICE-NOW.md). */
+function contextFields(upload: UploadRecord): Partial<StatementRecord> {
+  const c = upload.context;
+  const fields: Partial<StatementRecord> = {
+    tags: c?.tags,
+    payee: c?.payee,
+    payor: c?.payor,
+    accounting_period: c?.accountingPeriod?.value,
+    target_period: c?.targetPeriod?.value,
+    currency_royalty: c?.currencyRoyalty,
+    currency_transaction: c?.currencyTransaction,
+    folder_name: upload.folder_name,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
 /** Staging has just completed: the upload becomes a contract or a statement of its project. */
 function materialize(state: EmulatorState, data: ProjectData, upload: UploadRecord, t: Timeline): void {
   if (upload.kind === 'contract') {
@@ -269,6 +298,9 @@ function materialize(state: EmulatorState, data: ProjectData, upload: UploadReco
       parties: [],
       includes: { entities: [] },
       staging_id: upload.staging_id,
+      file_name: upload.file_name,
+      file_type: upload.file_type,
+      ...(upload.context?.tags && { tags: upload.context.tags }),
     };
     data.contracts.push(contract);
     upload.result_id = contract.id;
@@ -283,6 +315,7 @@ function materialize(state: EmulatorState, data: ProjectData, upload: UploadReco
     processing_status: 'processing',
     created_at: upload.created_at,
     staging_id: upload.staging_id,
+    ...contextFields(upload),
   };
   data.statements.push(statement);
   upload.result_id = statement.id;
@@ -315,8 +348,8 @@ function finish(data: ProjectData, upload: UploadRecord, t: Timeline): boolean {
     has_revenues: true,
     has_costs: false,
     has_summary: true,
-    currency_transaction: 'USD',
-    currency_royalty: 'USD',
+    currency_transaction: statement.currency_transaction ?? 'USD',
+    currency_royalty: statement.currency_royalty ?? 'USD',
     processed_at: processedAt,
     statement_desc: `Processed from ${upload.file_name}`,
     statement_subtype: 'mixed',
@@ -373,6 +406,7 @@ export function advance(state: EmulatorState, now: number, step: number): { chan
   };
   const { pending } = tracker(state);
   for (const upload of pending) {
+    if (upload.minted || upload.pause_reason !== undefined) continue;
     const t = timeline(upload, step);
     if (now < t.stagingEnd) continue;
     const data = state.data[upload.project_id];
@@ -393,4 +427,14 @@ export function advance(state: EmulatorState, now: number, step: number): { chan
   }
   if (changes.length > 0) changes.push(countersOf(state));
   return { changed, changes };
+}
+
+/**
+ * Puts an upload (back) under the clock: one that completed its signed-URL flow or was retried.
+ * Changes replace records whole, so the record the tracker holds may be an older copy.
+ */
+export function track(state: EmulatorState, upload: UploadRecord): void {
+  const { pending } = tracker(state);
+  for (const held of pending) if (held.staging_id === upload.staging_id) pending.delete(held);
+  pending.add(upload);
 }

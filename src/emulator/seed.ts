@@ -2,7 +2,8 @@
 // every start (and every test) sees the same ids, names and timestamps. `scale` multiplies the
 // first project's catalog for pagination and performance work; each kind of record is generated on
 // first access, so even --scale 100 starts at once.
-import type { ContractInclude, Product } from '../lib/schemas.js';
+import type { Product } from '../lib/schemas.js';
+import type { Include as ContractInclude } from './vocabulary.js';
 import type { EmulatorOptions } from './http.js';
 import type {
   CompositionRecord,

@@ -21,6 +21,8 @@ import { catalogRoutes } from './routes/catalog.js';
 import { documentRoutes, advanceUploads } from './routes/documents.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { downloadRoutes } from './routes/downloads.js';
+import { signedUploadRoutes } from './routes/signed-uploads.js';
+import { serviceNowRoutes } from './routes/service-now.js';
 import { startStorage, type Storage } from './storage.js';
 import { AuthorizationServer } from './oauth.js';
 import { bearerChallenge, handleOAuth } from './routes/oauth.js';
@@ -39,7 +41,17 @@ export interface Emulator {
   storage: Storage;
   /** The OAuth authorization server (browser sign-in). */
   oauth: AuthorizationServer;
+  /** Misbehaviour on demand, for tests of the client. */
+  faults: EmulatorFaults;
   close(): Promise<void>;
+}
+
+export interface EmulatorFaults {
+  /**
+   * Requests (`METHOD /path`) whose answer is lost: the request is handled in full, then the
+   * connection is cut instead of answering, as when a network drops a reply. Each entry is used once.
+   */
+  dropAnswers: string[];
 }
 
 export const defaultOptions: EmulatorOptions = {
@@ -207,6 +219,8 @@ interface App {
   save: RouteContext['save'];
   storage: Storage;
   markBehind: () => void;
+  /** Answers to drop (tests of a client that lost an answer). */
+  faults: EmulatorFaults;
 }
 
 /** The route the method and path name, its token checked, then its handler's answer. */
@@ -248,6 +262,12 @@ async function routeRequest(app: App, req: IncomingMessage, res: ServerResponse,
     };
     await advanceUploads(ctx, app.markBehind);
     const reply = await candidate.handler(ctx);
+    const drop = app.faults.dropAnswers.indexOf(`${method} ${url.pathname}`);
+    if (drop >= 0) {
+      app.faults.dropAnswers.splice(drop, 1);
+      res.destroy();
+      return;
+    }
     if (reply) sendJson(res, reply);
     return;
   }
@@ -260,7 +280,10 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const persistence = openState(options);
   const { state, save, commit, origin } = persistence;
-  const routes = compile([...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes, ...(options.downloads === false ? [] : downloadRoutes)]);
+  // The deployed service's routes come first: `POST /v1/contracts/uploads` before `/v1/contracts/:id`.
+  const current = options.flavor === 'seed' ? [] : [...signedUploadRoutes, ...serviceNowRoutes];
+  const routes = compile([...current, ...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes, ...(options.downloads === false ? [] : downloadRoutes)]);
+  const faultsOnDemand: EmulatorFaults = { dropAnswers: [] };
   const storage = await startStorage(state, { host: options.host, quiet: options.quiet, log, ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }) });
   const requests: RecordedRequest[] = [];
   const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
@@ -270,7 +293,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const faults = new Rng(options.seed);
   const oauth = new AuthorizationServer(state, options.tokenTtlSeconds);
 
-  const app: App = { routes, state, options, oauth, sandbox, commit, save, storage, markBehind: persistence.markBehind };
+  const app: App = { routes, state, options, oauth, sandbox, commit, save, storage, markBehind: persistence.markBehind, faults: faultsOnDemand };
   const route = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => routeRequest(app, req, res, record);
 
   const serve = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
@@ -324,6 +347,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     origin,
     storage,
     oauth,
+    faults: faultsOnDemand,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

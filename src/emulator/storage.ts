@@ -32,6 +32,8 @@ export interface StorageFaults {
   cutAfterBytes?: number;
   /** Send the headers and this many bytes, then nothing more (the connection stays open). */
   stallAfterBytes?: number;
+  /** Cut the connection of this many more upload PUTs once part of the body has come. */
+  resetUploads?: number;
 }
 
 export interface Storage {
@@ -41,6 +43,10 @@ export interface Storage {
   faults: StorageFaults;
   /** A URL of the file of a document, valid for `ttlSeconds` from `nowMs`. */
   sign(kind: DocumentKind, projectId: string, id: string, nowMs: number, ttlSeconds: number): string;
+  /** A PUT-only URL for an upload's bytes (the signed-URL flow), valid for `ttlSeconds`. */
+  signUpload(kind: DocumentKind, projectId: string, stagingId: number, nowMs: number, ttlSeconds: number): string;
+  /** The file PUT for a staging id: its path and size; undefined before any PUT. */
+  stored(stagingId: number): { path: string; size: number } | undefined;
   /** Starts keeping an upload's file; commit it under its staging id once the upload is accepted. */
   receive(): IncomingFile;
   close(): Promise<void>;
@@ -63,6 +69,8 @@ export interface StorageOptions {
 /** The document a download names, and the file name the service gives it. */
 export interface DocumentFile {
   fileName: string;
+  /** Its MIME type: a statement may be any of the stager's formats. */
+  fileType: string;
   title: string;
   stagingId?: number;
 }
@@ -76,118 +84,27 @@ export function findDocumentFile(state: EmulatorState, kind: DocumentKind, proje
   if (kind === 'contract') {
     const contract = data.contracts.find((c) => c.id === id);
     if (!contract) return undefined;
-    const fileName = upload(contract.staging_id)?.file_name ?? `${contract.name.replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '')}.pdf`;
-    return { fileName, title: contract.name, ...(contract.staging_id === undefined ? {} : { stagingId: contract.staging_id }) };
+    const fileName = contract.file_name ?? upload(contract.staging_id)?.file_name ?? generatedFileName(contract.name);
+    return { fileName, fileType: contract.file_type ?? 'application/pdf', title: contract.name, ...(contract.staging_id === undefined ? {} : { stagingId: contract.staging_id }) };
   }
   if (!/^\d{1,15}$/.test(id)) return undefined;
   const statement = data.statements.find((s) => s.id === Number(id));
   if (!statement) return undefined;
   return {
     fileName: statement.file_name,
+    fileType: statement.file_type,
     title: statement.statement_name ?? statement.file_name,
     ...(statement.staging_id === undefined ? {} : { stagingId: statement.staging_id }),
   };
 }
 
+/** The file name of a contract with no uploaded file: its name, as a PDF. */
+export const generatedFileName = (name: string): string => `${name.replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '')}.pdf`;
+
 const FILE_PATH = /^\/files\/(contract|statement)\/([0-9a-f-]{36})\/([^/]+)$/;
-
-/** What serving a signed file needs: where files are, the signing, and the faults asked for. */
-interface FileHost {
-  state: EmulatorState;
-  faults: StorageFaults;
-  signature(path: string, expires: string): Buffer;
-  uploadPath(stagingId: number): string;
-}
-
-/** A GET of a signed URL: the file, or the storage host's XML error. */
-function serveFile(host: FileHost, req: IncomingMessage, res: ServerResponse): void {
-  const { state, faults, signature, uploadPath } = host;
-  const url = new URL(req.url ?? '/', 'http://storage');
-  const match = FILE_PATH.exec(url.pathname);
-  if (req.method !== 'GET' || !match) {
-    deny(res, 404, 'NoSuchKey', 'no such file');
-    return;
-  }
-  const expires = url.searchParams.get('expires') ?? '';
-  const given = Buffer.from(url.searchParams.get('signature') ?? '', 'hex');
-  const wanted = signature(url.pathname, expires);
-  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
-    deny(res, 403, 'SignatureDoesNotMatch', 'the signature does not match');
-    return;
-  }
-  if (!/^\d+$/.test(expires) || Number(expires) * 1000 <= Date.now() || faults.expire > 0) {
-    if (faults.expire > 0) faults.expire--;
-    deny(res, 403, 'AccessDenied', 'the URL has expired');
-    return;
-  }
-  const [, kind, projectId, id] = match as unknown as [string, DocumentKind, string, string];
-  const file = findDocumentFile(state, kind, projectId, decodeURIComponent(id));
-  if (!file) {
-    deny(res, 404, 'NoSuchKey', 'no such file');
-    return;
-  }
-  const kept = file.stagingId === undefined ? undefined : uploadPath(file.stagingId);
-  if (kept !== undefined && existsSync(kept)) {
-    const size = statSync(kept).size;
-    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': size });
-    send(res, createReadStream(kept), size, faults);
-  } else {
-    const pdf = generatedPdf(file.title);
-    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
-    send(res, [pdf], pdf.length, faults);
-  }
-}
-
-/** Sends the body, applying a cut or a stall when one is asked for. */
-function send(res: ServerResponse, body: AsyncIterable<Buffer> | Buffer[], size: number, faults: StorageFaults): void {
-  const limit = faults.cutAfterBytes ?? faults.stallAfterBytes;
-  const cut = faults.cutAfterBytes !== undefined;
-  void (async () => {
-    let sent = 0;
-    for await (const chunk of body) {
-      if (res.destroyed) return;
-      const room = limit === undefined ? chunk.length : Math.max(0, limit - sent);
-      const part = chunk.subarray(0, room);
-      sent += part.length;
-      const cutting = limit !== undefined && sent >= limit && sent < size;
-      const flowing = res.write(part);
-      if (cutting) {
-        // The bytes written must leave before the cut: a destroyed response drops what it buffered.
-        await new Promise((resume) => res.write('', resume));
-        if (cut) res.destroy();
-        // A stall keeps the connection open until the client gives up.
-        return;
-      }
-      if (!flowing) await new Promise((resume) => (res.once('drain', resume), res.once('close', resume)));
-    }
-    res.end();
-  })().catch(() => res.destroy());
-}
-
-/** A file being received into `dir`, kept under its staging id once committed. */
-function receiveFile(dir: string, uploadPath: (stagingId: number) => string): ReturnType<Storage['receive']> {
-  const partial = join(dir, `incoming-${randomBytes(8).toString('hex')}.part`);
-  const fd = openSync(partial, 'w');
-  let open = true;
-  const close = () => {
-    if (open) closeSync(fd);
-    open = false;
-  };
-  return {
-    // Synchronous writes: a local disk keeps up with loopback, and nothing is left buffered.
-    write: (chunk) => {
-      if (open) writeSync(fd, chunk);
-    },
-    commit: (stagingId) => {
-      close();
-      renameSync(partial, uploadPath(stagingId));
-    },
-    discard: () => {
-      close();
-      rmSync(partial, { force: true });
-    },
-  };
-}
+const UPLOAD_PATH = /^\/uploads\/(contract|statement)\/([0-9a-f-]{36})\/(\d{1,15})$/;
+/** What one PUT may carry: the service's 50 MiB limit. */
+const MAX_PUT_BYTES = 50 * 1024 * 1024;
 
 export async function startStorage(state: EmulatorState, options: StorageOptions): Promise<Storage> {
   const secret = randomBytes(32);
@@ -197,10 +114,166 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
   const log = options.log;
   const requests: StorageRequest[] = [];
   const faults: StorageFaults = { expire: 0 };
-  const signature = (path: string, expires: string): Buffer => createHmac('sha256', secret).update(`GET\n${path}\n${expires}`).digest();
+  // The method is signed: a download URL cannot write, an upload URL cannot read.
+  const signature = (method: string, path: string, expires: string): Buffer =>
+    createHmac('sha256', secret).update(`${method}\n${path}\n${expires}`).digest();
   const uploadPath = (stagingId: number) => join(dir, `${stagingId}.pdf`);
+  let origin = '';
+  const signedUrl = (method: string, path: string, nowMs: number, ttlSeconds: number): string => {
+    const expires = String(Math.floor(nowMs / 1000) + ttlSeconds);
+    return `${origin}${path}?expires=${expires}&signature=${signature(method, path, expires).toString('hex')}`;
+  };
 
-  const files: FileHost = { state, faults, signature, uploadPath };
+  /** Whether the URL's signature and expiry hold for this method; answers the refusal when not. */
+  const authorized = (res: ServerResponse, url: URL, method: string): boolean => {
+    const expires = url.searchParams.get('expires') ?? '';
+    const given = Buffer.from(url.searchParams.get('signature') ?? '', 'hex');
+    const wanted = signature(method, url.pathname, expires);
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+      deny(res, 403, 'SignatureDoesNotMatch', 'the signature does not match');
+      return false;
+    }
+    if (!/^\d+$/.test(expires) || Number(expires) * 1000 <= Date.now() || faults.expire > 0) {
+      if (faults.expire > 0) faults.expire--;
+      deny(res, 403, 'AccessDenied', 'the URL has expired');
+      return false;
+    }
+    return true;
+  };
+
+  /** Starts keeping a file as it arrives; committed under a staging id, or discarded. */
+  function startFile(): IncomingFile {
+    const partial = join(dir, `incoming-${randomBytes(8).toString('hex')}.part`);
+    const fd = openSync(partial, 'w');
+    let open = true;
+    const close = () => {
+      if (open) closeSync(fd);
+      open = false;
+    };
+    return {
+      // Synchronous writes: a local disk keeps up with loopback, and nothing is left buffered.
+      write: (chunk) => {
+        if (open) writeSync(fd, chunk);
+      },
+      commit: (stagingId) => {
+        close();
+        renameSync(partial, uploadPath(stagingId));
+      },
+      discard: () => {
+        close();
+        rmSync(partial, { force: true });
+      },
+    };
+  }
+
+  /**
+   * An upload's bytes (the signed-URL flow): PUT only, never with an Authorization header (a
+   * client that sends one leaks its service credential to another host: 400, so tests see it),
+   * at most 50 MiB, written to disk as they come. `x-upsert: true` lets a second PUT replace the
+   * first (a retried PUT); without it a second PUT is a 409.
+   */
+  const receivePut = (req: IncomingMessage, res: ServerResponse, url: URL, stagingId: number): void => {
+    const refuse = (status: number, code: string, message: string): void => {
+      req.resume();
+      deny(res, status, code, message);
+    };
+    if (req.method !== 'PUT') return refuse(405, 'MethodNotAllowed', 'upload URLs take PUT only');
+    if (req.headers.authorization !== undefined) {
+      return refuse(400, 'InvalidRequest', 'an upload URL is signed: send no Authorization header to the storage host');
+    }
+    if (!authorized(res, url, 'PUT')) return void req.resume();
+    if (Number(req.headers['content-length'] ?? 0) > MAX_PUT_BYTES) return refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
+    const upsert = String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
+    if (!upsert && existsSync(uploadPath(stagingId))) return refuse(409, 'Duplicate', 'the file exists already (send x-upsert: true to replace it)');
+    const file = startFile();
+    // The reset fault cuts the connection once some of the body has come, as a flaky link does.
+    const resetAt = (faults.resetUploads ?? 0) > 0 ? 64 * 1024 : -1;
+    if (resetAt >= 0) faults.resetUploads = (faults.resetUploads ?? 0) - 1;
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (resetAt >= 0 && size >= resetAt) {
+        failed = true;
+        file.discard();
+        req.socket.destroy();
+      } else if (size > MAX_PUT_BYTES) {
+        failed = true;
+        file.discard();
+        refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
+      } else {
+        file.write(chunk);
+      }
+    });
+    req.on('end', () => {
+      if (failed) return;
+      file.commit(stagingId);
+      const body = JSON.stringify({ Key: url.pathname.slice(1) });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    req.on('close', () => {
+      if (!req.complete && !failed) file.discard();
+    });
+  };
+
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://storage');
+    const upload = UPLOAD_PATH.exec(url.pathname);
+    if (upload) {
+      receivePut(req, res, url, Number(upload[3]));
+      return;
+    }
+    const match = FILE_PATH.exec(url.pathname);
+    if (req.method !== 'GET' || !match) {
+      deny(res, 404, 'NoSuchKey', 'no such file');
+      return;
+    }
+    if (!authorized(res, url, 'GET')) return;
+    const [, kind, projectId, id] = match as unknown as [string, DocumentKind, string, string];
+    const file = findDocumentFile(state, kind, projectId, decodeURIComponent(id));
+    if (!file) {
+      deny(res, 404, 'NoSuchKey', 'no such file');
+      return;
+    }
+    const kept = file.stagingId === undefined ? undefined : uploadPath(file.stagingId);
+    if (kept !== undefined && existsSync(kept)) {
+      const size = statSync(kept).size;
+      res.writeHead(200, { 'content-type': file.fileType, 'content-length': size });
+      send(res, createReadStream(kept), size);
+    } else {
+      const pdf = generatedPdf(file.title);
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
+      send(res, [pdf], pdf.length);
+    }
+  };
+
+  /** Sends the body, applying a cut or a stall when one is asked for. */
+  const send = (res: ServerResponse, body: AsyncIterable<Buffer> | Buffer[], size: number): void => {
+    const limit = faults.cutAfterBytes ?? faults.stallAfterBytes;
+    const cut = faults.cutAfterBytes !== undefined;
+    void (async () => {
+      let sent = 0;
+      for await (const chunk of body) {
+        if (res.destroyed) return;
+        const room = limit === undefined ? chunk.length : Math.max(0, limit - sent);
+        const part = chunk.subarray(0, room);
+        sent += part.length;
+        const cutting = limit !== undefined && sent >= limit && sent < size;
+        const flowing = res.write(part);
+        if (cutting) {
+          // The bytes written must leave before the cut: a destroyed response drops what it buffered.
+          await new Promise((resume) => res.write('', resume));
+          if (cut) res.destroy();
+          // A stall keeps the connection open until the client gives up.
+          return;
+        }
+        if (!flowing) await new Promise((resume) => (res.once('drain', resume), res.once('close', resume)));
+      }
+      res.end();
+    })().catch(() => res.destroy());
+  };
 
   const server = createServer((req, res) => {
     const record: StorageRequest = {
@@ -216,7 +289,7 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
         log(`storage ${record.method} ${record.path} ${res.statusCode}${outcome} ${record.authorization ? 'WITH an Authorization header' : 'no Authorization header'}`);
       }
     });
-    serveFile(files, req, res);
+    serve(req, res);
     // Every answer's head is written before serve() returns.
     record.status = res.statusCode;
   });
@@ -229,18 +302,23 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const origin = `http://${host}:${port}`;
+  origin = `http://${host}:${port}`;
 
   return {
     origin,
     requests,
     faults,
     sign(kind, projectId, id, nowMs, ttlSeconds) {
-      const path = `/files/${kind}/${projectId}/${encodeURIComponent(id)}`;
-      const expires = String(Math.floor(nowMs / 1000) + ttlSeconds);
-      return `${origin}${path}?expires=${expires}&signature=${signature(path, expires).toString('hex')}`;
+      return signedUrl('GET', `/files/${kind}/${projectId}/${encodeURIComponent(id)}`, nowMs, ttlSeconds);
     },
-    receive: () => receiveFile(dir, uploadPath),
+    signUpload(kind, projectId, stagingId, nowMs, ttlSeconds) {
+      return signedUrl('PUT', `/uploads/${kind}/${projectId}/${stagingId}`, nowMs, ttlSeconds);
+    },
+    stored(stagingId) {
+      const path = uploadPath(stagingId);
+      return existsSync(path) ? { path, size: statSync(path).size } : undefined;
+    },
+    receive: startFile,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

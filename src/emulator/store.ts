@@ -1,10 +1,7 @@
 // The emulator's state: what the service holds, plus the bookkeeping it needs (tokens, uploads,
 // sandbox sessions). Everything here is plain JSON so `--data <file>` can persist it as is.
-import type {
-  ContractInclude,
-  ExtractionName,
-  Product,
-} from '../lib/schemas.js';
+import type { Product } from '../lib/schemas.js';
+import type { Extraction as ExtractionName, Include as ContractInclude } from './vocabulary.js';
 
 export interface OrganizationRecord {
   id: string;
@@ -16,6 +13,8 @@ export interface ProjectRecord {
   name: string;
   created_at: string;
   organization_id: string;
+  /** The entity a project created over the API is for (SERVICE-NOW.md); seeded projects have none. */
+  entity_name?: string;
 }
 
 /** A token reaches every project of an organization, or one project. */
@@ -60,6 +59,10 @@ export interface ContractRecord {
   includes: Partial<Record<ContractInclude, Record<string, unknown>[]>>;
   /** The staging id it came from, when it was uploaded through the emulator. */
   staging_id?: number;
+  /** The uploaded file's name and MIME type (seeded contracts have none; their file is generated). */
+  file_name?: string;
+  file_type?: string;
+  tags?: string[];
 }
 
 /** The full (single-item) statement shape; the list strips the single-only fields. */
@@ -89,6 +92,13 @@ export interface StatementRecord {
   has_summary_lines?: boolean;
   modified_at?: string;
   staging_id?: number;
+  // What the deployed service adds (SERVICE-NOW.md): upload context and tags.
+  tags?: string[];
+  payee?: string;
+  payor?: string;
+  accounting_period?: string;
+  target_period?: string;
+  folder_name?: string;
 }
 
 export interface RelationRecord extends Mergeable {
@@ -158,6 +168,25 @@ export interface UploadRecord {
   extractions: ExtractionName[];
   /** Set once staging completes and the upload has become a contract or statement. */
   result_id?: string | number;
+  /** Minted over the signed-URL flow and not completed yet: the clock has not started. */
+  minted?: boolean;
+  /** Why a completed upload waits for a retry (the --pause-uploads fault); the clock is stopped. */
+  pause_reason?: string;
+  /** The `context` sent with the mint (SERVICE-NOW.md), as sent. */
+  context?: UploadContext;
+  folder_name?: string;
+}
+
+/** The context of a signed-URL upload, as the service takes it. */
+export interface UploadContext {
+  accountingPeriod?: { value: string };
+  targetPeriod?: { value: string };
+  currencyRoyalty?: string;
+  currencyTransaction?: string;
+  payee?: string;
+  payor?: string;
+  classification?: { scenarioFamily: string; targetFamily: string };
+  tags?: string[];
 }
 
 export interface EmulatorState {
@@ -193,6 +222,7 @@ export type StateChange =
   | { contract: ContractRecord; project: string }
   | { statement: StatementRecord; project: string }
   | { sandbox: string; id: string | null }
+  | { created_project: ProjectRecord }
   | { counters: { next_staging_id: number; next_statement_id: number } };
 
 function upsert<T>(list: T[], record: T, same: (item: T) => boolean): void {
@@ -216,6 +246,9 @@ export function applyChange(state: EmulatorState, change: StateChange): void {
   } else if ('statement' in change) {
     const data = state.data[change.project];
     if (data) upsert(data.statements, change.statement, (s) => s.id === change.statement.id);
+  } else if ('created_project' in change) {
+    upsert(state.projects, change.created_project, (p) => p.id === change.created_project.id);
+    state.data[change.created_project.id] ??= emptyProjectData();
   } else if ('sandbox' in change) {
     if (change.id === null) delete state.sandboxes[change.sandbox];
     else state.sandboxes[change.sandbox] = change.id;

@@ -6,7 +6,7 @@
 // discardRest for why the connection stays open a moment).
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { EXTRACTIONS, type ExtractionName } from '../lib/schemas.js';
+import { EXTRACTION_NAMES as EXTRACTIONS, type Extraction as ExtractionName } from './vocabulary.js';
 import { HttpError, type Reply } from './http.js';
 import { JsonUploadScanner } from './json-upload.js';
 import type { DocumentKind } from './store.js';

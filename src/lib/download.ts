@@ -49,6 +49,8 @@ export interface SaveOptions {
   trace?: (line: string) => void;
   /** Bytes received so far, and the total when the storage host announced it. */
   onBytes?(received: number, total: number | undefined): void;
+  /** The file is a PDF (its first bytes are checked); false for a statement of another format. */
+  pdf?: boolean;
 }
 
 export interface Saved {
@@ -238,18 +240,19 @@ async function receive(
 ): Promise<number> {
   let received = 0;
   let head = Buffer.alloc(0);
+  const pdf = options.pdf !== false;
   if (total !== undefined && total > options.maxBytes) throw tooLarge(options.maxBytes, `it is ${formatBytes(total)}`);
   try {
     for await (const chunk of response.body) {
       request.touch();
       // Checked before the chunk is written: a storage host that sends more than it announced, or
       // a body without end, never fills the disk.
-      const after = received + (head.length < PDF_MAGIC.length ? head.length : 0) + chunk.length;
+      const after = received + (pdf && head.length < PDF_MAGIC.length ? head.length : 0) + chunk.length;
       if (total !== undefined && after > total) {
         throw new ServiceError(`the storage host sent more than the ${total} bytes it announced (Content-Length); pds stopped reading`);
       }
       if (after > options.maxBytes) throw tooLarge(options.maxBytes, 'more arrived');
-      if (head.length < PDF_MAGIC.length) {
+      if (pdf && head.length < PDF_MAGIC.length) {
         head = Buffer.concat([head, chunk]);
         const n = Math.min(head.length, PDF_MAGIC.length);
         if (!head.subarray(0, n).equals(PDF_MAGIC.subarray(0, n))) throw notPdf();
@@ -270,9 +273,8 @@ async function receive(
     }
     throw failure(error, options, { origin: request.origin, idled: request.idle(), received, total });
   }
-  if (received < PDF_MAGIC.length) {
-    throw received === 0 ? new ServiceError('the storage host sent an empty file') : notPdf();
-  }
+  if (received === 0) throw new ServiceError('the storage host sent an empty file');
+  if (pdf && received < PDF_MAGIC.length) throw notPdf();
   if (total !== undefined && received !== total) {
     throw new ServiceError(`the download was cut short: ${received} of ${total} bytes arrived`);
   }

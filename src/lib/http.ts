@@ -32,7 +32,7 @@ import {
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path under the base URL, starting with /v1. */
   path: string;
   query?: Record<string, QueryValue>;
@@ -42,9 +42,10 @@ export interface RequestOptions {
   body?: TransportRequest['body'];
   /**
    * Whether a failed attempt may be sent again. Default: GET only. An upload passes a function
-   * that says whether its body has started to go out: once it has, it is never resent.
+   * that says whether its body has started to go out: once it has, it is never resent. `'unsent'`:
+   * only a request that never reached the service (no connection was made) is sent again.
    */
-  retry?: boolean | (() => boolean);
+  retry?: boolean | (() => boolean) | 'unsent';
   /** Per-request timeout override; uploads pass 0 (no overall timeout, see upload.ts). */
   timeoutMs?: number;
   /** Aborts this request too (an upload's idle watch); the caller explains that abort itself. */
@@ -154,6 +155,31 @@ export class HttpClient {
     return url;
   }
 
+  private transportOf(): Transport {
+    this.transport ??= createTransport(this.options.env, {
+      onProxy: (proxy) => this.options.trace?.(`* through the proxy ${proxy}`),
+    });
+    return this.transport;
+  }
+
+  /** A line for --verbose (which upload flow was used, and the like); nothing without it. */
+  trace(line: string): void {
+    this.options.trace?.(line);
+  }
+
+  /**
+   * A request to a signed URL on another host (a storage bucket): sent with none of pds's
+   * credentials (the URL is the authority), through the same transport and proxy as the API's,
+   * traced under --verbose, never retried here. Returns whatever the host answered.
+   */
+  async sendToStorage(url: URL, request: TransportRequest): Promise<HttpResponse> {
+    this.options.trace?.(`> ${request.method} ${url.origin}${url.pathname} (signed URL, sent without credentials)`);
+    const headers = { 'user-agent': this.options.userAgent, ...request.headers };
+    const response = await this.transportOf()(url, { ...request, headers });
+    this.options.trace?.(`< ${response.status} ${response.statusText}`);
+    return response;
+  }
+
   /** A request whose answer is `{data: …}`; returns `data` checked against the schema. */
   async data<T extends z.ZodMiniType>(options: RequestOptions, schema: T): Promise<z.infer<T>> {
     const response = await this.send(options);
@@ -191,7 +217,8 @@ export class HttpClient {
   private async sendWith(options: RequestOptions, token: string | undefined): Promise<HttpResponse> {
     const method = options.method ?? 'GET';
     const url = this.url(options.path, options.query);
-    const canRetry = (): boolean => {
+    const canRetry = (outcome: { response?: HttpResponse; error?: PdsError }): boolean => {
+      if (options.retry === 'unsent') return !outcome.response && NEVER_CONNECTED.has(errorCode(outcome.error) ?? '');
       if (typeof options.retry === 'function') return options.retry();
       return options.retry ?? method === 'GET';
     };
@@ -201,7 +228,7 @@ export class HttpClient {
       const retryable = outcome.response ? isRetryableStatus(outcome.response.status) : outcome.retryable;
       const failure = outcome.response ? await responseError(outcome.response, method, url) : outcome.error;
       if (!failure) throw new ServiceError('request failed');
-      if (!retryable || !canRetry() || attempt >= this.options.maxRetries) throw failure;
+      if (!retryable || !canRetry(outcome) || attempt >= this.options.maxRetries) throw failure;
       const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
       if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget);
       this.options.trace?.(`* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`);
@@ -238,13 +265,10 @@ export class HttpClient {
     this.options.trace?.(`> ${method} ${maskUrl(url)}`);
     let answered = false;
     try {
-      this.transport ??= createTransport(this.options.env, {
-        onProxy: (proxy) => this.options.trace?.(`* through the proxy ${proxy}`),
-      });
       const request: TransportRequest = { method, headers, signal };
       if (body !== undefined) request.body = body;
       if (options.fresh) request.fresh = true;
-      let response = await this.transport(url, request);
+      let response = await this.transportOf()(url, request);
       answered = true;
       // Reading the body here puts a timeout or a reset during it under the same rules as one
       // before the answer (typed error, retry for GET). An error answer is read in responseError.
@@ -466,6 +490,9 @@ async function responseError(response: HttpResponse, method: string, url: URL): 
   }
   return error;
 }
+
+/** Network errors that mean no connection was made, so nothing of the request reached the service. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;

@@ -76,6 +76,9 @@ export const Contract = z.looseObject({
   name: z.string(),
   project_id: z.string(),
   created_at: z.string(),
+  // The deployed service's (SERVICE-NOW.md); a service of the seed's time leaves them out.
+  file_name: z.optional(z.string()),
+  file_type: z.optional(z.string()),
 });
 export type Contract = z.infer<typeof Contract>;
 
@@ -235,6 +238,65 @@ export const StatementProcesses = z.looseObject({
   available_actions: z.optional(z.array(z.unknown())),
 });
 export type StatementProcesses = z.infer<typeof StatementProcesses>;
+
+// ---- the deployed service beyond the spec (SERVICE-NOW.md) ----
+
+/** The mint of the signed-URL upload: a staging record and where to PUT the bytes. */
+export const UploadMint = z.looseObject({ staging_id: z.int(), upload_url: z.string(), file_path: z.optional(z.string()) });
+export type UploadMint = z.infer<typeof UploadMint>;
+
+/** The answer of `…/uploads/complete`. */
+export const UploadComplete = z.looseObject({
+  staging_id: z.int(),
+  status: z.string(),
+  context_applied: z.optional(z.boolean()),
+  snapshot_hash: z.optional(z.nullable(z.string())),
+  enqueued: z.optional(z.nullable(z.boolean())),
+  paused: z.optional(z.nullable(z.boolean())),
+});
+export type UploadComplete = z.infer<typeof UploadComplete>;
+
+/** The answer of `…/staging/{id}/retry`. */
+export const StagingRetry = z.looseObject({
+  staging_id: z.int(),
+  status: z.string(),
+  enqueued: z.optional(z.nullable(z.boolean())),
+  current_count: z.optional(z.nullable(z.number())),
+  limit: z.optional(z.nullable(z.number())),
+});
+export type StagingRetry = z.infer<typeof StagingRetry>;
+
+export const Tag = z.looseObject({ id: z.union([z.int(), z.string()]), tag: z.string(), scope: z.optional(z.string()), usage_count: z.optional(z.int()) });
+export type Tag = z.infer<typeof Tag>;
+export const TagsPut = z.looseObject({ resource_id: z.union([z.int(), z.string()]), scope: z.string(), tags: z.array(Tag) });
+export type TagsPut = z.infer<typeof TagsPut>;
+
+export const StatementUpdate = z.looseObject({
+  id: z.int(),
+  tags: z.optional(z.nullable(z.array(z.string()))),
+  payee: z.optional(z.nullable(z.string())),
+  payor: z.optional(z.nullable(z.string())),
+  accounting_period: z.optional(z.nullable(z.string())),
+  target_period: z.optional(z.nullable(z.string())),
+  currency_tx: z.optional(z.nullable(z.string())),
+  currency: z.optional(z.nullable(z.string())),
+});
+export type StatementUpdate = z.infer<typeof StatementUpdate>;
+
+export const KnowledgeNode = z.looseObject({
+  id: z.union([z.string(), z.int()]),
+  kind: z.string(),
+  name: z.string(),
+  summary: z.optional(z.nullable(z.string())),
+  rank: z.optional(z.nullable(z.number())),
+  claims: z.optional(z.array(z.looseObject({ predicate: z.string(), value: z.optional(z.unknown()) }))),
+  relationships: z.optional(
+    z.array(z.looseObject({ edge_type: z.string(), direction: z.optional(z.string()), node: z.looseObject({ id: z.union([z.string(), z.int()]), kind: z.string(), name: z.string() }) })),
+  ),
+  updated_at: z.optional(z.nullable(z.string())),
+});
+export type KnowledgeNode = z.infer<typeof KnowledgeNode>;
+export const KnowledgeResults = z.looseObject({ results: z.array(KnowledgeNode), freshness: z.optional(z.unknown()) });
 
 export const SandboxSession = z.looseObject({ sandboxId: z.string(), status: z.string() });
 export const SandboxDisconnected = z.looseObject({ status: z.string() });

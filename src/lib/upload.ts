@@ -11,21 +11,23 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { UploadProgressEvent } from './schemas.js';
+import { HEAD_BYTES, formatOf, magicProblem, type DocumentKind } from './formats.js';
 import { ServiceError, errorFromResponse, type PdsError } from './errors.js';
 import type { HttpResponse } from './transport.js';
 import { formatBytes } from './text.js';
 
 /** SPEC section 8 says "50 MB"; the service (and its emulator) read it as MiB. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-const PDF_MAGIC = '%PDF-';
 const CHUNK_BYTES = 256 * 1024;
 
-/** A PDF that passed the local checks, ready to be sent. */
+/** A file that passed the local checks, ready to be sent. */
 export interface LocalUpload {
   /** What the user typed: a path, or `-` for stdin. */
   arg: string;
   /** The name the service is told (the base name, or --file-name). */
   fileName: string;
+  /** The MIME type its extension names (SERVICE-NOW.md), sent as `fileType`. */
+  fileType: string;
   size: number;
   source: { kind: 'file'; path: string } | { kind: 'buffer'; data: Buffer };
 }
@@ -48,8 +50,6 @@ function sizeProblem(size: number): string | undefined {
   return undefined;
 }
 
-const notPdf = 'not a PDF: the file does not start with %PDF-';
-
 function fsProblem(error: unknown): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   if (code === 'ENOENT') return 'no such file';
@@ -58,8 +58,20 @@ function fsProblem(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Checks a file on disk (exists, regular file, size, PDF magic); throws LocalFileError. */
-export async function checkFile(path: string, fileName?: string): Promise<LocalUpload> {
+/** The format a name has for a kind, and whether the first bytes are that format's; throws LocalFileError. */
+function checkFormat(arg: string, kind: DocumentKind, fileName: string, head: Uint8Array): string {
+  const format = formatOf(kind, fileName);
+  if (typeof format === 'string') throw new LocalFileError(arg, format);
+  const problem = magicProblem(format, head);
+  if (problem) throw new LocalFileError(arg, arg === '-' ? problem.replace('the file', 'stdin') : problem);
+  return format.type;
+}
+
+/** Checks a file on disk (exists, regular file, size, format by name and first bytes); throws LocalFileError. */
+export async function checkFile(path: string, kind: DocumentKind, fileName?: string): Promise<LocalUpload> {
+  const name = fileName ?? basename(path);
+  // The name first: a refused extension needs no disk access.
+  if (typeof formatOf(kind, name) === 'string') checkFormat(path, kind, name, new Uint8Array());
   let info;
   try {
     info = await stat(path);
@@ -71,7 +83,7 @@ export async function checkFile(path: string, fileName?: string): Promise<LocalU
   const tooBig = sizeProblem(info.size);
   if (tooBig) throw new LocalFileError(path, tooBig);
   let handle: FileHandle | undefined;
-  const head = Buffer.alloc(PDF_MAGIC.length);
+  const head = Buffer.alloc(Math.min(HEAD_BYTES, info.size));
   try {
     handle = await open(path, 'r');
     await handle.read(head, 0, head.length, 0);
@@ -80,16 +92,17 @@ export async function checkFile(path: string, fileName?: string): Promise<LocalU
   } finally {
     await handle?.close();
   }
-  if (head.toString('latin1') !== PDF_MAGIC) throw new LocalFileError(path, notPdf);
-  return { arg: path, fileName: fileName ?? basename(path), size: info.size, source: { kind: 'file', path } };
+  const fileType = checkFormat(path, kind, name, head);
+  return { arg: path, fileName: name, fileType, size: info.size, source: { kind: 'file', path } };
 }
 
 /**
- * Reads one PDF from stdin. It is read whole (at most 50 MiB, refused beyond) so that it can be
+ * Reads one file from stdin. It is read whole (at most 50 MiB, refused beyond) so that it can be
  * checked like a file before anything is sent and be sent with a known length; a pipe cannot be
  * rewound. So a stdin upload holds the document in memory, unlike a file upload.
  */
-export async function readStdin(stream: Readable, fileName: string): Promise<LocalUpload> {
+export async function readStdin(stream: Readable, fileName: string, kind: DocumentKind): Promise<LocalUpload> {
+  if (typeof formatOf(kind, fileName) === 'string') checkFormat('-', kind, fileName, new Uint8Array());
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream as AsyncIterable<Buffer | string>) {
@@ -104,10 +117,8 @@ export async function readStdin(stream: Readable, fileName: string): Promise<Loc
   const data = Buffer.concat(chunks);
   const tooSmall = sizeProblem(data.length);
   if (tooSmall) throw new LocalFileError('-', tooSmall.replace('the file', 'stdin'));
-  if (data.subarray(0, PDF_MAGIC.length).toString('latin1') !== PDF_MAGIC) {
-    throw new LocalFileError('-', 'not a PDF: stdin does not start with %PDF-');
-  }
-  return { arg: '-', fileName, size: data.length, source: { kind: 'buffer', data } };
+  const fileType = checkFormat('-', kind, fileName, data.subarray(0, HEAD_BYTES));
+  return { arg: '-', fileName, fileType, size: data.length, source: { kind: 'buffer', data } };
 }
 
 export interface MultipartBody {
@@ -141,33 +152,89 @@ function dispositionName(name: string): string {
   return `filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/** The file's bytes, read from the handle opened when the upload started (or from memory). */
+interface OpenSource {
+  size: number;
+  /**
+   * Each call starts again at byte 0 (a resend, or a retried PUT). A chunk is valid only until the
+   * next one is pulled: the file is read into one reused buffer, because 50 MB of fresh chunk
+   * buffers is garbage the GC reclaims late (it doubled peak memory).
+   */
+  chunks(): AsyncGenerator<Uint8Array>;
+  close(): Promise<void>;
+}
+
 /**
- * Opens the file and builds the multipart body around it. The file is opened here, before the
- * request, so a file that vanished since the check fails without a request; the handle is then
- * read from, never the path again. Fields go before the file so the service can refuse them
- * before the large part.
+ * Opens the file before the request, so a file that vanished since the check fails without a
+ * request; the handle is then read from, never the path again.
+ */
+async function openSource(upload: LocalUpload): Promise<OpenSource> {
+  const source = upload.source;
+  if (source.kind === 'buffer') {
+    return {
+      size: source.data.length,
+      async *chunks() {
+        for (let offset = 0; offset < source.data.length; offset += CHUNK_BYTES) yield source.data.subarray(offset, offset + CHUNK_BYTES);
+      },
+      close: async () => undefined,
+    };
+  }
+  let handle: FileHandle | undefined;
+  let size: number;
+  try {
+    handle = await open(source.path, 'r');
+    size = (await handle.stat()).size;
+  } catch (error) {
+    await handle?.close();
+    throw new LocalFileError(upload.arg, `cannot be read any more: ${fsProblem(error)}`);
+  }
+  const changed = sizeProblem(size);
+  if (changed) {
+    await handle.close();
+    throw new LocalFileError(upload.arg, `changed since it was checked: ${changed}`);
+  }
+  const fileHandle = handle;
+  return {
+    size,
+    async *chunks() {
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
+      let read = 0;
+      while (read < size) {
+        const { bytesRead } = await fileHandle.read(buffer, 0, Math.min(buffer.length, size - read), read);
+        if (bytesRead === 0) throw new Error(`${upload.arg} shrank while it was being uploaded`);
+        read += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    },
+    close: () => fileHandle.close(),
+  };
+}
+
+/** A body that reports its first pull and each chunk's bytes as the transport takes them. */
+function countedBody(length: number, parts: () => AsyncGenerator<Uint8Array>, hooks: BodyHooks): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      let sent = 0;
+      for await (const chunk of parts()) {
+        if (sent === 0) hooks.onStart?.();
+        sent += chunk.length;
+        hooks.onBytes?.(sent, length);
+        yield chunk;
+      }
+    },
+  };
+}
+
+/**
+ * Opens the file and builds the multipart body around it (the seed's upload, SPEC 4.8). Fields go
+ * before the file so the service can refuse them before the large part.
  */
 export async function openMultipart(
   upload: LocalUpload,
   fields: [string, string][],
   hooks: BodyHooks = {},
 ): Promise<MultipartBody> {
-  let handle: FileHandle | undefined;
-  let size = upload.size;
-  if (upload.source.kind === 'file') {
-    try {
-      handle = await open(upload.source.path, 'r');
-      size = (await handle.stat()).size;
-    } catch (error) {
-      await handle?.close();
-      throw new LocalFileError(upload.arg, `cannot be read any more: ${fsProblem(error)}`);
-    }
-    const changed = sizeProblem(size);
-    if (changed) {
-      await handle.close();
-      throw new LocalFileError(upload.arg, `changed since it was checked: ${changed}`);
-    }
-  }
+  const source = await openSource(upload);
   const boundary = `----pds-${randomBytes(12).toString('hex')}`;
   const head = Buffer.from(
     fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') +
@@ -175,49 +242,24 @@ export async function openMultipart(
       'Content-Type: application/pdf\r\n\r\n',
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const length = head.length + size + tail.length;
-  const source = upload.source;
-  const fileHandle = handle;
-
-  async function* fileChunks(): AsyncGenerator<Uint8Array> {
-    if (source.kind === 'buffer') {
-      for (let offset = 0; offset < source.data.length; offset += CHUNK_BYTES) {
-        yield source.data.subarray(offset, offset + CHUNK_BYTES);
-      }
-      return;
-    }
-    // Positional reads on the one handle: a retry (before any byte went out) starts again at 0.
-    const buffer = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size));
-    let read = 0;
-    while (read < size) {
-      const { bytesRead } = await (fileHandle as FileHandle).read(buffer, 0, Math.min(buffer.length, size - read), read);
-      if (bytesRead === 0) throw new Error(`${upload.arg} shrank while it was being uploaded`);
-      read += bytesRead;
-      yield buffer.subarray(0, bytesRead);
-    }
+  const length = head.length + source.size + tail.length;
+  async function* parts(): AsyncGenerator<Uint8Array> {
+    yield head;
+    yield* source.chunks();
+    yield tail;
   }
-
-  async function* generate(): AsyncGenerator<Uint8Array> {
-    let sent = 0;
-    const counted = (chunk: Uint8Array): Uint8Array => {
-      if (sent === 0) hooks.onStart?.();
-      sent += chunk.length;
-      hooks.onBytes?.(sent, length);
-      return chunk;
-    };
-    yield counted(head);
-    for await (const chunk of fileChunks()) yield counted(chunk);
-    yield counted(tail);
-  }
-
   return {
-    body: { [Symbol.asyncIterator]: generate },
+    body: countedBody(length, parts, hooks),
     contentType: `multipart/form-data; boundary=${boundary}`,
     length,
-    close: async () => {
-      await fileHandle?.close();
-    },
+    close: source.close,
   };
+}
+
+/** The file's raw bytes as a re-iterable body (the signed-URL PUT), with its length. */
+export async function openRaw(upload: LocalUpload, hooks: BodyHooks = {}): Promise<{ body: AsyncIterable<Uint8Array>; length: number; close(): Promise<void> }> {
+  const source = await openSource(upload);
+  return { body: countedBody(source.size, () => source.chunks(), hooks), length: source.size, close: source.close };
 }
 
 /** The answer to an upload ended before the service confirmed it (SSE cut short, connection lost). */

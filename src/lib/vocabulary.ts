@@ -1,7 +1,8 @@
 // The service's words that the client checks locally (a typo costs no request) and that help and
 // completion list: plain data, apart from the schemas so that naming them loads no zod.
 
-export const CONTRACT_INCLUDES = [
+/** SPEC section 2's include names (a service of the seed's time takes these only). */
+export const SEED_CONTRACT_INCLUDES = [
   'entities',
   'artists',
   'writers',
@@ -19,6 +20,8 @@ export const CONTRACT_INCLUDES = [
   'recordings',
   'compositions',
 ] as const;
+/** Every include the deployed service takes: the spec's and those SERVICE-NOW.md adds. */
+export const CONTRACT_INCLUDES = [...SEED_CONTRACT_INCLUDES, 'languages', 'commitments', 'relations', 'targets'] as const;
 export type ContractInclude = (typeof CONTRACT_INCLUDES)[number];
 
 export const EXTRACTIONS = [

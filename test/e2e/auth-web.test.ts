@@ -348,8 +348,9 @@ describe('a browser sign-in in use', () => {
     const sample = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
     const result = await pds(['upload', 'contract', sample, '-q'], { project: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' });
     expect(result.code).toBe(0);
-    expect(paths()).toEqual(['POST /v1/contracts 401', 'POST /oauth/token 200', 'POST /v1/contracts 200']);
-    expect(emulator.requests[2]?.upload?.fileName).toBe('sample.pdf');
+    // The mint of the signed-URL flow is what the service refused; the PUT goes to the storage host.
+    expect(paths()).toEqual(['POST /v1/contracts/uploads 401', 'POST /oauth/token 200', 'POST /v1/contracts/uploads 200', 'POST /v1/contracts/uploads/complete 200']);
+    expect(emulator.state.uploads.at(-1)?.file_name).toBe('sample.pdf');
   });
 
   it('exits 3 when the refreshed token is refused too, after one refresh', async () => {

@@ -5,7 +5,8 @@ import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 const P = DEMO_PROJECT;
 const TTY = { tty: true, env: { NO_COLOR: '1' } };
 
-const emulator = sharedEmulator();
+// The spec's shapes exactly: the seed flavor (the deployed service's fields: service-now-commands.test.ts).
+const emulator = sharedEmulator({ flavor: 'seed' });
 
 const sent = () => emulator.requests.map((r) => [r.method, r.path, r.query]);
 const NO_REQUEST: unknown[] = [];
@@ -379,7 +380,7 @@ describe('resource flags', () => {
 
   it('an unknown include is exit 2, listing the valid names, and sends nothing', async () => {
     const valid =
-      '  valid includes: entities, artists, writers, royalties, splits, costs, compensations, dates, accounting-periods, types, signatures, control-areas, creative-approvals, balances, recordings, compositions\n';
+      '  valid includes: entities, artists, writers, royalties, splits, costs, compensations, dates, accounting-periods, types, signatures, control-areas, creative-approvals, balances, recordings, compositions, languages, commitments, relations, targets\n';
     expect(await runCli(emulator, ['contracts', 'ls', '--include', 'royalties,royalty'])).toEqual({
       code: 2,
       stdout: '',

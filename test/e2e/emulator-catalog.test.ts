@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
   Artist,
-  CONTRACT_INCLUDES,
   Composition,
   Contract,
   Entity,
@@ -18,6 +17,7 @@ import {
   envelope,
   paged,
 } from '../../src/lib/schemas.js';
+import { SEED_CONTRACT_INCLUDES as CONTRACT_INCLUDES } from '../../src/lib/vocabulary.js';
 import { DEMO_PROJECT_ID, DEMO_PROJECT_TOKEN, OTHER_PROJECT_ID, SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import type { ProjectData } from '../../src/emulator/store.js';
@@ -27,7 +27,8 @@ let emulator: Emulator;
 let seeded: ProjectData;
 
 beforeAll(async () => {
-  emulator = await testEmulator();
+  // The spec's exact shapes: the seed flavor (the deployed service's additions are tested apart).
+  emulator = await testEmulator({ flavor: 'seed' });
   const data = emulator.state.data[DEMO_PROJECT_ID];
   if (!data) throw new Error('demo project missing');
   seeded = data;

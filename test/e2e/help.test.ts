@@ -58,7 +58,7 @@ describe('help', () => {
     expect(await runCli(null, ['help', 'contracts', 'lss'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: no help for 'contracts lss': unknown command 'lss'\n  commands of contracts: ls, get, status, download\n",
+      stderr: "error: no help for 'contracts lss': unknown command 'lss'\n  commands of contracts: ls, get, status, download, retry, tag\n",
     });
     // The top level lists what `pds --help` lists: no hidden helper.
     const top = await runCli(null, ['help', 'nope']);

@@ -1,3 +1,5 @@
+// The seed's upload flow (multipart with progress events, SPEC 4.8/4.9): the emulator runs as
+// --flavor seed, so pds falls back to it; the signed-URL flow is tested in upload-signed.test.ts.
 // `pds upload contract|statement` against a real emulator over loopback.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +23,7 @@ const PDF = readFileSync(SAMPLE);
 let emulator: Emulator;
 let dir: string;
 beforeAll(async () => {
-  emulator = await testEmulator({ processingMs: 20 });
+  emulator = await testEmulator({ processingMs: 20, flavor: 'seed' });
   dir = mkdtempSync(join(tmpdir(), 'pds-upload-'));
 });
 afterAll(async () => {
@@ -32,8 +34,9 @@ afterAll(async () => {
 /** Polls for real but briefly: the emulator's processing runs on the wall clock. */
 const quickClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realClock.sleep(Math.min(ms, 5), signal) };
 
+/** The upload requests since `since`; not the mint that found the service has no signed-URL flow (405). */
 const posts = (since: number, path?: string): RecordedRequest[] =>
-  emulator.requests.slice(since).filter((r) => r.method === 'POST' && (path === undefined || r.path === path));
+  emulator.requests.slice(since).filter((r) => r.method === 'POST' && !r.path.endsWith('/uploads') && (path === undefined || r.path === path));
 
 /** A PDF of `size` bytes in the temp dir, with or without its %%EOF trailer. */
 function pdfFile(name: string, size = PDF.length, trailer = true): string {
@@ -213,7 +216,7 @@ describe('pds upload: local checks', () => {
     const exact = join(dir, 'exact.pdf');
     writeFileSync(exact, '%PDF-1.4\n');
     truncateSync(exact, MAX_UPLOAD_BYTES);
-    await expect(checkFile(exact)).resolves.toMatchObject({ fileName: 'exact.pdf', size: MAX_UPLOAD_BYTES });
+    await expect(checkFile(exact, 'contract')).resolves.toMatchObject({ fileName: 'exact.pdf', size: MAX_UPLOAD_BYTES });
     unlinkSync(exact);
   });
 });
@@ -233,7 +236,7 @@ describe('pds upload: progress and answers', () => {
   const api = () => createDocumentsApi(client());
 
   it('reports the service progress events in order, ending at 100 %', async () => {
-    const file = await checkFile(pdfFile('progress.pdf', 3 * 1024 * 1024));
+    const file = await checkFile(pdfFile('progress.pdf', 3 * 1024 * 1024), 'contract');
     const events: UploadProgressEvent[] = [];
     const sent: number[] = [];
     const record = await api().upload('statement', DEMO_PROJECT, file, {
@@ -254,7 +257,7 @@ describe('pds upload: progress and answers', () => {
   });
 
   it('reads a plain JSON answer (the service answers JSON without the event-stream Accept)', async () => {
-    const file = await checkFile(pdfFile('plain-json.pdf'));
+    const file = await checkFile(pdfFile('plain-json.pdf'), 'contract');
     const multipart = await openMultipart(file, []);
     const response = await client().send({
       method: 'POST',
@@ -273,7 +276,7 @@ describe('pds upload: progress and answers', () => {
 
   it('shows a live progress line on a terminal', async () => {
     // The latency holds the answer back, so the live line has time to show bytes going out.
-    const slow = await testEmulator({ processingMs: 20, latencyMs: 300 });
+    const slow = await testEmulator({ processingMs: 20, latencyMs: 300, flavor: 'seed' });
     try {
       const file = pdfFile('live.pdf', 8 * 1024 * 1024);
       const result = await runCli(slow, ['upload', 'statement', file], { tty: true, env: { NO_COLOR: '1' } });
@@ -294,12 +297,13 @@ describe('pds upload: progress and answers', () => {
 
 /**
  * A fake *service* for the failure modes the emulator does not produce on purpose: an event
- * stream that stops before `complete`, and an `error` event. It answers every POST the given way.
+ * stream that stops before `complete`, and an `error` event. It answers every upload POST the given
+ * way; it has no signed-URL uploads (404), as a service of the seed's time.
  */
 async function fakeService(answer: 'cut' | 'end' | 'error'): Promise<{ url: string; posts: () => number; close: () => Promise<void> }> {
   let count = 0;
   const server: Server = createServer((req, res) => {
-    if (req.method !== 'POST') {
+    if (req.method !== 'POST' || (req.url ?? '').includes('/uploads')) {
       res.writeHead(404).end();
       return;
     }
@@ -375,13 +379,13 @@ describe('pds upload: failures', () => {
     const clock: Clock = {
       now: () => Date.now(),
       sleep: async () => {
-        late ??= await testEmulator({ port, processingMs: 20 });
+        late ??= await testEmulator({ port, processingMs: 20, flavor: 'seed' });
       },
     };
     try {
       const result = await runCli(`http://127.0.0.1:${port}`, ['upload', 'statement', pdfFile('refused.pdf')], { clock });
       expect(result.code).toBe(0);
-      expect(late?.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      expect(late?.requests.filter((r) => r.method === 'POST' && !r.path.endsWith('/uploads'))).toHaveLength(1);
     } finally {
       await late?.close();
     }
@@ -436,12 +440,14 @@ describe('pds upload: failures', () => {
   });
 
   it('sends each file exactly once when the service fails requests at random', async () => {
-    const flaky = await testEmulator({ processingMs: 20, failRate: 0.3, seed: 7 });
+    const flaky = await testEmulator({ processingMs: 20, failRate: 0.3, seed: 7, flavor: 'seed' });
     try {
       const files = Array.from({ length: 12 }, (_, i) => pdfFile(`flaky-${i}.pdf`));
       const result = await runCli(flaky, ['upload', 'statement', ...files, '--json']);
-      const uploads = flaky.requests.filter((r) => r.method === 'POST');
-      expect(uploads).toHaveLength(files.length);
+      // A file whose probing mint drew a 503 is reported and never sent; none is sent twice.
+      const mints = flaky.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/uploads') && r.status === 503).length;
+      const uploads = flaky.requests.filter((r) => r.method === 'POST' && !r.path.endsWith('/uploads'));
+      expect(uploads).toHaveLength(files.length - mints);
       const entries = JSON.parse(result.stdout) as { file: string; upload?: unknown; error?: { status?: number } }[];
       const failed = entries.filter((e) => e.error);
       expect(failed.length).toBeGreaterThan(0);
@@ -531,7 +537,7 @@ describe('pds upload --wait', () => {
   });
 
   it('gives up after --wait-timeout with exit 1 and the command to check again', async () => {
-    const slow = await testEmulator({ processingMs: 60_000 });
+    const slow = await testEmulator({ processingMs: 60_000, flavor: 'seed' });
     // A clock whose sleeps pass instantly but count: the overall limit is reached without waiting.
     let now = Date.now();
     const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
@@ -554,13 +560,14 @@ describe('pds upload --wait', () => {
   });
 
   it('stops on Ctrl-C with exit 130, during the wait or while the body is going out', async () => {
-    const slow = await testEmulator({ processingMs: 60_000, latencyMs: 400 });
+    const slow = await testEmulator({ processingMs: 60_000, latencyMs: 400, flavor: 'seed' });
     try {
       const waiting = new AbortController();
       const clock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realClock.sleep(Math.min(ms, 20), signal) };
       const interrupted = runCli(slow, ['upload', 'statement', pdfFile('ctrl-c.pdf'), '--wait'], { clock, signal: waiting.signal });
-      // Once the upload is through (after the 400 ms latency) the wait polls; interrupt it then.
-      setTimeout(() => waiting.abort(), 1000);
+      // Once the upload is through (the mint that finds no signed-URL flow, then the upload, each
+      // after the 400 ms latency) the wait polls; interrupt it then.
+      setTimeout(() => waiting.abort(), 1400);
       const result = await interrupted;
       expect(result).toEqual({
         code: 130,
@@ -568,11 +575,11 @@ describe('pds upload --wait', () => {
         stderr: expect.stringMatching(/^warning: \S+ctrl-c\.pdf was uploaded \(staging id (\d+)\); processing goes on in the service: follow it with `pds statements status \1`\n$/),
       });
 
-      // Mid-body: the latency holds the service back while pds is sending.
+      // Mid-body: the latency holds the service back while pds is sending (after the 400 ms mint).
       const sending = new AbortController();
       const file = pdfFile('ctrl-c-big.pdf', 8 * 1024 * 1024);
       const cut = runCli(slow, ['upload', 'statement', file], { signal: sending.signal });
-      setTimeout(() => sending.abort(), 150);
+      setTimeout(() => sending.abort(), 600);
       const midway = await cut;
       expect(midway.code).toBe(130);
       expect(midway.stdout).toBe('');

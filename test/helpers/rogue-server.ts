@@ -28,6 +28,21 @@ export interface RogueOptions {
   host?: '127.0.0.1' | '::1';
 }
 
+/**
+ * A service of the seed's time around a behaviour: `POST …/uploads` (the deployed service's
+ * signed-URL flow) is a 404, so pds falls back to the multipart upload that `behaviour` answers.
+ */
+export function seedService(behaviour: Behaviour): Behaviour {
+  return (req, res) => {
+    if (req.method === 'POST' && /\/uploads(\?|$)/.test(req.url ?? '')) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+      return;
+    }
+    behaviour(req, res);
+  };
+}
+
 /** Starts the server; `behaviour` answers every request (see `sequence` for a series of answers). */
 export async function startRogueServer(behaviour: Behaviour, options: RogueOptions = {}): Promise<RogueServer> {
   const requests: SeenRequest[] = [];

@@ -142,7 +142,7 @@ describe('pds __complete', () => {
     expect((await complete(['search', 'x', '--type', 'art'])).stdout).toBe('artist\n');
     expect((await complete(['artists', 'ls', '--fields', 'id,n'])).stdout).toBe('id,name\n');
     expect((await complete(['config', 'get', ''])).stdout).toBe('api-url\nproject\ntimeout\nretry-budget\nallow-http\n');
-    expect((await complete(['help', 'contracts', ''])).stdout).toBe('ls\nget\nstatus\ndownload\n');
+    expect((await complete(['help', 'contracts', ''])).stdout).toBe('ls\nget\nstatus\ndownload\nretry\ntag\n');
     expect((await complete(['api', 'art'])).stdout).toBe('artists?projectId={project}\n');
     expect((await complete(['completion', ''])).stdout).toBe('bash\nzsh\nfish\n');
   });

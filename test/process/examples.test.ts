@@ -6,6 +6,7 @@ import { cpSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sym
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { COMMANDS } from '../../src/commands/index.js';
@@ -83,6 +84,11 @@ beforeAll(async () => {
     mkdirSync(join(work, 'files', name, '..'), { recursive: true });
     copyFileSync(SAMPLE_PDF, join(work, 'files', name));
   }
+  // Statements in other formats than PDF, as the upload examples name them.
+  writeFileSync(join(work, 'files', 'sales.csv'), 'isrc,units,amount\nUSRC17607839,120,3.60\n');
+  writeFileSync(join(work, 'files', 'q1.txt.gz'), gzipSync('isrc\tunits\nUSRC17607839\t120\n'));
+  const xlsx = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(512, 7)]);
+  for (const name of ['q1.xlsx', 'royalties.xlsx']) writeFileSync(join(work, 'files', name), xlsx);
   writeFileSync(join(work, 'files', 'token.txt'), 'demo-org-token\n');
   writeFileSync(join(work, 'files', 'commands.txt'), '# the workspace\nls\ncat stats.yaml\n');
   // A config with the default profile and a `staging` one, both signed in and in the demo project.

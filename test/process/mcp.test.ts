@@ -130,9 +130,9 @@ describe('pds mcp: tools over stdio', () => {
     const record = data<{ staging_id: number; staging_stage: string }>(uploaded.text);
     expect(record.staging_id).toBeGreaterThanOrEqual(1001);
     expect(uploaded.text).toContain(`follow it with statement_status {"id": ${record.staging_id}}`);
-    const posted = emulator.requests.filter((r) => r.method === 'POST' && r.path === '/v1/statements');
-    expect(posted).toHaveLength(1);
-    expect(posted[0]?.upload).toMatchObject({ fileName: 'sample.pdf', size: 601 });
+    // The signed-URL flow: one mint, the bytes to the storage host, one complete.
+    expect(emulator.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/v1/statements/uploads', '/v1/statements/uploads/complete']);
+    expect(emulator.state.uploads.find((u) => u.staging_id === record.staging_id)).toMatchObject({ file_name: 'sample.pdf', file_size: 601 });
 
     const status = await call(reader.client, 'statement_status', { id: record.staging_id });
     expect(status.isError).toBe(false);

@@ -25,6 +25,7 @@ import {
   startRogueServer,
   type Behaviour,
   type RogueServer,
+  seedService,
 } from '../helpers/rogue-server.js';
 
 const SAMPLE_PDF = fileURLToPath(new URL('../fixtures/sample.pdf', import.meta.url));
@@ -189,7 +190,7 @@ describe('answers that never end, end early or are not JSON', () => {
   });
 
   it('an upload answered with keep-alive comments only ends after --timeout with the hint to follow it', async () => {
-    const server = await rogue(keepAliveOnlyStream(100));
+    const server = await rogue(seedService(keepAliveOnlyStream(100)));
     const result = await pds(server, ['upload', 'statement', SAMPLE_PDF, '--timeout', '1']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the service answered the upload but sent no event for 1 s; pds stopped waiting');
@@ -198,7 +199,7 @@ describe('answers that never end, end early or are not JSON', () => {
   });
 
   it('an event stream with an event that never ends fails at 1 MiB', async () => {
-    const server = await rogue(endlessEvent);
+    const server = await rogue(seedService(endlessEvent));
     const result = await pds(server, ['upload', 'statement', SAMPLE_PDF]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the service sent more than 1 MiB of its event stream without an event');

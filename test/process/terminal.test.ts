@@ -89,11 +89,16 @@ describe.each([120, 60])('Ctrl-C on a terminal %i columns wide', (cols) => {
 });
 
 describe('Ctrl-C while an upload is being sent', () => {
-  // A service that reads the body slowly and never answers: the upload is in flight at Ctrl-C.
+  // A service that reads the body slowly and never answers: the upload is in flight at Ctrl-C. It
+  // has no signed-URL uploads (404), so the body is the multipart upload's.
   let server: Server;
   let url: string;
   beforeAll(async () => {
-    server = createServer((req) => {
+    server = createServer((req, res) => {
+      if ((req.url ?? '').includes('/uploads')) {
+        res.writeHead(404).end();
+        return;
+      }
       req.on('data', () => {
         req.pause();
         setTimeout(() => req.resume(), 200);

@@ -19,6 +19,12 @@ export function resourceQuery(flags: {
   roles?: string | string[] | undefined;
   merged?: boolean | undefined;
   products?: boolean | undefined;
+  extractorIds?: string[] | undefined;
+  score?: boolean | undefined;
+  citations?: boolean | undefined;
+  stagingIds?: string[] | undefined;
+  extractionStage?: string | undefined;
+  detailed?: boolean | undefined;
 }): Record<string, QueryValue> {
   const includes = commaList(flags.include);
   const badInclude = includes.find((name) => !(CONTRACT_INCLUDES as readonly string[]).includes(name));
@@ -30,8 +36,18 @@ export function resourceQuery(flags: {
   if (badRole !== undefined) {
     throw new UsageError(`unknown role '${badRole}'`, { details: [`valid roles: ${ROLES.join(', ')}`] });
   }
+  const stagingIds = commaList(flags.stagingIds);
+  const badStaging = stagingIds.find((id) => !/^\d{1,15}$/.test(id));
+  if (badStaging !== undefined) throw new UsageError(`invalid staging id '${badStaging}' in --staging-ids: expected whole numbers`);
+  const on = (value: boolean | undefined) => (value === true ? 'true' : undefined);
   return {
     includes: [...new Set(includes)],
+    extractorIds: [...new Set(commaList(flags.extractorIds))],
+    stagingIds: [...new Set(stagingIds)],
+    extractionStage: flags.extractionStage,
+    score: on(flags.score),
+    citations: on(flags.citations),
+    detailed: on(flags.detailed),
     roles: [...new Set(roles)],
     includeMerged: flags.merged === true ? 'true' : undefined,
     includeProducts: flags.products === true ? 'true' : undefined,

@@ -5,6 +5,7 @@ import type { FlagSpec } from '../../lib/verb.js';
 import { CONTRACT_INCLUDES } from '../../lib/vocabulary.js';
 
 export const ROLES = ['assignee', 'assignor'] as const;
+export const EXTRACTION_STAGES = ['queued', 'processing', 'completed', 'failed', 'paused', 'timed_out', 'skipped'] as const;
 
 /** The flags beyond paging that resources take (CLI.md, "Reading"), each on the verbs named. */
 export const RESOURCE_FLAGS = {
@@ -17,6 +18,13 @@ export const RESOURCE_FLAGS = {
   roles: { type: 'list', value: 'roles', help: `only entities with these contract roles: ${ROLES.join(', ')}`, completion: ROLES },
   merged: { type: 'boolean', help: 'include merged duplicates' },
   products: { type: 'boolean', help: 'include products (releases with UPCs)' },
+  // The deployed service's options (SERVICE-NOW.md).
+  extractorIds: { type: 'list', value: 'ids', help: 'only what these extractors found, comma-separated' },
+  score: { type: 'boolean', help: 'add the confidence score' },
+  citations: { type: 'boolean', help: 'add the citations of what was extracted' },
+  stagingIds: { type: 'list', value: 'ids', help: 'only the statements of these staging ids, comma-separated' },
+  extractionStage: { type: 'choice', value: 'stage', choices: EXTRACTION_STAGES, help: 'only statements at this extraction stage' },
+  detailed: { type: 'boolean', help: 'the detailed record (folder, file size…)' },
 } as const satisfies Record<string, FlagSpec>;
 
 export type ResourceFlag = keyof typeof RESOURCE_FLAGS;
@@ -33,13 +41,18 @@ export interface CatalogResource {
 }
 
 export const CATALOG = {
-  contracts: { singular: 'contract', description: 'contracts of the project', seedId: '20001', flags: { ls: ['include'], get: ['include'] } },
+  contracts: {
+    singular: 'contract',
+    description: 'contracts of the project',
+    seedId: '20001',
+    flags: { ls: ['include', 'extractorIds', 'score', 'citations'], get: ['include', 'extractorIds', 'score', 'citations'] },
+  },
   statements: {
     singular: 'statement',
     description: 'royalty statements',
     idHelp: "the statement's id, a whole number, as `pds statements ls` shows it",
     seedId: '40001',
-    flags: { ls: [], get: [] },
+    flags: { ls: ['stagingIds', 'extractionStage', 'score'], get: ['detailed', 'score'] },
   },
   entities: {
     singular: 'entity',

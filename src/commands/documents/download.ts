@@ -35,6 +35,12 @@ class NoDownloadsError extends NotFoundError {}
 
 const NOUN = { contract: 'contracts', statement: 'statements' } as const;
 
+/** Whether a download link names a PDF: by its type, else by its name; a link naming neither is taken as one. */
+function isPdf(link: { fileName?: string | null | undefined; fileType?: string | null | undefined }): boolean {
+  if (link.fileType) return link.fileType.toLowerCase() === 'application/pdf';
+  return !link.fileName || /\.pdf$/i.test(link.fileName);
+}
+
 export async function run(opts: Options, ctx: Context): Promise<number> {
   const kind: DocumentKind = opts.kind;
   const ids = checkIds(kind, opts);
@@ -81,6 +87,8 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
         view.started(entry);
         const options: SaveOptions = {
           ...save,
+          // Statements come in 25 formats (SERVICE-NOW.md): only a PDF is checked for its magic.
+          pdf: kind === 'contract' || isPdf(link),
           onBytes: (received, total) => {
             entry.received = received;
             entry.total = total;

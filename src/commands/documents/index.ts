@@ -25,7 +25,49 @@ const DOWNLOAD_FLAGS = {
 } as const;
 
 
+/** `pds contracts|statements tag`: the complete list by default, or a change to it. */
+const TAG_FLAGS = {
+  add: { type: 'boolean', help: 'add these tags to the current ones' },
+  remove: { type: 'boolean', help: 'remove these tags from the current ones' },
+  clear: { type: 'boolean', help: 'remove every tag (no tags given)' },
+} as const;
+
+/** A statement's fields that an upload's context sets and `pds statements update` changes. */
+export const STATEMENT_FIELD_FLAGS = {
+  accountingPeriod: { type: 'string', value: 'p', help: 'the accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11; 2026-Q1 is accepted)' },
+  targetPeriod: { type: 'string', value: 'p', help: 'the period it reports on, as --accounting-period' },
+  currencyRoyalty: { type: 'string', value: 'C', help: 'the royalty currency, an ISO 4217 code such as EUR' },
+  currencyTransaction: { type: 'string', value: 'C', help: 'the transaction currency, an ISO 4217 code' },
+  payee: { type: 'string', value: 's', help: 'who is paid' },
+  payor: { type: 'string', value: 's', help: 'who pays' },
+} as const;
+
+/** `pds statements update`: each field, and a --clear-<field> that sends null. */
+export const UPDATE_FLAGS = {
+  ...STATEMENT_FIELD_FLAGS,
+  clearPayee: { type: 'boolean', help: 'clear the payee' },
+  clearPayor: { type: 'boolean', help: 'clear the payor' },
+  clearAccountingPeriod: { type: 'boolean', help: 'clear the accounting period' },
+  clearTargetPeriod: { type: 'boolean', help: 'clear the target period' },
+  clearCurrencyRoyalty: { type: 'boolean', help: 'clear the royalty currency' },
+  clearCurrencyTransaction: { type: 'boolean', help: 'clear the transaction currency' },
+} as const;
+
 export type Kind = { kind: DocumentKind };
+export type RetryOptions = OptionsOf<VerbDef<{}, [{ name: 'staging-id'; help: ''; required: true }], Kind>>;
+export type TagOptions = OptionsOf<VerbDef<typeof TAG_FLAGS, [{ name: 'id'; help: ''; required: true }, { name: 'tags'; help: ''; variadic: true }], Kind>>;
+export type UpdateOptions = OptionsOf<VerbDef<typeof UPDATE_FLAGS, [{ name: 'id'; help: ''; required: true }]>>;
+
+/** `pds statements update`: a statement's payee, payor, periods and currencies. */
+export const updateStatement = verb({
+  name: 'update',
+  description: "change a statement's payee, payor, periods or currencies (PUT /v1/statements/{id}); prints the result",
+  args: [{ name: 'id', help: 'the statement id', required: true }],
+  flags: UPDATE_FLAGS,
+  scripting: ['jq'],
+  examples: [['pds statements update 40001 --payee "Nova Records" --accounting-period 2026Q1'], ['pds statements update 40001 --clear-payor']],
+  load: () => import('./update.js'),
+});
 export type StatusOptions = OptionsOf<VerbDef<typeof STATUS_FLAGS, [{ name: 'id'; help: ''; required: true }], Kind>>;
 export type DownloadOptions = OptionsOf<VerbDef<typeof DOWNLOAD_FLAGS, [{ name: 'ids'; help: ''; variadic: true }], Kind>>;
 
@@ -65,5 +107,27 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
         : [['pds statements download 40001 -o -', 'to stdout'], ['pds statements download --all -o statements/']],
     load: () => import('./download.js'),
   });
-  return [status, download];
+  const retry = verb({
+    name: 'retry',
+    description: `queue a paused ${kind} upload again (never retried automatically); prints its new status`,
+    args: [{ name: 'staging-id', help: 'the staging id the paused upload printed', required: true }],
+    fixed: { kind },
+    scripting: ['jq'],
+    examples: [[`pds ${noun} retry 1001`, 'the staging id a paused upload printed', 'a paused upload (an emulator started with --pause-uploads)']],
+    load: () => import('./retry.js'),
+  });
+  const tag = verb({
+    name: 'tag',
+    description: `set the tags of a ${kind} (the complete list), or --add, --remove or --clear them`,
+    args: [
+      { name: 'id', help: `the ${kind} id`, required: true },
+      { name: 'tags', help: 'tags', variadic: true },
+    ],
+    flags: TAG_FLAGS,
+    fixed: { kind },
+    scripting: ['jq'],
+    examples: kind === 'contract' ? [['pds contracts tag 20001 urgent review'], ['pds contracts tag 20001 --add signed']] : [['pds statements tag 40001 q1 spotify'], ['pds statements tag 40001 --clear']],
+    load: () => import('./tag.js'),
+  });
+  return [status, download, retry, tag, ...(kind === 'statement' ? [updateStatement] : [])];
 }

@@ -67,16 +67,14 @@ export function progressOf(processes: DocumentProcesses): Progress {
   const p = processes.data;
   const staging = p.staging_processes;
   const base = { stagingId: p.staging_id, stagingStage: staging.stage };
-  if (staging.stage === 'failed') {
-    return {
-      ...base,
-      outcome: 'failed',
-      resultId: null,
-      extractions: [],
-      processing: null,
-      failure: ['the staging check failed', ...detailLines(stagingCheck(staging.info))],
-    };
+  // Staging that ended without a result: failed, or paused (which waits for a retry, not for
+  // time: a watch that went on would only run out).
+  const stagingFailure = (failure: string[]): Progress => ({ ...base, outcome: 'failed', resultId: null, extractions: [], processing: null, failure });
+  if (staging.stage === 'paused') {
+    const reason = (p as Record<string, unknown>).pause_reason ?? staging.info.pause_reason;
+    return stagingFailure(['the service paused the upload', ...(typeof reason === 'string' ? [reason] : []), `resume it with \`pds ${processes.kind}s retry ${p.staging_id}\``]);
   }
+  if (staging.stage === 'failed') return stagingFailure(['the staging check failed', ...detailLines(stagingCheck(staging.info))]);
   if (processes.kind === 'contract') {
     const run = processes.data.extraction_processes;
     const extractions = run?.extractions ?? [];

@@ -1,7 +1,7 @@
 // What `pds upload` shows while it works (see batch-display.ts for where it goes).
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses, UploadRecord } from '../../lib/api/documents.js';
-import { InterruptedError, PdsError } from '../../lib/errors.js';
+import { InterruptedError, PdsError, ProcessingFailedError } from '../../lib/errors.js';
 import type { LocalUpload } from '../../lib/upload.js';
 import { formatBytes } from '../../lib/text.js';
 import { BatchDisplay } from './batch-display.js';
@@ -24,6 +24,22 @@ export interface UploadEntry {
 }
 
 export const label = (file: LocalUpload): string => (file.arg === '-' ? `stdin (${file.fileName})` : file.arg);
+
+/** An upload the service paused (a quota, say): not a failure; it waits for a retry. */
+export const isPaused = (upload: UploadRecord | undefined): boolean => upload?.staging_stage === 'paused';
+
+export const retryCommand = (kind: DocumentKind, stagingId: number): string => `pds ${kind}s retry ${stagingId}`;
+
+/** `paused: <why>; resume it with \`pds statements retry N\``. */
+export function pausedText(kind: DocumentKind, upload: UploadRecord): string {
+  const reason = 'pause_reason' in upload && typeof upload.pause_reason === 'string' ? `: ${upload.pause_reason}` : '';
+  return `paused${reason}; resume it with \`${retryCommand(kind, upload.staging_id)}\``;
+}
+
+/** `--wait` on a paused upload: it will not finish by itself, so it fails as processing does (exit 7). */
+export function pausedError(kind: DocumentKind, upload: UploadRecord): PdsError {
+  return new ProcessingFailedError(`the service paused the upload (staging id ${upload.staging_id})`, { details: [pausedText(kind, upload)] });
+}
 
 /** An upload that waited and did not complete: failed processing, or still running at the limit. */
 export function waitProblem(entry: UploadEntry, kind: DocumentKind, waitTimeout: number): PdsError | undefined {
@@ -88,6 +104,8 @@ export class UploadDisplay {
         const mark = entry.watched.progress.outcome === 'completed' ? '✓' : entry.watched.progress.outcome === 'failed' ? '✗' : '!';
         const state = entry.watched.timedOut ? `still running after ${this.waitTimeout} s` : briefOf(this.kind, entry.watched.progress);
         this.batch.settle(entry.line, mark, `${name}  staging id ${entry.upload.staging_id} · ${state}`);
+      } else if (entry.upload && isPaused(entry.upload)) {
+        this.batch.settle(entry.line, '!', `${name}  staging id ${entry.upload.staging_id} · ${pausedText(this.kind, entry.upload)}`);
       } else if (entry.upload) {
         this.batch.settle(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}`);
       }
@@ -99,7 +117,9 @@ export class UploadDisplay {
       return;
     }
     const upload = entry.upload as UploadRecord;
-    if (this.wait && entry.watched) {
+    if (isPaused(upload)) {
+      this.batch.say(`uploaded ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${pausedText(this.kind, upload)}`);
+    } else if (this.wait && entry.watched) {
       const id = entry.watched.progress.resultId;
       this.batch.say(`processed ${name}: staging id ${upload.staging_id}, ${this.kind} ${id ?? '?'} completed`);
     } else {

@@ -25,6 +25,13 @@ export const start = verb({
       type: 'boolean',
       help: 'answer in the drifted forms of a deployed service: catalog lists paged, search keyed by type, statement processes as extraction_*',
     },
+    flavor: {
+      type: 'choice',
+      value: 'f',
+      choices: ['current', 'seed'],
+      help: "current: the deployed service (signed-URL uploads, tags, knowledge…) beside the seed's forms; seed: SPEC.md only (default current)",
+    },
+    pauseUploads: { type: 'boolean', help: 'new uploads go paused (a processing quota reached) until retried without this' },
   },
   // It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it.
   allowsNewProfile: true,
@@ -32,7 +39,7 @@ export const start = verb({
   examples: [
     ['pds emulator start --quiet &', 'on http://127.0.0.1:4010', SERVES],
     ['pds emulator start --port 0 --latency 200 --fail-rate 0.1', 'a slow, flaky service', SERVES],
-    ['pds emulator start --drift', 'the drifted answers of a deployed service', SERVES],
+    ['pds emulator start --drift --flavor seed', 'drifted answers; no signed-URL uploads', SERVES],
   ],
   load: () => import('./start.js'),
 });

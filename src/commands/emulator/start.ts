@@ -22,6 +22,8 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     drift: opts.drift === true,
     ...(opts.urlTtl === undefined ? {} : { urlTtlSeconds: opts.urlTtl }),
     ...(opts.tokenTtl === undefined ? {} : { tokenTtlSeconds: opts.tokenTtl }),
+    ...(opts.flavor === undefined ? {} : { flavor: opts.flavor }),
+    pauseUploads: opts.pauseUploads === true,
     // commander hands --quiet to the global -q/--quiet, whose meaning (nothing but errors) fits.
     quiet: ctx.settings.quiet,
   };

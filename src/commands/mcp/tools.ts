@@ -221,7 +221,7 @@ function documentTools(): ToolDefinition[] {
         const projectId = call.project(args.projectId as string | undefined);
         let file;
         try {
-          file = await checkFile(args.path as string);
+          file = await checkFile(args.path as string, kind);
         } catch (error) {
           throw error instanceof LocalFileError ? new UsageError(error.message) : error;
         }

@@ -23,9 +23,19 @@ export const get = verb({
   load: () => import('./get.js'),
 });
 
+export const create = verb({
+  name: 'create',
+  description: 'create a project (POST /v1/projects; never retried: a second one would make a second project)',
+  args: [{ name: 'name', help: 'the project name', required: true }],
+  flags: { entityName: { type: 'string', value: 'n', nonEmpty: true, help: 'the entity (label, publisher…) the project is for' } },
+  scripting: ['jq'],
+  examples: [['pds projects create "Back catalogue 2026" --entity-name "Nova Records"']],
+  load: () => import('./create.js'),
+});
+
 export const projects: NounDef = {
   name: 'projects',
-  description: 'list and inspect projects',
+  description: 'list, inspect and create projects',
   examples: [['pds projects ls'], ['pds projects get']],
-  verbs: [ls, get],
+  verbs: [ls, get, create],
 };

@@ -2,7 +2,8 @@
 import { verb, type AnyVerb, type NounDef, type OptionsOf, type VerbDef } from '../../lib/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { EXTRACTION_NAMES } from '../../lib/vocabulary.js';
-import { WATCH_FLAGS, type Kind } from '../documents/index.js';
+import { SCENARIO_FAMILIES, TARGET_FAMILIES } from '../../lib/formats.js';
+import { STATEMENT_FIELD_FLAGS, WATCH_FLAGS, type Kind } from '../documents/index.js';
 
 export const UPLOAD_FLAGS = {
   extract: {
@@ -13,10 +14,20 @@ export const UPLOAD_FLAGS = {
   },
   fileName: { type: 'string', value: 'name', help: 'the name to send for stdin (-) or for a single file' },
   concurrency: { type: 'number', value: 'n', integer: true, min: 1, max: 32, default: 4, help: 'uploads at once' },
-  wait: { type: 'boolean', help: 'wait until processing completed or failed (exit 7 if it failed)' },
+  wait: { type: 'boolean', help: 'wait until processing completed or failed (exit 7 if it failed or the service paused it)' },
   ...WATCH_FLAGS,
+  // The upload context (SERVICE-NOW.md); the statement-only ones are dropped from `upload contract`.
+  ...STATEMENT_FIELD_FLAGS,
+  scenario: { type: 'string', value: 'family', help: 'the scenario family (with --target-family), e.g. dsp.spotify', completion: SCENARIO_FAMILIES },
+  targetFamily: { type: 'string', value: 'family', help: 'the target family (with --scenario), e.g. recording_dsp_usage', completion: TARGET_FAMILIES },
+  tag: { type: 'repeated', value: 't', help: 'a tag for the uploaded record; repeat for more' },
+  folder: { type: 'string', value: 'name', nonEmpty: true, help: 'the folder to file the upload under' },
 } as const;
 
+/** Flags only statements take: a contract's context is its tags and folder. */
+const STATEMENT_ONLY = [...Object.keys(STATEMENT_FIELD_FLAGS), 'scenario', 'targetFamily'];
+const withoutStatementOnly = <T extends Record<string, unknown>>(flags: T): T =>
+  Object.fromEntries(Object.entries(flags).filter(([key]) => !STATEMENT_ONLY.includes(key))) as T;
 export type UploadOptions = OptionsOf<VerbDef<typeof UPLOAD_FLAGS, [{ name: 'files'; help: ''; required: true; variadic: true }], Kind>>;
 
 function uploadVerb(kind: DocumentKind): AnyVerb {
@@ -24,22 +35,30 @@ function uploadVerb(kind: DocumentKind): AnyVerb {
   const { extract, ...common } = UPLOAD_FLAGS;
   return verb({
     name: kind,
-    description: `upload ${kind} PDFs; prints each file's staging id`,
-    args: [{ name: 'files', help: 'PDF files; - reads one PDF from stdin (needs --file-name)', required: true, variadic: true }],
-    flags: kind === 'contract' ? { extract: { ...extract, help: extract.help.replace(/^contracts: /, '') }, ...common } : common,
+    description: kind === 'contract' ? "upload contract PDFs; prints each file's staging id" : "upload statements (CSV, XLSX, GZ, PDF and 21 more formats); prints each file's staging id",
+    args: [
+      kind === 'contract'
+        ? { name: 'files', help: 'PDF files; - reads one PDF from stdin (needs --file-name)', required: true, variadic: true }
+        : { name: 'files', help: 'statement files (csv tsv txt xlsx xls ods xml gz pdf …); - reads one from stdin (needs --file-name)', required: true, variadic: true },
+    ],
+    flags: kind === 'contract' ? { extract: { ...extract, help: extract.help.replace(/^contracts: /, '') }, ...withoutStatementOnly(common) } : common,
     fixed: { kind },
     scripting: ['jq'],
     examples:
       kind === 'contract'
         ? [['pds upload contract deal.pdf --extract royalties,splits,dates --wait'], ['cat deal.pdf | pds upload contract - --file-name deal.pdf']]
-        : [['pds upload statement statements/*.pdf --concurrency 4'], ['pds upload statement q1.pdf --wait --json']],
+        : [
+            ['pds upload statement statements/*.pdf --concurrency 4'],
+            ['pds upload statement sales.csv --accounting-period 2026Q1 --currency-royalty EUR --scenario dsp.spotify --target-family recording_dsp_usage --tag q1'],
+            ['pds upload statement q1.xlsx --wait --json'],
+          ],
     load: () => import('./upload.js'),
   });
 }
 
 export const upload: NounDef = {
   name: 'upload',
-  description: 'upload contract or statement PDFs (max 50 MiB each) for processing',
+  description: 'upload contracts (PDF) or statements (25 formats), max 50 MiB each, for processing',
   examples: [['pds upload statement statements/*.pdf'], ['pds upload contract deal.pdf --extract royalties,splits --wait']],
   verbs: [uploadVerb('contract'), uploadVerb('statement')],
 };

@@ -8,8 +8,9 @@ import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } fr
 import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError, asPdsError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
+import { buildContext } from '../../lib/formats.js';
 import { commaList } from '../../lib/verb-options.js';
-import { UploadDisplay, label, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
+import { UploadDisplay, isPaused, label, pausedError, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
 import { pool } from '../../lib/pool.js';
 import { safeText } from '../../lib/text.js';
 import { shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
@@ -23,11 +24,12 @@ const CHECK_CONCURRENCY = 16;
 export async function run(opts: Options, ctx: Context): Promise<number> {
   const kind: DocumentKind = opts.kind;
   const extractions = extractionNames(opts.extract);
+  const context = uploadContext(opts);
   const args = checkArgs(opts, ctx);
   const projectId = ctx.project();
   const api = ctx.api.documents; // fails now (exit 3) when there is no token, before stdin is read
 
-  const files = await checkAll(args, opts.fileName, ctx);
+  const files = await checkAll(args, kind, opts.fileName, ctx);
   const entries: Entry[] = files.map((file) => ({ file, sending: false, sent: 0, total: file.size }));
   const view = await UploadDisplay.create(ctx, kind, Boolean(opts.wait), opts.waitTimeout);
   for (const entry of entries) view.queued(entry);
@@ -38,8 +40,12 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
       try {
         entry.upload = await api.upload(kind, projectId, entry.file, {
           ...(extractions ? { extractions } : {}),
+          ...context,
           idleTimeoutMs: ctx.settings.timeoutMs,
           answerTimeoutMs: opts.waitTimeout * 1000,
+          onStart: () => {
+            entry.sending = true;
+          },
           onBytes: (sent, total) => {
             entry.sending = true;
             entry.sent = sent;
@@ -53,6 +59,11 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
         });
       } catch (error) {
         entry.error = ctx.signal.aborted ? new InterruptedError() : failure(error);
+        view.finished(entry);
+        return;
+      }
+      if (isPaused(entry.upload)) {
+        if (opts.wait) entry.error = pausedError(kind, entry.upload);
         view.finished(entry);
         return;
       }
@@ -81,7 +92,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     throw new InterruptedError();
   }
   view.errors(entries);
-  await printResults(ctx, kind, entries, Boolean(opts.wait), opts.waitTimeout);
+  await printResults(ctx, kind, entries, Boolean(opts.wait), opts.waitTimeout, context.context !== undefined || context.folderName !== undefined);
   if (entries.length > 1) ctx.output.info(summary(entries, Boolean(opts.wait)));
   return exitCode(entries);
 }
@@ -108,6 +119,24 @@ async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts
     });
   }
   view.finished(entry);
+}
+
+/** The context flags as the service takes them (`context`, `folderName`), checked before anything is sent. */
+function uploadContext(opts: Options): { context?: Record<string, unknown>; folderName?: string } {
+  const { context, problems } = buildContext(opts.kind, {
+    ...(opts.accountingPeriod === undefined ? {} : { accountingPeriod: opts.accountingPeriod }),
+    ...(opts.targetPeriod === undefined ? {} : { targetPeriod: opts.targetPeriod }),
+    ...(opts.currencyRoyalty === undefined ? {} : { currencyRoyalty: opts.currencyRoyalty }),
+    ...(opts.currencyTransaction === undefined ? {} : { currencyTransaction: opts.currencyTransaction }),
+    ...(opts.payee === undefined ? {} : { payee: opts.payee }),
+    ...(opts.payor === undefined ? {} : { payor: opts.payor }),
+    ...(opts.scenario === undefined ? {} : { scenario: opts.scenario }),
+    ...(opts.targetFamily === undefined ? {} : { targetFamily: opts.targetFamily }),
+    tags: opts.tag,
+  });
+  if (problems.length === 1) throw new UsageError(problems[0] as string);
+  if (problems.length > 1) throw new UsageError(`${problems.length} problems with the upload context; nothing was sent`, { details: problems });
+  return { ...(context ? { context } : {}), ...(opts.folder === undefined ? {} : { folderName: opts.folder }) };
 }
 
 /** `--extract royalties,extract-splits --extract dates` → the spec's full names, checked. */
@@ -151,13 +180,13 @@ function checkArgs(opts: Options, ctx: Context): string[] {
 }
 
 /** Every file is checked before any byte is sent; one bad file stops the whole batch. */
-async function checkAll(args: string[], fileName: string | undefined, ctx: Context): Promise<LocalUpload[]> {
+async function checkAll(args: string[], kind: DocumentKind, fileName: string | undefined, ctx: Context): Promise<LocalUpload[]> {
   const name = fileName?.trim();
   const results = new Array<LocalUpload | LocalFileError>(args.length);
   await pool(args.map((arg, index) => ({ arg, index })), CHECK_CONCURRENCY, ctx.signal, async ({ arg, index }) => {
     try {
       // Ctrl-C destroys stdin: a producer that has not finished must not hold pds open.
-      results[index] = arg === '-' ? await readStdin(addAbortSignal(ctx.signal, ctx.io.stdin), name as string) : await checkFile(arg, args.length === 1 ? name : undefined);
+      results[index] = arg === '-' ? await readStdin(addAbortSignal(ctx.signal, ctx.io.stdin), name as string, kind) : await checkFile(arg, kind, args.length === 1 ? name : undefined);
     } catch (error) {
       if (!(error instanceof LocalFileError)) throw error;
       results[index] = error;
@@ -180,7 +209,7 @@ function failure(error: unknown): PdsError {
 }
 
 /** stdout: an array for --json, staging ids for -q, a table on a terminal, TSV when piped. */
-async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], wait: boolean, waitTimeout: number): Promise<void> {
+async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], wait: boolean, waitTimeout: number, contextGiven: boolean): Promise<void> {
   const output = ctx.output;
   if (output.mode === 'json') {
     output.json(entries.map((entry) => jsonEntry(entry, kind, waitTimeout)));
@@ -192,14 +221,22 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
     return;
   }
   const idHeader = kind === 'contract' ? 'CONTRACT_ID' : 'STATEMENT_ID';
-  const headers = wait ? ['FILE', 'STAGING_ID', 'STAGE', 'STATE', idHeader] : ['FILE', 'STAGING_ID', 'STAGE'];
-  const rows = uploaded.map((entry) => {
+  // When context was sent, the signed-URL flow's answer says whether the service applied it.
+  const contextShown = contextGiven && uploaded.some((entry) => typeof (entry.upload as Record<string, unknown>).context_applied === 'boolean');
+  const contextCell = (entry: Entry): string[] => {
+    if (!contextShown) return [];
+    const applied = (entry.upload as Record<string, unknown>).context_applied;
+    return [applied === true ? 'applied' : applied === false ? 'none' : ''];
+  };
+  const headers = [...(wait ? ['FILE', 'STAGING_ID', 'STAGE', 'STATE', idHeader] : ['FILE', 'STAGING_ID', 'STAGE']), ...(contextShown ? ['CONTEXT'] : [])];
+  const cells = uploaded.map((entry) => {
     const upload = entry.upload as UploadRecord;
     const row = [entry.file.arg, String(upload.staging_id)];
     if (!wait) return [...row, upload.staging_stage];
     const progress = entry.watched?.progress;
     return [...row, progress?.stagingStage ?? upload.staging_stage, progress?.outcome ?? 'unknown', String(progress?.resultId ?? '')];
   });
+  const rows = cells.map((row, i) => [...row, ...contextCell(uploaded[i] as Entry)]);
   if (rows.length === 0) return;
   if (output.mode === 'tsv') {
     output.write(`${headers.join('\t')}\n`);
@@ -210,7 +247,7 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
   // The ids and the next command are for copying: never cut (the command moves below the table when
   // a row cannot hold it). The file shows its base name (the lines above named its path) and
   // shrinks; after a wait the staging stage is a detail beside the outcome, dropped first.
-  const fits: ColumnFit[] = wait ? ['text', 'copy', 'extra', 'text', 'copy', 'command'] : ['text', 'copy', 'text', 'command'];
+  const fits: ColumnFit[] = [...(wait ? ['text', 'copy', 'extra', 'text', 'copy'] : ['text', 'copy', 'text']), ...(contextShown ? ['text'] : []), 'command'] as ColumnFit[];
   const table = await output.table(
     [...headers.map((h) => h.replace(/_/g, ' ')), 'NEXT'],
     rows.map((row, i) => [basename(row[0] ?? ''), ...row.slice(1), next[i] ?? '']),
@@ -224,6 +261,7 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
 function nextCommand(entry: Entry, kind: DocumentKind): string {
   const upload = entry.upload as UploadRecord;
   const progress = entry.watched?.progress;
+  if (isPaused(upload)) return retryCommand(kind, upload.staging_id);
   if (progress?.outcome === 'completed' && progress.resultId !== null) return `pds ${DOCUMENT_KINDS[kind].noun} get ${progress.resultId}`;
   return statusCommand(kind, upload.staging_id);
 }
@@ -273,7 +311,7 @@ function exitCode(entries: Entry[]): number {
     if (notUploaded.length === entries.length && codes.size === 1) return [...codes][0] as number;
     return ExitCode.failure;
   }
-  if (entries.some((e) => e.watched?.progress.outcome === 'failed')) return ExitCode.processingFailed;
+  if (entries.some((e) => e.watched?.progress.outcome === 'failed' || e.error?.exitCode === ExitCode.processingFailed)) return ExitCode.processingFailed;
   if (entries.some((e) => e.error || e.watched?.timedOut)) return ExitCode.failure;
   return ExitCode.ok;
 }

@@ -2,7 +2,8 @@
 // artists. Records are stored with bookkeeping fields (merged_into, parties, staging_id…); every
 // response goes through a shape function that emits the spec's fields only, in the spec's order,
 // and drops absent or null values.
-import { CONTRACT_INCLUDES, type ContractInclude } from '../../lib/schemas.js';
+import { generatedFileName } from '../storage.js';
+import { CURRENT_INCLUDES, SEED_INCLUDES, type Include as ContractInclude } from '../vocabulary.js';
 import { HttpError, flag, paging, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
 import type {
   CompositionRecord,
@@ -234,9 +235,63 @@ function statementShape(s: StatementRecord, full: boolean): Fields {
   });
 }
 
+const current = (ctx: RouteContext): boolean => ctx.options.flavor !== 'seed';
+
+/** A boolean option of the deployed service: `true` or `false`, anything else a 400. */
+function boolParam(ctx: RouteContext, name: string, errors: Record<string, string[]>): boolean {
+  const raw = ctx.query.get(name);
+  if (raw !== null && raw !== 'true' && raw !== 'false') errors[name] = [`${name} must be true or false`];
+  return raw === 'true';
+}
+
+/** A stable score in [0.5, 1) for a record, as the service's extraction-confidence score. */
+function scoreOf(id: string | number): number {
+  let hash = 0;
+  for (const char of String(id)) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) % 1000;
+  return 0.5 + hash / 2000;
+}
+
+const EXTRACTION_STAGES = ['queued', 'processing', 'completed', 'failed', 'paused', 'timed_out', 'skipped'];
+
+/** What a statement's extraction stage is, from its processing status. */
+const extractionStage = (s: StatementRecord): string =>
+  s.processing_status === 'completed' || s.processing_status === 'failed' ? s.processing_status : 'processing';
+
+/** The deployed service's statement list options: stagingIds, extractionStage, score. */
+function statementFilter(ctx: RouteContext): { keep: (s: StatementRecord) => boolean; score: boolean } {
+  const errors: Record<string, string[]> = {};
+  const staging = listParam(ctx, 'stagingIds');
+  if (staging.some((id) => !/^\d{1,15}$/.test(id))) errors.stagingIds = ['stagingIds must be a comma-separated list of integers'];
+  const stage = ctx.query.get('extractionStage');
+  if (stage !== null && !EXTRACTION_STAGES.includes(stage)) errors.extractionStage = [`extractionStage must be one of ${EXTRACTION_STAGES.join(', ')}`];
+  const score = boolParam(ctx, 'score', errors);
+  if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+  const ids = new Set(staging.map(Number));
+  return {
+    keep: (s) => (ids.size === 0 || (s.staging_id !== undefined && ids.has(s.staging_id))) && (stage === null || extractionStage(s) === stage),
+    score,
+  };
+}
+
+/** The deployed service's fields of a statement: its staging, extraction stage, context and tags. */
+function statementExtras(s: StatementRecord, score: boolean): Fields {
+  return compact({
+    staging_id: s.staging_id,
+    extraction_stage: extractionStage(s),
+    accounting_period: s.accounting_period,
+    target_period: s.target_period,
+    payee: s.payee,
+    payor: s.payor,
+    tags: s.tags ?? [],
+    score: score ? scoreOf(s.id) : undefined,
+  });
+}
+
 const listStatements: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  return envelopePage(ctx, data.statements, (s) => statementShape(s, false));
+  if (!current(ctx)) return envelopePage(ctx, data.statements, (s) => statementShape(s, false));
+  const { keep, score } = statementFilter(ctx);
+  return envelopePage(ctx, data.statements.filter(keep), (s) => ({ ...statementShape(s, false), ...statementExtras(s, score) }));
 };
 
 // The path parameter is an integer (SPEC 4.3): anything else is a malformed request, so 400 with
@@ -250,46 +305,72 @@ const getStatement: Handler = (ctx) => {
     data.statements.find((s) => s.id === id),
     'statement',
   );
-  return { body: { data: statementShape(statement, true) } };
+  if (!current(ctx)) return { body: { data: statementShape(statement, true) } };
+  const errors: Record<string, string[]> = {};
+  const detailed = boolParam(ctx, 'detailed', errors);
+  const score = boolParam(ctx, 'score', errors);
+  if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+  const extras = statementExtras(statement, score);
+  return { body: { data: { ...statementShape(statement, true), ...extras, ...(detailed && { folder_name: statement.folder_name ?? null, file_size: statement.file_size }) } } };
 };
 
 // ---- contracts (4.4) ----
 
-const isInclude = (value: string): value is ContractInclude => (CONTRACT_INCLUDES as readonly string[]).includes(value);
+/** The contract options of the deployed service: extractorIds, score, citations. */
+interface ContractOptions {
+  includes: ContractInclude[];
+  score: boolean;
+  citations: boolean;
+}
 
-function parseIncludes(ctx: RouteContext): ContractInclude[] {
+function contractOptions(ctx: RouteContext): ContractOptions {
+  const known: readonly string[] = current(ctx) ? CURRENT_INCLUDES : SEED_INCLUDES;
   const values = listParam(ctx, 'includes');
-  const unknown = values.filter((value) => !isInclude(value));
-  if (unknown.length > 0) {
-    throw new HttpError(400, {
-      includes: unknown.map((value) => `unknown include '${value}'; valid: ${CONTRACT_INCLUDES.join(', ')}`),
-    });
+  const errors: Record<string, string[]> = {};
+  const unknown = values.filter((value) => !known.includes(value));
+  if (unknown.length > 0) errors.includes = unknown.map((value) => `unknown include '${value}'; valid: ${known.join(', ')}`);
+  let score = false;
+  let citations = false;
+  if (current(ctx)) {
+    score = boolParam(ctx, 'score', errors);
+    citations = boolParam(ctx, 'citations', errors);
+    if (listParam(ctx, 'extractorIds').some((id) => !/^[\w.-]{1,64}$/.test(id))) errors.extractorIds = ['extractorIds must be a comma-separated list of ids'];
   }
-  return [...new Set(values.filter(isInclude))];
+  if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+  return { includes: [...new Set(values)] as ContractInclude[], score, citations };
 }
 
 /** The base fields, plus one array per requested include (empty when nothing was extracted). */
-const contractShape = (includes: readonly ContractInclude[]) => (c: ContractRecord): Fields => {
+const contractShape = (ctx: RouteContext, options: ContractOptions) => (c: ContractRecord): Fields => {
   const out: Fields = { id: c.id, name: c.name, project_id: c.project_id, created_at: c.created_at };
-  for (const include of includes) out[include] = c.includes[include] ?? [];
+  if (current(ctx)) {
+    // Every deployed record has its file; seeded contracts are named after the generated PDF.
+    out.file_name = c.file_name ?? generatedFileName(c.name);
+    out.file_type = c.file_type ?? 'application/pdf';
+    out.tags = c.tags ?? [];
+    if (options.score) out.score = scoreOf(c.id);
+  }
+  for (const include of options.includes) {
+    const rows = c.includes[include] ?? [];
+    out[include] = options.citations ? rows.map((row) => ({ ...row, citations: [{ page: 1, text: String(row.id ?? '') }] })) : rows;
+  }
   return out;
 };
 
 const listContracts: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  const includes = parseIncludes(ctx);
-  return arrayPage(ctx, data.contracts, contractShape(includes));
+  return arrayPage(ctx, data.contracts, contractShape(ctx, contractOptions(ctx)));
 };
 
 const getContract: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  const includes = parseIncludes(ctx);
+  const options = contractOptions(ctx);
   const id = ctx.params.id ?? '';
   const contract = found(
     data.contracts.find((c) => c.id === id),
     'contract',
   );
-  return { body: { data: contractShape(includes)(contract) } };
+  return { body: { data: contractShape(ctx, options)(contract) } };
 };
 
 // ---- compositions and recordings (4.5) ----

@@ -18,7 +18,8 @@ const download =
         data: {
           url: ctx.storage.sign(kind, project.id, id, ctx.now(), ttl),
           fileName: file.fileName,
-          fileType: 'application/pdf',
+          // A file never uploaded here is served as a generated PDF.
+          fileType: ctx.storage.stored(file.stagingId ?? -1) ? file.fileType : 'application/pdf',
           expiresIn: ttl,
         },
       },

@@ -4,7 +4,7 @@
 // up front takes far longer than building this index.
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
-import type { ContractInclude } from '../../lib/schemas.js';
+import type { Include as ContractInclude } from '../vocabulary.js';
 import type { EntityRecord, PersonRecord, ProjectData, ProjectRecord, RelationRecord } from '../store.js';
 
 /** A workspace file: text as is, or a value written out as YAML when read. */

@@ -1,17 +1,27 @@
-// Contract and statement documents: upload (SPEC 4.8, 4.9, 6) and processing status (4.10). The two
-// kinds differ only in path, schemas and whether extractions exist, so one table describes them.
+// Contract and statement documents: upload and processing status (SPEC 4.8–4.10), staging retry
+// and the record edits of the deployed service (SERVICE-NOW.md). The two kinds differ only in path,
+// schemas and whether extractions exist, so one table describes them.
+//
+// An upload takes the deployed service's three steps (mint a staging record and a signed URL, PUT
+// the bytes to the storage host, complete) and falls back to the seed's multipart request with
+// progress events when the service has no `…/uploads` (404 or 405), found out once per command.
+import * as z from 'zod/mini';
 import type { HttpClient } from '../http.js';
-import { ServiceError, PdsError } from '../errors.js';
+import { ServiceError, PdsError, UsageError } from '../errors.js';
 import {
   ContractProcesses,
   ContractUpload,
   DownloadLink,
+  StagingRetry,
   StatementProcesses,
+  StatementUpdate,
   StatementUpload,
+  UploadComplete,
+  UploadMint,
   envelope,
   type UploadProgressEvent,
 } from '../schemas.js';
-import { LocalFileError, openMultipart, readUploadAnswer, UploadCutError, type LocalUpload } from '../upload.js';
+import { LocalFileError, openMultipart, openRaw, readUploadAnswer, UploadCutError, type LocalUpload } from '../upload.js';
 
 export const DOCUMENT_KINDS = {
   contract: { path: '/v1/contracts', noun: 'contracts', upload: ContractUpload, processes: ContractProcesses },
@@ -19,7 +29,9 @@ export const DOCUMENT_KINDS = {
 } as const;
 
 export type DocumentKind = keyof typeof DOCUMENT_KINDS;
-export type UploadRecord = ContractUpload | StatementUpload;
+/** The answer of a signed-URL upload, with `staging_stage` its status so both flows print alike. */
+export type SignedUpload = UploadComplete & { staging_stage: string; pause_reason?: string };
+export type UploadRecord = ContractUpload | StatementUpload | SignedUpload;
 
 /** The processes object of either kind, tagged so callers can tell them apart. */
 export type DocumentProcesses =
@@ -29,6 +41,12 @@ export type DocumentProcesses =
 export interface UploadOptions {
   /** Contract uploads only: full extraction names (`extract-…`). */
   extractions?: string[];
+  /** The upload's `context` (SERVICE-NOW.md); only the signed-URL flow can carry it. */
+  context?: Record<string, unknown>;
+  /** The folder to file it under; only the signed-URL flow can carry it. */
+  folderName?: string;
+  /** A request that may act (a mint, or a body that started) is on its way: the service may have something. */
+  onStart?(): void;
   /** Body bytes handed to the transport, of the whole body. */
   onBytes?(sent: number, total: number): void;
   /** The service's `progress` events. */
@@ -48,82 +66,259 @@ export function receivedHint(kind: DocumentKind): string {
   return `check with \`pds ${DOCUMENT_KINDS[kind].noun} ls\` before retrying: the upload may have been received`;
 }
 
-export function createDocumentsApi(http: HttpClient) {
-  return {
-    /**
-     * Uploads one PDF. The request is resent only when it failed before its body started (e.g. the
-     * connection was refused): once a byte of the body may have reached the service, a resend could
-     * create a duplicate document, so the failure is reported instead.
-     */
-    async upload(kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions = {}): Promise<UploadRecord> {
-      const spec = DOCUMENT_KINDS[kind];
-      let started = false;
-      let answered = false;
-      let sentAll = false;
-      const idle = new IdleWatch(options.idleTimeoutMs ?? 0);
-      // Ends the request once the upload is decided: a service that answers (503, 413, 401) before
-      // reading the body leaves the body still being sent, and its socket and byte callbacks kept
-      // the process alive until the idle limit.
-      const done = new AbortController();
-      // Events that keep coming without a confirmation are not silence: this bounds them overall.
-      const overall = new AbortController();
-      let overallTimer: NodeJS.Timeout | undefined;
-      const fields: [string, string][] = options.extractions ? [['extractions', JSON.stringify(options.extractions)]] : [];
-      const multipart = await openMultipart(file, fields, {
-        onStart: () => {
-          started = true;
-        },
-        onBytes: (sent, total) => {
-          // The transport may pull one more chunk after the answer came: it must neither re-arm the
-          // idle timer nor redraw progress over the result.
-          if (done.signal.aborted) return;
-          if (sent === total) sentAll = true;
-          idle.touch();
-          options.onBytes?.(sent, total);
-        },
+/** The statuses for which a service has no such route: it predates the signed-URL flow. */
+const NO_SUCH_ROUTE = new Set([404, 405]);
+/** A PUT cut by a reset is sent again this many times (an upsert: a second PUT replaces the first). */
+const PUT_RETRIES = 2;
+
+/** Step 1: a staging record and a signed URL; undefined when the service has no such route. Never resent. */
+async function mint(http: HttpClient, kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions, probing: boolean): Promise<UploadMint | undefined> {
+  const spec = DOCUMENT_KINDS[kind];
+  const json: Record<string, unknown> = { fileName: file.fileName, fileType: file.fileType, fileSize: file.size };
+  const dot = file.fileName.lastIndexOf('.');
+  if (dot > 0) json.fileExtension = file.fileName.slice(dot + 1).toLowerCase();
+  if (options.extractions) json.extractions = options.extractions;
+  if (options.folderName !== undefined) json.folderName = options.folderName;
+  if (options.context) json.context = options.context;
+  options.onStart?.();
+  try {
+    return await http.data({ method: 'POST', path: `${spec.path}/uploads`, query: { projectId }, json, retry: 'unsent' }, UploadMint);
+  } catch (error) {
+    if (probing && error instanceof PdsError && error.status !== undefined && NO_SUCH_ROUTE.has(error.status)) return undefined;
+    if (error instanceof ServiceError && error.status === undefined && !(error instanceof UploadCutError)) {
+      throw new UploadCutError(`the request for an upload URL of ${file.fileName} got no answer; pds did not resend it (a second one could create a second staging record)`, {
+        details: [receivedHint(kind)],
+        cause: error,
       });
-      try {
+    }
+    throw error;
+  }
+}
+
+/** Step 2: the bytes to the storage host, streamed from disk, with no credential; resent after a reset. */
+async function put(http: HttpClient, kind: DocumentKind, url: string, file: LocalUpload, options: UploadOptions, stagingId: number): Promise<void> {
+  const target = new URL(url);
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new ServiceError(`the service gave an upload URL that is not http(s): ${target.protocol}`);
+  for (let attempt = 0; ; attempt++) {
+    const idle = new IdleWatch(options.idleTimeoutMs ?? 0);
+    const done = new AbortController();
+    const raw = await openRaw(file, {
+      onBytes: (sent, total) => {
+        if (done.signal.aborted) return;
         idle.touch();
-        const response = await http.send({
-          method: 'POST',
-          path: spec.path,
-          query: { projectId },
-          headers: {
-            accept: 'text/event-stream, application/json;q=0.9',
-            'content-type': multipart.contentType,
-            'content-length': String(multipart.length),
-          },
-          body: multipart.body,
-          retry: () => !started,
-          // A 50 MiB upload on a slow link outlasts any fixed limit; the idle watch replaces it.
-          timeoutMs: 0,
-          signal: AbortSignal.any([idle.signal, done.signal, overall.signal]),
-          stream: true,
-          fresh: true,
-        });
-        answered = true;
-        idle.touch();
-        if (options.answerTimeoutMs) overallTimer = setTimeout(() => overall.abort(new Error('--wait-timeout')), options.answerTimeoutMs);
-        const answer = await readUploadAnswer(response, {
-          onEvent: () => idle.touch(),
-          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        });
-        const parsed = envelope(spec.upload).safeParse(answer);
-        if (!parsed.success) {
-          throw new ServiceError(`unexpected answer to the upload (POST ${spec.path})`, {
-            details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
-          });
-        }
-        return (parsed.data as { data: UploadRecord }).data;
-      } catch (error) {
-        if (overall.signal.aborted) throw unconfirmed(kind, (options.answerTimeoutMs ?? 0) / 1000, error);
-        throw explain(error, kind, started && !answered, idle, answered && sentAll);
-      } finally {
-        clearTimeout(overallTimer);
-        done.abort(new Error('the upload is over'));
-        idle.stop();
-        await multipart.close();
+        options.onBytes?.(sent, total);
+      },
+    });
+    try {
+      idle.touch();
+      const response = await http.sendToStorage(target, {
+        method: 'PUT',
+        headers: { 'content-type': file.fileType, 'content-length': String(raw.length), 'x-upsert': 'true' },
+        body: raw.body,
+        signal: AbortSignal.any([idle.signal, done.signal]),
+        fresh: true,
+      });
+      const text = await response.text(64 * 1024).catch(() => '');
+      if (response.ok) return;
+      throw new ServiceError(`the storage host ${target.origin} refused the upload of ${file.fileName} with HTTP ${response.status}`, {
+        status: response.status,
+        details: [storageMessage(text), `staging id ${stagingId} holds no file: upload it again`].filter((d) => d !== ''),
+      });
+    } catch (error) {
+      if (error instanceof PdsError) throw error;
+      if (idle.fired) throw new UploadCutError(`the upload of ${file.fileName} to the storage host stalled: nothing moved for ${idle.ms / 1000} s`, { details: ['raise the limit with --timeout <seconds>'], cause: error });
+      if (attempt >= PUT_RETRIES) {
+        throw new ServiceError(`the connection to the storage host ${target.origin} broke during the upload of ${file.fileName}, ${attempt + 1} times`, { cause: error, details: [`staging id ${stagingId} holds no file: upload it again`] });
       }
+      http.trace(`* the PUT to the storage host broke (${error instanceof Error ? error.message : String(error)}): sending it again (it replaces what came)`);
+    } finally {
+      done.abort(new Error('the upload is over'));
+      idle.stop();
+      await raw.close();
+    }
+  }
+}
+
+/** Step 3: the service takes the stored bytes in. Never resent; a failure names the staging id. */
+async function complete(http: HttpClient, kind: DocumentKind, projectId: string, stagingId: number, file: LocalUpload): Promise<SignedUpload> {
+  const spec = DOCUMENT_KINDS[kind];
+  let answer: UploadComplete;
+  try {
+    answer = await http.data({ method: 'POST', path: `${spec.path}/uploads/complete`, query: { projectId }, json: { stagingId }, retry: 'unsent' }, UploadComplete);
+  } catch (error) {
+    const cause = error instanceof PdsError ? error : new ServiceError(String(error));
+    const stored = `the bytes of ${file.fileName} are stored under staging id ${stagingId}, but the service did not confirm the upload${cause.status === undefined ? ' (no answer; pds did not resend it)' : ''}`;
+    const next = `check it with \`pds ${spec.noun} status ${stagingId}\` before uploading again`;
+    const details = [cause.message, ...cause.details, next];
+    if (cause.status === undefined) throw new UploadCutError(stored, { details, cause: error });
+    throw new ServiceError(stored, { details, status: cause.status, cause: error });
+  }
+  const signed: SignedUpload = { ...answer, staging_stage: answer.status };
+  if (answer.status === 'paused') {
+    const reason = await pauseReason(http, kind, projectId, stagingId);
+    if (reason) signed.pause_reason = reason;
+  }
+  return signed;
+}
+
+/** Why a staging is paused, from its status; undefined when the service does not say. */
+async function pauseReason(http: HttpClient, kind: DocumentKind, projectId: string, stagingId: number): Promise<string | undefined> {
+  try {
+    const processes = await http.data({ path: `${DOCUMENT_KINDS[kind].path}/${stagingId}/processes`, query: { projectId } }, envelopeFree);
+    const reason = (processes as { pause_reason?: unknown; staging_processes?: { info?: { pause_reason?: unknown } } }).pause_reason ??
+      (processes as { staging_processes?: { info?: { pause_reason?: unknown } } }).staging_processes?.info?.pause_reason;
+    return typeof reason === 'string' ? reason : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The seed's flow cannot carry what only the signed-URL flow can: refused, never dropped. */
+function checkSeedFlow(kind: DocumentKind, file: LocalUpload, options: UploadOptions): void {
+  if (kind === 'statement' && file.fileType !== 'application/pdf') {
+    throw new UsageError(`this service takes only PDF statements (it has no signed-URL uploads, which carry other formats)`);
+  }
+  if (options.context || options.folderName !== undefined) {
+    throw new UsageError('this service cannot carry upload context (--accounting-period, --currency-*, --payee, --payor, --scenario, --target-family, --tag, --folder): it has no signed-URL uploads', {
+      details: ['upload without those flags, then set them with `pds statements update` where the service allows it'],
+    });
+  }
+}
+
+async function uploadSigned(http: HttpClient, kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions, minted: UploadMint): Promise<SignedUpload> {
+  await put(http, kind, minted.upload_url, file, options, minted.staging_id);
+  return complete(http, kind, projectId, minted.staging_id, file);
+}
+
+async function uploadSeed(http: HttpClient, kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions): Promise<UploadRecord> {
+  checkSeedFlow(kind, file, options);
+  return uploadMultipart(http, kind, projectId, file, options);
+}
+
+/**
+ * The seed's upload (SPEC 4.8/4.9). The request is resent only when it failed before its body
+ * started (e.g. the connection was refused): once a byte of the body may have reached the
+ * service, a resend could create a duplicate document, so the failure is reported instead.
+ */
+async function uploadMultipart(http: HttpClient, kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions): Promise<UploadRecord> {
+  const spec = DOCUMENT_KINDS[kind];
+  let started = false;
+  let answered = false;
+  let sentAll = false;
+  const idle = new IdleWatch(options.idleTimeoutMs ?? 0);
+  // Ends the request once the upload is decided: a service that answers (503, 413, 401) before
+  // reading the body leaves the body still being sent, and its socket and byte callbacks kept
+  // the process alive until the idle limit.
+  const done = new AbortController();
+  // Events that keep coming without a confirmation are not silence: this bounds them overall.
+  const overall = new AbortController();
+  let overallTimer: NodeJS.Timeout | undefined;
+  const fields: [string, string][] = options.extractions ? [['extractions', JSON.stringify(options.extractions)]] : [];
+  const multipart = await openMultipart(file, fields, {
+    onStart: () => {
+      started = true;
+      options.onStart?.();
+    },
+    onBytes: (sent, total) => {
+      // The transport may pull one more chunk after the answer came: it must neither re-arm the
+      // idle timer nor redraw progress over the result.
+      if (done.signal.aborted) return;
+      if (sent === total) sentAll = true;
+      idle.touch();
+      options.onBytes?.(sent, total);
+    },
+  });
+  try {
+    idle.touch();
+    const response = await http.send({
+      method: 'POST',
+      path: spec.path,
+      query: { projectId },
+      headers: {
+        accept: 'text/event-stream, application/json;q=0.9',
+        'content-type': multipart.contentType,
+        'content-length': String(multipart.length),
+      },
+      body: multipart.body,
+      retry: () => !started,
+      // A 50 MiB upload on a slow link outlasts any fixed limit; the idle watch replaces it.
+      timeoutMs: 0,
+      signal: AbortSignal.any([idle.signal, done.signal, overall.signal]),
+      stream: true,
+      fresh: true,
+    });
+    answered = true;
+    idle.touch();
+    if (options.answerTimeoutMs) overallTimer = setTimeout(() => overall.abort(new Error('--wait-timeout')), options.answerTimeoutMs);
+    const answer = await readUploadAnswer(response, {
+      onEvent: () => idle.touch(),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    const parsed = envelope(spec.upload).safeParse(answer);
+    if (!parsed.success) {
+      throw new ServiceError(`unexpected answer to the upload (POST ${spec.path})`, {
+        details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+      });
+    }
+    return (parsed.data as { data: UploadRecord }).data;
+  } catch (error) {
+    if (overall.signal.aborted) throw unconfirmed(kind, (options.answerTimeoutMs ?? 0) / 1000, error);
+    throw explain(error, kind, started && !answered, idle, answered && sentAll);
+  } finally {
+    clearTimeout(overallTimer);
+    done.abort(new Error('the upload is over'));
+    idle.stop();
+    await multipart.close();
+  }
+}
+
+export function createDocumentsApi(http: HttpClient) {
+  /** Which flow this service takes, once the first upload has found out. */
+  let flow: 'signed' | 'seed' | undefined;
+  /** The first upload's mint, which the others wait for while the flow is unknown. */
+  let probing: Promise<unknown> | undefined;
+
+  /** The first upload of a command finds out which flow the service takes; the others wait for it. */
+  async function probe(kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions): Promise<UploadRecord> {
+    let release = (): void => undefined;
+    probing = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let minted: UploadMint | undefined;
+    try {
+      minted = await mint(http, kind, projectId, file, options, true);
+      flow = minted ? 'signed' : 'seed';
+      http.trace(minted ? '* uploading over signed URLs (the service\'s three-step flow)' : `* this service has no ${DOCUMENT_KINDS[kind].path}/uploads: uploading with the seed's multipart request`);
+    } finally {
+      probing = undefined;
+      release();
+    }
+    return minted ? uploadSigned(http, kind, projectId, file, options, minted) : uploadSeed(http, kind, projectId, file, options);
+  }
+
+  /**
+   * Uploads one file, by the service's signed-URL flow or the seed's multipart one. Neither resends
+   * a request that may have acted (a mint, a complete, a multipart body that started): a second
+   * one could create a second document, so the failure is reported instead. The PUT is resent.
+   */
+  async function upload(kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions = {}): Promise<UploadRecord> {
+    while (flow === undefined && probing) await probing;
+    if (flow === 'seed') return uploadSeed(http, kind, projectId, file, options);
+    if (flow === undefined) return probe(kind, projectId, file, options);
+    const minted = (await mint(http, kind, projectId, file, options, false)) as UploadMint;
+    return uploadSigned(http, kind, projectId, file, options, minted);
+  }
+  return {
+    upload,
+
+    /** `POST …/staging/{id}/retry`: a paused upload queued again. Never resent. */
+    retry(kind: DocumentKind, projectId: string, stagingId: number): Promise<StagingRetry> {
+      return http.data({ method: 'POST', path: `${DOCUMENT_KINDS[kind].path}/staging/${stagingId}/retry`, query: { projectId }, json: {}, retry: false }, StagingRetry);
+    },
+
+    /** `PUT /v1/statements/{id}`: payee, payor, periods, currencies, tags; null clears a field. */
+    updateStatement(projectId: string, id: string, changes: Record<string, unknown>): Promise<StatementUpdate> {
+      return http.data({ method: 'PUT', path: `/v1/statements/${encodeURIComponent(id)}`, query: { projectId }, json: changes, retry: false }, StatementUpdate);
     },
 
     /** `GET /v1/{contracts|statements}/{id}/download`: a signed URL of the document's file (not in the spec). */
@@ -141,6 +336,15 @@ export function createDocumentsApi(http: HttpClient) {
 }
 
 export type DocumentsApi = ReturnType<typeof createDocumentsApi>;
+
+/** Any `{data: …}`: the processes read for a pause reason, in whichever form the service sends. */
+const envelopeFree = z.looseObject({});
+
+/** The message of a storage host's XML error (`<Message>…</Message>`), or its first line. */
+function storageMessage(text: string): string {
+  const message = /<Message>([^<]{1,300})<\/Message>/.exec(text)?.[1];
+  return message ?? text.split('\n', 1)[0]?.slice(0, 300) ?? '';
+}
 
 /** The service took the file but did not confirm it in time: where to follow it, so nothing is lost. */
 function unconfirmed(kind: DocumentKind, seconds: number, cause: unknown): UploadCutError {

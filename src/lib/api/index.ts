@@ -4,6 +4,7 @@ import { createCatalogApi } from './catalog.js';
 import { createProjectsApi } from './projects.js';
 import { createDocumentsApi } from './documents.js';
 import { createSandboxApi } from './sandbox.js';
+import { createTagsApi } from './tags.js';
 
 export function createApi(http: HttpClient) {
   return {
@@ -12,6 +13,7 @@ export function createApi(http: HttpClient) {
     catalog: createCatalogApi(http),
     documents: createDocumentsApi(http),
     sandbox: createSandboxApi(http),
+    tags: createTagsApi(http),
   };
 }
 

@@ -1,7 +1,7 @@
-// Projects and project search.
+// Projects, project search, and the deployed service's project creation and knowledge search.
 import * as z from 'zod/mini';
 import type { HttpClient } from '../http.js';
-import { Project, SearchByType, SearchResult } from '../schemas.js';
+import { KnowledgeResults, Project, SearchByType, SearchResult } from '../schemas.js';
 import { listOf, toPage } from './catalog.js';
 
 /** One search hit, whichever form the service answered in. Unknown fields are kept. */
@@ -19,6 +19,19 @@ export function createProjectsApi(http: HttpClient) {
     async list(): Promise<Project[]> {
       const data = await http.data({ path: '/v1/projects' }, listOf(Project));
       return toPage(data, { page: 1, perPage: 0 }).items;
+    },
+
+    /** `POST /v1/projects` (SERVICE-NOW.md). Never resent: a second one would make a second project. */
+    create(name: string, entityName?: string): Promise<Project> {
+      return http.data({ method: 'POST', path: '/v1/projects', json: { name, ...(entityName === undefined ? {} : { entityName }) }, retry: false }, Project);
+    },
+
+    /** `GET /v1/projects/{id}/knowledge/search`: nodes with their claims and relationships. */
+    knowledge(projectId: string, q: string, options: { kinds?: string[]; limit?: number } = {}): Promise<z.infer<typeof KnowledgeResults>> {
+      return http.data(
+        { path: `/v1/projects/${encodeURIComponent(projectId)}/knowledge/search`, query: { q, kind: options.kinds, limit: options.limit } },
+        KnowledgeResults,
+      );
     },
 
     get(projectId: string): Promise<Project> {

@@ -1,0 +1,23 @@
+// `pds knowledge search`: the project's knowledge graph (SERVICE-NOW.md).
+import { verb, type NounDef } from '../../lib/verb.js';
+import { KNOWLEDGE_KINDS } from '../../lib/formats.js';
+
+export const search = verb({
+  name: 'search',
+  description: 'search the knowledge of the project: people, organizations, topics, with their claims and relationships',
+  args: [{ name: 'query', help: 'words to look for', required: true, variadic: true }],
+  flags: {
+    kind: { type: 'list', value: 'kinds', help: `only these kinds: ${KNOWLEDGE_KINDS.join(', ')}`, completion: KNOWLEDGE_KINDS },
+    limit: { type: 'number', value: 'n', integer: true, min: 1, max: 50, help: 'at most this many nodes (the service default: 10)' },
+  },
+  scripting: ['jq'],
+  examples: [['pds knowledge search royalty operations'], ['pds knowledge search Nova --kind person --json']],
+  load: () => import('./search.js'),
+});
+
+export const knowledge: NounDef = {
+  name: 'knowledge',
+  description: "the project's knowledge graph: nodes, claims, relationships",
+  examples: [['pds knowledge search recoupment --kind policy,decision']],
+  verbs: [search],
+};

@@ -1,0 +1,15 @@
+// `pds projects create <name>`: POST /v1/projects (SERVICE-NOW.md); prints the new project.
+import type { Context } from '../../lib/context.js';
+import { UsageError } from '../../lib/errors.js';
+import type { create } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
+
+type Options = OptionsOf<typeof create>;
+
+export async function run(opts: Options, ctx: Context): Promise<void> {
+  const name = opts.args[0].trim();
+  if (name === '' || name.length > 200) throw new UsageError('a project name is 1 to 200 characters');
+  const project = await ctx.api.projects.create(name, opts.entityName?.trim());
+  await ctx.output.record(project);
+  ctx.output.info(`make it the default with \`pds use ${project.id}\``);
+}

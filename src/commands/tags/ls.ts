@@ -1,0 +1,32 @@
+import type { Context } from '../../lib/context.js';
+import type { Tag } from '../../lib/schemas.js';
+import type { ls } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
+
+type Options = OptionsOf<typeof ls>;
+
+/** One page of up to 100 tags: a project has few, and the service lists them in one answer. */
+const PER_PAGE = 100;
+
+export async function run(opts: Options, ctx: Context): Promise<void> {
+  const projectId = ctx.project();
+  const items = await ctx.api.tags.list(projectId, {
+    ...(opts.scope === undefined ? {} : { scope: opts.scope }),
+    ...(opts.search === undefined ? {} : { search: opts.search }),
+    perPage: PER_PAGE,
+  });
+  async function* pages() {
+    yield { items, page: 1, perPage: PER_PAGE };
+  }
+  await ctx.output.list<Tag>(pages(), {
+    noun: 'tags',
+    id: (tag) => String(tag.id),
+    fields: ['id', 'tag', 'scope', 'usage_count'],
+    columns: [
+      { header: 'tag', value: (tag) => tag.tag },
+      { header: 'scope', value: (tag) => tag.scope },
+      { header: 'used', value: (tag) => tag.usage_count },
+      { header: 'id', value: (tag) => tag.id },
+    ],
+  });
+}
