@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { runPds, signedInEnv, startPds } from '../helpers/process.js';
-import { drain, startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
+import { drain, seedService, startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 
 const emulator = sharedEmulator();
 let rogue: RogueServer | undefined;
@@ -24,7 +24,8 @@ function aPdf(): string {
 
 /** An upload endpoint that takes the body, then streams `next()` every 50 ms and never confirms. */
 async function neverConfirming(next: (n: number) => string): Promise<RogueServer> {
-  return startRogueServer((req, res: ServerResponse) => {
+  // A service of the seed's form: the multipart upload answered with an event stream.
+  return startRogueServer(seedService((req, res: ServerResponse) => {
     void drain(req).then(() => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       let n = 0;
@@ -34,7 +35,7 @@ async function neverConfirming(next: (n: number) => string): Promise<RogueServer
       }, 50);
       res.on('close', () => clearInterval(timer));
     });
-  });
+  }));
 }
 
 const progress = (bytes: number) => `event: progress\ndata: ${JSON.stringify({ bytesUploaded: bytes, bytesTotal: bytes, percent: 100 })}\n\n`;
