@@ -15,6 +15,19 @@ export const UPLOAD_FLAGS = {
   concurrency: { type: 'number', value: 'n', integer: true, min: 1, max: 32, default: 4, help: 'uploads at once' },
   wait: { type: 'boolean', help: 'wait until processing completed or failed (exit 7 if it failed)' },
   ...WATCH_FLAGS,
+  // Batches (issue 19): directories, re-runs, keeping going, reports a CI system reads.
+  skipExisting: {
+    type: 'choice',
+    value: 'how',
+    choices: ['name', 'content'],
+    bare: 'name',
+    help: 'skip a file the project has already: same file name (and size, where the service reports it); =content also compares the bytes (SHA-256)',
+  },
+  failFast: { type: 'boolean', help: 'stop at the first failure (every local check still runs before anything is sent)' },
+  recursive: { type: 'boolean', help: 'directories: also the files in their subdirectories' },
+  include: { type: 'repeated', value: 'glob', help: "directories: only the files matching (e.g. '*.pdf'; repeatable)" },
+  exclude: { type: 'repeated', value: 'glob', help: 'directories: leave out the files matching (repeatable)' },
+  report: { type: 'repeated', value: 'junit=file|json=file', help: 'also write a report: JUnit XML or JSON (repeatable)' },
 } as const;
 
 export type UploadOptions = OptionsOf<VerbDef<typeof UPLOAD_FLAGS, [{ name: 'files'; help: ''; required: true; variadic: true }], Kind>>;
@@ -25,14 +38,18 @@ function uploadVerb(kind: DocumentKind): AnyVerb {
   return verb({
     name: kind,
     description: `upload ${kind} PDFs; prints each file's staging id`,
-    args: [{ name: 'files', help: 'PDF files; - reads one PDF from stdin (needs --file-name)', required: true, variadic: true }],
+    args: [{ name: 'files', help: 'PDF files or directories; - reads one PDF from stdin (needs --file-name)', required: true, variadic: true }],
     flags: kind === 'contract' ? { extract: { ...extract, help: extract.help.replace(/^contracts: /, '') }, ...common } : common,
     fixed: { kind },
     scripting: ['jq'],
     examples:
       kind === 'contract'
         ? [['pds upload contract deal.pdf --extract royalties,splits,dates --wait'], ['cat deal.pdf | pds upload contract - --file-name deal.pdf']]
-        : [['pds upload statement statements/*.pdf --concurrency 4'], ['pds upload statement q1.pdf --wait --json']],
+        : [
+            ['pds upload statement statements/*.pdf --concurrency 4'],
+            ['pds upload statement q1.pdf --wait --json'],
+            ['pds upload statement statements/ --recursive --skip-existing --report junit=pds.xml', 'a re-runnable batch'],
+          ],
     load: () => import('./upload.js'),
   });
 }
