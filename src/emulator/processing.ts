@@ -269,6 +269,7 @@ function materialize(state: EmulatorState, data: ProjectData, upload: UploadReco
       parties: [],
       includes: { entities: [] },
       staging_id: upload.staging_id,
+      file_name: upload.file_name,
     };
     data.contracts.push(contract);
     upload.result_id = contract.id;

@@ -60,6 +60,8 @@ export interface ContractRecord {
   includes: Partial<Record<ContractInclude, Record<string, unknown>[]>>;
   /** The staging id it came from, when it was uploaded through the emulator. */
   staging_id?: number;
+  /** The uploaded file's name (SERVICE-NOW: contracts carry it); seeded contracts have none. */
+  file_name?: string;
 }
 
 /** The full (single-item) statement shape; the list strips the single-only fields. */

@@ -225,7 +225,7 @@ function parseIncludes(ctx: RouteContext): ContractInclude[] {
 
 /** The base fields, plus one array per requested include (empty when nothing was extracted). */
 const contractShape = (includes: readonly ContractInclude[]) => (c: ContractRecord): Fields => {
-  const out: Fields = { id: c.id, name: c.name, project_id: c.project_id, created_at: c.created_at };
+  const out: Fields = compact({ id: c.id, name: c.name, file_name: c.file_name, project_id: c.project_id, created_at: c.created_at });
   for (const include of includes) out[include] = c.includes[include] ?? [];
   return out;
 };
