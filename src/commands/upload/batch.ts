@@ -74,10 +74,18 @@ async function walk(dir: string, recursive: boolean): Promise<string[]> {
 async function globFilter(selection: Selection): Promise<(path: string) => boolean> {
   if (selection.include.length === 0 && selection.exclude.length === 0) return () => true;
   const { default: picomatch } = await import('picomatch');
-  const matcher = (globs: readonly string[]) => (globs.length === 0 ? undefined : picomatch([...globs], { basename: true }));
-  const include = matcher(selection.include);
+  // A glob with a `/` is matched against the path below the directory, one without against the
+  // base name (as .gitignore does); picomatch's own `basename` option fails the former.
+  const matcher = (globs: readonly string[]) => {
+    const tests = globs.map((glob) => {
+      const test = picomatch(glob);
+      return glob.includes('/') ? test : (path: string) => test(path.slice(path.lastIndexOf('/') + 1));
+    });
+    return (path: string) => tests.some((test) => test(path));
+  };
+  const include = selection.include.length === 0 ? () => true : matcher(selection.include);
   const exclude = matcher(selection.exclude);
-  return (path) => (include === undefined || include(path)) && !(exclude?.(path) ?? false);
+  return (path) => include(path) && !exclude(path);
 }
 
 /** A record the project has (or that this command created) under a file name. */
