@@ -102,13 +102,15 @@ export function decorateHelp(program: Command, columns: () => number): void {
   );
 }
 
+export const HELP_EXAMPLES: readonly Example[] = [['pds help contracts ls'], ['pds help exit-codes']];
+
 /** `pds help [command...]`: the same page as `<command> --help`; `exit-codes` prints the table. */
 export function registerHelp(program: Command, write: (text: string) => void, columns: () => number): void {
   program
     .command('help')
     .description('show help for a command, or the exit codes (`pds help exit-codes`)')
     .argument('[command...]', 'a command, e.g. `contracts ls`; or exit-codes')
-    .addHelpText('after', examplesHelp([['pds help contracts ls'], ['pds help exit-codes']]))
+    .addHelpText('after', examplesHelp(HELP_EXAMPLES))
     .action((words: string[]) => {
       if (words[0] === 'exit-codes') {
         if (words.length > 1) throw new UsageError(`\`pds help exit-codes\` takes nothing more: '${words.slice(1).join(' ')}'`);

@@ -3,7 +3,6 @@
 // itself and runs every line as `cd '<dir>' && <line>`.
 import { createInterface, type Interface } from 'node:readline';
 import type { Writable } from 'node:stream';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import type { ExecResult } from '../../lib/schemas.js';
