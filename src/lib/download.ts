@@ -8,7 +8,8 @@ import { link, open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { InterruptedError, PdsError, ServiceError, UsageError } from './errors.js';
-import type { HttpResponse, Transport } from './transport.js';
+import type { Context } from './context.js';
+import { createTransport, type HttpResponse, type Transport } from './transport.js';
 import { formatBytes } from './upload.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -31,6 +32,18 @@ export interface SaveOptions {
   trace?: (line: string) => void;
   /** Bytes received so far, and the total when the storage host announced it. */
   onBytes?(received: number, total: number | undefined): void;
+}
+
+/** What every fetch from storage in a command shares: its Ctrl-C, its timeout as the idle limit, --verbose. */
+export function storageOptions(ctx: Context, force: boolean): Omit<SaveOptions, 'onBytes'> {
+  return {
+    transport: createTransport(ctx.env),
+    signal: ctx.signal,
+    idleTimeoutMs: ctx.settings.timeoutMs,
+    userAgent: `pds/${ctx.version} node/${process.versions.node}`,
+    force,
+    ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),
+  };
 }
 
 export interface Saved {

@@ -7,8 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, NotFoundError, PdsError, UsageError } from '../../lib/errors.js';
-import { NameClaims, StorageDeniedError, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
-import { createTransport } from '../../lib/transport.js';
+import { NameClaims, StorageDeniedError, safeFileName, saveToFile, saveToStream, storageOptions, type SaveOptions, type Saved } from '../../lib/download.js';
 import { formatBytes } from '../../lib/upload.js';
 import { BatchDisplay } from './batch-display.js';
 import { pool } from '../../lib/pool.js';
@@ -52,14 +51,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const dryRun = ctx.settings.dryRun;
   if (destination.to === 'dir' && !dryRun) await mkdir(destination.dir, { recursive: true });
 
-  const save: Omit<SaveOptions, 'onBytes'> = {
-    transport: createTransport(ctx.env),
-    signal: ctx.signal,
-    idleTimeoutMs: ctx.settings.timeoutMs,
-    userAgent: `pds/${ctx.version} node/${process.versions.node}`,
-    force: opts.force === true,
-    ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),
-  };
+  const save = storageOptions(ctx, opts.force === true);
   const view = await Display.create(ctx, kind, destination.to === 'stdout');
   if (!dryRun) for (const entry of entries) view.queued(entry);
   const claims = new NameClaims();

@@ -9,9 +9,8 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { saveToStream } from '../../lib/download.js';
+import { saveToStream, storageOptions } from '../../lib/download.js';
 import { UsageError } from '../../lib/errors.js';
-import { createTransport } from '../../lib/transport.js';
 import type { LocalUpload } from '../../lib/upload.js';
 
 export interface Selection {
@@ -178,14 +177,7 @@ export class ExistingRecords {
         done();
       },
     });
-    await saveToStream(link.url, sink, {
-      transport: createTransport(this.ctx.env),
-      signal: this.ctx.signal,
-      idleTimeoutMs: this.ctx.settings.timeoutMs,
-      userAgent: `pds/${this.ctx.version} node/${process.versions.node}`,
-      force: false,
-      ...(this.ctx.settings.verbose ? { trace: (line: string) => this.ctx.io.stderr.write(`${line}\n`) } : {}),
-    });
+    await saveToStream(link.url, sink, storageOptions(this.ctx, false));
     return hash.digest('hex');
   }
 }
