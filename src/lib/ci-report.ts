@@ -29,6 +29,11 @@ export interface Counts {
   failed: number;
 }
 
+/** A file that failed: its upload or local check, or (uploaded, with --wait) its processing. */
+function isFailure(file: FileReport): boolean {
+  return file.outcome === 'failed' || file.outcome === 'would fail' || (file.outcome === 'uploaded' && file.reason !== undefined);
+}
+
 /** `%`, CR and LF in a workflow command's message (the runner decodes them back). */
 export function escapeCommandData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -43,7 +48,7 @@ export function escapeCommandProperty(text: string): string {
 export function githubAnnotations(files: readonly FileReport[], workspace: string | undefined): string {
   let out = '';
   for (const file of files) {
-    if (file.outcome !== 'failed' && file.outcome !== 'would fail') continue;
+    if (!isFailure(file)) continue;
     const properties = file.path === '-' ? [] : [`file=${escapeCommandProperty(workspacePath(file.path, workspace))}`];
     properties.push(`title=${escapeCommandProperty('pds upload')}`);
     out += `::error ${properties.join(',')}::${escapeCommandData(file.reason ?? file.outcome)}\n`;
@@ -98,13 +103,13 @@ const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3
 
 /** JUnit XML: one testcase per file, a failure with its reason, a skip as skipped. */
 export function junitXml(suite: string, files: readonly FileReport[], totalMs: number): string {
-  const failures = files.filter((f) => f.outcome === 'failed' || f.outcome === 'would fail').length;
-  const skipped = files.filter((f) => f.outcome !== 'uploaded' && f.outcome !== 'would upload' && f.outcome !== 'failed' && f.outcome !== 'would fail').length;
+  const failures = files.filter(isFailure).length;
+  const skipped = files.filter((f) => f.outcome === 'skipped' || f.outcome === 'would skip' || f.outcome === 'not started').length;
   const counts = `tests="${files.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(totalMs)}"`;
   const cases = files.map((file) => {
     const open = `    <testcase classname="${xml(suite)}" name="${xml(file.path)}" time="${seconds(file.ms)}"`;
     const reason = xml(file.reason ?? file.outcome);
-    if (file.outcome === 'failed' || file.outcome === 'would fail') {
+    if (isFailure(file)) {
       return `${open}>\n      <failure message="${xml((file.reason ?? file.outcome).split('\n')[0] as string)}">${reason}</failure>\n    </testcase>`;
     }
     if (file.outcome === 'uploaded' || file.outcome === 'would upload') return `${open}/>`;
