@@ -40,7 +40,9 @@ export interface SpawnOptions {
 /** The environment of a child: this process's, minus anything that would leak into pds. */
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC', NO_COLOR: undefined, FORCE_COLOR: undefined };
-  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy']) {
+  // CI (set where the suite runs in CI) turns a terminal's live lines into log lines, and
+  // GITHUB_ACTIONS adds workflow commands: a test that wants them sets them.
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy', 'CI', 'GITHUB_ACTIONS']) {
     delete env[name];
   }
   for (const [key, value] of Object.entries(extra)) {

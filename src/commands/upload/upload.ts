@@ -29,7 +29,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const reports = parseReports(opts.report);
   const args = await filesOf(opts, ctx);
   const projectId = ctx.project();
-  const api = ctx.api.documents; // fails now (exit 3) when there is no token, before stdin is read
+  ctx.requireToken(); // exit 3 now when there is no token, before stdin is read
 
   const entries = await checkAll(args, opts.fileName, opts.failFast === true, ctx);
   const dryRun = ctx.settings.dryRun;
@@ -43,76 +43,13 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     view?.queued(entry);
     if (entry.error) view?.finished(entry);
   }
-
-  const failFast = new AbortController();
-  const waits: Promise<void>[] = [];
   try {
-    // Files of one name go one after the other, so that a record made by the first is seen by the next.
-    await pool(byFileName(entries), opts.concurrency, ctx.signal, async (group) => {
-      for (const entry of group) {
-        if (entry.error) continue;
-        if (failFast.signal.aborted) {
-          entry.notStarted = true;
-          view?.finished(entry);
-          continue;
-        }
-        const started = ctx.clock.now();
-        if (existing && !(await skipOrNot(entry, existing, view))) continue;
-        if (dryRun) {
-          existing?.uploaded(entry.file, undefined);
-          continue;
-        }
-        const uploadView = view as UploadDisplay;
-        uploadView.started(entry);
-        try {
-          entry.upload = await api.upload(kind, projectId, entry.file, {
-            ...(extractions ? { extractions } : {}),
-            idleTimeoutMs: ctx.settings.timeoutMs,
-            onBytes: (sent, total) => {
-              entry.sending = true;
-              entry.sent = sent;
-              entry.total = total;
-              uploadView.progress(entry);
-            },
-            onProgress: (event) => {
-              entry.servicePercent = event.percent;
-              uploadView.progress(entry);
-            },
-          });
-        } catch (error) {
-          entry.error = ctx.signal.aborted ? new InterruptedError() : asPdsError(error);
-          entry.ms = ctx.clock.now() - started;
-          if (opts.failFast) failFast.abort();
-          uploadView.finished(entry);
-          continue;
-        }
-        entry.ms = ctx.clock.now() - started;
-        existing?.uploaded(entry.file, String(entry.upload.staging_id));
-        if (!opts.wait) {
-          uploadView.finished(entry);
-          continue;
-        }
-        uploadView.watching(entry, undefined);
-        // The wait does not hold an upload slot: polling is cheap, uploads are not.
-        waits.push(waitFor(entry, kind, projectId, opts, ctx, uploadView));
-      }
-    });
-    await Promise.all(waits);
+    await sendAll(entries, { opts, ctx, projectId, extractions, existing, view });
   } finally {
     view?.close();
   }
+  if (ctx.signal.aborted) interrupted(ctx, kind, entries);
 
-  if (ctx.signal.aborted) {
-    const inFlight = entries.filter((e) => e.sending && !e.upload);
-    for (const entry of inFlight) ctx.output.warn(`the upload of ${label(entry.file)} was interrupted; ${receivedHint(kind)}`);
-    // Ctrl-C stopped the waiting, not the work: the service goes on processing what it accepted.
-    const accepted = entries.filter((e) => e.upload && e.error instanceof InterruptedError);
-    for (const entry of accepted) {
-      const id = (entry.upload as UploadRecord).staging_id;
-      ctx.output.warn(`${label(entry.file)} was uploaded (staging id ${id}); processing goes on in the service: follow it with \`${statusCommand(kind, id)}\``);
-    }
-    throw new InterruptedError();
-  }
   view?.errors(entries);
   if (dryRun) printPlan(ctx, kind, entries);
   else await printResults(ctx, kind, entries, Boolean(opts.wait), opts.waitTimeout);
@@ -131,6 +68,94 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   // The last line on stderr, so a log's tail says how the batch went.
   if (entries.length > 1 || existing || dryRun) ctx.output.info(`${countsLine} (${formatDuration(totalMs)})`);
   return exitCode(entries);
+}
+
+interface Batch {
+  opts: Options;
+  ctx: Context;
+  projectId: string;
+  extractions: string[] | undefined;
+  existing: ExistingRecords | undefined;
+  /** None in a dry run. */
+  view: UploadDisplay | undefined;
+}
+
+/** Every file that passed its checks: skipped, planned (dry run), or uploaded and maybe waited for. */
+async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
+  const { opts, ctx, existing, view } = batch;
+  const failFast = new AbortController();
+  const waits: Promise<void>[] = [];
+  // Files of one name go one after the other, so that a record made by the first is seen by the next.
+  await pool(byFileName(entries), opts.concurrency, ctx.signal, async (group) => {
+    for (const entry of group) {
+      if (entry.error) continue;
+      if (failFast.signal.aborted) {
+        entry.notStarted = true;
+        view?.finished(entry);
+        continue;
+      }
+      if (existing && !(await skipOrNot(entry, existing, view))) continue;
+      if (!view) {
+        existing?.uploaded(entry.file, undefined);
+        continue;
+      }
+      if (!(await sendOne(entry, batch, view))) {
+        if (opts.failFast) failFast.abort();
+        continue;
+      }
+      existing?.uploaded(entry.file, String((entry.upload as UploadRecord).staging_id));
+      if (!opts.wait) {
+        view.finished(entry);
+        continue;
+      }
+      view.watching(entry, undefined);
+      // The wait does not hold an upload slot: polling is cheap, uploads are not.
+      waits.push(waitFor(entry, opts.kind, batch.projectId, opts, ctx, view));
+    }
+  });
+  await Promise.all(waits);
+}
+
+/** One upload; false (the error recorded and shown) when it failed. */
+async function sendOne(entry: Entry, { opts, ctx, projectId, extractions }: Batch, view: UploadDisplay): Promise<boolean> {
+  const started = ctx.clock.now();
+  view.started(entry);
+  try {
+    entry.upload = await ctx.api.documents.upload(opts.kind, projectId, entry.file, {
+      ...(extractions ? { extractions } : {}),
+      idleTimeoutMs: ctx.settings.timeoutMs,
+      onBytes: (sent, total) => {
+        entry.sending = true;
+        entry.sent = sent;
+        entry.total = total;
+        view.progress(entry);
+      },
+      onProgress: (event) => {
+        entry.servicePercent = event.percent;
+        view.progress(entry);
+      },
+    });
+    return true;
+  } catch (error) {
+    entry.error = ctx.signal.aborted ? new InterruptedError() : asPdsError(error);
+    view.finished(entry);
+    return false;
+  } finally {
+    entry.ms = ctx.clock.now() - started;
+  }
+}
+
+/** Ctrl-C: what may have arrived, and what goes on processing, then exit 130. */
+function interrupted(ctx: Context, kind: DocumentKind, entries: Entry[]): never {
+  const inFlight = entries.filter((e) => e.sending && !e.upload);
+  for (const entry of inFlight) ctx.output.warn(`the upload of ${label(entry.file)} was interrupted; ${receivedHint(kind)}`);
+  // Ctrl-C stopped the waiting, not the work: the service goes on processing what it accepted.
+  const accepted = entries.filter((e) => e.upload && e.error instanceof InterruptedError);
+  for (const entry of accepted) {
+    const id = (entry.upload as UploadRecord).staging_id;
+    ctx.output.warn(`${label(entry.file)} was uploaded (staging id ${id}); processing goes on in the service: follow it with \`${statusCommand(kind, id)}\``);
+  }
+  throw new InterruptedError();
 }
 
 /** The file arguments, directories expanded; a directory that gives nothing is said, not fatal. */
