@@ -21,7 +21,7 @@ export const UPLOAD_FLAGS = {
     value: 'how',
     choices: ['name', 'content'],
     bare: 'name',
-    help: 'skip a file the project has already: same file name (and size, where the service reports it); =content also compares the bytes (SHA-256)',
+    help: 'skip a file the project has already: by name (alone, the default) its file name and, where the service reports it, size; by content also its bytes (SHA-256)',
   },
   failFast: { type: 'boolean', help: 'stop at the first failure (every local check still runs before anything is sent)' },
   recursive: { type: 'boolean', help: 'directories: also the files in their subdirectories' },
