@@ -103,6 +103,24 @@ describe('--skip-existing', () => {
     expect(lastLine(byContent.stderr)).toMatch(/^1 uploaded, 1 skipped, 0 failed \(\d+\.\ds\)$/);
   });
 
+  it('=content: a record whose file cannot be fetched fails that file, and nothing is sent', async () => {
+    const file = join(tempDir(), 'unfetchable.pdf');
+    writeFileSync(file, pdf('unfetchable'));
+    const env = signedInEnv(emulator.url);
+    expect((await runPds(['upload', 'statement', file], { env })).code).toBe(0);
+    emulator.requests.length = 0;
+    emulator.storage.faults.expire = 1;
+    try {
+      const run = await runPds(['upload', 'statement', file, '--skip-existing=content'], { env });
+      expect(run.code).toBe(1);
+      expect(writes()).toEqual([]);
+      expect(run.stderr).toMatch(/^error: \S+unfetchable\.pdf: cannot compare it with the project's copy: the storage host http:\/\/127\.0\.0\.1:\d+ answered HTTP 403: the download URL expired or was refused\n/);
+      expect(lastLine(run.stderr)).toMatch(/^0 uploaded, 0 skipped, 1 failed /);
+    } finally {
+      emulator.storage.faults.expire = 0;
+    }
+  });
+
   it('uploads a file given twice once: the second sees the record the first made', async () => {
     const file = join(tempDir(), 'twice.pdf');
     writeFileSync(file, pdf('twice'));

@@ -179,6 +179,11 @@ async function skipOrNot(entry: Entry, existing: ExistingRecords, view: UploadDi
     entry.skipped = { id: decision.id, label: decision.label };
     view?.skipped(entry);
   } catch (error) {
+    // Ctrl-C: run() says it once, not a line per file.
+    if (error instanceof InterruptedError) {
+      entry.error = error;
+      return false;
+    }
     const cause = asPdsError(error);
     entry.error = new ServiceError(`cannot compare it with the project's copy: ${cause.message}`, { details: cause.details, cause });
     view?.finished(entry);
