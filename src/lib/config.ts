@@ -361,6 +361,8 @@ export interface Settings {
   quiet: boolean;
   verbose: boolean;
   noColor: boolean;
+  /** --dry-run: a command that writes checks and reads, then says what it would do instead. */
+  dryRun: boolean;
   /** Set when a value came from the official CLI's variables rather than PDS_*: their names. */
   royaltyportEnv?: { token?: 'ROYALTYPORT_TOKEN'; apiUrl?: 'ROYALTYPORT_API_URL' };
 }
@@ -420,6 +422,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, read
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,
     noColor: flags.color === false,
+    dryRun: flags.dryRun === true,
   };
   const royaltyport = {
     ...(apiUrl?.source === 'env' && !env.PDS_API_URL ? { apiUrl: 'ROYALTYPORT_API_URL' as const } : {}),

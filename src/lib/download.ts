@@ -8,7 +8,8 @@ import { link, open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { InterruptedError, PdsError, ServiceError, UsageError } from './errors.js';
-import type { HttpResponse, Transport } from './transport.js';
+import type { Context } from './context.js';
+import { createTransport, type HttpResponse, type Transport } from './transport.js';
 import { formatBytes } from './text.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -51,6 +52,25 @@ export interface SaveOptions {
   onBytes?(received: number, total: number | undefined): void;
   /** The file is a PDF (its first bytes are checked); false for a statement of another format. */
   pdf?: boolean;
+}
+
+/** Whether a download link names a PDF: by its type, else by its name; a link naming neither is taken as one. */
+export function isPdf(link: { fileName?: string | null | undefined; fileType?: string | null | undefined }): boolean {
+  if (link.fileType) return link.fileType.toLowerCase() === 'application/pdf';
+  return !link.fileName || /\.pdf$/i.test(link.fileName);
+}
+
+/** What every fetch from storage in a command shares: its Ctrl-C, its timeout as the idle limit, --verbose. */
+export function storageOptions(ctx: Context, force: boolean, maxBytes = DEFAULT_MAX_BYTES): Omit<SaveOptions, 'onBytes'> {
+  return {
+    transport: createTransport(ctx.env),
+    signal: ctx.signal,
+    idleTimeoutMs: ctx.settings.timeoutMs,
+    maxBytes,
+    userAgent: `pds/${ctx.version} node/${process.versions.node}`,
+    force,
+    ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),
+  };
 }
 
 export interface Saved {

@@ -18,6 +18,7 @@ export const GLOBAL_FLAGS = {
   jqTimeout: { type: 'string', value: 'seconds', help: 'stop a --jq expression that runs longer than this, exit 2 (default 10)' },
   fields: { type: 'string', value: 'names', help: 'lists and gets: the fields to show, in order, comma-separated (e.g. id,name,created_at)', completion: 'fields' },
   pager: { type: 'boolean', negated: true, help: 'never page long output on a terminal (also PDS_PAGER set empty)' },
+  dryRun: { type: 'boolean', help: 'commands that write: do the local checks and the reads, say what would be done, send no write and write no file' },
 } as const satisfies Record<string, FlagSpec>;
 
 /** What commander hands over for the global options: booleans, and strings checked later. */

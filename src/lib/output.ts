@@ -54,11 +54,18 @@ export class Output {
   fields: string[] | undefined;
   private fieldsChecked = false;
 
+  /**
+   * stderr takes frames (a spinner, live lines): a terminal, and not a CI log (a runner may give a
+   * job a terminal, but its log is read later, line by line).
+   */
+  readonly liveStderr: boolean;
+
   constructor(
     readonly io: IO,
     private readonly settings: Settings,
     env: NodeJS.ProcessEnv,
   ) {
+    this.liveStderr = io.stderrIsTTY && (env.CI === undefined || env.CI === '' || env.CI === 'false');
     this.mode = settings.json ? 'json' : settings.quiet ? 'ids' : io.stdoutIsTTY ? 'table' : 'tsv';
     const wantsColor = (stream: 'stdout' | 'stderr') => colorEnabled(stream, io, env, settings.noColor);
     this.colorOut = !settings.json && wantsColor('stdout');
@@ -124,9 +131,9 @@ export class Output {
     return this.colorErr && this.chalk ? this.chalk[style](text) : text;
   }
 
-  /** A spinner on stderr when it is a TTY (and not -q/--json); otherwise nothing. */
+  /** A spinner on stderr when it is a TTY (and not -q/--json, not CI); otherwise nothing. */
   async spinner(text: string): Promise<Spinner> {
-    if (!this.io.stderrIsTTY || this.settings.quiet || this.settings.json) {
+    if (!this.liveStderr || this.settings.quiet || this.settings.json) {
       return { update: () => undefined, stop: () => undefined };
     }
     const { default: ora } = await import('ora');

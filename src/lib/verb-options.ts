@@ -31,12 +31,23 @@ export function numeric(flag: string, spec: Extract<FlagSpec, { type: 'number' }
   );
 }
 
-function choice(flag: string, choices: readonly string[]) {
-  return z.string().check(
+function choice(flag: string, choices: readonly string[], bare: string | undefined) {
+  const checked = z.string().check(
     z.refine((value) => choices.includes(value), {
-      error: (issue) => `invalid ${flag} '${String(issue.input)}': expected one of ${choices.join(', ')}`,
+      // A flag whose value may be left out takes the next word when it does not start with '-':
+      // `--skip-existing a.pdf` is a file taken for the value, said so.
+      error: (issue) =>
+        `invalid ${flag} '${String(issue.input)}': expected one of ${choices.join(', ')}` +
+        (bare === undefined ? '' : ` (write ${flag}=<${choices.join('|')}>, or put ${flag} after the files)`),
     }),
   );
+  if (bare === undefined) return checked;
+  // commander hands over `true` when the value was left out.
+  const given = z.pipe(
+    z.union([z.literal(true), z.string()]),
+    z.transform((value) => (value === true ? bare : value)),
+  );
+  return z.pipe(given, checked);
 }
 
 /** The check of one flag's value (also the input of the agents' tools that take the flag). */
@@ -57,7 +68,9 @@ export function flagSchema(key: string, spec: FlagSpec): z.ZodMiniType {
     case 'number':
       return spec.default === undefined ? z.optional(numeric(flag, spec)) : z._default(numeric(flag, spec), spec.default);
     case 'choice':
-      return spec.default === undefined ? z.optional(choice(flag, spec.choices)) : z._default(choice(flag, spec.choices), spec.default);
+      return spec.default === undefined
+        ? z.optional(choice(flag, spec.choices, spec.bare))
+        : z._default(choice(flag, spec.choices, spec.bare), spec.default);
   }
 }
 

@@ -17,7 +17,8 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 /** The commander option of one flag of a definition. */
 export function commanderOption(key: string, spec: FlagSpec): Option {
   const name = flagName(key, spec);
-  const syntax = `${spec.short ? `-${spec.short}, ` : ''}${name}${spec.type === 'boolean' ? '' : ` <${spec.value}>`}`;
+  const value = spec.type === 'boolean' ? '' : spec.type === 'choice' && spec.bare !== undefined ? ` [${spec.value}]` : ` <${spec.value}>`;
+  const syntax = `${spec.short ? `-${spec.short}, ` : ''}${name}${value}`;
   const option = new Option(syntax, flagHelp(spec));
   if (spec.type === 'list' || spec.type === 'repeated') option.argParser(collect);
   if (spec.type === 'string' && spec.required) option.makeOptionMandatory();

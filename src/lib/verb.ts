@@ -30,7 +30,11 @@ export type FlagSpec =
   /** Repeatable, each value kept whole (`-H 'A: b, c'`). */
   | (FlagCommon & { type: 'repeated'; value: string })
   | (FlagCommon & { type: 'number'; value: string; min: number; max?: number; integer?: boolean; seconds?: boolean; default?: number })
-  | (FlagCommon & { type: 'choice'; value: string; choices: readonly string[]; default?: string });
+  /**
+   * One of `choices`. With `bare`, the value may be left out (`--skip-existing` or
+   * `--skip-existing=content`) and then is `bare`.
+   */
+  | (FlagCommon & { type: 'choice'; value: string; choices: readonly string[]; default?: string; bare?: string });
 
 export interface ArgSpec {
   name: string;

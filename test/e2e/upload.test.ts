@@ -55,6 +55,9 @@ function pdfFile(name: string, size = PDF.length, trailer = true): string {
 
 const lastUpload = () => emulator.state.uploads.at(-1);
 
+/** The summary line's duration (`(0.1s)`) varies from run to run: left out of exact comparisons. */
+const withoutTime = (stderr: string): string => stderr.replace(/ \(\d+\.\ds\)\n$/, '\n');
+
 describe('pds upload: sending', () => {
   it('uploads a statement as multipart and prints TSV when piped', async () => {
     const file = pdfFile('statement.pdf');
@@ -64,7 +67,7 @@ describe('pds upload: sending', () => {
     expect(result).toEqual({
       code: 0,
       stdout: `FILE\tSTAGING_ID\tSTAGE\n${file}\t${id}\tqueued\n`,
-      stderr: `uploaded ${file} (601 B): staging id ${id}, queued; follow it with \`pds statements status ${id}\`\n`,
+      stderr: `uploading ${file} (601 B)\nuploaded ${file} (601 B): staging id ${id}, queued; follow it with \`pds statements status ${id}\`\n`,
     });
     const sent = posts(before);
     expect(sent).toHaveLength(1);
@@ -127,7 +130,7 @@ describe('pds upload: sending', () => {
     expect(result.code).toBe(0);
     const id = lastUpload()?.staging_id;
     expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\n-\t${id}\tqueued\n`);
-    expect(result.stderr).toBe(`uploaded stdin (from-stdin.pdf) (601 B): staging id ${id}, queued; follow it with \`pds statements status ${id}\`\n`);
+    expect(result.stderr).toBe(`uploading stdin (from-stdin.pdf) (601 B)\nuploaded stdin (from-stdin.pdf) (601 B): staging id ${id}, queued; follow it with \`pds statements status ${id}\`\n`);
     expect(posts(before)[0]?.upload).toEqual({ fileName: 'from-stdin.pdf', size: PDF.length, form: 'multipart' });
   });
 
@@ -180,7 +183,7 @@ describe('pds upload: sending', () => {
 });
 
 describe('pds upload: local checks', () => {
-  it('refuses missing, directory, non-PDF and oversized files, one line each, and sends nothing', async () => {
+  it('--fail-fast: refuses missing, non-PDF and oversized files, one line each, and sends nothing', async () => {
     const good = pdfFile('good.pdf');
     const missing = join(dir, 'missing.pdf');
     const folder = join(dir, 'folder.pdf');
@@ -192,13 +195,14 @@ describe('pds upload: local checks', () => {
     writeFileSync(huge, '%PDF-1.4\n');
     truncateSync(huge, MAX_UPLOAD_BYTES + 1);
     const before = emulator.requests.length;
-    const result = await runCli(emulator, ['upload', 'contract', good, missing, folder, text, huge]);
+    const result = await runCli(emulator, ['upload', 'contract', good, missing, folder, text, huge, '--fail-fast']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      'error: 4 of 5 files cannot be uploaded; nothing was sent\n' +
+      // A directory is a directory argument: this one holds no PDF, which is said, not fatal.
+      `warning: ${folder}: no contract files to upload in it (--recursive takes its subdirectories too)\n` +
+        'error: 3 of 4 files cannot be uploaded; nothing was sent (--fail-fast)\n' +
         `  ${missing}: no such file\n` +
-        `  ${folder}: is a directory, not a file\n` +
         `  ${text}: not a PDF: the file does not start with %PDF-\n` +
         `  ${huge}: 50.0 MiB (52428801 bytes) is over the 50 MiB upload limit (52428800 bytes)\n`,
     );
@@ -347,7 +351,8 @@ describe('pds upload: failures', () => {
             ? 'the connection broke before the service confirmed the upload'
             : 'the service ended the progress stream without confirming the upload';
         expect(result.stderr).toBe(
-          `error: ${join(dir, 'cut.pdf')}: ${message}\n` +
+          `uploading ${join(dir, 'cut.pdf')} (601 B)\n` +
+            `error: ${join(dir, 'cut.pdf')}: ${message}\n` +
             '  check with `pds statements ls` before retrying: the upload may have been received\n',
         );
         expect(service.posts()).toBe(1);
@@ -415,12 +420,33 @@ describe('pds upload: failures', () => {
     expect(sent.map((r) => r.upload?.fileName)).toEqual(['batch-1.pdf', 'batch-3.pdf']);
     const ids = emulator.state.uploads.slice(-2).map((u) => u.staging_id);
     expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\n${first}\t${ids[0]}\tqueued\n${third}\t${ids[1]}\tqueued\n`);
-    expect(result.stderr).toBe(
-      `uploaded ${first} (256 KiB): staging id ${ids[0]}, queued; follow it with \`pds statements status ${ids[0]}\`\n` +
+    expect(withoutTime(result.stderr)).toBe(
+      `uploading ${first} (256 KiB)\n` +
+        `uploaded ${first} (256 KiB): staging id ${ids[0]}, queued; follow it with \`pds statements status ${ids[0]}\`\n` +
+        `uploading ${doomed} (601 B)\n` +
         `error: ${doomed}: cannot be read any more: no such file\n` +
+        `uploading ${third} (601 B)\n` +
         `uploaded ${third} (601 B): staging id ${ids[1]}, queued; follow it with \`pds statements status ${ids[1]}\`\n` +
-        '2 uploaded, 1 failed\n',
+        '2 uploaded, 0 skipped, 1 failed\n',
     );
+  });
+
+  it('--fail-fast starts no upload after a failed one; the rest are not started, exit as the failure', async () => {
+    const service = await fakeService('error');
+    try {
+      const files = ['ff-1.pdf', 'ff-2.pdf', 'ff-3.pdf'].map((name) => pdfFile(name));
+      const result = await runCli(service.url, ['upload', 'statement', ...files, '--fail-fast', '--concurrency', '1', '--json']);
+      expect(service.posts()).toBe(1);
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stdout)).toEqual([
+        { file: files[0], error: { message: 'the file could not be stored' } },
+        { file: files[1], not_started: true },
+        { file: files[2], not_started: true },
+      ]);
+      expect(withoutTime(result.stderr)).toBe('0 uploaded, 0 skipped, 1 failed, 2 not started\n');
+    } finally {
+      await service.close();
+    }
   });
 
   it('gives the --json shape of failed uploads', async () => {
@@ -433,7 +459,7 @@ describe('pds upload: failures', () => {
         { file: a, error: { message: 'the file could not be stored' } },
         { file: a, error: { message: 'the file could not be stored' } },
       ]);
-      expect(result.stderr).toBe('0 uploaded, 2 failed\n');
+      expect(withoutTime(result.stderr)).toBe('0 uploaded, 0 skipped, 2 failed\n');
     } finally {
       await service.close();
     }
@@ -456,7 +482,7 @@ describe('pds upload: failures', () => {
       const names = flaky.state.uploads.map((u) => u.file_name);
       expect(new Set(names).size).toBe(names.length);
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe(`${files.length - failed.length} uploaded, ${failed.length} failed\n`);
+      expect(withoutTime(result.stderr)).toBe(`${files.length - failed.length} uploaded, 0 skipped, ${failed.length} failed\n`);
     } finally {
       await flaky.close();
     }
@@ -481,7 +507,7 @@ describe('pds upload --wait', () => {
     expect(result.stdout).toBe(
       `FILE\tSTAGING_ID\tSTAGE\tSTATE\tCONTRACT_ID\n${file}\t${upload?.staging_id}\tcompleted\tcompleted\t${upload?.result_id}\n`,
     );
-    expect(result.stderr).toBe(`processed ${file}: staging id ${upload?.staging_id}, contract ${upload?.result_id} completed\n`);
+    expect(result.stderr).toBe(`uploading ${file} (601 B)\nprocessed ${file}: staging id ${upload?.staging_id}, contract ${upload?.result_id} completed\n`);
     const polls = emulator.requests.filter((r) => r.path === `/v1/contracts/${upload?.staging_id}/processes`);
     expect(polls.length).toBeGreaterThan(0);
   });
@@ -514,7 +540,8 @@ describe('pds upload --wait', () => {
     const id = lastUpload()?.staging_id;
     expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\tSTATE\tCONTRACT_ID\n${file}\t${id}\tfailed\tfailed\t\n`);
     expect(result.stderr).toBe(
-      `error: ${file}: processing failed (staging id ${id})\n` +
+      `uploading ${file} (4.0 KiB)\n` +
+        `error: ${file}: processing failed (staging id ${id})\n` +
         '  the staging check failed\n' +
         '  check: pdf-trailer\n' +
         '  status: failed\n' +
@@ -533,7 +560,7 @@ describe('pds upload --wait', () => {
     expect(entries[0]?.error).toBeUndefined();
     expect(entries[1]?.error?.message).toMatch(/^processing failed \(staging id \d+\)$/);
     expect(entries[1]?.error?.details).toContain('message: the file does not end with %%EOF; it may be truncated or damaged');
-    expect(result.stderr).toBe('2 uploaded; 1 processed, 1 failed processing\n');
+    expect(withoutTime(result.stderr)).toBe('2 uploaded, 0 skipped, 0 failed; 1 processed, 1 failed processing\n');
   });
 
   it('gives up after --wait-timeout with exit 1 and the command to check again', async () => {
@@ -547,7 +574,8 @@ describe('pds upload --wait', () => {
       expect(result.code).toBe(1);
       const id = slow.state.uploads.at(-1)?.staging_id;
       expect(result.stderr).toBe(
-        `error: ${file}: still processing after 30 s (staging id ${id})\n` +
+        `uploading ${file} (601 B)\n` +
+          `error: ${file}: still processing after 30 s (staging id ${id})\n` +
           `  check again with \`pds statements status ${id}\`, or raise --wait-timeout\n`,
       );
       // Backoff: 2 s, 3 s, 4.5 s, 6.75 s, 10 s, 10 s… within 30 s is a handful of polls, not 15.
@@ -572,7 +600,7 @@ describe('pds upload --wait', () => {
       expect(result).toEqual({
         code: 130,
         stdout: '',
-        stderr: expect.stringMatching(/^warning: \S+ctrl-c\.pdf was uploaded \(staging id (\d+)\); processing goes on in the service: follow it with `pds statements status \1`\n$/),
+        stderr: expect.stringMatching(/^uploading \S+ctrl-c\.pdf \(601 B\)\nwarning: \S+ctrl-c\.pdf was uploaded \(staging id (\d+)\); processing goes on in the service: follow it with `pds statements status \1`\n$/),
       });
 
       // Mid-body: the latency holds the service back while pds is sending (after the 400 ms mint).
@@ -583,9 +611,13 @@ describe('pds upload --wait', () => {
       const midway = await cut;
       expect(midway.code).toBe(130);
       expect(midway.stdout).toBe('');
-      expect(midway.stderr).toBe(
-        `warning: the upload of ${file} was interrupted; check with \`pds statements ls\` before retrying: the upload may have been received\n`,
+      // Piped, a large file says where it is at each quarter of its bytes: none, or some, before Ctrl-C.
+      const lines = midway.stderr.split('\n');
+      expect(lines[0]).toBe(`uploading ${file} (8.0 MiB)`);
+      expect(lines.at(-2)).toBe(
+        `warning: the upload of ${file} was interrupted; check with \`pds statements ls\` before retrying: the upload may have been received`,
       );
+      for (const line of lines.slice(1, -2)) expect(line).toMatch(new RegExp(`^${file}: (25|50|75)% sent \\(\\d`));
     } finally {
       await slow.close();
     }

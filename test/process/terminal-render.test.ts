@@ -98,7 +98,7 @@ describe.each([120, 60])('a %i-column terminal', (cols) => {
 
   it('a live upload line with a CJK name never wraps: one line per file at the end, nothing left behind', async () => {
     const pty = await ptyPds(['upload', 'statement', CJK_PDF, 'test/fixtures/sample.pdf', '--wait', '--interval', '0.1'], { env: env(), cols, rows: 30 });
-    await pty.waitFor(/2 uploaded; 2 processed/);
+    await pty.waitFor(/2 uploaded, 0 skipped, 0 failed; 2 processed/);
     expect((await pty.exited).code).toBe(0);
     // Redrawn several times: the service went through its stages meanwhile.
     expect(pty.raw().match(/\u001b\[2A/g)?.length ?? 0).toBeGreaterThan(1);

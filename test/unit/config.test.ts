@@ -46,6 +46,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
       quiet: false,
       verbose: false,
       noColor: false,
+      dryRun: false,
     });
   });
 
@@ -96,11 +97,12 @@ describe('resolveSettings: flag > env > profile > default', () => {
   });
 
   it('maps the output flags', () => {
-    expect(resolveSettings({ json: true, quiet: true, verbose: true, color: false }, env)).toMatchObject({
+    expect(resolveSettings({ json: true, quiet: true, verbose: true, color: false, dryRun: true }, env)).toMatchObject({
       json: true,
       quiet: true,
       verbose: true,
       noColor: true,
+      dryRun: true,
     });
   });
 

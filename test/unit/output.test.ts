@@ -22,6 +22,7 @@ const settings = (overrides: Partial<Settings> = {}): Settings => ({
   quiet: false,
   verbose: false,
   noColor: false,
+  dryRun: false,
   ...overrides,
 });
 

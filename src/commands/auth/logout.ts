@@ -13,6 +13,10 @@ export async function run(_opts: Options, ctx: Context): Promise<void> {
   const stored = readProfile(ctx.env, profile, { keychainUnreadableAsEmpty: true });
   if (stored.token === undefined && stored.oauth === undefined && stored.credential_store === undefined) {
     ctx.output.info(`profile ${profile} has no stored token`);
+  } else if (ctx.settings.dryRun) {
+    // Revoking is a write at the authorization server: a dry run only says it would.
+    const revoke = stored.oauth ? ` and revoke the sign-in at ${new URL(stored.oauth.issuer).origin}` : '';
+    ctx.output.info(`Would log out of ${apiUrl} (profile ${profile}): forget the stored credential${revoke}; nothing was changed (--dry-run)`);
   } else {
     let revoked = false;
     if (stored.oauth) {

@@ -11,6 +11,10 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const wanted = opts.args[0].trim();
   const project = UUID_PATTERN.test(wanted) ? await ctx.api.projects.get(wanted.toLowerCase()) : await byName(wanted, ctx);
   const { profile } = ctx.settings;
+  if (ctx.settings.dryRun) {
+    ctx.output.info(`Would use ${project.name} (${project.id}) in profile ${profile}; nothing was written (--dry-run)`);
+    return;
+  }
   await updateProfile(ctx.env, profile, (stored) => ({ ...stored, project: project.id }), undefined, (line) => ctx.output.warn(line));
   ctx.output.info(`Now using ${project.name} (${project.id})`);
   if (ctx.env.PDS_PROJECT && ctx.env.PDS_PROJECT !== project.id) {

@@ -1,5 +1,5 @@
 // What a batch of files (`pds upload`, `pds contracts download`) shows on stderr while it works: a
-// live line per file on a terminal; one line per finished file when stderr is piped; nothing with
+// live line per file on a terminal; one line per finished file when stderr is piped or CI is set; nothing with
 // -q or --json (the data is the point then). The words are each command's; where they go, the
 // marks' colors, and how a failure is said are the same for both, here.
 import type { Context } from '../../lib/context.js';
@@ -22,7 +22,7 @@ export class BatchDisplay {
     await ctx.output.prepareColor();
     const quiet = ctx.settings.quiet || ctx.settings.json;
     const live =
-      !quiet && ctx.io.stderrIsTTY
+      !quiet && ctx.output.liveStderr
         ? new LiveLines(ctx.io.stderr, { columns: ctx.io.columns, rows: ctx.io.rows }, await loadCells(), (mark) =>
             ctx.output.paintErr(MARK_COLORS[mark] ?? 'cyan', mark),
           )

@@ -7,12 +7,12 @@ import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, NotFoundError, PdsError, UsageError, asPdsError } from '../../lib/errors.js';
-import { DEFAULT_MAX_BYTES, NameClaims, StorageDeniedError, parseSize, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
-import { createTransport } from '../../lib/transport.js';
+import { DEFAULT_MAX_BYTES, NameClaims, StorageDeniedError, parseSize, safeFileName, saveToFile, saveToStream, storageOptions, isPdf, type SaveOptions, type Saved } from '../../lib/download.js';
 import { formatBytes } from '../../lib/text.js';
 import { BatchDisplay } from './batch-display.js';
 import { checkResourceId } from '../catalog/get.js';
 import { pool } from '../../lib/pool.js';
+import { safeText } from '../../lib/text.js';
 import type { DownloadOptions } from './index.js';
 
 type Options = DownloadOptions;
@@ -28,18 +28,14 @@ interface Entry {
   total?: number;
   saved?: Saved;
   error?: PdsError;
+  /** --dry-run: where it would be saved (the link was read, the file not fetched). */
+  planned?: boolean;
 }
 
 /** The service has no download endpoint: the whole command stops, whatever the number of ids. */
 class NoDownloadsError extends NotFoundError {}
 
 const NOUN = { contract: 'contracts', statement: 'statements' } as const;
-
-/** Whether a download link names a PDF: by its type, else by its name; a link naming neither is taken as one. */
-function isPdf(link: { fileName?: string | null | undefined; fileType?: string | null | undefined }): boolean {
-  if (link.fileType) return link.fileType.toLowerCase() === 'application/pdf';
-  return !link.fileName || /\.pdf$/i.test(link.fileName);
-}
 
 export async function run(opts: Options, ctx: Context): Promise<number> {
   const kind: DocumentKind = opts.kind;
@@ -53,19 +49,12 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     else ctx.output.info(`no ${NOUN[kind]} in this project`);
     return 0;
   }
-  if (destination.to === 'dir') await mkdir(destination.dir, { recursive: true });
+  const dryRun = ctx.settings.dryRun;
+  if (destination.to === 'dir' && !dryRun) await mkdir(destination.dir, { recursive: true });
 
-  const save: Omit<SaveOptions, 'onBytes'> = {
-    transport: createTransport(ctx.env),
-    signal: ctx.signal,
-    idleTimeoutMs: ctx.settings.timeoutMs,
-    maxBytes: opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize),
-    userAgent: `pds/${ctx.version} node/${process.versions.node}`,
-    force: opts.force === true,
-    ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),
-  };
+  const save = storageOptions(ctx, opts.force === true, opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize));
   const view = await Display.create(ctx, kind, destination.to === 'stdout');
-  for (const entry of entries) view.queued(entry);
+  if (!dryRun) for (const entry of entries) view.queued(entry);
   const claims = new NameClaims();
   // Names are claimed in the order of the ids, whatever order the links arrive in, so the same
   // records get the same names on every run (which lets a rerun skip what is up to date).
@@ -84,6 +73,10 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
         await earlier;
         entry.path = targetOf(destination, link.fileName, kind, entry.id, claims);
         claimed();
+        if (dryRun) {
+          entry.planned = true;
+          return;
+        }
         view.started(entry);
         const options: SaveOptions = {
           ...save,
@@ -123,7 +116,8 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const [only] = entries;
   if (entries.length === 1 && only?.error) throw only.error;
   view.errors(entries);
-  printResults(ctx, entries, destination);
+  if (dryRun) printPlan(ctx, kind, entries, destination);
+  else printResults(ctx, entries, destination);
   if (entries.length > 1) ctx.output.info(summary(entries));
   return entries.some((e) => e.error) ? 1 : 0;
 }
@@ -250,7 +244,23 @@ function printResults(ctx: Context, entries: Entry[], destination: Destination):
   if (ctx.output.mode === 'ids') for (const entry of entries) if (entry.saved) ctx.output.write(`${entry.path}\n`);
 }
 
+/** --dry-run: where each file would go; on stderr when the file itself would have been stdout. */
+function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[], destination: Destination): void {
+  if (ctx.output.mode === 'json') {
+    ctx.output.json(entries.map((e) => (e.planned ? { id: e.id, file: e.path, would: 'download' } : { id: e.id, would: 'fail', error: { message: e.error?.message } })));
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.planned) continue;
+    const line = `would download ${kind} ${entry.id} to ${destination.to === 'stdout' ? 'stdout' : entry.path}`;
+    if (destination.to === 'stdout') ctx.output.info(line);
+    else ctx.output.write(`${safeText(line)}\n`);
+  }
+}
+
 function summary(entries: Entry[]): string {
+  const planned = entries.filter((e) => e.planned).length;
+  if (planned > 0) return `dry run: ${planned} would download${entries.length > planned ? `, ${entries.length - planned} would fail` : ''}`;
   const downloaded = entries.filter((e) => e.saved && !e.saved.upToDate).length;
   const upToDate = entries.filter((e) => e.saved?.upToDate).length;
   const failed = entries.filter((e) => e.error).length;

@@ -21,7 +21,21 @@ export interface UploadEntry {
   upload?: UploadRecord;
   error?: PdsError;
   watched?: { processes: DocumentProcesses; progress: Progress; timedOut: boolean };
+  // Batches (issue 19).
+  /** Not sent: the project has it already (`statement 123`, `staging id 45`). */
+  skipped?: { id: string; label: string };
+  /** A record had its name but not its size or bytes: this is a new version. */
+  changed?: boolean;
+  /** --fail-fast stopped the batch before this file was started. */
+  notStarted?: boolean;
+  /** From its start to its end. */
+  ms?: number;
+  /** The last quarter of its bytes said on a non-interactive log. */
+  quarter?: number;
 }
+
+/** A non-interactive log says where a large file is at every quarter of its bytes. */
+const QUARTER_LINES_OVER = 5 * 1024 * 1024;
 
 export const label = (file: LocalUpload): string => (file.arg === '-' ? `stdin (${file.fileName})` : file.arg);
 
@@ -78,9 +92,29 @@ export class UploadDisplay {
     entry.line = this.batch.add('·', `${label(entry.file)}  ${formatBytes(entry.file.size)}  waiting`);
   }
 
+  /** On a log (not a terminal): a line when a file starts. */
+  started(entry: UploadEntry): void {
+    if (!this.batch.isLive) this.batch.say(`uploading ${label(entry.file)} (${formatBytes(entry.file.size)})${entry.changed ? ', changed' : ''}`);
+  }
+
+  /** The file is there already: not sent. */
+  skipped(entry: UploadEntry): void {
+    const text = `already uploaded (${entry.skipped?.label ?? ''})`;
+    if (this.batch.isLive) this.batch.settle(entry.line, '–', `${label(entry.file)}  ${text}`);
+    else this.batch.say(`skipped ${label(entry.file)}: ${text}`);
+  }
+
   /** Bytes sent by pds, and the percent the service says it received. */
   progress(entry: UploadEntry): void {
     const percent = entry.total > 0 ? Math.floor((entry.sent * 100) / entry.total) : 0;
+    if (!this.batch.isLive) {
+      const quarter = Math.floor(percent / 25);
+      if (entry.file.size > QUARTER_LINES_OVER && quarter > (entry.quarter ?? 0) && quarter < 4) {
+        entry.quarter = quarter;
+        this.batch.say(`${label(entry.file)}: ${quarter * 25}% sent (${formatBytes(entry.sent)} of ${formatBytes(entry.total)})`);
+      }
+      return;
+    }
     const service = entry.servicePercent === undefined ? '' : ` · service ${entry.servicePercent}%`;
     this.batch.set(entry.line, '↑', `${label(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`);
   }
@@ -95,6 +129,10 @@ export class UploadDisplay {
   finished(entry: UploadEntry): void {
     // Ctrl-C: run() says once which uploads may have arrived; no line per file.
     if (entry.error instanceof InterruptedError) return;
+    if (entry.notStarted) {
+      this.batch.settle(entry.line, '·', `${label(entry.file)}  not started (--fail-fast)`);
+      return;
+    }
     const problem = entry.error ?? waitProblem(entry, this.kind, this.waitTimeout);
     if (problem) this.problems.set(entry, problem);
     const name = label(entry.file);
@@ -107,7 +145,8 @@ export class UploadDisplay {
       } else if (entry.upload && isPaused(entry.upload)) {
         this.batch.settle(entry.line, '!', `${name}  staging id ${entry.upload.staging_id} · ${pausedText(this.kind, entry.upload)}`);
       } else if (entry.upload) {
-        this.batch.settle(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}`);
+        const changed = entry.changed ? ' · changed' : '';
+        this.batch.settle(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}${changed}`);
       }
       return;
     }
@@ -124,7 +163,7 @@ export class UploadDisplay {
       this.batch.say(`processed ${name}: staging id ${upload.staging_id}, ${this.kind} ${id ?? '?'} completed`);
     } else {
       this.batch.say(
-        `uploaded ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${upload.staging_stage}; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``,
+        `uploaded ${name} (${formatBytes(entry.file.size)}${entry.changed ? ', changed' : ''}): staging id ${upload.staging_id}, ${upload.staging_stage}; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``,
       );
     }
   }

@@ -22,6 +22,19 @@ export const UPLOAD_FLAGS = {
   targetFamily: { type: 'string', value: 'family', help: 'the target family (with --scenario), e.g. recording_dsp_usage', completion: TARGET_FAMILIES },
   tag: { type: 'repeated', value: 't', help: 'a tag for the uploaded record; repeat for more' },
   folder: { type: 'string', value: 'name', nonEmpty: true, help: 'the folder to file the upload under' },
+  // Batches (issue 19): directories, re-runs, keeping going, reports a CI system reads.
+  skipExisting: {
+    type: 'choice',
+    value: 'how',
+    choices: ['name', 'content'],
+    bare: 'name',
+    help: 'skip a file the project has already: by name (alone, the default) its file name and, where the service reports it, size; by content also its bytes (SHA-256)',
+  },
+  failFast: { type: 'boolean', help: 'stop at the first failure (every local check still runs before anything is sent)' },
+  recursive: { type: 'boolean', help: 'directories: also the files in their subdirectories' },
+  include: { type: 'repeated', value: 'glob', help: "directories: only the files matching (e.g. '*.pdf'; repeatable)" },
+  exclude: { type: 'repeated', value: 'glob', help: 'directories: leave out the files matching (repeatable)' },
+  report: { type: 'repeated', value: 'junit=file|json=file', help: 'also write a report: JUnit XML or JSON (repeatable)' },
 } as const;
 
 /** Flags only statements take: a contract's context is its tags and folder. */
@@ -38,8 +51,8 @@ function uploadVerb(kind: DocumentKind): AnyVerb {
     description: kind === 'contract' ? "upload contract PDFs; prints each file's staging id" : "upload statements (CSV, XLSX, GZ, PDF and 21 more formats); prints each file's staging id",
     args: [
       kind === 'contract'
-        ? { name: 'files', help: 'PDF files; - reads one PDF from stdin (needs --file-name)', required: true, variadic: true }
-        : { name: 'files', help: 'statement files (csv tsv txt xlsx xls ods xml gz pdf …); - reads one from stdin (needs --file-name)', required: true, variadic: true },
+        ? { name: 'files', help: 'PDF files or directories; - reads one PDF from stdin (needs --file-name)', required: true, variadic: true }
+        : { name: 'files', help: 'statement files or directories (csv tsv txt xlsx xls ods xml gz pdf …); - reads one from stdin (needs --file-name)', required: true, variadic: true },
     ],
     flags: kind === 'contract' ? { extract: { ...extract, help: extract.help.replace(/^contracts: /, '') }, ...withoutStatementOnly(common) } : common,
     fixed: { kind },
@@ -51,6 +64,7 @@ function uploadVerb(kind: DocumentKind): AnyVerb {
             ['pds upload statement statements/*.pdf --concurrency 4'],
             ['pds upload statement sales.csv --accounting-period 2026Q1 --currency-royalty EUR --scenario dsp.spotify --target-family recording_dsp_usage --tag q1'],
             ['pds upload statement q1.xlsx --wait --json'],
+            ['pds upload statement statements/ --recursive --skip-existing --report junit=pds.xml', 'a re-runnable batch'],
           ],
     load: () => import('./upload.js'),
   });

@@ -11,8 +11,10 @@ import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../li
 import { buildContext } from '../../lib/formats.js';
 import { commaList } from '../../lib/verb-options.js';
 import { UploadDisplay, isPaused, label, pausedError, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
+import { writeBatchReports, type Counts, type FileReport } from '../../lib/ci-report.js';
+import { ExistingRecords, byFileName, expandArgs, formatDuration, parseReports } from './batch.js';
 import { pool } from '../../lib/pool.js';
-import { safeText } from '../../lib/text.js';
+import { formatBytes, safeText } from '../../lib/text.js';
 import { shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
 import type { UploadOptions } from './index.js';
 
@@ -22,79 +24,185 @@ type Options = UploadOptions;
 const CHECK_CONCURRENCY = 16;
 
 export async function run(opts: Options, ctx: Context): Promise<number> {
+  const startedAt = ctx.clock.now();
   const kind: DocumentKind = opts.kind;
   const extractions = extractionNames(opts.extract);
   const context = uploadContext(opts);
-  const args = checkArgs(opts, ctx);
+  const reports = parseReports(opts.report);
+  const args = await filesOf(opts, ctx);
   const projectId = ctx.project();
-  const api = ctx.api.documents; // fails now (exit 3) when there is no token, before stdin is read
+  ctx.requireToken(); // exit 3 now when there is no token, before stdin is read
 
-  const files = await checkAll(args, kind, opts.fileName, ctx);
-  const entries: Entry[] = files.map((file) => ({ file, sending: false, sent: 0, total: file.size }));
-  const view = await UploadDisplay.create(ctx, kind, Boolean(opts.wait), opts.waitTimeout);
-  for (const entry of entries) view.queued(entry);
-
-  const waits: Promise<void>[] = [];
+  const entries = await checkAll(args, kind, opts.fileName, opts.failFast === true, ctx);
+  const dryRun = ctx.settings.dryRun;
+  const existing =
+    opts.skipExisting !== undefined && entries.some((e) => !e.error)
+      ? await ExistingRecords.load(ctx, kind, projectId, opts.skipExisting === 'content')
+      : undefined;
+  // A dry run shows its plan when it is made, not live lines of work it does not do.
+  const view = dryRun ? undefined : await UploadDisplay.create(ctx, kind, Boolean(opts.wait), opts.waitTimeout);
+  for (const entry of entries) {
+    view?.queued(entry);
+    if (entry.error) view?.finished(entry);
+  }
   try {
-    await pool(entries, opts.concurrency, ctx.signal, async (entry) => {
-      try {
-        entry.upload = await api.upload(kind, projectId, entry.file, {
-          ...(extractions ? { extractions } : {}),
-          ...context,
-          idleTimeoutMs: ctx.settings.timeoutMs,
-          answerTimeoutMs: opts.waitTimeout * 1000,
-          onStart: () => {
-            entry.sending = true;
-          },
-          onBytes: (sent, total) => {
-            entry.sending = true;
-            entry.sent = sent;
-            entry.total = total;
-            view.progress(entry);
-          },
-          onProgress: (event) => {
-            entry.servicePercent = event.percent;
-            view.progress(entry);
-          },
-        });
-      } catch (error) {
-        entry.error = ctx.signal.aborted ? new InterruptedError() : failure(error);
-        view.finished(entry);
-        return;
+    await sendAll(entries, { opts, ctx, projectId, extractions, context, existing, view });
+  } finally {
+    view?.close();
+  }
+  if (ctx.signal.aborted) interrupted(ctx, kind, entries);
+
+  view?.errors(entries);
+  if (dryRun) printPlan(ctx, kind, entries);
+  else await printResults(ctx, kind, entries, Boolean(opts.wait), opts.waitTimeout, context.context !== undefined || context.folderName !== undefined);
+  const totalMs = ctx.clock.now() - startedAt;
+  const countsLine = summary(entries, Boolean(opts.wait), dryRun);
+  await writeBatchReports(ctx.env, ctx.io.stdout, {
+    title: `pds upload ${kind}`,
+    countsLine,
+    counts: counts(entries),
+    files: entries.map((entry) => fileReport(entry, kind, opts.waitTimeout, dryRun)),
+    records: entries.map((entry) => jsonEntry(entry, kind, opts.waitTimeout, dryRun)),
+    totalMs,
+    reports,
+    dryRun,
+  });
+  // The last line on stderr, so a log's tail says how the batch went.
+  if (entries.length > 1 || existing || dryRun) ctx.output.info(`${countsLine} (${formatDuration(totalMs)})`);
+  return exitCode(entries);
+}
+
+interface Batch {
+  opts: Options;
+  ctx: Context;
+  projectId: string;
+  extractions: string[] | undefined;
+  /** The upload context flags, as the service takes them. */
+  context: UploadContext;
+  existing: ExistingRecords | undefined;
+  /** None in a dry run. */
+  view: UploadDisplay | undefined;
+}
+
+/** Every file that passed its checks: skipped, planned (dry run), or uploaded and maybe waited for. */
+async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
+  const { opts, ctx, existing, view } = batch;
+  const failFast = new AbortController();
+  const waits: Promise<void>[] = [];
+  // Files of one name go one after the other, so that a record made by the first is seen by the next.
+  await pool(byFileName(entries), opts.concurrency, ctx.signal, async (group) => {
+    for (const entry of group) {
+      if (entry.error) continue;
+      if (failFast.signal.aborted) {
+        entry.notStarted = true;
+        view?.finished(entry);
+        continue;
       }
-      if (isPaused(entry.upload)) {
-        if (opts.wait) entry.error = pausedError(kind, entry.upload);
+      if (existing && !(await skipOrNot(entry, existing, view))) continue;
+      if (!view) {
+        existing?.uploaded(entry.file, undefined);
+        continue;
+      }
+      if (!(await sendOne(entry, batch, view))) {
+        if (opts.failFast) failFast.abort();
+        continue;
+      }
+      existing?.uploaded(entry.file, String((entry.upload as UploadRecord).staging_id));
+      if (isPaused(entry.upload as UploadRecord)) {
+        if (opts.wait) entry.error = pausedError(opts.kind, entry.upload as UploadRecord);
         view.finished(entry);
-        return;
+        continue;
       }
       if (!opts.wait) {
         view.finished(entry);
-        return;
+        continue;
       }
       view.watching(entry, undefined);
       // The wait does not hold an upload slot: polling is cheap, uploads are not.
-      waits.push(waitFor(entry, kind, projectId, opts, ctx, view));
-    });
-    await Promise.all(waits);
-  } finally {
-    view.close();
-  }
-
-  if (ctx.signal.aborted) {
-    const inFlight = entries.filter((e) => e.sending && !e.upload);
-    for (const entry of inFlight) ctx.output.warn(`the upload of ${label(entry.file)} was interrupted; ${receivedHint(kind)}`);
-    // Ctrl-C stopped the waiting, not the work: the service goes on processing what it accepted.
-    const accepted = entries.filter((e) => e.upload && e.error instanceof InterruptedError);
-    for (const entry of accepted) {
-      const id = (entry.upload as UploadRecord).staging_id;
-      ctx.output.warn(`${label(entry.file)} was uploaded (staging id ${id}); processing goes on in the service: follow it with \`${statusCommand(kind, id)}\``);
+      waits.push(waitFor(entry, opts.kind, batch.projectId, opts, ctx, view));
     }
-    throw new InterruptedError();
+  });
+  await Promise.all(waits);
+}
+
+/** One upload; false (the error recorded and shown) when it failed. */
+async function sendOne(entry: Entry, { opts, ctx, projectId, extractions, context }: Batch, view: UploadDisplay): Promise<boolean> {
+  const started = ctx.clock.now();
+  view.started(entry);
+  try {
+    entry.upload = await ctx.api.documents.upload(opts.kind, projectId, entry.file, {
+      ...(extractions ? { extractions } : {}),
+      ...context,
+      idleTimeoutMs: ctx.settings.timeoutMs,
+      answerTimeoutMs: opts.waitTimeout * 1000,
+      onStart: () => {
+        entry.sending = true;
+      },
+      onBytes: (sent, total) => {
+        entry.sending = true;
+        entry.sent = sent;
+        entry.total = total;
+        view.progress(entry);
+      },
+      onProgress: (event) => {
+        entry.servicePercent = event.percent;
+        view.progress(entry);
+      },
+    });
+    return true;
+  } catch (error) {
+    entry.error = ctx.signal.aborted ? new InterruptedError() : failure(error);
+    view.finished(entry);
+    return false;
+  } finally {
+    entry.ms = ctx.clock.now() - started;
   }
-  view.errors(entries);
-  await printResults(ctx, kind, entries, Boolean(opts.wait), opts.waitTimeout, context.context !== undefined || context.folderName !== undefined);
-  if (entries.length > 1) ctx.output.info(summary(entries, Boolean(opts.wait)));
-  return exitCode(entries);
+}
+
+/** Ctrl-C: what may have arrived, and what goes on processing, then exit 130. */
+function interrupted(ctx: Context, kind: DocumentKind, entries: Entry[]): never {
+  const inFlight = entries.filter((e) => e.sending && !e.upload);
+  for (const entry of inFlight) ctx.output.warn(`the upload of ${label(entry.file)} was interrupted; ${receivedHint(kind)}`);
+  // Ctrl-C stopped the waiting, not the work: the service goes on processing what it accepted.
+  const accepted = entries.filter((e) => e.upload && e.error instanceof InterruptedError);
+  for (const entry of accepted) {
+    const id = (entry.upload as UploadRecord).staging_id;
+    ctx.output.warn(`${label(entry.file)} was uploaded (staging id ${id}); processing goes on in the service: follow it with \`${statusCommand(kind, id)}\``);
+  }
+  throw new InterruptedError();
+}
+
+/** The file arguments, directories expanded; a directory that gives nothing is said, not fatal. */
+async function filesOf(opts: Options, ctx: Context): Promise<string[]> {
+  const given = checkArgs(opts, ctx);
+  const { files, empty } = await expandArgs(given, opts.kind, { recursive: opts.recursive === true, include: opts.include, exclude: opts.exclude });
+  for (const dir of empty) ctx.output.warn(`${dir}: no ${opts.kind} files to upload in it${opts.recursive ? '' : ' (--recursive takes its subdirectories too)'}`);
+  if (files.length === 0) throw new UsageError('no files to upload');
+  if (opts.fileName !== undefined && files.length > 1) throw new UsageError('--file-name names one upload: stdin (-), or a single file');
+  return files;
+}
+
+/** --skip-existing: whether the file still goes (false: it is there already, or could not be compared). */
+async function skipOrNot(entry: Entry, existing: ExistingRecords, view: UploadDisplay | undefined): Promise<boolean> {
+  try {
+    const decision = await existing.decide(entry.file);
+    if (!decision.skip) {
+      entry.changed = decision.changed;
+      return true;
+    }
+    entry.skipped = { id: decision.id, label: decision.label };
+    view?.skipped(entry);
+  } catch (error) {
+    // Ctrl-C: run() says it once, not a line per file.
+    if (error instanceof InterruptedError) {
+      entry.error = error;
+      return false;
+    }
+    const cause = asPdsError(error);
+    entry.error = new ServiceError(`cannot compare it with the project's copy: ${cause.message}`, { details: cause.details, cause });
+    view?.finished(entry);
+  }
+  return false;
 }
 
 async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts: Options, ctx: Context, view: UploadDisplay): Promise<void> {
@@ -112,7 +220,7 @@ async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts
       entry.error = new InterruptedError();
       return;
     }
-    const cause = failure(error);
+    const cause = asPdsError(error);
     entry.error = new ServiceError(`uploaded as staging id ${upload.staging_id}, but its status could not be read: ${cause.message}`, {
       details: [...cause.details, `follow it with \`${statusCommand(kind, upload.staging_id)}\``],
       ...(cause.status === undefined ? {} : { status: cause.status }),
@@ -121,8 +229,11 @@ async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts
   view.finished(entry);
 }
 
+/** The upload context as the service takes it. */
+type UploadContext = { context?: Record<string, unknown>; folderName?: string };
+
 /** The context flags as the service takes them (`context`, `folderName`), checked before anything is sent. */
-function uploadContext(opts: Options): { context?: Record<string, unknown>; folderName?: string } {
+function uploadContext(opts: Options): UploadContext {
   const { context, problems } = buildContext(opts.kind, {
     ...(opts.accountingPeriod === undefined ? {} : { accountingPeriod: opts.accountingPeriod }),
     ...(opts.targetPeriod === undefined ? {} : { targetPeriod: opts.targetPeriod }),
@@ -179,8 +290,11 @@ function checkArgs(opts: Options, ctx: Context): string[] {
   return args;
 }
 
-/** Every file is checked before any byte is sent; one bad file stops the whole batch. */
-async function checkAll(args: string[], kind: DocumentKind, fileName: string | undefined, ctx: Context): Promise<LocalUpload[]> {
+/**
+ * Every file is checked before any byte is sent. A file that fails is reported and left out; with
+ * --fail-fast (or when it is the only one) it stops the whole command before anything is sent.
+ */
+async function checkAll(args: string[], kind: DocumentKind, fileName: string | undefined, failFast: boolean, ctx: Context): Promise<Entry[]> {
   const name = fileName?.trim();
   const results = new Array<LocalUpload | LocalFileError>(args.length);
   await pool(args.map((arg, index) => ({ arg, index })), CHECK_CONCURRENCY, ctx.signal, async ({ arg, index }) => {
@@ -195,15 +309,19 @@ async function checkAll(args: string[], kind: DocumentKind, fileName: string | u
   if (ctx.signal.aborted) throw new InterruptedError();
   const bad = results.filter((r): r is LocalFileError => r instanceof LocalFileError);
   if (bad.length === 1 && args.length === 1) throw new UsageError((bad[0] as LocalFileError).message);
-  if (bad.length > 0) {
-    throw new UsageError(`${bad.length} of ${args.length} files cannot be uploaded; nothing was sent`, {
+  if (bad.length > 0 && failFast) {
+    throw new UsageError(`${bad.length} of ${args.length} files cannot be uploaded; nothing was sent (--fail-fast)`, {
       details: bad.map((e) => e.message),
     });
   }
-  return results as LocalUpload[];
+  return results.map((result) => {
+    if (!(result instanceof LocalFileError)) return { file: result, sending: false, sent: 0, total: result.size };
+    const file: LocalUpload = { arg: result.arg, fileName: name ?? basename(result.arg), fileType: 'application/octet-stream', size: 0, source: { kind: 'file', path: result.arg } };
+    return { file, sending: false, sent: 0, total: 0, error: new UsageError(result.problem) };
+  });
 }
 
-/** An upload's failure: a file that cannot be read is the user's to fix (exit 2). */
+/** A failure of one file as a PdsError: a local file check is a usage error (exit 2). */
 function failure(error: unknown): PdsError {
   return error instanceof LocalFileError ? new UsageError(error.problem) : asPdsError(error);
 }
@@ -212,7 +330,7 @@ function failure(error: unknown): PdsError {
 async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], wait: boolean, waitTimeout: number, contextGiven: boolean): Promise<void> {
   const output = ctx.output;
   if (output.mode === 'json') {
-    output.json(entries.map((entry) => jsonEntry(entry, kind, waitTimeout)));
+    output.json(entries.map((entry) => jsonEntry(entry, kind, waitTimeout, false)));
     return;
   }
   const uploaded = entries.filter((e) => e.upload);
@@ -266,8 +384,15 @@ function nextCommand(entry: Entry, kind: DocumentKind): string {
   return statusCommand(kind, upload.staging_id);
 }
 
-function jsonEntry(entry: Entry, kind: DocumentKind, waitTimeout: number): Record<string, unknown> {
+function jsonEntry(entry: Entry, kind: DocumentKind, waitTimeout: number, dryRun: boolean): Record<string, unknown> {
   const result: Record<string, unknown> = { file: entry.file.arg };
+  if (dryRun) result.would = entry.error ? 'fail' : entry.skipped ? 'skip' : 'upload';
+  if (entry.skipped) {
+    result.skipped = true;
+    if (entry.skipped.id !== '') result.id = entry.skipped.id;
+  }
+  if (entry.changed) result.changed = true;
+  if (entry.notStarted) result.not_started = true;
   if (entry.upload) result.upload = entry.upload;
   if (entry.watched) result.processes = entry.watched.processes.data;
   const problem = entry.error ?? waitProblem(entry, kind, waitTimeout);
@@ -280,12 +405,38 @@ function jsonEntry(entry: Entry, kind: DocumentKind, waitTimeout: number): Recor
   return result;
 }
 
-function summary(entries: Entry[], wait: boolean): string {
-  const uploaded = entries.filter((e) => e.upload).length;
-  const failed = entries.filter((e) => !e.upload).length;
-  const parts = [`${uploaded} uploaded`];
-  if (failed > 0) parts.push(`${failed} failed`);
-  let text = parts.join(', ');
+/** A dry run's data: what each file would do. */
+function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
+  const output = ctx.output;
+  if (output.mode === 'json') {
+    output.json(entries.map((entry) => jsonEntry(entry, kind, 0, true)));
+    return;
+  }
+  for (const entry of entries) {
+    const name = label(entry.file);
+    if (output.mode === 'ids') {
+      if (!entry.error && !entry.skipped) output.write(`${safeText(name)}\n`);
+    } else if (entry.error) output.write(`would fail: ${safeText(`${name}: ${entry.error.message}`)}\n`);
+    else if (entry.skipped) output.write(`would skip ${safeText(`${name}: already uploaded (${entry.skipped.label})`)}\n`);
+    else output.write(`would upload ${safeText(name)} (${formatBytes(entry.file.size)}${entry.changed ? ', changed' : ''})\n`);
+  }
+}
+
+function counts(entries: Entry[]): Counts {
+  return {
+    uploaded: entries.filter((e) => e.upload).length,
+    skipped: entries.filter((e) => e.skipped).length,
+    failed: entries.filter((e) => !e.upload && e.error).length,
+  };
+}
+
+/** `12 uploaded, 30 skipped, 1 failed`, with what --fail-fast left and what --wait saw. */
+function summary(entries: Entry[], wait: boolean, dryRun: boolean): string {
+  const { uploaded, skipped, failed } = counts(entries);
+  if (dryRun) return `dry run: ${entries.length - skipped - failed} would upload, ${skipped} would skip, ${failed} would fail`;
+  let text = `${uploaded} uploaded, ${skipped} skipped, ${failed} failed`;
+  const notStarted = entries.filter((e) => e.notStarted).length;
+  if (notStarted > 0) text += `, ${notStarted} not started`;
   if (wait) {
     const outcomes = entries.map((e) => (e.watched?.timedOut ? 'running' : e.watched?.progress.outcome));
     const processed = outcomes.filter((o) => o === 'completed').length;
@@ -299,16 +450,34 @@ function summary(entries: Entry[], wait: boolean): string {
   return text;
 }
 
+/** One file's line in the CI reports. */
+function fileReport(entry: Entry, kind: DocumentKind, waitTimeout: number, dryRun: boolean): FileReport {
+  const problem = entry.error ?? waitProblem(entry, kind, waitTimeout);
+  const reason = problem ? [problem.message, ...problem.details].join('\n') : undefined;
+  const base = { path: entry.file.arg, ...(entry.ms === undefined ? {} : { ms: entry.ms }) };
+  if (entry.upload) {
+    const stagingId = String(entry.upload.staging_id);
+    return { ...base, outcome: 'uploaded', record: `staging id ${stagingId}`, stagingId, ...(reason ? { reason } : {}) };
+  }
+  if (entry.skipped) return { ...base, outcome: dryRun ? 'would skip' : 'skipped', record: entry.skipped.label, reason: `already uploaded (${entry.skipped.label})` };
+  if (entry.error) return { ...base, outcome: dryRun ? 'would fail' : 'failed', reason: reason as string };
+  if (entry.notStarted) return { ...base, outcome: 'not started', reason: 'not started: --fail-fast stopped the batch' };
+  return { ...base, outcome: 'would upload' };
+}
+
 /**
  * Upload failures first (a single file, or a batch that failed all alike, keeps the error's own
  * code: 2 for a refused file, 4 for a forbidden project…; a mixed batch is 1); then processing
  * failures (7); then waits that ran out or could not poll (1).
  */
 function exitCode(entries: Entry[]): number {
-  const notUploaded = entries.filter((e) => !e.upload);
+  // A skipped file (and a dry run's would-be upload) is fine; a file --fail-fast did not start is
+  // not (the batch is incomplete).
+  const notUploaded = entries.filter((e) => !e.upload && e.error);
+  const notStarted = entries.filter((e) => e.notStarted).length;
   if (notUploaded.length > 0) {
     const codes = new Set(notUploaded.map((e) => (e.error as PdsError).exitCode));
-    if (notUploaded.length === entries.length && codes.size === 1) return [...codes][0] as number;
+    if (notUploaded.length + notStarted === entries.length && codes.size === 1) return [...codes][0] as number;
     return ExitCode.failure;
   }
   if (entries.some((e) => e.watched?.progress.outcome === 'failed' || e.error?.exitCode === ExitCode.processingFailed)) return ExitCode.processingFailed;

@@ -1,0 +1,227 @@
+// What makes `pds upload` a batch a CI job can re-run (issue 19): directories expanded into the
+// files the kind accepts, the project's existing records to skip what is already there, and the
+// counts and reports the end of a batch gives. The upload itself stays in upload.ts.
+import { STATEMENT_EXTENSIONS } from '../../lib/formats.js';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join, relative, sep } from 'node:path';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Context } from '../../lib/context.js';
+import type { DocumentKind } from '../../lib/api/documents.js';
+import { isPdf, saveToStream, storageOptions } from '../../lib/download.js';
+import { UsageError } from '../../lib/errors.js';
+import type { LocalUpload } from '../../lib/upload.js';
+
+export interface Selection {
+  recursive: boolean;
+  include: readonly string[];
+  exclude: readonly string[];
+}
+
+/**
+ * The files a directory gives for a kind: contracts their PDFs, statements every format the
+ * service takes (SERVICE-NOW.md); a name without an extension is left out of a directory (named on
+ * the command line, checkFile takes it as an opaque file).
+ */
+function kindAccepts(kind: DocumentKind, name: string): boolean {
+  const ext = extname(name).toLowerCase().slice(1);
+  return kind === 'contract' ? ext === 'pdf' : STATEMENT_EXTENSIONS.includes(ext);
+}
+
+/**
+ * The files to upload, in the order given; a directory becomes the files in it that the kind
+ * accepts and the globs select (matched against the path below the directory, or the base name
+ * for a glob without `/`), sorted by path, hidden files and directories left out. Returns also the
+ * directories that gave nothing, for a warning.
+ */
+export async function expandArgs(args: readonly string[], kind: DocumentKind, selection: Selection): Promise<{ files: string[]; empty: string[] }> {
+  const select = await globFilter(selection);
+  const files: string[] = [];
+  const empty: string[] = [];
+  for (const arg of args) {
+    const isDirectory = arg !== '-' && (await stat(arg).then((info) => info.isDirectory(), () => false));
+    if (!isDirectory) {
+      // A file named on the command line is taken as it is; its check says what is wrong with it.
+      files.push(arg);
+      continue;
+    }
+    const found = (await walk(arg, selection.recursive)).filter((path) => kindAccepts(kind, path) && select(relative(arg, path).split(sep).join('/')));
+    found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (found.length === 0) empty.push(arg);
+    files.push(...found);
+  }
+  return { files, empty };
+}
+
+async function walk(dir: string, recursive: boolean): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    // A symbolic link counts as what it points to; one that points nowhere is left to checkFile.
+    const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(path).then((info) => info.isDirectory(), () => false)));
+    if (isDirectory) {
+      if (recursive) found.push(...(await walk(path, true)));
+    } else {
+      found.push(path);
+    }
+  }
+  return found;
+}
+
+/** The include/exclude test; picomatch is loaded only when a glob is given. */
+async function globFilter(selection: Selection): Promise<(path: string) => boolean> {
+  if (selection.include.length === 0 && selection.exclude.length === 0) return () => true;
+  const { default: picomatch } = await import('picomatch');
+  // A glob with a `/` is matched against the path below the directory, one without against the
+  // base name (as .gitignore does); picomatch's own `basename` option fails the former.
+  const matcher = (globs: readonly string[]) => {
+    const tests = globs.map((glob) => {
+      const test = picomatch(glob);
+      return glob.includes('/') ? test : (path: string) => test(path.slice(path.lastIndexOf('/') + 1));
+    });
+    return (path: string) => tests.some((test) => test(path));
+  };
+  const include = selection.include.length === 0 ? () => true : matcher(selection.include);
+  const exclude = matcher(selection.exclude);
+  return (path) => include(path) && !exclude(path);
+}
+
+/** A record the project has (or that this command created) under a file name. */
+interface Known {
+  /** What the lines say: `statement 123`, or `staging id 45` for an upload of this command. */
+  label: string;
+  id: string;
+  /** Only a statement's record reports its size. */
+  size?: number;
+  /** The record's file to compare bytes with; none for one this command created (its hash is known). */
+  fetch?: { kind: DocumentKind; id: string };
+  sha256?: Promise<string>;
+}
+
+export type Decision = { skip: true; id: string; label: string } | { skip: false; changed: boolean };
+
+/**
+ * The project's records of one kind by file name, listed once per command (every page), and the
+ * uploads this command made, so that a file given twice is uploaded once.
+ */
+export class ExistingRecords {
+  private readonly byName = new Map<string, Known[]>();
+
+  private constructor(
+    private readonly ctx: Context,
+    private readonly projectId: string,
+    private readonly content: boolean,
+  ) {}
+
+  static async load(ctx: Context, kind: DocumentKind, projectId: string, content: boolean): Promise<ExistingRecords> {
+    const records = new ExistingRecords(ctx, projectId, content);
+    const resource = kind === 'contract' ? 'contracts' : 'statements';
+    for await (const page of ctx.api.catalog.allPages(resource, { projectId, page: 1, perPage: 100 })) {
+      for (const item of page.items) {
+        const record = item as { id: string | number; file_name?: unknown; file_size?: unknown };
+        if (typeof record.file_name !== 'string') continue;
+        const id = String(record.id);
+        records.add(record.file_name, {
+          label: `${kind} ${id}`,
+          id,
+          ...(typeof record.file_size === 'number' ? { size: record.file_size } : {}),
+          fetch: { kind, id },
+        });
+      }
+    }
+    return records;
+  }
+
+  private add(fileName: string, known: Known): void {
+    const list = this.byName.get(fileName) ?? [];
+    list.push(known);
+    this.byName.set(fileName, list);
+  }
+
+  /** An upload of this command (a dry run's would-be upload has no id yet). */
+  uploaded(file: LocalUpload, stagingId: string | undefined): void {
+    this.add(file.fileName, {
+      label: stagingId === undefined ? `${file.arg} in this batch` : `staging id ${stagingId}`,
+      id: stagingId ?? '',
+      size: file.size,
+      ...(this.content ? { sha256: sha256Of(file) } : {}),
+    });
+  }
+
+  /**
+   * Whether `file` is there already: a record with its name (and size, where reported), and with
+   * `content` the same SHA-256. A name that matches without the rest is a changed file.
+   */
+  async decide(file: LocalUpload): Promise<Decision> {
+    const named = this.byName.get(file.fileName) ?? [];
+    const candidates = named.filter((known) => known.size === undefined || known.size === file.size);
+    if (candidates.length === 0) return { skip: false, changed: named.length > 0 };
+    if (!this.content) return skipping(candidates[0] as Known);
+    const local = await sha256Of(file);
+    for (const known of candidates) {
+      known.sha256 ??= this.remoteSha256(known);
+      if ((await known.sha256) === local) return skipping(known);
+    }
+    return { skip: false, changed: true };
+  }
+
+  /** The record's file through the download endpoint, hashed as it streams (nothing is kept). */
+  private async remoteSha256(known: Known): Promise<string> {
+    const { kind, id } = known.fetch as { kind: DocumentKind; id: string };
+    const link = await this.ctx.api.documents.download(kind, this.projectId, id);
+    const hash = createHash('sha256');
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        done();
+      },
+    });
+    // Only a PDF's first bytes are checked: a statement may be any of the service's formats.
+    await saveToStream(link.url, sink, { ...storageOptions(this.ctx, false), pdf: kind === 'contract' || isPdf(link) });
+    return hash.digest('hex');
+  }
+}
+
+const skipping = (known: Known): Decision => ({ skip: true, id: known.id, label: known.label });
+
+/** SHA-256 of a local upload, read as a stream: memory stays flat whatever the size. */
+async function sha256Of(file: LocalUpload): Promise<string> {
+  const hash = createHash('sha256');
+  if (file.source.kind === 'buffer') return hash.update(file.source.data).digest('hex');
+  await pipeline(createReadStream(file.source.path), hash);
+  return hash.digest('hex');
+}
+
+/** Work with the same file name goes one after the other (so a record made by the first is seen by the next); the rest runs in parallel. */
+export function byFileName<T extends { file: { fileName: string } }>(entries: readonly T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const entry of entries) {
+    const group = groups.get(entry.file.fileName) ?? [];
+    group.push(entry);
+    groups.set(entry.file.fileName, group);
+  }
+  return [...groups.values()];
+}
+
+export type ReportFormat = 'junit' | 'json';
+
+/** `--report junit=out.xml --report json=out.json` → where each report goes; checked before anything is read. */
+export function parseReports(values: readonly string[]): { format: ReportFormat; path: string }[] {
+  return values.map((value) => {
+    const match = /^(junit|json)=(.+)$/.exec(value);
+    if (!match) throw new UsageError(`invalid --report '${value}': expected junit=<file> or json=<file>`);
+    return { format: match[1] as ReportFormat, path: match[2] as string };
+  });
+}
+
+/** `0.4s`, `12.3s`, `1m04s`, `2h03m09s`: the summary line's duration. */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const seconds = Math.round(ms / 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60];
+  return h > 0 ? `${h}h${pad(m)}m${pad(s)}s` : `${m}m${pad(s)}s`;
+}

@@ -1,0 +1,173 @@
+// What a batch says to the machines that run it: GitHub Actions' workflow commands, step summary and
+// step outputs (when GITHUB_ACTIONS=true), and the JUnit XML and JSON report files other CI systems
+// read. File names and messages come from the user's disk and from the service: each format's own
+// escaping is applied, so no name or message can end a line and start a command of its own.
+import { appendFile, writeFile } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import { PdsError } from './errors.js';
+import { safeText } from './text.js';
+
+export type Outcome = 'uploaded' | 'skipped' | 'failed' | 'not started' | 'would upload' | 'would skip' | 'would fail';
+
+/** One file's line in every report. */
+export interface FileReport {
+  /** As given: a path, or `-` for stdin. */
+  path: string;
+  outcome: Outcome;
+  /** `staging id 45`, `statement 123`. */
+  record?: string;
+  /** The staging id of an upload, for the step outputs. */
+  stagingId?: string;
+  /** Why it failed or was skipped; further lines are details. */
+  reason?: string;
+  ms?: number;
+}
+
+export interface Counts {
+  uploaded: number;
+  skipped: number;
+  failed: number;
+}
+
+/** A file that failed: its upload or local check, or (uploaded, with --wait) its processing. */
+function isFailure(file: FileReport): boolean {
+  return file.outcome === 'failed' || file.outcome === 'would fail' || (file.outcome === 'uploaded' && file.reason !== undefined);
+}
+
+/** `%`, CR and LF in a workflow command's message (the runner decodes them back). */
+export function escapeCommandData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A property value also loses `:` and `,`, which end it. */
+export function escapeCommandProperty(text: string): string {
+  return escapeCommandData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** `::error file=…,title=pds upload::reason` for each file that failed. */
+export function githubAnnotations(files: readonly FileReport[], workspace: string | undefined): string {
+  let out = '';
+  for (const file of files) {
+    if (!isFailure(file)) continue;
+    const properties = file.path === '-' ? [] : [`file=${escapeCommandProperty(workspacePath(file.path, workspace))}`];
+    properties.push(`title=${escapeCommandProperty('pds upload')}`);
+    out += `::error ${properties.join(',')}::${escapeCommandData(file.reason ?? file.outcome)}\n`;
+  }
+  return out;
+}
+
+/** The path GitHub shows annotations against: relative to the workspace, `/`-separated. */
+function workspacePath(path: string, workspace: string | undefined): string {
+  if (!workspace) return path;
+  const inside = relative(workspace, resolve(path));
+  return inside.startsWith('..') ? path : inside.split(sep).join('/');
+}
+
+/** A Markdown table cell: one line, no `|` to split it, no HTML to render. */
+function cell(text: string | undefined): string {
+  return safeText(text ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/`/g, '\\`');
+}
+
+/** The step summary: the counts, then one row per file. */
+export function stepSummary(title: string, countsLine: string, files: readonly FileReport[]): string {
+  const rows = files.map((file) => `| ${cell(file.path)} | ${file.outcome} | ${cell(file.record)} | ${cell(file.reason?.split('\n')[0])} |`);
+  return [`### ${title}`, '', countsLine, '', '| File | Outcome | Record | Reason |', '| --- | --- | --- | --- |', ...rows, ''].join('\n') + '\n';
+}
+
+/** `name=value` lines for $GITHUB_OUTPUT; an id keeps only characters that cannot start a line or a command. */
+export function stepOutputs(counts: Counts, stagingIds: readonly string[]): string {
+  const ids = stagingIds.map((id) => id.replace(/[^A-Za-z0-9_.-]/g, '')).filter(Boolean);
+  return `uploaded=${counts.uploaded}\nskipped=${counts.skipped}\nfailed=${counts.failed}\nstaging-ids=${ids.join(',')}\n`;
+}
+
+/** Text in XML 1.0: escaped, and the control characters it cannot hold shown as `\xNN`. */
+function xml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;')
+    .replace(/[\u0000-\u001f\ufffe\uffff]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
+
+/** JUnit XML: one testcase per file, a failure with its reason, a skip as skipped. */
+export function junitXml(suite: string, files: readonly FileReport[], totalMs: number): string {
+  const failures = files.filter(isFailure).length;
+  const skipped = files.filter((f) => f.outcome === 'skipped' || f.outcome === 'would skip' || f.outcome === 'not started').length;
+  const counts = `tests="${files.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(totalMs)}"`;
+  const cases = files.map((file) => {
+    const open = `    <testcase classname="${xml(suite)}" name="${xml(file.path)}" time="${seconds(file.ms)}"`;
+    const reason = xml(file.reason ?? file.outcome);
+    if (isFailure(file)) {
+      return `${open}>\n      <failure message="${xml((file.reason ?? file.outcome).split('\n')[0] as string)}">${reason}</failure>\n    </testcase>`;
+    }
+    if (file.outcome === 'uploaded' || file.outcome === 'would upload') return `${open}/>`;
+    return `${open}>\n      <skipped message="${reason}"/>\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="pds" ${counts}>`,
+    `  <testsuite name="${xml(suite)}" ${counts}>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+export interface BatchReport {
+  /** `pds upload statement`: the step summary's heading and the JUnit suite. */
+  title: string;
+  countsLine: string;
+  counts: Counts;
+  files: FileReport[];
+  /** The `--json` records, for the JSON report. */
+  records: unknown[];
+  totalMs: number;
+  reports: { format: 'junit' | 'json'; path: string }[];
+  /** A dry run writes no file: only the annotations, on stdout. */
+  dryRun: boolean;
+}
+
+/**
+ * Writes every report asked for, and under GitHub Actions its annotations (stdout), step summary
+ * and outputs. A report that cannot be written is an error of the command (the CI job relies on it).
+ */
+export async function writeBatchReports(env: NodeJS.ProcessEnv, stdout: { write(text: string): unknown }, report: BatchReport): Promise<void> {
+  const github = env.GITHUB_ACTIONS === 'true';
+  if (github) stdout.write(githubAnnotations(report.files, env.GITHUB_WORKSPACE));
+  if (report.dryRun) return;
+  const writes: [string, () => Promise<void>][] = [];
+  if (github && env.GITHUB_STEP_SUMMARY) {
+    const path = env.GITHUB_STEP_SUMMARY;
+    writes.push([path, () => appendFile(path, stepSummary(report.title, report.countsLine, report.files))]);
+  }
+  if (github && env.GITHUB_OUTPUT) {
+    const path = env.GITHUB_OUTPUT;
+    const ids = report.files.flatMap((f) => (f.stagingId === undefined ? [] : [f.stagingId]));
+    writes.push([path, () => appendFile(path, stepOutputs(report.counts, ids))]);
+  }
+  for (const { format, path } of report.reports) {
+    const text = format === 'junit' ? junitXml(report.title, report.files, report.totalMs) : `${JSON.stringify({ ...report.counts, files: report.records }, null, 2)}\n`;
+    writes.push([path, () => writeFile(path, text)]);
+  }
+  for (const [path, write] of writes) {
+    try {
+      await write();
+    } catch (error) {
+      const code = typeof error === 'object' && error !== null && 'code' in error ? `: ${String(error.code)}` : '';
+      throw new PdsError(`cannot write the report ${path}${code}`, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,74 @@
+// --dry-run on the commands that write other than uploads (those are in test/process/upload-batch):
+// each does its checks and reads, says what it would do, and changes nothing, here or at the service.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
+import { sharedEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
+
+const emulator = sharedEmulator();
+let dir: string;
+beforeEach(() => {
+  dir = freshConfigDir();
+  emulator.storage.requests.length = 0;
+});
+
+const pds = (args: string[], options: RunOptions = {}) =>
+  runCli(emulator, args, { project: null, ...options, env: { PDS_CONFIG_DIR: dir, ...options.env } });
+const configFile = () => join(dir, 'config.json');
+const writes = () => emulator.requests.filter((r) => r.method !== 'GET');
+
+describe('--dry-run', () => {
+  it('config set and unset, and use, write no config', async () => {
+    expect(await pds(['config', 'set', 'timeout', '5', '--dry-run'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Would set timeout to 5 (profile default); nothing was written (--dry-run)\n',
+    });
+    expect(existsSync(configFile())).toBe(false);
+    // A bad value fails as it would for real.
+    expect((await pds(['config', 'set', 'timeout', 'soon', '--dry-run'])).code).toBe(2);
+
+    expect((await pds(['config', 'set', 'timeout', '5'])).code).toBe(0);
+    const before = readFileSync(configFile(), 'utf8');
+    expect((await pds(['--dry-run', 'config', 'unset', 'timeout'])).stderr).toBe('Would unset timeout (profile default); nothing was written (--dry-run)\n');
+    expect((await pds(['use', DEMO_PROJECT, '--dry-run'])).stderr).toMatch(
+      new RegExp(`^Would use .+ \\(${DEMO_PROJECT}\\) in profile default; nothing was written \\(--dry-run\\)\\n$`),
+    );
+    expect(readFileSync(configFile(), 'utf8')).toBe(before);
+    expect(writes()).toEqual([]);
+  });
+
+  it('auth logout keeps the stored credential', async () => {
+    expect((await pds(['auth', 'login', '--with-token'], { token: null, stdin: 'demo-org-token\n' })).code).toBe(0);
+    const before = readFileSync(configFile(), 'utf8');
+    const result = await pds(['auth', 'logout', '--dry-run'], { token: null });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `Would log out of ${emulator.url} (profile default): forget the stored credential; nothing was changed (--dry-run)\n`,
+    });
+    expect(readFileSync(configFile(), 'utf8')).toBe(before);
+  });
+
+  it('downloads read the links and fetch no file, write none', async () => {
+    const out = join(freshConfigDir(), 'files');
+    const ids = (emulator.state.data[DEMO_PROJECT_ID]?.contracts ?? []).slice(0, 2).map((c) => c.id);
+    const result = await pds(['contracts', 'download', ...ids, '-o', `${out}/`, '--dry-run'], { project: DEMO_PROJECT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^would download contract ${ids[0]} to ${out}/\\S.*\\nwould download contract ${ids[1]} to ${out}/\\S.*\\n$`));
+    expect(result.stderr).toBe('dry run: 2 would download\n');
+    expect(existsSync(out)).toBe(false);
+    expect(emulator.storage.requests).toEqual([]);
+    expect(writes()).toEqual([]);
+
+    // A file named as the target stays as it is.
+    const target = join(freshConfigDir(), 'one.pdf');
+    writeFileSync(target, 'old');
+    const one = await pds(['contracts', 'download', ids[0] as string, '-o', target, '--dry-run', '--json'], { project: DEMO_PROJECT });
+    expect(JSON.parse(one.stdout)).toEqual([{ id: ids[0], file: target, would: 'download' }]);
+    expect(readFileSync(target, 'utf8')).toBe('old');
+    expect(readdirSync(join(target, '..'))).toEqual(['one.pdf']);
+  });
+});

@@ -1,0 +1,71 @@
+// The CI report formats, byte for byte (the end-to-end runs are in test/process/upload-batch.test.ts).
+import { describe, expect, it } from 'vitest';
+import { escapeCommandData, escapeCommandProperty, githubAnnotations, junitXml, stepOutputs, stepSummary, type FileReport } from '../../src/lib/ci-report.js';
+import { formatDuration } from '../../src/commands/upload/batch.js';
+
+const files: FileReport[] = [
+  { path: 'ok.pdf', outcome: 'uploaded', record: 'staging id 7', stagingId: '7', ms: 1250 },
+  { path: 'same.pdf', outcome: 'skipped', record: 'statement 12', reason: 'already uploaded (statement 12)' },
+  { path: 'bad <1>.pdf', outcome: 'failed', reason: 'not a PDF\n  detail "quoted" & more' },
+  { path: 'late.pdf', outcome: 'uploaded', record: 'staging id 8', stagingId: '8', reason: 'processing failed (staging id 8)' },
+  { path: 'never.pdf', outcome: 'not started', reason: 'not started: --fail-fast stopped the batch' },
+];
+
+describe('GitHub workflow commands', () => {
+  it('escapes data and properties as the runner decodes them', () => {
+    expect(escapeCommandData('100% done\r\nnext::x')).toBe('100%25 done%0D%0Anext::x');
+    expect(escapeCommandProperty('a,b: 50%\n')).toBe('a%2Cb%3A 50%25%0A');
+  });
+
+  it('annotates failed uploads and failed processing, relative to the workspace', () => {
+    expect(githubAnnotations(files.map((f) => ({ ...f, path: `/w/${f.path}` })), '/w')).toBe(
+      '::error file=bad <1>.pdf,title=pds upload::not a PDF%0A  detail "quoted" & more\n' +
+        '::error file=late.pdf,title=pds upload::processing failed (staging id 8)\n',
+    );
+    // Outside the workspace, and stdin, which is no file.
+    expect(githubAnnotations([{ path: '/elsewhere/x.pdf', outcome: 'failed', reason: 'r' }, { path: '-', outcome: 'failed', reason: 'r' }], '/w')).toBe(
+      '::error file=/elsewhere/x.pdf,title=pds upload::r\n::error title=pds upload::r\n',
+    );
+  });
+
+  it('keeps only safe characters of a staging id in the outputs', () => {
+    expect(stepOutputs({ uploaded: 2, skipped: 0, failed: 0 }, ['7', '8\nfailed=0', ''])).toBe('uploaded=2\nskipped=0\nfailed=0\nstaging-ids=7,8failed0\n');
+  });
+
+  it('writes one Markdown row per file, cells that cannot break the table', () => {
+    expect(stepSummary('pds upload statement', '2 uploaded', [{ path: 'a|b`c\n.pdf', outcome: 'failed', reason: '<b>x</b>\nmore' }])).toBe(
+      '### pds upload statement\n\n2 uploaded\n\n| File | Outcome | Record | Reason |\n| --- | --- | --- | --- |\n| a\\|b\\`c\\n.pdf | failed |  | &lt;b&gt;x&lt;/b&gt; |\n\n',
+    );
+  });
+});
+
+it('JUnit XML: a testcase per file, failures with their reason, skips as skipped, XML-escaped', () => {
+  expect(junitXml('pds upload statement', files, 3000)).toBe(
+    [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<testsuites name="pds" tests="5" failures="2" errors="0" skipped="2" time="3.000">',
+      '  <testsuite name="pds upload statement" tests="5" failures="2" errors="0" skipped="2" time="3.000">',
+      '    <testcase classname="pds upload statement" name="ok.pdf" time="1.250"/>',
+      '    <testcase classname="pds upload statement" name="same.pdf" time="0.000">',
+      '      <skipped message="already uploaded (statement 12)"/>',
+      '    </testcase>',
+      '    <testcase classname="pds upload statement" name="bad &lt;1&gt;.pdf" time="0.000">',
+      '      <failure message="not a PDF">not a PDF&#10;  detail &quot;quoted&quot; &amp; more</failure>',
+      '    </testcase>',
+      '    <testcase classname="pds upload statement" name="late.pdf" time="0.000">',
+      '      <failure message="processing failed (staging id 8)">processing failed (staging id 8)</failure>',
+      '    </testcase>',
+      '    <testcase classname="pds upload statement" name="never.pdf" time="0.000">',
+      '      <skipped message="not started: --fail-fast stopped the batch"/>',
+      '    </testcase>',
+      '  </testsuite>',
+      '</testsuites>',
+      '',
+    ].join('\n'),
+  );
+  expect(junitXml('s', [{ path: 'a\u0001b', outcome: 'uploaded' }], 0)).toContain('name="a\\x01b"');
+});
+
+it('says a duration as the summary line does', () => {
+  expect([0, 420, 12_345, 59_949, 64_000, 3_789_000].map(formatDuration)).toEqual(['0.0s', '0.4s', '12.3s', '59.9s', '1m04s', '1h03m09s']);
+});
