@@ -22,6 +22,8 @@ export interface JqFilter {
    * for a terminal and one line each for a pipe (as gh does).
    */
   apply(value: unknown, terminal: boolean): string;
+  /** The results as values, for a format other than JSON to render (`--jq … --format csv`). */
+  values(value: unknown): unknown[];
 }
 
 /** Loads jq and compiles the expression against `null`; a bad expression is exit 2, before any request. */
@@ -30,10 +32,10 @@ export async function compileJq(expression: string): Promise<JqFilter> {
   // (vitest's in particular) wraps into a namespace object.
   const { createRequire } = await import('node:module');
   const jq = await (createRequire(import.meta.url)('jq-web') as Promise<JqRuntime>);
-  const run = (input: string, pretty: boolean): string => {
+  const run = (input: string, pretty: boolean, raw = true): string => {
     try {
       // No output at all comes back as undefined.
-      return jq.raw(input, expression, pretty ? ['-r'] : ['-r', '-c']) ?? '';
+      return jq.raw(input, expression, [...(raw ? ['-r'] : []), ...(pretty ? [] : ['-c'])]) ?? '';
     } catch (error) {
       throw jqError(error);
     }
@@ -53,6 +55,12 @@ export async function compileJq(expression: string): Promise<JqFilter> {
       // Raw strings come from the service: on a terminal, no control sequence of theirs gets through.
       return terminal ? safeLines(text) : text;
     },
+    // Compact, not raw: one JSON text a line, each parsed back.
+    values: (value) =>
+      run(JSON.stringify(value) ?? 'null', false, false)
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as unknown),
   };
 }
 
