@@ -116,6 +116,16 @@ export class Output {
     else for (const item of Array.isArray(shown) ? shown : [shown]) out.write(`${textCell(item)}\n`);
   }
 
+  /**
+   * In a data format (or with --jq): renders the value and answers true. In a human mode it
+   * answers false, and the command draws its own form (a file's content, a sentence).
+   */
+  async asData(value: unknown): Promise<boolean> {
+    if (!this.isData && !this.jq) return false;
+    await this.data(value);
+    return true;
+  }
+
   /** Records as CSV: a header row of their keys, then one row each. */
   private csv(records: readonly Record<string, unknown>[], keys = recordKeys(records)): void {
     const options = this.csvOptions;

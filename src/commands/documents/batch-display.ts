@@ -20,7 +20,7 @@ export class BatchDisplay {
   /** `piped: false` when a piped stderr gets no line per file (the file itself went to stdout). */
   static async create(ctx: Context, { piped = true }: { piped?: boolean } = {}): Promise<BatchDisplay> {
     await ctx.output.prepareColor();
-    const quiet = ctx.settings.quiet || ctx.settings.json;
+    const quiet = ctx.settings.quiet || ctx.output.isData;
     const live =
       !quiet && ctx.io.stderrIsTTY
         ? new LiveLines(ctx.io.stderr, { columns: ctx.io.columns, rows: ctx.io.rows }, await loadCells(), (mark) =>

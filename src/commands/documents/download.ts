@@ -43,8 +43,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   ctx.requireToken(); // exit 3 now, before any listing
   const entries: Entry[] = (ids ?? (await everyId(ctx, kind, projectId))).map((id) => ({ id, received: 0 }));
   if (entries.length === 0) {
-    if (ctx.output.mode === 'json') ctx.output.json([]);
-    else ctx.output.info(`no ${NOUN[kind]} in this project`);
+    if (!(await ctx.output.asData([]))) ctx.output.info(`no ${NOUN[kind]} in this project`);
     return 0;
   }
   if (destination.to === 'dir') await mkdir(destination.dir, { recursive: true });
@@ -114,7 +113,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const [only] = entries;
   if (entries.length === 1 && only?.error) throw only.error;
   view.errors(entries);
-  printResults(ctx, entries, destination);
+  await printResults(ctx, entries, destination);
   if (entries.length > 1) ctx.output.info(summary(entries));
   return entries.some((e) => e.error) ? 1 : 0;
 }
@@ -143,7 +142,7 @@ async function destinationOf(opts: Options, ids: string[] | undefined, ctx: Cont
   if (output === '') throw new UsageError('invalid -o: empty');
   if (output === '-') {
     if (!single) throw new UsageError('-o - writes one file to stdout: give exactly one id');
-    if (ctx.settings.json) throw new UsageError('-o - writes the file to stdout, where --json would go: use one of them');
+    if (ctx.output.isData) throw new UsageError(`-o - writes the file to stdout, where --format ${ctx.output.mode} would go: use one of them`);
     if (ctx.io.stdoutIsTTY) throw new UsageError('stdout is a terminal: redirect it to a file or a pipe to use -o -');
     return { to: 'stdout' };
   }
@@ -236,19 +235,15 @@ function asPdsError(error: unknown): PdsError {
   return new PdsError(error instanceof Error ? error.message : String(error), code ? { details: [code] } : {});
 }
 
-/** stdout: the paths for -q, an array for --json; nothing otherwise (the files are the data). */
-function printResults(ctx: Context, entries: Entry[], destination: Destination): void {
+/** stdout: the paths for -q, one record a file in a data format; nothing otherwise (the files are the data). */
+async function printResults(ctx: Context, entries: Entry[], destination: Destination): Promise<void> {
   if (destination.to === 'stdout') return;
-  if (ctx.output.mode === 'json') {
-    ctx.output.json(
-      entries.map((entry) => {
-        if (entry.saved) return { id: entry.id, file: entry.path, bytes: entry.saved.bytes, up_to_date: entry.saved.upToDate };
-        const error = entry.error as PdsError;
-        return { id: entry.id, error: { message: error.message, ...(error.status === undefined ? {} : { status: error.status }) } };
-      }),
-    );
-    return;
-  }
+  const records = entries.map((entry) => {
+    if (entry.saved) return { id: entry.id, file: entry.path, bytes: entry.saved.bytes, up_to_date: entry.saved.upToDate };
+    const error = entry.error as PdsError;
+    return { id: entry.id, error: { message: error.message, ...(error.status === undefined ? {} : { status: error.status }) } };
+  });
+  if (await ctx.output.asData(records)) return;
   if (ctx.output.mode === 'ids') for (const entry of entries) if (entry.saved) ctx.output.write(`${entry.path}\n`);
 }
 
@@ -315,7 +310,7 @@ class Display {
 
   /** The failures of a batch, with their details, after the lines. */
   errors(entries: Entry[]): void {
-    if (this.ctx.settings.json) return;
+    if (this.ctx.output.isData) return;
     for (const entry of entries) if (entry.error) this.batch.problem(`${this.kind} ${entry.id}`, this.reason(entry), entry.error.details);
   }
 }

@@ -180,13 +180,10 @@ function asPdsError(error: unknown): PdsError {
   return new ServiceError(error instanceof Error ? error.message : String(error), { cause: error });
 }
 
-/** stdout: an array for --json, staging ids for -q, a table on a terminal, TSV when piped. */
+/** stdout: a record a file in a data format (--json, --format csv…), staging ids for -q, a table on a terminal, TSV when piped. */
 async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], wait: boolean, waitTimeout: number): Promise<void> {
   const output = ctx.output;
-  if (output.mode === 'json') {
-    output.json(entries.map((entry) => jsonEntry(entry, kind, waitTimeout)));
-    return;
-  }
+  if (await output.asData(entries.map((entry) => jsonEntry(entry, kind, waitTimeout)))) return;
   const uploaded = entries.filter((e) => e.upload);
   if (output.mode === 'ids') {
     for (const entry of uploaded) output.write(`${(entry.upload as UploadRecord).staging_id}\n`);
