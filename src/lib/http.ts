@@ -482,6 +482,8 @@ async function responseError(response: HttpResponse, method: string, url: URL): 
       ? 'the proxy asks for credentials (HTTP 407): put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
       : `${method} ${url.pathname} failed with HTTP ${response.status}`;
   const error = errorFromResponse(response.status, response.status === 407 ? undefined : body, fallback);
+  const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id');
+  if (requestId) error.requestId = requestId;
   if (error instanceof RateLimitError) {
     const wait = askedDelay(response);
     const limits = rateLimitText(response);

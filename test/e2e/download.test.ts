@@ -116,7 +116,7 @@ describe('several downloads', () => {
     const result = await runCli(emulator, ['statements', 'download', statementId(0), '99999', '-o', `${dir}/`]);
     expect(result.code).toBe(1);
     expect(readdirSync(dir)).toEqual([fileNameOf('statement', statementId(0))]);
-    expect(result.stderr).toContain(`error: statement 99999: not found in project ${DEMO_PROJECT_ID}\n`);
+    expect(result.stderr).toContain(`error: statement 99999: not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n`);
     expect(result.stderr).toMatch(/1 downloaded, 1 failed\n$/);
   });
 });
@@ -143,7 +143,7 @@ describe('refusals', () => {
   it('a 404 id: exit 5, nothing written', async () => {
     const dir = freshDir();
     const result = await runCli(emulator, ['contracts', 'download', '424242', '-o', `${dir}/`]);
-    expect(result).toEqual({ code: 5, stdout: '', stderr: `error: contract 424242 not found in project ${DEMO_PROJECT_ID}\n` });
+    expect(result).toEqual({ code: 5, stdout: '', stderr: `error: contract 424242 not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n` });
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 // `pds contracts download` and `pds statements download`: the original PDF of each record, fetched
 // from the signed URL the service hands out (src/lib/download.ts saves it). One module for both
 // kinds; `kind` comes from the registration.
+import { notFoundIn } from '../../lib/not-found.js';
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -216,7 +217,7 @@ async function linkOf(ctx: Context, kind: DocumentKind, projectId: string, id: s
         status: 404,
       });
     }
-    if (exists === false) throw new NotFoundError(`${kind} ${id} not found in project ${projectId}`, { status: 404 });
+    if (exists === false) throw await notFoundIn(ctx.api, kind, id, projectId, error);
     throw error;
   }
 }
@@ -311,6 +312,6 @@ class Display {
   /** The failures of a batch, with their details, after the lines. */
   errors(entries: Entry[]): void {
     if (this.ctx.output.isData) return;
-    for (const entry of entries) if (entry.error) this.batch.problem(`${this.kind} ${entry.id}`, this.reason(entry), entry.error.details);
+    for (const entry of entries) if (entry.error) this.batch.problem(`${this.kind} ${entry.id}`, this.reason(entry), entry.error.details, entry.error.requestId);
   }
 }

@@ -1,6 +1,7 @@
 // `pds sandbox shell`: an interactive prompt over exec. The service keeps no shell between
 // requests (each exec starts at the workspace root), so the prompt keeps the working directory
 // itself and runs every line as `cd '<dir>' && <line>`.
+import { errorText } from '../../lib/error-report.js';
 import { createInterface, type Interface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import * as z from 'zod/mini';
@@ -200,8 +201,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
           return CONTINUE;
         }
         if (error instanceof InterruptedError || !(error instanceof PdsError)) throw error;
-        io.stderr.write(`error: ${safeText(error.message)}\n`);
-        for (const detail of error.details) io.stderr.write(`  ${safeText(detail)}\n`);
+        io.stderr.write(errorText(error, false));
         return CONTINUE;
       });
       if (outcome.exit) {
