@@ -7,7 +7,7 @@
 // notices, spinner text; --json is written as the service sent it.
 import type { ChalkInstance } from 'chalk';
 import type { IO } from './io.js';
-import { colorEnabled } from './io.js';
+import { animationEnabled, colorEnabled } from './io.js';
 import type { Settings } from './config.js';
 import type { JqFilter } from './jq.js';
 import { checkFields, fieldColumns, pickFields, pickFromPages } from './fields.js';
@@ -55,6 +55,8 @@ export class Output {
   readonly mode: Mode;
   readonly colorOut: boolean;
   readonly colorErr: boolean;
+  /** stderr may animate: spinners and live lines; otherwise static lines (TERM=dumb, PDS_NO_SPINNER). */
+  readonly animates: boolean;
   private chalk: ChalkInstance | undefined;
   /** `--jq` and `--fields` (src/lib/jq.ts, src/lib/fields.ts), set before the verb runs. */
   jq: JqFilter | undefined;
@@ -72,6 +74,7 @@ export class Output {
     const wantsColor = (stream: 'stdout' | 'stderr') => colorEnabled(stream, io, env, settings.noColor);
     this.colorOut = !this.isData && wantsColor('stdout');
     this.colorErr = wantsColor('stderr');
+    this.animates = animationEnabled(io, env);
   }
 
   /** The output is data for a program (json, ndjson, yaml, csv): a command draws no human form. */
@@ -199,10 +202,23 @@ export class Output {
     return this.colorErr && this.chalk ? this.chalk[style](text) : text;
   }
 
-  /** A spinner on stderr when it is a TTY (and not -q/--json); otherwise nothing. */
+  /**
+   * A spinner on stderr when it is a terminal that animates (and not -q or a data format). On a
+   * terminal that does not (TERM=dumb, PDS_NO_SPINNER=1), a line for each new text, no frames.
+   * Piped, nothing.
+   */
   async spinner(text: string): Promise<Spinner> {
-    if (!this.io.stderrIsTTY || this.settings.quiet || this.settings.json) {
+    if (!this.io.stderrIsTTY || this.settings.quiet || this.isData) {
       return { update: () => undefined, stop: () => undefined };
+    }
+    if (!this.animates) {
+      let last = '';
+      const say = (next: string) => {
+        if (next !== last) this.info(next);
+        last = next;
+      };
+      say(text);
+      return { update: say, stop: () => undefined };
     }
     const { default: ora } = await import('ora');
     // discardStdin would put the terminal in raw mode, where Ctrl-C is a byte, not SIGINT: it

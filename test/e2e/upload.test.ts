@@ -286,6 +286,17 @@ describe('pds upload: progress and answers', () => {
     }
   });
 
+  it('draws no live lines on a terminal with TERM=dumb or PDS_NO_SPINNER=1: a static line per file', async () => {
+    for (const env of [{ TERM: 'dumb' }, { PDS_NO_SPINNER: '1', NO_COLOR: '1' }]) {
+      const file = pdfFile('static.pdf');
+      const result = await runCli(emulator, ['upload', 'statement', file], { tty: true, env });
+      expect(result.code).toBe(0);
+      // No cursor movement, no line redrawn: only whole lines.
+      expect(result.stderr).not.toMatch(/\u001b\[|\r/);
+      expect(result.stderr).toContain(file);
+    }
+  });
+
   it('shows nothing but errors with -q on a terminal', async () => {
     const result = await runCli(emulator, ['upload', 'statement', pdfFile('quiet-tty.pdf'), '-q'], { tty: true });
     expect(result).toEqual({ code: 0, stdout: `${lastUpload()?.staging_id}\n`, stderr: '' });

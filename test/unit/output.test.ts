@@ -203,6 +203,24 @@ describe('--format csv, ndjson, yaml', () => {
   });
 });
 
+describe('spinner', () => {
+  it('draws no frames with TERM=dumb or PDS_NO_SPINNER=1: a static line per new text', async () => {
+    for (const env of [{ TERM: 'dumb' }, { PDS_NO_SPINNER: '1', NO_COLOR: '1' }]) {
+      const { io, output } = setup({ tty: true, env });
+      expect(output.animates).toBe(false);
+      const spinner = await output.spinner('contract upload 7: checking');
+      spinner.update('contract upload 7: checking');
+      spinner.update('contract upload 7: extracting');
+      spinner.stop();
+      expect(io.err()).toBe('contract upload 7: checking\ncontract upload 7: extracting\n');
+    }
+    const piped = setup({ env: { TERM: 'xterm' } });
+    (await piped.output.spinner('quiet when piped')).stop();
+    expect(piped.io.err()).toBe('');
+    expect(setup({ tty: true, env: { TERM: 'xterm', PDS_NO_SPINNER: '0' } }).output.animates).toBe(true);
+  });
+});
+
 describe('ids (-q)', () => {
   it('prints one id per line across pages and nothing else', async () => {
     const { io, output } = setup({ quiet: true, tty: true });

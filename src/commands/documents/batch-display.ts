@@ -23,7 +23,7 @@ export class BatchDisplay {
     await ctx.output.prepareColor();
     const quiet = ctx.settings.quiet || ctx.output.isData;
     const live =
-      !quiet && ctx.io.stderrIsTTY
+      !quiet && ctx.output.animates
         ? new LiveLines(ctx.io.stderr, { columns: ctx.io.columns, rows: ctx.io.rows }, await loadCells(), (mark) =>
             ctx.output.paintErr(MARK_COLORS[mark] ?? 'cyan', mark),
           )
