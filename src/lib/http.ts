@@ -79,6 +79,10 @@ export interface HttpClientOptions {
   trace?: (line: string) => void;
   /** A human notice (a retry wait of 1 s or more), shown without --verbose. */
   notice?: (line: string) => void;
+  /** Where the token came from (`PDS_TOKEN`, `the token of profile work`): a 401 names it. */
+  tokenSource?: string;
+  /** What to check when the service cannot be reached (the lines under "cannot reach …"). */
+  unreachableHint?: string[];
   /** The waiting a whole command may do between attempts; shared by its clients. Default: 60 s. */
   retryBudget?: RetryBudget;
   env: NodeJS.ProcessEnv;
@@ -198,7 +202,7 @@ export class HttpClient {
       const outcome = await this.attempt(method, url, options, token);
       if (outcome.response?.ok) return outcome.response;
       const retryable = outcome.response ? isRetryableStatus(outcome.response.status) : outcome.retryable;
-      const failure = outcome.response ? await responseError(outcome.response, method, url) : outcome.error;
+      const failure = outcome.response ? await responseError(outcome.response, method, url, this.options.tokenSource) : outcome.error;
       if (!failure) throw new ServiceError('request failed');
       if (!retryable || !canRetry() || attempt >= this.options.maxRetries) throw failure;
       const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
@@ -299,7 +303,7 @@ export class HttpClient {
       }
       return {
         error: new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, {
-          details: ['check --api-url, PDS_API_URL or `pds config get api-url`'],
+          details: this.options.unreachableHint ?? ['check --api-url, PDS_API_URL or `pds config list`'],
           cause: error,
         }),
         // A refused or reset connection sent nothing the service acted on... except for a
@@ -469,7 +473,7 @@ async function readJson(response: HttpResponse): Promise<unknown> {
   }
 }
 
-async function responseError(response: HttpResponse, method: string, url: URL): Promise<PdsError> {
+async function responseError(response: HttpResponse, method: string, url: URL, tokenSource?: string): Promise<PdsError> {
   let body: unknown;
   try {
     body = JSON.parse(await response.text(MAX_ERROR_BODY_BYTES));
@@ -482,6 +486,8 @@ async function responseError(response: HttpResponse, method: string, url: URL): 
       ? 'the proxy asks for credentials (HTTP 407): put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
       : `${method} ${url.pathname} failed with HTTP ${response.status}`;
   const error = errorFromResponse(response.status, response.status === 407 ? undefined : body, fallback);
+  // A refused token: which one, since a stale PDS_TOKEN in the shell hides a fresh login.
+  if (response.status === 401 && tokenSource) error.details.unshift(`the token in use is ${tokenSource}`);
   const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id');
   if (requestId) error.requestId = requestId;
   if (error instanceof RateLimitError) {

@@ -81,7 +81,7 @@ describe('pds auth login --web', () => {
     const status = await pds(['auth', 'status']);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`credential\tbrowser sign-in at ${emulator.url}\n`);
-    expect(status.stdout).toMatch(/\nexpires\t\d{4}-\d\d-\d\dT[\d:.]+Z \(in (59|60) min, refreshed as needed\)\n/);
+    expect(status.stdout).toMatch(/\nexpires_at\t\d{4}-\d\d-\d\dT[\d:.]+Z \(in (59|60) min, refreshed as needed\)\n/);
     expect((await pds(['projects', 'ls', '-q'])).stdout.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
@@ -420,8 +420,8 @@ describe('a browser sign-in in use', () => {
     expect(result.stderr).toBe(`warning: the service did not answer (cannot reach ${other.url} (ECONNREFUSED)); showing what is stored\n`);
     expect(result.stdout).toMatch(
       new RegExp(
-        `^profile\tdefault\napi-url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\n` +
-          'expires\t.+ \\(in (59|60) min, refreshed as needed\\)\nscope\tnot known \\(the service did not answer\\)\nproject\tnone \\(set one with `pds use <project>`\\)\n$',
+        `^profile\tdefault\napi_url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\n` +
+          'expires_at\t.+ \\(in (59|60) min, refreshed as needed\\)\nscope\tnot known \\(the service did not answer\\)\ndefault_project\tnone \\(set one with `pds use <project>`\\)\n$',
       ),
     );
     const json = await pds(['auth', 'status', '--json'], { maxRetries: 0 }, other.url);

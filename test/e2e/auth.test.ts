@@ -279,7 +279,8 @@ describe('pds auth status', () => {
       code: 3,
       stdout: '',
       stderr:
-        `error: ${emulator.url} rejected the token (from PDS_TOKEN): invalid or expired token\n` +
+        `error: ${emulator.url} rejected the token: invalid or expired token\n` +
+        '  the token in use is PDS_TOKEN\n' +
         '  run `pds auth login` or set PDS_TOKEN\n',
     });
   });

@@ -124,7 +124,7 @@ describe('connection refused: exit 1', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: cannot reach http://127.0.0.1:${port} (ECONNREFUSED)\n  check --api-url, PDS_API_URL or \`pds config get api-url\`\n`,
+      stderr: `error: cannot reach http://127.0.0.1:${port} (ECONNREFUSED)\n  nothing listens at http://127.0.0.1:${port} (from PDS_API_URL): for the local emulator, run \`pds emulator start --port ${port}\` in another terminal\n  for the service, set its URL: \`pds config set api-url <url>\` (or PDS_API_URL, --api-url)\n`,
     });
     expect(clock.waits).toHaveLength(2);
   });

@@ -28,7 +28,8 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   } catch (error) {
     if (unreachable(error)) silence = error as PdsError;
     else if (error instanceof AuthError) {
-      throw new AuthError(`${settings.apiUrl} rejected the token (${tokenFrom}): ${error.message}`, {
+      // The details name the token's source already (the HTTP client adds it to every 401).
+      throw new AuthError(`${settings.apiUrl} rejected the token: ${error.message}`, {
         details: error.details,
         ...(error.status === undefined ? {} : { status: error.status }),
       });
