@@ -50,6 +50,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         const ctxDeps = paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps;
         const ctx = new Context(verb.replacesBrokenConfig ? { ...ctxDeps, corruptConfigAsEmpty: true } : ctxDeps, flags);
         if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
+        await ctx.resolveProjectName();
         const code = await (module as VerbModule).run(opts, ctx);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;
       } catch (error) {

@@ -146,6 +146,17 @@ export class Context {
     return this.client;
   }
 
+  /**
+   * `-p`/PDS_PROJECT given as a project's exact name, as `pds use` takes it: looked up once, before
+   * the command runs (one request; none when it is a UUID or not given).
+   */
+  async resolveProjectName(): Promise<void> {
+    const given = this.settings.project?.trim();
+    if (given === undefined || given === '' || UUID_PATTERN.test(given)) return;
+    const { projectByName } = await import('./project-name.js');
+    this.settings.project = (await projectByName(given, this.api)).id;
+  }
+
   /** The project to act on (flag, PDS_PROJECT or the profile's), checked to be a UUID. */
   project(explicit?: string): string {
     const project = explicit ?? this.settings.project;

@@ -5,7 +5,7 @@ import type { FlagSpec } from './verb.js';
 import { FORMATS } from './formats.js';
 
 export const GLOBAL_FLAGS = {
-  project: { type: 'string', short: 'p', value: 'id', help: 'project UUID (default: PDS_PROJECT, then the profile)', completion: 'projects' },
+  project: { type: 'string', short: 'p', value: 'id', help: 'project UUID or exact name (default: PDS_PROJECT, then the profile)', completion: 'projects' },
   profile: { type: 'string', value: 'name', help: 'config profile (default: PDS_PROFILE, then "default")', completion: 'profiles' },
   apiUrl: { type: 'string', value: 'url', help: 'service base URL without /v1 (default: PDS_API_URL, then the profile)' },
   format: { type: 'choice', value: 'format', choices: FORMATS, help: 'how data is printed (default: PDS_FORMAT, else table on a terminal, tsv piped)', completion: FORMATS },

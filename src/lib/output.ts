@@ -332,7 +332,7 @@ export class Output {
       return;
     }
     // The first column is the id: a cut id is useless, a cut name still reads.
-    const fits = view.columns.map((c, i): ColumnFit => (i === 0 ? 'copy' : c.date ? 'whole' : 'text'));
+    const fits = view.columns.map((c, i): ColumnFit => (i === 0 || c.header === 'id' ? 'copy' : c.date ? 'whole' : 'text'));
     out.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', fits));
     if (last) this.info(footer(last, count, view), 'dim');
   }

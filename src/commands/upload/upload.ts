@@ -8,6 +8,7 @@ import type { ColumnFit } from '../../lib/output.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
+import { matchWord } from '../../lib/vocabulary.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
 import { commaList } from '../../lib/verb-options.js';
 import { UploadDisplay, label, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
@@ -118,8 +119,8 @@ export function extractionNames(values: string[] | undefined): string[] | undefi
   const unknown: string[] = [];
   for (const raw of given) {
     const lower = raw.toLowerCase();
-    const name = lower.startsWith('extract-') ? lower : `extract-${lower}`;
-    if (!(EXTRACTIONS as readonly string[]).includes(name)) unknown.push(raw);
+    const name = matchWord(lower.startsWith('extract-') ? lower : `extract-${lower}`, EXTRACTIONS);
+    if (name === undefined) unknown.push(raw);
     else if (!names.includes(name)) names.push(name);
   }
   if (unknown.length > 0) {
