@@ -152,7 +152,8 @@ export class Context {
    */
   async resolveProjectName(): Promise<void> {
     const given = this.settings.project?.trim();
-    if (given === undefined || given === '' || UUID_PATTERN.test(given)) return;
+    // A profile's project is stored by `pds use` as an id: only -p and PDS_PROJECT may hold a name.
+    if (given === undefined || given === '' || UUID_PATTERN.test(given) || this.settings.projectSource === 'profile') return;
     const { projectByName } = await import('./project-name.js');
     this.settings.project = (await projectByName(given, this.api)).id;
   }

@@ -60,7 +60,9 @@ describe('pds auth login --web', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: `${SIGN_IN_LINES(url)}Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
+      stderr:
+        `${SIGN_IN_LINES(url)}Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n` +
+        'Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n',
     });
     expect(paths()).toEqual([
       'GET /.well-known/oauth-protected-resource 200',

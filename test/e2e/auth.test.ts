@@ -32,7 +32,9 @@ describe('pds auth login', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n`,
+      stderr:
+        `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n` +
+        'Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n',
     });
     expect(emulator.requests.map((r) => [r.method, r.path, r.headers.authorization, r.status])).toEqual([
       ['GET', '/v1/projects', 'Bearer demo-org-token', 200],
@@ -59,9 +61,10 @@ describe('pds auth login', () => {
       stdout: '',
       stderr:
         'warning: a token on the command line stays in the shell history; prefer --with-token\n' +
-        `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile work)\n`,
+        `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile work)\n` +
+        `Using project Northern Lights Catalog (${DEMO_PROJECT}), the only one this token reaches\n`,
     });
-    expect(profiles()).toEqual({ work: { token: 'demo-project-token', 'api-url': emulator.url } });
+    expect(profiles()).toEqual({ work: { token: 'demo-project-token', 'api-url': emulator.url, project: DEMO_PROJECT } });
 
     // The saved profile is enough on its own: no PDS_API_URL, no PDS_TOKEN.
     const status = await runCli(null, ['auth', 'status', '--profile', 'work'], {
@@ -77,14 +80,14 @@ describe('pds auth login', () => {
         'credential\tAPI token\n' +
         'token\tdemo…, from profile work\n' +
         `scope\tproject Northern Lights Catalog (${DEMO_PROJECT})\n` +
-        'default_project\tnone (set one with `pds use <project>`)\n',
+        `default_project\tNorthern Lights Catalog (${DEMO_PROJECT}), from profile work\n`,
       stderr: '',
     });
   });
 
   it('uses PDS_PROFILE when there is no --profile', async () => {
     const result = await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token', env: { PDS_PROFILE: 'ci' } });
-    expect(result.stderr).toBe(`Logged in to ${emulator.url} as organization (2 projects) (profile ci)\n`);
+    expect(result.stderr).toMatch(new RegExp(`^Logged in to ${emulator.url} as organization \\(2 projects\\) \\(profile ci\\)\n`));
     expect(profiles()).toEqual({ ci: { token: 'demo-org-token' } });
   });
 
@@ -333,6 +336,6 @@ describe('pds auth logout', () => {
     await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
     await pds(['auth', 'login', '--with-token', '--profile', 'other'], { stdin: 'demo-project-token' });
     await pds(['auth', 'logout', '--profile', 'other']);
-    expect(profiles()).toEqual({ default: { token: 'demo-org-token' }, other: {} });
+    expect(profiles()).toEqual({ default: { token: 'demo-org-token' }, other: { project: DEMO_PROJECT } });
   });
 });

@@ -4,6 +4,7 @@ import { BrokenConfigError, readProfile, updateProfile, type OAuthCredentials, t
 import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
+import type { Project } from '../../lib/schemas.js';
 import type { login } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
@@ -40,6 +41,7 @@ async function tokenLogin(token: string, ctx: Context): Promise<void> {
     });
   const replaced = await store(ctx, { token });
   ctx.output.info(`Logged in to ${apiUrl} as ${describeScope(scopeOf(projects))} (profile ${profile})`);
+  await nextStep(ctx, projects);
   await revokeReplaced(ctx, replaced);
   if (ctx.env.PDS_TOKEN && ctx.env.PDS_TOKEN !== token) {
     ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the saved token');
@@ -83,11 +85,28 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
       const replaced = await store(ctx, { oauth: credentials, ...(unkept ? { oauth_client: unkept } : {}) });
       const scope = describeScope(scopeOf(projects));
       ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
+      await nextStep(ctx, projects);
       await revokeReplaced(ctx, replaced);
       if (ctx.env.PDS_TOKEN) ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the browser sign-in');
       return `pds is signed in to ${apiUrl} as ${scope}. You can close this tab.`;
     },
   });
+}
+
+/**
+ * The step after signing in, when the profile has no project yet: the only project the token
+ * reaches becomes the default (said so); with several, the command that picks one.
+ */
+async function nextStep(ctx: Context, projects: readonly Project[]): Promise<void> {
+  const { profile } = ctx.settings;
+  if (readProfile(ctx.env, profile).project !== undefined) return;
+  const [only] = projects;
+  if (projects.length === 1 && only) {
+    await updateProfile(ctx.env, profile, (stored) => ({ ...stored, project: only.id }));
+    ctx.output.info(`Using project ${only.name} (${only.id}), the only one this token reaches`);
+  } else if (projects.length > 1) {
+    ctx.output.info(`Next: choose a project with \`pds use <name>\` (\`pds projects ls\` lists the ${projects.length})`);
+  }
 }
 
 /**
