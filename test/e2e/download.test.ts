@@ -56,7 +56,7 @@ describe('one download', () => {
 
   it('-o - refuses a terminal for stdout', async () => {
     const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', '-'], { tty: true });
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: stdout is a terminal: redirect it to a file or a pipe to use -o -\n' });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: refusing to write a binary file to the terminal: redirect stdout to a file or a pipe to use -o -\n' });
     expect(emulator.requests).toEqual([]);
   });
 

@@ -144,7 +144,8 @@ async function destinationOf(opts: Options, ids: string[] | undefined, ctx: Cont
   if (output === '-') {
     if (!single) throw new UsageError('-o - writes one file to stdout: give exactly one id');
     if (ctx.output.isData) throw new UsageError(`-o - writes the file to stdout, where --format ${ctx.output.mode} would go: use one of them`);
-    if (ctx.io.stdoutIsTTY) throw new UsageError('stdout is a terminal: redirect it to a file or a pipe to use -o -');
+    // As curl does: a PDF's bytes on a terminal are noise, and may be read as control sequences.
+    if (ctx.io.stdoutIsTTY) throw new UsageError('refusing to write a binary file to the terminal: redirect stdout to a file or a pipe to use -o -');
     return { to: 'stdout' };
   }
   if (await isDirectory(output)) {
