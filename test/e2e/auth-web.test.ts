@@ -161,6 +161,28 @@ describe('pds auth login --web', () => {
     expect((readProfiles(dir).default as { oauth: { client_id: string } }).oauth.client_id).toBe(client.client_id);
   });
 
+  it('--no-browser takes the address the browser ended on, pasted (a browser on another machine; real process)', async () => {
+    const login = startPds(['auth', 'login', '--web', '--no-browser'], {
+      env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, BROWSER: browser.command, PDS_TOKEN: undefined },
+      openStdin: true,
+    });
+    await login.waitFor(/Waiting for the browser/);
+    expect(login.stderr()).toContain('paste that address here');
+    const printed = /Open this URL in a browser to sign in:\n {2}(\S+)\n/.exec(login.stderr())?.[1];
+    // The other machine's browser ends on the redirect address, which it cannot load: it is pasted.
+    const redirect = await decide(new URL(printed ?? ''), 'approve');
+    login.child.stdin?.write('https://example.com/callback?code=x\n');
+    await login.waitFor(/that is not the address pds waits for/);
+    login.child.stdin?.write(`${redirect.href}\n`);
+    const result = await login.exited;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`);
+    expect(paths()).toContain('POST /oauth/token 200');
+    expect(Object.keys(readProfiles(dir).default ?? {}).sort()).toEqual(['oauth', 'oauth_client']);
+    // Nothing ever reached the loopback, and no browser was started.
+    await expect(browser.url(200)).rejects.toThrow('pds did not open a browser');
+  });
+
   describe('bad answers: a clear message, exit 3, no credential stored', () => {
     const refused = async (expected: string, tamper: (url: URL) => Promise<URL>) => {
       const login = pds(['auth', 'login', '--web']);
