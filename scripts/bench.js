@@ -74,11 +74,11 @@ function benchJq(env, artists, listing) {
   );
 }
 
-/** `artists ls --all --json` against the emulator of `env`: its record count, time and peak RSS. */
-function listAll(count, env) {
+/** `artists ls --all` in a format (json, ndjson) against the emulator of `env`: its record count, time and peak RSS. */
+function listAll(count, env, format = 'json') {
   const ids = spawnSync(process.execPath, [pdsBin, 'artists', 'ls', '--all', '-q'], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const artists = ids.stdout.trim().split('\n').length;
-  return { artists, ...medianOf(count, [pdsBin, 'artists', 'ls', '--all', '--json'], env, { measureRss: true }) };
+  return { artists, ...medianOf(count, [pdsBin, 'artists', 'ls', '--all', '--format', format], env, { measureRss: true }) };
 }
 
 const rows = [];
@@ -104,15 +104,19 @@ try {
   row(`pds artists ls --all --json (${listing.artists} artists)`, `${fmt(listing.ms)}, peak ${listing.rssMb.toFixed(0)} MB`, 'under 2 s, under 120 MB');
   benchJq(env, listing.artists, listing);
 
-  // Memory of --all must not grow with the record count: the same list at 10x the records.
+  // Memory of --all must not grow with the record count: the same list at 10x the records, as a
+  // JSON array and as NDJSON (both streamed a page at a time).
+  const ndjson = listAll(3, env, 'ndjson');
   const large = await startEmulator(['--scale', '1000']);
   try {
-    const big = listAll(3, { ...env, PDS_API_URL: large.url });
-    row(
-      `pds artists ls --all --json (${big.artists} artists)`,
-      `${fmt(big.ms)}, peak ${big.rssMb.toFixed(0)} MB (${big.rssMb >= listing.rssMb ? '+' : ''}${(big.rssMb - listing.rssMb).toFixed(0)} MB)`,
-      `within 10 MB of ${listing.artists} artists`,
-    );
+    for (const [format, small] of [['json', listing], ['ndjson', ndjson]]) {
+      const big = listAll(3, { ...env, PDS_API_URL: large.url }, format);
+      row(
+        `pds artists ls --all --format ${format} (${big.artists} artists)`,
+        `${fmt(big.ms)}, peak ${big.rssMb.toFixed(0)} MB (${big.rssMb >= small.rssMb ? '+' : ''}${(big.rssMb - small.rssMb).toFixed(0)} MB)`,
+        `within 10 MB of ${small.artists} artists (${small.rssMb.toFixed(0)} MB)`,
+      );
+    }
   } finally {
     await large.stop();
   }

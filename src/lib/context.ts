@@ -154,8 +154,15 @@ export class Context {
     const given = this.settings.project?.trim();
     // A profile's project is stored by `pds use` as an id: only -p and PDS_PROJECT may hold a name.
     if (given === undefined || given === '' || UUID_PATTERN.test(given) || this.settings.projectSource === 'profile') return;
+    // Without a token, or without an answer, the name stays as given: the command then says what
+    // it would have said (not logged in, invalid project id), and a local one is not held up.
+    if (!this.settings.token) return;
     const { projectByName } = await import('./project-name.js');
-    this.settings.project = (await projectByName(given, this.api)).id;
+    try {
+      this.settings.project = (await projectByName(given, this.api)).id;
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+    }
   }
 
   /** The project to act on (flag, PDS_PROJECT or the profile's), checked to be a UUID. */

@@ -57,7 +57,7 @@ describe('the pager', () => {
     const pds = await ptyPds(['projects', 'ls'], { env: vars, rows: 30 });
     expect((await pds.exited).code).toBe(0);
     const screen = await pds.screen();
-    expect(screen[0]).toMatch(/^ID +NAME +CREATED$/);
+    expect(screen[0]).toMatch(/^ +ID +NAME +CREATED$/);
     expect(screen.join('\n')).toContain('Northern Lights Catalog');
     expect(screen.join('\n')).not.toContain('PAGER STARTED');
     expect(existsSync(pagedTo)).toBe(false);
