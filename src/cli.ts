@@ -71,7 +71,13 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return ExitCode.ok;
     }
     const { buildProgram } = await import('./program.js');
-    await buildProgram(io, runner, VERSION).parseAsync(argv, { from: 'user' });
+    // Help is a document to read: on a terminal, a page longer than the screen goes through the pager.
+    const helpPaging = real && wantsHelp(argv) ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
+    try {
+      await buildProgram(helpPaging?.io ?? io, runner, VERSION).parseAsync(argv, { from: 'user' });
+    } finally {
+      await helpPaging?.close();
+    }
     return exitCode;
   } catch (error) {
     if (pipeClosed) return ExitCode.ok;
@@ -83,6 +89,12 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   } finally {
     detach();
   }
+}
+
+/** `pds help …`, `--help` or `-h` anywhere (before `--`), and no `--no-pager`. */
+function wantsHelp(argv: readonly string[]): boolean {
+  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return !words.includes('--no-pager') && (words[0] === 'help' || words.includes('--help') || words.includes('-h'));
 }
 
 /** `--fields` and `--jq` are checked (a bad expression is exit 2) before the verb sends anything. */
