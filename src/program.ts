@@ -1,16 +1,17 @@
 // The commander program: global options and every noun, each verb loaded only when it runs.
 import { Command } from 'commander';
 import type { IO } from './lib/io.js';
+import type { Example } from './lib/verb.js';
 import { addFlags, registerNoun, registerVerb, type Runner } from './lib/verb-register.js';
 import { GLOBAL_FLAGS } from './lib/global-flags.js';
 import { COMMANDS } from './commands/index.js';
 import { decorateHelp, examplesHelp, registerHelp } from './lib/help.js';
 
-const EXAMPLES = [
+export const ROOT_EXAMPLES = [
   ['pds contracts ls', 'the first page of the current project\'s contracts'],
   ['pds artists ls --all --jq \'.[].name\'', 'every artist\'s name, one per line'],
   ['pds help contracts ls', 'the help of one command'],
-] as const;
+] as const satisfies readonly Example[];
 
 export function buildProgram(io: IO, runner: Runner, version: string): Command {
   const program = new Command('pds')
@@ -36,7 +37,7 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
   registerHelp(program, (text) => io.stdout.write(text), () => io.columns);
   // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
   for (const noun of program.commands) noun.helpCommand(false);
-  program.addHelpText('after', examplesHelp(EXAMPLES));
+  program.addHelpText('after', examplesHelp(ROOT_EXAMPLES));
   decorateHelp(program, () => io.columns);
   return program;
 }

@@ -125,13 +125,15 @@ export function decorateHelp(program: Command, columns: () => number): void {
   );
 }
 
+export const HELP_EXAMPLES: readonly Example[] = [['pds help contracts ls'], ['pds help options'], ['pds help exit-codes']];
+
 /** `pds help [command...]`: the same page as `<command> --help`; `exit-codes` prints the table. */
 export function registerHelp(program: Command, write: (text: string) => void, columns: () => number): void {
   program
     .command('help')
     .description('show help for a command, the global options (`pds help options`) or the exit codes (`pds help exit-codes`)')
     .argument('[command...]', 'a command, e.g. `contracts ls`; or options, or exit-codes')
-    .addHelpText('after', examplesHelp([['pds help contracts ls'], ['pds help options'], ['pds help exit-codes']]))
+    .addHelpText('after', examplesHelp(HELP_EXAMPLES))
     .action((words: string[]) => {
       if (words[0] === 'options' && words.length === 1) {
         write(globalOptionsText(program, columns()));

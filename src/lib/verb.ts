@@ -40,7 +40,11 @@ export interface ArgSpec {
   completion?: Completion;
 }
 
-export type Example = readonly [line: string, note?: string];
+/**
+ * An example of help: the line, what it does, and what it needs beyond the emulator when it cannot
+ * run as written against `pds emulator start` (the examples test runs every other one).
+ */
+export type Example = readonly [line: string, note?: string, needs?: string];
 
 export type Scripting = 'jq' | 'fields';
 

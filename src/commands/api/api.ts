@@ -2,7 +2,6 @@
 // the one HTTP client (timeouts, retries of GET only, typed errors and exit codes as everywhere).
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { HttpClient, RequestOptions } from '../../lib/http.js';
 import type { HttpResponse } from '../../lib/transport.js';

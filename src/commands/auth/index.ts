@@ -15,8 +15,8 @@ export const login = verb({
   allowsNewProfile: true,
   replacesBrokenConfig: true,
   examples: [
-    ['pds auth login', 'on a terminal: asks how'],
-    ['echo "$TOKEN" | pds auth login --with-token --api-url https://pds.example.com'],
+    ['pds auth login', 'on a terminal: asks how', 'a terminal'],
+    ['echo "$TOKEN" | pds auth login --with-token --api-url https://pds.example.com', undefined, 'a real service'],
     ['pds --profile staging auth login --with-token < token.txt', 'a second profile'],
   ],
   load: () => import('./login.js'),

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { BrokenConfigError, readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
 import { createProjectsApi } from '../../lib/api/projects.js';

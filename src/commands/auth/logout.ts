@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { readProfile, updateProfile } from '../../lib/config.js';
 import { InterruptedError, PdsError } from '../../lib/errors.js';

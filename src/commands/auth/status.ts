@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { maskToken, type Settings, type Source } from '../../lib/config.js';
 import { AuthError, SIGN_IN_HINT, type PdsError } from '../../lib/errors.js';

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { AuthError, SIGN_IN_HINT } from '../../lib/errors.js';
 import type { token } from './index.js';

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
 import type { Column } from '../../lib/output.js';

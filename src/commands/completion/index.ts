@@ -12,7 +12,7 @@ export const completion = verb({
   allowsNewProfile: true,
   examples: [
     ['pds completion bash > ~/.local/share/bash-completion/completions/pds'],
-    ['pds completion zsh > "${fpath[1]}/_pds"'],
+    ['pds completion zsh > "${fpath[1]}/_pds"', undefined, 'zsh (the line is zsh syntax)'],
     ['pds completion fish > ~/.config/fish/completions/pds.fish'],
   ],
   load: () => import('./script.js'),

@@ -1,6 +1,5 @@
 // The completion scripts: each hands the words of the line to `pds __complete` and offers what it
 // prints; with nothing printed, the shell completes file names (uploads, --input, --data).
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import type { completion } from './index.js';

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { readProfile } from '../../lib/config.js';
 import { PdsError } from '../../lib/errors.js';

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { CONFIG_KEYS, maskToken, readProfile } from '../../lib/config.js';
 import type { list } from './index.js';

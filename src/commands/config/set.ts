@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { updateProfile } from '../../lib/config.js';
 import { configKey, configValue } from './keys.js';

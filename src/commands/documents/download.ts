@@ -5,7 +5,6 @@ import { notFoundIn } from '../../lib/not-found.js';
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, NotFoundError, PdsError, UsageError } from '../../lib/errors.js';

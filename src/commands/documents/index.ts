@@ -44,8 +44,11 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
     scripting: ['jq'],
     examples:
       kind === 'contract'
-        ? [['pds contracts status 1001', 'the staging id an upload printed'], ['pds contracts status 1001 --watch']]
-        : [['pds statements status 40001'], ['pds statements status 1001 --watch']],
+        ? [
+            ["pds upload contract deal.pdf --jq '.[0].upload.staging_id' | xargs pds contracts status", 'the staging id an upload printed'],
+            ["pds upload contract deal.pdf --jq '.[0].upload.staging_id' | xargs pds contracts status --watch", 'until processing ends'],
+          ]
+        : [['pds statements status 40001', 'a statement id, or the staging id of an upload'], ['pds upload statement q1.pdf --jq \'.[0].upload.staging_id\' | xargs pds statements status --watch']],
     load: () => import('./status.js'),
   });
   const download = verb({

@@ -1,9 +1,8 @@
 // `pds contracts status <staging-id>` and `pds statements status <staging-or-statement-id>`.
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses } from '../../lib/api/documents.js';
 import { PdsError, ProcessingFailedError } from '../../lib/errors.js';
-import { WatchFlags, briefOf, checkDocumentId, progressOf, stagingCheck, statementRun, statusCommand, watchProcesses, type Progress } from './processes.js';
+import { briefOf, checkDocumentId, progressOf, stagingCheck, statementRun, statusCommand, watchProcesses, type Progress } from './processes.js';
 import type { StatusOptions } from './index.js';
 
 type Options = StatusOptions;

@@ -1,6 +1,9 @@
 // `pds emulator start`: the local service, for demos, tests and working offline.
 import { verb, type NounDef } from '../../lib/verb.js';
 
+/** What the examples test cannot wait for: the emulator's own tests start and stop it. */
+const SERVES = 'a server left running (the emulator tests start and stop it)';
+
 const whole = (min: number, help: string, max?: number) => ({ type: 'number', value: 'n', integer: true, min, help, ...(max === undefined ? {} : { max }) }) as const;
 
 export const start = verb({
@@ -27,9 +30,9 @@ export const start = verb({
   allowsNewProfile: true,
   notes: 'The global -q/--quiet turns off the request log on stderr.',
   examples: [
-    ['pds emulator start --quiet &', 'on http://127.0.0.1:4010'],
-    ['pds emulator start --port 0 --latency 200 --fail-rate 0.1', 'a slow, flaky service'],
-    ['pds emulator start --drift', 'the drifted answers of a deployed service'],
+    ['pds emulator start --quiet &', 'on http://127.0.0.1:4010', SERVES],
+    ['pds emulator start --port 0 --latency 200 --fail-rate 0.1', 'a slow, flaky service', SERVES],
+    ['pds emulator start --drift', 'the drifted answers of a deployed service', SERVES],
   ],
   load: () => import('./start.js'),
 });
@@ -37,6 +40,6 @@ export const start = verb({
 export const emulator: NounDef = {
   name: 'emulator',
   description: 'run a local emulator of the service (demo tokens, seeded data)',
-  examples: [['pds emulator start --quiet &']],
+  examples: [['pds emulator start --quiet &', undefined, SERVES]],
   verbs: [start],
 };

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { defaultOptions } from '../../emulator/server.js';
 import { serveFromCli } from '../../emulator/cli.js';
@@ -7,24 +6,6 @@ import type { start } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof start>;
-
-/** A number from a flag's string, within bounds; `integer` rejects fractions. */
-function numberFlag(flag: string, { min, max, integer }: { min: number; max?: number; integer: boolean }) {
-  const range = max === undefined ? `≥ ${min}` : `from ${min} to ${max}`;
-  const kind = integer ? 'a whole number' : 'a number';
-  return z.pipe(
-    z.string(),
-    z.transform((value, ctx) => {
-      const n = Number(value);
-      const shaped = integer ? /^\s*-?\d+\s*$/.test(value) : value.trim() !== '';
-      if (!shaped || !Number.isFinite(n) || n < min || (max !== undefined && n > max)) {
-        ctx.issues.push({ code: 'custom', input: value, message: `invalid ${flag} '${value}': expected ${kind} ${range}` });
-        return z.NEVER;
-      }
-      return n;
-    }),
-  );
-}
 
 export async function run(opts: Options, ctx: Context): Promise<number> {
   const options: EmulatorOptions = {

@@ -1,6 +1,5 @@
 // `pds mcp config --client claude|cursor|vscode`: the snippet that client's configuration needs to
 // start `pds mcp`. It prints; it edits no file (where the snippet goes is said on stderr).
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE } from '../../lib/config.js';

@@ -1,6 +1,5 @@
 // `pds mcp`: the MCP server on stdio. stdout belongs to the protocol: the tools work over a Context
 // whose stdout is stderr, so nothing the output layer or the HTTP client says can reach it.
-import * as z from 'zod/mini';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, UsageError } from '../../lib/errors.js';

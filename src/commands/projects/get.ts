@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { Project } from '../../lib/schemas.js';
 import { schemaFields } from '../../lib/fields.js';

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { projectColumns } from './view.js';
 import { Project } from '../../lib/schemas.js';

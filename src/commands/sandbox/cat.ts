@@ -1,5 +1,4 @@
 // `pds sandbox cat <path>`: a sandbox file's content, byte for byte.
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { openSandbox, printFile } from './session.js';
 import type { cat } from './index.js';

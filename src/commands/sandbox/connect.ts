@@ -1,5 +1,4 @@
 // `pds sandbox connect`: opens the project's sandbox session (the other verbs also do it themselves).
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { openSandbox } from './session.js';
 import type { connect } from './index.js';

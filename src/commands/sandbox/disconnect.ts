@@ -1,5 +1,4 @@
 // `pds sandbox disconnect`: ends the project's sandbox session.
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { disconnect } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';

@@ -1,6 +1,5 @@
 // `pds sandbox exec <command...>`: bash commands in the project's sandbox, in one request.
 import type { Readable } from 'node:stream';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { lastFailure, openSandbox, writeResults } from './session.js';

@@ -58,7 +58,7 @@ export const shell = verb({
   description: 'an interactive prompt: each line runs through exec; cd is kept across lines',
   notes:
     'Needs a terminal on stdin (for scripts: pds sandbox exec -). `exit` or Ctrl-D leaves and disconnects; Ctrl-C cancels the line being typed, or stops waiting for a running command.',
-  examples: [['pds sandbox shell', 'Ctrl-D or `exit` leaves']],
+  examples: [['pds sandbox shell', 'Ctrl-D or `exit` leaves', 'a terminal']],
   load: () => import('./shell.js'),
 });
 
@@ -85,7 +85,7 @@ export const sandbox: NounDef = {
   examples: [
     ['pds sandbox info', "the workspace's guide (AGENTS.md)"],
     ["pds sandbox exec 'grep -ril royalt contracts/*/extracted | wc -l'"],
-    ['pds sandbox shell'],
+    ['pds sandbox shell', undefined, 'a terminal'],
   ],
   verbs: [exec, ls, cat, info, shell, connect, disconnect],
 };

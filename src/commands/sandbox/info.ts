@@ -1,5 +1,4 @@
 // `pds sandbox info`: the workspace's own guide (layout, counts, example commands).
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { AGENTS_GUIDE, openSandbox, printFile } from './session.js';
 import type { info } from './index.js';

@@ -1,6 +1,5 @@
 // `pds sandbox ls [path]`: the entries of a sandbox directory. Like ls: columns on a terminal, one
 // name per line when piped, a file's own path when given a file.
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { ROOT, openSandbox, readPath } from './session.js';
 import type { ls } from './index.js';

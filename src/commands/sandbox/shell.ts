@@ -5,7 +5,6 @@ import { errorText } from '../../lib/error-report.js';
 import { clearScreenDown, createInterface, cursorTo, type Interface } from 'node:readline';
 import { posix } from 'node:path';
 import type { Writable } from 'node:stream';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import type { ExecResult, SandboxFile } from '../../lib/schemas.js';

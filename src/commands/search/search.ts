@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { singularType, type SearchHit } from '../../lib/api/projects.js';
 import type { Column } from '../../lib/output.js';

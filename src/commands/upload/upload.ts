@@ -2,7 +2,6 @@
 // optionally wait for processing. One module for both kinds; `kind` comes from the registration.
 import { basename } from 'node:path';
 import { addAbortSignal } from 'node:stream';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { ColumnFit } from '../../lib/output.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
@@ -14,7 +13,7 @@ import { commaList } from '../../lib/verb-options.js';
 import { UploadDisplay, label, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
 import { pool } from '../../lib/pool.js';
 import { safeText } from '../../lib/text.js';
-import { WatchFlags, shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
+import { shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
 import type { UploadOptions } from './index.js';
 
 type Options = UploadOptions;
