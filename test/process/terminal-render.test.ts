@@ -108,7 +108,7 @@ describe.each([120, 60])('a %i-column terminal', (cols) => {
     const live = rows.filter((r) => /^[✓✗…↑·!] /.test(r));
     expect(live).toHaveLength(2);
     expect(live[0]).toMatch(/^✓ .*東京/);
-    expect(live[1]).toMatch(/^✓ test\/fixtures\/sample\.pdf {2}staging id \d+/);
+    expect(live[1]).toMatch(/^✓ sample\.pdf {2}staging id \d+/);
     for (const r of live) expect(stringWidth(r)).toBeLessThan(cols);
     // Nothing of the live block is left above it: it starts the screen.
     expect(rows[0]).toBe(live[0]);
