@@ -42,6 +42,8 @@ try {
 
   heading('Read the catalog');
   step(['contracts', 'ls', '--per-page', '5']);
+  // The same list for a spreadsheet: RFC 4180 CSV, the JSON field names as the header.
+  step(['contracts', 'ls', '--per-page', '3', '--format', 'csv', '--fields', 'id,name,created_at']);
   const [contract] = json(['contracts', 'ls', '--per-page', '1']);
   step(['contracts', 'get', contract.id, '--include', 'royalties,splits']);
   step(['contracts', 'download', contract.id, '-o', join(configDir, 'contract.pdf')]);
@@ -56,7 +58,7 @@ try {
 
   heading('Errors are one line and an exit code');
   step(['artists', 'get', 'no-such-artist'], { expect: 5 });
-  step(['contracts', 'ls', '--include', 'royalty'], { expect: 2 });
+  step(['contracts', 'ls', '--include', 'royaltys'], { expect: 2 });
 
   heading('Upload a statement and wait for processing');
   step(['upload', 'statement', join(root, 'test', 'fixtures', 'sample.pdf'), '--wait', '--interval', '0.3']);

@@ -9,6 +9,7 @@ import type { AnyVerb, VerbModule } from './lib/verb.js';
 import { ExitCode, InterruptedError, PdsError, UsageError } from './lib/errors.js';
 import { VERSION } from './lib/version.js';
 import { realClock } from './lib/clock.js';
+import type { ErrorReport, errorText as ErrorText } from './lib/error-report.js';
 
 export interface MainOptions extends Partial<Dependencies> {
   io?: IO;
@@ -28,7 +29,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     clock: options.clock ?? realClock,
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
   };
-  const wantsJson = argv.includes('--json');
+  const wantsJson = jsonErrors(argv, env);
   const wantsVerbose = argv.includes('--verbose');
   let exitCode: number = ExitCode.ok;
   let pipeClosed = false;
@@ -49,6 +50,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         const ctxDeps = paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps;
         const ctx = new Context(verb.replacesBrokenConfig ? { ...ctxDeps, corruptConfigAsEmpty: true } : ctxDeps, flags);
         if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
+        await ctx.resolveProjectName();
         try {
           const code = await (module as VerbModule).run(opts, ctx);
           await ctx.output.settled();
@@ -74,18 +76,30 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       return ExitCode.ok;
     }
     const { buildProgram } = await import('./program.js');
-    await buildProgram(io, runner, VERSION, argv[0]).parseAsync(argv, { from: 'user' });
+    // Help is a document to read: on a terminal, a page longer than the screen goes through the pager.
+    const helpPaging = real && wantsHelp(argv) ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
+    try {
+      await buildProgram(helpPaging?.io ?? io, runner, VERSION, argv[0]).parseAsync(argv, { from: 'user' });
+    } finally {
+      await helpPaging?.close();
+    }
     return exitCode;
   } catch (error) {
     if (pipeClosed) return ExitCode.ok;
     if (signal.aborted) return ExitCode.interrupted;
     if (isHelpOrVersion(error)) return ExitCode.ok;
     // Loaded only on failure: `pds --version` loads nothing it does not need.
-    const { safeText } = await import('./lib/text.js');
-    return report(error, io, wantsJson, wantsVerbose, safeText);
+    const { errorText } = await import('./lib/error-report.js');
+    return report(error, io, wantsJson, wantsVerbose, errorText);
   } finally {
     detach();
   }
+}
+
+/** `pds help …`, `--help` or `-h` anywhere (before `--`), and no `--no-pager`. */
+function wantsHelp(argv: readonly string[]): boolean {
+  const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  return !words.includes('--no-pager') && (words[0] === 'help' || words.includes('--help') || words.includes('-h'));
 }
 
 /** `--fields` and `--jq` are checked (a bad expression is exit 2) before the verb sends anything. */
@@ -106,37 +120,37 @@ function checkScripting(verb: AnyVerb, flags: GlobalFlags, path: string): void {
   }
 }
 
+/**
+ * Errors are JSON when the output is (--json, --format json or ndjson, PDS_FORMAT): read from the
+ * arguments as given, since a failure may come before (or from) parsing them.
+ */
+function jsonErrors(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  if (argv.includes('--json')) return true;
+  const at = argv.findIndex((arg) => arg === '--format' || arg.startsWith('--format='));
+  const format = at < 0 ? env.PDS_FORMAT : argv[at] === '--format' ? argv[at + 1] : argv[at]?.slice('--format='.length);
+  return format !== undefined && ['json', 'ndjson'].includes(format.trim().toLowerCase());
+}
+
 /** The one error handler: one readable line (or a JSON object) on stderr, and the exit code. */
-function report(error: unknown, io: IO, json: boolean, verbose: boolean, safe: (text: string) => string): number {
+function report(error: unknown, io: IO, json: boolean, verbose: boolean, draw: typeof ErrorText): number {
+  const write = (report: ErrorReport) => io.stderr.write(draw(report, json));
   if (isCommanderError(error)) {
     // commander puts its suggestion on a second line: "(Did you mean artists?)".
     const [message = '', ...more] = error.message.replace(/^error:\s*/, '').split('\n');
     const details = [...more.map((line) => line.trim()).filter(Boolean), 'see `pds --help`, or `pds <command> --help`'];
-    write(io, json, { message, details }, null, safe);
+    write({ message, details });
     return ExitCode.usage;
   }
   if (error instanceof InterruptedError) return ExitCode.interrupted;
   if (error instanceof PdsError) {
-    write(io, json, { message: error.message, details: error.details }, error.status ?? null, safe);
+    write(error);
     if (verbose && error.cause instanceof Error && error.cause.stack) io.stderr.write(`${error.cause.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  write(io, json, { message, details: [] }, null, safe);
+  write({ message, details: [] });
   if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return ExitCode.failure;
-}
-
-function write(io: IO, json: boolean, error: { message: string; details: string[] }, status: number | null, safe: (text: string) => string): void {
-  if (json) {
-    const body: Record<string, unknown> = { status, message: error.message };
-    if (error.details.length > 0) body.details = error.details;
-    io.stderr.write(`${JSON.stringify({ error: body })}\n`);
-    return;
-  }
-  // Messages carry the service's words: a line feed in them must not forge a line of ours.
-  io.stderr.write(`error: ${safe(error.message)}\n`);
-  for (const line of error.details) io.stderr.write(`  ${safe(line)}\n`);
 }
 
 /**

@@ -16,6 +16,7 @@ import { AuthError, PdsError, UsageError } from './errors.js';
 import { deleteSecret, readSecret, readSecretSync, writeSecret } from './auth/keychain.js';
 import type { GlobalFlags } from './global-flags.js';
 import type { ConfigKey } from './config-keys.js';
+import { parseFormat, type Format } from './output-formats.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:4010';
 export const DEFAULT_PROFILE = 'default';
@@ -357,7 +358,12 @@ export interface Settings {
   retryBudgetMs: number;
   /** The token may go over plain http to a host that is not loopback. */
   allowHttp: boolean;
+  /** `--format` or PDS_FORMAT; unset: a table on a terminal, TSV piped (`--json` and `--jq` set json). */
+  format?: Format;
+  /** The format is JSON (`--json`, `--format json`, or `--jq` without another format). */
   json: boolean;
+  csvBom: boolean;
+  csvRaw: boolean;
   quiet: boolean;
   verbose: boolean;
   noColor: boolean;
@@ -365,6 +371,18 @@ export interface Settings {
   dryRun: boolean;
   /** Set when a value came from the official CLI's variables rather than PDS_*: their names. */
   royaltyportEnv?: { token?: 'ROYALTYPORT_TOKEN'; apiUrl?: 'ROYALTYPORT_API_URL' };
+}
+
+/**
+ * --format, then --json or --jq (JSON), then PDS_FORMAT. `--jq` filters in any format named with
+ * --format (its results are rendered in it); `--json --format csv` contradicts itself.
+ */
+function resolveFormat(flags: GlobalFlags, env: NodeJS.ProcessEnv): Format | undefined {
+  const named = flags.format === undefined ? undefined : parseFormat(flags.format, '--format');
+  if (named && flags.json === true && named !== 'json') throw new UsageError(`--json and --format ${named} contradict each other: use one`);
+  if (named) return named;
+  if (flags.json === true || flags.jq !== undefined) return 'json';
+  return env.PDS_FORMAT ? parseFormat(env.PDS_FORMAT, 'PDS_FORMAT') : undefined;
 }
 
 /** flag > environment > profile > default. */
@@ -411,6 +429,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, read
   const url = apiUrl?.value ?? DEFAULT_API_URL;
   checkApiUrl(url);
 
+  const format = resolveFormat(flags, env);
   const settings: Settings = {
     profile: profileName,
     apiUrl: url.replace(/\/+$/, ''),
@@ -418,7 +437,9 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, read
     timeoutMs: Math.round(seconds * 1000),
     retryBudgetMs: Math.round(budgetSeconds * 1000),
     allowHttp,
-    json: flags.json === true || flags.jq !== undefined,
+    json: format === 'json',
+    csvBom: flags.csvBom === true,
+    csvRaw: flags.csvRaw === true,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,
     noColor: flags.color === false,
@@ -436,6 +457,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, read
     if (token.source !== 'env' && profile.token === undefined && profile.oauth) settings.oauth = profile.oauth;
     if (token.source !== 'env') settings.storedIn = profile.credential_store === 'keychain' ? 'keychain' : configPath(env);
   }
+  if (format) settings.format = format;
   if (project) {
     settings.project = project.value;
     settings.projectSource = project.source;

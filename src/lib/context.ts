@@ -1,7 +1,7 @@
 // The Context handed to every command: streams, resolved settings, the output layer, the API
 // client (created on first use), the clock and the Ctrl-C signal.
 import type { IO } from './io.js';
-import { resolveSettings, type GlobalFlags, type Settings } from './config.js';
+import { DEFAULT_API_URL, resolveSettings, type GlobalFlags, type Settings } from './config.js';
 import { Output } from './output.js';
 import { HttpClient, RetryBudget } from './http.js';
 import { checkTransportSafety } from './http-safety.js';
@@ -116,11 +116,12 @@ export class Context {
     const make = () => {
       const baseUrl = overrides.apiUrl ?? this.settings.apiUrl;
       const token = overrides.token ?? this.settings.token;
+      const tokenSource = overrides.token !== undefined ? 'the token given' : tokenSourceName(this.settings, this.deps.env);
       // Refused here, before any connection: a bad token or a token bound for plain http sends nothing.
       checkTransportSafety({
         baseUrl,
         token,
-        tokenSource: overrides.token !== undefined ? 'the token given' : tokenSourceName(this.settings, this.deps.env),
+        tokenSource,
         allowHttp: this.settings.allowHttp,
       });
       return new HttpClient({
@@ -135,6 +136,8 @@ export class Context {
         env: this.deps.env,
         ...(this.settings.verbose ? { trace: (line: string) => this.deps.io.stderr.write(`${line}\n`) } : {}),
         notice: (line: string) => this.output.warn(line),
+        ...(token ? { tokenSource } : {}),
+        unreachableHint: unreachableHint(this.settings, baseUrl),
         retryBudget: this.retryBudget as RetryBudget,
       });
     };
@@ -143,9 +146,30 @@ export class Context {
     return this.client;
   }
 
+  /**
+   * `-p`/PDS_PROJECT given as a project's exact name, as `pds use` takes it: looked up once, before
+   * the command runs (one request; none when it is a UUID or not given).
+   */
+  async resolveProjectName(): Promise<void> {
+    const given = this.settings.project?.trim();
+    // A profile's project is stored by `pds use` as an id: only -p and PDS_PROJECT may hold a name.
+    if (given === undefined || given === '' || UUID_PATTERN.test(given) || this.settings.projectSource === 'profile') return;
+    // Without a token, or without an answer, the name stays as given: the command then says what
+    // it would have said (not logged in, invalid project id), and a local one is not held up.
+    if (!this.settings.token) return;
+    const { projectByName } = await import('./project-name.js');
+    try {
+      this.settings.project = (await projectByName(given, this.api)).id;
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+    }
+  }
+
   /** The project to act on (flag, PDS_PROJECT or the profile's), checked to be a UUID. */
   project(explicit?: string): string {
     const project = explicit ?? this.settings.project;
+    // Signing in comes first: a newcomer told "no project" would pick one, then hear "not logged in".
+    if (!project) this.requireToken();
     if (!project) {
       throw new UsageError('no project selected', {
         details: ['pass -p <project-id>, set PDS_PROJECT, or run `pds use <project>`'],
@@ -166,4 +190,22 @@ export function checkUuid(value: string, what: string): void {
 function tokenSourceName(settings: Settings, env: NodeJS.ProcessEnv): string {
   if (settings.tokenSource === 'env') return env.PDS_TOKEN ? 'PDS_TOKEN' : 'ROYALTYPORT_TOKEN';
   return `the token of profile ${settings.profile}`;
+}
+
+/**
+ * What to do when nothing answers. On this machine (the built-in address is the emulator's) that is
+ * most likely an emulator not started yet: the command that starts one there.
+ */
+function unreachableHint(settings: Settings, baseUrl: string): string[] {
+  const source = { flag: '--api-url', env: 'PDS_API_URL', profile: `profile ${settings.profile} (\`pds config list\`)`, default: 'the built-in default' }[settings.apiUrlSource];
+  const url = new URL(baseUrl);
+  if (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
+    const port = url.port || '80';
+    const start = `pds emulator start${port === new URL(DEFAULT_API_URL).port ? '' : ` --port ${port}`}${url.hostname === '[::1]' ? ' --host ::1' : ''}`;
+    return [
+      `nothing listens at ${baseUrl} (from ${source}): for the local emulator, run \`${start}\` in another terminal`,
+      'for the service, set its URL: `pds config set api-url <url>` (or PDS_API_URL, --api-url)',
+    ];
+  }
+  return [`the URL is from ${source}: check it, and that the service is up`];
 }

@@ -24,12 +24,16 @@ export class PdsError extends Error {
   readonly status?: number;
   /** Lines shown under the message (field-level details, hints). */
   readonly details: string[];
+  /** The service's id of the failed request (`x-request-id` or `request-id`), for its support. */
+  requestId?: string;
 
-  constructor(message: string, options: { details?: string[]; status?: number; cause?: unknown } = {}) {
+  constructor(message: string, options: { details?: string[]; status?: number; cause?: unknown; requestId?: string } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.details = options.details ?? [];
     if (options.status !== undefined) this.status = options.status;
+    const requestId = options.requestId ?? (options.cause instanceof PdsError ? options.cause.requestId : undefined);
+    if (requestId !== undefined) this.requestId = requestId;
   }
 }
 

@@ -2,12 +2,16 @@
 // registers them, config.ts resolves them (flag > environment > profile > default), completion
 // and help read them.
 import type { FlagSpec } from './verb.js';
+import { FORMATS } from './output-formats.js';
 
 export const GLOBAL_FLAGS = {
-  project: { type: 'string', short: 'p', value: 'id', help: 'project UUID (default: PDS_PROJECT, then the profile)', completion: 'projects' },
+  project: { type: 'string', short: 'p', value: 'id', help: 'project UUID or exact name (default: PDS_PROJECT, then the profile)', completion: 'projects' },
   profile: { type: 'string', value: 'name', help: 'config profile (default: PDS_PROFILE, then "default")', completion: 'profiles' },
   apiUrl: { type: 'string', value: 'url', help: 'service base URL without /v1 (default: PDS_API_URL, then the profile)' },
-  json: { type: 'boolean', help: 'print data as JSON' },
+  format: { type: 'choice', value: 'format', choices: FORMATS, help: 'how data is printed (default: PDS_FORMAT, else table on a terminal, tsv piped)', completion: FORMATS },
+  json: { type: 'boolean', help: 'print data as JSON (the same as --format json)' },
+  csvBom: { type: 'boolean', help: 'csv: start with a UTF-8 byte order mark (for Excel)' },
+  csvRaw: { type: 'boolean', help: 'csv: leave cells that start with = + - @ as they are (no \' prefix against formula injection)' },
   quiet: { type: 'boolean', short: 'q', help: 'lists print ids only; actions print nothing but errors' },
   color: { type: 'boolean', negated: true, help: 'no ANSI colors (also NO_COLOR)' },
   verbose: { type: 'boolean', help: 'log each HTTP request and response on stderr (the token is never printed)' },

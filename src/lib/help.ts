@@ -76,17 +76,40 @@ export function examplesHelp(examples: readonly Example[]): (context: { command:
   };
 }
 
-/** Global options under their own heading on every command's page, and the program's own page's end. */
+/** The global options: the root program's, without --version, which only the bare `pds` answers. */
+function globalOptions(program: Command) {
+  return program.options.filter((option) => !option.hidden && option.long !== '--version');
+}
+
+/** `pds help options`: every global option with its help, wrapped to `width` columns. */
+export function globalOptionsText(program: Command, width: number): string {
+  const help = wrapper(width);
+  const options = globalOptions(program);
+  const terms = options.map((option) => option.flags);
+  const pad = Math.max(...terms.map((term) => term.length));
+  const rows = options.map((option) => help.formatItem(option.flags, pad, help.optionDescription(option), help));
+  return `Global options (before or after the command):\n\n${rows.join('\n')}\n`;
+}
+
+/**
+ * A command's page shows its own options and examples; the global ones are one line pointing to
+ * `pds help options` (the root page lists them, as its own options).
+ */
 export function decorateHelp(program: Command, columns: () => number): void {
   program.configureHelp({ ...program.configureHelp(), minWidthToWrap: MIN_WIDTH_TO_WRAP });
+  const globalLine = (): string =>
+    wrapper(columns()).boxWrap(
+      `Global options: ${globalOptions(program)
+        .map((option) => option.short ?? option.long)
+        .join(', ')} (\`pds help options\` explains them)`,
+      columns(),
+    );
   const visit = (command: Command): void => {
-    // Global options are the root program's (commander would add every ancestor's, e.g. `mcp`'s
-    // own options on `mcp config`), without --version, which only the bare `pds` answers.
     if (command !== program) {
       command.configureHelp({
         minWidthToWrap: MIN_WIDTH_TO_WRAP,
-        showGlobalOptions: true,
-        visibleGlobalOptions: () => program.options.filter((option) => !option.hidden && option.long !== '--version'),
+        showGlobalOptions: false,
+        formatHelp: (cmd, helper) => `${Help.prototype.formatHelp.call(helper, cmd, helper).trimEnd()}\n\n${globalLine()}\n`,
       });
     }
     for (const sub of command.commands) visit(sub);
@@ -96,22 +119,26 @@ export function decorateHelp(program: Command, columns: () => number): void {
     'after',
     () =>
       `\n${wrapper(columns()).boxWrap(
-        'Run `pds help <command...>` for a command\'s options and examples, `pds help exit-codes` for the exit codes; the README (README.md in the package) covers configuration, scripting and completion.',
+        'Run `pds help <command...>` for a command\'s options and examples, `pds help options` for the global options, `pds help exit-codes` for the exit codes; the README (README.md in the package) covers configuration, scripting and completion.',
         columns(),
       )}`,
   );
 }
 
-export const HELP_EXAMPLES: readonly Example[] = [['pds help contracts ls'], ['pds help exit-codes']];
+export const HELP_EXAMPLES: readonly Example[] = [['pds help contracts ls'], ['pds help options'], ['pds help exit-codes']];
 
 /** `pds help [command...]`: the same page as `<command> --help`; `exit-codes` prints the table. */
 export function registerHelp(program: Command, write: (text: string) => void, columns: () => number): void {
   program
     .command('help')
-    .description('show help for a command, or the exit codes (`pds help exit-codes`)')
-    .argument('[command...]', 'a command, e.g. `contracts ls`; or exit-codes')
+    .description('show help for a command, the global options (`pds help options`) or the exit codes (`pds help exit-codes`)')
+    .argument('[command...]', 'a command, e.g. `contracts ls`; or options, or exit-codes')
     .addHelpText('after', examplesHelp(HELP_EXAMPLES))
     .action((words: string[]) => {
+      if (words[0] === 'options' && words.length === 1) {
+        write(globalOptionsText(program, columns()));
+        return;
+      }
       if (words[0] === 'exit-codes') {
         if (words.length > 1) throw new UsageError(`\`pds help exit-codes\` takes nothing more: '${words.slice(1).join(' ')}'`);
         write(exitCodesText(columns()));

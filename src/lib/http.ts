@@ -81,6 +81,10 @@ export interface HttpClientOptions {
   trace?: (line: string) => void;
   /** A human notice (a retry wait of 1 s or more), shown without --verbose. */
   notice?: (line: string) => void;
+  /** Where the token came from (`PDS_TOKEN`, `the token of profile work`): a 401 names it. */
+  tokenSource?: string;
+  /** What to check when the service cannot be reached (the lines under "cannot reach …"). */
+  unreachableHint?: string[];
   /** The waiting a whole command may do between attempts; shared by its clients. Default: 60 s. */
   retryBudget?: RetryBudget;
   env: NodeJS.ProcessEnv;
@@ -226,15 +230,18 @@ export class HttpClient {
       const outcome = await this.attempt(method, url, options, token);
       if (outcome.response?.ok) return outcome.response;
       const retryable = outcome.response ? isRetryableStatus(outcome.response.status) : outcome.retryable;
-      const failure = outcome.response ? await responseError(outcome.response, method, url) : outcome.error;
+      const failure = outcome.response ? await responseError(outcome.response, method, url, this.options.tokenSource) : outcome.error;
       if (!failure) throw new ServiceError('request failed');
       if (!retryable || !canRetry(outcome) || attempt >= this.options.maxRetries) throw failure;
       const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
       if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget);
       this.options.trace?.(`* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`);
-      if (wait >= NOTICE_WAIT_MS) {
-        const why = outcome.response?.status === 429 ? 'rate limited' : failure.message;
-        this.options.notice?.(`${why}: retrying in ${Math.ceil(wait / 1000)} s (Ctrl-C to stop)`);
+      // A rate limit or a wait the service asked for is always said, with the limits it sent.
+      const asked = outcome.response !== undefined && (outcome.response.status === 429 || outcome.response.headers.get('retry-after') !== null);
+      if (wait >= NOTICE_WAIT_MS || asked) {
+        const limits = outcome.response ? rateLimitText(outcome.response) : '';
+        const why = outcome.response?.status === 429 ? `rate limited${limits ? ` (${limits})` : ''}` : failure.message;
+        this.options.notice?.(`${why}: retrying in ${Math.max(1, Math.ceil(wait / 1000))} s (Ctrl-C to stop)`);
       }
       await this.options.sleep(wait, this.options.signal).catch(() => {
         throw new InterruptedError();
@@ -273,10 +280,8 @@ export class HttpClient {
       // Reading the body here puts a timeout or a reset during it under the same rules as one
       // before the answer (typed error, retry for GET). An error answer is read in responseError.
       if (!options.stream && response.ok) response = buffered(response, await response.text(MAX_BODY_BYTES));
-      const remaining = response.headers.get('x-ratelimit-remaining');
-      this.options.trace?.(
-        `< ${response.status} ${response.statusText} (${Date.now() - started} ms${remaining === null ? '' : `, rate limit remaining ${remaining}`})`,
-      );
+      const limits = rateLimitText(response);
+      this.options.trace?.(`< ${response.status} ${response.statusText} (${Date.now() - started} ms${limits ? `, rate limit: ${limits}` : ''})`);
       // A stream is read by the caller, still under this signal, which lets go of Ctrl-C's signal
       // once the body is read (a listener left per upload would pile up over a batch).
       if (options.stream) response = releasedAfterBody(response, release);
@@ -323,7 +328,7 @@ export class HttpClient {
       }
       return {
         error: new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, {
-          details: ['check --api-url, PDS_API_URL or `pds config get api-url`'],
+          details: this.options.unreachableHint ?? ['check --api-url, PDS_API_URL or `pds config list`'],
           cause: error,
         }),
         // A refused or reset connection sent nothing the service acted on... except for a
@@ -422,6 +427,28 @@ function backoff(attempt: number): number {
   return BACKOFF_BASE_MS / 2 + Math.random() * BACKOFF_BASE_MS * 2 ** attempt;
 }
 
+/** The keys of a `RateLimit` header: the early draft's words, the later one's letters (q is the quota). */
+const RATELIMIT_KEYS = { limit: 'limit|q', remaining: 'remaining|r', reset: 'reset|t' } as const;
+
+/**
+ * The rate limit an answer states, in words ("limit 60, remaining 0, reset 42"), or '' when it
+ * states none: RateLimit-Limit/-Remaining/-Reset, their X- forms, or one `RateLimit: limit=…,
+ * remaining=…, reset=…` header (the IETF draft's two shapes).
+ */
+export function rateLimitText(response: Pick<HttpResponse, 'headers'>): string {
+  const combined = response.headers.get('ratelimit') ?? '';
+  const part = (name: keyof typeof RATELIMIT_KEYS): string | undefined => {
+    const value = response.headers.get(`ratelimit-${name}`) ?? response.headers.get(`x-ratelimit-${name}`);
+    if (value !== null) return value.trim();
+    return new RegExp(`(?:^|[;,\\s])(?:${RATELIMIT_KEYS[name]})=(\\d+)`).exec(combined)?.[1];
+  };
+  return (Object.keys(RATELIMIT_KEYS) as (keyof typeof RATELIMIT_KEYS)[])
+    .map((name) => [name, part(name)] as const)
+    .filter(([, value]) => value !== undefined && value !== '')
+    .map(([name, value]) => `${name} ${value}`)
+    .join(', ');
+}
+
 /** What the service asked for (Retry-After, else X-RateLimit-Reset on a 429), else backoff. */
 function retryDelay(response: HttpResponse, attempt: number): number {
   return askedDelay(response) ?? backoff(attempt);
@@ -471,7 +498,7 @@ async function readJson(response: HttpResponse): Promise<unknown> {
   }
 }
 
-async function responseError(response: HttpResponse, method: string, url: URL): Promise<PdsError> {
+async function responseError(response: HttpResponse, method: string, url: URL, tokenSource?: string): Promise<PdsError> {
   let body: unknown;
   try {
     body = JSON.parse(await response.text(MAX_ERROR_BODY_BYTES));
@@ -484,9 +511,14 @@ async function responseError(response: HttpResponse, method: string, url: URL): 
       ? 'the proxy asks for credentials (HTTP 407): put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
       : `${method} ${url.pathname} failed with HTTP ${response.status}`;
   const error = errorFromResponse(response.status, response.status === 407 ? undefined : body, fallback);
+  // A refused token: which one, since a stale PDS_TOKEN in the shell hides a fresh login.
+  if (response.status === 401 && tokenSource) error.details.unshift(`the token in use is ${tokenSource}`);
+  const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id');
+  if (requestId) error.requestId = requestId;
   if (error instanceof RateLimitError) {
     const wait = askedDelay(response);
-    if (wait !== undefined) error.details.push(`rate limited: try again after ${Math.ceil(wait / 1000)} s`);
+    const limits = rateLimitText(response);
+    if (wait !== undefined) error.details.push(`rate limited${limits ? ` (${limits})` : ''}: try again after ${Math.ceil(wait / 1000)} s`);
   }
   return error;
 }

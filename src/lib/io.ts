@@ -45,6 +45,15 @@ export function colorEnabled(stream: 'stdout' | 'stderr', io: IO, env: NodeJS.Pr
   return stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
 }
 
+/**
+ * Whether stderr may animate (spinners, lines redrawn in place): a terminal that can move the
+ * cursor, and no PDS_NO_SPINNER (for screen readers and logs). Otherwise progress is static lines.
+ */
+export function animationEnabled(io: IO, env: NodeJS.ProcessEnv): boolean {
+  const off = env.PDS_NO_SPINNER;
+  return io.stderrIsTTY && env.TERM !== 'dumb' && (off === undefined || off === '' || off === '0');
+}
+
 /** In-memory IO for tests: everything written is kept as text. */
 export interface MemoryIO extends IO {
   stdout: PassThrough;

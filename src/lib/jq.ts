@@ -20,6 +20,8 @@ export interface JqFilter {
    * for a terminal and one line each for a pipe (as gh does).
    */
   apply(value: unknown, terminal: boolean): Promise<string>;
+  /** The results as values, for a format other than JSON to render (`--jq … --format csv`). */
+  values(value: unknown): Promise<unknown[]>;
   /** Ends the worker (idempotent): nothing of jq outlives the command. */
   close(): void;
 }
@@ -123,6 +125,15 @@ export async function compileJq(expression: string, limits: JqLimits): Promise<J
       if (text !== '' && !text.endsWith('\n')) text += '\n';
       // Raw strings come from the service: on a terminal, no control sequence of theirs gets through.
       return terminal ? safeLines(text) : text;
+    },
+    // Compact, not raw: one JSON text a line, each parsed back.
+    values: async (value) => {
+      const answer = await raw(JSON.stringify(value) ?? 'null', ['-c']);
+      if ('error' in answer) throw jqError(answer.error);
+      return answer.output
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as unknown);
     },
   };
 }

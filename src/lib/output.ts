@@ -1,17 +1,20 @@
 // The one renderer. Lists: a table on a TTY, tab-separated rows with a header when piped, a JSON
-// array with --json, ids with -q. Records: aligned fields, `key<TAB>value`, or JSON. Human text
+// array with --json, ids with -q; `--format` csv (RFC 4180), ndjson (a record a line, streamed) or
+// yaml (one document). Records: aligned fields, `key<TAB>value`, or the same formats. --fields and
+// --jq apply before any format: they mean the same in every one. Human text
 // (footers, notices, progress) goes to stderr; nothing animates or is colored off a TTY. Every
 // string from the service is made safe for a terminal here (safeText), once: cells, record fields,
 // notices, spinner text; --json is written as the service sent it.
 import type { ChalkInstance } from 'chalk';
 import type { IO } from './io.js';
-import { colorEnabled } from './io.js';
+import { animationEnabled, colorEnabled } from './io.js';
 import type { Settings } from './config.js';
 import type { JqFilter } from './jq.js';
 import type { ListPage } from './api/catalog.js';
 import { checkFields, pickFields } from './fields.js';
-import { safeText } from './text.js';
+import { safeLines, safeText } from './text.js';
 import { loadCells } from './cells.js';
+import { csvRow, UTF8_BOM, yamlDocument, type CsvOptions, type Format } from './output-formats.js';
 
 export interface Column<T> {
   header: string;
@@ -36,12 +39,17 @@ export interface Spinner {
   stop(): void;
 }
 
-export type Mode = 'json' | 'ids' | 'table' | 'tsv';
+export type Mode = Format | 'ids';
+
+/** The modes whose output is data for a program: no human form, no color. */
+const DATA_MODES: readonly Mode[] = ['json', 'ndjson', 'yaml', 'csv'];
 
 export class Output {
   readonly mode: Mode;
   readonly colorOut: boolean;
   readonly colorErr: boolean;
+  /** stderr may animate: spinners and live lines; otherwise static lines (TERM=dumb, PDS_NO_SPINNER). */
+  readonly animates: boolean;
   private chalk: ChalkInstance | undefined;
   /** `--jq` and `--fields` (src/lib/jq.ts, src/lib/fields.ts), set before the verb runs. */
   jq: JqFilter | undefined;
@@ -66,10 +74,85 @@ export class Output {
     env: NodeJS.ProcessEnv,
   ) {
     this.liveStderr = io.stderrIsTTY && (env.CI === undefined || env.CI === '' || env.CI === 'false');
-    this.mode = settings.json ? 'json' : settings.quiet ? 'ids' : io.stdoutIsTTY ? 'table' : 'tsv';
+    const format = settings.format ?? (settings.json ? 'json' : undefined);
+    // -q (ids) gives way only to a data format: `-q --format table` still prints ids.
+    this.mode = format && (DATA_MODES.includes(format) || !settings.quiet) ? format : settings.quiet ? 'ids' : io.stdoutIsTTY ? 'table' : 'tsv';
     const wantsColor = (stream: 'stdout' | 'stderr') => colorEnabled(stream, io, env, settings.noColor);
-    this.colorOut = !settings.json && wantsColor('stdout');
+    this.colorOut = !this.isData && wantsColor('stdout');
     this.colorErr = wantsColor('stderr');
+    this.animates = animationEnabled(io, env);
+  }
+
+  /** The output is data for a program (json, ndjson, yaml, csv): a command draws no human form. */
+  get isData(): boolean {
+    return DATA_MODES.includes(this.mode);
+  }
+
+  private get csvOptions(): CsvOptions {
+    return { raw: this.settings.csvRaw, ...(this.io.stdoutIsTTY ? { safe: safeText } : {}) };
+  }
+
+  /**
+   * Any value as data in the chosen format, --jq applied: JSON; ndjson, an array's items a line
+   * each; a YAML document; CSV rows (an array of records, or one record). In table, TSV and ids
+   * modes a record is drawn as record() does, an array of records as a table, anything else as text.
+   */
+  async data(value: unknown): Promise<void> {
+    if (this.jq && this.mode === 'json') {
+      this.json(value);
+      return;
+    }
+    const shown = this.jq ? oneValue(await this.jq.values(value)) : value;
+    const out = this.io.stdout;
+    switch (this.mode) {
+      case 'json':
+        this.json(shown);
+        return;
+      case 'ndjson':
+        for (const item of Array.isArray(shown) ? shown : [shown]) out.write(`${JSON.stringify(item)}\n`);
+        return;
+      case 'yaml': {
+        const text = await yamlDocument(shown);
+        out.write(this.io.stdoutIsTTY ? safeLines(text) : text);
+        return;
+      }
+      case 'csv':
+        this.csv(asRows(shown));
+        return;
+    }
+    if (isPlainRecord(shown)) await this.drawRecord(shown);
+    else if (Array.isArray(shown) && shown.every(isPlainRecord)) await this.rows(shown);
+    else for (const item of Array.isArray(shown) ? shown : [shown]) out.write(`${textCell(item)}\n`);
+  }
+
+  /**
+   * In a data format (or with --jq): renders the value and answers true. In a human mode it
+   * answers false, and the command draws its own form (a file's content, a sentence).
+   */
+  async asData(value: unknown): Promise<boolean> {
+    if (!this.isData && !this.jq) return false;
+    await this.data(value);
+    return true;
+  }
+
+  /** Records as CSV: a header row of their keys, then one row each. */
+  private csv(records: readonly Record<string, unknown>[], keys = recordKeys(records)): void {
+    const options = this.csvOptions;
+    let text = this.settings.csvBom ? UTF8_BOM : '';
+    if (keys.length > 0) text += csvRow(keys, options);
+    for (const record of records) text += csvRow(keys.map((key) => record[key]), options);
+    this.io.stdout.write(text);
+  }
+
+  /** Records with any keys, as a table on a terminal and TSV piped (ids with -q: their `id`). */
+  private async rows(records: readonly Record<string, unknown>[]): Promise<void> {
+    const keys = recordKeys(records);
+    await this.draw(
+      (async function* () {
+        yield { items: [...records], page: 1, perPage: records.length };
+      })(),
+      { columns: keys.map((key) => ({ header: key, value: (record) => record[key] })), id: (record) => textCell(record.id), noun: 'records', all: true, fields: keys },
+    );
   }
 
   /** `--fields` against a resource's fields: exit 2 listing them; a get calls it before its request. */
@@ -131,10 +214,23 @@ export class Output {
     return this.colorErr && this.chalk ? this.chalk[style](text) : text;
   }
 
-  /** A spinner on stderr when it is a TTY (and not -q/--json, not CI); otherwise nothing. */
+  /**
+   * A spinner on stderr when it is a terminal that animates (and not -q or a data format). On a
+   * terminal that does not (TERM=dumb, PDS_NO_SPINNER=1), a line for each new text, no frames.
+   * Piped, nothing.
+   */
   async spinner(text: string): Promise<Spinner> {
-    if (!this.liveStderr || this.settings.quiet || this.settings.json) {
+    if (!this.liveStderr || this.settings.quiet || this.isData) {
       return { update: () => undefined, stop: () => undefined };
+    }
+    if (!this.animates) {
+      let last = '';
+      const say = (next: string) => {
+        if (next !== last) this.info(next);
+        last = next;
+      };
+      say(text);
+      return { update: say, stop: () => undefined };
     }
     const { default: ora } = await import('ora');
     // discardStdin would put the terminal in raw mode, where Ctrl-C is a byte, not SIGINT: it
@@ -157,15 +253,45 @@ export class Output {
       pages = pickFromPages(pages, this.fields) as AsyncIterable<ListPage<T>>;
       view = { ...view, columns: fieldColumns(this.fields) as unknown as Column<T>[] };
     }
-    if (this.jq) {
-      // jq sees the whole list at once: with --all every record is held (plain --json streams).
+    if (this.jq || this.mode === 'yaml') {
+      // jq and YAML see the whole list at once: with --all every record is held (json, ndjson and csv stream).
       const items: T[] = [];
       for await (const page of pages) items.push(...page.items);
-      this.json(items);
+      await this.data(items);
       return;
     }
+    await this.draw(pages, view);
+  }
+
+  /** The list in the mode, as the pages come (--fields and --jq already applied). */
+  private async draw<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
     await this.prepareColor();
     const out = this.io.stdout;
+    if (this.mode === 'ndjson') {
+      // One write per page, as for JSON: nothing held beyond the page in hand.
+      for await (const page of pages) {
+        if (page.items.length > 0) out.write(`${page.items.map((item) => JSON.stringify(item)).join('\n')}\n`);
+      }
+      return;
+    }
+    if (this.mode === 'csv') {
+      // The header is the first page's keys (the JSON keys, or --fields); it waits for that page,
+      // so a request that fails leaves stdout empty.
+      let keys: string[] | undefined;
+      for await (const page of pages) {
+        if (page.items.length === 0) continue;
+        const records = page.items as unknown as Record<string, unknown>[];
+        if (keys) {
+          const known = keys;
+          out.write(records.map((record) => csvRow(known.map((key) => record[key]), this.csvOptions)).join(''));
+        } else {
+          keys = this.fields ?? recordKeys(records);
+          this.csv(records, keys);
+        }
+      }
+      if (!keys && this.fields) this.csv([], this.fields);
+      return;
+    }
     if (this.mode === 'json') {
       // One string and one write per page, not per record: `JSON.stringify(items, null, 2)` indents
       // the records as the elements of the array they are, so its inside (without the brackets) is
@@ -218,7 +344,7 @@ export class Output {
       return;
     }
     // The first column is the id: a cut id is useless, a cut name still reads.
-    const fits = view.columns.map((c, i): ColumnFit => (i === 0 ? 'copy' : c.date ? 'whole' : 'text'));
+    const fits = view.columns.map((c, i): ColumnFit => (i === 0 || c.header === 'id' ? 'copy' : c.date ? 'whole' : 'text'));
     out.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', fits));
     if (last) this.info(footer(last, count, view), 'dim');
   }
@@ -229,10 +355,12 @@ export class Output {
       if (!this.fieldsChecked) checkFields(this.fields, Object.keys(record), 'this record');
       record = pickFields(record, this.fields);
     }
-    if (this.mode === 'json') {
-      this.json(record);
-      return;
-    }
+    if (this.isData || this.jq) await this.data(record);
+    else await this.drawRecord(record, idKey);
+  }
+
+  /** One record in a human mode: aligned fields, `field<TAB>value`, or its id. */
+  private async drawRecord(record: Record<string, unknown>, idKey = 'id'): Promise<void> {
     if (this.mode === 'ids') {
       this.io.stdout.write(`${textCell(record[idKey])}\n`);
       return;
@@ -362,6 +490,26 @@ function footer(last: ListPage<unknown>, count: number, view: ListView<never>): 
     return `page ${last.page} of ${pages} (${last.total} total)`;
   }
   return count >= last.perPage ? `page ${last.page} (more with --page ${last.page + 1} or --all)` : `page ${last.page}`;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Every key of the records, in the order first seen. */
+function recordKeys(records: readonly Record<string, unknown>[]): string[] {
+  return [...new Set(records.flatMap((record) => Object.keys(record)))];
+}
+
+/** jq's results as one value: a single result as itself, several as a list. */
+function oneValue(results: unknown[]): unknown {
+  return results.length === 1 ? results[0] : results;
+}
+
+/** What CSV makes rows of: an array's records, one record, or anything else as a one-column `value`. */
+function asRows(value: unknown): Record<string, unknown>[] {
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item) => (isPlainRecord(item) ? item : { value: item }));
 }
 
 function isRecordArray(value: unknown): boolean {

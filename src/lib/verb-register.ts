@@ -1,5 +1,6 @@
 // Verb and noun definitions → commander commands. The action gathers what commander parsed and
 // hands it, with the definition, to the runner (cli.ts), which checks it and runs the verb.
+import { UsageError } from './errors.js';
 import { Option, type Command } from 'commander';
 import type { GlobalFlags } from './config.js';
 import type { Dependencies } from './context.js';
@@ -70,7 +71,21 @@ function configureVerb(command: Command, def: AnyVerb, runner: Runner): void {
 export function registerNoun(program: Command, def: NounDef, runner: Runner): Command {
   const noun = program.command(def.name).description(def.description);
   if (def.ownVerb) configureVerb(noun, def.ownVerb, runner);
-  else addHelp(noun, def);
+  else {
+    addHelp(noun, def);
+    // The noun alone is a question, not a mistake: its help on stdout, exit 0 (commander's own
+    // answer is the help on stderr as an error). A word that is no verb of it stays an error.
+    noun.allowExcessArguments(true).action((...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      const [word] = self.args;
+      if (word !== undefined) {
+        throw new UsageError(`unknown command '${word}' for 'pds ${def.name}'`, {
+          details: [`commands of ${def.name}: ${def.verbs.filter((verb) => !verb.hidden).map((verb) => verb.name).join(', ')}`],
+        });
+      }
+      self.outputHelp();
+    });
+  }
   for (const verb of def.verbs) registerVerb(noun, verb, runner);
   if (!def.ownVerb) remember(noun, def);
   return noun;

@@ -43,3 +43,14 @@ export type ExtractionName = (typeof EXTRACTIONS)[number];
 
 /** `extract-royalties` → `royalties`: what the user types with --extract. */
 export const EXTRACTION_NAMES = EXTRACTIONS.map((name) => name.replace(/^extract-/, ''));
+
+/**
+ * The word of `words` that `given` names, singular or plural (`royalty` or `royalties`,
+ * `accounting-period` or `accounting-periods`, `asset` or `assets`), case aside; undefined if none.
+ * --include and --extract take the same names either way, so nobody has to remember which is which.
+ */
+export function matchWord<W extends string>(given: string, words: readonly W[]): W | undefined {
+  const lower = given.trim().toLowerCase();
+  const forms = new Set([lower, `${lower}s`, lower.replace(/s$/, ''), lower.replace(/y$/, 'ies'), lower.replace(/ies$/, 'y')]);
+  return words.find((word) => forms.has(word));
+}

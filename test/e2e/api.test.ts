@@ -15,17 +15,29 @@ const sent = () => emulator.requests.map((r) => [r.method, r.path, r.query]);
 const pdf = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url)).toString('base64');
 
 describe('pds api', () => {
-  it('prints the answer as it came when piped, indented on a terminal', async () => {
+  it('prints the answer as it came when piped (ended by one newline), indented on a terminal', async () => {
     const piped = await runCli(emulator, ['api', 'projects']);
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/^\{"data":\[\{"id":"5f1c7e0a-/);
-    expect(piped.stdout).not.toContain('\n');
+    expect(piped.stdout.indexOf('\n')).toBe(piped.stdout.length - 1);
     const tty = await runCli(emulator, ['api', '/v1/projects'], { tty: true });
     expect(tty.stdout).toBe(`${JSON.stringify(JSON.parse(piped.stdout), null, 2)}\n`);
     expect(sent()).toEqual([
       ['GET', '/v1/projects', {}],
       ['GET', '/v1/projects', {}],
     ]);
+  });
+
+  it('renders the answer in --format csv, ndjson and yaml, --paginate streamed', async () => {
+    const csv = await runCli(emulator, ['api', 'artists', '-f', 'projectId={project}', '-f', 'perPage=2', '--paginate', '--format', 'csv']);
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.split('\r\n');
+    expect(lines[0]).toMatch(/^id,name,/);
+    expect(lines.length - 2).toBe(JSON.parse((await runCli(emulator, ['api', 'artists', '-f', 'projectId={project}', '--paginate', '--jq', 'length'])).stdout));
+    const ndjson = await runCli(emulator, ['api', 'artists', '-f', 'projectId={project}', '-f', 'perPage=3', '--paginate', '--format', 'ndjson']);
+    expect(ndjson.stdout.split('\n').filter(Boolean).every((line) => typeof JSON.parse(line).id === 'number' || typeof JSON.parse(line).id === 'string')).toBe(true);
+    const yaml = await runCli(emulator, ['api', 'projects', '--format', 'yaml', '--jq', '.data[0] | {id}']);
+    expect(yaml).toEqual({ code: 0, stdout: 'id: 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n', stderr: '' });
   });
 
   it('replaces {project} in the path and the query; -f is the query of a GET', async () => {

@@ -60,7 +60,9 @@ describe('pds auth login --web', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: `${SIGN_IN_LINES(url)}warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${configFile()} (mode 0600)\nLogged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
+      stderr:
+        `${SIGN_IN_LINES(url)}warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${configFile()} (mode 0600)\nLogged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n` +
+        'Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n',
     });
     expect(paths()).toEqual([
       'GET /.well-known/oauth-protected-resource 200',
@@ -81,7 +83,7 @@ describe('pds auth login --web', () => {
     const status = await pds(['auth', 'status']);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`credential\tbrowser sign-in at ${emulator.url}\n`);
-    expect(status.stdout).toMatch(/\nexpires\t\d{4}-\d\d-\d\dT[\d:.]+Z \(in (59|60) min, refreshed as needed\)\n/);
+    expect(status.stdout).toMatch(/\nexpires_at\t\d{4}-\d\d-\d\dT[\d:.]+Z \(in (59|60) min, refreshed as needed\)\n/);
     expect((await pds(['projects', 'ls', '-q'])).stdout.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
@@ -157,6 +159,28 @@ describe('pds auth login --web', () => {
     expect(paths().slice(0, 2)).toEqual(['GET /.well-known/oauth-authorization-server 200', 'GET /oauth/authorize 200']);
     await expect(browser.url(200)).rejects.toThrow('pds did not open a browser');
     expect((readProfiles(dir).default as { oauth: { client_id: string } }).oauth.client_id).toBe(client.client_id);
+  });
+
+  it('--no-browser takes the address the browser ended on, pasted (a browser on another machine; real process)', async () => {
+    const login = startPds(['auth', 'login', '--web', '--no-browser'], {
+      env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, BROWSER: browser.command, PDS_TOKEN: undefined },
+      openStdin: true,
+    });
+    await login.waitFor(/Waiting for the browser/);
+    expect(login.stderr()).toContain('paste that address here');
+    const printed = /Open this URL in a browser to sign in:\n {2}(\S+)\n/.exec(login.stderr())?.[1];
+    // The other machine's browser ends on the redirect address, which it cannot load: it is pasted.
+    const redirect = await decide(new URL(printed ?? ''), 'approve');
+    login.child.stdin?.write('https://example.com/callback?code=x\n');
+    await login.waitFor(/that is not the address pds waits for/);
+    login.child.stdin?.write(`${redirect.href}\n`);
+    const result = await login.exited;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`);
+    expect(paths()).toContain('POST /oauth/token 200');
+    expect(Object.keys(readProfiles(dir).default ?? {}).sort()).toEqual(['oauth', 'oauth_client']);
+    // Nothing ever reached the loopback, and no browser was started.
+    await expect(browser.url(200)).rejects.toThrow('pds did not open a browser');
   });
 
   describe('bad answers: a clear message, exit 3, no credential stored', () => {
@@ -437,8 +461,8 @@ describe('a browser sign-in in use', () => {
     expect(result.stderr).toBe(`warning: the service did not answer (cannot reach ${other.url} (ECONNREFUSED)); showing what is stored\n`);
     expect(result.stdout).toMatch(
       new RegExp(
-        `^profile\tdefault\napi-url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\nstored\t${configFile()}\n` +
-          'expires\t.+ \\(in (59|60) min, refreshed as needed\\)\nscope\tnot known \\(the service did not answer\\)\nproject\tnone \\(set one with `pds use <project>`\\)\n$',
+        `^profile\tdefault\napi_url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\nstored\t${configFile()}\n` +
+          'expires_at\t.+ \\(in (59|60) min, refreshed as needed\\)\nscope\tnot known \\(the service did not answer\\)\ndefault_project\tnone \\(set one with `pds use <project>`\\)\n$',
       ),
     );
     const json = await pds(['auth', 'status', '--json'], { maxRetries: 0 }, other.url);

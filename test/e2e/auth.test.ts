@@ -34,7 +34,9 @@ describe('pds auth login', () => {
     expect(result).toEqual({
       code: 0,
       stdout: '',
-      stderr: `${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile default)\n`,
+      stderr:
+        `${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile default)\n` +
+        'Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n',
     });
     expect(emulator.requests.map((r) => [r.method, r.path, r.headers.authorization, r.status])).toEqual([
       ['GET', '/v1/projects', 'Bearer demo-org-token', 200],
@@ -62,9 +64,10 @@ describe('pds auth login', () => {
       stderr:
         'warning: a token on the command line stays in the shell history; prefer --with-token\n' +
         noKeychain() +
-        `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile work)\n`,
+        `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile work)\n` +
+        `Using project Northern Lights Catalog (${DEMO_PROJECT}), the only one this token reaches\n`,
     });
-    expect(profiles()).toEqual({ work: { token: 'demo-project-token', 'api-url': emulator.url } });
+    expect(profiles()).toEqual({ work: { token: 'demo-project-token', 'api-url': emulator.url, project: DEMO_PROJECT } });
 
     // The saved profile is enough on its own: no PDS_API_URL, no PDS_TOKEN.
     const status = await runCli(null, ['auth', 'status', '--profile', 'work'], {
@@ -76,19 +79,19 @@ describe('pds auth login', () => {
       code: 0,
       stdout:
         'profile\twork\n' +
-        `api-url\t${emulator.url}, from profile work\n` +
+        `api_url\t${emulator.url}, from profile work\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from profile work\n' +
         `stored\t${configFile()}\n` +
         `scope\tproject Northern Lights Catalog (${DEMO_PROJECT})\n` +
-        'project\tnone (set one with `pds use <project>`)\n',
+        `default_project\tNorthern Lights Catalog (${DEMO_PROJECT}), from profile work\n`,
       stderr: '',
     });
   });
 
   it('uses PDS_PROFILE when there is no --profile', async () => {
     const result = await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token', env: { PDS_PROFILE: 'ci' } });
-    expect(result.stderr).toBe(`${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile ci)\n`);
+    expect(result.stderr.startsWith(`${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile ci)\n`), result.stderr).toBe(true);
     expect(profiles()).toEqual({ ci: { token: 'demo-org-token' } });
   });
 
@@ -166,11 +169,11 @@ describe('pds auth status', () => {
       code: 0,
       stdout:
         'profile\tdefault\n' +
-        `api-url\t${emulator.url}, from PDS_API_URL\n` +
+        `api_url\t${emulator.url}, from PDS_API_URL\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from PDS_TOKEN\n' +
         'scope\torganization (2 projects)\n' +
-        `project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
+        `default_project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
       stderr: '',
     });
     expect(emulator.requests.map((r) => r.path)).toEqual(['/v1/projects']);
@@ -183,13 +186,13 @@ describe('pds auth status', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'profile     default\n' +
-        `api-url     ${emulator.url}, from PDS_API_URL\n` +
-        'credential  API token\n' +
-        'token       demo…, from profile default\n' +
-        `stored      ${configFile()}\n` +
-        'scope       organization (2 projects)\n' +
-        'project     Harbor Sessions (8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e), from profile default\n',
+        'profile          default\n' +
+        `api_url          ${emulator.url}, from PDS_API_URL\n` +
+        'credential       API token\n' +
+        'token            demo…, from profile default\n' +
+        `stored           ${configFile()}\n` +
+        'scope            organization (2 projects)\n' +
+        'default_project  Harbor Sessions (8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e), from profile default\n',
       stderr: '',
     });
   });
@@ -202,6 +205,8 @@ describe('pds auth status', () => {
       api_url: emulator.url,
       api_url_source: 'env',
       credential: 'token',
+      issuer: null,
+      expires_at: null,
       token: 'demo…',
       token_source: 'env',
       stored_in: null,
@@ -212,12 +217,26 @@ describe('pds auth status', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('--fields and every --format show the same keys', async () => {
+    const fields = await runCli(emulator, ['auth', 'status', '--json', '--fields', 'profile,api_url'], { env: { PDS_CONFIG_DIR: dir } });
+    expect(fields).toEqual({ code: 0, stdout: `${JSON.stringify({ profile: 'default', api_url: emulator.url }, null, 2)}\n`, stderr: '' });
+    const csv = await runCli(emulator, ['auth', 'status', '--format', 'csv', '--fields', 'profile,api_url,reachable'], { env: { PDS_CONFIG_DIR: dir } });
+    expect(csv.stdout).toBe(`profile,api_url,reachable\r\ndefault,${emulator.url},true\r\n`);
+    const yaml = await runCli(emulator, ['auth', 'status', '--format', 'yaml', '--fields', 'api_url,token_source'], { env: { PDS_CONFIG_DIR: dir } });
+    expect(yaml.stdout).toBe(`api_url: ${emulator.url}\ntoken_source: env\n`);
+    const text = await runCli(emulator, ['auth', 'status', '--fields', 'api_url'], { env: { PDS_CONFIG_DIR: dir } });
+    expect(text.stdout).toBe(`api_url\t${emulator.url}, from PDS_API_URL\n`);
+    const bad = await runCli(emulator, ['auth', 'status', '--fields', 'api-url'], { env: { PDS_CONFIG_DIR: dir } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("error: unknown field 'api-url' for auth status\n");
+  });
+
   it('says when the default project is out of the token\'s reach', async () => {
     const second = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
     const result = await runCli(emulator, ['auth', 'status', '--json'], { token: 'demo-project-token', project: second, env: { PDS_CONFIG_DIR: dir } });
     expect(JSON.parse(result.stdout)).toMatchObject({ default_project: { id: second, name: null, source: 'env' } });
     const text = await runCli(emulator, ['auth', 'status'], { token: 'demo-project-token', project: second, env: { PDS_CONFIG_DIR: dir } });
-    expect(text.stdout).toContain(`project\t${second} (not reachable with this token), from PDS_PROJECT\n`);
+    expect(text.stdout).toContain(`default_project\t${second} (not reachable with this token), from PDS_PROJECT\n`);
   });
 
   it('never prints the whole token', async () => {
@@ -252,12 +271,12 @@ describe('pds auth status', () => {
       code: 1,
       stdout:
         'profile\tdefault\n' +
-        `api-url\t${down}, from PDS_API_URL\n` +
+        `api_url\t${down}, from PDS_API_URL\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from profile default\n' +
         `stored\t${configFile()}\n` +
         'scope\tnot known (the service did not answer)\n' +
-        `project\t${DEMO_PROJECT} (reach not known: the service did not answer), from profile default\n`,
+        `default_project\t${DEMO_PROJECT} (reach not known: the service did not answer), from profile default\n`,
       stderr: `warning: the service did not answer (cannot reach ${down} (ECONNREFUSED)); showing what is stored\n`,
     });
     const quiet = await runCli(down, ['auth', 'status', '-q'], { token: null, project: null, maxRetries: 0, env: { PDS_CONFIG_DIR: dir } });
@@ -270,7 +289,8 @@ describe('pds auth status', () => {
       code: 3,
       stdout: '',
       stderr:
-        `error: ${emulator.url} rejected the token (from PDS_TOKEN): invalid or expired token\n` +
+        `error: ${emulator.url} rejected the token: invalid or expired token\n` +
+        '  the token in use is PDS_TOKEN\n' +
         '  run `pds auth login` or set PDS_TOKEN\n',
     });
   });
@@ -323,6 +343,6 @@ describe('pds auth logout', () => {
     await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
     await pds(['auth', 'login', '--with-token', '--profile', 'other'], { stdin: 'demo-project-token' });
     await pds(['auth', 'logout', '--profile', 'other']);
-    expect(profiles()).toEqual({ default: { token: 'demo-org-token' }, other: {} });
+    expect(profiles()).toEqual({ default: { token: 'demo-org-token' }, other: { project: DEMO_PROJECT } });
   });
 });

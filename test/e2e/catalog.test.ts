@@ -378,13 +378,18 @@ describe('resource flags', () => {
     }
   });
 
+  it('an include is taken singular or plural, and sent as the service names it', async () => {
+    expect((await runCli(emulator, ['contracts', 'get', '20001', '--include', 'royalty,Accounting-Period', '--include', 'entities', '-q'])).code).toBe(0);
+    expect(emulator.requests.at(-1)?.query.includes).toBe('royalties,accounting-periods,entities');
+  });
+
   it('an unknown include is exit 2, listing the valid names, and sends nothing', async () => {
     const valid =
       '  valid includes: entities, artists, writers, royalties, splits, costs, compensations, dates, accounting-periods, types, signatures, control-areas, creative-approvals, balances, recordings, compositions, languages, commitments, relations, targets\n';
-    expect(await runCli(emulator, ['contracts', 'ls', '--include', 'royalties,royalty'])).toEqual({
+    expect(await runCli(emulator, ['contracts', 'ls', '--include', 'royalties,royaltys'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: unknown include 'royalty'\n${valid}`,
+      stderr: `error: unknown include 'royaltys'\n${valid}`,
     });
     expect(await runCli(emulator, ['contracts', 'get', '20001', '--include', 'nope'])).toEqual({
       code: 2,
@@ -561,11 +566,21 @@ describe('local validation: exit 2 and no request', () => {
     expect(sent()).toEqual(NO_REQUEST);
   });
 
-  it('an invalid project id is exit 2, from -p or PDS_PROJECT', async () => {
-    const stderr = "error: invalid project id 'northern': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n";
+  it('a project that is neither an id nor an exact name is exit 2, from -p or PDS_PROJECT, after one lookup', async () => {
+    const stderr =
+      "error: no project named 'northern'\n  projects this token reaches:\n" +
+      `    ${P}  Northern Lights Catalog\n    8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e  Harbor Sessions\n`;
     expect(await runCli(emulator, ['artists', 'ls', '-p', 'northern'])).toEqual({ code: 2, stdout: '', stderr });
     expect(await runCli(emulator, ['artists', 'ls'], { project: 'northern' })).toEqual({ code: 2, stdout: '', stderr });
-    expect(sent()).toEqual(NO_REQUEST);
+    expect(emulator.requests.map((r) => r.path)).toEqual(['/v1/projects', '/v1/projects']);
+  });
+
+  it('-p takes a project\'s exact name, as pds use does', async () => {
+    expect((await runCli(emulator, ['artists', 'ls', '-q', '--per-page', '1', '-p', 'Harbor Sessions'], { project: null })).code).toBe(0);
+    expect(emulator.requests.map((r) => [r.path, r.query.projectId])).toEqual([
+      ['/v1/projects', undefined],
+      ['/v1/artists', '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e'],
+    ]);
   });
 
   it('a missing id argument is exit 2', async () => {

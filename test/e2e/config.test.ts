@@ -43,19 +43,23 @@ describe('pds config', () => {
 
     expect(await pds(['config', 'get', 'api-url'])).toEqual({ code: 0, stdout: 'https://pds.example.com\n', stderr: '' });
     expect(await pds(['config', 'get', 'timeout', '--json'])).toEqual({ code: 0, stdout: '"2.5"\n', stderr: '' });
+    // The output's spelling works as a key too.
+    expect(await pds(['config', 'get', 'api_url'])).toEqual({ code: 0, stdout: 'https://pds.example.com\n', stderr: '' });
+    expect((await pds(['config', 'list', '--format', 'csv'])).stdout).toBe(`api_url,project,timeout\r\nhttps://pds.example.com,${DEMO_PROJECT},2.5\r\n`);
+    expect((await pds(['config', 'list', '--format', 'ndjson', '--fields', 'timeout'])).stdout).toBe('{"timeout":"2.5"}\n');
 
     expect(await pds(['config', 'list'])).toEqual({
       code: 0,
-      stdout: `api-url\thttps://pds.example.com\nproject\t${DEMO_PROJECT}\ntimeout\t2.5\n`,
+      stdout: `api_url\thttps://pds.example.com\nproject\t${DEMO_PROJECT}\ntimeout\t2.5\n`,
       stderr: '',
     });
     expect(await pds(['config', 'list'], { tty: true, env: { NO_COLOR: '1' } })).toEqual({
       code: 0,
-      stdout: `api-url  https://pds.example.com\nproject  ${DEMO_PROJECT}\ntimeout  2.5\n`,
+      stdout: `api_url  https://pds.example.com\nproject  ${DEMO_PROJECT}\ntimeout  2.5\n`,
       stderr: '',
     });
     const json = await pds(['config', 'list', '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ 'api-url': 'https://pds.example.com', project: DEMO_PROJECT, timeout: '2.5' });
+    expect(JSON.parse(json.stdout)).toEqual({ api_url: 'https://pds.example.com', project: DEMO_PROJECT, timeout: '2.5' });
 
     expect(await pds(['config', 'unset', 'timeout'])).toEqual({ code: 0, stdout: '', stderr: 'Unset timeout (profile default)\n' });
     expect(await pds(['config', 'unset', 'timeout'])).toEqual({ code: 0, stdout: '', stderr: 'timeout was not set (profile default)\n' });

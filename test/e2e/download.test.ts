@@ -56,7 +56,7 @@ describe('one download', () => {
 
   it('-o - refuses a terminal for stdout', async () => {
     const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', '-'], { tty: true });
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: stdout is a terminal: redirect it to a file or a pipe to use -o -\n' });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: refusing to write a binary file to the terminal: redirect stdout to a file or a pipe to use -o -\n' });
     expect(emulator.requests).toEqual([]);
   });
 
@@ -116,7 +116,7 @@ describe('several downloads', () => {
     const result = await runCli(emulator, ['statements', 'download', statementId(0), '99999', '-o', `${dir}/`]);
     expect(result.code).toBe(1);
     expect(readdirSync(dir)).toEqual([fileNameOf('statement', statementId(0))]);
-    expect(result.stderr).toContain(`error: statement 99999: not found in project ${DEMO_PROJECT_ID}\n`);
+    expect(result.stderr).toContain(`error: statement 99999: not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n`);
     expect(result.stderr).toMatch(/1 downloaded, 1 failed\n$/);
   });
 });
@@ -143,7 +143,7 @@ describe('refusals', () => {
   it('a 404 id: exit 5, nothing written', async () => {
     const dir = freshDir();
     const result = await runCli(emulator, ['contracts', 'download', '424242', '-o', `${dir}/`]);
-    expect(result).toEqual({ code: 5, stdout: '', stderr: `error: contract 424242 not found in project ${DEMO_PROJECT_ID}\n` });
+    expect(result).toEqual({ code: 5, stdout: '', stderr: `error: contract 424242 not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n` });
     expect(readdirSync(dir)).toEqual([]);
   });
 

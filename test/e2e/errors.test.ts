@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
+import { startRogueServer } from '../helpers/rogue-server.js';
 
 const SECOND_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
 
@@ -12,7 +13,7 @@ describe('401: not authenticated (exit 3)', () => {
     expect(await runCli(emulator, ['artists', 'ls'], { token: 'expired-token' })).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error: invalid or expired token\n  run `pds auth login` or set PDS_TOKEN\n',
+      stderr: 'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  run `pds auth login` or set PDS_TOKEN\n',
     });
     // A 401 is not retried.
     expect(emulator.requests.map((r) => r.status)).toEqual([401]);
@@ -43,14 +44,58 @@ describe('403: forbidden (exit 4)', () => {
 
 describe('404: not found (exit 5)', () => {
   it('an unknown artist', async () => {
-    expect(await runCli(emulator, ['artists', 'get', 'art_99999'])).toEqual({ code: 5, stdout: '', stderr: 'error: artist not found\n' });
+    expect(await runCli(emulator, ['artists', 'get', 'art_99999'])).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: `error: artist art_99999 not found in project Northern Lights Catalog (${DEMO_PROJECT})\n`,
+    });
   });
 
   it('an unknown statement, contract and entity', async () => {
     for (const [resource, id] of [['statements', '1'], ['contracts', '1'], ['entities', '00000000-0000-4000-8000-000000000000']] as const) {
       const result = await runCli(emulator, [resource, 'get', id]);
       expect(result.code).toBe(5);
-      expect(result.stderr).toMatch(/^error: \w+ not found\n$/);
+      expect(result.stderr).toBe(`error: ${resource === 'entities' ? 'entity' : resource.slice(0, -1)} ${id} not found in project Northern Lights Catalog (${DEMO_PROJECT})\n`);
+    }
+  });
+});
+
+describe('what was not found, and where', () => {
+  it('names the id and the project by its name', async () => {
+    expect(await runCli(emulator, ['contracts', 'get', '999999'])).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: `error: contract 999999 not found in project Northern Lights Catalog (${DEMO_PROJECT})\n`,
+    });
+  });
+});
+
+describe('the service\'s request id', () => {
+  it('is shown under the error, and in the JSON error object (--json, --format json, PDS_FORMAT=ndjson)', async () => {
+    const rogue = await startRogueServer((_req, res) => {
+      res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': 'req-7f3a' });
+      res.end(JSON.stringify({ error: { message: 'boom' } }));
+    });
+    try {
+      const text = await runCli(rogue.url, ['projects', 'ls'], { maxRetries: 0 });
+      expect(text).toEqual({ code: 1, stdout: '', stderr: 'error: boom\n  request id: req-7f3a\n' });
+      const object = '{"error":{"status":500,"message":"boom","request_id":"req-7f3a"}}\n';
+      for (const [args, env] of [
+        [['projects', 'ls', '--json'], {}],
+        [['projects', 'ls', '--format=json'], {}],
+        [['projects', 'ls'], { PDS_FORMAT: 'ndjson' }],
+      ] as const) {
+        expect(await runCli(rogue.url, [...args], { maxRetries: 0, env })).toEqual({ code: 1, stdout: '', stderr: object });
+      }
+      // `request-id` is the other name services use.
+      const other = await startRogueServer((_req, res) => {
+        res.writeHead(404, { 'content-type': 'application/json', 'request-id': 'abc 123' });
+        res.end(JSON.stringify({ error: { message: 'no such thing' } }));
+      });
+      expect((await runCli(other.url, ['api', 'things'], { maxRetries: 0 })).stderr).toBe('error: no such thing\n  request id: abc 123\n');
+      await other.close();
+    } finally {
+      await rogue.close();
     }
   });
 });
@@ -71,7 +116,7 @@ describe('400: invalid input the service caught (exit 2)', () => {
 describe('--json errors', () => {
   it('are one JSON object on stderr, with the status', async () => {
     const cases: [string[], Record<string, unknown>, number][] = [
-      [['artists', 'get', 'art_99999', '--json'], { status: 404, message: 'artist not found' }, 5],
+      [['artists', 'get', 'art_99999', '--json'], { status: 404, message: `artist art_99999 not found in project Northern Lights Catalog (${DEMO_PROJECT})` }, 5],
       [['--json', 'artists', 'ls'], { status: 403, message: 'token does not have access to this project' }, 4],
       [
         ['statements', 'get', '1234567890123456', '--json'],
@@ -95,7 +140,7 @@ describe('--json errors', () => {
     });
     const auth = await runCli(emulator, ['artists', 'ls', '--json'], { token: 'nope' });
     expect(JSON.parse(auth.stderr)).toEqual({
-      error: { status: 401, message: 'invalid or expired token', details: ['run `pds auth login` or set PDS_TOKEN'] },
+      error: { status: 401, message: 'invalid or expired token', details: ['the token in use is PDS_TOKEN', 'run `pds auth login` or set PDS_TOKEN'] },
     });
   });
 
@@ -183,7 +228,7 @@ describe('--verbose', () => {
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(`> GET ${emulator.url}/v1/artists?projectId=${DEMO_PROJECT}&page=1&perPage=2`);
-    expect(lines[1]).toMatch(/^< 200 OK \(\d+ ms, rate limit remaining \d+\)$/);
+    expect(lines[1]).toMatch(/^< 200 OK \(\d+ ms, rate limit: limit \d+, remaining \d+, reset \d+\)$/);
     expect(result.stdout + result.stderr).not.toContain('demo-org-token');
   });
 

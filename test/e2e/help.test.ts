@@ -23,7 +23,7 @@ function commandPaths(): string[][] {
 }
 
 describe('help', () => {
-  it('every command has one to three examples, and its global options under their own heading', async () => {
+  it('every command has one to three examples, its own options, and the global ones as one line pointing to `pds help options`', async () => {
     const paths = commandPaths();
     expect(paths.length).toBeGreaterThan(40);
     for (const path of paths) {
@@ -35,13 +35,23 @@ describe('help', () => {
       const lines = (examples ?? '').split('\n').filter((line) => /^ {2}\S/.test(line));
       expect(lines.length, path.join(' ')).toBeGreaterThanOrEqual(1);
       expect(lines.filter((line) => /^ {2}(pds|echo|cat|curl|printf)\b/.test(line)).length, path.join(' ')).toBeLessThanOrEqual(3);
-      expect(stdout, path.join(' ')).toMatch(/\nGlobal Options:\n {2}-p, --project <id>[^]*--jq <expression>/);
-      // The command's own options stay apart from the global ones.
-      const [own = '', global = ''] = stdout.split('\nGlobal Options:\n');
-      expect(own).not.toMatch(/^ {2}--api-url/m);
+      expect(stdout, path.join(' ')).toMatch(/\n\nGlobal options: -p, --profile, --api-url, --format, [^]*--jq, [^]*\(`pds help options` explains them\)\n/);
+      expect(stdout, path.join(' ')).not.toMatch(/^ {2}--api-url|Global Options:/m);
       // Only the root program's options are global: not a parent command's own.
-      expect(global).not.toMatch(/--allow-writes|--version/);
+      expect(stdout.split('\nGlobal options:')[1]).not.toMatch(/--allow-writes|--version/);
     }
+  });
+
+  it('`pds help options` lists every global option with its help; at 60 columns no word is cut', async () => {
+    const { code, stdout } = await runCli(null, ['help', 'options'], { columns: 60 });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Global options \(before or after the command\):\n\n {2}-p, --project <id> +project UUID or exact name/);
+    for (const flag of ['--format <format>', '--csv-bom', '--jq <expression>', '--fields <names>', '--no-pager']) expect(stdout).toContain(flag);
+    for (const line of stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
+    // Wrapped at spaces: every word of a description is whole on one line.
+    const words = (text: string) => text.replace(/\s+/g, ' ').trim().split(' ');
+    expect(words(stdout)).toContain('(default:');
+    expect(words(stdout).filter((word) => /^[a-z]+-$/.test(word))).toEqual([]);
   });
 
   it('`pds help <command...>` prints the same page as `<command> --help`', async () => {

@@ -59,11 +59,11 @@ describe('ROYALTYPORT_TOKEN and ROYALTYPORT_API_URL', () => {
       code: 0,
       stdout:
         'profile\tdefault\n' +
-        `api-url\t${emulator.url}, from ROYALTYPORT_API_URL\n` +
+        `api_url\t${emulator.url}, from ROYALTYPORT_API_URL\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from ROYALTYPORT_TOKEN\n' +
         'scope\torganization (2 projects)\n' +
-        `project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
+        `default_project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
       stderr: '',
     });
     expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([['/v1/projects', 'Bearer demo-org-token']]);

@@ -25,14 +25,14 @@ describe('pds projects ls', () => {
     expect(emulator.requests[0]!.headers['user-agent']).toMatch(/^pds\/\d+\.\d+\.\d+/);
   });
 
-  it('prints a table with readable dates on a TTY, the count on stderr', async () => {
+  it('prints a table with readable dates on a TTY, the current project marked, the count on stderr', async () => {
     const result = await runCli(emulator, ['projects', 'ls'], { tty: true, env: NO_COLOR });
     expect(result).toEqual({
       code: 0,
       stdout:
-        'ID                                    NAME                     CREATED\n' +
-        `${DEMO_PROJECT}  Northern Lights Catalog  2022-11-08 09:30\n` +
-        `${SECOND_PROJECT}  Harbor Sessions          2024-05-20 14:05\n`,
+        '   ID                                    NAME                     CREATED\n' +
+        `*  ${DEMO_PROJECT}  Northern Lights Catalog  2022-11-08 09:30\n` +
+        `   ${SECOND_PROJECT}  Harbor Sessions          2024-05-20 14:05\n`,
       stderr: '2 projects\n',
     });
   });

@@ -37,9 +37,9 @@ describe('429 after retries: exit 6', () => {
     // The first wait (the rest of the one-minute window, over 30 s) fits the 60 s budget; a second
     // one does not, so the error tells when to come back instead.
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^warning: rate limited: retrying in \d+ s \(Ctrl-C to stop\)$/);
+    expect(lines[0]).toMatch(/^warning: rate limited \(limit 1, remaining 0, reset \d+\): retrying in \d+ s \(Ctrl-C to stop\)$/);
     expect(lines[1]).toBe('error: rate limit exceeded');
-    expect(lines[2]).toMatch(/^ {2}rate limited: try again after \d+ s$/);
+    expect(lines[2]).toMatch(/^ {2}rate limited \(limit 1, remaining 0, reset \d+\): try again after \d+ s$/);
     expect(lines[3]).toMatch(/^ {2}not retried: a wait of \d+ s is more than the \d+ s left of the 60 s retry budget \(--retry-budget\)$/);
     expect(emulator.requests.map((r) => [r.path, r.status])).toEqual([
       ['/v1/projects', 200],
@@ -66,7 +66,7 @@ describe('429 after retries: exit 6', () => {
   it('the rate-limit headers reach --verbose', async () => {
     const emulator = await emulatorWith({ rateLimit: 5 });
     const result = await runCli(emulator, ['projects', 'ls', '-q', '--verbose']);
-    expect(result.stderr).toMatch(/< 200 OK \(\d+ ms, rate limit remaining 4\)/);
+    expect(result.stderr).toMatch(/< 200 OK \(\d+ ms, rate limit: limit 5, remaining 4, reset \d+\)/);
   });
 });
 
@@ -124,7 +124,7 @@ describe('connection refused: exit 1', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: cannot reach http://127.0.0.1:${port} (ECONNREFUSED)\n  check --api-url, PDS_API_URL or \`pds config get api-url\`\n`,
+      stderr: `error: cannot reach http://127.0.0.1:${port} (ECONNREFUSED)\n  nothing listens at http://127.0.0.1:${port} (from PDS_API_URL): for the local emulator, run \`pds emulator start --port ${port}\` in another terminal\n  for the service, set its URL: \`pds config set api-url <url>\` (or PDS_API_URL, --api-url)\n`,
     });
     expect(clock.waits).toHaveLength(2);
   });

@@ -137,6 +137,9 @@ describe('handleLine', () => {
       },
       show: async () => undefined,
       say: () => undefined,
+      clear: () => {
+        sent.push(['(clear)']);
+      },
     };
     return { host, sent };
   }

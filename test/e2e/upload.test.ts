@@ -286,10 +286,32 @@ describe('pds upload: progress and answers', () => {
       const result = await runCli(slow, ['upload', 'statement', file], { tty: true, env: { NO_COLOR: '1' } });
       expect(result.code).toBe(0);
       expect(result.stderr).toMatch(/live\.pdf {2}[\d.]+ (KiB|MiB) \/ 8\.0 MiB {2}\d+% sent/);
-      expect(result.stderr).toContain(`✓ ${file}  8.0 MiB  staging id ${slow.state.uploads.at(-1)?.staging_id} · queued`);
+      expect(result.stderr).toContain(`✓ live.pdf  8.0 MiB  staging id ${slow.state.uploads.at(-1)?.staging_id} · queued`);
       expect(result.stdout).toContain('pds statements status');
     } finally {
       await slow.close();
+    }
+  });
+
+  it('keeps a live line readable at 80 columns: the base name of a long path, the state whole', async () => {
+    const deep = join(mkdtempSync(join(tmpdir(), 'pds-a-rather-long-directory-name-for-uploads-')), 'and-another-level', 'of-nesting');
+    mkdirSync(deep, { recursive: true });
+    const file = join(deep, 'statement-2026-q1.pdf');
+    writeFileSync(file, readFileSync(pdfFile('source-for-deep.pdf')));
+    const result = await runCli(emulator, ['upload', 'statement', file], { tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`✓ statement-2026-q1.pdf  601 B  staging id ${lastUpload()?.staging_id} · queued`);
+    expect(result.stderr).not.toContain('…');
+  });
+
+  it('draws no live lines on a terminal with TERM=dumb or PDS_NO_SPINNER=1: a static line per file', async () => {
+    for (const env of [{ TERM: 'dumb' }, { PDS_NO_SPINNER: '1', NO_COLOR: '1' }]) {
+      const file = pdfFile('static.pdf');
+      const result = await runCli(emulator, ['upload', 'statement', file], { tty: true, env });
+      expect(result.code).toBe(0);
+      // No cursor movement, no line redrawn: only whole lines.
+      expect(result.stderr).not.toMatch(/\u001b\[|\r/);
+      expect(result.stderr).toContain(file);
     }
   });
 
@@ -634,7 +656,7 @@ describe('pds upload --wait', () => {
     });
     expect(result.code).toBe(0);
     const upload = lastUpload();
-    expect(result.stderr).toContain(`✓ ${file}  staging id ${upload?.staging_id} · contract ${upload?.result_id} · extractions 2/2: royalties ✓ splits ✓`);
+    expect(result.stderr).toContain(`✓ tty-wait.pdf  staging id ${upload?.staging_id} · contract ${upload?.result_id} · extractions 2/2: royalties ✓ splits ✓`);
     expect(result.stdout).toContain(`pds contracts get ${upload?.result_id}`);
   });
 });

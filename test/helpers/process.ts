@@ -33,6 +33,8 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   /** Written to stdin, which is then closed; without it stdin is /dev/null. */
   stdin?: string | Buffer;
+  /** A stdin pipe left open, for the test to type into (`child.stdin`). */
+  openStdin?: boolean;
   /** Killed with SIGKILL after this long (a hung process fails its test instead of the suite). */
   killAfterMs?: number;
 }
@@ -66,7 +68,7 @@ export function startPds(args: string[], options: SpawnOptions = {}): PipedProce
   let lastOutput = started;
   const child = spawn(process.execPath, [PDS_BIN, ...args], {
     env: childEnv(options.env),
-    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    stdio: [options.stdin === undefined && !options.openStdin ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   let stdout = '';

@@ -67,8 +67,8 @@ it('on a terminal: a line per file, then the summary', async () => {
   expect(screen).toEqual([
     `✓ statement ${a?.id} → ${join(dir, a?.file_name as string)}  ${size(a?.file_name)} B`,
     `✓ statement ${b?.id} → ${join(dir, b?.file_name as string)}  ${size(b?.file_name)} B`,
-    `✗ statement 99999  not found in project ${DEMO_PROJECT_ID}`,
-    `error: statement 99999: not found in project ${DEMO_PROJECT_ID}`,
+    `✗ statement 99999  not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})`,
+    `error: statement 99999: not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})`,
     '2 downloaded, 1 failed',
   ]);
   expect(pds.cursorVisible()).toBe(true);

@@ -143,8 +143,8 @@ describe('pds mcp: tools over stdio', () => {
   it('checks an upload like the CLI: a file that is not a PDF is refused and nothing is sent', async () => {
     const result = await call(writer.client, 'upload_contract', { path: PDS_BIN, extract: ['royalties'] });
     expect(result).toEqual({ isError: true, text: expect.stringMatching(/^error: .*bin\/pds\.js: not a PDF/) });
-    const badExtraction = await call(writer.client, 'upload_contract', { path: SAMPLE_PDF, extract: ['royalty'] });
-    expect(badExtraction.text).toMatch(/^error: unknown extraction 'royalty'\n {2}valid extractions: accounting-period, /);
+    const badExtraction = await call(writer.client, 'upload_contract', { path: SAMPLE_PDF, extract: ['royaltys'] });
+    expect(badExtraction.text).toMatch(/^error: unknown extraction 'royaltys'\n {2}valid extractions: accounting-period, /);
     expect(emulator.requests).toEqual([]);
   });
 

@@ -53,12 +53,31 @@ describe('the pager', () => {
     expect(paged).toContain('100 artists');
   });
 
+  it('takes a help page longer than the screen (`--help`, `pds help`), not one that fits', async () => {
+    for (const args of [['contracts', 'ls', '--help'], ['help', 'options']]) {
+      const { env: vars, pagedTo } = env();
+      const pds = await ptyPds(args, { env: vars, rows: 12 });
+      expect((await pds.exited).code).toBe(0);
+      expect((await pds.screen()).join('\n')).toContain('PAGER DONE');
+      expect(readFileSync(pagedTo, 'utf8')).toMatch(args[0] === 'help' ? /^Global options/ : /^Usage: pds contracts ls/);
+    }
+    const { env: vars, pagedTo } = env();
+    const fits = await ptyPds(['help', 'exit-codes'], { env: vars, rows: 40 });
+    expect((await fits.exited).code).toBe(0);
+    expect((await fits.screen()).join('\n')).toContain('Exit codes of pds');
+    expect(existsSync(pagedTo)).toBe(false);
+    const { env: off, pagedTo: offTo } = env();
+    const noPager = await ptyPds(['contracts', 'ls', '--help', '--no-pager'], { env: off, rows: 12 });
+    expect((await noPager.exited).code).toBe(0);
+    expect(existsSync(offTo)).toBe(false);
+  });
+
   it('is not started for output that fits the screen', async () => {
     const { env: vars, pagedTo } = env();
     const pds = await ptyPds(['projects', 'ls'], { env: vars, rows: 30 });
     expect((await pds.exited).code).toBe(0);
     const screen = await pds.screen();
-    expect(screen[0]).toMatch(/^ID +NAME +CREATED$/);
+    expect(screen[0]).toMatch(/^ +ID +NAME +CREATED$/);
     expect(screen.join('\n')).toContain('Northern Lights Catalog');
     expect(screen.join('\n')).not.toContain('PAGER STARTED');
     expect(existsSync(pagedTo)).toBe(false);

@@ -59,7 +59,7 @@ describe.each([120, 60])('Ctrl-C on a terminal %i columns wide', (cols) => {
     const rows = await shown(pty);
     const id = /staging id (\d+)/.exec(pty.raw())?.[1];
     // One live line, drawn whole, then the warning (wrapped at 60 columns, so joined to read it).
-    expect(rows[0]).toMatch(new RegExp(`^… test/fixtures/sample.pdf {2}staging id ${id} · staging queu(ed|…)$`));
+    expect(rows[0]).toMatch(new RegExp(`^… sample.pdf {2}staging id ${id} · staging queu(ed|…)$`));
     expect(rows.filter((row) => row.includes('sample.pdf  staging id'))).toHaveLength(1);
     expect(rows.slice(1).join('')).toBe(
       `warning: test/fixtures/sample.pdf was uploaded (staging id ${id}); processing goes on in the service: follow it with \`pds contracts status ${id}\``,

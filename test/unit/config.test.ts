@@ -43,11 +43,24 @@ describe('resolveSettings: flag > env > profile > default', () => {
       retryBudgetMs: 60_000,
       allowHttp: false,
       json: false,
+      csvBom: false,
+      csvRaw: false,
       quiet: false,
       verbose: false,
       noColor: false,
       dryRun: false,
     });
+  });
+
+  it('takes --format over --json/--jq over PDS_FORMAT, and names where a bad one came from', () => {
+    expect(resolveSettings({ format: 'csv' }, { ...env, PDS_FORMAT: 'yaml' }).format).toBe('csv');
+    expect(resolveSettings({ json: true }, { ...env, PDS_FORMAT: 'yaml' })).toMatchObject({ format: 'json', json: true });
+    expect(resolveSettings({ jq: '.' }, env)).toMatchObject({ format: 'json', json: true });
+    expect(resolveSettings({ jq: '.', format: 'csv' }, env)).toMatchObject({ format: 'csv', json: false });
+    expect(resolveSettings({}, { ...env, PDS_FORMAT: 'NDJSON' }).format).toBe('ndjson');
+    expect(() => resolveSettings({ format: 'xml' }, env)).toThrow("invalid --format 'xml': expected one of table, tsv, csv, json, ndjson, yaml");
+    expect(() => resolveSettings({}, { ...env, PDS_FORMAT: 'excel' })).toThrow("invalid PDS_FORMAT 'excel'");
+    expect(() => resolveSettings({ json: true, format: 'yaml' }, env)).toThrow('--json and --format yaml contradict each other');
   });
 
   it('takes each value from the highest source that has it', () => {

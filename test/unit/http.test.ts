@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { HttpClient, RetryBudget, type HttpClientOptions } from '../../src/lib/http.js';
+import { HttpClient, RetryBudget, rateLimitText, type HttpClientOptions } from '../../src/lib/http.js';
 import {
   AuthError,
   InterruptedError,
@@ -216,6 +216,23 @@ describe('retries', () => {
     ]);
   });
 
+  it('says a rate-limit wait even under 1 s, with the limits the answer states', async () => {
+    const notices: string[] = [];
+    const { http } = client({ notice: (line) => notices.push(line) });
+    replies.push(json(429, { error: { message: 'slow down' } }, { 'retry-after': '0', 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '0' }));
+    replies.push(json(200, { data: [] }));
+    await http.send({ path: '/v1/artists' });
+    expect(notices).toEqual(['rate limited (limit 100, remaining 0, reset 0): retrying in 1 s (Ctrl-C to stop)']);
+  });
+
+  it('reads the limits from RateLimit-*, X-RateLimit-* or one RateLimit header', () => {
+    const of = (headers: Record<string, string>) => rateLimitText({ headers: new Headers(headers) });
+    expect(of({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '12' })).toBe('limit 60, remaining 12');
+    expect(of({ ratelimit: 'limit=10, remaining=3, reset=7' })).toBe('limit 10, remaining 3, reset 7');
+    expect(of({ ratelimit: '"default";r=5;t=30' })).toBe('remaining 5, reset 30');
+    expect(of({ 'content-type': 'application/json' })).toBe('');
+  });
+
   it('does not wait beyond the budget: the error says when to come back', async () => {
     const { http, waits } = client();
     replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '120' }));
@@ -386,7 +403,7 @@ describe('--verbose trace', () => {
     await http.send({ path: '/v1/projects', query: { q: 'x' } });
     expect(trace.map((line) => line.replace(/\(\d+ ms/, '(N ms'))).toEqual([
       `> GET ${base}/v1/projects?q=x`,
-      '< 503 Service Unavailable (N ms, rate limit remaining 9)',
+      '< 503 Service Unavailable (N ms, rate limit: remaining 9)',
       '* retrying in 0 ms (attempt 2 of 2)',
       `> GET ${base}/v1/projects?q=x`,
       '< 200 OK (N ms)',

@@ -19,6 +19,8 @@ const settings = (overrides: Partial<Settings> = {}): Settings => ({
   retryBudgetMs: 60_000,
   allowHttp: false,
   json: false,
+  csvBom: false,
+  csvRaw: false,
   quiet: false,
   verbose: false,
   noColor: false,
@@ -59,6 +61,10 @@ describe('modes', () => {
     expect(setup({ quiet: true, tty: true }).output.mode).toBe('ids');
     expect(setup({ tty: true }).output.mode).toBe('table');
     expect(setup().output.mode).toBe('tsv');
+    // A data format wins over -q; -q wins over a human one.
+    expect(setup({ format: 'csv', quiet: true }).output.mode).toBe('csv');
+    expect(setup({ format: 'table', quiet: true }).output.mode).toBe('ids');
+    expect(setup({ format: 'tsv', tty: true }).output.mode).toBe('tsv');
   });
 });
 
@@ -121,6 +127,99 @@ describe('JSON', () => {
     const record = { id: 'x', created_at: '2026-01-15T10:00:00.000Z', extra: { unknown: true } };
     await output.record(record);
     expect(io.out()).toBe(`${JSON.stringify(record, null, 2)}\n`);
+  });
+});
+
+describe('--format csv, ndjson, yaml', () => {
+  const formula: Row[] = [
+    { id: 'c1', name: '=HYPERLINK("http://x")', note: { nested: ['x', 1] } },
+    { id: 'c2', name: 'a, "b"\nc' },
+    { id: 'c3', name: '-5', created_at: '@at' },
+  ];
+
+  it('csv: RFC 4180 with CRLF, the JSON keys as header, nested as compact JSON, formula cells prefixed', async () => {
+    const { io, output } = setup({ format: 'csv', tty: true, env: { FORCE_COLOR: '1' } });
+    await output.list(pagesOf({ items: formula.slice(0, 2), page: 1, perPage: 2 }, { items: formula.slice(2), page: 2, perPage: 2 }), view);
+    expect(io.out()).toBe(
+      'id,name,note\r\n' +
+        'c1,"\'=HYPERLINK(""http://x"")","{""nested"":[""x"",1]}"\r\n' +
+        // On a terminal a line feed in a cell is shown as \\n; piped it is quoted as is (below).
+        'c2,"a, ""b""\\nc",\r\n' +
+        "c3,'-5,\r\n",
+    );
+    expect(io.err()).toBe('');
+  });
+
+  it('csv: --csv-raw leaves formulas, --csv-bom starts with the BOM, piped cells keep their line feeds', async () => {
+    const { io, output } = setup({ format: 'csv', csvRaw: true, csvBom: true });
+    await output.list(pagesOf({ items: formula.slice(0, 2), page: 1, perPage: 20 }), view);
+    expect(io.out()).toBe('\uFEFFid,name,note\r\nc1,"=HYPERLINK(""http://x"")","{""nested"":[""x"",1]}"\r\nc2,"a, ""b""\nc",\r\n');
+  });
+
+  it('csv: --fields makes the header, even for no records; a record is a header and one row', async () => {
+    const { io, output } = setup({ format: 'csv' });
+    output.fields = ['name', 'id'];
+    await output.list(pagesOf<Row>({ items: [], page: 1, perPage: 20 }), { ...view, fields: ['id', 'name'] });
+    expect(io.out()).toBe('name,id\r\n');
+    const second = setup({ format: 'csv', quiet: true });
+    await second.output.record({ api_url: 'http://127.0.0.1:4010', profile: 'default' });
+    expect(second.io.out()).toBe('api_url,profile\r\nhttp://127.0.0.1:4010,default\r\n');
+  });
+
+  it('ndjson: one compact record a line, a write per page; a record is one line', async () => {
+    const { io, output } = setup({ format: 'ndjson', quiet: true });
+    const writes: string[] = [];
+    io.stdout.on('data', (chunk: Buffer) => writes.push(chunk.toString()));
+    await output.list(pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }, { items: rows.slice(2), page: 2, perPage: 2 }), view);
+    expect(io.out()).toBe(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+    expect(writes).toHaveLength(2);
+    const second = setup({ format: 'ndjson' });
+    await second.output.record({ id: 'x', n: 1 });
+    expect(second.io.out()).toBe('{"id":"x","n":1}\n');
+  });
+
+  it('yaml: one document for a list or a record', async () => {
+    const { io, output } = setup({ format: 'yaml' });
+    await output.list(pagesOf({ items: rows.slice(0, 1), page: 1, perPage: 1 }, { items: rows.slice(2), page: 2, perPage: 1 }), view);
+    expect(io.out()).toBe('- id: a1\n  name: First\n  created_at: 2026-01-15T10:00:00.000Z\n- id: a3\n  name: Third\n');
+    const second = setup({ format: 'yaml' });
+    await second.output.record({ api_url: 'http://x', nested: { a: [1, 2] } });
+    expect(second.io.out()).toBe('api_url: http://x\nnested:\n  a:\n    - 1\n    - 2\n');
+  });
+
+  it('data(): any value in each format, tables for records in human modes', async () => {
+    const value = [{ command: 'ls', exit_code: 0 }, { command: 'pwd', exit_code: 1 }];
+    const outputs: Record<string, string> = {};
+    for (const format of ['json', 'ndjson', 'yaml', 'csv', 'tsv'] as const) {
+      const { io, output } = setup({ format });
+      await output.data(value);
+      outputs[format] = io.out();
+    }
+    expect(outputs).toEqual({
+      json: `${JSON.stringify(value, null, 2)}\n`,
+      ndjson: '{"command":"ls","exit_code":0}\n{"command":"pwd","exit_code":1}\n',
+      yaml: '- command: ls\n  exit_code: 0\n- command: pwd\n  exit_code: 1\n',
+      csv: 'command,exit_code\r\nls,0\r\npwd,1\r\n',
+      tsv: 'COMMAND\tEXIT_CODE\nls\t0\npwd\t1\n',
+    });
+  });
+});
+
+describe('spinner', () => {
+  it('draws no frames with TERM=dumb or PDS_NO_SPINNER=1: a static line per new text', async () => {
+    for (const env of [{ TERM: 'dumb' }, { PDS_NO_SPINNER: '1', NO_COLOR: '1' }]) {
+      const { io, output } = setup({ tty: true, env });
+      expect(output.animates).toBe(false);
+      const spinner = await output.spinner('contract upload 7: checking');
+      spinner.update('contract upload 7: checking');
+      spinner.update('contract upload 7: extracting');
+      spinner.stop();
+      expect(io.err()).toBe('contract upload 7: checking\ncontract upload 7: extracting\n');
+    }
+    const piped = setup({ env: { TERM: 'xterm' } });
+    (await piped.output.spinner('quiet when piped')).stop();
+    expect(piped.io.err()).toBe('');
+    expect(setup({ tty: true, env: { TERM: 'xterm', PDS_NO_SPINNER: '0' } }).output.animates).toBe(true);
   });
 });
 

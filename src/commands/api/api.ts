@@ -64,7 +64,13 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const response = await http.send(request);
   if (opts.include) ctx.output.write(statusAndHeaders(response, ctx.io.stdoutIsTTY));
   const answer = await response.text();
-  printBody(ctx, answer);
+  await printBody(ctx, answer, isText(response.headers.get('content-type'), answer));
+}
+
+/** A JSON or text answer (by its type, or, untyped, by having no NUL): one that gets its last newline. */
+function isText(contentType: string | null, answer: string): boolean {
+  if (contentType === null || contentType.trim() === '') return !answer.includes('\0');
+  return /^text\/|[/+](json|xml)\b|^application\/(javascript|x-www-form-urlencoded|x-ndjson)\b/i.test(contentType.trim());
 }
 
 const STAYS_AT_THE_SERVICE = "requests go to the profile's service (--api-url to change it), with its token";
@@ -140,8 +146,12 @@ function statusAndHeaders(response: HttpResponse, terminal: boolean): string {
   return `${lines.join('\n')}\n\n`;
 }
 
-/** The answer as it came; pretty on a terminal; through --jq when given. */
-function printBody(ctx: Context, answer: string): void {
+/**
+ * The answer as it came (ended by a newline when it is text, so a shell prompt or the next line
+ * does not stick to it); pretty on a terminal; through --jq, or rendered in a --format other
+ * than json, when given.
+ */
+async function printBody(ctx: Context, answer: string, text: boolean): Promise<void> {
   if (answer === '') return;
   let parsed: unknown;
   let isJson = true;
@@ -150,13 +160,13 @@ function printBody(ctx: Context, answer: string): void {
   } catch {
     isJson = false;
   }
-  if (ctx.output.jq) {
-    if (!isJson) throw new UsageError('--jq: the answer is not JSON');
-    ctx.output.json(parsed);
+  if (ctx.output.jq || (ctx.output.isData && ctx.output.mode !== 'json')) {
+    if (!isJson) throw new UsageError(`${ctx.output.jq ? '--jq' : `--format ${ctx.output.mode}`}: the answer is not JSON`);
+    await ctx.output.data(parsed);
     return;
   }
   if (!ctx.io.stdoutIsTTY) {
-    ctx.output.write(answer);
+    ctx.output.write(text && !answer.endsWith('\n') ? `${answer}\n` : answer);
     return;
   }
   // On a terminal JSON.stringify escapes every control character; other text is made safe as lines.
@@ -200,10 +210,8 @@ async function printPages(
   const start = Number(query.page ?? 1);
   if (!Number.isSafeInteger(start) || start < 1) throw new UsageError(`invalid page '${String(query.page)}' for --paginate`);
   const pages = followPages(fetch, start, 4, { walk: { flag: '--paginate', onePage: '-f page=N' } });
-  if (ctx.output.jq) {
-    const all: unknown[] = [];
-    for await (const page of pages) all.push(...page.items);
-    ctx.output.json(all);
+  if (ctx.output.jq || (ctx.output.isData && ctx.output.mode !== 'json')) {
+    await ctx.output.list(pages as AsyncIterable<ListPage<object>>, { columns: [], id: () => '', noun: 'records' });
     return;
   }
   const pretty = ctx.io.stdoutIsTTY;

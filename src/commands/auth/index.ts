@@ -38,6 +38,15 @@ export const token = verb({
   load: () => import('./token.js'),
 });
 
+export const list = verb({
+  name: 'list',
+  aliases: ['ls'],
+  description: 'list the profiles: URL, kind of credential, default project; the current one marked',
+  scripting: ['jq', 'fields'],
+  examples: [['pds auth list'], ['pds auth list --format csv']],
+  load: () => import('./list.js'),
+});
+
 export const logout = verb({
   name: 'logout',
   description: "revoke a browser sign-in at the server and forget the profile's credential (other settings stay)",
@@ -49,5 +58,5 @@ export const auth: NounDef = {
   name: 'auth',
   description: 'sign in (browser or API token), show, print or forget the credential',
   examples: [['echo "$TOKEN" | pds auth login --with-token'], ['pds auth status']],
-  verbs: [login, status, token, logout],
+  verbs: [login, status, list, token, logout],
 };

@@ -3,6 +3,7 @@ import { BrokenConfigError, readProfile, updateProfile, type OAuthCredentials, t
 import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
+import type { Project } from '../../lib/schemas.js';
 import type { login } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
@@ -42,6 +43,7 @@ async function tokenLogin(token: string, ctx: Context, opts: Options): Promise<v
     });
   const replaced = await store(ctx, { token }, opts);
   ctx.output.info(`Logged in to ${apiUrl} as ${describeScope(scopeOf(projects))} (profile ${profile})`);
+  await nextStep(ctx, projects);
   await revokeReplaced(ctx, replaced);
   if (ctx.env.PDS_TOKEN && ctx.env.PDS_TOKEN !== token) {
     ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the saved token');
@@ -54,42 +56,66 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
   const registered = readProfile(ctx.env, profile, { corruptAsEmpty: true }).oauth_client;
   // A client registered while the config file is corrupt is kept with the sign-in, if it succeeds.
   let unkept: Profile['oauth_client'];
-  await signIn(ctx.oauthRequests(), {
-    apiUrl,
-    ...(opts.oauthIssuer === undefined ? {} : { issuer: opts.oauthIssuer }),
-    ...(opts.clientId === undefined ? {} : { clientId: opts.clientId }),
-    ...(registered === undefined ? {} : { registered }),
-    keepClient: async (client) => {
-      try {
-        await updateProfile(ctx.env, profile, (stored) => ({ ...stored, oauth_client: { ...client } }));
-      } catch (error) {
-        if (!(error instanceof BrokenConfigError && error.kind === 'corrupt')) throw error;
-        unkept = { ...client };
-      }
-    },
-    noBrowser: opts.browser === false,
-    env: ctx.env,
-    signal: ctx.signal,
-    now: () => ctx.clock.now(),
-    // The URL to open must reach the user even under -q: it is the only way on.
-    say: (line) => ctx.output.writeErr(`${line}\n`),
-    complete: async (credentials: OAuthCredentials) => {
-      const projects = await createProjectsApi(ctx.http({ token: credentials.access_token, apiUrl }))
-        .list()
-        .catch((error: unknown) => {
-          if (!(error instanceof AuthError)) throw error;
-          throw new AuthError(`${apiUrl} refused the access token of the new sign-in: ${error.message}`, {
-            details: ['nothing was saved; is --oauth-issuer the authorization server of this service?'],
+  // --no-browser: the address the browser ended on may be pasted (a browser on another machine).
+  const pasting = opts.browser === false ? (await import('node:readline')).createInterface({ input: ctx.io.stdin, terminal: false }) : undefined;
+  try {
+    await signIn(ctx.oauthRequests(), {
+      ...(pasting ? { pasted: pasting } : {}),
+      apiUrl,
+      ...(opts.oauthIssuer === undefined ? {} : { issuer: opts.oauthIssuer }),
+      ...(opts.clientId === undefined ? {} : { clientId: opts.clientId }),
+      ...(registered === undefined ? {} : { registered }),
+      keepClient: async (client) => {
+        try {
+          await updateProfile(ctx.env, profile, (stored) => ({ ...stored, oauth_client: { ...client } }));
+        } catch (error) {
+          if (!(error instanceof BrokenConfigError && error.kind === 'corrupt')) throw error;
+          unkept = { ...client };
+        }
+      },
+      noBrowser: opts.browser === false,
+      env: ctx.env,
+      signal: ctx.signal,
+      now: () => ctx.clock.now(),
+      // The URL to open must reach the user even under -q: it is the only way on.
+      say: (line) => ctx.output.writeErr(`${line}\n`),
+      complete: async (credentials: OAuthCredentials) => {
+        const projects = await createProjectsApi(ctx.http({ token: credentials.access_token, apiUrl }))
+          .list()
+          .catch((error: unknown) => {
+            if (!(error instanceof AuthError)) throw error;
+            throw new AuthError(`${apiUrl} refused the access token of the new sign-in: ${error.message}`, {
+              details: ['nothing was saved; is --oauth-issuer the authorization server of this service?'],
+            });
           });
-        });
-      const replaced = await store(ctx, { oauth: credentials, ...(unkept ? { oauth_client: unkept } : {}) }, opts);
-      const scope = describeScope(scopeOf(projects));
-      ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
-      await revokeReplaced(ctx, replaced);
-      if (ctx.env.PDS_TOKEN) ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the browser sign-in');
-      return `pds is signed in to ${apiUrl} as ${scope}. You can close this tab.`;
-    },
-  });
+        const replaced = await store(ctx, { oauth: credentials, ...(unkept ? { oauth_client: unkept } : {}) }, opts);
+        const scope = describeScope(scopeOf(projects));
+        ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
+        await nextStep(ctx, projects);
+        await revokeReplaced(ctx, replaced);
+        if (ctx.env.PDS_TOKEN) ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the browser sign-in');
+        return `pds is signed in to ${apiUrl} as ${scope}. You can close this tab.`;
+      },
+    });
+  } finally {
+    pasting?.close();
+  }
+}
+
+/**
+ * The step after signing in, when the profile has no project yet: the only project the token
+ * reaches becomes the default (said so); with several, the command that picks one.
+ */
+async function nextStep(ctx: Context, projects: readonly Project[]): Promise<void> {
+  const { profile } = ctx.settings;
+  if (readProfile(ctx.env, profile).project !== undefined) return;
+  const [only] = projects;
+  if (projects.length === 1 && only) {
+    await updateProfile(ctx.env, profile, (stored) => ({ ...stored, project: only.id }));
+    ctx.output.info(`Using project ${only.name} (${only.id}), the only one this token reaches`);
+  } else if (projects.length > 1) {
+    ctx.output.info(`Next: choose a project with \`pds use <name>\` (\`pds projects ls\` lists the ${projects.length})`);
+  }
 }
 
 /**

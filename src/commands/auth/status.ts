@@ -28,7 +28,8 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   } catch (error) {
     if (unreachable(error)) silence = error as PdsError;
     else if (error instanceof AuthError) {
-      throw new AuthError(`${settings.apiUrl} rejected the token (${tokenFrom}): ${error.message}`, {
+      // The details name the token's source already (the HTTP client adds it to every 401).
+      throw new AuthError(`${settings.apiUrl} rejected the token: ${error.message}`, {
         details: error.details,
         ...(error.status === undefined ? {} : { status: error.status }),
       });
@@ -44,23 +45,25 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
 
   // -q: the exit code is the answer (`pds auth status -q && …`).
   if (ctx.output.mode === 'ids') return code;
-  if (ctx.output.mode === 'json') {
-    ctx.output.json({
-      profile: settings.profile,
-      api_url: settings.apiUrl,
-      api_url_source: settings.apiUrlSource,
-      credential: oauth ? 'oauth' : 'token',
-      ...(oauth ? { issuer: oauth.issuer, expires_at: oauth.expires_at ?? null } : {}),
-      token: maskToken(token),
-      token_source: settings.tokenSource ?? 'profile',
-      stored_in: settings.storedIn ?? null,
-      reachable: silence === undefined,
-      scope: scope ?? null,
-      default_project:
-        project === undefined
-          ? null
-          : { id: project, name: defaultProject?.name ?? null, source: settings.projectSource ?? 'profile' },
-    });
+  // One set of keys in every format: data formats get the facts, the human form says them in words.
+  const data: Record<string, unknown> = {
+    profile: settings.profile,
+    api_url: settings.apiUrl,
+    api_url_source: settings.apiUrlSource,
+    credential: oauth ? 'oauth' : 'token',
+    issuer: oauth?.issuer ?? null,
+    expires_at: oauth?.expires_at ?? null,
+    token: maskToken(oauth?.access_token ?? token),
+    token_source: settings.tokenSource ?? 'profile',
+    stored_in: settings.storedIn ?? null,
+    reachable: silence === undefined,
+    scope: scope ?? null,
+    default_project:
+      project === undefined ? null : { id: project, name: defaultProject?.name ?? null, source: settings.projectSource ?? 'profile' },
+  };
+  ctx.output.checkFields(Object.keys(data), 'auth status');
+  if (ctx.output.isData || ctx.output.jq) {
+    await ctx.output.record(data);
     return code;
   }
   const reach = projects ? 'not reachable with this token' : 'reach not known: the service did not answer';
@@ -70,14 +73,14 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
       : `${defaultProject ? `${defaultProject.name} (${project})` : `${project} (${reach})`}, ${from('project', settings.projectSource ?? 'profile', settings)}`;
   const record: Record<string, string> = {
     profile: settings.profile,
-    'api-url': `${settings.apiUrl}, ${from('api-url', settings.apiUrlSource, settings)}`,
+    api_url: `${settings.apiUrl}, ${from('api-url', settings.apiUrlSource, settings)}`,
     credential: oauth ? `browser sign-in at ${oauth.issuer}` : 'API token',
-    token: `${maskToken(oauth?.access_token ?? token)}, ${tokenFrom}`,
+    token: `${data.token as string}, ${tokenFrom}`,
     ...(settings.storedIn === undefined ? {} : { stored: settings.storedIn }),
   };
-  if (oauth) record.expires = oauth.expires_at === undefined ? 'not said by the server' : describeExpiry(oauth.expires_at, ctx.clock.now(), oauth.refresh_token !== undefined);
+  if (oauth) record.expires_at = oauth.expires_at === undefined ? 'not said by the server' : describeExpiry(oauth.expires_at, ctx.clock.now(), oauth.refresh_token !== undefined);
   record.scope = scope ? describeScope(scope) : 'not known (the service did not answer)';
-  record.project = projectText;
+  record.default_project = projectText;
   await ctx.output.record(record);
   return code;
 }

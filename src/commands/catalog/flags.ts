@@ -2,7 +2,7 @@
 // so that a typo costs no request.
 import type { QueryValue } from '../../lib/http.js';
 import { UsageError } from '../../lib/errors.js';
-import { CONTRACT_INCLUDES } from '../../lib/vocabulary.js';
+import { CONTRACT_INCLUDES, matchWord } from '../../lib/vocabulary.js';
 import { commaList, flagSchema } from '../../lib/verb-options.js';
 import { RESOURCE_FLAGS, ROLES } from './resources.js';
 
@@ -26,8 +26,9 @@ export function resourceQuery(flags: {
   extractionStage?: string | undefined;
   detailed?: boolean | undefined;
 }): Record<string, QueryValue> {
-  const includes = commaList(flags.include);
-  const badInclude = includes.find((name) => !(CONTRACT_INCLUDES as readonly string[]).includes(name));
+  const given = commaList(flags.include);
+  const badInclude = given.find((name) => matchWord(name, CONTRACT_INCLUDES) === undefined);
+  const includes = given.map((name) => matchWord(name, CONTRACT_INCLUDES) as string);
   if (badInclude !== undefined) {
     throw new UsageError(`unknown include '${badInclude}'`, { details: [`valid includes: ${CONTRACT_INCLUDES.join(', ')}`] });
   }

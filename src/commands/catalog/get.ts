@@ -1,6 +1,7 @@
 import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
-import { UsageError } from '../../lib/errors.js';
+import { NotFoundError, UsageError } from '../../lib/errors.js';
+import { notFoundIn } from '../../lib/not-found.js';
 import { ResourceFlags, resourceQuery } from './flags.js';
 import { resourceFields } from './views.js';
 import { CATALOG } from './resources.js';
@@ -14,7 +15,9 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const extra = resourceQuery(opts);
   ctx.output.checkFields(resourceFields(resource, 'detail'), resource);
   const projectId = ctx.project();
-  const record = await ctx.api.catalog.get(resource, projectId, id, extra);
+  const record = await ctx.api.catalog.get(resource, projectId, id, extra).catch(async (error: unknown) => {
+    throw error instanceof NotFoundError ? await notFoundIn(ctx.api, CATALOG[resource].singular, id, projectId, error) : error;
+  });
   await ctx.output.record(record);
 }
 

@@ -8,6 +8,8 @@ type Columns<R extends ResourceName> = Column<ResourceItem<R>>[];
 
 const count = (value: unknown[] | undefined) => (value === undefined ? undefined : value.length);
 const list = (values: string[]) => values.join(', ');
+/** A field processing has not filled (yet): `processing` while it runs, `—` when it will not. */
+const untilProcessed = (status: string | undefined) => (status === undefined || status === 'completed' || status === 'failed' ? '—' : 'processing');
 
 export const COLUMNS: { [R in ResourceName]: Columns<R> } = {
   contracts: [
@@ -18,9 +20,10 @@ export const COLUMNS: { [R in ResourceName]: Columns<R> } = {
   statements: [
     { header: 'id', value: (s) => s.id },
     { header: 'name', value: (s) => s.statement_name ?? s.file_name },
-    { header: 'type', value: (s) => s.statement_type },
-    { header: 'producer', value: (s) => s.statement_producer },
-    { header: 'processing', value: (s) => s.processing_status },
+    // What processing fills in is said to be coming, not left blank (the data formats keep null).
+    { header: 'type', value: (s) => s.statement_type ?? untilProcessed(s.processing_status) },
+    { header: 'producer', value: (s) => s.statement_producer ?? untilProcessed(s.processing_status) },
+    { header: 'processing', value: (s) => s.processing_status ?? '—' },
     { header: 'created', value: (s) => s.created_at, date: true },
   ],
   entities: [

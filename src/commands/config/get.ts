@@ -14,6 +14,5 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   // Like `git config --get`: an unset key is exit 1 and nothing on stdout, so `$(pds config get …)`
   // never captures a message.
   if (value === undefined) throw new PdsError(`${key} is not set in profile ${profile}`);
-  if (ctx.output.mode === 'json') ctx.output.json(value);
-  else ctx.output.write(`${value}\n`);
+  if (!(await ctx.output.asData(value))) ctx.output.write(`${value}\n`);
 }

@@ -4,11 +4,18 @@ import { CONFIG_KEYS, checkApiUrl, parseRetryBudget, parseSwitch, parseTimeout, 
 import { checkUuid } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 
+/** `api-url` or `api_url`: the flag's spelling or the output's. */
 export function configKey(key: string): ConfigKey {
-  if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
+  const stored = key.replace(/_/g, '-');
+  if ((CONFIG_KEYS as readonly string[]).includes(stored)) return stored as ConfigKey;
   const details = [`valid keys: ${CONFIG_KEYS.join(', ')}`];
   if (key === 'token') details.push('the token is managed by `pds auth login`, `pds auth token` and `pds auth logout`');
   throw new UsageError(`unknown config key '${key}'`, { details });
+}
+
+/** A key as output prints it: `api_url`, like the service's fields and `auth status`. */
+export function outputKey(key: ConfigKey): string {
+  return key.replace(/-/g, '_');
 }
 
 /** The value as it is stored: checked, and normalised where two spellings mean the same. */

@@ -1,6 +1,7 @@
 import type { Context } from '../../lib/context.js';
 import { CONFIG_KEYS, maskToken, readProfile } from '../../lib/config.js';
 import type { list } from './index.js';
+import { outputKey } from './keys.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof list>;
@@ -8,10 +9,11 @@ type Options = OptionsOf<typeof list>;
 export async function run(_opts: Options, ctx: Context): Promise<void> {
   const { profile } = ctx.settings;
   const stored = readProfile(ctx.env, profile);
+  // Printed with the same keys as every other output (`api_url`); `config get/set` take either spelling.
   const values: Record<string, string> = {};
   for (const key of CONFIG_KEYS) {
     const value = stored[key];
-    if (value !== undefined) values[key] = value;
+    if (value !== undefined) values[outputKey(key)] = value;
   }
   if (stored.token !== undefined) values.token = maskToken(stored.token);
   if (stored.oauth !== undefined) values.token = `${maskToken(stored.oauth.access_token)} (browser sign-in at ${stored.oauth.issuer})`;
@@ -20,7 +22,7 @@ export async function run(_opts: Options, ctx: Context): Promise<void> {
     for (const key of Object.keys(values)) ctx.output.write(`${key}\n`);
     return;
   }
-  if (ctx.output.mode !== 'json' && Object.keys(values).length === 0) {
+  if (!ctx.output.isData && Object.keys(values).length === 0) {
     ctx.output.info(`profile ${profile} has no stored settings`);
     return;
   }

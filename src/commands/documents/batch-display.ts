@@ -2,6 +2,7 @@
 // live line per file on a terminal; one line per finished file when stderr is piped or CI is set; nothing with
 // -q or --json (the data is the point then). The words are each command's; where they go, the
 // marks' colors, and how a failure is said are the same for both, here.
+import { errorText } from '../../lib/error-report.js';
 import type { Context } from '../../lib/context.js';
 import { safeText } from '../../lib/text.js';
 import { loadCells } from '../../lib/cells.js';
@@ -20,9 +21,9 @@ export class BatchDisplay {
   /** `piped: false` when a piped stderr gets no line per file (the file itself went to stdout). */
   static async create(ctx: Context, { piped = true }: { piped?: boolean } = {}): Promise<BatchDisplay> {
     await ctx.output.prepareColor();
-    const quiet = ctx.settings.quiet || ctx.settings.json;
+    const quiet = ctx.settings.quiet || ctx.output.isData;
     const live =
-      !quiet && ctx.output.liveStderr
+      !quiet && ctx.output.liveStderr && ctx.output.animates
         ? new LiveLines(ctx.io.stderr, { columns: ctx.io.columns, rows: ctx.io.rows }, await loadCells(), (mark) =>
             ctx.output.paintErr(MARK_COLORS[mark] ?? 'cyan', mark),
           )
@@ -53,11 +54,10 @@ export class BatchDisplay {
     if (this.linesPerFile) this.ctx.output.info(text);
   }
 
-  /** `error: <name>: <message>`, then the details. */
-  problem(name: string, message: string, details: readonly string[]): void {
-    const err = this.ctx.io.stderr;
-    err.write(`${this.ctx.output.paintErr('red', 'error:')} ${safeText(`${name}: ${message}`)}\n`);
-    for (const line of details) err.write(`  ${safeText(line)}\n`);
+  /** `error: <name>: <message>`, then the details and the request id. */
+  problem(name: string, message: string, details: readonly string[], requestId?: string): void {
+    const report = { message: `${name}: ${message}`, details, ...(requestId ? { requestId } : {}) };
+    this.ctx.io.stderr.write(errorText(report, false, (text) => this.ctx.output.paintErr('red', text)));
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 // `pds contracts download` and `pds statements download`: the original PDF of each record, fetched
 // from the signed URL the service hands out (src/lib/download.ts saves it). One module for both
 // kinds; `kind` comes from the registration.
+import { notFoundIn } from '../../lib/not-found.js';
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -45,8 +46,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   ctx.requireToken(); // exit 3 now, before any listing
   const entries: Entry[] = (ids ?? (await everyId(ctx, kind, projectId))).map((id) => ({ id, received: 0 }));
   if (entries.length === 0) {
-    if (ctx.output.mode === 'json') ctx.output.json([]);
-    else ctx.output.info(`no ${NOUN[kind]} in this project`);
+    if (!(await ctx.output.asData([]))) ctx.output.info(`no ${NOUN[kind]} in this project`);
     return 0;
   }
   const dryRun = ctx.settings.dryRun;
@@ -117,7 +117,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   if (entries.length === 1 && only?.error) throw only.error;
   view.errors(entries);
   if (dryRun) printPlan(ctx, kind, entries, destination);
-  else printResults(ctx, entries, destination);
+  else await printResults(ctx, entries, destination);
   if (entries.length > 1) ctx.output.info(summary(entries));
   return entries.some((e) => e.error) ? 1 : 0;
 }
@@ -142,8 +142,9 @@ async function destinationOf(opts: Options, ids: string[] | undefined, ctx: Cont
   if (output === '') throw new UsageError('invalid -o: empty');
   if (output === '-') {
     if (!single) throw new UsageError('-o - writes one file to stdout: give exactly one id');
-    if (ctx.settings.json) throw new UsageError('-o - writes the file to stdout, where --json would go: use one of them');
-    if (ctx.io.stdoutIsTTY) throw new UsageError('stdout is a terminal: redirect it to a file or a pipe to use -o -');
+    if (ctx.output.isData) throw new UsageError(`-o - writes the file to stdout, where --format ${ctx.output.mode} would go: use one of them`);
+    // As curl does: a PDF's bytes on a terminal are noise, and may be read as control sequences.
+    if (ctx.io.stdoutIsTTY) throw new UsageError('refusing to write a binary file to the terminal: redirect stdout to a file or a pipe to use -o -');
     return { to: 'stdout' };
   }
   if (await isDirectory(output)) {
@@ -216,7 +217,7 @@ async function linkOf(ctx: Context, kind: DocumentKind, projectId: string, id: s
         status: 404,
       });
     }
-    if (exists === false) throw new NotFoundError(`${kind} ${id} not found in project ${projectId}`, { status: 404 });
+    if (exists === false) throw await notFoundIn(ctx.api, kind, id, projectId, error);
     throw error;
   }
 }
@@ -228,19 +229,15 @@ function targetOf(destination: Destination, fileName: string | null | undefined,
   return destination.dir === '.' ? name : join(destination.dir, name);
 }
 
-/** stdout: the paths for -q, an array for --json; nothing otherwise (the files are the data). */
-function printResults(ctx: Context, entries: Entry[], destination: Destination): void {
+/** stdout: the paths for -q, one record a file in a data format; nothing otherwise (the files are the data). */
+async function printResults(ctx: Context, entries: Entry[], destination: Destination): Promise<void> {
   if (destination.to === 'stdout') return;
-  if (ctx.output.mode === 'json') {
-    ctx.output.json(
-      entries.map((entry) => {
-        if (entry.saved) return { id: entry.id, file: entry.path, bytes: entry.saved.bytes, up_to_date: entry.saved.upToDate };
-        const error = entry.error as PdsError;
-        return { id: entry.id, error: { message: error.message, ...(error.status === undefined ? {} : { status: error.status }) } };
-      }),
-    );
-    return;
-  }
+  const records = entries.map((entry) => {
+    if (entry.saved) return { id: entry.id, file: entry.path, bytes: entry.saved.bytes, up_to_date: entry.saved.upToDate };
+    const error = entry.error as PdsError;
+    return { id: entry.id, error: { message: error.message, ...(error.status === undefined ? {} : { status: error.status }) } };
+  });
+  if (await ctx.output.asData(records)) return;
   if (ctx.output.mode === 'ids') for (const entry of entries) if (entry.saved) ctx.output.write(`${entry.path}\n`);
 }
 
@@ -323,7 +320,7 @@ class Display {
 
   /** The failures of a batch, with their details, after the lines. */
   errors(entries: Entry[]): void {
-    if (this.ctx.settings.json) return;
-    for (const entry of entries) if (entry.error) this.batch.problem(`${this.kind} ${entry.id}`, this.reason(entry), entry.error.details);
+    if (this.ctx.output.isData) return;
+    for (const entry of entries) if (entry.error) this.batch.problem(`${this.kind} ${entry.id}`, this.reason(entry), entry.error.details, entry.error.requestId);
   }
 }

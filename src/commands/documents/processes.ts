@@ -125,7 +125,9 @@ export function briefOf(kind: DocumentKind, progress: Progress): string {
     if (progress.extractions.length > 0) parts.push(`extractions ${done}/${progress.extractions.length}: ${marks.join(' ')}`);
   } else if (progress.processing) {
     const stage = progress.processing.stage === null ? '' : ` (stage ${progress.processing.stage})`;
-    parts.push(`processing ${progress.processing.status}${stage}`);
+    // "processing processing" said nothing twice: the status alone when it is the word itself.
+    const status = progress.processing.status === 'processing' ? 'processing' : `processing ${progress.processing.status}`;
+    parts.push(`${status}${stage}`);
   }
   if (progress.outcome === 'completed') parts.push('completed');
   return parts.join(' · ');

@@ -41,10 +41,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
 
 /** `--json`: the processes object as the service sent it; otherwise a readable record. */
 async function show(ctx: Context, processes: DocumentProcesses, progress: Progress): Promise<void> {
-  if (ctx.settings.json) {
-    ctx.output.json(processes.data);
-    return;
-  }
+  if (await ctx.output.asData(processes.data)) return;
   await ctx.output.record(statusView(processes, progress), 'state');
 }
 

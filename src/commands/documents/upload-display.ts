@@ -1,4 +1,5 @@
 // What `pds upload` shows while it works (see batch-display.ts for where it goes).
+import { basename } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses, UploadRecord } from '../../lib/api/documents.js';
 import { InterruptedError, PdsError, ProcessingFailedError } from '../../lib/errors.js';
@@ -55,6 +56,12 @@ export function pausedError(kind: DocumentKind, upload: UploadRecord): PdsError 
   return new ProcessingFailedError(`the service paused the upload (staging id ${upload.staging_id})`, { details: [pausedText(kind, upload)] });
 }
 
+/**
+ * A live line names the file by its base name (the table after does too): a long path would push
+ * the state off an 80-column line. Messages keep the whole path.
+ */
+const lineLabel = (file: LocalUpload): string => (file.arg === '-' ? label(file) : basename(file.arg));
+
 /** An upload that waited and did not complete: failed processing, or still running at the limit. */
 export function waitProblem(entry: UploadEntry, kind: DocumentKind, waitTimeout: number): PdsError | undefined {
   const watched = entry.watched;
@@ -89,7 +96,7 @@ export class UploadDisplay {
   }
 
   queued(entry: UploadEntry): void {
-    entry.line = this.batch.add('·', `${label(entry.file)}  ${formatBytes(entry.file.size)}  waiting`);
+    entry.line = this.batch.add('·', `${lineLabel(entry.file)}  ${formatBytes(entry.file.size)}  waiting`);
   }
 
   /** On a log (not a terminal): a line when a file starts. */
@@ -116,13 +123,13 @@ export class UploadDisplay {
       return;
     }
     const service = entry.servicePercent === undefined ? '' : ` · service ${entry.servicePercent}%`;
-    this.batch.set(entry.line, '↑', `${label(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`);
+    this.batch.set(entry.line, '↑', `${lineLabel(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`);
   }
 
   watching(entry: UploadEntry, progress: Progress | undefined): void {
     if (!entry.upload) return;
     const state = progress ? briefOf(this.kind, progress) : `staging ${entry.upload.staging_stage}`;
-    this.batch.set(entry.line, '…', `${label(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`);
+    this.batch.set(entry.line, '…', `${lineLabel(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`);
   }
 
   /** The file's work is over (uploaded, processed, or failed). */
@@ -137,16 +144,16 @@ export class UploadDisplay {
     if (problem) this.problems.set(entry, problem);
     const name = label(entry.file);
     if (this.batch.isLive) {
-      if (entry.error) this.batch.settle(entry.line, '✗', `${name}  ${entry.error.message}`);
+      if (entry.error) this.batch.settle(entry.line, '✗', `${lineLabel(entry.file)}  ${entry.error.message}`);
       else if (entry.upload && entry.watched) {
         const mark = entry.watched.progress.outcome === 'completed' ? '✓' : entry.watched.progress.outcome === 'failed' ? '✗' : '!';
         const state = entry.watched.timedOut ? `still running after ${this.waitTimeout} s` : briefOf(this.kind, entry.watched.progress);
-        this.batch.settle(entry.line, mark, `${name}  staging id ${entry.upload.staging_id} · ${state}`);
+        this.batch.settle(entry.line, mark, `${lineLabel(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`);
       } else if (entry.upload && isPaused(entry.upload)) {
-        this.batch.settle(entry.line, '!', `${name}  staging id ${entry.upload.staging_id} · ${pausedText(this.kind, entry.upload)}`);
+        this.batch.settle(entry.line, '!', `${lineLabel(entry.file)}  staging id ${entry.upload.staging_id} · ${pausedText(this.kind, entry.upload)}`);
       } else if (entry.upload) {
         const changed = entry.changed ? ' · changed' : '';
-        this.batch.settle(entry.line, '✓', `${name}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}${changed}`);
+        this.batch.settle(entry.line, '✓', `${lineLabel(entry.file)}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}${changed}`);
       }
       return;
     }

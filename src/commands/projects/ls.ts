@@ -14,5 +14,8 @@ export async function run(_opts: Options, ctx: Context): Promise<void> {
   async function* single() {
     yield { items: projects, page: 1, perPage: projects.length, total: projects.length };
   }
-  await ctx.output.list(single(), { columns: projectColumns, id: (p) => p.id, noun: 'projects', all: true, fields });
+  // On a terminal the current project is marked; data formats and TSV keep the service's fields.
+  const current = ctx.settings.project?.toLowerCase();
+  const columns = ctx.output.mode === 'table' ? [{ header: '', value: (p: Project) => (p.id === current ? '*' : '') }, ...projectColumns] : projectColumns;
+  await ctx.output.list(single(), { columns, id: (p) => p.id, noun: 'projects', all: true, fields });
 }

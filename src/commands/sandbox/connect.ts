@@ -8,9 +8,6 @@ type Options = OptionsOf<typeof connect>;
 
 export async function run(_opts: Options, ctx: Context): Promise<void> {
   const { projectId, session } = await openSandbox(ctx);
-  if (ctx.settings.json) {
-    ctx.output.json(session);
-    return;
-  }
+  if (await ctx.output.asData(session)) return;
   ctx.output.info(`sandbox ${session.sandboxId} of project ${projectId}: ${session.status}`);
 }

@@ -8,9 +8,6 @@ type Options = OptionsOf<typeof disconnect>;
 export async function run(_opts: Options, ctx: Context): Promise<void> {
   const projectId = ctx.project();
   const result = await ctx.api.sandbox.disconnect(projectId);
-  if (ctx.settings.json) {
-    ctx.output.json(result);
-    return;
-  }
+  if (await ctx.output.asData(result)) return;
   ctx.output.info(`sandbox of project ${projectId}: ${result.status}`);
 }

@@ -17,9 +17,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   }
   const sandbox = await openSandbox(ctx);
   const results = await ctx.api.sandbox.exec(sandbox.projectId, commands, { parallel: opts.parallel === true });
-  if (ctx.settings.json) {
-    ctx.output.json(results);
-  } else {
+  if (!(await ctx.output.asData(results))) {
     // Headers only help a person reading both streams interleaved on one screen.
     const headers = results.length > 1 && ctx.io.stdoutIsTTY && ctx.io.stderrIsTTY && !ctx.settings.quiet;
     await writeResults(ctx, results, { headers });

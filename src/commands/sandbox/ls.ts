@@ -16,10 +16,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const names = entry.type === 'directory' ? entry.entries : [path];
   // --json prints the same list as the text forms (directories keep their `/`), not the service's
   // object: for a file that object would carry the whole content.
-  if (ctx.settings.json) {
-    ctx.output.json(names);
-    return;
-  }
+  if (await ctx.output.asData(names)) return;
   if (!ctx.io.stdoutIsTTY || ctx.settings.quiet) {
     ctx.output.write(names.map((name) => `${name}\n`).join(''));
     return;

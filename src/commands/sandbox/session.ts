@@ -50,8 +50,7 @@ export async function printFile(ctx: Context, sandbox: Sandbox, path: string): P
   if (entry.type === 'directory') {
     throw new UsageError(`${path} is a directory`, { details: [`list it with \`pds sandbox ls ${path}\``] });
   }
-  if (ctx.settings.json) ctx.output.json(entry);
-  else ctx.output.write(entry.content);
+  if (!(await ctx.output.asData(entry))) ctx.output.write(entry.content);
 }
 
 /** The exit code of a run: the last non-zero one, 0 when every command succeeded. */

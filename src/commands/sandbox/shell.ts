@@ -1,13 +1,15 @@
 // `pds sandbox shell`: an interactive prompt over exec. The service keeps no shell between
 // requests (each exec starts at the workspace root), so the prompt keeps the working directory
 // itself and runs every line as `cd '<dir>' && <line>`.
-import { createInterface, type Interface } from 'node:readline';
+import { errorText } from '../../lib/error-report.js';
+import { clearScreenDown, createInterface, cursorTo, type Interface } from 'node:readline';
+import { posix } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
-import type { ExecResult } from '../../lib/schemas.js';
+import type { ExecResult, SandboxFile } from '../../lib/schemas.js';
 import { safeText } from '../../lib/text.js';
-import { endsMidLine, openSandbox, writeResults, type Sandbox } from './session.js';
+import { endsMidLine, openSandbox, readPath, writeResults, type Sandbox } from './session.js';
 import type { shell } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
@@ -29,6 +31,8 @@ export interface ShellHost {
   show(results: ExecResult[]): Promise<void>;
   /** A human line on stderr. */
   say(message: string): void;
+  /** `clear`: the terminal's screen, cleared here (the sandbox has no terminal to clear). */
+  clear(): void;
 }
 
 export type LineOutcome = { exit: false } | { exit: true; code: number };
@@ -58,6 +62,11 @@ export function displayDir(state: ShellState): string {
 export async function handleLine(line: string, state: ShellState, host: ShellHost): Promise<LineOutcome> {
   const text = line.trim();
   if (text === '' || text.startsWith('#')) return CONTINUE;
+
+  if (text === 'clear') {
+    host.clear();
+    return CONTINUE;
+  }
 
   const exit = /^exit(?:\s+(\d+))?$/.exec(text);
   if (exit) return { exit: true, code: Number(exit[1] ?? 0) };
@@ -114,6 +123,26 @@ function lastLine(text: string): string {
   return text.replace(/\n+$/, '').split('\n').at(-1) ?? '';
 }
 
+/**
+ * Tab: the last word of the line completed as a workspace path, from the directory it names
+ * (relative to the shell's directory; `/` is the workspace root). Directories end with `/`.
+ */
+export async function completePath(line: string, state: ShellState, list: (path: string) => Promise<SandboxFile>): Promise<[string[], string]> {
+  const word = /(\S*)$/.exec(line)?.[1] ?? '';
+  const slash = word.lastIndexOf('/');
+  const dirPart = word.slice(0, slash + 1);
+  const prefix = word.slice(slash + 1);
+  const base = dirPart.startsWith('/') ? dirPart : posix.join(displayDir(state), dirPart);
+  try {
+    const entry = await list(base);
+    const names = entry.type === 'directory' ? entry.entries : [];
+    return [names.filter((name) => name.startsWith(prefix)).map((name) => `${dirPart}${name}`), word];
+  } catch {
+    // Nothing to offer (no such directory, the service did not answer): Tab does nothing.
+    return [[], word];
+  }
+}
+
 /** Ctrl-C while a line ran: its request was aborted (the sandbox may still finish the commands). */
 class Cancelled extends Error {}
 
@@ -134,12 +163,17 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   const terminal = toStderr ? io.stderrIsTTY : io.stdoutIsTTY;
   const paint = (text: string) => (toStderr ? ctx.output.paintErr('cyan', text) : ctx.output.paint('cyan', text));
 
+  const state = newShellState();
+  // readline keeps the history (Up, Down) and asks this for Tab: the workspace paths that fit.
   const rl = createInterface({
     input: io.stdin,
     output: promptStream,
     terminal,
     historySize: 1000,
     removeHistoryDuplicates: true,
+    completer: (line: string, done: (error: null, result: [string[], string]) => void) => {
+      void completePath(line, state, (path) => readPath(ctx, sandbox, path)).then((result) => done(null, result));
+    },
   });
   // Asked for before any line can arrive, so none is missed.
   const lines = rl[Symbol.asyncIterator]();
@@ -178,10 +212,16 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
       if (terminal && endsMidLine(results)) promptStream.write('\n');
     },
     say: (message) => io.stderr.write(`${message}\n`),
+    clear: () => {
+      if (!terminal) return;
+      // As clear(1) does: the scrollback too (ESC [ 3 J), then the screen from the top.
+      promptStream.write('\u001b[3J');
+      cursorTo(promptStream, 0, 0);
+      clearScreenDown(promptStream);
+    },
   };
 
   ctx.output.info(`sandbox of ${project.name}: each line runs with bash; \`cat AGENTS.md\` describes the files, \`exit\` or Ctrl-D leaves`, 'dim');
-  const state = newShellState();
   let code = 0;
   try {
     for (;;) {
@@ -199,8 +239,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
           return CONTINUE;
         }
         if (error instanceof InterruptedError || !(error instanceof PdsError)) throw error;
-        io.stderr.write(`error: ${safeText(error.message)}\n`);
-        for (const detail of error.details) io.stderr.write(`  ${safeText(detail)}\n`);
+        io.stderr.write(errorText(error, false));
         return CONTINUE;
       });
       if (outcome.exit) {

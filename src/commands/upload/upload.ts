@@ -7,6 +7,7 @@ import type { ColumnFit } from '../../lib/output.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError, asPdsError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
+import { matchWord } from '../../lib/vocabulary.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
 import { buildContext } from '../../lib/formats.js';
 import { commaList } from '../../lib/verb-options.js';
@@ -258,8 +259,8 @@ export function extractionNames(values: string[] | undefined): string[] | undefi
   const unknown: string[] = [];
   for (const raw of given) {
     const lower = raw.toLowerCase();
-    const name = lower.startsWith('extract-') ? lower : `extract-${lower}`;
-    if (!(EXTRACTIONS as readonly string[]).includes(name)) unknown.push(raw);
+    const name = matchWord(lower.startsWith('extract-') ? lower : `extract-${lower}`, EXTRACTIONS);
+    if (name === undefined) unknown.push(raw);
     else if (!names.includes(name)) names.push(name);
   }
   if (unknown.length > 0) {
@@ -326,13 +327,10 @@ function failure(error: unknown): PdsError {
   return error instanceof LocalFileError ? new UsageError(error.problem) : asPdsError(error);
 }
 
-/** stdout: an array for --json, staging ids for -q, a table on a terminal, TSV when piped. */
+/** stdout: a record a file in a data format (--json, --format csv…), staging ids for -q, a table on a terminal, TSV when piped. */
 async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], wait: boolean, waitTimeout: number, contextGiven: boolean): Promise<void> {
   const output = ctx.output;
-  if (output.mode === 'json') {
-    output.json(entries.map((entry) => jsonEntry(entry, kind, waitTimeout, false)));
-    return;
-  }
+  if (await output.asData(entries.map((entry) => jsonEntry(entry, kind, waitTimeout, false)))) return;
   const uploaded = entries.filter((e) => e.upload);
   if (output.mode === 'ids') {
     for (const entry of uploaded) output.write(`${(entry.upload as UploadRecord).staging_id}\n`);

@@ -16,6 +16,11 @@ export interface Loopback {
   redirectUri: string;
   /** The first request to /callback; rejects when `signal` aborts first. */
   callback(signal: AbortSignal): Promise<Callback>;
+  /**
+   * The address the browser ended on, pasted by hand (a browser on another machine cannot reach
+   * this one's loopback): taken as the callback when it is this redirect URI; false otherwise.
+   */
+  paste(text: string): boolean;
   close(): void;
 }
 
@@ -48,8 +53,24 @@ export async function startLoopback(state: string): Promise<Loopback> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const redirectUri = `http://127.0.0.1:${port}/callback`;
   return {
-    redirectUri: `http://127.0.0.1:${port}/callback`,
+    redirectUri,
+    paste: (text) => {
+      let url: URL;
+      try {
+        url = new URL(text.trim());
+      } catch {
+        return false;
+      }
+      if (`${url.origin}${url.pathname}` !== redirectUri) return false;
+      if (!pending) {
+        // No browser waits on this answer: the terminal says the outcome.
+        pending = { params: url.searchParams, finish: () => close() };
+        deliver?.(pending);
+      }
+      return true;
+    },
     callback: (signal) =>
       new Promise<Callback>((resolve, reject) => {
         if (pending) return resolve(pending);

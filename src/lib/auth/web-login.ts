@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import type { OAuthCredentials } from '../config.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { discover } from './discovery.js';
-import { startLoopback } from './loopback.js';
+import { startLoopback, type Loopback } from './loopback.js';
 import { createPkce, randomState } from './pkce.js';
 import { OAuthAnswerError, brief, type OAuthRequests } from './requests.js';
 import { openBrowser } from './browser.js';
@@ -31,6 +31,8 @@ export interface WebLoginOptions {
   keepClient: (client: RegisteredClient) => Promise<void>;
   /** Print the URL instead of opening a browser. */
   noBrowser: boolean;
+  /** With noBrowser: lines typed on the terminal, where the address the browser ended on may be pasted. */
+  pasted?: AsyncIterable<string>;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   now: () => number;
@@ -85,6 +87,10 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
         ? `Opened the browser to sign in at ${safeText(server.issuer)}. If it did not open, visit:\n  ${authorize.href}`
         : `Open this URL in a browser to sign in:\n  ${authorize.href}`,
     );
+    if (options.pasted) {
+      options.say('A browser on another machine ends on an address that does not load: paste that address here.');
+      void takePasted(options.pasted, loopback, options.say);
+    }
     options.say(`Waiting for the browser (at most ${BROWSER_WAIT_MS / 60_000} minutes; Ctrl-C cancels)…`);
 
     const timeout = AbortSignal.timeout(BROWSER_WAIT_MS);
@@ -165,4 +171,16 @@ async function register(requests: OAuthRequests, endpoint: string | undefined, r
     Registered,
   );
   return client.client_id;
+}
+
+/** Reads pasted lines until one is the redirect address; says what a wrong one is. */
+async function takePasted(lines: AsyncIterable<string>, loopback: Loopback, say: (line: string) => void): Promise<void> {
+  try {
+    for await (const line of lines) {
+      if (loopback.paste(line)) return;
+      if (line.trim() !== '') say(`that is not the address pds waits for (${loopback.redirectUri}?code=…): paste the whole address`);
+    }
+  } catch {
+    // The terminal went away: the loopback still waits, until the time runs out.
+  }
 }
