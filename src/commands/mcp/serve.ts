@@ -54,7 +54,13 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: inputSchema(tool, pinned !== undefined), annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: inputSchema(tool, pinned !== undefined),
+        outputSchema: tool.output,
+        annotations: tool.annotations,
+      },
       (args: Record<string, unknown>, extra) =>
         settle(async () => {
           const call: Call = { ctx: work, project, maxResults: opts.maxResults, signal: AbortSignal.any([signal, extra.signal]) };
