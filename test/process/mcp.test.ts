@@ -5,67 +5,17 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
-import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { PDS_BIN, childEnv, runPds } from '../helpers/process.js';
+import { DEMO_PROJECT } from '../helpers/cli.js';
+import { PDS_BIN, runPds } from '../helpers/process.js';
+import { BOUNDARY, callTool as call, connectMcp, cursorOf, data, mcpEnv, type Connected } from '../helpers/mcp.js';
 
 const emulator = sharedEmulator({ scale: 3 });
 const SAMPLE_PDF = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
 const OTHER_PROJECT = '00000000-0000-4000-8000-000000000000';
 
-function env(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  return childEnv({
-    PDS_API_URL: emulator.url,
-    PDS_TOKEN: 'demo-org-token',
-    PDS_PROJECT: DEMO_PROJECT,
-    PDS_CONFIG_DIR: freshConfigDir(),
-    ...extra,
-  }) as Record<string, string>;
-}
-
-interface Connected {
-  client: Client;
-  stderr(): string;
-  close(): Promise<void>;
-}
-
-async function connect(args: string[] = [], extraEnv: Record<string, string | undefined> = {}): Promise<Connected> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [PDS_BIN, 'mcp', ...args],
-    env: env(extraEnv),
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'pds-tests', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
-}
-
-type ToolResult = { content: { type: string; text?: string }[]; isError?: boolean };
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
-  const result = (await client.callTool({ name, arguments: args })) as ToolResult;
-  return { text: result.content.map((part) => part.text ?? '').join('\n'), isError: result.isError === true };
-}
-
-const BOUNDARY = /^<untrusted-data-([0-9a-f-]{36})>\n([\s\S]*)\n<\/untrusted-data-\1>$/m;
-
-/** The service data of a result: the JSON between the untrusted-data markers. */
-function data<T = unknown>(text: string): T {
-  const match = BOUNDARY.exec(text);
-  if (!match) throw new Error(`no untrusted-data boundary in: ${text}`);
-  return JSON.parse(match[2] as string) as T;
-}
-
-function cursorOf(text: string): string {
-  const match = /more: call \w+ with \{"cursor": "([^"]+)"\}/.exec(text);
-  if (!match) throw new Error(`no cursor in: ${text}`);
-  return match[1] as string;
-}
+const env = (extra: Record<string, string | undefined> = {}) => mcpEnv(emulator, extra);
+const connect = (args: string[] = [], extraEnv: Record<string, string | undefined> = {}) => connectMcp(emulator, args, { env: extraEnv });
 
 const READ_TOOLS = [
   'list_projects',
