@@ -27,6 +27,8 @@ export interface ConnectOptions {
   cwd?: string;
   /** What the client announces: `roots` makes it answer roots/list with these directories. */
   client?: ConstructorParameters<typeof Client>[1];
+  /** Runs before the client connects (to answer the server's requests: roots/list). */
+  setup?(client: Client): void;
 }
 
 export async function connectMcp(emulator: Emulator, args: string[] = [], options: ConnectOptions = {}): Promise<Connected> {
@@ -40,6 +42,7 @@ export async function connectMcp(emulator: Emulator, args: string[] = [], option
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'pds-tests', version: '1.0.0' }, options.client);
+  options.setup?.(client);
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }

@@ -1,11 +1,17 @@
 // What `pds mcp` lets reach an agent, as a real MCP client sees it (the SDK's Client over stdio,
 // the built bin/pds.js, an emulator on port 0 behind it): no invisible text, service text only
 // inside markers it cannot close, structuredContent that its outputSchema describes.
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
-import { between, callTool, connectMcp, data, type Connected, type ToolResult } from '../helpers/mcp.js';
+import { between, callTool, connectMcp, data, mcpEnv, type Connected, type ToolResult } from '../helpers/mcp.js';
+import { runPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
 const SAMPLE_PDF = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
@@ -156,5 +162,89 @@ describe('pds mcp: service text an agent reads', () => {
     expect(first.content[0]?.text).toContain(`more: call list_artists with {"cursor": "${String(cursor)}"}`);
     const projects = (await server.client.callTool({ name: 'list_projects', arguments: {} })) as ToolResult;
     expect(projects.structuredContent?.next_cursor).toBeNull();
+  });
+});
+
+describe('pds mcp: the files an upload may read', () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'pds-mcp-roots-')));
+  const root = join(base, 'root');
+  const other = join(base, 'other');
+  beforeAll(() => {
+    for (const dir of [root, other, join(root, '.ssh'), join(root, 'sub')]) mkdirSync(dir, { recursive: true });
+    for (const file of ['secret.pdf', 'root/doc.pdf', 'root/.env.pdf', 'root/.ssh/id.pdf', 'root/sub/ok.pdf', 'other/x.pdf']) {
+      copyFileSync(SAMPLE_PDF, join(base, file));
+    }
+    symlinkSync(join(base, 'secret.pdf'), join(root, 'link.pdf'));
+    symlinkSync(base, join(root, 'up'));
+    symlinkSync(join(root, 'doc.pdf'), join(root, 'same.pdf'));
+  });
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  const uploads = () => emulator.requests.filter((r) => r.method === 'POST');
+
+  it('reads only under the working directory by default: ../, a symlink out, an absolute path and hidden files are refused', async () => {
+    const server = await connectMcp(emulator, ['--allow-writes'], { cwd: root });
+    try {
+      expect(server.stderr()).toContain(`uploads read files under ${root})`);
+      const outside = `error: ../secret.pdf: outside the directories pds mcp may read files from\n  roots: ${root}`;
+      expect(await callTool(server.client, 'upload_contract', { path: '../secret.pdf' })).toEqual({ isError: true, text: outside });
+      expect((await callTool(server.client, 'upload_contract', { path: join(base, 'secret.pdf') })).text).toMatch(/: outside the directories/);
+      expect((await callTool(server.client, 'upload_statement', { path: 'link.pdf' })).text).toBe(
+        `error: link.pdf: outside the directories pds mcp may read files from\n  roots: ${root}`,
+      );
+      expect((await callTool(server.client, 'upload_statement', { path: 'up/secret.pdf' })).text).toMatch(/^error: up\/secret.pdf: outside/);
+      expect((await callTool(server.client, 'upload_contract', { path: '.env.pdf' })).text).toBe(
+        'error: .env.pdf: hidden files and directories (.env.pdf) are not read',
+      );
+      expect((await callTool(server.client, 'upload_contract', { path: join(root, '.ssh/id.pdf') })).text).toBe(
+        `error: ${join(root, '.ssh/id.pdf')}: hidden files and directories (.ssh) are not read`,
+      );
+      expect((await callTool(server.client, 'upload_contract', { path: 'nope.pdf' })).text).toBe('error: nope.pdf: no such file');
+      expect(uploads()).toEqual([]);
+
+      // Inside the root, a symlink to a file inside it is read; the file keeps the name it was asked by.
+      for (const path of ['doc.pdf', 'same.pdf', join(root, 'sub/ok.pdf')]) {
+        expect((await callTool(server.client, 'upload_statement', { path })).isError, path).toBe(false);
+      }
+      expect(uploads().map((r) => r.upload?.fileName)).toEqual(['doc.pdf', 'same.pdf', 'ok.pdf']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('takes --root, repeated, instead of the working directory', async () => {
+    const server = await connectMcp(emulator, ['--allow-writes', '--root', other, '--root', 'sub'], { cwd: root });
+    try {
+      expect((await callTool(server.client, 'upload_statement', { path: join(other, 'x.pdf') })).isError).toBe(false);
+      expect((await callTool(server.client, 'upload_statement', { path: 'sub/ok.pdf' })).isError).toBe(false);
+      expect((await callTool(server.client, 'upload_statement', { path: 'doc.pdf' })).text).toBe(
+        `error: doc.pdf: outside the directories pds mcp may read files from\n  roots: ${other}, ${join(root, 'sub')}`,
+      );
+      expect(uploads()).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("narrows to the client's roots when it announces them", async () => {
+    const server = await connectMcp(emulator, ['--allow-writes'], {
+      cwd: root,
+      client: { capabilities: { roots: { listChanged: true } } },
+      setup: (client) => client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(join(root, 'sub')).href }] })),
+    });
+    try {
+      expect((await callTool(server.client, 'upload_statement', { path: 'sub/ok.pdf' })).isError).toBe(false);
+      expect((await callTool(server.client, 'upload_statement', { path: 'doc.pdf' })).text).toBe(
+        `error: doc.pdf: outside the directories pds mcp may read files from\n  the client's roots: ${join(root, 'sub')}`,
+      );
+      expect(uploads()).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a --root that is not a directory, with exit 2', async () => {
+    const result = await runPds(['mcp', '--root', join(base, 'missing')], { env: mcpEnv(emulator) });
+    expect(result).toMatchObject({ code: 2, stdout: '', stderr: `error: --root ${join(base, 'missing')}: not a directory\n` });
   });
 });

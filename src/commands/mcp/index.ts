@@ -1,7 +1,7 @@
 // `pds mcp`: an MCP server on stdio for agents on this machine, and `pds mcp config` for their
 // clients. The MCP SDK is imported by the verb only, never when the program is built.
 import type { Command } from 'commander';
-import { lazyAction, type Runner } from '../../lib/command.js';
+import { collect, lazyAction, type Runner } from '../../lib/command.js';
 import { helpNotes } from '../../lib/help.js';
 
 export function registerMcp(program: Command, runner: Runner): void {
@@ -11,6 +11,7 @@ export function registerMcp(program: Command, runner: Runner): void {
     .option('--allow-writes', 'also offer the write tools (upload_contract, upload_statement)')
     .option('--tools <names>', 'offer only these tools, comma-separated (e.g. search,get_contract)')
     .option('--max-results <n>', 'records per tool call at most, 1 to 100 (default 100); a cursor gives the next ones')
+    .option('--root <dir>', 'upload tools read files only under this directory; repeatable (default: the working directory)', collect)
     .addHelpText(
       'after',
       helpNotes(`stdout carries only MCP messages; logs go to stderr. -p pins the project: the tools then take no

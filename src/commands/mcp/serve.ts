@@ -8,12 +8,14 @@ import { commaList, positiveInt } from '../options.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
 import { TOOLS, cursorState, inputSchema, resume, type Call, type ToolDefinition } from './tools.js';
 import { settle, untrusted } from './results.js';
+import { confinedFile, rootDirectories, serverRoots } from './roots.js';
 
 export const Options = z.object({
   args: z.tuple([]),
   allowWrites: z.optional(z.boolean()),
   tools: z.optional(z.string()),
   maxResults: z._default(positiveInt('--max-results', 1, 100), 100),
+  root: z.optional(z.array(z.string())),
 });
 type Options = z.infer<typeof Options>;
 
@@ -31,6 +33,8 @@ const RESOURCES = [
 
 export async function run(opts: Options, ctx: Context): Promise<number> {
   const tools = selectTools(opts);
+  const cwd = process.cwd();
+  const roots = await serverRoots(opts.root, cwd);
   // A bad -p or a missing token stops the server before a client sees it start.
   const pinned = ctx.settings.projectSource === 'flag' ? ctx.project() : undefined;
   ctx.requireToken();
@@ -63,7 +67,14 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
       },
       (args: Record<string, unknown>, extra) =>
         settle(async () => {
-          const call: Call = { ctx: work, project, maxResults: opts.maxResults, signal: AbortSignal.any([signal, extra.signal]) };
+          const callSignal = AbortSignal.any([signal, extra.signal]);
+          const call: Call = {
+            ctx: work,
+            project,
+            maxResults: opts.maxResults,
+            signal: callSignal,
+            localFile: (path) => confinedFile(path, cwd, roots, () => clientRoots(server, callSignal)),
+          };
           const start = resume(tool, pinned !== undefined, args);
           return tool.run(start.args, call, cursorState(tool, pinned !== undefined, start.offset));
         }),
@@ -81,7 +92,8 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   });
   await server.connect(transport);
   const scope = pinned ? `project ${pinned}` : work.settings.project ? `default project ${work.settings.project}` : 'no default project';
-  work.output.info(`pds mcp: ${tools.length} tools on stdio (${scope}; writes ${opts.allowWrites ? 'allowed' : 'off'})`);
+  const files = opts.allowWrites ? `; uploads read files under ${roots.map((root) => root.shown).join(', ')}` : '';
+  work.output.info(`pds mcp: ${tools.length} tools on stdio (${scope}; writes ${opts.allowWrites ? 'allowed' : 'off'}${files})`);
   if (io.stdinIsTTY) work.output.info('it speaks MCP on stdin and stdout, for an MCP client to start (see `pds mcp config`); Ctrl-C ends it');
   try {
     await ended;
@@ -106,6 +118,13 @@ export function selectTools(opts: Pick<Options, 'allowWrites' | 'tools'>): ToolD
     if (!offered.includes(tool)) throw new UsageError(`--tools: ${name} is a write tool: add --allow-writes to offer it`);
   }
   return offered.filter((tool) => names.includes(tool.name));
+}
+
+/** The client's roots when it announces that it has some; asked at each use, as they may change. */
+async function clientRoots(server: McpServer, signal: AbortSignal): Promise<string[] | undefined> {
+  if (!server.server.getClientCapabilities()?.roots) return undefined;
+  const { roots } = await server.server.listRoots(undefined, { signal });
+  return rootDirectories(roots);
 }
 
 function registerResources(server: McpServer, ctx: Context, project: () => string): void {

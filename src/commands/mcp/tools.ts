@@ -19,7 +19,7 @@ import {
   StatementUpload,
   uuid,
 } from '../../lib/schemas.js';
-import { LocalFileError, checkFile } from '../../lib/upload.js';
+import type { LocalUpload } from '../../lib/upload.js';
 import { positiveInt } from '../options.js';
 import { ROLES, ResourceFlags, resourceQuery } from '../catalog/flags.js';
 import { checkResourceId } from '../catalog/get.js';
@@ -39,6 +39,8 @@ export interface Call {
   maxResults: number;
   /** Cancelled when the client cancels the call. */
   signal: AbortSignal;
+  /** A local file an upload may send: inside the roots, not hidden, a PDF within the limit. */
+  localFile(path: string): Promise<LocalUpload>;
 }
 
 export interface ToolDefinition {
@@ -245,7 +247,10 @@ function documentTools(): ToolDefinition[] {
       project: true,
       output: kind === 'contract' ? ContractUpload : StatementUpload,
       input: {
-        path: describe(z.string(), 'path of the PDF on this machine (absolute, or relative to the directory pds mcp runs in)'),
+        path: describe(
+          z.string(),
+          'path of the PDF on this machine (absolute, or relative to the directory pds mcp runs in), inside the roots pds mcp was started with; hidden files are refused',
+        ),
         ...(kind === 'contract'
           ? {
               extract: describe(
@@ -258,12 +263,7 @@ function documentTools(): ToolDefinition[] {
       async run(args, call) {
         const extractions = extractionNames(args.extract as string[] | undefined);
         const projectId = call.project(args.projectId as string | undefined);
-        let file;
-        try {
-          file = await checkFile(args.path as string);
-        } catch (error) {
-          throw error instanceof LocalFileError ? new UsageError(error.message) : error;
-        }
+        const file = await call.localFile(args.path as string);
         const record = await call.ctx.api.documents.upload(kind, projectId, file, {
           ...(extractions ? { extractions } : {}),
           idleTimeoutMs: call.ctx.settings.timeoutMs,
