@@ -9,6 +9,7 @@ export function registerMcp(program: Command, runner: Runner): void {
     .command('mcp')
     .description("an MCP server on stdio: the project's data and sandbox as tools for AI agents, over pds's own sign-in")
     .option('--allow-writes', 'also offer the write tools (upload_contract, upload_statement)')
+    .option('--toolsets <names>', 'offer these toolsets, comma-separated: catalog, documents, search, sandbox, uploads (default: every read toolset; uploads needs --allow-writes)')
     .option('--tools <names>', 'offer only these tools, comma-separated (e.g. search,get_contract)')
     .option('--max-results <n>', 'records per tool call at most, 1 to 100 (default 100); a cursor gives the next ones')
     .option('--root <dir>', 'upload tools read files only under this directory; repeatable (default: the working directory)', collect)
@@ -24,7 +25,14 @@ projectId. The server ends when the client closes stdin (or on Ctrl-C).`),
     .description("print an MCP client's configuration snippet for `pds mcp` (edits no file)")
     .requiredOption('--client <name>', 'claude, cursor or vscode')
     .option('--allow-writes', 'put --allow-writes in the snippet')
+    .option('--toolsets <names>', 'put --toolsets in the snippet')
     .option('--tools <names>', 'put --tools in the snippet')
+    .option('--root <dir>', 'put --root in the snippet, as an absolute path; repeatable', collect)
     .option('--max-results <n>', 'put --max-results in the snippet (1 to 100)')
     .action(lazyAction(runner, () => import('./config.js')));
+
+  mcp
+    .command('tools')
+    .description('list every tool `pds mcp` can offer, its toolset, and whether it writes')
+    .action(lazyAction(runner, () => import('./list.js')));
 }

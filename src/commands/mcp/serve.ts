@@ -3,10 +3,10 @@
 import * as z from 'zod/mini';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Context } from '../../lib/context.js';
-import { InterruptedError, UsageError } from '../../lib/errors.js';
+import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
 import { commaList, positiveInt } from '../options.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
-import { TOOLS, cursorState, inputSchema, resume, type Call, type ToolDefinition } from './tools.js';
+import { TOOLS, TOOLSETS, cursorState, inputSchema, resume, type Call, type ToolDefinition, type Toolset } from './tools.js';
 import { settle, untrusted } from './results.js';
 import { confinedFile, rootDirectories, serverRoots } from './roots.js';
 
@@ -14,6 +14,7 @@ export const Options = z.object({
   args: z.tuple([]),
   allowWrites: z.optional(z.boolean()),
   tools: z.optional(z.string()),
+  toolsets: z.optional(z.string()),
   maxResults: z._default(positiveInt('--max-results', 1, 100), 100),
   root: z.optional(z.array(z.string())),
 });
@@ -31,8 +32,11 @@ const RESOURCES = [
   { name: 'sandbox-stats', uri: 'pds://sandbox/stats.yaml', path: '/stats.yaml', title: "The project's counts (stats.yaml)" },
 ] as const;
 
+/** How long the start waits to learn which projects the credential sees (see credentialTools). */
+const PROBE_MS = 1000;
+
 export async function run(opts: Options, ctx: Context): Promise<number> {
-  const tools = selectTools(opts);
+  const selected = selectTools(opts);
   const cwd = process.cwd();
   const roots = await serverRoots(opts.root, cwd);
   // A bad -p or a missing token stops the server before a client sees it start.
@@ -44,10 +48,14 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const io = ctx.io;
   const work = ctx.derive({ io: { ...io, stdout: io.stderr, stdoutIsTTY: io.stderrIsTTY }, signal });
 
-  const { McpServer, StdioServerTransport } = await import('./sdk.js');
+  // The SDK loads while the service says what the credential can reach.
+  const [{ McpServer, StdioServerTransport }, reach] = await Promise.all([import('./sdk.js'), credentialTools(selected, work, signal)]);
+  const tools = reach.tools;
   const server = new McpServer({ name: 'pds', version: ctx.version }, { instructions: INSTRUCTIONS });
   const project = (explicit: string | undefined): string => {
     if (pinned) return pinned;
+    // A credential that reaches one project (no list_projects to find it) works in that one.
+    if (explicit === undefined && !work.settings.project && reach.only) return reach.only;
     if (explicit === undefined && !work.settings.project) {
       throw new UsageError('projectId: no project given, and pds has no default project', {
         details: ['pass projectId (list_projects shows them), or start the server with `pds mcp -p <project-id>`'],
@@ -91,7 +99,13 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     transport.onclose = end;
   });
   await server.connect(transport);
-  const scope = pinned ? `project ${pinned}` : work.settings.project ? `default project ${work.settings.project}` : 'no default project';
+  const scope = pinned
+    ? `project ${pinned}`
+    : work.settings.project
+      ? `default project ${work.settings.project}`
+      : reach.only
+        ? `the credential's one project ${reach.only}`
+        : 'no default project';
   const files = opts.allowWrites ? `; uploads read files under ${roots.map((root) => root.shown).join(', ')}` : '';
   work.output.info(`pds mcp: ${tools.length} tools on stdio (${scope}; writes ${opts.allowWrites ? 'allowed' : 'off'}${files})`);
   if (io.stdinIsTTY) work.output.info('it speaks MCP on stdin and stdout, for an MCP client to start (see `pds mcp config`); Ctrl-C ends it');
@@ -106,18 +120,64 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   return 0;
 }
 
-/** The tools to offer: the read tools, the write tools with --allow-writes, only --tools if given. */
-export function selectTools(opts: Pick<Options, 'allowWrites' | 'tools'>): ToolDefinition[] {
-  const offered = TOOLS.filter((tool) => opts.allowWrites || !tool.write);
+/**
+ * The tools to offer: those of the toolsets (--toolsets; default every read toolset, and the write
+ * toolsets with --allow-writes), only --tools among them if given.
+ */
+export function selectTools(opts: Pick<Options, 'allowWrites' | 'tools' | 'toolsets'>): ToolDefinition[] {
+  const sets = selectToolsets(opts);
+  const offered = TOOLS.filter((tool) => sets.includes(tool.toolset));
   if (opts.tools === undefined) return offered;
   const names = [...new Set(commaList(opts.tools))];
-  if (names.length === 0) throw new UsageError('--tools: no tool names given', { details: [`tools: ${TOOLS.map((t) => t.name).join(', ')}`] });
+  const known = { details: [`tools: ${TOOLS.map((t) => t.name).join(', ')}`] };
+  if (names.length === 0) throw new UsageError('--tools: no tool names given', known);
   for (const name of names) {
     const tool = TOOLS.find((t) => t.name === name);
-    if (!tool) throw new UsageError(`--tools: unknown tool '${name}'`, { details: [`tools: ${TOOLS.map((t) => t.name).join(', ')}`] });
-    if (!offered.includes(tool)) throw new UsageError(`--tools: ${name} is a write tool: add --allow-writes to offer it`);
+    if (!tool) throw new UsageError(`--tools: unknown tool '${name}'`, known);
+    if (tool.write && !opts.allowWrites) throw new UsageError(`--tools: ${name} is a write tool: add --allow-writes to offer it`);
+    if (!offered.includes(tool)) throw new UsageError(`--tools: ${name} is in the ${tool.toolset} toolset, which --toolsets leaves out`);
   }
   return offered.filter((tool) => names.includes(tool.name));
+}
+
+function selectToolsets(opts: Pick<Options, 'allowWrites' | 'toolsets'>): Toolset[] {
+  const all = Object.keys(TOOLSETS) as Toolset[];
+  if (opts.toolsets === undefined) return all.filter((set) => opts.allowWrites || !TOOLSETS[set].write);
+  const names = [...new Set(commaList(opts.toolsets))];
+  const known = { details: [`toolsets: ${all.join(', ')}`] };
+  if (names.length === 0) throw new UsageError('--toolsets: no toolset names given', known);
+  for (const name of names) {
+    if (!Object.hasOwn(TOOLSETS, name)) throw new UsageError(`--toolsets: unknown toolset '${name}'`, known);
+    if (TOOLSETS[name as Toolset].write && !opts.allowWrites) {
+      throw new UsageError(`--toolsets: ${name} writes: add --allow-writes to offer it`);
+    }
+  }
+  return names as Toolset[];
+}
+
+/**
+ * The tools the credential can use. The service does not say a token's scope; it shows it in the
+ * project list, which holds only the assigned project for a token scoped to one project. A
+ * credential that sees one project gets no list_projects (there is nothing to choose between).
+ * A credential the service refuses stops the start (exit 3); no answer within PROBE_MS, or any
+ * other failure, offers the tools as selected.
+ */
+async function credentialTools(
+  tools: ToolDefinition[],
+  ctx: Context,
+  signal: AbortSignal,
+): Promise<{ tools: ToolDefinition[]; only?: string }> {
+  if (!tools.some((tool) => tool.name === 'list_projects')) return { tools };
+  const probe = ctx.derive({ signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_MS)]) });
+  let projects;
+  try {
+    projects = await probe.api.projects.list();
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    return { tools };
+  }
+  const [only] = projects;
+  return projects.length === 1 && only ? { tools: tools.filter((tool) => tool.name !== 'list_projects'), only: only.id } : { tools };
 }
 
 /** The client's roots when it announces that it has some; asked at each use, as they may change. */
