@@ -2,6 +2,8 @@
 // whose stdout is stderr, so nothing the output layer or the HTTP client says can reach it.
 import * as z from 'zod/mini';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../lib/context.js';
 import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
 import { commaList, positiveInt } from '../options.js';
@@ -81,6 +83,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
             project,
             maxResults: opts.maxResults,
             signal: callSignal,
+            progress: progressOf(extra),
             localFile: (path) => confinedFile(path, cwd, roots, () => clientRoots(server, callSignal)),
           };
           const start = resume(tool, pinned !== undefined, args);
@@ -178,6 +181,17 @@ async function credentialTools(
   }
   const [only] = projects;
   return projects.length === 1 && only ? { tools: tools.filter((tool) => tool.name !== 'list_projects'), only: only.id } : { tools };
+}
+
+/** Progress notifications for the call, when its client sent a progress token. */
+function progressOf(extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Call['progress'] {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return () => {};
+  return (progress, total, message) => {
+    const params = { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
+    // A client gone mid-call is the call's signal to deal with, not a progress line's.
+    extra.sendNotification({ method: 'notifications/progress', params }).catch(() => {});
+  };
 }
 
 /** The client's roots when it announces that it has some; asked at each use, as they may change. */

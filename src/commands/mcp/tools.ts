@@ -19,7 +19,7 @@ import {
   StatementUpload,
   uuid,
 } from '../../lib/schemas.js';
-import type { LocalUpload } from '../../lib/upload.js';
+import { formatBytes, type LocalUpload } from '../../lib/upload.js';
 import { positiveInt } from '../options.js';
 import { ROLES, ResourceFlags, resourceQuery } from '../catalog/flags.js';
 import { checkResourceId } from '../catalog/get.js';
@@ -39,6 +39,8 @@ export interface Call {
   maxResults: number;
   /** Cancelled when the client cancels the call. */
   signal: AbortSignal;
+  /** Tells the client how far the call is (when it asked, with a progress token; else nothing). */
+  progress(progress: number, total?: number, message?: string): void;
   /** A local file an upload may send: inside the roots, not hidden, a PDF within the limit. */
   localFile(path: string): Promise<LocalUpload>;
 }
@@ -264,9 +266,18 @@ function documentTools(): ToolDefinition[] {
         const extractions = extractionNames(args.extract as string[] | undefined);
         const projectId = call.project(args.projectId as string | undefined);
         const file = await call.localFile(args.path as string);
+        let shown = -1;
         const record = await call.ctx.api.documents.upload(kind, projectId, file, {
           ...(extractions ? { extractions } : {}),
           idleTimeoutMs: call.ctx.settings.timeoutMs,
+          signal: call.signal,
+          onBytes: (sent, total) => {
+            // One notification per whole percent: a 50 MiB body is some 200 chunks.
+            const percent = Math.floor((sent / total) * 100);
+            if (percent === shown) return;
+            shown = percent;
+            call.progress(sent, total, `${formatBytes(sent)} of ${formatBytes(total)} sent`);
+          },
         });
         return dataResult(record, {
           before: `uploaded ${file.fileName} (${file.size} bytes)`,
@@ -358,7 +369,19 @@ function sandboxTools(): ToolDefinition[] {
         if (commands.length === 0) throw new UsageError('commands: no commands to run');
         const projectId = call.project(args.projectId as string | undefined);
         await call.ctx.api.sandbox.connect(projectId);
-        const results = await call.ctx.api.sandbox.exec(projectId, commands, { signal: call.signal });
+        // The sandbox answers once, when every command has run: the progress is the seconds waited.
+        const started = Date.now();
+        call.progress(0, undefined, `${commands.length} command${commands.length === 1 ? '' : 's'} sent to the sandbox`);
+        const ticker = setInterval(() => {
+          const seconds = Math.round((Date.now() - started) / 1000);
+          call.progress(seconds, undefined, `running for ${seconds} s`);
+        }, 1000);
+        let results;
+        try {
+          results = await call.ctx.api.sandbox.exec(projectId, commands, { signal: call.signal });
+        } finally {
+          clearInterval(ticker);
+        }
         const cuts: string[] = [];
         const capped = results.map((result, index) => {
           const stdout = cap(result.stdout);

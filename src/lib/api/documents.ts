@@ -39,6 +39,8 @@ export interface UploadOptions {
    * not progress).
    */
   idleTimeoutMs?: number;
+  /** Abandons the upload (an MCP client's cancel): the body stops, so the service makes no document. */
+  signal?: AbortSignal;
 }
 
 /** The hint every uncertain upload failure carries: the document may exist already. */
@@ -92,7 +94,7 @@ export function createDocumentsApi(http: HttpClient) {
           retry: () => !started,
           // A 50 MiB upload on a slow link outlasts any fixed limit; the idle watch replaces it.
           timeoutMs: 0,
-          signal: AbortSignal.any([idle.signal, done.signal]),
+          signal: AbortSignal.any([idle.signal, done.signal, ...(options.signal ? [options.signal] : [])]),
           stream: true,
           fresh: true,
         });
