@@ -9,7 +9,7 @@ import { UsageError } from '../../lib/errors.js';
 import { LocalFileError, checkFile, type LocalUpload } from '../../lib/upload.js';
 
 /** A root as given (resolved) and with its symlinks resolved: a path is checked against both forms. */
-interface Root {
+export interface Root {
   shown: string;
   real: string;
 }

@@ -7,10 +7,11 @@ import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sd
 import type { Context } from '../../lib/context.js';
 import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
 import { commaList, positiveInt } from '../options.js';
+import { UUID_PATTERN } from '../../lib/schemas.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
 import { TOOLS, TOOLSETS, cursorState, inputSchema, resume, type Call, type ToolDefinition, type Toolset } from './tools.js';
 import { settle, untrusted } from './results.js';
-import { confinedFile, rootDirectories, serverRoots } from './roots.js';
+import { confinedFile, rootDirectories, serverRoots, type Root } from './roots.js';
 
 export const Options = z.object({
   args: z.tuple([]),
@@ -65,32 +66,8 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     }
     return work.project(explicit);
   };
-  for (const tool of tools) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: inputSchema(tool, pinned !== undefined),
-        outputSchema: tool.output,
-        annotations: tool.annotations,
-      },
-      (args: Record<string, unknown>, extra) =>
-        settle(async () => {
-          const callSignal = AbortSignal.any([signal, extra.signal]);
-          const call: Call = {
-            ctx: work,
-            project,
-            maxResults: opts.maxResults,
-            signal: callSignal,
-            progress: progressOf(extra),
-            localFile: (path) => confinedFile(path, cwd, roots, () => clientRoots(server, callSignal)),
-          };
-          const start = resume(tool, pinned !== undefined, args);
-          return tool.run(start.args, call, cursorState(tool, pinned !== undefined, start.offset));
-        }),
-    );
-  }
+  const base = { ctx: work, project, maxResults: opts.maxResults, pinned: pinned !== undefined, signal, cwd, roots };
+  for (const tool of tools) registerTool(server, tool, base);
   registerResources(server, work, () => project(undefined));
 
   const transport = new StdioServerTransport(io.stdin, io.stdout);
@@ -180,7 +157,45 @@ async function credentialTools(
     return { tools };
   }
   const [only] = projects;
-  return projects.length === 1 && only ? { tools: tools.filter((tool) => tool.name !== 'list_projects'), only: only.id } : { tools };
+  if (projects.length !== 1 || !only) return { tools };
+  const rest = tools.filter((tool) => tool.name !== 'list_projects');
+  // The id becomes the default project: only if it is one (a UUID), as -p would check.
+  return UUID_PATTERN.test(only.id) ? { tools: rest, only: only.id } : { tools: rest };
+}
+
+interface ServerState extends Pick<Call, 'ctx' | 'project' | 'maxResults'> {
+  pinned: boolean;
+  /** Ends with the server. */
+  signal: AbortSignal;
+  cwd: string;
+  roots: Root[];
+}
+
+/** One tool, its call run with the server's state, the call's signal, progress and the roots. */
+function registerTool(server: McpServer, tool: ToolDefinition, state: ServerState): void {
+  const { pinned, cwd, roots } = state;
+  const config = {
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputSchema(tool, pinned),
+    outputSchema: tool.output,
+    annotations: tool.annotations,
+  };
+  server.registerTool(tool.name, config, (args: Record<string, unknown>, extra) =>
+    settle(async () => {
+      const signal = AbortSignal.any([state.signal, extra.signal]);
+      const call: Call = {
+        ctx: state.ctx,
+        project: state.project,
+        maxResults: state.maxResults,
+        signal,
+        progress: progressOf(extra),
+        localFile: (path) => confinedFile(path, cwd, roots, () => clientRoots(server, signal)),
+      };
+      const start = resume(tool, pinned, args);
+      return tool.run(start.args, call, cursorState(tool, pinned, start.offset));
+    }),
+  );
 }
 
 /** Progress notifications for the call, when its client sent a progress token. */
