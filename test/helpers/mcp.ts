@@ -81,3 +81,24 @@ export function cursorOf(text: string): string {
   if (!match) throw new Error(`no cursor in: ${text}`);
   return match[1] as string;
 }
+
+const RESOURCES = [
+  ['contract', 'contracts'],
+  ['statement', 'statements'],
+  ['entity', 'entities'],
+  ['relation', 'relations'],
+  ['artist', 'artists'],
+  ['writer', 'writers'],
+  ['recording', 'recordings'],
+  ['composition', 'compositions'],
+] as const;
+
+/** The arguments of every get_<one> tool: the id of the first record its list returns. */
+export async function getToolArgs(client: Client): Promise<Record<string, { id: string }>> {
+  const args: Record<string, { id: string }> = {};
+  for (const [one, many] of RESOURCES) {
+    const items = data<{ id: string | number }[]>((await callTool(client, `list_${many}`, { perPage: 1 })).text);
+    args[`get_${one}`] = { id: String(items[0]?.id) };
+  }
+  return args;
+}

@@ -11,7 +11,7 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { startSlowRelay } from '../helpers/slow-relay.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
-import { between, callTool, connectMcp, data, mcpEnv, type Connected, type ToolResult } from '../helpers/mcp.js';
+import { between, callTool, connectMcp, data, getToolArgs, mcpEnv, type Connected, type ToolResult } from '../helpers/mcp.js';
 import { runPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
@@ -113,10 +113,6 @@ describe('pds mcp: service text an agent reads', () => {
     const checks = new Map(tools.map((tool) => [tool.name, validator.getValidator(tool.outputSchema as never)]));
     for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
 
-    const firstId = async (resource: string): Promise<string> => {
-      const page = (await server.client.callTool({ name: `list_${resource}`, arguments: { perPage: 1 } })) as ToolResult;
-      return String((page.structuredContent as { items: { id: string | number }[] }).items[0]?.id);
-    };
     const contract = (await server.client.callTool({ name: 'upload_contract', arguments: { path: SAMPLE_PDF } })) as ToolResult;
     const statement = (await server.client.callTool({ name: 'upload_statement', arguments: { path: SAMPLE_PDF } })) as ToolResult;
     const args: Record<string, Record<string, unknown>> = {
@@ -128,18 +124,7 @@ describe('pds mcp: service text an agent reads', () => {
       upload_contract: { path: SAMPLE_PDF },
       upload_statement: { path: SAMPLE_PDF },
     };
-    for (const [one, many] of [
-      ['contract', 'contracts'],
-      ['statement', 'statements'],
-      ['entity', 'entities'],
-      ['relation', 'relations'],
-      ['artist', 'artists'],
-      ['writer', 'writers'],
-      ['recording', 'recordings'],
-      ['composition', 'compositions'],
-    ] as const) {
-      args[`get_${one}`] = { id: await firstId(many) };
-    }
+    Object.assign(args, await getToolArgs(server.client));
     for (const tool of tools) {
       const result = (await server.client.callTool({ name: tool.name, arguments: args[tool.name] ?? {} })) as ToolResult;
       expect(result.isError, `${tool.name}: ${result.content[0]?.text}`).toBeFalsy();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 import { PDS_BIN, runPds } from '../helpers/process.js';
-import { BOUNDARY, callTool as call, connectMcp, cursorOf, data, mcpEnv, type Connected } from '../helpers/mcp.js';
+import { BOUNDARY, callTool as call, connectMcp, cursorOf, data, getToolArgs, mcpEnv, type Connected } from '../helpers/mcp.js';
 
 const emulator = sharedEmulator({ scale: 3 });
 const SAMPLE_PDF = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
@@ -101,10 +101,6 @@ describe('pds mcp: tools over stdio', () => {
   it('calls every read tool once', async () => {
     const contract = data<{ staging_id: number }>((await call(writer.client, 'upload_contract', { path: SAMPLE_PDF })).text);
     const statement = data<{ staging_id: number }>((await call(writer.client, 'upload_statement', { path: SAMPLE_PDF })).text);
-    const firstId = async (resource: string): Promise<string> => {
-      const items = data<{ id: string | number }[]>((await call(reader.client, `list_${resource}`, { perPage: 1 })).text);
-      return String(items[0]?.id);
-    };
     const args: Record<string, Record<string, unknown>> = {
       search: { query: 'nova' },
       contract_status: { stagingId: contract.staging_id },
@@ -112,18 +108,7 @@ describe('pds mcp: tools over stdio', () => {
       sandbox_exec: { commands: ['cat stats.yaml', 'ls'] },
       sandbox_read: { path: '/AGENTS.md' },
     };
-    for (const [one, many] of [
-      ['contract', 'contracts'],
-      ['statement', 'statements'],
-      ['entity', 'entities'],
-      ['relation', 'relations'],
-      ['artist', 'artists'],
-      ['writer', 'writers'],
-      ['recording', 'recordings'],
-      ['composition', 'compositions'],
-    ] as const) {
-      args[`get_${one}`] = { id: await firstId(many) };
-    }
+    Object.assign(args, await getToolArgs(reader.client));
     for (const name of READ_TOOLS) {
       const result = await call(reader.client, name, args[name] ?? {});
       expect(result.isError, `${name}: ${result.text}`).toBe(false);
