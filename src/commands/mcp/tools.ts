@@ -27,6 +27,7 @@ import { Options as SearchOptions, SEARCH_TYPES, searchQuery, searchTypes } from
 import { checkDocumentId, progressOf, shortExtraction } from '../documents/processes.js';
 import { Options as UploadOptions, extractionNames } from '../upload/upload.js';
 import { readPath, ROOT } from '../sandbox/session.js';
+import type { Toolset } from './toolsets.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
 
 /** What a tool call has to work with. */
@@ -71,15 +72,6 @@ export interface CursorState {
   next(args: Record<string, unknown>, offset?: number): string;
 }
 
-/** The groups of tools `--toolsets` offers; a toolset of writes needs --allow-writes. */
-export const TOOLSETS = {
-  catalog: { write: false, about: 'projects and catalog records (entities, relations, artists, writers, recordings, compositions)' },
-  documents: { write: false, about: 'contracts and statements, and the processing status of uploads' },
-  search: { write: false, about: 'search across the project' },
-  sandbox: { write: false, about: "bash commands and files in the project's sandbox" },
-  uploads: { write: true, about: 'upload contract and statement PDFs from the roots' },
-} as const;
-export type Toolset = keyof typeof TOOLSETS;
 
 /** The next page's cursor in structuredContent; null on the last page. */
 const nextCursor = z.nullable(z.string());
