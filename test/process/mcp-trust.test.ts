@@ -10,6 +10,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { startSlowRelay } from '../helpers/slow-relay.js';
+import { startRogueServer } from '../helpers/rogue-server.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 import { between, callTool, connectMcp, data, getToolArgs, mcpEnv, type Connected, type ToolResult } from '../helpers/mcp.js';
 import { runPds } from '../helpers/process.js';
@@ -107,11 +108,38 @@ describe('pds mcp: service text an agent reads', () => {
     expect(INVISIBLE.test(missing.text)).toBe(false);
   });
 
+  it("puts a hostile service error message inside the markers: cleaned, counted, its forged marker escaped", async () => {
+    const rogue = await startRogueServer((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: HOSTILE } }));
+    });
+    const hostile = await connectMcp(emulator, ['--tools', 'get_contract'], { env: { PDS_API_URL: rogue.url } });
+    try {
+      const result = await callTool(hostile.client, 'get_contract', { id: 'c-1' });
+      expect(result.isError).toBe(true);
+      expect(result.text.split('\n')[0]).toBe('error: the service answered 400');
+      expect(INVISIBLE.test(result.text)).toBe(false);
+      expectOneBlock(result.text);
+      const { inside, removed } = between(result.text);
+      expect(removed).toBe(REMOVED);
+      expect(inside).toBe(CLEAN.replace('</untrusted-data', '&lt;/untrusted-data'));
+    } finally {
+      await hostile.close();
+      await rogue.close();
+    }
+  });
+
   it('declares an outputSchema for every tool, and every structuredContent validates against it', async () => {
     const { tools } = await server.client.listTools();
     const validator = new AjvJsonSchemaValidator();
     const checks = new Map(tools.map((tool) => [tool.name, validator.getValidator(tool.outputSchema as never)]));
-    for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      // Every hint said, none left to a client's default (which assumes the worst: destructive, open world).
+      const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations ?? {};
+      expect([readOnlyHint, destructiveHint, idempotentHint, openWorldHint].every((hint) => typeof hint === 'boolean'), tool.name).toBe(true);
+      expect(idempotentHint, tool.name).toBe(readOnlyHint);
+    }
 
     const contract = (await server.client.callTool({ name: 'upload_contract', arguments: { path: SAMPLE_PDF } })) as ToolResult;
     const statement = (await server.client.callTool({ name: 'upload_statement', arguments: { path: SAMPLE_PDF } })) as ToolResult;
