@@ -8,6 +8,7 @@ import type { Context } from '../../lib/context.js';
 import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
 import { commaList, positiveInt } from '../options.js';
 import { UUID_PATTERN } from '../../lib/schemas.js';
+import { scopeOf } from '../auth/scope.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
 import { TOOLS, cursorState, inputSchema, resume, type Call, type ToolDefinition } from './tools.js';
 import { TOOLSETS, type Toolset } from './toolsets.js';
@@ -138,11 +139,10 @@ function selectToolsets(opts: Pick<Options, 'allowWrites' | 'toolsets'>): Toolse
 }
 
 /**
- * The tools the credential can use. The service does not say a token's scope; it shows it in the
- * project list, which holds only the assigned project for a token scoped to one project. A
- * credential that sees one project gets no list_projects (there is nothing to choose between).
- * A credential the service refuses stops the start (exit 3); no answer within PROBE_MS, or any
- * other failure, offers the tools as selected.
+ * The tools the credential can use, by the scope `pds auth` infers from the project list (see
+ * scopeOf): a token scoped to one project gets no list_projects (there is nothing to choose
+ * between), and works in that project. A credential the service refuses stops the start (exit 3);
+ * no answer within PROBE_MS, or any other failure, offers the tools as selected.
  */
 async function credentialTools(
   tools: ToolDefinition[],
@@ -151,26 +151,17 @@ async function credentialTools(
 ): Promise<{ tools: ToolDefinition[]; only?: string }> {
   if (!tools.some((tool) => tool.name === 'list_projects')) return { tools };
   const probe = ctx.derive({ signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_MS)]) });
-  let projects;
+  let scope;
   try {
-    projects = await probe.api.projects.list();
+    scope = scopeOf(await probe.api.projects.list());
   } catch (error) {
     if (error instanceof AuthError) throw error;
     return { tools };
   }
-  const [only] = projects;
-  if (projects.length !== 1 || !only) return { tools };
+  if (scope.type !== 'project') return { tools };
   const rest = tools.filter((tool) => tool.name !== 'list_projects');
   // The id becomes the default project: only if it is one (a UUID), as -p would check.
-  return UUID_PATTERN.test(only.id) ? { tools: rest, only: only.id } : { tools: rest };
-}
-
-interface ServerState extends Pick<Call, 'ctx' | 'project' | 'maxResults'> {
-  pinned: boolean;
-  /** Ends with the server. */
-  signal: AbortSignal;
-  cwd: string;
-  roots: Root[];
+  return UUID_PATTERN.test(scope.id) ? { tools: rest, only: scope.id } : { tools: rest };
 }
 
 /** One tool, its call run with the server's state, the call's signal, progress and the roots. */
