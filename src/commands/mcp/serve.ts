@@ -164,6 +164,14 @@ async function credentialTools(
   return UUID_PATTERN.test(scope.id) ? { tools: rest, only: scope.id } : { tools: rest };
 }
 
+interface ServerState extends Pick<Call, 'ctx' | 'project' | 'maxResults'> {
+  pinned: boolean;
+  /** Ends with the server. */
+  signal: AbortSignal;
+  cwd: string;
+  roots: Root[];
+}
+
 /** One tool, its call run with the server's state, the call's signal, progress and the roots. */
 function registerTool(server: McpServer, tool: ToolDefinition, state: ServerState): void {
   const { pinned, cwd, roots } = state;
