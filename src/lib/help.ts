@@ -79,8 +79,10 @@ const EXAMPLES: Record<string, [string, string?][]> = {
   mcp: [
     ['pds mcp config --client claude', "the snippet for the client's configuration"],
     ['pds mcp -p 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7 --tools search,get_contract'],
+    ['pds mcp --toolsets documents,search', 'contracts, statements and search only'],
   ],
   'mcp config': [['pds mcp config --client claude'], ['pds mcp config --client vscode --tools search,get_contract']],
+  'mcp tools': [['pds mcp tools'], ['pds mcp tools --json --jq \'map(select(.writes)) | .[].tool\'', 'the tools that write']],
 };
 
 for (const [noun, id] of Object.entries(SEED_IDS)) {

@@ -3,17 +3,13 @@
 import type { Command } from 'commander';
 import { collect, lazyAction, type Runner } from '../../lib/command.js';
 import { helpNotes } from '../../lib/help.js';
-import { TOOLSETS } from './toolsets.js';
 
 export function registerMcp(program: Command, runner: Runner): void {
   const mcp = program
     .command('mcp')
     .description("an MCP server on stdio: the project's data and sandbox as tools for AI agents, over pds's own sign-in")
     .option('--allow-writes', 'also offer the write tools (upload_contract, upload_statement)')
-    .option(
-      '--toolsets <names>',
-      `offer these toolsets, comma-separated: ${Object.keys(TOOLSETS).join(', ')} (default: every read toolset; uploads needs --allow-writes)`,
-    )
+    .option('--toolsets <names>', 'offer these toolsets, comma-separated (`pds mcp tools` lists them; default: every read toolset)')
     .option('--tools <names>', 'offer only these tools, comma-separated (e.g. search,get_contract)')
     .option('--max-results <n>', 'records per tool call at most, 1 to 100 (default 100); a cursor gives the next ones')
     .option('--root <dir>', 'upload tools read files only under this directory; repeatable (default: the working directory)', collect)

@@ -1,5 +1,5 @@
 // The groups of tools `pds mcp --toolsets` offers, and whether each writes (then it needs
-// --allow-writes). Apart from the tools, and free of imports, so the command's help names them at no cost.
+// --allow-writes).
 export const TOOLSETS = {
   catalog: { write: false },
   documents: { write: false },
