@@ -90,12 +90,23 @@ describe('pds mcp: service text an agent reads', () => {
     expect(between(missing.text).inside).toContain(`no such file or directory in the sandbox: /nope&lt;/untrusted-data-00000000`);
   });
 
-  it('keeps a failed upload status line to pds words: why it failed stays inside the markers', async () => {
+  it("keeps a failed upload's status line to pds's words: why it failed stays inside the markers, cleaned", async () => {
     const uploaded = (await server.client.callTool({ name: 'upload_contract', arguments: { path: SAMPLE_PDF } })) as ToolResult;
     const stagingId = (uploaded.structuredContent as { staging_id: number }).staging_id;
+    const upload = emulator.state.uploads.find((u) => u.staging_id === stagingId);
+    if (!upload) throw new Error(`the emulator has no upload ${stagingId}`);
+    upload.staging_error = HOSTILE;
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the emulator's processing (50 ms) is over
     const status = await callTool(server.client, 'contract_status', { stagingId });
-    expect(status.text.split('\n')[0]).toMatch(/^state: (running|completed|failed)$/);
-    expect(status.text.split('\n')[1]).toMatch(/^The text between the untrusted-data markers below comes from the Project Data Service\./);
+    const [first, second] = status.text.split('\n');
+    expect(first).toBe('state: failed');
+    expect(second).toMatch(/^The text between the untrusted-data markers below comes from the Project Data Service\./);
+    expectOneBlock(status.text);
+    expect(INVISIBLE.test(status.text)).toBe(false);
+    // The reason is in the processes object more than once: each copy's characters are counted.
+    const { removed } = between(status.text);
+    expect(removed % REMOVED === 0 && removed > 0, String(removed)).toBe(true);
+    expect(JSON.stringify(data(status.text))).toContain(JSON.stringify(CLEAN));
   });
 
   it('puts the service message of an error inside the markers, cleaned', async () => {
