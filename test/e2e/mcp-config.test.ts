@@ -113,5 +113,8 @@ describe('pds mcp tools', () => {
       ['upload_statement', 'uploads'],
     ]);
     expect(new Set(json.map((tool) => tool.toolset))).toEqual(new Set(['catalog', 'documents', 'search', 'sandbox', 'uploads']));
+    const fields = await runCli(null, ['mcp', 'tools', '--fields', 'tool,writes']);
+    expect(fields.stdout.split('\n').slice(0, 2)).toEqual(['TOOL\tWRITES', 'list_projects\tfalse']);
+    expect((await runCli(null, ['mcp', 'tools', '--fields', 'colour'])).code).toBe(2);
   });
 });

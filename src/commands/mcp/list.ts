@@ -2,30 +2,32 @@
 import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { Column } from '../../lib/output.js';
-import { TOOLS, type ToolDefinition } from './tools.js';
+import { TOOLS } from './tools.js';
 
 export const allowsNewProfile = true;
 
-export const scripting = ['jq'] as const;
+export const scripting = ['jq', 'fields'] as const;
 
 export const Options = z.object({ args: z.tuple([]) });
 
-const columns: Column<ToolDefinition>[] = [
-  { header: 'tool', value: (tool) => tool.name },
-  { header: 'toolset', value: (tool) => tool.toolset },
-  { header: 'writes', value: (tool) => (tool.write ? 'yes' : 'no') },
-  { header: 'title', value: (tool) => tool.title },
+interface Row {
+  tool: string;
+  toolset: string;
+  writes: boolean;
+  title: string;
+}
+
+const columns: Column<Row>[] = [
+  { header: 'tool', value: (row) => row.tool },
+  { header: 'toolset', value: (row) => row.toolset },
+  { header: 'writes', value: (row) => (row.writes ? 'yes' : 'no') },
+  { header: 'title', value: (row) => row.title },
 ];
 
 export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
-  if (ctx.settings.json) {
-    ctx.output.json(TOOLS.map((tool) => ({ tool: tool.name, toolset: tool.toolset, writes: tool.write, title: tool.title })));
-    return;
+  const rows: Row[] = TOOLS.map((tool) => ({ tool: tool.name, toolset: tool.toolset, writes: tool.write, title: tool.title }));
+  async function* single() {
+    yield { items: rows, page: 1, perPage: rows.length, total: rows.length };
   }
-  await ctx.output.list(
-    (async function* () {
-      yield { items: TOOLS, page: 1, perPage: TOOLS.length, total: TOOLS.length };
-    })(),
-    { columns, id: (tool) => tool.name, noun: 'tools', all: true },
-  );
+  await ctx.output.list(single(), { columns, id: (row) => row.tool, noun: 'tools', all: true, fields: columns.map((c) => c.header) });
 }
