@@ -1,11 +1,11 @@
 // The entry point: the one place where errors become exit codes. The program itself (commander,
 // the nouns) lives in program.ts and is loaded only when there is something to parse.
 import type { CommanderError } from 'commander';
-import type * as z from 'zod/mini';
 import { processIO, type IO } from './lib/io.js';
 import type { GlobalFlags } from './lib/config.js';
 import type { Context, Dependencies } from './lib/context.js';
-import type { Runner, VerbModule } from './lib/command.js';
+import type { Runner } from './lib/verb-register.js';
+import type { AnyVerb, VerbModule } from './lib/verb.js';
 import { ExitCode, InterruptedError, PdsError, UsageError } from './lib/errors.js';
 import { VERSION } from './lib/version.js';
 import { realClock } from './lib/clock.js';
@@ -37,9 +37,9 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 
   const runner: Runner = {
     deps,
-    async run(load, input, flags, path) {
-      const [{ Context }, verb] = await Promise.all([import('./lib/context.js'), load()]);
-      const opts = checkOptions(verb, input);
+    async run(verb, input, flags, path) {
+      const [{ Context }, { checkOptions }, module] = await Promise.all([import('./lib/context.js'), import('./lib/verb-options.js'), verb.load()]);
+      const opts = checkOptions(verb, input) as never;
       checkScripting(verb, flags, path);
       // A profile named by PDS_PROFILE is checked as one named by --profile: a typo is not "not logged in".
       const profile = flags.profile || env.PDS_PROFILE;
@@ -49,7 +49,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         const ctxDeps = paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps;
         const ctx = new Context(verb.replacesBrokenConfig ? { ...ctxDeps, corruptConfigAsEmpty: true } : ctxDeps, flags);
         if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
-        const code = await verb.run(opts, ctx);
+        const code = await (module as VerbModule).run(opts, ctx);
         exitCode = typeof code === 'number' ? code : ExitCode.ok;
       } catch (error) {
         // The reader quit the pager before the end: like a closed pipe, a quiet success.
@@ -90,23 +90,12 @@ async function prepareScripting(ctx: Context, flags: GlobalFlags): Promise<void>
 }
 
 /** --jq and --fields where the verb has no use for them: a usage error, not a silent no-op. */
-function checkScripting(verb: VerbModule, flags: GlobalFlags, path = 'this command'): void {
+function checkScripting(verb: AnyVerb, flags: GlobalFlags, path: string): void {
   for (const [flag, given] of [['jq', flags.jq], ['fields', flags.fields]] as const) {
     if (given !== undefined && !verb.scripting?.includes(flag)) {
       throw new UsageError(`--${flag} does not apply to \`${path}\`: ${flag === 'jq' ? 'it prints no JSON' : 'it prints no list or record'}`);
     }
   }
-}
-
-function checkOptions(verb: VerbModule, input: Record<string, unknown>): z.infer<VerbModule['Options']> {
-  const parsed = verb.Options.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => {
-    // A custom check (positiveInt and the like) words its message with the flag's own name.
-    const field = issue.code === 'custom' ? '' : issue.path.filter((p) => p !== 'args').join('.');
-    return field ? `${field}: ${issue.message}` : issue.message;
-  });
-  throw new UsageError(lines[0] ?? 'invalid input', { details: lines.slice(1) });
 }
 
 /** The one error handler: one readable line (or a JSON object) on stderr, and the exit code. */

@@ -1,20 +1,17 @@
 // The commander program: global options and every noun, each verb loaded only when it runs.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { IO } from './lib/io.js';
-import type { Runner } from './lib/command.js';
-import { registerProjects } from './commands/projects/index.js';
-import { registerSearch } from './commands/search/index.js';
-import { registerCatalog } from './commands/catalog/index.js';
-import { registerAuth } from './commands/auth/index.js';
-import { registerConfig } from './commands/config/index.js';
-import { registerUpload } from './commands/upload/index.js';
-import { registerDownload } from './commands/documents/index.js';
-import { registerSandbox } from './commands/sandbox/index.js';
-import { registerEmulator } from './commands/emulator/index.js';
-import { registerMcp } from './commands/mcp/index.js';
-import { registerApi } from './commands/api/index.js';
-import { registerCompletion } from './commands/completion/index.js';
-import { decorateHelp, registerHelp } from './lib/help.js';
+import type { Example } from './lib/verb.js';
+import { addFlags, registerNoun, registerVerb, type Runner } from './lib/verb-register.js';
+import { GLOBAL_FLAGS } from './lib/global-flags.js';
+import { COMMANDS } from './commands/index.js';
+import { decorateHelp, examplesHelp, registerHelp } from './lib/help.js';
+
+export const ROOT_EXAMPLES = [
+  ['pds contracts ls', 'the first page of the current project\'s contracts'],
+  ['pds artists ls --all --jq \'.[].name\'', 'every artist\'s name, one per line'],
+  ['pds help contracts ls', 'the help of one command'],
+] as const satisfies readonly Example[];
 
 export function buildProgram(io: IO, runner: Runner, version: string): Command {
   const program = new Command('pds')
@@ -31,36 +28,16 @@ export function buildProgram(io: IO, runner: Runner, version: string): Command {
       getErrHelpWidth: () => io.columns,
       // Errors are reported by report() in one format (text or --json).
       outputError: () => undefined,
-    })
-    .option('-p, --project <id>', 'project UUID (default: PDS_PROJECT, then the profile)')
-    .option('--profile <name>', 'config profile (default: PDS_PROFILE, then "default")')
-    .option('--api-url <url>', 'service base URL without /v1 (default: PDS_API_URL, then the profile)')
-    .option('--json', 'print data as JSON')
-    .option('-q, --quiet', 'lists print ids only; actions print nothing but errors')
-    .option('--no-color', 'no ANSI colors (also NO_COLOR)')
-    .option('--verbose', 'log each HTTP request and response on stderr (the token is never printed)')
-    .addOption(new Option('--timeout <seconds>', 'per-request timeout in seconds, 0.1 to 3600 (default 30)'))
-    .addOption(new Option('--retry-budget <seconds>', 'total time to wait between retries, for the whole command; 0: no retries (default 60)'))
-    .option('--allow-http', 'allow sending the token over plain http to a host that is not loopback')
-    .option('--jq <expression>', 'filter the JSON output with a jq expression (implies --json; strings print raw)')
-    .option('--fields <names>', 'lists and gets: the fields to show, in order, comma-separated (e.g. id,name,created_at)')
-    .option('--no-pager', 'never page long output on a terminal (also PDS_PAGER set empty)');
-
-  registerProjects(program, runner);
-  registerSearch(program, runner);
-  const catalogNouns = registerCatalog(program, runner);
-  registerUpload(program, runner, catalogNouns);
-  registerDownload(runner, catalogNouns);
-  registerSandbox(program, runner);
-  registerAuth(program, runner);
-  registerConfig(program, runner);
-  registerEmulator(program, runner);
-  registerMcp(program, runner);
-  registerApi(program, runner);
-  registerCompletion(program, runner);
+    });
+  addFlags(program, GLOBAL_FLAGS);
+  for (const entry of COMMANDS) {
+    if ('verbs' in entry) registerNoun(program, entry, runner);
+    else registerVerb(program, entry, runner);
+  }
   registerHelp(program, (text) => io.stdout.write(text), () => io.columns);
   // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
   for (const noun of program.commands) noun.helpCommand(false);
+  program.addHelpText('after', examplesHelp(ROOT_EXAMPLES));
   decorateHelp(program, () => io.columns);
   return program;
 }

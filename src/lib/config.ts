@@ -12,6 +12,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { UsageError } from './errors.js';
+import type { GlobalFlags } from './global-flags.js';
+import type { ConfigKey } from './config-keys.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:4010';
 export const DEFAULT_PROFILE = 'default';
@@ -52,9 +54,7 @@ const ConfigFile = z.looseObject({
 });
 type ConfigFile = z.infer<typeof ConfigFile>;
 
-/** Keys `pds config` reads and writes. The token is managed by `pds auth`. */
-export const CONFIG_KEYS = ['api-url', 'project', 'timeout', 'retry-budget', 'allow-http'] as const;
-export type ConfigKey = (typeof CONFIG_KEYS)[number];
+export { CONFIG_KEYS, type ConfigKey } from './config-keys.js';
 
 export function configDir(env: NodeJS.ProcessEnv): string {
   return env.PDS_CONFIG_DIR || defaultConfigDir(env);
@@ -221,22 +221,7 @@ export async function updateProfile(
   });
 }
 
-export interface GlobalFlags {
-  project?: string;
-  profile?: string;
-  apiUrl?: string;
-  json?: boolean;
-  quiet?: boolean;
-  color?: boolean;
-  verbose?: boolean;
-  timeout?: string;
-  jq?: string;
-  fields?: string;
-  /** `--no-pager`: false. */
-  pager?: boolean;
-  retryBudget?: string;
-  allowHttp?: boolean;
-}
+export type { GlobalFlags };
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 

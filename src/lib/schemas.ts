@@ -5,6 +5,7 @@
 // start-up (classic zod adds ~60 ms to every run; measured in scripts/bench.js's notes).
 import * as z from 'zod/mini';
 import { $constructor, $ZodObjectJIT, type $ZodObject } from 'zod/v4/core';
+export { CONTRACT_INCLUDES, EXTRACTIONS, type ContractInclude, type ExtractionName } from './vocabulary.js';
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const uuid = z.string().check(z.regex(UUID_PATTERN, 'must be a UUID'));
@@ -68,25 +69,6 @@ export const StatementDetail = z.extend(Statement, {
 });
 export type StatementDetail = z.infer<typeof StatementDetail>;
 
-export const CONTRACT_INCLUDES = [
-  'entities',
-  'artists',
-  'writers',
-  'royalties',
-  'splits',
-  'costs',
-  'compensations',
-  'dates',
-  'accounting-periods',
-  'types',
-  'signatures',
-  'control-areas',
-  'creative-approvals',
-  'balances',
-  'recordings',
-  'compositions',
-] as const;
-export type ContractInclude = (typeof CONTRACT_INCLUDES)[number];
 
 // Each include adds one key of that name holding an array; the sub-records are loosely specified.
 export const Contract = z.looseObject({
@@ -189,22 +171,6 @@ export const StatementUpload = z.looseObject({
 export type ContractUpload = z.infer<typeof ContractUpload>;
 export type StatementUpload = z.infer<typeof StatementUpload>;
 
-export const EXTRACTIONS = [
-  'extract-accounting-period',
-  'extract-assets',
-  'extract-commitments',
-  'extract-compensations',
-  'extract-control-areas',
-  'extract-costs',
-  'extract-creative-approvals',
-  'extract-dates',
-  'extract-royalties',
-  'extract-signatures',
-  'extract-splits',
-  'extract-targets',
-  'extract-balances',
-] as const;
-export type ExtractionName = (typeof EXTRACTIONS)[number];
 
 const StagingProcesses = z.looseObject({
   stage: z.string(),

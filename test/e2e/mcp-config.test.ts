@@ -47,8 +47,9 @@ describe('pds mcp config', () => {
   });
 
   it('quotes what a shell would split in the claude mcp add line', async () => {
-    const result = await runCli(null, ['mcp', 'config', '--client', 'claude', '--tools', 'search, get_contract']);
-    expect(result.stderr).toContain("claude mcp add pds -- pds mcp --tools 'search, get_contract'\n");
+    const result = await runCli(null, ['mcp', 'config', '--client', 'claude', '--tools', 'search, get_contract', '--profile', 'my work']);
+    // The tool list is written as the server reads it; a profile name with a blank is quoted.
+    expect(result.stderr).toContain("claude mcp add pds -- pds mcp --profile 'my work' --tools search,get_contract\n");
   });
 
   it('refuses an unknown client, an unknown tool or a missing --client with exit 2, printing nothing on stdout', async () => {

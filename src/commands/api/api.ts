@@ -2,7 +2,6 @@
 // the one HTTP client (timeouts, retries of GET only, typed errors and exit codes as everywhere).
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { HttpClient, RequestOptions } from '../../lib/http.js';
 import type { HttpResponse } from '../../lib/transport.js';
@@ -10,27 +9,17 @@ import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
 import type { ListPage } from '../../lib/output.js';
 import { safeLines, safeText } from '../../lib/text.js';
+import type { api } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const paged = true;
-
-export const scripting = ['jq'] as const;
-
-export const Options = z.object({
-  args: z.tuple([z.string()]),
-  method: z.optional(z.string()),
-  field: z.optional(z.array(z.string())),
-  input: z.optional(z.string()),
-  header: z.optional(z.array(z.string())),
-  include: z.optional(z.boolean()),
-  paginate: z.optional(z.boolean()),
-});
+type Options = OptionsOf<typeof api>;
 
 const METHODS = ['GET', 'POST', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
 /** Pages of this size when --paginate is not told one. */
 const PAGINATE_PER_PAGE = 100;
 
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const method = (opts.method ?? 'GET').toUpperCase() as Method;
   if (!METHODS.includes(method)) {
     throw new UsageError(`invalid --method '${opts.method}'`, { details: [`the service's methods: ${METHODS.join(', ')}`] });

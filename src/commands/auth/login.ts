@@ -1,30 +1,12 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { BrokenConfigError, readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
 import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
+import type { login } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-/** `--profile new` names the profile this creates. */
-export const allowsNewProfile = true;
-
-export const Options = z.object({
-  args: z.tuple([]),
-  withToken: z.optional(z.boolean()),
-  token: z.optional(z.string()),
-  web: z.optional(z.boolean()),
-  /** commander's `--no-browser`: false when given. */
-  browser: z.optional(z.boolean()),
-  oauthIssuer: z.optional(z.string()),
-  clientId: z.optional(z.string()),
-});
-type Options = z.infer<typeof Options>;
-
-/**
- * Login writes a whole profile: a config file that is not JSON reads as no profiles, and is set
- * aside only when the new profile is written (a refused token leaves it where it was).
- */
-export const replacesBrokenConfig = true;
+type Options = OptionsOf<typeof login>;
 
 const HINT = 'pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`';
 

@@ -1,13 +1,14 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { readProfile, updateProfile } from '../../lib/config.js';
 import { InterruptedError, PdsError } from '../../lib/errors.js';
 import { revoke } from '../../lib/auth/session.js';
+import type { logout } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const Options = z.object({ args: z.tuple([]) });
+type Options = OptionsOf<typeof logout>;
 
 // Logging out twice is not an error: the outcome a script wants (no stored credential) holds.
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(_opts: Options, ctx: Context): Promise<void> {
   const { profile, apiUrl } = ctx.settings;
   const stored = readProfile(ctx.env, profile);
   if (stored.token === undefined && stored.oauth === undefined) {

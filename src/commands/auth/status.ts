@@ -1,16 +1,15 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { maskToken, type Settings, type Source } from '../../lib/config.js';
 import { AuthError, SIGN_IN_HINT, type PdsError } from '../../lib/errors.js';
 import { unreachable } from '../../lib/auth/requests.js';
 import type { Project } from '../../lib/schemas.js';
 import { describeScope, scopeOf } from './scope.js';
+import type { status } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const scripting = ['jq', 'fields'] as const;
+type Options = OptionsOf<typeof status>;
 
-export const Options = z.object({ args: z.tuple([]) });
-
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
+export async function run(_opts: Options, ctx: Context): Promise<number> {
   const { settings } = ctx;
   const { token } = settings;
   if (!token) {

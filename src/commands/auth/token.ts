@@ -1,14 +1,15 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { AuthError, SIGN_IN_HINT } from '../../lib/errors.js';
+import type { token } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const Options = z.object({ args: z.tuple([]) });
+type Options = OptionsOf<typeof token>;
 
 /**
  * The token in use, as the requests would send it: PDS_TOKEN wins over the profile's, as
  * everywhere; a browser sign-in's access token is refreshed first when it is about to expire.
  */
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(_opts: Options, ctx: Context): Promise<void> {
   const { token, profile } = ctx.settings;
   if (!token) {
     throw new AuthError(`no token (profile ${profile})`, { details: [SIGN_IN_HINT] });

@@ -1,25 +1,22 @@
 // Resource flags (--include, --roles, --merged, --products) → query parameters, checked locally
 // so that a typo costs no request.
-import * as z from 'zod/mini';
-import { CONTRACT_INCLUDES } from '../../lib/schemas.js';
 import type { QueryValue } from '../../lib/http.js';
 import { UsageError } from '../../lib/errors.js';
-import { RESOURCE_NAMES } from '../../lib/api/catalog.js';
-import { commaList } from '../options.js';
+import { CONTRACT_INCLUDES } from '../../lib/vocabulary.js';
+import { commaList, flagSchema } from '../../lib/verb-options.js';
+import { RESOURCE_FLAGS, ROLES } from './resources.js';
 
-export const ROLES = ['assignee', 'assignor'] as const;
+export { ROLES };
 
-export const ResourceFlags = {
-  resource: z.enum(RESOURCE_NAMES as [string, ...string[]]),
-  include: z.optional(z.array(z.string())),
-  roles: z.optional(z.string()),
-  merged: z.optional(z.boolean()),
-  products: z.optional(z.boolean()),
-};
+/** The resource flags' checks, for the agents' tools that take them. */
+export const ResourceFlags = Object.fromEntries(Object.entries(RESOURCE_FLAGS).map(([key, spec]) => [key, flagSchema(key, spec)])) as Record<
+  keyof typeof RESOURCE_FLAGS,
+  ReturnType<typeof flagSchema>
+>;
 
 export function resourceQuery(flags: {
   include?: string[] | undefined;
-  roles?: string | undefined;
+  roles?: string | string[] | undefined;
   merged?: boolean | undefined;
   products?: boolean | undefined;
 }): Record<string, QueryValue> {

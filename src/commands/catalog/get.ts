@@ -1,17 +1,13 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
 import { UsageError } from '../../lib/errors.js';
 import { ResourceFlags, resourceQuery } from './flags.js';
 import { resourceFields } from './views.js';
+import type { GetOptions } from './index.js';
 
-export const paged = true;
+type Options = GetOptions;
 
-export const scripting = ['jq', 'fields'] as const;
-
-export const Options = z.object({ ...ResourceFlags, args: z.tuple([z.string()]) });
-
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const resource = opts.resource as ResourceName;
   const id = checkResourceId(resource, opts.args[0]);
   const extra = resourceQuery(opts);

@@ -1,59 +1,68 @@
-// `pds <resource> ls|get` for the eight catalog resources, registered from one table.
-import type { Command } from 'commander';
-import { collect, lazyAction, type Runner } from '../../lib/command.js';
+// `pds <resource> ls|get` for the eight catalog resources, defined from one table; contracts and
+// statements add the document verbs (status, download) of documents/index.ts.
+import { verb, type AnyVerb, type FlagValues, type NounDef, type OptionsOf, type VerbDef } from '../../lib/verb.js';
+import { CATALOG, CATALOG_NOUNS, RESOURCE_FLAGS, resourceFlags, type CatalogNoun, type CatalogResource } from './resources.js';
+import { documentVerbs } from '../documents/index.js';
 
-const NOUNS = [
-  ['contracts', 'contracts of the project', 'contract'],
-  ['statements', 'royalty statements', 'statement'],
-  ['entities', 'entities: labels, publishers, distributors and other organizations', 'entity'],
-  ['relations', 'relations: contacts extracted from contracts', 'relation'],
-  ['artists', 'artists', 'artist'],
-  ['writers', 'writers: songwriters and composers', 'writer'],
-  ['recordings', 'sound recordings', 'recording'],
-  ['compositions', 'compositions: musical works', 'composition'],
-] as const;
+const LIST_FLAGS = {
+  page: { type: 'number', value: 'n', integer: true, min: 1, default: 1, help: 'page number' },
+  perPage: { type: 'number', value: 'n', integer: true, min: 1, max: 100, help: 'records per page; default 20, or 100 with --all' },
+  all: { type: 'boolean', help: 'follow every page' },
+} as const;
 
-export type CatalogNoun = (typeof NOUNS)[number][0];
+/** A resource's own flags: present on the resources that take them. */
+type ResourceFlagOptions = Partial<FlagValues<typeof RESOURCE_FLAGS>>;
+export type ListOptions = OptionsOf<VerbDef<typeof LIST_FLAGS, [], { resource: CatalogNoun }>> & ResourceFlagOptions;
+export type GetOptions = OptionsOf<VerbDef<{}, [{ name: 'id'; help: ''; required: true }], { resource: CatalogNoun }>> & ResourceFlagOptions;
 
-/** Returns each noun's command, so other modules (uploads' `status`) can add verbs to it. */
-export function registerCatalog(program: Command, runner: Runner): Map<CatalogNoun, Command> {
-  const nouns = new Map<CatalogNoun, Command>();
-  for (const [resource, description, singular] of NOUNS) {
-    const noun = program.command(resource).description(description);
-    nouns.set(resource, noun);
-    const ls = noun
-      .command('ls')
-      .alias('list')
-      .description(`list ${resource}`)
-      .option('--page <n>', 'page number, from 1', '1')
-      .option('--per-page <n>', 'records per page, 1 to 100 (default 20; 100 with --all)')
-      .option('--all', 'follow every page');
-    const get = noun
-      .command('get')
-      .alias('view')
-      .description(`show one of the ${resource}`)
-      .argument(
-        `<${singular}-id>`,
-        resource === 'entities'
-          ? 'the entity\'s id or its internal_uuid, as `pds entities ls --json` shows them'
-          : resource === 'statements'
-            ? 'the statement\'s id, a whole number, as `pds statements ls` shows it'
-            : `the ${singular}'s id, as \`pds ${resource} ls\` shows it`,
-      );
-    if (resource === 'contracts') {
-      for (const verb of [ls, get]) {
-        verb.option('--include <names>', 'sub-resources to embed, comma-separated or repeated (e.g. royalties,splits)', collect);
-      }
-    }
-    if (resource === 'entities') ls.option('--roles <roles>', 'only entities with these contract roles: assignee, assignor');
-    if (resource === 'entities' || resource === 'relations' || resource === 'artists' || resource === 'writers') {
-      for (const verb of [ls, get]) verb.option('--merged', 'include merged duplicates');
-    }
-    if (resource === 'recordings' || resource === 'compositions') {
-      for (const verb of [ls, get]) verb.option('--products', 'include products (releases with UPCs)');
-    }
-    ls.action(lazyAction(runner, () => import('./ls.js'), { resource }));
-    get.action(lazyAction(runner, () => import('./get.js'), { resource }));
-  }
-  return nouns;
+function listVerb(resource: CatalogNoun): AnyVerb {
+  const examples: [string, string?][] = [[`pds ${resource} ls`], [`pds ${resource} ls --all --json > ${resource}.json`, 'every page']];
+  if (resource === 'contracts') examples.push(['pds contracts ls --include royalties,splits', 'with a count per include']);
+  if (resource === 'entities') examples.push(['pds entities ls --roles assignee --merged']);
+  return verb({
+    name: 'ls',
+    aliases: ['list'],
+    description: `list ${resource}`,
+    flags: { ...LIST_FLAGS, ...resourceFlags(resource, 'ls') },
+    fixed: { resource },
+    paged: true,
+    scripting: ['jq', 'fields'],
+    examples,
+    load: () => import('./ls.js'),
+  });
 }
+
+function getVerb(resource: CatalogNoun): AnyVerb {
+  const entry: CatalogResource = CATALOG[resource];
+  const { singular, seedId } = entry;
+  const idHelp = entry.idHelp ?? `the ${singular}'s id, as \`pds ${resource} ls\` shows it`;
+  const second: [string, string?] =
+    resource === 'contracts'
+      ? ['pds contracts get 20001 --include dates,signatures']
+      : resource === 'statements'
+        ? ['pds statements get 40001 --jq .processing_status']
+        : [`pds ${resource} get ${seedId} --fields id,name --json`];
+  return verb({
+    name: 'get',
+    aliases: ['view'],
+    description: `show one of the ${resource}`,
+    args: [{ name: `${singular}-id`, help: idHelp, required: true }],
+    flags: resourceFlags(resource, 'get'),
+    fixed: { resource },
+    paged: true,
+    scripting: ['jq', 'fields'],
+    examples: [[`pds ${resource} get ${seedId}`], second],
+    load: () => import('./get.js'),
+  });
+}
+
+export const CATALOG_NOUN_DEFS: NounDef[] = CATALOG_NOUNS.map((resource) => ({
+  name: resource,
+  description: CATALOG[resource].description,
+  examples: [[`pds ${resource} ls`], [`pds ${resource} get ${CATALOG[resource].seedId}`]],
+  verbs: [
+    listVerb(resource),
+    getVerb(resource),
+    ...(resource === 'contracts' ? documentVerbs('contract') : resource === 'statements' ? documentVerbs('statement') : []),
+  ],
+}));

@@ -1,24 +1,13 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
 import type { Column } from '../../lib/output.js';
-import { positiveInt } from '../options.js';
 import { listColumns, resourceFields } from './views.js';
 import { ResourceFlags, resourceQuery } from './flags.js';
+import type { ListOptions } from './index.js';
 
-export const paged = true;
+type Options = ListOptions;
 
-export const scripting = ['jq', 'fields'] as const;
-
-export const Options = z.object({
-  ...ResourceFlags,
-  args: z.tuple([]),
-  page: positiveInt('--page'),
-  perPage: z.optional(positiveInt('--per-page', 1, 100)),
-  all: z.optional(z.boolean()),
-});
-
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const resource = opts.resource as ResourceName;
   const extra = resourceQuery(opts);
   const fields = resourceFields(resource, 'item');

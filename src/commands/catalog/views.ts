@@ -63,18 +63,6 @@ export const COLUMNS: { [R in ResourceName]: Columns<R> } = {
   ],
 };
 
-/** The flags beyond paging that each resource accepts (CLI.md, "Reading"). */
-export const EXTRA_FLAGS: { [R in ResourceName]: { include?: true; roles?: true; merged?: true; products?: true } } = {
-  contracts: { include: true },
-  statements: {},
-  entities: { roles: true, merged: true },
-  relations: { merged: true },
-  artists: { merged: true },
-  writers: { merged: true },
-  recordings: { products: true },
-  compositions: { products: true },
-};
-
 /**
  * The columns of a list: MERGED only with --merged (without it the service sends no duplicates, so
  * the column would be blank), and for contracts one count per --include.

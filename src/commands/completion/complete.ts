@@ -1,28 +1,22 @@
 // `pds __complete -- <words…>`: the candidates for the last word, one per line. Commands, flags and
-// the values pds knows come from the command tree and the schemas; project names and ids come from
+// the values pds knows come from the command tree and the verbs' definitions; project names and ids come from
 // the service (a short timeout, cached for a minute, nothing at all on any failure: a Tab key must
 // never print an error or hang).
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
-import { CONFIG_KEYS, configDir, readConfig } from '../../lib/config.js';
-import { CONTRACT_INCLUDES, EXTRACTIONS, Project } from '../../lib/schemas.js';
+import { configDir, readConfig } from '../../lib/config.js';
+import { Project } from '../../lib/schemas.js';
 import { RESOURCE_NAMES, listOf, type ResourceName } from '../../lib/api/catalog.js';
-import { ROLES } from '../catalog/flags.js';
 import { resourceFields } from '../catalog/views.js';
-import { SEARCH_TYPES } from '../search/search.js';
 import { safeText } from '../../lib/text.js';
+import { GLOBAL_FLAGS } from '../../lib/global-flags.js';
+import { definitionOf, flagName, type ArgSpec, type Completion, type FlagSpec, type OptionsOf } from '../../lib/verb.js';
+import type { complete as definition } from './index.js';
 
-/** It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it. */
-export const allowsNewProfile = true;
-
-export const Options = z.object({
-  args: z.tuple([z.array(z.string())]),
-  program: z.custom<Command>((value) => typeof value === 'object' && value !== null),
-});
+type Options = OptionsOf<typeof definition>;
 
 const PROJECTS_TIMEOUT_MS = 1500;
 const CACHE_MS = 60_000;
@@ -34,10 +28,13 @@ interface Values {
   list?: boolean;
 }
 
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const words = opts.args[0];
   const current = words.at(-1) ?? '';
-  const candidates = await complete(opts.program, words.slice(0, -1), current, ctx);
+  // The program as `pds` builds it, with nothing to run: only its tree and definitions are read.
+  const { buildProgram } = await import('../../program.js');
+  const program = buildProgram(ctx.io, { deps: ctx.deps, run: async () => undefined }, ctx.version);
+  const candidates = await complete(program, words.slice(0, -1), current, ctx);
   const seen = new Set<string>();
   for (const candidate of candidates) {
     if (candidate.startsWith(current) && !seen.has(candidate)) {
@@ -100,65 +97,54 @@ function flagsOf(command: Command): string[] {
   return [...optionsOf(command).flatMap((option) => (option.long ? [option.long] : [])), '--help'];
 }
 
-function pathOf(command: Command): string {
-  const names: string[] = [];
-  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
-  return names.join(' ');
-}
-
 const fixed = (values: readonly string[], list = false): Values => ({ candidates: () => [...values], list });
 
+/** The definition's flag behind a commander option: the verb's own, or a global one. */
+function specOf(option: Option, command: Command): FlagSpec | undefined {
+  for (let current: Command | null = command; current; current = current.parent) {
+    const def = definitionOf(current);
+    const flags: Record<string, FlagSpec> = current.parent ? (def && 'flags' in def ? (def.flags ?? {}) : {}) : GLOBAL_FLAGS;
+    for (const [key, spec] of Object.entries(flags)) if (flagName(key, spec) === option.long) return spec;
+  }
+  return undefined;
+}
+
 function valuesFor(option: Option, command: Command, ctx: Context): Values {
-  switch (option.long) {
-    case '--include':
-      return fixed(CONTRACT_INCLUDES, true);
-    case '--extract':
-      return fixed(EXTRACTIONS.map((name) => name.replace(/^extract-/, '')), true);
-    case '--roles':
-      return fixed(ROLES, true);
-    case '--type':
-      return fixed(SEARCH_TYPES, true);
-    case '--method':
-      return fixed(['GET', 'POST', 'DELETE']);
-    case '--profile':
+  const spec = specOf(option, command);
+  return spec?.completion ? completionValues(spec.completion, spec.type === 'list', command, ctx) : fixed([]);
+}
+
+function completionValues(completion: Completion, list: boolean, command: Command, ctx: Context): Values {
+  if (typeof completion !== 'string') return fixed(completion, list);
+  switch (completion) {
+    case 'profiles':
       return { candidates: () => profiles(ctx) };
-    case '--project':
+    case 'projects':
       return { candidates: () => projects(ctx, 'ids') };
-    case '--fields': {
+    case 'projects and names':
+      return { candidates: () => projects(ctx, 'ids and names') };
+    case 'fields': {
       const resource = command.parent?.name() as ResourceName | undefined;
       if (resource && RESOURCE_NAMES.includes(resource)) return fixed(resourceFields(resource, command.name() === 'get' ? 'detail' : 'item'), true);
       if (command.parent?.name() === 'projects') return fixed(Object.keys(Project.shape), true);
       return fixed([]);
     }
-    default:
-      return fixed([]);
   }
 }
 
 function argumentValues(program: Command, command: Command, positionals: string[], ctx: Context): Values {
-  switch (pathOf(command)) {
-    case 'use':
-      return { candidates: () => projects(ctx, 'ids and names') };
-    case 'projects get':
-      return { candidates: () => projects(ctx, 'ids') };
-    case 'config get':
-    case 'config set':
-    case 'config unset':
-      return fixed(positionals.length === 0 ? CONFIG_KEYS : []);
-    case 'completion':
-      return fixed(positionals.length === 0 ? ['bash', 'zsh', 'fish'] : []);
-    case 'api':
-      // The resources of the service, as paths.
-      return fixed(positionals.length === 0 ? ['projects', ...RESOURCE_NAMES.map((name) => `${name}?projectId={project}`)] : []);
-    case 'help': {
-      let target: Command | undefined = program;
-      for (const word of positionals) target = target ? subcommand(target, word) : undefined;
-      if (!target) return fixed([]);
-      return fixed([...visible(target).map((sub) => sub.name()).filter((name) => name !== 'help'), ...(target === program ? ['exit-codes'] : [])]);
-    }
-    default:
-      return fixed([]);
+  if (command.name() === 'help' && command.parent === program) {
+    let target: Command | undefined = program;
+    for (const word of positionals) target = target ? subcommand(target, word) : undefined;
+    if (!target) return fixed([]);
+    return fixed([...visible(target).map((sub) => sub.name()).filter((name) => name !== 'help'), ...(target === program ? ['exit-codes'] : [])]);
   }
+  const def = definitionOf(command);
+  const args: readonly ArgSpec[] = def && 'args' in def ? (def.args ?? []) : [];
+  const arg = args[Math.min(positionals.length, args.length - 1)];
+  // A variadic argument takes every later word; any other takes one.
+  if (!arg || (positionals.length >= args.length && !arg.variadic)) return fixed([]);
+  return arg.completion ? completionValues(arg.completion, false, command, ctx) : fixed([]);
 }
 
 /** The candidates for `current`; in a comma list, for the part after the last comma. */

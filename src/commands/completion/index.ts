@@ -1,19 +1,29 @@
 // `pds completion bash|zsh|fish` prints a script; the script asks `pds __complete -- <words…>` for the
 // candidates at each Tab, so one implementation (complete.ts) serves the three shells.
-import type { Command } from 'commander';
-import { lazyAction, type Runner } from '../../lib/command.js';
+import { verb } from '../../lib/verb.js';
 
-export function registerCompletion(program: Command, runner: Runner): void {
-  program
-    .command('completion')
-    .description('print a shell completion script (see the README to install it)')
-    .argument('<shell>', 'bash, zsh or fish')
-    .action(lazyAction(runner, () => import('./script.js')));
-  program
-    .command('__complete', { hidden: true })
-    .description('candidates for the word being completed (used by the completion scripts)')
-    .argument('[words...]', 'the words after `pds`, the last one being completed')
-    .helpOption(false)
-    .allowUnknownOption()
-    .action(lazyAction(runner, () => import('./complete.js'), { program }));
-}
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+export const completion = verb({
+  name: 'completion',
+  description: 'print a shell completion script (see the README to install it)',
+  args: [{ name: 'shell', help: SHELLS.join(', '), required: true, completion: SHELLS }],
+  // It reads no profile: a shell's PDS_PROFILE must not break loading the script.
+  allowsNewProfile: true,
+  examples: [
+    ['pds completion bash > ~/.local/share/bash-completion/completions/pds'],
+    ['pds completion zsh > "${fpath[1]}/_pds"', undefined, 'zsh (the line is zsh syntax)'],
+    ['pds completion fish > ~/.config/fish/completions/pds.fish'],
+  ],
+  load: () => import('./script.js'),
+});
+
+export const complete = verb({
+  name: '__complete',
+  hidden: true,
+  description: 'candidates for the word being completed (used by the completion scripts)',
+  args: [{ name: 'words', help: 'the words after `pds`, the last one being completed', variadic: true }],
+  allowsNewProfile: true,
+  allowUnknownOptions: true,
+  load: () => import('./complete.js'),
+});

@@ -1,13 +1,11 @@
 // The completion scripts: each hands the words of the line to `pds __complete` and offers what it
 // prints; with nothing printed, the shell completes file names (uploads, --input, --data).
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
+import type { completion } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-/** It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it. */
-export const allowsNewProfile = true;
-
-export const Options = z.object({ args: z.tuple([z.string()]) });
+type Options = OptionsOf<typeof completion>;
 
 const BASH = `# pds completion for bash.
 # Load it in this shell:  source <(pds completion bash)
@@ -80,7 +78,7 @@ complete -c pds -f -a '(__pds_complete)'
 
 const SCRIPTS: Record<string, string> = { bash: BASH, zsh: ZSH, fish: FISH };
 
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const script = SCRIPTS[opts.args[0]];
   if (script === undefined) {
     throw new UsageError(`no completion for shell '${opts.args[0]}'`, { details: ['shells: bash, zsh, fish'] });

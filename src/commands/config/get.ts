@@ -1,14 +1,13 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { readProfile } from '../../lib/config.js';
 import { PdsError } from '../../lib/errors.js';
 import { configKey } from './keys.js';
+import type { get } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const scripting = ['jq'] as const;
+type Options = OptionsOf<typeof get>;
 
-export const Options = z.object({ args: z.tuple([z.string()]) });
-
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const key = configKey(opts.args[0]);
   const { profile } = ctx.settings;
   const value = readProfile(ctx.env, profile)[key];

@@ -1,36 +1,57 @@
 // `pds config list|get|set|unset` (the profile's stored settings) and `pds use <project>`.
-import type { Command } from 'commander';
-import { lazyAction, type Runner } from '../../lib/command.js';
+import { verb, type NounDef } from '../../lib/verb.js';
+import { DEMO_PROJECT } from '../examples.js';
+import { CONFIG_KEYS } from '../../lib/config-keys.js';
 
-export function registerConfig(program: Command, runner: Runner): void {
-  const config = program
-    .command('config')
-    .description('read and change the profile\'s stored settings: api-url, project, timeout, retry-budget, allow-http');
-  config
-    .command('list')
-    .alias('ls')
-    .description('print the profile\'s stored settings (the token masked)')
-    .action(lazyAction(runner, () => import('./list.js')));
-  config
-    .command('get')
-    .description('print one stored setting (exit 1 when it is not set)')
-    .argument('<key>', 'api-url, project, timeout, retry-budget or allow-http')
-    .action(lazyAction(runner, () => import('./get.js')));
-  config
-    .command('set')
-    .description('store a setting in the profile')
-    .argument('<key>', 'api-url, project, timeout, retry-budget or allow-http')
-    .argument('<value>', 'a base URL without /v1, a project UUID, seconds, or true/false (allow-http)')
-    .action(lazyAction(runner, () => import('./set.js')));
-  config
-    .command('unset')
-    .description('remove a setting from the profile')
-    .argument('<key>', 'api-url, project, timeout, retry-budget or allow-http')
-    .action(lazyAction(runner, () => import('./unset.js')));
+const KEY = { name: 'key', help: CONFIG_KEYS.join(', '), required: true, completion: CONFIG_KEYS } as const;
 
-  program
-    .command('use')
-    .description('set the profile\'s default project')
-    .argument('<project>', 'project UUID, or its exact name')
-    .action(lazyAction(runner, () => import('./use.js')));
-}
+export const list = verb({
+  name: 'list',
+  aliases: ['ls'],
+  description: "print the profile's stored settings (the token masked)",
+  scripting: ['jq', 'fields'],
+  examples: [['pds config list'], ['pds --profile staging config list --json']],
+  load: () => import('./list.js'),
+});
+
+export const get = verb({
+  name: 'get',
+  description: 'print one stored setting (exit 1 when it is not set)',
+  args: [KEY],
+  scripting: ['jq'],
+  examples: [['pds config get project']],
+  load: () => import('./get.js'),
+});
+
+export const set = verb({
+  name: 'set',
+  description: 'store a setting in the profile',
+  args: [KEY, { name: 'value', help: 'a base URL without /v1, a project UUID, seconds, or true/false (allow-http)', required: true }],
+  allowsNewProfile: true,
+  examples: [['pds config set api-url https://pds.example.com'], ['pds config set timeout 60']],
+  load: () => import('./set.js'),
+});
+
+export const unset = verb({
+  name: 'unset',
+  description: 'remove a setting from the profile',
+  args: [KEY],
+  examples: [['pds config unset timeout']],
+  load: () => import('./unset.js'),
+});
+
+export const config: NounDef = {
+  name: 'config',
+  description: `read and change the profile's stored settings: ${CONFIG_KEYS.join(', ')}`,
+  examples: [['pds config list'], ['pds config set api-url https://pds.example.com']],
+  verbs: [list, get, set, unset],
+};
+
+export const use = verb({
+  name: 'use',
+  description: "set the profile's default project",
+  args: [{ name: 'project', help: 'project UUID, or its exact name', required: true, completion: 'projects and names' }],
+  allowsNewProfile: true,
+  examples: [['pds use "Northern Lights Catalog"'], [`pds use ${DEMO_PROJECT}`]],
+  load: () => import('./use.js'),
+});

@@ -1,12 +1,11 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { CONFIG_KEYS, maskToken, readProfile } from '../../lib/config.js';
+import type { list } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const scripting = ['jq', 'fields'] as const;
+type Options = OptionsOf<typeof list>;
 
-export const Options = z.object({ args: z.tuple([]) });
-
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(_opts: Options, ctx: Context): Promise<void> {
   const { profile } = ctx.settings;
   const stored = readProfile(ctx.env, profile);
   const values: Record<string, string> = {};

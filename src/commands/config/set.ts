@@ -1,14 +1,12 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { updateProfile } from '../../lib/config.js';
 import { configKey, configValue } from './keys.js';
+import type { set } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-/** `--profile new` names the profile this creates. */
-export const allowsNewProfile = true;
+type Options = OptionsOf<typeof set>;
 
-export const Options = z.object({ args: z.tuple([z.string(), z.string()]) });
-
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const key = configKey(opts.args[0]);
   const value = configValue(key, opts.args[1]);
   const { profile } = ctx.settings;

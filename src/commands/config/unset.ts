@@ -1,11 +1,12 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { readProfile, updateProfile } from '../../lib/config.js';
 import { configKey } from './keys.js';
+import type { unset } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const Options = z.object({ args: z.tuple([z.string()]) });
+type Options = OptionsOf<typeof unset>;
 
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const key = configKey(opts.args[0]);
   const { profile } = ctx.settings;
   if (readProfile(ctx.env, profile)[key] === undefined) {

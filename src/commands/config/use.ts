@@ -1,15 +1,13 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { updateProfile } from '../../lib/config.js';
 import { UsageError } from '../../lib/errors.js';
 import { UUID_PATTERN, type Project } from '../../lib/schemas.js';
+import type { use } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-/** `--profile new` names the profile this creates. */
-export const allowsNewProfile = true;
+type Options = OptionsOf<typeof use>;
 
-export const Options = z.object({ args: z.tuple([z.string()]) });
-
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const wanted = opts.args[0].trim();
   const project = UUID_PATTERN.test(wanted) ? await ctx.api.projects.get(wanted.toLowerCase()) : await byName(wanted, ctx);
   const { profile } = ctx.settings;

@@ -4,30 +4,17 @@
 import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, NotFoundError, PdsError, UsageError } from '../../lib/errors.js';
 import { NameClaims, StorageDeniedError, safeFileName, saveToFile, saveToStream, type SaveOptions, type Saved } from '../../lib/download.js';
 import { createTransport } from '../../lib/transport.js';
 import { formatBytes } from '../../lib/upload.js';
-import { positiveInt } from '../options.js';
 import { BatchDisplay } from './batch-display.js';
 import { pool } from '../../lib/pool.js';
+import type { DownloadOptions } from './index.js';
 
-export const scripting = ['jq'] as const;
-
-export const Options = z.object({
-  kind: z.enum(['contract', 'statement']),
-  all: z.optional(z.boolean()),
-  output: z.optional(z.string()),
-  force: z.optional(z.boolean()),
-  // At most the connections the transport keeps per host: a download queued inside it would have its
-  // idle clock running while it waits.
-  concurrency: z._default(positiveInt('--concurrency', 1, 8), 4),
-  args: z.tuple([z.array(z.string())]),
-});
-type Options = z.infer<typeof Options>;
+type Options = DownloadOptions;
 
 /** Where the files go: one named file, a directory (names from the service), or stdout. */
 type Destination = { to: 'file'; path: string } | { to: 'dir'; dir: string } | { to: 'stdout' };

@@ -1,6 +1,5 @@
 // What a processes object (SPEC 4.10) means, for either kind: running, completed or failed, with
 // the lines that say why; and the polling loop shared by `upload --wait` and `status --watch`.
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentProcesses } from '../../lib/api/documents.js';
 import { InterruptedError, UsageError } from '../../lib/errors.js';
@@ -143,26 +142,6 @@ export function checkDocumentId(kind: DocumentKind, raw: string): string {
   }
   return id;
 }
-
-/** `--interval 2`, `--wait-timeout 600`: seconds, fractions allowed, from commander's string. */
-export function seconds(flag: string, min: number, max: number) {
-  return z.pipe(
-    z.string(),
-    z.transform((value, ctx) => {
-      const n = Number(value);
-      if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-        ctx.issues.push({ code: 'custom', input: value, message: `invalid ${flag} '${value}': expected seconds from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    }),
-  );
-}
-
-export const WatchFlags = {
-  interval: z._default(seconds('--interval', 0.1, 3600), 2),
-  waitTimeout: z._default(seconds('--wait-timeout', 1, 7 * 24 * 3600), 600),
-};
 
 export interface WatchOptions {
   intervalMs: number;

@@ -1,20 +1,13 @@
 // `pds contracts status <staging-id>` and `pds statements status <staging-or-statement-id>`.
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses } from '../../lib/api/documents.js';
 import { PdsError, ProcessingFailedError } from '../../lib/errors.js';
-import { WatchFlags, briefOf, checkDocumentId, progressOf, stagingCheck, statementRun, statusCommand, watchProcesses, type Progress } from './processes.js';
+import { briefOf, checkDocumentId, progressOf, stagingCheck, statementRun, statusCommand, watchProcesses, type Progress } from './processes.js';
+import type { StatusOptions } from './index.js';
 
-export const scripting = ['jq'] as const;
+type Options = StatusOptions;
 
-export const Options = z.object({
-  kind: z.enum(['contract', 'statement']),
-  watch: z.optional(z.boolean()),
-  ...WatchFlags,
-  args: z.tuple([z.string()]),
-});
-
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
+export async function run(opts: Options, ctx: Context): Promise<number> {
   const kind: DocumentKind = opts.kind;
   const id = checkDocumentId(kind, opts.args[0]);
   const projectId = ctx.project();

@@ -1,25 +1,45 @@
 // `pds emulator start`: the local service, for demos, tests and working offline.
-import type { Command } from 'commander';
-import { lazyAction, type Runner } from '../../lib/command.js';
+import { verb, type NounDef } from '../../lib/verb.js';
 
-export function registerEmulator(program: Command, runner: Runner): void {
-  const emulator = program.command('emulator').description('run a local emulator of the service (demo tokens, seeded data)');
-  emulator
-    .command('start')
-    .description('serve the emulator until Ctrl-C; the first line on stdout gives its URL')
-    .option('--port <port>', 'port to listen on; 0 picks a free one (default 4010)')
-    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
-    .option('--data <file>', 'keep the state in this JSON file across restarts (default: in memory)')
-    .option('--scale <n>', 'multiply the size of the seeded catalog (default 1)')
-    .option('--latency <ms>', 'delay every response by this many milliseconds (default 0)')
-    .option('--fail-rate <share>', 'answer this share of requests, 0 to 1, with 503 (default 0)')
-    .option('--rate-limit <n>', 'requests per token per minute; 0 is unlimited (default 0)')
-    .option('--processing-ms <ms>', 'duration of one processing step of an upload (default 1000)')
-    .option('--seed <n>', 'seed of the fault injection\'s random choices (default 1)')
-    .option('--url-ttl <seconds>', 'lifetime of the signed URLs of downloads (default 300)')
-    .option('--token-ttl <seconds>', 'lifetime of the access tokens of a browser sign-in (default 3600)')
-    .option('--drift', 'answer in the drifted forms of a deployed service: catalog lists paged, search keyed by type, statement processes as extraction_*')
-    // The global -q/--quiet is read for this: declared here too so that the help shows its meaning.
-    .option('--quiet', 'no request log on stderr')
-    .action(lazyAction(runner, () => import('./start.js')));
-}
+/** What the examples test cannot wait for: the emulator's own tests start and stop it. */
+const SERVES = 'a server left running (the emulator tests start and stop it)';
+
+const whole = (min: number, help: string, max?: number) => ({ type: 'number', value: 'n', integer: true, min, help, ...(max === undefined ? {} : { max }) }) as const;
+
+export const start = verb({
+  name: 'start',
+  description: 'serve the emulator until Ctrl-C; the first line on stdout gives its URL',
+  flags: {
+    port: { ...whole(0, 'port to listen on; 0 picks a free one (default 4010)', 65_535), value: 'port' },
+    host: { type: 'string', value: 'host', nonEmpty: true, help: 'address to listen on (default 127.0.0.1)' },
+    data: { type: 'string', value: 'file', nonEmpty: true, help: 'keep the state in this JSON file across restarts (default: in memory)' },
+    scale: whole(1, 'multiply the size of the seeded catalog (default 1)', 1000),
+    latency: { ...whole(0, 'delay every response by this many milliseconds (default 0)'), value: 'ms' },
+    failRate: { type: 'number', value: 'share', min: 0, max: 1, help: 'answer this share of requests with 503 (default 0)' },
+    rateLimit: whole(0, 'requests per token per minute; 0 is unlimited (default 0)'),
+    processingMs: { ...whole(0, 'duration of one processing step of an upload (default 1000)'), value: 'ms' },
+    seed: whole(0, "seed of the fault injection's random choices (default 1)"),
+    urlTtl: { ...whole(0, 'lifetime of the signed URLs of downloads (default 300)'), value: 'seconds' },
+    tokenTtl: { ...whole(1, 'lifetime of the access tokens of a browser sign-in (default 3600)'), value: 'seconds' },
+    drift: {
+      type: 'boolean',
+      help: 'answer in the drifted forms of a deployed service: catalog lists paged, search keyed by type, statement processes as extraction_*',
+    },
+  },
+  // It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it.
+  allowsNewProfile: true,
+  notes: 'The global -q/--quiet turns off the request log on stderr.',
+  examples: [
+    ['pds emulator start --quiet &', 'on http://127.0.0.1:4010', SERVES],
+    ['pds emulator start --port 0 --latency 200 --fail-rate 0.1', 'a slow, flaky service', SERVES],
+    ['pds emulator start --drift', 'the drifted answers of a deployed service', SERVES],
+  ],
+  load: () => import('./start.js'),
+});
+
+export const emulator: NounDef = {
+  name: 'emulator',
+  description: 'run a local emulator of the service (demo tokens, seeded data)',
+  examples: [['pds emulator start --quiet &', undefined, SERVES]],
+  verbs: [start],
+};

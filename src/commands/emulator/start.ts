@@ -1,47 +1,13 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { defaultOptions } from '../../emulator/server.js';
 import { serveFromCli } from '../../emulator/cli.js';
 import type { EmulatorOptions } from '../../emulator/http.js';
+import type { start } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-/** A number from a flag's string, within bounds; `integer` rejects fractions. */
-function numberFlag(flag: string, { min, max, integer }: { min: number; max?: number; integer: boolean }) {
-  const range = max === undefined ? `≥ ${min}` : `from ${min} to ${max}`;
-  const kind = integer ? 'a whole number' : 'a number';
-  return z.pipe(
-    z.string(),
-    z.transform((value, ctx) => {
-      const n = Number(value);
-      const shaped = integer ? /^\s*-?\d+\s*$/.test(value) : value.trim() !== '';
-      if (!shaped || !Number.isFinite(n) || n < min || (max !== undefined && n > max)) {
-        ctx.issues.push({ code: 'custom', input: value, message: `invalid ${flag} '${value}': expected ${kind} ${range}` });
-        return z.NEVER;
-      }
-      return n;
-    }),
-  );
-}
+type Options = OptionsOf<typeof start>;
 
-/** It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it. */
-export const allowsNewProfile = true;
-
-export const Options = z.object({
-  args: z.tuple([]),
-  port: z.optional(numberFlag('--port', { min: 0, max: 65_535, integer: true })),
-  host: z.optional(z.string().check(z.minLength(1, 'invalid --host: empty'))),
-  data: z.optional(z.string().check(z.minLength(1, 'invalid --data: empty'))),
-  scale: z.optional(numberFlag('--scale', { min: 1, max: 1000, integer: true })),
-  latency: z.optional(numberFlag('--latency', { min: 0, integer: true })),
-  failRate: z.optional(numberFlag('--fail-rate', { min: 0, max: 1, integer: false })),
-  rateLimit: z.optional(numberFlag('--rate-limit', { min: 0, integer: true })),
-  processingMs: z.optional(numberFlag('--processing-ms', { min: 0, integer: true })),
-  seed: z.optional(numberFlag('--seed', { min: 0, integer: true })),
-  drift: z.optional(z.boolean()),
-  urlTtl: z.optional(numberFlag('--url-ttl', { min: 0, integer: true })),
-  tokenTtl: z.optional(numberFlag('--token-ttl', { min: 1, integer: true })),
-});
-
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
+export async function run(opts: Options, ctx: Context): Promise<number> {
   const options: EmulatorOptions = {
     ...defaultOptions,
     ...(opts.port === undefined ? {} : { port: opts.port }),

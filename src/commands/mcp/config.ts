@@ -1,27 +1,14 @@
 // `pds mcp config --client claude|cursor|vscode`: the snippet that client's configuration needs to
 // start `pds mcp`. It prints; it edits no file (where the snippet goes is said on stderr).
 import { resolve } from 'node:path';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE } from '../../lib/config.js';
 import { selectTools } from './serve.js';
-import { positiveInt } from '../options.js';
+import type { config } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-/** The snippet may name a profile that exists only where the client runs. */
-export const allowsNewProfile = true;
-
-export const scripting = ['jq'] as const;
-
-export const Options = z.object({
-  args: z.tuple([]),
-  client: z.string(),
-  allowWrites: z.optional(z.boolean()),
-  tools: z.optional(z.string()),
-  toolsets: z.optional(z.string()),
-  root: z.optional(z.array(z.string())),
-  maxResults: z.optional(positiveInt('--max-results', 1, 100)),
-});
+type Options = OptionsOf<typeof config>;
 
 const CLIENTS = {
   claude: {
@@ -40,7 +27,7 @@ const CLIENTS = {
   },
 } as const;
 
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const client = CLIENTS[opts.client as keyof typeof CLIENTS];
   if (!Object.hasOwn(CLIENTS, opts.client) || !client) {
     throw new UsageError(`unknown client '${opts.client}'`, { details: [`clients: ${Object.keys(CLIENTS).join(', ')}`] });
@@ -53,10 +40,10 @@ export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<
   // Like -p: a service named on this command line (not one of the environment's) goes in the snippet.
   if (ctx.settings.apiUrlSource === 'flag') args.push('--api-url', ctx.settings.apiUrl);
   if (opts.allowWrites) args.push('--allow-writes');
-  if (opts.toolsets !== undefined) args.push('--toolsets', opts.toolsets);
-  if (opts.tools !== undefined) args.push('--tools', opts.tools);
+  if (opts.toolsets !== undefined) args.push('--toolsets', opts.toolsets.join(','));
+  if (opts.tools !== undefined) args.push('--tools', opts.tools.join(','));
   // The client starts pds in a directory of its own: a root is made absolute here.
-  for (const root of opts.root ?? []) args.push('--root', resolve(root));
+  for (const root of opts.root) args.push('--root', resolve(root));
   if (opts.maxResults !== undefined) args.push('--max-results', String(opts.maxResults));
   ctx.output.json(client.snippet({ command: 'pds', args }));
   ctx.output.info(client.where(args));

@@ -1,38 +1,62 @@
-// `pds mcp`: an MCP server on stdio for agents on this machine, and `pds mcp config` for their
-// clients. The MCP SDK is imported by the verb only, never when the program is built.
-import type { Command } from 'commander';
-import { collect, lazyAction, type Runner } from '../../lib/command.js';
-import { helpNotes } from '../../lib/help.js';
+// `pds mcp`: an MCP server on stdio for agents on this machine, `pds mcp config` for their clients,
+// `pds mcp tools` for what it offers. The MCP SDK is imported by the server only, never when the
+// program is built.
+import { verb, type NounDef, type OptionsOf } from '../../lib/verb.js';
 
-export function registerMcp(program: Command, runner: Runner): void {
-  const mcp = program
-    .command('mcp')
-    .description("an MCP server on stdio: the project's data and sandbox as tools for AI agents, over pds's own sign-in")
-    .option('--allow-writes', 'also offer the write tools (upload_contract, upload_statement)')
-    .option('--toolsets <names>', 'offer these toolsets, comma-separated (`pds mcp tools` lists them; default: every read toolset)')
-    .option('--tools <names>', 'offer only these tools, comma-separated (e.g. search,get_contract)')
-    .option('--max-results <n>', 'records per tool call at most, 1 to 100 (default 100); a cursor gives the next ones')
-    .option('--root <dir>', 'upload tools read files only under this directory; repeatable (default: the working directory)', collect)
-    .addHelpText(
-      'after',
-      helpNotes(`stdout carries only MCP messages; logs go to stderr. -p pins the project: the tools then take no
-projectId. The server ends when the client closes stdin (or on Ctrl-C).`),
-    )
-    .action(lazyAction(runner, () => import('./serve.js')));
+export const MCP_CLIENTS = ['claude', 'cursor', 'vscode'] as const;
 
-  mcp
-    .command('config')
-    .description("print an MCP client's configuration snippet for `pds mcp` (edits no file)")
-    .requiredOption('--client <name>', 'claude, cursor or vscode')
-    .option('--allow-writes', 'put --allow-writes in the snippet')
-    .option('--toolsets <names>', 'put --toolsets in the snippet')
-    .option('--tools <names>', 'put --tools in the snippet')
-    .option('--root <dir>', 'put --root in the snippet, as an absolute path; repeatable', collect)
-    .option('--max-results <n>', 'put --max-results in the snippet (1 to 100)')
-    .action(lazyAction(runner, () => import('./config.js')));
+const SERVER_FLAGS = {
+  allowWrites: { type: 'boolean', help: 'also offer the write tools (upload_contract, upload_statement)' },
+  toolsets: {
+    type: 'list',
+    value: 'names',
+    help: 'offer these toolsets, comma-separated (`pds mcp tools` lists them; default: every read toolset)',
+  },
+  tools: { type: 'list', value: 'names', help: 'offer only these tools, comma-separated (e.g. search,get_contract)' },
+  root: { type: 'repeated', value: 'dir', help: 'upload tools read files only under this directory; repeatable (default: the working directory)' },
+  maxResults: { type: 'number', value: 'n', integer: true, min: 1, max: 100, help: 'records per tool call at most; a cursor gives the next ones' },
+} as const;
 
-  mcp
-    .command('tools')
-    .description('list every tool `pds mcp` can offer, its toolset, and whether it writes')
-    .action(lazyAction(runner, () => import('./list.js')));
-}
+export const serve = verb({
+  name: 'mcp',
+  description: "an MCP server on stdio: the project's data and sandbox as tools for AI agents, over pds's own sign-in",
+  flags: { ...SERVER_FLAGS, maxResults: { ...SERVER_FLAGS.maxResults, default: 100 } },
+  notes: `stdout carries only MCP messages; logs go to stderr. -p pins the project: the tools then take no
+projectId. The server ends when the client closes stdin (or on Ctrl-C).`,
+  examples: [
+    ['pds mcp config --client claude', "the snippet for the client's configuration"],
+    ['pds mcp -p 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7 --tools search,get_contract'],
+    ['pds mcp --toolsets documents,search', 'contracts, statements and search only'],
+  ],
+  load: () => import('./serve.js'),
+});
+export type ServeOptions = OptionsOf<typeof serve>;
+
+export const config = verb({
+  name: 'config',
+  description: "print an MCP client's configuration snippet for `pds mcp` (edits no file)",
+  flags: {
+    client: { type: 'string', value: 'name', required: true, help: MCP_CLIENTS.join(', '), completion: MCP_CLIENTS },
+    allowWrites: { ...SERVER_FLAGS.allowWrites, help: 'put --allow-writes in the snippet' },
+    toolsets: { ...SERVER_FLAGS.toolsets, help: 'put --toolsets in the snippet' },
+    tools: { ...SERVER_FLAGS.tools, help: 'put --tools in the snippet' },
+    root: { ...SERVER_FLAGS.root, help: 'put --root in the snippet, as an absolute path; repeatable' },
+    maxResults: { ...SERVER_FLAGS.maxResults, help: 'put --max-results in the snippet' },
+  },
+  // The snippet may name a profile that exists only where the client runs.
+  allowsNewProfile: true,
+  scripting: ['jq'],
+  examples: [['pds mcp config --client claude'], ['pds mcp config --client vscode --tools search,get_contract']],
+  load: () => import('./config.js'),
+});
+
+export const tools = verb({
+  name: 'tools',
+  description: 'list every tool `pds mcp` can offer, its toolset, and whether it writes',
+  allowsNewProfile: true,
+  scripting: ['jq', 'fields'],
+  examples: [['pds mcp tools'], ["pds mcp tools --json --jq 'map(select(.writes)) | .[].tool'", 'the tools that write']],
+  load: () => import('./list.js'),
+});
+
+export const mcp: NounDef = { name: 'mcp', description: serve.description, ownVerb: serve, verbs: [config, tools] };

@@ -1,14 +1,9 @@
 // `pds mcp tools`: every tool `pds mcp` can offer, its toolset, whether it writes. Needs no sign-in.
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { Column } from '../../lib/output.js';
+import type { OptionsOf } from '../../lib/verb.js';
+import type { tools } from './index.js';
 import { TOOLS } from './tools.js';
-
-export const allowsNewProfile = true;
-
-export const scripting = ['jq', 'fields'] as const;
-
-export const Options = z.object({ args: z.tuple([]) });
 
 interface Row {
   tool: string;
@@ -24,7 +19,7 @@ const columns: Column<Row>[] = [
   { header: 'title', value: (row) => row.title },
 ];
 
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(_opts: OptionsOf<typeof tools>, ctx: Context): Promise<void> {
   const rows: Row[] = TOOLS.map((tool) => ({ tool: tool.name, toolset: tool.toolset, writes: tool.write, title: tool.title }));
   async function* single() {
     yield { items: rows, page: 1, perPage: rows.length, total: rows.length };

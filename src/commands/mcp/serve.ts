@@ -1,12 +1,10 @@
 // `pds mcp`: the MCP server on stdio. stdout belongs to the protocol: the tools work over a Context
 // whose stdout is stderr, so nothing the output layer or the HTTP client says can reach it.
-import * as z from 'zod/mini';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../lib/context.js';
 import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
-import { commaList, positiveInt } from '../options.js';
 import { UUID_PATTERN } from '../../lib/schemas.js';
 import { scopeOf } from '../auth/scope.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
@@ -14,16 +12,9 @@ import { TOOLS, cursorState, inputSchema, resume, type Call, type ToolDefinition
 import { TOOLSETS, type Toolset } from './toolsets.js';
 import { settle, untrusted } from './results.js';
 import { confinedFile, rootDirectories, serverRoots, type Root } from './roots.js';
+import type { ServeOptions } from './index.js';
 
-export const Options = z.object({
-  args: z.tuple([]),
-  allowWrites: z.optional(z.boolean()),
-  tools: z.optional(z.string()),
-  toolsets: z.optional(z.string()),
-  maxResults: z._default(positiveInt('--max-results', 1, 100), 100),
-  root: z.optional(z.array(z.string())),
-});
-type Options = z.infer<typeof Options>;
+type Options = ServeOptions;
 
 const INSTRUCTIONS =
   "Tools over the Project Data Service (pds): a music-rights project's contracts, statements, catalog records, " +
@@ -111,7 +102,7 @@ export function selectTools(opts: Pick<Options, 'allowWrites' | 'tools' | 'tools
   const sets = selectToolsets(opts);
   const offered = TOOLS.filter((tool) => sets.includes(tool.toolset));
   if (opts.tools === undefined) return offered;
-  const names = [...new Set(commaList(opts.tools))];
+  const names = [...new Set(opts.tools)];
   const known = { details: [`tools: ${TOOLS.map((t) => t.name).join(', ')}`] };
   if (names.length === 0) throw new UsageError('--tools: no tool names given', known);
   for (const name of names) {
@@ -126,7 +117,7 @@ export function selectTools(opts: Pick<Options, 'allowWrites' | 'tools' | 'tools
 function selectToolsets(opts: Pick<Options, 'allowWrites' | 'toolsets'>): Toolset[] {
   const all = Object.keys(TOOLSETS) as Toolset[];
   if (opts.toolsets === undefined) return all.filter((set) => opts.allowWrites || !TOOLSETS[set].write);
-  const names = [...new Set(commaList(opts.toolsets))];
+  const names = [...new Set(opts.toolsets)];
   const known = { details: [`toolsets: ${all.join(', ')}`] };
   if (names.length === 0) throw new UsageError('--toolsets: no toolset names given', known);
   for (const name of names) {

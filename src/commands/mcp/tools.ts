@@ -20,12 +20,14 @@ import {
   uuid,
 } from '../../lib/schemas.js';
 import { formatBytes, type LocalUpload } from '../../lib/upload.js';
-import { positiveInt } from '../options.js';
+import { flagSchema, numeric } from '../../lib/verb-options.js';
 import { ROLES, ResourceFlags, resourceQuery } from '../catalog/flags.js';
 import { checkResourceId } from '../catalog/get.js';
-import { Options as SearchOptions, SEARCH_TYPES, searchQuery, searchTypes } from '../search/search.js';
+import { SEARCH_TYPES, searchQuery, searchTypes } from '../search/search.js';
+import { SEARCH_FLAGS } from '../search/index.js';
 import { checkDocumentId, progressOf, shortExtraction } from '../documents/processes.js';
-import { Options as UploadOptions, extractionNames } from '../upload/upload.js';
+import { extractionNames } from '../upload/upload.js';
+import { UPLOAD_FLAGS } from '../upload/index.js';
 import { readPath, ROOT } from '../sandbox/session.js';
 import type { Toolset } from './toolsets.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
@@ -88,7 +90,8 @@ const describe = <T extends z.ZodMiniType>(schema: T, text: string): T => schema
 
 /** An agent sends numbers as JSON numbers; the CLI's parsers take the strings commander passes. */
 const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transform(String));
-const wholeNumber = (name: string, min: number, max?: number) => z.pipe(numberOrText, positiveInt(name, min, max));
+const wholeNumber = (name: string, min: number, max?: number) =>
+  z.pipe(numberOrText, numeric(name, { type: 'number', value: 'n', integer: true, min, ...(max === undefined ? {} : { max }), help: '' }));
 
 export const projectIdInput = describe(
   z.optional(uuid),
@@ -248,7 +251,7 @@ function documentTools(): ToolDefinition[] {
         ...(kind === 'contract'
           ? {
               extract: describe(
-                UploadOptions.shape.extract,
+                flagSchema('extract', UPLOAD_FLAGS.extract),
                 `extractions to run: ${EXTRACTIONS.map(shortExtraction).join(', ')} (with or without the extract- prefix)`,
               ),
             }
@@ -324,7 +327,7 @@ function projectTools(): ToolDefinition[] {
       output: listOutput(SearchResult),
       input: {
         query: describe(z.string(), 'words to look for, 1 to 500 characters'),
-        type: describe(SearchOptions.shape.type, `only these types, comma-separated or a list: ${SEARCH_TYPES.join(', ')}`),
+        type: describe(flagSchema('type', SEARCH_FLAGS.type), `only these types, comma-separated or a list: ${SEARCH_TYPES.join(', ')}`),
         limit: describe(z.optional(wholeNumber('limit', 1)), 'at most this many results in all'),
         cursor: cursorInput,
       },

@@ -1,15 +1,12 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { Project } from '../../lib/schemas.js';
 import { schemaFields } from '../../lib/fields.js';
+import type { get } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const paged = true;
+type Options = OptionsOf<typeof get>;
 
-export const scripting = ['jq', 'fields'] as const;
-
-export const Options = z.object({ args: z.tuple([z.optional(z.string())]) });
-
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   ctx.output.checkFields(schemaFields(Project), 'projects');
   const projectId = ctx.project(opts.args[0]);
   await ctx.output.record(await ctx.api.projects.get(projectId));

@@ -1,17 +1,31 @@
-import type { Command } from 'commander';
-import { lazyAction, type Runner } from '../../lib/command.js';
+// `pds projects ls|get`.
+import { verb, type NounDef } from '../../lib/verb.js';
+import { DEMO_PROJECT } from '../examples.js';
 
-export function registerProjects(program: Command, runner: Runner): void {
-  const projects = program.command('projects').description('list and inspect projects');
-  projects
-    .command('ls')
-    .alias('list')
-    .description('list the projects the token reaches')
-    .action(lazyAction(runner, () => import('./ls.js')));
-  projects
-    .command('get')
-    .alias('view')
-    .description('show a project (default: the current project)')
-    .argument('[project-id]', 'project UUID')
-    .action(lazyAction(runner, () => import('./get.js')));
-}
+export const ls = verb({
+  name: 'ls',
+  aliases: ['list'],
+  description: 'list the projects the token reaches',
+  paged: true,
+  scripting: ['jq', 'fields'],
+  examples: [['pds projects ls'], ['pds projects ls --jq \'.[] | select(.name | test("north"; "i")) | .id\'', 'the id of a project found by name']],
+  load: () => import('./ls.js'),
+});
+
+export const get = verb({
+  name: 'get',
+  aliases: ['view'],
+  description: 'show a project (default: the current project)',
+  args: [{ name: 'project-id', help: 'project UUID', completion: 'projects' }],
+  paged: true,
+  scripting: ['jq', 'fields'],
+  examples: [['pds projects get', 'the current project'], [`pds projects get ${DEMO_PROJECT} --fields id,name`]],
+  load: () => import('./get.js'),
+});
+
+export const projects: NounDef = {
+  name: 'projects',
+  description: 'list and inspect projects',
+  examples: [['pds projects ls'], ['pds projects get']],
+  verbs: [ls, get],
+};

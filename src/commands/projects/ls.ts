@@ -1,16 +1,13 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { projectColumns } from './view.js';
 import { Project } from '../../lib/schemas.js';
 import { schemaFields } from '../../lib/fields.js';
+import type { ls } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const paged = true;
+type Options = OptionsOf<typeof ls>;
 
-export const scripting = ['jq', 'fields'] as const;
-
-export const Options = z.object({ args: z.tuple([]) });
-
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(_opts: Options, ctx: Context): Promise<void> {
   const fields = schemaFields(Project);
   ctx.output.checkFields(fields, 'projects');
   const projects = await ctx.api.projects.list();

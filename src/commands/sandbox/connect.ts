@@ -1,13 +1,12 @@
 // `pds sandbox connect`: opens the project's sandbox session (the other verbs also do it themselves).
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { openSandbox } from './session.js';
+import type { connect } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const scripting = ['jq'] as const;
+type Options = OptionsOf<typeof connect>;
 
-export const Options = z.object({ args: z.tuple([]) });
-
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(_opts: Options, ctx: Context): Promise<void> {
   const { projectId, session } = await openSandbox(ctx);
   if (ctx.settings.json) {
     ctx.output.json(session);

@@ -1,12 +1,11 @@
 // `pds sandbox disconnect`: ends the project's sandbox session.
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
+import type { disconnect } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const scripting = ['jq'] as const;
+type Options = OptionsOf<typeof disconnect>;
 
-export const Options = z.object({ args: z.tuple([]) });
-
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(_opts: Options, ctx: Context): Promise<void> {
   const projectId = ctx.project();
   const result = await ctx.api.sandbox.disconnect(projectId);
   if (ctx.settings.json) {

@@ -1,15 +1,14 @@
 // `pds sandbox exec <command...>`: bash commands in the project's sandbox, in one request.
 import type { Readable } from 'node:stream';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { lastFailure, openSandbox, writeResults } from './session.js';
+import type { exec } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const scripting = ['jq'] as const;
+type Options = OptionsOf<typeof exec>;
 
-export const Options = z.object({ args: z.tuple([z.optional(z.array(z.string()))]), parallel: z.optional(z.boolean()) });
-
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
+export async function run(opts: Options, ctx: Context): Promise<number> {
   const commands = await commandList(opts.args[0] ?? [], ctx);
   if (commands.length === 0) {
     throw new UsageError('no commands to run', {

@@ -1,62 +1,91 @@
 // `pds sandbox …`: the project's data as files, explored with bash on the service.
-import type { Command } from 'commander';
-import { lazyAction, type Runner } from '../../lib/command.js';
-import { helpNotes } from '../../lib/help.js';
+import { verb, type NounDef } from '../../lib/verb.js';
 
-export function registerSandbox(program: Command, runner: Runner): void {
-  const sandbox = program
-    .command('sandbox')
-    .description("explore the project's data as files, with bash commands run by the service")
-    .addHelpText('after', helpNotes('Every verb connects to the sandbox by itself; `connect` and `disconnect` manage the session explicitly.'));
+const PATH_HELP = 'directory (or file) in the sandbox';
 
-  sandbox
-    .command('exec')
-    .description('run bash commands in the sandbox, in order, in one request')
-    .argument('[command...]', 'each argument is one bash command; `-` alone reads them from stdin, one per line')
-    .option('--parallel', 'run the commands at the same time, each in a sandbox of its own (results still print in order)')
-    .addHelpText(
-      'after',
-      helpNotes(`Each command's stdout goes to stdout and its stderr to stderr. The exit code is the last non-zero
+export const exec = verb({
+  name: 'exec',
+  description: 'run bash commands in the sandbox, in order, in one request',
+  args: [{ name: 'command', help: 'each argument is one bash command; `-` alone reads them from stdin, one per line', variadic: true }],
+  flags: {
+    parallel: { type: 'boolean', help: 'run the commands at the same time, each in a sandbox of its own (results still print in order)' },
+  },
+  scripting: ['jq'],
+  notes: `Each command's stdout goes to stdout and its stderr to stderr. The exit code is the last non-zero
 exit code of the commands (0 if all succeed), also with --json, which prints the result array
-[{command, stdout, stderr, exitCode}]. From stdin, blank lines and lines starting with # are skipped.`),
-    )
-    .action(lazyAction(runner, () => import('./exec.js')));
+[{command, stdout, stderr, exitCode}]. From stdin, blank lines and lines starting with # are skipped.`,
+  examples: [
+    ["pds sandbox exec 'cat stats.yaml'"],
+    ["pds sandbox exec 'cd contracts' 'ls'", 'each command starts at the workspace root again'],
+    ["printf 'ls\\ncat stats.yaml\\n' | pds sandbox exec -"],
+  ],
+  load: () => import('./exec.js'),
+});
 
-  sandbox
-    .command('ls')
-    .alias('list')
-    .description('list a sandbox directory (default: the workspace root); directories end with /')
-    .argument('[path]', 'directory (or file) in the sandbox')
-    .addHelpText('after', helpNotes('Columns on a terminal, one name per line when piped; --json prints the names as an array. Given a file, prints its path, as ls does.'))
-    .action(lazyAction(runner, () => import('./ls.js')));
+export const ls = verb({
+  name: 'ls',
+  aliases: ['list'],
+  description: 'list a sandbox directory (default: the workspace root); directories end with /',
+  args: [{ name: 'path', help: PATH_HELP }],
+  paged: true,
+  scripting: ['jq'],
+  notes: 'Columns on a terminal, one name per line when piped; --json prints the names as an array. Given a file, prints its path, as ls does.',
+  examples: [['pds sandbox ls'], ['pds sandbox ls contracts']],
+  load: () => import('./ls.js'),
+});
 
-  sandbox
-    .command('cat')
-    .description('print a sandbox file, byte for byte (--json: {type, content})')
-    .argument('<path>', 'file in the sandbox, e.g. stats.yaml')
-    .action(lazyAction(runner, () => import('./cat.js')));
+export const cat = verb({
+  name: 'cat',
+  description: 'print a sandbox file, byte for byte (--json: {type, content})',
+  args: [{ name: 'path', help: 'file in the sandbox, e.g. stats.yaml', required: true }],
+  paged: true,
+  scripting: ['jq'],
+  examples: [['pds sandbox cat stats.yaml'], ['pds sandbox cat AGENTS.md | less']],
+  load: () => import('./cat.js'),
+});
 
-  sandbox
-    .command('info')
-    .description("print the workspace's guide, AGENTS.md: layout, counts, example commands")
-    .action(lazyAction(runner, () => import('./info.js')));
+export const info = verb({
+  name: 'info',
+  description: "print the workspace's guide, AGENTS.md: layout, counts, example commands",
+  paged: true,
+  scripting: ['jq'],
+  examples: [['pds sandbox info']],
+  load: () => import('./info.js'),
+});
 
-  sandbox
-    .command('shell')
-    .description('an interactive prompt: each line runs through exec; cd is kept across lines')
-    .addHelpText(
-      'after',
-      helpNotes('Needs a terminal on stdin (for scripts: pds sandbox exec -). `exit` or Ctrl-D leaves and disconnects; Ctrl-C cancels the line being typed, or stops waiting for a running command.'),
-    )
-    .action(lazyAction(runner, () => import('./shell.js')));
+export const shell = verb({
+  name: 'shell',
+  description: 'an interactive prompt: each line runs through exec; cd is kept across lines',
+  notes:
+    'Needs a terminal on stdin (for scripts: pds sandbox exec -). `exit` or Ctrl-D leaves and disconnects; Ctrl-C cancels the line being typed, or stops waiting for a running command.',
+  examples: [['pds sandbox shell', 'Ctrl-D or `exit` leaves', 'a terminal']],
+  load: () => import('./shell.js'),
+});
 
-  sandbox
-    .command('connect')
-    .description("open the project's sandbox session (--json: the service's answer)")
-    .action(lazyAction(runner, () => import('./connect.js')));
+export const connect = verb({
+  name: 'connect',
+  description: "open the project's sandbox session (--json: the service's answer)",
+  scripting: ['jq'],
+  examples: [['pds sandbox connect', 'start the session now rather than on first use']],
+  load: () => import('./connect.js'),
+});
 
-  sandbox
-    .command('disconnect')
-    .description("end the project's sandbox session (--json: the service's answer)")
-    .action(lazyAction(runner, () => import('./disconnect.js')));
-}
+export const disconnect = verb({
+  name: 'disconnect',
+  description: "end the project's sandbox session (--json: the service's answer)",
+  scripting: ['jq'],
+  examples: [['pds sandbox disconnect']],
+  load: () => import('./disconnect.js'),
+});
+
+export const sandbox: NounDef = {
+  name: 'sandbox',
+  description: "explore the project's data as files, with bash commands run by the service",
+  notes: 'Every verb connects to the sandbox by itself; `connect` and `disconnect` manage the session explicitly.',
+  examples: [
+    ['pds sandbox info', "the workspace's guide (AGENTS.md)"],
+    ["pds sandbox exec 'grep -ril royalt contracts/*/extracted | wc -l'"],
+    ['pds sandbox shell', undefined, 'a terminal'],
+  ],
+  verbs: [exec, ls, cat, info, shell, connect, disconnect],
+};

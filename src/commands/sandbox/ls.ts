@@ -1,18 +1,15 @@
 // `pds sandbox ls [path]`: the entries of a sandbox directory. Like ls: columns on a terminal, one
 // name per line when piped, a file's own path when given a file.
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { ROOT, openSandbox, readPath } from './session.js';
+import type { ls } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const paged = true;
-
-export const scripting = ['jq'] as const;
-
-export const Options = z.object({ args: z.tuple([z.optional(z.string())]) });
+type Options = OptionsOf<typeof ls>;
 
 const GAP = 2;
 
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const path = opts.args[0] ?? ROOT;
   const sandbox = await openSandbox(ctx);
   const entry = await readPath(ctx, sandbox, path);

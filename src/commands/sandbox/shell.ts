@@ -3,14 +3,15 @@
 // itself and runs every line as `cd '<dir>' && <line>`.
 import { createInterface, type Interface } from 'node:readline';
 import type { Writable } from 'node:stream';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import type { ExecResult } from '../../lib/schemas.js';
 import { safeText } from '../../lib/text.js';
 import { endsMidLine, openSandbox, writeResults, type Sandbox } from './session.js';
+import type { shell } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const Options = z.object({ args: z.tuple([]) });
+type Options = OptionsOf<typeof shell>;
 
 export interface ShellState {
   /** Absolute sandbox path lines run in; undefined for the workspace root. */
@@ -116,7 +117,7 @@ function lastLine(text: string): string {
 /** Ctrl-C while a line ran: its request was aborted (the sandbox may still finish the commands). */
 class Cancelled extends Error {}
 
-export async function run(_opts: z.infer<typeof Options>, ctx: Context): Promise<number> {
+export async function run(_opts: Options, ctx: Context): Promise<number> {
   const { io } = ctx;
   if (!io.stdinIsTTY) {
     throw new UsageError('`pds sandbox shell` needs a terminal on stdin', {

@@ -1,21 +1,15 @@
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import { singularType, type SearchHit } from '../../lib/api/projects.js';
 import type { Column } from '../../lib/output.js';
 import { UsageError } from '../../lib/errors.js';
-import { commaList, positiveInt } from '../options.js';
+import { commaList } from '../../lib/verb-options.js';
+import type { search } from './index.js';
+import type { OptionsOf } from '../../lib/verb.js';
 
-export const SEARCH_TYPES = ['contract', 'entity', 'artist', 'writer', 'recording', 'composition'] as const;
+type Options = OptionsOf<typeof search>;
 
-export const paged = true;
-
-export const scripting = ['jq', 'fields'] as const;
-
-export const Options = z.object({
-  args: z.tuple([z.array(z.string())]),
-  type: z.optional(z.union([z.string(), z.array(z.string())])),
-  limit: z.optional(positiveInt('--limit')),
-});
+export { SEARCH_TYPES } from './index.js';
+import { SEARCH_TYPES } from './index.js';
 
 const columns: Column<SearchHit>[] = [
   { header: 'type', value: (hit) => hit.type },
@@ -24,7 +18,7 @@ const columns: Column<SearchHit>[] = [
   { header: 'score', value: (hit) => Math.round(hit.score * 1000) / 1000 },
 ];
 
-export async function run(opts: z.infer<typeof Options>, ctx: Context): Promise<void> {
+export async function run(opts: Options, ctx: Context): Promise<void> {
   const query = searchQuery(opts.args[0].join(' '));
   const types = searchTypes(opts.type);
   const fields = ['type', 'id', 'name', 'score'];

@@ -2,31 +2,20 @@
 // optionally wait for processing. One module for both kinds; `kind` comes from the registration.
 import { basename } from 'node:path';
 import { addAbortSignal } from 'node:stream';
-import * as z from 'zod/mini';
 import type { Context } from '../../lib/context.js';
 import type { ColumnFit } from '../../lib/output.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
-import { commaList, positiveInt } from '../options.js';
+import { commaList } from '../../lib/verb-options.js';
 import { UploadDisplay, label, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
 import { pool } from '../../lib/pool.js';
 import { safeText } from '../../lib/text.js';
-import { WatchFlags, shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
+import { shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
+import type { UploadOptions } from './index.js';
 
-export const scripting = ['jq'] as const;
-
-export const Options = z.object({
-  kind: z.enum(['contract', 'statement']),
-  extract: z.optional(z.array(z.string())),
-  wait: z.optional(z.boolean()),
-  concurrency: z._default(positiveInt('--concurrency', 1, 32), 4),
-  fileName: z.optional(z.string()),
-  ...WatchFlags,
-  args: z.tuple([z.array(z.string())]),
-});
-type Options = z.infer<typeof Options>;
+type Options = UploadOptions;
 
 /** Local checks open files; this many at once is plenty and stays far from the fd limit. */
 const CHECK_CONCURRENCY = 16;

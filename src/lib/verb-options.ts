@@ -1,0 +1,83 @@
+// The zod check of a verb's options, derived from its definition when the verb runs: what
+// commander collected (strings, booleans, arrays) becomes the typed options of `run`, and a value
+// out of range is a usage error worded with the flag's own name.
+import * as z from 'zod/mini';
+import { UsageError } from './errors.js';
+import { flagName, rangeText, type AnyVerb, type ArgSpec, type FlagSpec } from './verb.js';
+
+/** `--include a,b --include c` → ['a', 'b', 'c']. */
+export function commaList(value: string | readonly string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return (typeof value === 'string' ? [value] : value)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/** A number from the string commander passes, within the spec's range; `flag` names it in the error. */
+export function numeric(flag: string, spec: Extract<FlagSpec, { type: 'number' }>) {
+  const kind = spec.seconds ? '' : spec.integer ? 'a whole number ' : 'a number ';
+  return z.pipe(
+    z.string(),
+    z.transform((value, ctx) => {
+      const n = Number(value);
+      const shaped = spec.integer ? /^\s*-?\d+\s*$/.test(value) : value.trim() !== '';
+      if (!shaped || !Number.isFinite(n) || n < spec.min || (spec.max !== undefined && n > spec.max)) {
+        ctx.issues.push({ code: 'custom', input: value, message: `invalid ${flag} '${value}': expected ${kind}${rangeText(spec)}` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  );
+}
+
+function choice(flag: string, choices: readonly string[]) {
+  return z.string().check(
+    z.refine((value) => choices.includes(value), {
+      error: (issue) => `invalid ${flag} '${String(issue.input)}': expected one of ${choices.join(', ')}`,
+    }),
+  );
+}
+
+/** The check of one flag's value (also the input of the agents' tools that take the flag). */
+export function flagSchema(key: string, spec: FlagSpec): z.ZodMiniType {
+  const flag = flagName(key, spec);
+  switch (spec.type) {
+    case 'boolean':
+      return z.optional(z.boolean());
+    case 'string': {
+      const text = spec.nonEmpty ? z.string().check(z.refine((value) => value.trim() !== '', { error: `invalid ${flag}: empty` })) : z.string();
+      return spec.required ? text : z.optional(text);
+    }
+    case 'list':
+      // An array from commander (or an agent's tool call), or one string (a tool call).
+      return z.optional(z.pipe(z.union([z.string(), z.array(z.string())]), z.transform((values) => commaList(values))));
+    case 'repeated':
+      return z._default(z.array(z.string()), () => []);
+    case 'number':
+      return spec.default === undefined ? z.optional(numeric(flag, spec)) : z._default(numeric(flag, spec), spec.default);
+    case 'choice':
+      return spec.default === undefined ? z.optional(choice(flag, spec.choices)) : z._default(choice(flag, spec.choices), spec.default);
+  }
+}
+
+function argSchema(arg: ArgSpec): z.ZodMiniType {
+  if (arg.variadic) return z._default(z.array(z.string()), () => []);
+  return arg.required ? z.string() : z.optional(z.string());
+}
+
+/** The checked options of a verb, or a usage error naming what is wrong. */
+export function checkOptions(def: AnyVerb, input: Record<string, unknown>): unknown {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const [key, spec] of Object.entries(def.flags ?? {})) shape[key] = flagSchema(key, spec);
+  const args = (def.args ?? []).map(argSchema);
+  shape.args = z.tuple(args as [z.ZodMiniType, ...z.ZodMiniType[]]);
+  const parsed = z.object(shape).safeParse(input);
+  if (parsed.success) return { ...parsed.data, ...def.fixed };
+  const lines = parsed.error.issues.map((issue) => {
+    // A custom check (ranges, choices) words its message with the flag's own name.
+    const field = issue.code === 'custom' ? '' : issue.path.filter((p) => p !== 'args').join('.');
+    return field ? `${field}: ${issue.message}` : issue.message;
+  });
+  throw new UsageError(lines[0] ?? 'invalid input', { details: lines.slice(1) });
+}

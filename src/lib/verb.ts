@@ -1,0 +1,170 @@
+// One definition per verb: its arguments, flags (name, type, range, default, help), examples and
+// handler in one object. The commander command, the zod check of what commander parsed, the help
+// page and the completion candidates are all derived from it here; nothing else declares a flag.
+//
+// Definitions are plain data so that registering every noun costs nothing at start-up: zod
+// schemas are built, and the verb's module (with the HTTP, table and spinner code behind it) is
+// imported, only when that verb runs.
+import type { Command } from 'commander';
+import type { Context } from './context.js';
+
+/** Where completion finds a value: a fixed list, or one looked up when Tab is pressed. */
+export type Completion = readonly string[] | 'profiles' | 'projects' | 'projects and names' | 'fields';
+
+interface FlagCommon {
+  help: string;
+  /** One letter: `-o` for `--output`. */
+  short?: string;
+  completion?: Completion;
+  /** Accepted but not listed in help (kept for scripts written against an older name). */
+  hidden?: boolean;
+}
+
+/** A flag's kind decides what commander collects and what the checked options hold. */
+export type FlagSpec =
+  /** `--all`; `negated` declares `--no-<name>`, whose value is false when given and true otherwise. */
+  | (FlagCommon & { type: 'boolean'; negated?: boolean })
+  | (FlagCommon & { type: 'string'; value: string; required?: boolean; nonEmpty?: boolean })
+  /** Comma-separated, repeatable: `--include a,b --include c` → ['a', 'b', 'c']. */
+  | (FlagCommon & { type: 'list'; value: string })
+  /** Repeatable, each value kept whole (`-H 'A: b, c'`). */
+  | (FlagCommon & { type: 'repeated'; value: string })
+  | (FlagCommon & { type: 'number'; value: string; min: number; max?: number; integer?: boolean; seconds?: boolean; default?: number })
+  | (FlagCommon & { type: 'choice'; value: string; choices: readonly string[]; default?: string });
+
+export interface ArgSpec {
+  name: string;
+  help: string;
+  required?: boolean;
+  variadic?: boolean;
+  completion?: Completion;
+}
+
+/**
+ * An example of help: the line, what it does, and what it needs beyond the emulator when it cannot
+ * run as written against `pds emulator start` (the examples test runs every other one).
+ */
+export type Example = readonly [line: string, note?: string, needs?: string];
+
+export type Scripting = 'jq' | 'fields';
+
+/** What a verb's module exports: the work. */
+export interface VerbModule {
+  run(opts: never, ctx: Context): Promise<number | void>;
+}
+
+export interface VerbDef<
+  F extends Record<string, FlagSpec> = Record<string, FlagSpec>,
+  A extends readonly ArgSpec[] = readonly ArgSpec[],
+  X extends Record<string, unknown> = Record<string, unknown>,
+> {
+  name: string;
+  aliases?: readonly string[];
+  description: string;
+  hidden?: boolean;
+  args?: A;
+  flags?: F;
+  /** Values the registration fixes (which resource or kind a shared module serves). */
+  fixed?: X;
+  examples?: readonly Example[];
+  /** Paragraphs shown under the options. */
+  notes?: string;
+  /** Its output is a document to read: on a terminal, long output goes through the pager. */
+  paged?: boolean;
+  /** Which of --jq and --fields mean something to it; the other is refused (exit 2), not ignored. */
+  scripting?: readonly Scripting[];
+  /** It may name a profile that does not exist (yet): one it creates, one it only names, or none. */
+  allowsNewProfile?: boolean;
+  /** It writes a whole new config (`auth login`): a config file that is not JSON is set aside, not fatal. */
+  replacesBrokenConfig?: boolean;
+  /** commander passes unknown options through (the completion scripts' hidden helper). */
+  allowUnknownOptions?: boolean;
+  /**
+   * Imports the verb's module, whose `run` takes `OptionsOf<typeof this definition>`. Typed loosely
+   * on purpose: checking the module's type here would make the definition's type depend on itself.
+   */
+  load(): Promise<unknown>;
+}
+
+/** A noun groups verbs: `pds contracts ls`. */
+export interface NounDef {
+  name: string;
+  description: string;
+  examples?: readonly Example[];
+  notes?: string;
+  /** What the noun alone runs (`pds mcp`); without one, the noun alone shows its help. */
+  ownVerb?: AnyVerb;
+  verbs: readonly AnyVerb[];
+}
+
+/** Any definition: every type parameter is used covariantly, so each verb's own is one. */
+export type AnyVerb = VerbDef;
+
+/** Keeps the literal types of a definition, from which its handler's options are derived. */
+export function verb<const F extends Record<string, FlagSpec> = {}, const A extends readonly ArgSpec[] = [], const X extends Record<string, unknown> = {}>(
+  def: VerbDef<F, A, X>,
+): VerbDef<F, A, X> {
+  return def;
+}
+
+type FlagValue<S> = S extends { type: 'boolean'; negated: true }
+  ? boolean
+  : S extends { type: 'boolean' }
+    ? boolean | undefined
+    : S extends { type: 'list' }
+      ? string[] | undefined
+      : S extends { type: 'repeated' }
+      ? string[]
+      : S extends { type: 'number'; default: number }
+        ? number
+        : S extends { type: 'number' }
+          ? number | undefined
+          : S extends { type: 'choice'; choices: readonly (infer C)[]; default: string }
+            ? C
+            : S extends { type: 'choice'; choices: readonly (infer C)[] }
+              ? C | undefined
+              : S extends { required: true }
+                ? string
+                : string | undefined;
+
+type ArgValue<S> = S extends { variadic: true } ? string[] : S extends { required: true } ? string : string | undefined;
+
+type ArgValues<A> = { -readonly [K in keyof A]: ArgValue<A[K]> };
+
+/** The checked values of a set of flags. */
+export type FlagValues<F> = { [K in keyof F]: FlagValue<F[K]> };
+
+/** The checked options a verb's `run` receives. */
+export type OptionsOf<D> = D extends VerbDef<infer F, infer A, infer X> ? { args: ArgValues<A> } & FlagValues<F> & X : never;
+
+/** `perPage` → `--per-page` (commander's attribute name, backwards). */
+export function flagName(key: string, spec: FlagSpec): string {
+  const kebab = key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  return spec.type === 'boolean' && spec.negated ? `--no-${kebab}` : `--${kebab}`;
+}
+
+/** The range a number flag takes, in words: "from 1 to 32", "≥ 0", "seconds from 1 to 600". */
+export function rangeText(spec: Extract<FlagSpec, { type: 'number' }>): string {
+  const range = spec.max === undefined ? `≥ ${spec.min}` : `from ${spec.min} to ${spec.max}`;
+  return spec.seconds ? `seconds ${range}` : range;
+}
+
+/** The help line: the author's words, then the range and default the spec holds. */
+export function flagHelp(spec: FlagSpec): string {
+  const facts: string[] = [];
+  if (spec.type === 'number') facts.push(rangeText(spec));
+  if (spec.type === 'choice') facts.push(spec.choices.join(', '));
+  if ((spec.type === 'number' || spec.type === 'choice') && spec.default !== undefined) facts.push(`default ${spec.default}`);
+  return facts.length === 0 ? spec.help : `${spec.help} (${facts.join('; ')})`;
+}
+
+/** The definition each registered command came from, for completion and help. */
+const definitions = new WeakMap<Command, AnyVerb | NounDef>();
+
+export function definitionOf(command: Command): AnyVerb | NounDef | undefined {
+  return definitions.get(command);
+}
+
+export function remember(command: Command, def: AnyVerb | NounDef): void {
+  definitions.set(command, def);
+}
