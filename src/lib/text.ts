@@ -37,3 +37,20 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KiB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
+
+// What a model reads and a person does not see: Unicode tag characters (U+E0000–U+E007F, which
+// spell hidden ASCII), zero-width and bidi controls and every other format character (category Cf),
+// and C0/C1 controls other than line feed and tab. Text for an agent loses them outright (shown as
+// escapes, they would still be read as text); the count says that something was there.
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\p{Cf}\u{e0000}-\u{e007f}\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
+
+/** `text` without invisible characters, and how many there were (in code points). */
+export function stripInvisible(text: string): { text: string; removed: number } {
+  let removed = 0;
+  const cleaned = text.replace(INVISIBLE, () => {
+    removed++;
+    return '';
+  });
+  return { text: cleaned, removed };
+}

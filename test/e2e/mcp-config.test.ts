@@ -1,4 +1,5 @@
 // `pds mcp config --client …`: the snippet on stdout, where it goes on stderr, nothing else.
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
@@ -63,5 +64,58 @@ describe('pds mcp config', () => {
     expect(await runCli(null, ['mcp', 'config'])).toMatchObject({ code: 2, stdout: '' });
     const badProject = await runCli(null, ['mcp', 'config', '--client', 'claude', '-p', 'nope']);
     expect(badProject).toMatchObject({ code: 2, stdout: '' });
+  });
+
+  it('carries --toolsets and --root into the snippet, a root made absolute, checked like the server checks them', async () => {
+    const result = await runCli(null, ['mcp', 'config', '--client', 'cursor', '--allow-writes', '--toolsets', 'search,uploads', '--root', 'docs', '--root', '/srv/pdfs']);
+    expect(JSON.parse(result.stdout).mcpServers.pds.args).toEqual([
+      'mcp',
+      '--allow-writes',
+      '--toolsets',
+      'search,uploads',
+      '--root',
+      resolve('docs'),
+      '--root',
+      '/srv/pdfs',
+    ]);
+    expect(await runCli(null, ['mcp', 'config', '--client', 'cursor', '--toolsets', 'search,uploads'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --toolsets: uploads writes: add --allow-writes to offer it\n',
+    });
+    expect(await runCli(null, ['mcp', 'config', '--client', 'cursor', '--toolsets', 'serch'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: --toolsets: unknown toolset 'serch'\n  toolsets: catalog, documents, search, sandbox, uploads\n",
+    });
+    expect(await runCli(null, ['mcp', 'config', '--client', 'cursor', '--toolsets', 'search', '--tools', 'get_contract'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --tools: get_contract is in the documents toolset, which --toolsets leaves out\n',
+    });
+  });
+});
+
+describe('pds mcp tools', () => {
+  it('lists every tool with its toolset and whether it writes, signed in or not', async () => {
+    const result = await runCli(null, ['mcp', 'tools']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toBe('TOOL\tTOOLSET\tWRITES\tTITLE');
+    expect(lines).toContain('list_projects\tcatalog\tno\tList projects');
+    expect(lines).toContain('list_contracts\tdocuments\tno\tList contracts');
+    expect(lines).toContain('search\tsearch\tno\tSearch the project');
+    expect(lines).toContain('sandbox_exec\tsandbox\tno\tRun bash commands in the sandbox');
+    expect(lines).toContain('upload_statement\tuploads\tyes\tUpload a statement PDF');
+    expect(lines).toHaveLength(27);
+    const json = JSON.parse((await runCli(null, ['mcp', 'tools', '--json'])).stdout) as { tool: string; toolset: string; writes: boolean }[];
+    expect(json.filter((tool) => tool.writes).map((tool) => [tool.tool, tool.toolset])).toEqual([
+      ['upload_contract', 'uploads'],
+      ['upload_statement', 'uploads'],
+    ]);
+    expect(new Set(json.map((tool) => tool.toolset))).toEqual(new Set(['catalog', 'documents', 'search', 'sandbox', 'uploads']));
+    const fields = await runCli(null, ['mcp', 'tools', '--fields', 'tool,writes']);
+    expect(fields.stdout.split('\n').slice(0, 2)).toEqual(['TOOL\tWRITES', 'list_projects\tfalse']);
+    expect((await runCli(null, ['mcp', 'tools', '--fields', 'colour'])).code).toBe(2);
   });
 });

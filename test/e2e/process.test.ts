@@ -68,6 +68,7 @@ describe('the pds process', () => {
     expect(sdkIn(await importedChunks(['--help']))).toBe(false);
     expect(sdkIn(await importedChunks(['projects', 'ls']))).toBe(false);
     expect(sdkIn(await importedChunks(['mcp', 'config', '--client', 'claude']))).toBe(false);
+    expect(sdkIn(await importedChunks(['mcp', 'tools']))).toBe(false);
   });
 
   it('loads jq only for --jq, and the pager only on a terminal', async () => {

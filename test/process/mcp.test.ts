@@ -5,67 +5,17 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
-import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { PDS_BIN, childEnv, runPds } from '../helpers/process.js';
+import { DEMO_PROJECT } from '../helpers/cli.js';
+import { PDS_BIN, runPds } from '../helpers/process.js';
+import { BOUNDARY, callTool as call, connectMcp, cursorOf, data, getToolArgs, mcpEnv, type Connected } from '../helpers/mcp.js';
 
 const emulator = sharedEmulator({ scale: 3 });
 const SAMPLE_PDF = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
 const OTHER_PROJECT = '00000000-0000-4000-8000-000000000000';
 
-function env(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  return childEnv({
-    PDS_API_URL: emulator.url,
-    PDS_TOKEN: 'demo-org-token',
-    PDS_PROJECT: DEMO_PROJECT,
-    PDS_CONFIG_DIR: freshConfigDir(),
-    ...extra,
-  }) as Record<string, string>;
-}
-
-interface Connected {
-  client: Client;
-  stderr(): string;
-  close(): Promise<void>;
-}
-
-async function connect(args: string[] = [], extraEnv: Record<string, string | undefined> = {}): Promise<Connected> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [PDS_BIN, 'mcp', ...args],
-    env: env(extraEnv),
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'pds-tests', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
-}
-
-type ToolResult = { content: { type: string; text?: string }[]; isError?: boolean };
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
-  const result = (await client.callTool({ name, arguments: args })) as ToolResult;
-  return { text: result.content.map((part) => part.text ?? '').join('\n'), isError: result.isError === true };
-}
-
-const BOUNDARY = /^<untrusted-data-([0-9a-f-]{36})>\n([\s\S]*)\n<\/untrusted-data-\1>$/m;
-
-/** The service data of a result: the JSON between the untrusted-data markers. */
-function data<T = unknown>(text: string): T {
-  const match = BOUNDARY.exec(text);
-  if (!match) throw new Error(`no untrusted-data boundary in: ${text}`);
-  return JSON.parse(match[2] as string) as T;
-}
-
-function cursorOf(text: string): string {
-  const match = /more: call \w+ with \{"cursor": "([^"]+)"\}/.exec(text);
-  if (!match) throw new Error(`no cursor in: ${text}`);
-  return match[1] as string;
-}
+const env = (extra: Record<string, string | undefined> = {}) => mcpEnv(emulator, extra);
+const connect = (args: string[] = [], extraEnv: Record<string, string | undefined> = {}) => connectMcp(emulator, args, { env: extraEnv });
 
 const READ_TOOLS = [
   'list_projects',
@@ -151,10 +101,6 @@ describe('pds mcp: tools over stdio', () => {
   it('calls every read tool once', async () => {
     const contract = data<{ staging_id: number }>((await call(writer.client, 'upload_contract', { path: SAMPLE_PDF })).text);
     const statement = data<{ staging_id: number }>((await call(writer.client, 'upload_statement', { path: SAMPLE_PDF })).text);
-    const firstId = async (resource: string): Promise<string> => {
-      const items = data<{ id: string | number }[]>((await call(reader.client, `list_${resource}`, { perPage: 1 })).text);
-      return String(items[0]?.id);
-    };
     const args: Record<string, Record<string, unknown>> = {
       search: { query: 'nova' },
       contract_status: { stagingId: contract.staging_id },
@@ -162,18 +108,7 @@ describe('pds mcp: tools over stdio', () => {
       sandbox_exec: { commands: ['cat stats.yaml', 'ls'] },
       sandbox_read: { path: '/AGENTS.md' },
     };
-    for (const [one, many] of [
-      ['contract', 'contracts'],
-      ['statement', 'statements'],
-      ['entity', 'entities'],
-      ['relation', 'relations'],
-      ['artist', 'artists'],
-      ['writer', 'writers'],
-      ['recording', 'recordings'],
-      ['composition', 'compositions'],
-    ] as const) {
-      args[`get_${one}`] = { id: await firstId(many) };
-    }
+    Object.assign(args, await getToolArgs(reader.client));
     for (const name of READ_TOOLS) {
       const result = await call(reader.client, name, args[name] ?? {});
       expect(result.isError, `${name}: ${result.text}`).toBe(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeLines, safeText } from '../../src/lib/text.js';
+import { safeLines, safeText, stripInvisible } from '../../src/lib/text.js';
 import { loadCells } from '../../src/lib/cells.js';
 
 describe('safeText', () => {
@@ -32,5 +32,13 @@ describe('cells', () => {
 describe('safeLines', () => {
   it('is safeText keeping line feeds and tabs', () => {
     expect(safeLines('a\tb\nc\r\u001b[2J\u202e\n')).toBe('a\tb\nc\\r\\x1b[2J\\u{202e}\n');
+  });
+});
+
+describe('stripInvisible', () => {
+  it('removes tag, zero-width, bidi, other format and control characters, keeping line feeds, tabs and visible text', () => {
+    const hidden = '\u{e0001}\u{e0069}\u{e007f}\u200b\u200c\u200d\u2060\ufeff\u202a\u202e\u2066\u2069\u00ad\u0000\u0007\r\u001b\u007f\u009b';
+    expect(stripInvisible(`a${hidden}b\n\tc é 日本 👍`)).toEqual({ text: 'ab\n\tc é 日本 👍', removed: [...hidden].length });
+    expect(stripInvisible('plain')).toEqual({ text: 'plain', removed: 0 });
   });
 });

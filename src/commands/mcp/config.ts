@@ -1,5 +1,6 @@
 // `pds mcp config --client claude|cursor|vscode`: the snippet that client's configuration needs to
 // start `pds mcp`. It prints; it edits no file (where the snippet goes is said on stderr).
+import { resolve } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE } from '../../lib/config.js';
@@ -39,7 +40,10 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   // Like -p: a service named on this command line (not one of the environment's) goes in the snippet.
   if (ctx.settings.apiUrlSource === 'flag') args.push('--api-url', ctx.settings.apiUrl);
   if (opts.allowWrites) args.push('--allow-writes');
+  if (opts.toolsets !== undefined) args.push('--toolsets', opts.toolsets.join(','));
   if (opts.tools !== undefined) args.push('--tools', opts.tools.join(','));
+  // The client starts pds in a directory of its own: a root is made absolute here.
+  for (const root of opts.root) args.push('--root', resolve(root));
   if (opts.maxResults !== undefined) args.push('--max-results', String(opts.maxResults));
   ctx.output.json(client.snippet({ command: 'pds', args }));
   ctx.output.info(client.where(args));

@@ -4,11 +4,23 @@
 import * as z from 'zod/mini';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../lib/context.js';
-import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
+import { RESOURCES, RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../lib/api/documents.js';
 import { UsageError } from '../../lib/errors.js';
-import { CONTRACT_INCLUDES, EXTRACTIONS, uuid } from '../../lib/schemas.js';
-import { LocalFileError, checkFile } from '../../lib/upload.js';
+import {
+  CONTRACT_INCLUDES,
+  ContractProcesses,
+  ContractUpload,
+  EXTRACTIONS,
+  ExecResult,
+  Project,
+  SearchResult,
+  StatementProcesses,
+  StatementUpload,
+  uuid,
+} from '../../lib/schemas.js';
+import type { LocalUpload } from '../../lib/upload.js';
+import { formatBytes } from '../../lib/text.js';
 import { flagSchema, numeric } from '../../lib/verb-options.js';
 import { ROLES, ResourceFlags, resourceQuery } from '../catalog/flags.js';
 import { checkResourceId } from '../catalog/get.js';
@@ -18,6 +30,7 @@ import { checkDocumentId, progressOf, shortExtraction } from '../documents/proce
 import { extractionNames } from '../upload/upload.js';
 import { UPLOAD_FLAGS } from '../upload/index.js';
 import { readPath, ROOT } from '../sandbox/session.js';
+import type { Toolset } from './toolsets.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
 
 /** What a tool call has to work with. */
@@ -30,12 +43,18 @@ export interface Call {
   maxResults: number;
   /** Cancelled when the client cancels the call. */
   signal: AbortSignal;
+  /** Tells the client how far the call is (when it asked, with a progress token; else nothing). */
+  progress(progress: number, total?: number, message?: string): void;
+  /** A local file an upload may send: inside the roots, not hidden, a PDF within the limit. */
+  localFile(path: string, kind: DocumentKind): Promise<LocalUpload>;
 }
 
 export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
+  /** The group `--toolsets` offers it by. */
+  toolset: Toolset;
   /** Offered only with --allow-writes. */
   write: boolean;
   annotations: ToolAnnotations;
@@ -43,6 +62,8 @@ export interface ToolDefinition {
   input: Record<string, z.ZodMiniType>;
   /** Acts on one project: takes projectId, unless the server pins the project. */
   project: boolean;
+  /** What its structuredContent holds: an object schema (MCP asks for one), the records as --json has them. */
+  output: z.ZodMiniType;
   /** Lists that page take `cursor`; the decoded arguments are checked by the same schema. */
   run(args: Record<string, unknown>, call: Call, cursor: CursorState): Promise<CallToolResult>;
 }
@@ -53,6 +74,11 @@ export interface CursorState {
   /** The next call's cursor: these arguments, from that offset. */
   next(args: Record<string, unknown>, offset?: number): string;
 }
+
+
+/** The next page's cursor in structuredContent; null on the last page. */
+const nextCursor = z.nullable(z.string());
+const listOutput = (item: z.ZodMiniType) => z.object({ items: z.array(item), next_cursor: nextCursor, total: z.optional(z.number()) });
 
 const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 // Commands run in the sandbox's own copy of the project's data: they may write files there, and
@@ -110,9 +136,11 @@ function catalogTools(): ToolDefinition[] {
       name: `list_${resource}`,
       title: `List ${resource}`,
       description: `One page of the ${what}. While there are more, it ends with a cursor: pass it back alone for the next page.`,
+      toolset: documentResource(resource) ? 'documents' : 'catalog',
       write: false,
       annotations: READ,
       project: true,
+      output: listOutput(RESOURCES[resource].item),
       input: {
         page: describe(z.optional(wholeNumber('page', 1)), 'page number, from 1 (default 1)'),
         perPage: describe(z.optional(wholeNumber('perPage', 1, 100)), 'records per page, 1 to 100 (default: the most a call returns)'),
@@ -132,9 +160,11 @@ function catalogTools(): ToolDefinition[] {
         const shown = result.items.length === 0 ? `no ${resource}` : `${resource} ${first}-${first + result.items.length - 1}`;
         const more = result.total !== undefined ? page * perPage < result.total : result.items.length >= perPage;
         const of = result.total !== undefined ? ` of ${result.total}` : '';
+        const next = more ? cursor.next({ ...args, projectId, page: page + 1, perPage }) : null;
         return dataResult(result.items, {
           before: `${shown}${of} (page ${page}, ${perPage} per page)`,
-          after: [more ? nextLine(`list_${resource}`, cursor.next({ ...args, projectId, page: page + 1, perPage })) : 'last page'],
+          after: [next ? nextLine(`list_${resource}`, next) : 'last page'],
+          structured: { items: result.items, next_cursor: next, ...(result.total !== undefined ? { total: result.total } : {}) },
         });
       },
     };
@@ -142,9 +172,11 @@ function catalogTools(): ToolDefinition[] {
       name: `get_${one}`,
       title: `Get a ${one}`,
       description: `One of the ${what}, by id${resource === 'entities' ? ' or internal_uuid' : ''}.`,
+      toolset: documentResource(resource) ? 'documents' : 'catalog',
       write: false,
       annotations: READ,
       project: true,
+      output: RESOURCES[resource].detail,
       input: { id: describe(numberOrText, `the ${one}'s id`), ...resourceInputs(resource, 'get') },
       async run(args, call) {
         const id = checkResourceId(resource, args.id as string);
@@ -157,6 +189,8 @@ function catalogTools(): ToolDefinition[] {
   });
 }
 
+const documentResource = (resource: ResourceName): boolean => resource === 'contracts' || resource === 'statements';
+
 function nextLine(tool: string, cursor: string): string {
   return `more: call ${tool} with {"cursor": "${cursor}"}`;
 }
@@ -165,10 +199,12 @@ function nextLine(tool: string, cursor: string): string {
 function slice<T>(items: T[], noun: string, tool: string, args: Record<string, unknown>, cursor: CursorState, max: number) {
   const part = items.slice(cursor.offset, cursor.offset + max);
   const end = cursor.offset + part.length;
+  const next = end < items.length ? cursor.next(args, end) : null;
   return {
     part,
     before: part.length === 0 ? `no ${noun} (${items.length} in all)` : `${noun} ${cursor.offset + 1}-${end} of ${items.length}`,
-    after: [end < items.length ? nextLine(tool, cursor.next(args, end)) : 'last page'],
+    after: [next ? nextLine(tool, next) : 'last page'],
+    structured: { items: part, next_cursor: next, total: items.length },
   };
 }
 
@@ -182,18 +218,19 @@ function documentTools(): ToolDefinition[] {
         kind === 'contract'
           ? 'Processing status of a contract upload, by the stagingId upload_contract returned: state (running, completed, failed), stages, extractions, why it failed.'
           : 'Processing status of a statement upload, by the staging id upload_statement returned or a statement id: state (running, completed, failed), stages, why it failed.',
+      toolset: 'documents',
       write: false,
       annotations: READ,
       project: true,
+      output: kind === 'contract' ? ContractProcesses : StatementProcesses,
       input: { [idName]: describe(numberOrText, kind === 'contract' ? 'the staging_id of the upload' : 'a staging_id, or a statement id') },
       async run(args, call) {
         const id = checkDocumentId(kind, args[idName] as string);
         const projectId = call.project(args.projectId as string | undefined);
         const processes = await call.ctx.api.documents.processes(kind, projectId, id);
         const progress = progressOf(processes);
-        return dataResult(processes.data, {
-          before: `state: ${progress.outcome}${progress.failure.length > 0 ? ` (${progress.failure[0]})` : ''}`,
-        });
+        // Why it failed is the service's text: it stays in the data, inside the markers.
+        return dataResult(processes.data, { before: `state: ${progress.outcome}` });
       },
     };
     const upload: ToolDefinition = {
@@ -202,11 +239,16 @@ function documentTools(): ToolDefinition[] {
       description:
         `Uploads a ${kind} PDF from the local disk (at most 50 MiB) for processing; returns its staging_id. ` +
         `Follow it with ${kind}_status. Each call adds a document: do not repeat a call that may have succeeded.`,
+      toolset: 'uploads',
       write: true,
       annotations: UPLOAD,
       project: true,
+      output: kind === 'contract' ? ContractUpload : StatementUpload,
       input: {
-        path: describe(z.string(), 'path of the PDF on this machine (absolute, or relative to the directory pds mcp runs in)'),
+        path: describe(
+          z.string(),
+          'path of the PDF on this machine (absolute, or relative to the directory pds mcp runs in), inside the roots pds mcp was started with; hidden files are refused',
+        ),
         ...(kind === 'contract'
           ? {
               extract: describe(
@@ -219,15 +261,19 @@ function documentTools(): ToolDefinition[] {
       async run(args, call) {
         const extractions = extractionNames(args.extract as string[] | undefined);
         const projectId = call.project(args.projectId as string | undefined);
-        let file;
-        try {
-          file = await checkFile(args.path as string, kind);
-        } catch (error) {
-          throw error instanceof LocalFileError ? new UsageError(error.message) : error;
-        }
+        const file = await call.localFile(args.path as string, kind);
+        let shown = -1;
         const record = await call.ctx.api.documents.upload(kind, projectId, file, {
           ...(extractions ? { extractions } : {}),
           idleTimeoutMs: call.ctx.settings.timeoutMs,
+          signal: call.signal,
+          onBytes: (sent, total) => {
+            // One notification per whole percent: a 50 MiB body is some 200 chunks.
+            const percent = Math.floor((sent / total) * 100);
+            if (percent === shown) return;
+            shown = percent;
+            call.progress(sent, total, `${formatBytes(sent)} of ${formatBytes(total)} sent`);
+          },
         });
         return dataResult(record, {
           before: `uploaded ${file.fileName} (${file.size} bytes)`,
@@ -245,23 +291,27 @@ function projectTools(): ToolDefinition[] {
       name: 'list_projects',
       title: 'List projects',
       description: 'The projects the credentials can see.',
+      toolset: 'catalog',
       write: false,
       annotations: READ,
       project: false,
+      output: listOutput(Project),
       input: { cursor: cursorInput },
       async run(args, call, cursor) {
         const projects = await call.ctx.api.projects.list();
-        const { part, before, after } = slice(projects, 'projects', 'list_projects', args, cursor, call.maxResults);
-        return dataResult(part, { before, after });
+        const { part, before, after, structured } = slice(projects, 'projects', 'list_projects', args, cursor, call.maxResults);
+        return dataResult(part, { before, after, structured });
       },
     },
     {
       name: 'get_project',
       title: 'Get a project',
       description: 'One project: its name, organization and creation date.',
+      toolset: 'catalog',
       write: false,
       annotations: READ,
       project: true,
+      output: Project,
       input: {},
       async run(args, call) {
         return dataResult(await call.ctx.api.projects.get(call.project(args.projectId as string | undefined)));
@@ -271,9 +321,11 @@ function projectTools(): ToolDefinition[] {
       name: 'search',
       title: 'Search the project',
       description: 'Searches the project: contracts, entities, artists, writers, recordings and compositions, best match first.',
+      toolset: 'search',
       write: false,
       annotations: READ,
       project: true,
+      output: listOutput(SearchResult),
       input: {
         query: describe(z.string(), 'words to look for, 1 to 500 characters'),
         type: describe(flagSchema('type', SEARCH_FLAGS.type), `only these types, comma-separated or a list: ${SEARCH_TYPES.join(', ')}`),
@@ -287,8 +339,8 @@ function projectTools(): ToolDefinition[] {
         let hits = await call.ctx.api.projects.search(projectId, query);
         if (types.length > 0) hits = hits.filter((hit) => types.includes(hit.type));
         if (args.limit !== undefined) hits = hits.slice(0, args.limit as number);
-        const { part, before, after } = slice(hits, 'results', 'search', { ...args, projectId }, cursor, call.maxResults);
-        return dataResult(part, { before, after });
+        const { part, before, after, structured } = slice(hits, 'results', 'search', { ...args, projectId }, cursor, call.maxResults);
+        return dataResult(part, { before, after, structured });
       },
     },
   ];
@@ -302,33 +354,60 @@ function sandboxTools(): ToolDefinition[] {
       description:
         "Runs bash commands, in order, in the project's sandbox: a file-system view of the project's data " +
         '(read /AGENTS.md first). Returns each command\'s stdout, stderr and exit code. Commands change nothing in the service.',
+      toolset: 'sandbox',
       write: false,
       annotations: SANDBOX,
       project: true,
+      output: z.object({ results: z.array(ExecResult) }),
       input: { commands: describe(z.array(z.string()), "bash commands, one per item, e.g. ['cat stats.yaml', 'ls contracts']") },
       async run(args, call) {
         const commands = args.commands as string[];
         if (commands.length === 0) throw new UsageError('commands: no commands to run');
         const projectId = call.project(args.projectId as string | undefined);
         await call.ctx.api.sandbox.connect(projectId);
-        const results = await call.ctx.api.sandbox.exec(projectId, commands, { signal: call.signal });
+        // The sandbox answers once, when every command has run: the progress is the seconds waited.
+        const started = Date.now();
+        call.progress(0, undefined, `${commands.length} command${commands.length === 1 ? '' : 's'} sent to the sandbox`);
+        const ticker = setInterval(() => {
+          const seconds = Math.round((Date.now() - started) / 1000);
+          call.progress(seconds, undefined, `running for ${seconds} s`);
+        }, 1000);
+        let results;
+        try {
+          results = await call.ctx.api.sandbox.exec(projectId, commands, { signal: call.signal });
+        } finally {
+          clearInterval(ticker);
+        }
         const cuts: string[] = [];
-        const capped = results.map((result) => {
+        const capped = results.map((result, index) => {
           const stdout = cap(result.stdout);
           const stderr = cap(result.stderr);
-          if (stdout.cut || stderr.cut) cuts.push(`output of '${result.command}' cut at ${MAX_TEXT_CHARS} characters: narrow it (head, grep, wc)`);
+          // The command as the service echoes it is service text: the line names it by its place.
+          if (stdout.cut || stderr.cut) cuts.push(`output of command ${index + 1} cut at ${MAX_TEXT_CHARS} characters: narrow it (head, grep, wc)`);
           return { ...result, stdout: stdout.text, stderr: stderr.text };
         });
-        return dataResult(capped, { before: `${results.length} command${results.length === 1 ? '' : 's'} run`, after: cuts });
+        return dataResult(capped, {
+          before: `${results.length} command${results.length === 1 ? '' : 's'} run`,
+          after: cuts,
+          structured: { results: capped },
+        });
       },
     },
     {
       name: 'sandbox_read',
       title: 'Read a sandbox file or directory',
       description: "A file's content or a directory's entries (sub-directories end with /) in the project's sandbox. Start with / and /AGENTS.md.",
+      toolset: 'sandbox',
       write: false,
       annotations: READ,
       project: true,
+      output: z.object({
+        type: z.enum(['file', 'directory']),
+        path: z.string(),
+        entries: z.optional(z.array(z.string())),
+        content: z.optional(z.string()),
+        next_cursor: nextCursor,
+      }),
       input: {
         path: describe(z.optional(z.string()), `path in the sandbox (default ${ROOT})`),
         cursor: cursorInput,
@@ -340,21 +419,20 @@ function sandboxTools(): ToolDefinition[] {
         const entry = await readPath(call.ctx, { projectId, session }, path);
         const next = { ...args, projectId };
         if (entry.type === 'directory') {
-          const { part, before, after } = slice(entry.entries, `entries of ${path}`, 'sandbox_read', next, cursor, call.maxResults);
-          return dataResult({ type: 'directory', path, entries: part }, { before, after });
+          const { part, before, after, structured } = slice(entry.entries, `entries of ${path}`, 'sandbox_read', next, cursor, call.maxResults);
+          const listed = { type: 'directory', path, entries: part };
+          return dataResult(listed, { before, after, structured: { ...listed, next_cursor: structured.next_cursor } });
         }
         const end = Math.min(entry.content.length, cursor.offset + MAX_TEXT_CHARS);
         const content = entry.content.slice(cursor.offset, end);
-        const whole = cursor.offset === 0 && end === entry.content.length;
-        return dataResult(
-          { type: 'file', path, content },
-          whole
-            ? {}
-            : {
-                before: `characters ${cursor.offset + 1}-${end} of ${entry.content.length}`,
-                after: [end < entry.content.length ? nextLine('sandbox_read', cursor.next(next, end)) : 'end of file'],
-              },
-        );
+        const file = { type: 'file', path, content };
+        if (cursor.offset === 0 && end === entry.content.length) return dataResult(file, { structured: { ...file, next_cursor: null } });
+        const more = end < entry.content.length ? cursor.next(next, end) : null;
+        return dataResult(file, {
+          before: `characters ${cursor.offset + 1}-${end} of ${entry.content.length}`,
+          after: [more ? nextLine('sandbox_read', more) : 'end of file'],
+          structured: { ...file, next_cursor: more },
+        });
       },
     },
   ];

@@ -59,6 +59,8 @@ export interface UploadOptions {
   idleTimeoutMs?: number;
   /** --wait-timeout: the longest the answer may take to confirm the upload once it began (0: no limit). */
   answerTimeoutMs?: number;
+  /** Abandons the upload (an MCP client's cancel): the body stops, so the service makes no document. */
+  signal?: AbortSignal;
 }
 
 /** The hint every uncertain upload failure carries: the document may exist already. */
@@ -115,7 +117,7 @@ async function put(http: HttpClient, kind: DocumentKind, url: string, file: Loca
         method: 'PUT',
         headers: { 'content-type': file.fileType, 'content-length': String(raw.length), 'x-upsert': 'true' },
         body: raw.body,
-        signal: AbortSignal.any([idle.signal, done.signal]),
+        signal: AbortSignal.any([idle.signal, done.signal, ...(options.signal ? [options.signal] : [])]),
         fresh: true,
       });
       const text = await response.text(64 * 1024).catch(() => '');
@@ -187,6 +189,8 @@ function checkSeedFlow(kind: DocumentKind, file: LocalUpload, options: UploadOpt
 
 async function uploadSigned(http: HttpClient, kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions, minted: UploadMint): Promise<SignedUpload> {
   await put(http, kind, minted.upload_url, file, options, minted.staging_id);
+  // A cancel (an agent's) before the complete step leaves no record: the staging never completes.
+  options.signal?.throwIfAborted();
   return complete(http, kind, projectId, minted.staging_id, file);
 }
 
@@ -243,7 +247,7 @@ async function uploadMultipart(http: HttpClient, kind: DocumentKind, projectId: 
       retry: () => !started,
       // A 50 MiB upload on a slow link outlasts any fixed limit; the idle watch replaces it.
       timeoutMs: 0,
-      signal: AbortSignal.any([idle.signal, done.signal, overall.signal]),
+      signal: AbortSignal.any([idle.signal, done.signal, overall.signal, ...(options.signal ? [options.signal] : [])]),
       stream: true,
       fresh: true,
     });

@@ -1,0 +1,11 @@
+// The groups of tools `pds mcp --toolsets` offers, and whether each writes (then it needs
+// --allow-writes).
+export const TOOLSETS = {
+  catalog: { write: false },
+  documents: { write: false },
+  search: { write: false },
+  sandbox: { write: false },
+  uploads: { write: true },
+} as const;
+
+export type Toolset = keyof typeof TOOLSETS;
