@@ -16,7 +16,7 @@ import type { AnyVerb, Example, NounDef } from '../../src/lib/verb.js';
 import { testEmulator } from '../helpers/emulator.js';
 import { PDS_BIN, childEnv, runPds } from '../helpers/process.js';
 
-const README = new URL('../../README.md', import.meta.url);
+const README = [new URL('../../README.md', import.meta.url), new URL('../../docs/guide.md', import.meta.url)];
 const SAMPLE_PDF = new URL('../fixtures/sample.pdf', import.meta.url);
 
 function helpExamples(): Example[] {
@@ -38,7 +38,7 @@ function helpExamples(): Example[] {
  * emulator is read from the line, as the README has no place to mark it.
  */
 function readmeExamples(): Example[] {
-  const text = readFileSync(README, 'utf8');
+  const text = README.map((file) => readFileSync(file, 'utf8')).join('\n');
   const examples: Example[] = [];
   for (const block of text.matchAll(/```sh\n([^]*?)```/g)) {
     for (const raw of (block[1] ?? '').split('\n')) {
