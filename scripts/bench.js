@@ -196,7 +196,13 @@ async function uploadFigures(env) {
   // Statements against a service that takes 100 ms per request, one at a time and four at a time.
   const slow = await startEmulator(['--latency', '100']);
   try {
-    const files = Array.from({ length: quick ? 4 : 20 }, () => join(root, 'test', 'fixtures', 'sample.pdf'));
+    // Files of distinct names: uploads of one name go one after the other (--skip-existing's rule).
+    const sample = readFileSync(join(root, 'test', 'fixtures', 'sample.pdf'));
+    const files = Array.from({ length: quick ? 4 : 20 }, (_, i) => {
+      const file = join(work, `statement-${i + 1}.pdf`);
+      writeFileSync(file, sample);
+      return file;
+    });
     const slowEnv = { ...env, PDS_API_URL: slow.url };
     const four = sideBySide(listRuns, [pdsBin, 'upload', 'statement', ...files, '--concurrency', '4'], [pdsBin, 'upload', 'statement', ...files, '--concurrency', '1'], slowEnv);
     const faster = { text: 'faster than --concurrency 1', check: (_value, ratio) => ratio < 1 };

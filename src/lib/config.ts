@@ -207,7 +207,9 @@ async function storeCredential(env: NodeJS.ProcessEnv, name: string, before: Pro
   if (store === 'keychain' && secret === undefined) return { ...rest, credential_store: 'keychain' };
   if (store === 'keychain' && secret !== undefined) {
     try {
-      if (secret !== secretOf(before)) await writeSecret(env, account, secret);
+      // Unchanged and already there: no write. A credential coming from the file is written even
+      // when it is the same (it moves to the keychain), or the file would point at nothing.
+      if (before.credential_store !== 'keychain' || secret !== secretOf(before)) await writeSecret(env, account, secret);
       return { ...rest, credential_store: 'keychain' };
     } catch (error) {
       warn?.(`no keychain to keep the credential in (${(error as Error).message}): it is kept in ${configPath(env)} (mode 0600)`);

@@ -76,9 +76,11 @@ describe('3. not logged in, and no project', () => {
 describe('4. after auth login', () => {
   it('the only project becomes the default; with several, the next step is printed', async () => {
     const dir = freshConfigDir();
-    const env = { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: undefined, PDS_PROJECT: undefined };
+    // No D-Bus session, so no keychain: login says where the token is kept (test/process/keychain.test.ts).
+    const env = { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: undefined, PDS_PROJECT: undefined, DBUS_SESSION_BUS_ADDRESS: undefined };
     const one = await runPds(['auth', 'login', '--with-token'], { env, stdin: 'demo-project-token' });
     expect(one.stderr).toBe(
+      `warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${join(dir, 'config.json')} (mode 0600)\n` +
       `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile default)\n` +
         `Using project Northern Lights Catalog (${DEMO_PROJECT}), the only one this token reaches\n`,
     );

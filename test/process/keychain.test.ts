@@ -71,6 +71,9 @@ async function inKeyringSession(configDir: string, steps: string[]): Promise<(n:
   });
 }
 
+/** What login prints after signing in with a token that reaches the emulator's 2 projects. */
+const NEXT_STEP = 'Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n';
+
 describe('18. the credential in the system keychain', () => {
   it('with a Secret Service: login keeps the token there and nowhere in the config directory; a new process reads it; logout removes it', { timeout: 90_000 }, async (context) => {
     if (missing.length > 0) {
@@ -87,7 +90,7 @@ describe('18. the credential in the system keychain', () => {
       'pds auth status',
       'cat "$PDS_CONFIG_DIR/config.json"',
     ]);
-    expect(step(0)).toEqual({ code: 0, out: '', err: `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n` });
+    expect(step(0)).toEqual({ code: 0, out: '', err: `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n${NEXT_STEP}` });
     expect(JSON.parse(step(1).out)).toEqual({ profiles: { default: { credential_store: 'keychain' } } });
     expect(step(2).code).toBe(0);
     expect(step(2).out).toContain('token\tdemo…, from profile default\nstored\tkeychain\n');
@@ -119,7 +122,8 @@ describe('18. the credential in the system keychain', () => {
     expect(step(1).code).toBe(0);
     expect(JSON.parse(step(2).out)).toEqual({ profiles: { default: { credential_store: 'keychain' } } });
     expect(step(3)).toMatchObject({ code: 0, err: expect.not.stringContaining('warning') });
-    expect(JSON.parse(step(4).out)).toEqual({ profiles: { default: { token: 'demo-project-token' } } });
+    // The project token reaches one project, which login made the default.
+    expect(JSON.parse(step(4).out)).toEqual({ profiles: { default: { token: 'demo-project-token', project: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' } } });
     expect(step(5).out).toContain(`stored\t${join(dir, 'config.json')}\n`);
   });
 
@@ -132,7 +136,8 @@ describe('18. the credential in the system keychain', () => {
       code: 0,
       stderr:
         `warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${file} (mode 0600)\n` +
-        `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n`,
+        `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n` +
+        NEXT_STEP,
     });
     expect(login.ms).toBeLessThan(2_000 + 1_500);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { default: { token: 'demo-org-token' } } });

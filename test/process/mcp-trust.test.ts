@@ -206,6 +206,10 @@ describe('pds mcp: the files an upload may read', () => {
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   const uploads = () => emulator.requests.filter((r) => r.method === 'POST');
+  /** The deployed service's flow: each upload is a mint and a complete, its bytes PUT to the storage host. */
+  const SIGNED = ['/v1/statements/uploads', '/v1/statements/uploads/complete'];
+  /** The name the emulator keeps for the upload a result reports. */
+  const uploadedName = (text: string) => emulator.state.uploads.find((u) => u.staging_id === data<{ staging_id: number }>(text).staging_id)?.file_name;
 
   it('reads only under the working directory by default: ../, a symlink out, an absolute path and hidden files are refused', async () => {
     const server = await connectMcp(emulator, ['--allow-writes'], { cwd: root });
@@ -228,10 +232,14 @@ describe('pds mcp: the files an upload may read', () => {
       expect(uploads()).toEqual([]);
 
       // Inside the root, a symlink to a file inside it is read; the file keeps the name it was asked by.
+      const names: (string | undefined)[] = [];
       for (const path of ['doc.pdf', 'same.pdf', join(root, 'sub/ok.pdf')]) {
-        expect((await callTool(server.client, 'upload_statement', { path })).isError, path).toBe(false);
+        const result = await callTool(server.client, 'upload_statement', { path });
+        expect(result.isError, `${path}: ${result.text}`).toBe(false);
+        names.push(uploadedName(result.text));
       }
-      expect(uploads().map((r) => r.upload?.fileName)).toEqual(['doc.pdf', 'same.pdf', 'ok.pdf']);
+      expect(names).toEqual(['doc.pdf', 'same.pdf', 'ok.pdf']);
+      expect(uploads().map((r) => r.path)).toEqual([...SIGNED, ...SIGNED, ...SIGNED]);
     } finally {
       await server.close();
     }
@@ -245,7 +253,7 @@ describe('pds mcp: the files an upload may read', () => {
       expect((await callTool(server.client, 'upload_statement', { path: 'doc.pdf' })).text).toBe(
         `error: doc.pdf: outside the directories pds mcp may read files from\n  roots: ${other}, ${join(root, 'sub')}`,
       );
-      expect(uploads()).toHaveLength(2);
+      expect(uploads().map((r) => r.path)).toEqual([...SIGNED, ...SIGNED]);
     } finally {
       await server.close();
     }
@@ -262,7 +270,7 @@ describe('pds mcp: the files an upload may read', () => {
       expect((await callTool(server.client, 'upload_statement', { path: 'doc.pdf' })).text).toBe(
         `error: doc.pdf: outside the directories pds mcp may read files from\n  the client's roots: ${join(root, 'sub')}`,
       );
-      expect(uploads()).toHaveLength(1);
+      expect(uploads().map((r) => r.path)).toEqual(SIGNED);
     } finally {
       await server.close();
     }
@@ -339,10 +347,13 @@ describe('pds mcp: long work', () => {
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it('sends upload progress, and a cancel stops the upload before it is made: no record, no staging', async () => {
-    const relay = await startSlowRelay(emulator.url);
-    const server = await connectMcp(emulator, ['--allow-writes'], { cwd: base, env: { PDS_API_URL: relay.url } });
-    const project = emulator.state.data[DEMO_PROJECT];
-    const before = { uploads: emulator.state.uploads.length, contracts: project?.contracts.length };
+    // A service of the seed's form: the body goes to the API through the slow relay, so the cancel
+    // comes while it is on its way (the signed-URL flow checks the cancel before its complete step).
+    const seed = await testEmulator({ flavor: 'seed' });
+    const relay = await startSlowRelay(seed.url);
+    const server = await connectMcp(seed, ['--allow-writes'], { cwd: base, env: { PDS_API_URL: relay.url } });
+    const project = seed.state.data[DEMO_PROJECT];
+    const before = { uploads: seed.state.uploads.length, contracts: project?.contracts.length };
     try {
       const cancel = new AbortController();
       const progress: Progress[] = [];
@@ -363,16 +374,17 @@ describe('pds mcp: long work', () => {
       expect(sent.at(-1)).toBeLessThan(total);
       expect(progress[0]?.message).toMatch(/^[\d.]+ (B|KiB|MiB) of 8\.0 MiB sent$/);
       // The body stopped: the service got a cut request and made nothing.
-      const posted = () => emulator.requests.find((r) => r.method === 'POST' && r.path === '/v1/contracts');
+      const posted = () => seed.requests.find((r) => r.method === 'POST' && r.path === '/v1/contracts');
       expect(posted()).toBeDefined();
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(posted()?.upload).toBeUndefined();
-      expect({ uploads: emulator.state.uploads.length, contracts: project?.contracts.length }).toEqual(before);
+      expect({ uploads: seed.state.uploads.length, contracts: project?.contracts.length }).toEqual(before);
       // The server goes on: the next call is answered.
       expect((await callTool(server.client, 'get_project')).isError).toBe(false);
     } finally {
       await server.close();
       await relay.close();
+      await seed.close();
     }
   });
 

@@ -76,7 +76,7 @@ describe('pds mcp: tools over stdio', () => {
 
   it('uploads a statement from the local disk, and follows it with statement_status', async () => {
     const uploaded = await call(writer.client, 'upload_statement', { path: SAMPLE_PDF });
-    expect(uploaded.isError).toBe(false);
+    expect(uploaded.isError, uploaded.text).toBe(false);
     const record = data<{ staging_id: number; staging_stage: string }>(uploaded.text);
     expect(record.staging_id).toBeGreaterThanOrEqual(1001);
     expect(uploaded.text).toContain(`follow it with statement_status {"id": ${record.staging_id}}`);

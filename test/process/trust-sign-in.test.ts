@@ -116,7 +116,7 @@ describe('3. token lifetimes are bounded', () => {
       },
     });
     const result = await runPds(['api', 'projects'], { env: { PDS_API_URL: rogue.url, PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined } });
-    expect(result).toMatchObject({ code: 0, stdout: '{"data":[]}', stderr: '' });
+    expect(result).toMatchObject({ code: 0, stdout: '{"data":[]}\n', stderr: '' });
     const { oauth } = readProfiles(dir).default as { oauth: Record<string, string> };
     expect(oauth).toEqual({ issuer: rogue.url, client_id: 'c', token_endpoint: `${rogue.url}/token`, access_token: 'fresh-access', refresh_token: 'rotated' });
     // Unknown expiry: the next run uses the token as it is, no refresh.

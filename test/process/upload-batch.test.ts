@@ -21,6 +21,11 @@ function tempDir(): string {
 }
 
 const writes = () => emulator.requests.filter((r) => r.method !== 'GET');
+/** The default emulator is the deployed service: an upload is a mint (`POST …/uploads`), a PUT to the storage host and a complete. */
+const mints = () => writes().filter((r) => r.method === 'POST' && /^\/v1\/(contract|statement)s\/uploads$/.test(r.path));
+/** A mint's request log records no file; its staging record names it. The upload records made after `since`, in order. */
+const newUploads = (since: number) => emulator.state.uploads.filter((u) => u.staging_id > since).sort((a, b) => a.staging_id - b.staging_id);
+const lastStagingId = () => Math.max(0, ...emulator.state.uploads.map((u) => u.staging_id));
 const uploadsOf = (names: string[]) => emulator.state.uploads.filter((u) => names.includes(u.file_name));
 const lastLine = (stderr: string) => stderr.trimEnd().split('\n').at(-1);
 /** The summary line's duration varies from run to run. */
@@ -39,8 +44,10 @@ describe('a batch of 40 with one bad file', () => {
 
     const first = await runPds(['upload', 'statement', ...files, '--concurrency', '8'], { env, killAfterMs: 30_000 });
     expect(first.code).toBe(1);
-    expect(writes()).toHaveLength(39);
-    expect(writes().every((r) => r.method === 'POST' && r.path === '/v1/statements')).toBe(true);
+    // One mint and one complete per uploaded file, nothing else written; the bad file sent nothing.
+    expect(mints()).toHaveLength(39);
+    expect(writes().filter((r) => r.path === '/v1/statements/uploads/complete')).toHaveLength(39);
+    expect(writes().every((r) => r.method === 'POST' && (r.path === '/v1/statements/uploads' || r.path === '/v1/statements/uploads/complete'))).toBe(true);
     expect(first.stderr).toContain(`error: ${bad}: not a PDF: the file does not start with %PDF-\n`);
     expect(lastLine(first.stderr)).toMatch(/^39 uploaded, 0 skipped, 1 failed \(\d+\.\ds\)$/);
     expect(first.stdout.split('\n').filter(Boolean)).toHaveLength(40); // header + 39 rows
@@ -91,12 +98,18 @@ describe('--skip-existing', () => {
 
     emulator.requests.length = 0;
     emulator.storage.requests.length = 0;
+    const before = lastStagingId();
     const byContent = await runPds(['upload', 'statement', same, changed, '--skip-existing=content'], { env });
     expect(byContent.code).toBe(0);
-    expect(writes().map((r) => r.upload?.fileName)).toEqual(['changed-q1.pdf']);
+    expect(mints()).toHaveLength(1);
+    expect(newUploads(before).map((u) => u.file_name)).toEqual(['changed-q1.pdf']);
     expect(uploadsOf(['changed-q1.pdf']).map((u) => u.staging_id)).toHaveLength(firstIds.length + 1);
-    // Both records' files were fetched from storage, without pds's credential.
-    expect(emulator.storage.requests.map((r) => r.authorization)).toEqual([false, false]);
+    // Both records' files were fetched from storage and the changed one put there, none with pds's credential.
+    expect(emulator.storage.requests.map((r) => [r.method, r.authorization]).sort()).toEqual([
+      ['GET', false],
+      ['GET', false],
+      ['PUT', false],
+    ]);
     expect(byContent.stderr).toContain(`skipped ${same}: already uploaded (statement ${record('same-q1.pdf')})\n`);
     expect(byContent.stderr).toContain(`uploading ${changed} (${pdf('version B').length} B), changed\n`);
     expect(byContent.stderr).toMatch(new RegExp(`uploaded ${changed} \\(\\d+ B, changed\\): staging id \\d+`));
@@ -124,9 +137,11 @@ describe('--skip-existing', () => {
   it('uploads a file given twice once: the second sees the record the first made', async () => {
     const file = join(tempDir(), 'twice.pdf');
     writeFileSync(file, pdf('twice'));
+    const before = lastStagingId();
     const run = await runPds(['upload', 'contract', file, file, '--skip-existing'], { env: signedInEnv(emulator.url) });
     expect(run.code).toBe(0);
-    expect(writes()).toHaveLength(1);
+    expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/contracts/uploads', 'POST /v1/contracts/uploads/complete']);
+    expect(newUploads(before).map((u) => u.file_name)).toEqual(['twice.pdf']);
     const id = uploadsOf(['twice.pdf'])[0]?.staging_id;
     expect(run.stderr).toContain(`skipped ${file}: already uploaded (staging id ${id})\n`);
     expect(lastLine(run.stderr)).toMatch(/^1 uploaded, 1 skipped, 0 failed /);
@@ -183,20 +198,25 @@ describe('--dry-run', () => {
 });
 
 describe('directories', () => {
-  it('takes the PDFs in a directory, sorted by path, hidden ones left out; --recursive, --include and --exclude select', async () => {
+  it('takes the statement files in a directory, sorted by path, hidden ones and other types left out; --recursive, --include and --exclude select', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'sub', 'deeper'), { recursive: true });
     mkdirSync(join(dir, '.git'));
-    for (const name of ['b-2026.pdf', 'a-2026.PDF', 'a-2025.pdf', 'notes.txt', '.hidden.pdf', 'sub/c-2026.pdf', 'sub/deeper/d-2026.pdf', '.git/e-2026.pdf', 'sub/draft-2026.pdf']) {
+    for (const name of ['b-2026.pdf', 'a-2026.PDF', 'a-2025.pdf', '.hidden.pdf', 'sub/c-2026.pdf', 'sub/deeper/d-2026.pdf', '.git/e-2026.pdf', 'sub/draft-2026.pdf']) {
       writeFileSync(join(dir, name), pdf(name));
     }
+    // A .txt is one of the service's statement formats (SERVICE-NOW.md); a .md is not, and is left out.
+    writeFileSync(join(dir, 'notes.txt'), 'isrc,units,amount\nUSRC17607839,120,3.60\n');
+    writeFileSync(join(dir, 'notes.md'), '# notes\n');
     const env = signedInEnv(emulator.url);
     const flat = await runPds(['upload', 'statement', dir, '--dry-run', '-q'], { env });
-    expect(flat.stdout).toBe([join(dir, 'a-2025.pdf'), join(dir, 'a-2026.PDF'), join(dir, 'b-2026.pdf'), ''].join('\n'));
+    expect(flat.stdout).toBe([join(dir, 'a-2025.pdf'), join(dir, 'a-2026.PDF'), join(dir, 'b-2026.pdf'), join(dir, 'notes.txt'), ''].join('\n'));
 
+    const before = lastStagingId();
     const run = await runPds(['upload', 'statement', dir, '--recursive', '--include', '*-2026.*', '--exclude', 'sub/draft-*', '-q'], { env });
     expect(run.code).toBe(0);
-    expect(writes().map((r) => r.upload?.fileName).sort()).toEqual(['a-2026.PDF', 'b-2026.pdf', 'c-2026.pdf', 'd-2026.pdf']);
+    expect(mints()).toHaveLength(4);
+    expect(newUploads(before).map((u) => u.file_name).sort()).toEqual(['a-2026.PDF', 'b-2026.pdf', 'c-2026.pdf', 'd-2026.pdf']);
     expect(run.stdout.split('\n').filter(Boolean)).toHaveLength(4);
 
     const none = await runPds(['upload', 'statement', join(dir, 'sub'), '--include', '*.csv', '--dry-run'], { env });

@@ -108,7 +108,8 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
  */
 async function nextStep(ctx: Context, projects: readonly Project[]): Promise<void> {
   const { profile } = ctx.settings;
-  if (readProfile(ctx.env, profile).project !== undefined) return;
+  // Only the project is read here: a keychain that cannot be read now does not fail the login.
+  if (readProfile(ctx.env, profile, { keychainUnreadableAsEmpty: true }).project !== undefined) return;
   const [only] = projects;
   if (projects.length === 1 && only) {
     await updateProfile(ctx.env, profile, (stored) => ({ ...stored, project: only.id }));

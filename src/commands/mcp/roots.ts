@@ -57,7 +57,7 @@ function confine(arg: string, path: string, roots: string[], named: string): voi
 
 /**
  * The file an upload tool may send: `arg` resolved from `cwd`, inside the roots before and after
- * its symlinks are resolved, then checked like the CLI checks an upload (a PDF, within the limit).
+ * its symlinks are resolved, then checked like the CLI checks an upload (a format the kind takes, within the limit).
  */
 export async function confinedFile(arg: string, kind: DocumentKind, cwd: string, roots: Root[], clientRoots: ClientRoots): Promise<LocalUpload> {
   const announced = await clientRoots();

@@ -6,17 +6,16 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import type { Context } from '../../lib/context.js';
 import { RESOURCES, RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../lib/api/documents.js';
+import { STATEMENT_EXTENSIONS } from '../../lib/formats.js';
 import { UsageError } from '../../lib/errors.js';
 import {
   CONTRACT_INCLUDES,
   ContractProcesses,
-  ContractUpload,
   EXTRACTIONS,
   ExecResult,
   Project,
   SearchResult,
   StatementProcesses,
-  StatementUpload,
   uuid,
 } from '../../lib/schemas.js';
 import type { LocalUpload } from '../../lib/upload.js';
@@ -45,7 +44,7 @@ export interface Call {
   signal: AbortSignal;
   /** Tells the client how far the call is (when it asked, with a progress token; else nothing). */
   progress(progress: number, total?: number, message?: string): void;
-  /** A local file an upload may send: inside the roots, not hidden, a PDF within the limit. */
+  /** A local file an upload may send: inside the roots, not hidden, of a format its kind takes, within the limit. */
   localFile(path: string, kind: DocumentKind): Promise<LocalUpload>;
 }
 
@@ -79,6 +78,22 @@ export interface CursorState {
 /** The next page's cursor in structuredContent; null on the last page. */
 const nextCursor = z.nullable(z.string());
 const listOutput = (item: z.ZodMiniType) => z.object({ items: z.array(item), next_cursor: nextCursor, total: z.optional(z.number()) });
+
+/**
+ * What an upload returns, by either flow: the seed's multipart record (ContractUpload,
+ * StatementUpload) or the signed-URL flow's completion (UploadComplete with staging_stage). Both
+ * carry staging_id and staging_stage; the rest depends on the flow, so it is optional.
+ */
+const uploadOutput = (kind: DocumentKind) =>
+  z.looseObject({
+    staging_id: z.int(),
+    staging_stage: z.string(),
+    staging_done: z.optional(z.boolean()),
+    ...(kind === 'contract' ? { extractions_done: z.optional(z.boolean()) } : { processing_done: z.optional(z.boolean()) }),
+    created_at: z.optional(z.string()),
+    status: z.optional(z.string()),
+    pause_reason: z.optional(z.string()),
+  });
 
 const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 // Commands run in the sandbox's own copy of the project's data: they may write files there, and
@@ -237,17 +252,19 @@ function documentTools(): ToolDefinition[] {
       name: `upload_${kind}`,
       title: `Upload a ${kind} PDF`,
       description:
-        `Uploads a ${kind} PDF from the local disk (at most 50 MiB) for processing; returns its staging_id. ` +
+        (kind === 'contract'
+          ? 'Uploads a contract PDF from the local disk (at most 50 MiB) for processing; returns its staging_id. '
+          : `Uploads a statement file from the local disk (at most 50 MiB; ${STATEMENT_EXTENSIONS.join(' ')}, or a PDF alone where the service predates the other formats) for processing; returns its staging_id. `) +
         `Follow it with ${kind}_status. Each call adds a document: do not repeat a call that may have succeeded.`,
       toolset: 'uploads',
       write: true,
       annotations: UPLOAD,
       project: true,
-      output: kind === 'contract' ? ContractUpload : StatementUpload,
+      output: uploadOutput(kind),
       input: {
         path: describe(
           z.string(),
-          'path of the PDF on this machine (absolute, or relative to the directory pds mcp runs in), inside the roots pds mcp was started with; hidden files are refused',
+          `path of the ${kind === 'contract' ? 'PDF' : 'file'} on this machine (absolute, or relative to the directory pds mcp runs in), inside the roots pds mcp was started with; hidden files are refused`,
         ),
         ...(kind === 'contract'
           ? {

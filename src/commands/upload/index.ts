@@ -61,7 +61,6 @@ function uploadVerb(kind: DocumentKind): AnyVerb {
       kind === 'contract'
         ? [['pds upload contract deal.pdf --extract royalties,splits,dates --wait'], ['cat deal.pdf | pds upload contract - --file-name deal.pdf']]
         : [
-            ['pds upload statement statements/*.pdf --concurrency 4'],
             ['pds upload statement sales.csv --accounting-period 2026Q1 --currency-royalty EUR --scenario dsp.spotify --target-family recording_dsp_usage --tag q1'],
             ['pds upload statement q1.xlsx --wait --json'],
             ['pds upload statement statements/ --recursive --skip-existing --report junit=pds.xml', 'a re-runnable batch'],
