@@ -42,7 +42,8 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
       'pds artists ls --all --json, 1000 artists, CPU ms',
       'pds artists ls --all --json, 1000 artists, peak RSS over the small run',
       'emulator: a bare client walks 1000 artists, 8 pages at a time, ms',
-      'pds upload statement (5 MB PDF), peak RSS',
+      'pds upload statement (5 MB PDF, signed URL), peak RSS',
+      'pds upload statement (5 MB PDF, multipart fallback), peak RSS',
       'emulator: GET p99 during those execs, ms',
     ]) {
       expect(figures).toContain(expected);
