@@ -9,12 +9,11 @@ import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
 import type { ListPage } from '../../lib/api/catalog.js';
 import { safeLines, safeText } from '../../lib/text.js';
-import type { api } from './index.js';
+import { METHODS, type api } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof api>;
 
-const METHODS = ['GET', 'POST', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];
 /** Pages of this size when --paginate is not told one. */
 const PAGINATE_PER_PAGE = 100;

@@ -5,12 +5,13 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE } from '../../lib/config.js';
 import { selectTools } from './serve.js';
-import type { config } from './index.js';
+import type { MCP_CLIENTS, config } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof config>;
 
-const CLIENTS = {
+/** One snippet per client of MCP_CLIENTS (index.ts, where --client's values are declared). */
+const CLIENTS: Record<(typeof MCP_CLIENTS)[number], { snippet(server: object): object; where(args: string[]): string }> = {
   claude: {
     snippet: (server: object) => ({ mcpServers: { pds: server } }),
     where: (args: string[]) =>
@@ -25,7 +26,7 @@ const CLIENTS = {
     snippet: (server: object) => ({ servers: { pds: { type: 'stdio', ...server } } }),
     where: () => 'add it to .vscode/mcp.json in a workspace (or run "MCP: Open User Configuration" for every workspace)',
   },
-} as const;
+};
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
   const client = CLIENTS[opts.client as keyof typeof CLIENTS];
