@@ -45,9 +45,12 @@ export class Context {
     this.output = new Output(deps.io, this.settings, deps.env);
   }
 
-  /** The same flags over other streams or another signal (`pds mcp`: stdout belongs to the protocol). */
-  derive(overrides: Partial<Dependencies>): Context {
-    return new Context({ ...this.deps, ...overrides }, this.flags);
+  /**
+   * The same flags over other streams or another signal (`pds mcp`: stdout belongs to the
+   * protocol), some flags changed (a tool runs a verb in JSON, in the call's project).
+   */
+  derive(overrides: Partial<Dependencies>, flags: GlobalFlags = {}): Context {
+    return new Context({ ...this.deps, ...overrides }, { ...this.flags, ...flags });
   }
 
   /** pds's version (`pds mcp` tells its clients). */

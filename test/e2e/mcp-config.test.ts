@@ -86,7 +86,7 @@ describe('pds mcp config', () => {
     expect(await runCli(null, ['mcp', 'config', '--client', 'cursor', '--toolsets', 'serch'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: --toolsets: unknown toolset 'serch'\n  toolsets: catalog, documents, search, sandbox, uploads\n",
+      stderr: "error: --toolsets: unknown toolset 'serch'\n  toolsets: catalog, documents, search, sandbox, knowledge, uploads, tags\n",
     });
     expect(await runCli(null, ['mcp', 'config', '--client', 'cursor', '--toolsets', 'search', '--tools', 'get_contract'])).toEqual({
       code: 2,
@@ -106,14 +106,21 @@ describe('pds mcp tools', () => {
     expect(lines).toContain('list_contracts\tdocuments\tno\tList contracts');
     expect(lines).toContain('search\tsearch\tno\tSearch the project');
     expect(lines).toContain('sandbox_exec\tsandbox\tno\tRun bash commands in the sandbox');
-    expect(lines).toContain('upload_statement\tuploads\tyes\tUpload a statement PDF');
-    expect(lines).toHaveLength(27);
+    expect(lines).toContain('upload_statement\tuploads\tyes\tUpload a statement file');
+    expect(lines).toContain('knowledge_search\tknowledge\tno\tSearch the knowledge graph');
+    expect(lines).toContain('list_tags\ttags\tno\tList tags');
+    expect(lines).toHaveLength(34);
     const json = JSON.parse((await runCli(null, ['mcp', 'tools', '--json'])).stdout) as { tool: string; toolset: string; writes: boolean }[];
     expect(json.filter((tool) => tool.writes).map((tool) => [tool.tool, tool.toolset])).toEqual([
       ['upload_contract', 'uploads'],
       ['upload_statement', 'uploads'],
+      ['tag_contract', 'tags'],
+      ['tag_statement', 'tags'],
+      ['retry_contract', 'uploads'],
+      ['retry_statement', 'uploads'],
+      ['update_statement', 'uploads'],
     ]);
-    expect(new Set(json.map((tool) => tool.toolset))).toEqual(new Set(['catalog', 'documents', 'search', 'sandbox', 'uploads']));
+    expect(new Set(json.map((tool) => tool.toolset))).toEqual(new Set(['catalog', 'documents', 'search', 'sandbox', 'knowledge', 'uploads', 'tags']));
     const fields = await runCli(null, ['mcp', 'tools', '--fields', 'tool,writes']);
     expect(fields.stdout.split('\n').slice(0, 2)).toEqual(['TOOL\tWRITES', 'list_projects\tfalse']);
     expect((await runCli(null, ['mcp', 'tools', '--fields', 'colour'])).code).toBe(2);

@@ -149,11 +149,16 @@ describe('pds mcp: service text an agent reads', () => {
       // Every hint said, none left to a client's default (which assumes the worst: destructive, open world).
       const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations ?? {};
       expect([readOnlyHint, destructiveHint, idempotentHint, openWorldHint].every((hint) => typeof hint === 'boolean'), tool.name).toBe(true);
-      expect(idempotentHint, tool.name).toBe(readOnlyHint);
+      // Reads can be repeated; of the writes, only setting a value (a tag list, a statement's fields) can.
+      expect(idempotentHint, tool.name).toBe(readOnlyHint || tool.name.startsWith('tag_') || tool.name === 'update_statement');
+      expect(destructiveHint, tool.name).toBe(tool.name.startsWith('tag_') || tool.name === 'update_statement');
     }
 
+    // Paused uploads, for the retry tools to queue again.
+    emulator.options.pauseUploads = true;
     const contract = (await server.client.callTool({ name: 'upload_contract', arguments: { path: SAMPLE_PDF } })) as ToolResult;
     const statement = (await server.client.callTool({ name: 'upload_statement', arguments: { path: SAMPLE_PDF } })) as ToolResult;
+    emulator.options.pauseUploads = false;
     const args: Record<string, Record<string, unknown>> = {
       search: { query: 'nova' },
       contract_status: { stagingId: contract.structuredContent?.staging_id },
@@ -162,6 +167,12 @@ describe('pds mcp: service text an agent reads', () => {
       sandbox_read: { path: '/' },
       upload_contract: { path: SAMPLE_PDF },
       upload_statement: { path: SAMPLE_PDF },
+      knowledge_search: { query: 'royalty' },
+      tag_contract: { id: '20001', tags: ['checked'] },
+      tag_statement: { id: 40001, tags: ['checked'] },
+      retry_contract: { stagingId: contract.structuredContent?.staging_id },
+      retry_statement: { stagingId: statement.structuredContent?.staging_id },
+      update_statement: { id: 40001, payee: 'Nova Records' },
     };
     Object.assign(args, await getToolArgs(server.client));
     for (const tool of tools) {
@@ -308,7 +319,7 @@ describe('pds mcp: the tools offered', () => {
     });
     expect(await runPds(['mcp', '--toolsets', 'search,tagz'], { env: mcpEnv(emulator) })).toMatchObject({
       code: 2,
-      stderr: "error: --toolsets: unknown toolset 'tagz'\n  toolsets: catalog, documents, search, sandbox, uploads\n",
+      stderr: "error: --toolsets: unknown toolset 'tagz'\n  toolsets: catalog, documents, search, sandbox, knowledge, uploads, tags\n",
     });
     expect(emulator.requests).toEqual([]);
   });

@@ -41,7 +41,10 @@ const READ_TOOLS = [
   'statement_status',
   'sandbox_exec',
   'sandbox_read',
+  'knowledge_search',
 ];
+/** What --allow-writes adds: the uploads and tags toolsets. */
+const WRITE_TOOLS = ['upload_contract', 'upload_statement', 'list_tags', 'tag_contract', 'tag_statement', 'retry_contract', 'retry_statement', 'update_statement'];
 
 describe('pds mcp: tools over stdio', () => {
   let reader: Connected;
@@ -62,12 +65,12 @@ describe('pds mcp: tools over stdio', () => {
     }
     const list = tools.find((tool) => tool.name === 'list_contracts');
     expect(Object.keys(list?.inputSchema.properties ?? {})).toEqual(['page', 'perPage', 'include', 'cursor', 'projectId']);
-    expect(reader.stderr()).toContain('pds mcp: 23 tools on stdio');
+    expect(reader.stderr()).toContain('pds mcp: 24 tools on stdio');
   });
 
-  it('adds upload_contract and upload_statement with --allow-writes, marked as writing', async () => {
+  it('adds the uploads and tags toolsets with --allow-writes, marked as writing', async () => {
     const { tools } = await writer.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, 'upload_contract', 'upload_statement'].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
     for (const name of ['upload_contract', 'upload_statement']) {
       const tool = tools.find((t) => t.name === name);
       expect(tool?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
@@ -103,6 +106,7 @@ describe('pds mcp: tools over stdio', () => {
     const statement = data<{ staging_id: number }>((await call(writer.client, 'upload_statement', { path: SAMPLE_PDF })).text);
     const args: Record<string, Record<string, unknown>> = {
       search: { query: 'nova' },
+      knowledge_search: { query: 'royalty' },
       contract_status: { stagingId: contract.staging_id },
       statement_status: { id: String(statement.staging_id) },
       sandbox_exec: { commands: ['cat stats.yaml', 'ls'] },
@@ -253,7 +257,7 @@ describe('pds mcp: options', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toMatch(/^error: --tools: unknown tool 'frobnicate'\n {2}tools: list_projects, get_project, search, /);
-    expect(unknown.stderr).toContain('upload_statement, sandbox_exec, sandbox_read\n');
+    expect(unknown.stderr).toContain('upload_statement, sandbox_exec, sandbox_read, knowledge_search, list_tags, tag_contract, tag_statement, retry_contract, retry_statement, update_statement\n');
     const write = await runPds(['mcp', '--tools', 'upload_contract'], { env: env() });
     expect(write).toMatchObject({ code: 2, stdout: '', stderr: 'error: --tools: upload_contract is a write tool: add --allow-writes to offer it\n' });
   });
@@ -317,7 +321,7 @@ describe('pds mcp: the process', () => {
     expect(lines.map((line) => (JSON.parse(line) as { jsonrpc: string; id: number }).id)).toEqual([1, 2, 3]);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     // --verbose traces HTTP: on stderr, with the server's log line.
-    expect(stderr).toMatch(/pds mcp: 23 tools on stdio/);
+    expect(stderr).toMatch(/pds mcp: 24 tools on stdio/);
     expect(stderr).toMatch(/GET .*\/v1\/contracts/);
   });
 
@@ -378,7 +382,7 @@ describe('pds mcp: the process', () => {
       { env: env(), cwd: build, timeout: 15_000 },
     );
     const listed = JSON.parse(stdout) as { tools: { name: string }[] };
-    expect(listed.tools.map((t) => t.name)).toEqual(expect.arrayContaining([...READ_TOOLS, 'upload_contract', 'upload_statement']));
-    expect(listed.tools).toHaveLength(READ_TOOLS.length + 2);
+    expect(listed.tools.map((t) => t.name)).toEqual(expect.arrayContaining([...READ_TOOLS, ...WRITE_TOOLS]));
+    expect(listed.tools).toHaveLength(READ_TOOLS.length + WRITE_TOOLS.length);
   });
 });

@@ -6,7 +6,7 @@ import { verb, type NounDef, type OptionsOf } from '../../lib/verb.js';
 export const MCP_CLIENTS = ['claude', 'cursor', 'vscode'] as const;
 
 const SERVER_FLAGS = {
-  allowWrites: { type: 'boolean', help: 'also offer the write tools (upload_contract, upload_statement)' },
+  allowWrites: { type: 'boolean', help: 'also offer the toolsets that write: uploads (upload, retry, update_statement) and tags' },
   toolsets: {
     type: 'list',
     value: 'names',

@@ -56,6 +56,8 @@ export interface Notes {
   before?: string;
   /** pds's own lines after it. */
   after?: string[];
+  /** Lines after it that may quote the service (a verb's notes): in markers of their own. */
+  untrustedAfter?: string[];
   /** The structuredContent, when it is not `data` itself (a list: its items and next cursor). */
   structured?: Record<string, unknown>;
 }
@@ -68,7 +70,8 @@ export interface Notes {
 export function dataResult(data: unknown, notes: Notes = {}): CallToolResult {
   const shown = cleanData(data);
   const json = JSON.stringify(shown.value, null, 2).replace(MARKER, '\\u003c$1');
-  const parts = [notes.before, block(json, shown.removed), ...(notes.after ?? [])].filter(
+  const quoted = notes.untrustedAfter?.length ? [untrusted(notes.untrustedAfter.join('\n'))] : [];
+  const parts = [notes.before, block(json, shown.removed), ...quoted, ...(notes.after ?? [])].filter(
     (part): part is string => part !== undefined && part !== '',
   );
   const structured = notes.structured === undefined ? shown.value : cleanData(notes.structured).value;

@@ -13,9 +13,13 @@ import {
   ContractProcesses,
   EXTRACTIONS,
   ExecResult,
+  KnowledgeNode,
   Project,
   SearchResult,
+  StagingRetry,
   StatementProcesses,
+  StatementUpdate,
+  Tag,
   uuid,
 } from '../../lib/schemas.js';
 import type { LocalUpload } from '../../lib/upload.js';
@@ -26,11 +30,12 @@ import { checkResourceId } from '../catalog/get.js';
 import { SEARCH_TYPES, searchQuery, searchTypes } from '../search/search.js';
 import { SEARCH_FLAGS } from '../search/index.js';
 import { checkDocumentId, progressOf, shortExtraction } from '../documents/processes.js';
-import { extractionNames } from '../upload/upload.js';
+import { extractionNames, uploadContext, type ContextOptions } from '../upload/upload.js';
 import { UPLOAD_FLAGS } from '../upload/index.js';
 import { readPath, ROOT } from '../sandbox/session.js';
 import type { Toolset } from './toolsets.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
+import { flagInput, verbTool } from './verb-tools.js';
 
 /** What a tool call has to work with. */
 export interface Call {
@@ -250,7 +255,7 @@ function documentTools(): ToolDefinition[] {
     };
     const upload: ToolDefinition = {
       name: `upload_${kind}`,
-      title: `Upload a ${kind} PDF`,
+      title: kind === 'contract' ? 'Upload a contract PDF' : 'Upload a statement file',
       description:
         (kind === 'contract'
           ? 'Uploads a contract PDF from the local disk (at most 50 MiB) for processing; returns its staging_id. '
@@ -274,14 +279,18 @@ function documentTools(): ToolDefinition[] {
               ),
             }
           : {}),
+        ...contextInputs(kind),
       },
       async run(args, call) {
         const extractions = extractionNames(args.extract as string[] | undefined);
+        // Checked before the file is read: a bad period sends nothing.
+        const context = uploadContext({ ...(args as Omit<ContextOptions, 'kind'>), tag: (args.tag as string[] | undefined) ?? [], kind });
         const projectId = call.project(args.projectId as string | undefined);
         const file = await call.localFile(args.path as string, kind);
         let shown = -1;
         const record = await call.ctx.api.documents.upload(kind, projectId, file, {
           ...(extractions ? { extractions } : {}),
+          ...context,
           idleTimeoutMs: call.ctx.settings.timeoutMs,
           signal: call.signal,
           onBytes: (sent, total) => {
@@ -301,6 +310,24 @@ function documentTools(): ToolDefinition[] {
     return [status, upload];
   });
 }
+
+/** The upload context a kind takes, as `pds upload <kind>` takes it: a contract's is its tags and folder. */
+function contextInputs(kind: DocumentKind): Record<string, z.ZodMiniType> {
+  const keys = kind === 'contract' ? CONTRACT_CONTEXT : STATEMENT_CONTEXT;
+  return Object.fromEntries(keys.map((key) => [key, flagInput(key, UPLOAD_FLAGS[key])]));
+}
+const CONTRACT_CONTEXT = ['tag', 'folder'] as const;
+const STATEMENT_CONTEXT = [
+  'accountingPeriod',
+  'targetPeriod',
+  'currencyRoyalty',
+  'currencyTransaction',
+  'payee',
+  'payor',
+  'scenario',
+  'targetFamily',
+  ...CONTRACT_CONTEXT,
+] as const;
 
 function projectTools(): ToolDefinition[] {
   return [
@@ -459,8 +486,67 @@ function cap(text: string): { text: string; cut: boolean } {
   return text.length <= MAX_TEXT_CHARS ? { text, cut: false } : { text: text.slice(0, MAX_TEXT_CHARS), cut: true };
 }
 
+// A tag list is replaced as a whole (a tag may go); setting the same list again changes nothing.
+const TAGGING: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+// A retry queues a paused upload again: nothing is lost, and a second call finds it queued.
+const RETRY: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+/** The verbs of the deployed service's additions, offered as they are in the CLI (verb-tools.ts). */
+function serviceTools(): ToolDefinition[] {
+  const kinds = ['contract', 'statement'] as const;
+  return [
+    verbTool({
+      verb: ['knowledge', 'search'],
+      name: 'knowledge_search',
+      title: 'Search the knowledge graph',
+      toolset: 'knowledge',
+      write: false,
+      annotations: READ,
+      args: ['query'],
+      output: { list: KnowledgeNode },
+    }),
+    verbTool({ verb: ['tags', 'ls'], name: 'list_tags', title: 'List tags', toolset: 'tags', write: false, annotations: READ, args: [], output: { list: Tag } }),
+    ...kinds.map((kind) =>
+      verbTool({
+        verb: [`${kind}s`, 'tag'],
+        name: `tag_${kind}`,
+        title: `Set the tags of a ${kind}`,
+        toolset: 'tags',
+        write: true,
+        annotations: TAGGING,
+        args: ['id', 'tags'],
+        output: { record: z.looseObject({ resource_id: z.union([z.int(), z.string()]), scope: z.string(), tags: z.string() }) },
+        more: 'tags: the complete list, unless add or remove is true; clear: true with no tags removes them all.',
+      }),
+    ),
+    ...kinds.map((kind) =>
+      verbTool({
+        verb: [`${kind}s`, 'retry'],
+        name: `retry_${kind}`,
+        title: `Queue a paused ${kind} upload again`,
+        toolset: 'uploads',
+        write: true,
+        annotations: RETRY,
+        args: ['stagingId'],
+        output: { record: StagingRetry },
+        more: `Only for an upload ${kind}_status shows paused.`,
+      }),
+    ),
+    verbTool({
+      verb: ['statements', 'update'],
+      name: 'update_statement',
+      title: "Change a statement's payee, payor, periods or currencies",
+      toolset: 'uploads',
+      write: true,
+      annotations: TAGGING,
+      args: ['id'],
+      output: { record: StatementUpdate },
+    }),
+  ];
+}
+
 /** Every tool, in the order a client lists them. */
-export const TOOLS: ToolDefinition[] = [...projectTools(), ...catalogTools(), ...documentTools(), ...sandboxTools()];
+export const TOOLS: ToolDefinition[] = [...projectTools(), ...catalogTools(), ...documentTools(), ...sandboxTools(), ...serviceTools()];
 
 /**
  * The input object of a tool as the server offers it: its fields, `projectId` unless the project is

@@ -5,7 +5,9 @@ export const TOOLSETS = {
   documents: { write: false },
   search: { write: false },
   sandbox: { write: false },
+  knowledge: { write: false },
   uploads: { write: true },
+  tags: { write: true },
 } as const;
 
 export type Toolset = keyof typeof TOOLSETS;

@@ -233,8 +233,11 @@ async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts
 /** The upload context as the service takes it. */
 type UploadContext = { context?: Record<string, unknown>; folderName?: string };
 
+/** The context flags of an upload (`pds upload`, the upload tools of `pds mcp`). */
+export type ContextOptions = Pick<Options, 'kind' | 'accountingPeriod' | 'targetPeriod' | 'currencyRoyalty' | 'currencyTransaction' | 'payee' | 'payor' | 'scenario' | 'targetFamily' | 'tag' | 'folder'>;
+
 /** The context flags as the service takes them (`context`, `folderName`), checked before anything is sent. */
-function uploadContext(opts: Options): UploadContext {
+export function uploadContext(opts: ContextOptions): UploadContext {
   const { context, problems } = buildContext(opts.kind, {
     ...(opts.accountingPeriod === undefined ? {} : { accountingPeriod: opts.accountingPeriod }),
     ...(opts.targetPeriod === undefined ? {} : { targetPeriod: opts.targetPeriod }),

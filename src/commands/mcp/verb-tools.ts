@@ -1,0 +1,130 @@
+// Tools made from CLI verbs: the verb's definition gives the tool's inputs (its arguments and flags,
+// with their help as descriptions and their checks), and the verb's own `run` does the work over a
+// Context that prints JSON into memory. A verb added for the service becomes a tool with a few
+// lines of naming, not a second implementation.
+import { Writable } from 'node:stream';
+import * as z from 'zod/mini';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '../../lib/context.js';
+import { UsageError } from '../../lib/errors.js';
+import { flagSchema, numeric } from '../../lib/verb-options.js';
+import { flagName, type AnyVerb, type ArgSpec, type FlagSpec } from '../../lib/verb.js';
+import { COMMANDS } from '../index.js';
+import type { Toolset } from './toolsets.js';
+import { dataResult } from './results.js';
+import type { ToolDefinition } from './tools.js';
+
+/** How a verb is offered as a tool. */
+export interface VerbToolSpec {
+  /** The CLI verb, by noun and verb name: `['contracts', 'tag']`. */
+  verb: readonly [noun: string, verb: string];
+  name: string;
+  title: string;
+  toolset: Toolset;
+  write: boolean;
+  annotations: ToolAnnotations;
+  /** The arguments' names as the tool takes them, in the verb's order. */
+  args: readonly string[];
+  /** What the verb prints: a list (structuredContent `{items, next_cursor}`) or one record. */
+  output: { list: z.ZodMiniType } | { record: z.ZodMiniType };
+  /** A sentence for the agent after the verb's own description. */
+  more?: string;
+}
+
+/** A verb of the CLI's command tree; a missing one is a programming error, found by the tools test. */
+export function cliVerb(noun: string, name: string): AnyVerb {
+  const group = COMMANDS.find((entry) => entry.name === noun);
+  const found = group && 'verbs' in group ? group.verbs.find((v) => v.name === name) : undefined;
+  if (!found) throw new Error(`no verb 'pds ${noun} ${name}'`);
+  return found;
+}
+
+const describe = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
+
+/** An agent sends numbers as JSON numbers; the verb's checks take text, as commander passes it. */
+const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transform(String));
+
+/** A flag as a tool input: the verb's own check, numbers taken as JSON numbers too. */
+export function flagInput(key: string, spec: FlagSpec): z.ZodMiniType {
+  let schema = flagSchema(key, spec);
+  if (spec.type === 'number') {
+    const checked = z.pipe(numberOrText, numeric(flagName(key, spec), spec));
+    schema = spec.default === undefined ? z.optional(checked) : z._default(checked, spec.default);
+  }
+  return describe(schema, spec.help);
+}
+
+function argInput(arg: ArgSpec): z.ZodMiniType {
+  if (!arg.variadic) return describe(arg.required ? numberOrText : z.optional(numberOrText), arg.help);
+  // One string is one value (a tag, the whole query): an agent need not split it.
+  const values = z.pipe(z.union([z.string(), z.array(z.string())]), z.transform((v) => (typeof v === 'string' ? [v] : v)));
+  return describe(arg.required ? values : z.optional(values), `${arg.help}: a list, or one string`);
+}
+
+/** The records a list verb printed, as structuredContent: a verb's list is one page. */
+const listOutput = (item: z.ZodMiniType) => z.object({ items: z.array(item), next_cursor: z.nullable(z.string()) });
+
+export function verbTool(spec: VerbToolSpec): ToolDefinition {
+  const def = cliVerb(...spec.verb);
+  const argSpecs = def.args ?? [];
+  if (argSpecs.length !== spec.args.length) throw new Error(`${spec.name}: ${argSpecs.length} arguments, ${spec.args.length} names`);
+  const input: Record<string, z.ZodMiniType> = {};
+  argSpecs.forEach((arg, index) => {
+    input[spec.args[index] as string] = argInput(arg);
+  });
+  for (const [key, flag] of Object.entries(def.flags ?? {})) input[key] = flagInput(key, flag);
+  const description = `${def.description[0]?.toUpperCase() ?? ''}${def.description.slice(1)} (\`pds ${spec.verb.join(' ')}\`).${spec.more ? ` ${spec.more}` : ''}`;
+  return {
+    name: spec.name,
+    title: spec.title,
+    description,
+    toolset: spec.toolset,
+    write: spec.write,
+    annotations: spec.annotations,
+    project: true,
+    input,
+    output: 'list' in spec.output ? listOutput(spec.output.list) : spec.output.record,
+    async run(args, call) {
+      const projectId = call.project(args.projectId as string | undefined);
+      const values = argSpecs.map((arg, index) => args[spec.args[index] as string] ?? (arg.variadic ? [] : undefined));
+      const flags = Object.fromEntries(Object.keys(def.flags ?? {}).map((key) => [key, args[key]]));
+      const printed = await runVerb(def, { ...flags, args: values, ...def.fixed }, call.ctx, projectId, call.signal);
+      const notes = printed.notes.length > 0 ? { untrustedAfter: printed.notes } : {};
+      if ('list' in spec.output) {
+        const items = Array.isArray(printed.data) ? printed.data : [];
+        return dataResult(items, { ...notes, structured: { items, next_cursor: null } });
+      }
+      return dataResult(printed.data, notes);
+    },
+  };
+}
+
+/**
+ * Runs the verb's own work over the server's settings, in JSON, into memory: what it prints on
+ * stdout is the data, its stderr lines the notes (they may quote the service: they go inside the
+ * markers).
+ */
+async function runVerb(def: AnyVerb, opts: Record<string, unknown>, server: Context, projectId: string, signal: AbortSignal): Promise<{ data: unknown; notes: string[] }> {
+  const stdout = memory();
+  const stderr = memory();
+  const io = { ...server.io, stdout: stdout.stream, stderr: stderr.stream, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const ctx = server.derive({ io, signal }, { json: true, project: projectId, quiet: false, dryRun: false });
+  const module = (await def.load()) as { run(opts: unknown, ctx: Context): Promise<number | void> };
+  const code = await module.run(opts, ctx);
+  await ctx.output.settled();
+  const notes = stderr.text().split('\n').filter((line) => line.trim() !== '');
+  if (typeof code === 'number' && code !== 0) throw new UsageError(notes.join('\n') || `pds ${def.name} ended with exit code ${code}`);
+  const text = stdout.text();
+  return { data: text.trim() === '' ? null : (JSON.parse(text) as unknown), notes };
+}
+
+function memory(): { stream: Writable; text(): string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
