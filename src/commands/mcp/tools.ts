@@ -23,6 +23,7 @@ import {
   uuid,
 } from '../../lib/schemas.js';
 import type { LocalUpload } from '../../lib/upload.js';
+import type { AnyVerb } from '../../lib/verb.js';
 import { formatBytes } from '../../lib/text.js';
 import { flagSchema, numeric } from '../../lib/verb-options.js';
 import { ROLES, ResourceFlags, resourceQuery } from '../catalog/flags.js';
@@ -36,6 +37,9 @@ import { readPath, ROOT } from '../sandbox/session.js';
 import type { Toolset } from './toolsets.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
 import { flagInput, verbTool } from './verb-tools.js';
+import { search as knowledgeSearch } from '../knowledge/index.js';
+import { ls as tagsLs } from '../tags/index.js';
+import { documentVerbs, updateStatement } from '../documents/index.js';
 
 /** What a tool call has to work with. */
 export interface Call {
@@ -491,12 +495,20 @@ const TAGGING: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, i
 // A retry queues a paused upload again: nothing is lost, and a second call finds it queued.
 const RETRY: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
+/** `pds contracts|statements <name>`: the definition the CLI registers, made by the same function. */
+function documentVerb(kind: DocumentKind, name: string): AnyVerb {
+  const found = documentVerbs(kind).find((v) => v.name === name);
+  if (!found) throw new Error(`no verb 'pds ${kind}s ${name}'`);
+  return found;
+}
+
 /** The verbs of the deployed service's additions, offered as they are in the CLI (verb-tools.ts). */
 function serviceTools(): ToolDefinition[] {
   const kinds = ['contract', 'statement'] as const;
   return [
     verbTool({
-      verb: ['knowledge', 'search'],
+      verb: knowledgeSearch,
+      command: 'knowledge search',
       name: 'knowledge_search',
       title: 'Search the knowledge graph',
       toolset: 'knowledge',
@@ -505,10 +517,11 @@ function serviceTools(): ToolDefinition[] {
       args: ['query'],
       output: { list: KnowledgeNode },
     }),
-    verbTool({ verb: ['tags', 'ls'], name: 'list_tags', title: 'List tags', toolset: 'tags', write: false, annotations: READ, args: [], output: { list: Tag } }),
+    verbTool({ verb: tagsLs, command: 'tags ls', name: 'list_tags', title: 'List tags', toolset: 'tags', write: false, annotations: READ, args: [], output: { list: Tag } }),
     ...kinds.map((kind) =>
       verbTool({
-        verb: [`${kind}s`, 'tag'],
+        verb: documentVerb(kind, 'tag'),
+        command: `${kind}s tag`,
         name: `tag_${kind}`,
         title: `Set the tags of a ${kind}`,
         toolset: 'tags',
@@ -521,7 +534,8 @@ function serviceTools(): ToolDefinition[] {
     ),
     ...kinds.map((kind) =>
       verbTool({
-        verb: [`${kind}s`, 'retry'],
+        verb: documentVerb(kind, 'retry'),
+        command: `${kind}s retry`,
         name: `retry_${kind}`,
         title: `Queue a paused ${kind} upload again`,
         toolset: 'uploads',
@@ -533,7 +547,8 @@ function serviceTools(): ToolDefinition[] {
       }),
     ),
     verbTool({
-      verb: ['statements', 'update'],
+      verb: updateStatement,
+      command: 'statements update',
       name: 'update_statement',
       title: "Change a statement's payee, payor, periods or currencies",
       toolset: 'uploads',

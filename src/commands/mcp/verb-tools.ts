@@ -9,15 +9,15 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { flagSchema, numeric } from '../../lib/verb-options.js';
 import { flagName, type AnyVerb, type ArgSpec, type FlagSpec } from '../../lib/verb.js';
-import { COMMANDS } from '../index.js';
 import type { Toolset } from './toolsets.js';
 import { dataResult } from './results.js';
 import type { ToolDefinition } from './tools.js';
 
 /** How a verb is offered as a tool. */
 export interface VerbToolSpec {
-  /** The CLI verb, by noun and verb name: `['contracts', 'tag']`. */
-  verb: readonly [noun: string, verb: string];
+  /** The CLI verb's definition, and how it is typed: `statements tag`. */
+  verb: AnyVerb;
+  command: string;
   name: string;
   title: string;
   toolset: Toolset;
@@ -29,14 +29,6 @@ export interface VerbToolSpec {
   output: { list: z.ZodMiniType } | { record: z.ZodMiniType };
   /** A sentence for the agent after the verb's own description. */
   more?: string;
-}
-
-/** A verb of the CLI's command tree; a missing one is a programming error, found by the tools test. */
-export function cliVerb(noun: string, name: string): AnyVerb {
-  const group = COMMANDS.find((entry) => entry.name === noun);
-  const found = group && 'verbs' in group ? group.verbs.find((v) => v.name === name) : undefined;
-  if (!found) throw new Error(`no verb 'pds ${noun} ${name}'`);
-  return found;
 }
 
 const describe = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
@@ -65,7 +57,7 @@ function argInput(arg: ArgSpec): z.ZodMiniType {
 const listOutput = (item: z.ZodMiniType) => z.object({ items: z.array(item), next_cursor: z.nullable(z.string()) });
 
 export function verbTool(spec: VerbToolSpec): ToolDefinition {
-  const def = cliVerb(...spec.verb);
+  const def = spec.verb;
   const argSpecs = def.args ?? [];
   if (argSpecs.length !== spec.args.length) throw new Error(`${spec.name}: ${argSpecs.length} arguments, ${spec.args.length} names`);
   const input: Record<string, z.ZodMiniType> = {};
@@ -73,7 +65,7 @@ export function verbTool(spec: VerbToolSpec): ToolDefinition {
     input[spec.args[index] as string] = argInput(arg);
   });
   for (const [key, flag] of Object.entries(def.flags ?? {})) input[key] = flagInput(key, flag);
-  const description = `${def.description[0]?.toUpperCase() ?? ''}${def.description.slice(1)} (\`pds ${spec.verb.join(' ')}\`).${spec.more ? ` ${spec.more}` : ''}`;
+  const description = `${def.description[0]?.toUpperCase() ?? ''}${def.description.slice(1)} (\`pds ${spec.command}\`).${spec.more ? ` ${spec.more}` : ''}`;
   return {
     name: spec.name,
     title: spec.title,
