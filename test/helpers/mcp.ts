@@ -2,8 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import { DEMO_PROJECT, freshConfigDir } from './cli.js';
-import { PDS_BIN, childEnv } from './process.js';
+import { PDS_BIN, childEnv, signedInEnv } from './process.js';
 
 export interface Connected {
   client: Client;
@@ -13,13 +12,7 @@ export interface Connected {
 
 /** The environment of a `pds mcp` signed in to `emulator` with the organization's token. */
 export function mcpEnv(emulator: Emulator, extra: Record<string, string | undefined> = {}): Record<string, string> {
-  return childEnv({
-    PDS_API_URL: emulator.url,
-    PDS_TOKEN: 'demo-org-token',
-    PDS_PROJECT: DEMO_PROJECT,
-    PDS_CONFIG_DIR: freshConfigDir(),
-    ...extra,
-  }) as Record<string, string>;
+  return childEnv(signedInEnv(emulator.url, extra)) as Record<string, string>;
 }
 
 export interface ConnectOptions {

@@ -8,7 +8,7 @@ import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli } from '../helpers/cli.js';
 import { findProgram, skipWhenMissing } from '../helpers/machine.js';
-import { PDS_BIN, childEnv } from '../helpers/process.js';
+import { PDS_BIN, childEnv, signedInEnv } from '../helpers/process.js';
 
 let emulator: Emulator;
 let home: string;
@@ -38,10 +38,7 @@ async function startShell(command: string, args: string[]): Promise<Shell> {
     PATH: `${join(home, 'bin')}:${process.env.PATH ?? ''}`,
     TERM: 'xterm-256color',
     HISTFILE: '/dev/null',
-    PDS_API_URL: emulator.url,
-    PDS_TOKEN: 'demo-org-token',
-    PDS_PROJECT: DEMO_PROJECT,
-    PDS_CONFIG_DIR: freshConfigDir(),
+    ...signedInEnv(emulator.url),
   });
   const cols = 120;
   const rows = 30;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { updateProfile } from '../../src/lib/config.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { runPds, startPds } from '../helpers/process.js';
+import { runPds, signedInEnv, startPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
 const OTHER_PROJECT_NAME = 'Northern Lights Catalog';
@@ -72,7 +72,7 @@ describe('concurrent writers', () => {
     const dirs = Array.from({ length: 4 }, () => freshConfigDir());
     await Promise.all(
       dirs.map((dir) => {
-        const env = { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token' };
+        const env = signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir, PDS_PROJECT: undefined });
         return Promise.all([
           runPds(['use', OTHER_PROJECT_NAME], { env }),
           runPds(['auth', 'login', '--with-token'], { env: { ...env, PDS_TOKEN: undefined }, stdin: 'demo-org-token\n' }),
@@ -108,7 +108,7 @@ describe('modes', () => {
 });
 
 describe('a config file that cannot be used', () => {
-  const env = (dir: string) => ({ PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: DEMO_PROJECT });
+  const env = (dir: string) => signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir });
 
   it('a directory: every command names it and how to move it away; login too, without pointing to itself', async () => {
     const dir = freshConfigDir();

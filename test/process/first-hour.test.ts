@@ -27,7 +27,7 @@ const profiles = (dir: string) => (JSON.parse(readFileSync(join(dir, 'config.jso
 describe('1. no service reachable', () => {
   it('says so, suggests the emulator for that port, and the suggestion works', async () => {
     const port = await closedPort();
-    const env = { PDS_CONFIG_DIR: freshConfigDir(), PDS_API_URL: `http://127.0.0.1:${port}`, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: DEMO_PROJECT, PDS_RETRY_BUDGET: '0' };
+    const env = signedInEnv(`http://127.0.0.1:${port}`, { PDS_RETRY_BUDGET: '0' });
     const failed = await runPds(['projects', 'ls', '-q'], { env });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`error: cannot reach http://127.0.0.1:${port} (ECONNREFUSED)\n`);

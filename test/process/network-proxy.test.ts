@@ -1,11 +1,8 @@
 // The built CLI behind a real forward proxy: absolute-URI requests for http, CONNECT for https,
 // NO_PROXY, credentials in the proxy URL (never printed), and a masked API URL under --verbose.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findProgram, skipWhenMissing } from '../helpers/machine.js';
-import { runPds } from '../helpers/process.js';
+import { runPds, signedInEnv } from '../helpers/process.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
 import { DEMO_PROJECT, makeCertificate, projects, startRogueServer, type Certificate, type RogueServer } from '../helpers/rogue-server.js';
 
@@ -42,7 +39,7 @@ async function proxy(options: Parameters<typeof startForwardProxy>[0] = {}): Pro
 
 function pds(args: string[], env: Record<string, string>) {
   return runPds(args, {
-    env: { PDS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pds-proxy-')), PDS_TOKEN: 'demo-org-token', NODE_EXTRA_CA_CERTS: certificate.certFile, ...env },
+    env: signedInEnv(env.PDS_API_URL ?? '', { PDS_PROJECT: undefined, NODE_EXTRA_CA_CERTS: certificate.certFile, ...env }),
   });
 }
 

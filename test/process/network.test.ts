@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runPds, type SpawnOptions } from '../helpers/process.js';
+import { runPds, signedInEnv, type SpawnOptions } from '../helpers/process.js';
 import { testEmulator } from '../helpers/emulator.js';
 import {
   answerBeforeBody,
@@ -43,13 +43,7 @@ async function rogue(behaviour: Behaviour, options: Parameters<typeof startRogue
 function pds(server: RogueServer | string, args: string[], env: Record<string, string | undefined> = {}, options: SpawnOptions = {}) {
   return runPds(args, {
     ...options,
-    env: {
-      PDS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pds-net-')),
-      PDS_API_URL: typeof server === 'string' ? server : server.url,
-      PDS_TOKEN: 'demo-org-token',
-      PDS_PROJECT: DEMO_PROJECT,
-      ...env,
-    },
+    env: signedInEnv(typeof server === 'string' ? server : server.url, env),
   });
 }
 
