@@ -23,7 +23,8 @@ export function startEmulator(args = []) {
   const child = spawn(process.execPath, [pdsBin, 'emulator', 'start', '--port', '0', '--quiet', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  process.on('exit', () => child.kill());
+  // SIGINT, as Ctrl-C: the emulator then removes its temporary files (SIGTERM would leave them).
+  process.on('exit', () => child.kill('SIGINT'));
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
