@@ -32,7 +32,7 @@ import { SEARCH_TYPES, searchQuery, searchTypes } from '../search/search.js';
 import { SEARCH_FLAGS } from '../search/index.js';
 import { checkDocumentId, progressOf, shortExtraction } from '../documents/processes.js';
 import { extractionNames, uploadContext, type ContextOptions } from '../upload/upload.js';
-import { UPLOAD_FLAGS } from '../upload/index.js';
+import { CONTEXT_FLAGS, STATEMENT_ONLY, UPLOAD_FLAGS } from '../upload/index.js';
 import { readPath, ROOT } from '../sandbox/session.js';
 import type { Toolset } from './toolsets.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
@@ -317,21 +317,9 @@ function documentTools(): ToolDefinition[] {
 
 /** The upload context a kind takes, as `pds upload <kind>` takes it: a contract's is its tags and folder. */
 function contextInputs(kind: DocumentKind): Record<string, z.ZodMiniType> {
-  const keys = kind === 'contract' ? CONTRACT_CONTEXT : STATEMENT_CONTEXT;
-  return Object.fromEntries(keys.map((key) => [key, flagInput(key, UPLOAD_FLAGS[key])]));
+  const flags = Object.entries(CONTEXT_FLAGS).filter(([key]) => kind === 'statement' || !STATEMENT_ONLY.includes(key));
+  return Object.fromEntries(flags.map(([key, flag]) => [key, flagInput(key, flag)]));
 }
-const CONTRACT_CONTEXT = ['tag', 'folder'] as const;
-const STATEMENT_CONTEXT = [
-  'accountingPeriod',
-  'targetPeriod',
-  'currencyRoyalty',
-  'currencyTransaction',
-  'payee',
-  'payor',
-  'scenario',
-  'targetFamily',
-  ...CONTRACT_CONTEXT,
-] as const;
 
 function projectTools(): ToolDefinition[] {
   return [

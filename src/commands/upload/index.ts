@@ -5,6 +5,18 @@ import { EXTRACTION_NAMES } from '../../lib/vocabulary.js';
 import { SCENARIO_FAMILIES, TARGET_FAMILIES } from '../../lib/formats.js';
 import { STATEMENT_FIELD_FLAGS, WATCH_FLAGS, type Kind } from '../documents/index.js';
 
+/** The upload context (SERVICE-NOW.md): a statement's fields, families, tags and folder. */
+export const CONTEXT_FLAGS = {
+  ...STATEMENT_FIELD_FLAGS,
+  scenario: { type: 'string', value: 'family', help: 'the scenario family (with --target-family), e.g. dsp.spotify', completion: SCENARIO_FAMILIES },
+  targetFamily: { type: 'string', value: 'family', help: 'the target family (with --scenario), e.g. recording_dsp_usage', completion: TARGET_FAMILIES },
+  tag: { type: 'repeated', value: 't', help: 'a tag for the uploaded record; repeat for more' },
+  folder: { type: 'string', value: 'name', nonEmpty: true, help: 'the folder to file the upload under' },
+} as const;
+
+/** Context flags only statements take: a contract's context is its tags and folder. */
+export const STATEMENT_ONLY: readonly string[] = [...Object.keys(STATEMENT_FIELD_FLAGS), 'scenario', 'targetFamily'];
+
 export const UPLOAD_FLAGS = {
   extract: {
     type: 'list',
@@ -16,12 +28,8 @@ export const UPLOAD_FLAGS = {
   concurrency: { type: 'number', value: 'n', integer: true, min: 1, max: 32, default: 4, help: 'uploads at once' },
   wait: { type: 'boolean', help: 'wait until processing completed or failed (exit 7 if it failed or the service paused it)' },
   ...WATCH_FLAGS,
-  // The upload context (SERVICE-NOW.md); the statement-only ones are dropped from `upload contract`.
-  ...STATEMENT_FIELD_FLAGS,
-  scenario: { type: 'string', value: 'family', help: 'the scenario family (with --target-family), e.g. dsp.spotify', completion: SCENARIO_FAMILIES },
-  targetFamily: { type: 'string', value: 'family', help: 'the target family (with --scenario), e.g. recording_dsp_usage', completion: TARGET_FAMILIES },
-  tag: { type: 'repeated', value: 't', help: 'a tag for the uploaded record; repeat for more' },
-  folder: { type: 'string', value: 'name', nonEmpty: true, help: 'the folder to file the upload under' },
+  // The statement-only ones are dropped from `upload contract`.
+  ...CONTEXT_FLAGS,
   // Batches (issue 19): directories, re-runs, keeping going, reports a CI system reads.
   skipExisting: {
     type: 'choice',
@@ -37,8 +45,6 @@ export const UPLOAD_FLAGS = {
   report: { type: 'repeated', value: 'junit=file|json=file', help: 'also write a report: JUnit XML or JSON (repeatable)' },
 } as const;
 
-/** Flags only statements take: a contract's context is its tags and folder. */
-const STATEMENT_ONLY = [...Object.keys(STATEMENT_FIELD_FLAGS), 'scenario', 'targetFamily'];
 const withoutStatementOnly = <T extends Record<string, unknown>>(flags: T): T =>
   Object.fromEntries(Object.entries(flags).filter(([key]) => !STATEMENT_ONLY.includes(key))) as T;
 export type UploadOptions = OptionsOf<VerbDef<typeof UPLOAD_FLAGS, [{ name: 'files'; help: ''; required: true; variadic: true }], Kind>>;
