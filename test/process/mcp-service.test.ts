@@ -32,6 +32,7 @@ afterAll(async () => {
 });
 
 describe('tools made from the CLI verbs', () => {
+  // Their checks are the verbs' own; the messages name the tool's inputs, not the CLI's flags.
   it('take the verb’s arguments and flags, described by the flags’ own help', async () => {
     const { tools } = await writer.client.listTools();
     const tool = (name: string) => tools.find((t) => t.name === name);
@@ -88,7 +89,7 @@ describe('tools made from the CLI verbs', () => {
     expect(data(result.text)).toEqual(printed);
     expect(await structured(writer.client, 'knowledge_search', { query: ['royalty'], limit: '3' })).toEqual({ items: printed, next_cursor: null });
     const bad = await call(writer.client, 'knowledge_search', { query: 'royalty', kind: 'robot' });
-    expect(bad).toEqual({ isError: true, text: "error: unknown --kind 'robot'\n  valid kinds: organization, team, person, process, decision, policy, principle, topic, question" });
+    expect(bad).toEqual({ isError: true, text: "error: unknown kind 'robot'\n  valid kinds: organization, team, person, process, decision, policy, principle, topic, question" });
   });
 
   it('tag_statement sets, adds and clears; list_tags lists; a conflicting call sends nothing', async () => {
@@ -104,7 +105,7 @@ describe('tools made from the CLI verbs', () => {
     expect(tags).toEqual({ items: [expect.objectContaining({ tag: 'spotify', scope: 'statements', usage_count: 1 })], next_cursor: null });
     emulator.requests.length = 0;
     const both = await call(writer.client, 'tag_statement', { id: 40001, tags: ['x'], add: true, remove: true });
-    expect(both).toEqual({ isError: true, text: 'error: --add, --remove and --clear exclude each other' });
+    expect(both).toEqual({ isError: true, text: 'error: add, remove and clear exclude each other' });
     const unknownScope = await call(writer.client, 'list_tags', { scope: 'artists' });
     expect(unknownScope.isError).toBe(true);
     expect(sent()).toEqual([]);
@@ -118,7 +119,7 @@ describe('tools made from the CLI verbs', () => {
     const bad = await call(writer.client, 'update_statement', { id: 40002, accountingPeriod: '2026Q5', currencyTransaction: 'dollars' });
     expect(bad).toEqual({
       isError: true,
-      text: "error: 2 problems; nothing was sent\n  invalid --accounting-period '2026Q5': expected a period such as 2026Q1\n  invalid --currency-transaction 'dollars': expected an ISO 4217 code such as USD",
+      text: "error: 2 problems; nothing was sent\n  invalid accountingPeriod '2026Q5': expected a period such as 2026Q1\n  invalid currencyTransaction 'dollars': expected an ISO 4217 code such as USD",
     });
     expect(sent()).toEqual([]);
   });
@@ -126,7 +127,7 @@ describe('tools made from the CLI verbs', () => {
   it('upload_statement takes a CSV with its context, as `pds upload statement` does; a bad period sends nothing', async () => {
     emulator.requests.length = 0;
     const bad = await call(writer.client, 'upload_statement', { path: 'sales.csv', accountingPeriod: '2026Q9' });
-    expect(bad).toEqual({ isError: true, text: "error: invalid --accounting-period '2026Q9': expected a period such as 2026Y, 2026H1, 2026Q3 or 2026M11" });
+    expect(bad).toEqual({ isError: true, text: "error: invalid accountingPeriod '2026Q9': expected a period such as 2026Y, 2026H1, 2026Q3 or 2026M11" });
     expect(sent()).toEqual([]);
     const uploaded = await structured(writer.client, 'upload_statement', {
       path: 'sales.csv',

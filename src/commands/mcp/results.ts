@@ -83,7 +83,7 @@ export function dataResult(data: unknown, notes: Notes = {}): CallToolResult {
  * arguments stay outside the markers; whatever else a failure says (the service's message, an
  * answer pds could not read, a network failure) goes inside them, after pds's own first line.
  */
-export function errorResult(error: unknown): CallToolResult {
+export function errorResult(error: unknown, inputs: readonly string[] = []): CallToolResult {
   const lines =
     error instanceof PdsError
       ? [error.message, ...error.details.map((line) => `  ${line}`)].join('\n')
@@ -94,7 +94,7 @@ export function errorResult(error: unknown): CallToolResult {
   if (error instanceof PdsError && error.status !== undefined) {
     text = `error: the service answered ${error.status}\n${untrusted(lines)}`;
   } else if (error instanceof PdsError && !(error instanceof ServiceError)) {
-    text = `error: ${stripInvisible(lines).text}`;
+    text = `error: ${asInputs(stripInvisible(lines).text, inputs)}`;
   } else {
     text = `error: the request failed\n${untrusted(lines)}`;
   }
@@ -127,11 +127,22 @@ export function decodeCursor(tool: string, cursor: string): { args: Record<strin
   return { args, offset: offset as number };
 }
 
-/** Runs a tool's work; any failure becomes a tool error, an interruption included. */
-export async function settle(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+/**
+ * pds's checks name the CLI's flags (`--accounting-period`); the agent knows them as the tool's
+ * inputs (`accountingPeriod`), so those are named instead.
+ */
+function asInputs(text: string, inputs: readonly string[]): string {
+  return text.replace(/--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)/g, (flag, name: string) => {
+    const key = name.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+    return inputs.includes(key) ? key : flag;
+  });
+}
+
+/** Runs a tool's work; any failure becomes a tool error (worded with `inputs`' names), an interruption included. */
+export async function settle(work: () => Promise<CallToolResult>, inputs: readonly string[] = []): Promise<CallToolResult> {
   try {
     return await work();
   } catch (error) {
-    return errorResult(error instanceof Error && error.name === 'AbortError' ? new InterruptedError() : error);
+    return errorResult(error instanceof Error && error.name === 'AbortError' ? new InterruptedError() : error, inputs);
   }
 }

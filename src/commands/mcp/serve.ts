@@ -186,7 +186,7 @@ function registerTool(server: McpServer, tool: ToolDefinition, state: ServerStat
       };
       const start = resume(tool, pinned, args);
       return tool.run(start.args, call, cursorState(tool, pinned, start.offset));
-    }),
+    }, Object.keys(tool.input)),
   );
 }
 
