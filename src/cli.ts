@@ -42,6 +42,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       const [{ Context }, { checkOptions }, module] = await Promise.all([import('./lib/context.js'), import('./lib/verb-options.js'), verb.load()]);
       const opts = checkOptions(verb, input) as never;
       checkScripting(verb, flags, path);
+      checkDryRun(verb, flags, path);
       // A profile named by PDS_PROFILE is checked as one named by --profile: a typo is not "not logged in".
       const profile = flags.profile || env.PDS_PROFILE;
       if (profile && !verb.allowsNewProfile) (await import('./lib/config.js')).checkProfileExists(profile, env);
@@ -118,6 +119,11 @@ function checkScripting(verb: AnyVerb, flags: GlobalFlags, path: string): void {
       throw new UsageError(`--${flag} does not apply to \`${path}\`: ${flag === 'jq' ? 'it prints no JSON' : 'it prints no list or record'}`);
     }
   }
+}
+
+/** --dry-run on a verb that would write anyway: refused before it runs. */
+function checkDryRun(verb: AnyVerb, flags: GlobalFlags, path: string): void {
+  if (flags.dryRun && typeof verb.dryRun === 'object') throw new UsageError(`--dry-run does not apply to \`${path}\`: ${verb.dryRun.none}`);
 }
 
 /**

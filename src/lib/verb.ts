@@ -77,6 +77,12 @@ export interface VerbDef<
   paged?: boolean;
   /** Which of --jq and --fields mean something to it; the other is refused (exit 2), not ignored. */
   scripting?: readonly Scripting[];
+  /**
+   * How a verb that changes something takes --dry-run: 'honoured' (the checks and reads run, it says
+   * what it would do, and writes nothing), or why it has none (then --dry-run is refused with exit 2,
+   * never ignored). A verb that only reads leaves it out: --dry-run changes nothing there.
+   */
+  dryRun?: 'honoured' | { none: string };
   /** It may name a profile that does not exist (yet): one it creates, one it only names, or none. */
   allowsNewProfile?: boolean;
   /** It writes a whole new config (`auth login`): a config file that is not JSON is set aside, not fatal. */

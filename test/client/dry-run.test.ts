@@ -71,4 +71,53 @@ describe('--dry-run', () => {
     expect(readFileSync(target, 'utf8')).toBe('old');
     expect(readdirSync(join(target, '..'))).toEqual(['one.pdf']);
   });
+
+  it('projects create, tags, retry, statements update and a POST by pds api say what they would send, and send no write', async () => {
+    emulator.requests.length = 0;
+    const opts = { project: DEMO_PROJECT };
+    expect(await pds(['projects', 'create', 'Back catalogue', '--entity-name', 'Nova', '--dry-run'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: "Would create project 'Back catalogue' for Nova; nothing was sent (--dry-run)\n",
+    });
+    expect((await pds(['contracts', 'tag', '20001', 'urgent', 'review', '--dry-run'], opts)).stderr).toBe(
+      'Would set the tags of contract 20001 to urgent, review; nothing was sent (--dry-run)\n',
+    );
+    // --add reads the current tags, as the real run does, and says the list it would send.
+    expect((await pds(['contracts', 'tag', '20001', 'urgent', '--add', '--dry-run'], opts)).stderr).toMatch(
+      /^Would set the tags of contract 20001 to (.+, )?urgent; nothing was sent \(--dry-run\)\n$/,
+    );
+    expect((await pds(['statements', 'tag', '40001', '--clear', '--dry-run'], opts)).stderr).toBe('Would set the tags of statement 40001 to none; nothing was sent (--dry-run)\n');
+    expect((await pds(['statements', 'retry', '1001', '--dry-run'], opts)).stderr).toBe('Would queue statement staging 1001 again; nothing was sent (--dry-run)\n');
+    expect((await pds(['statements', 'update', '40002', '--payee', 'Nova', '--accounting-period', '2026-q3', '--clear-payor', '--dry-run'], opts)).stderr).toBe(
+      'Would change statement 40002: payee Nova, payor cleared, accountingPeriod 2026Q3; nothing was sent (--dry-run)\n',
+    );
+    expect((await pds(['api', '-X', 'POST', 'projects', '-f', 'name=x', '--dry-run'])).stderr).toBe(
+      'Would send POST /v1/projects with a JSON body of 12 bytes; nothing was sent (--dry-run)\n',
+    );
+    // Bad input fails as for real.
+    expect((await pds(['statements', 'update', '40002', '--accounting-period', '2026Q9', '--dry-run'], opts)).code).toBe(2);
+    expect(writes()).toEqual([]);
+    expect(emulator.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/contracts/20001']);
+  });
+
+  it('is refused, not ignored, by the commands that cannot do without writing: exit 2, nothing sent', async () => {
+    emulator.requests.length = 0;
+    const cases: [string[], string][] = [
+      [['auth', 'login', '--with-token'], '`pds auth login`: it signs in and saves the credential; `pds auth status` checks one without saving anything'],
+      [['sandbox', 'exec', 'ls'], '`pds sandbox exec`: the sandbox runs the commands; `pds sandbox ls` and `cat` only read'],
+      [['sandbox', 'connect'], '`pds sandbox connect`: it starts a sandbox session'],
+      [['emulator', 'start', '--port', '0'], '`pds emulator start`: it starts a server (writing only its --data file)'],
+      [['mcp'], '`pds mcp`: it serves tools to an agent; without --allow-writes they cannot write'],
+    ];
+    for (const [args, reason] of cases) {
+      expect(await pds([...args, '--dry-run'], { project: DEMO_PROJECT, stdin: 'demo-org-token\n' })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: --dry-run does not apply to ${reason}\n`,
+      });
+    }
+    expect(emulator.requests).toEqual([]);
+    expect(existsSync(configFile())).toBe(false);
+  });
 });

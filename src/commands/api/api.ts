@@ -55,6 +55,12 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   else if (!fieldsInQuery && fields.length > 0) body = Object.fromEntries(fields);
 
   const request: RequestOptions = { method, path, query, headers, ...(body === undefined ? {} : { json: body }) };
+  if (method !== 'GET' && ctx.settings.dryRun) {
+    const search = new URLSearchParams(query).toString();
+    const sent = body === undefined ? '' : ` with a JSON body of ${Buffer.byteLength(JSON.stringify(body))} bytes`;
+    ctx.output.info(`Would send ${method} ${path}${search ? `?${search}` : ''}${sent}; nothing was sent (--dry-run)`);
+    return;
+  }
   const { http } = ctx.api;
   if (opts.paginate) {
     await printPages(ctx, (page, signal) => fetchPage(http, request, page, signal), query);

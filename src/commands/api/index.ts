@@ -24,6 +24,8 @@ export const api = verb({
     paginate: { type: 'boolean', help: 'follow every page of a list (either envelope) and print one JSON array of every record' },
   },
   paged: true,
+  // A GET is sent (it reads); a POST or DELETE is only said.
+  dryRun: 'honoured',
   scripting: ['jq'],
   examples: [
     ['pds api projects'],

@@ -3,6 +3,7 @@ import { verb, type NounDef } from '../../lib/verb.js';
 
 export const login = verb({
   name: 'login',
+  dryRun: { none: 'it signs in and saves the credential; `pds auth status` checks one without saving anything' },
   description: 'sign in and save the credential in the profile (with --api-url, the URL too); on a terminal it asks how',
   flags: {
     web: { type: 'boolean', help: 'sign in with a browser (OAuth 2.1 with PKCE); BROWSER names the browser command' },
@@ -49,6 +50,7 @@ export const list = verb({
 
 export const logout = verb({
   name: 'logout',
+  dryRun: 'honoured',
   description: "revoke a browser sign-in at the server and forget the profile's credential (other settings stay)",
   examples: [['pds auth logout'], ['pds --profile staging auth logout']],
   load: () => import('./logout.js'),

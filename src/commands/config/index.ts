@@ -25,6 +25,7 @@ export const get = verb({
 
 export const set = verb({
   name: 'set',
+  dryRun: 'honoured',
   description: 'store a setting in the profile',
   args: [KEY, { name: 'value', help: 'a base URL without /v1, a project UUID, seconds, or true/false (allow-http)', required: true }],
   allowsNewProfile: true,
@@ -34,6 +35,7 @@ export const set = verb({
 
 export const unset = verb({
   name: 'unset',
+  dryRun: 'honoured',
   description: 'remove a setting from the profile',
   args: [KEY],
   examples: [['pds config unset timeout']],
@@ -49,6 +51,7 @@ export const config: NounDef = {
 
 export const use = verb({
   name: 'use',
+  dryRun: 'honoured',
   description: "set the profile's default project",
   args: [{ name: 'project', help: 'project UUID, or its exact name', required: true, completion: 'projects and names' }],
   allowsNewProfile: true,

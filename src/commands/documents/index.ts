@@ -64,6 +64,7 @@ export const updateStatement = verb({
   description: "change a statement's payee, payor, periods or currencies (PUT /v1/statements/{id}); prints the result",
   args: [{ name: 'id', help: 'the statement id', required: true }],
   flags: UPDATE_FLAGS,
+  dryRun: 'honoured',
   scripting: ['jq'],
   examples: [['pds statements update 40001 --payee "Nova Records" --accounting-period 2026Q1'], ['pds statements update 40001 --clear-payor']],
   load: () => import('./update.js'),
@@ -100,6 +101,7 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
     args: [{ name: 'ids', help: `${kind} ids`, variadic: true }],
     flags: DOWNLOAD_FLAGS,
     fixed: { kind },
+    dryRun: 'honoured',
     scripting: ['jq'],
     examples:
       kind === 'contract'
@@ -112,6 +114,7 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
     description: `queue a paused ${kind} upload again (never retried automatically); prints its new status`,
     args: [{ name: 'staging-id', help: 'the staging id the paused upload printed', required: true }],
     fixed: { kind },
+    dryRun: 'honoured',
     scripting: ['jq'],
     examples: [[`pds ${noun} retry 1001`, 'the staging id a paused upload printed', 'a paused upload (an emulator started with --pause-uploads)']],
     load: () => import('./retry.js'),
@@ -125,6 +128,7 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
     ],
     flags: TAG_FLAGS,
     fixed: { kind },
+    dryRun: 'honoured',
     scripting: ['jq'],
     examples: kind === 'contract' ? [['pds contracts tag 20001 urgent review'], ['pds contracts tag 20001 --add signed']] : [['pds statements tag 40001 q1 spotify'], ['pds statements tag 40001 --clear']],
     load: () => import('./tag.js'),

@@ -9,6 +9,10 @@ export async function run(opts: RetryOptions, ctx: Context): Promise<void> {
   const raw = opts.args[0];
   if (!/^\d{1,15}$/.test(raw)) throw new UsageError(`invalid staging id '${raw}': expected a whole number`);
   const projectId = ctx.project();
+  if (ctx.settings.dryRun) {
+    ctx.output.info(`Would queue ${opts.kind} staging ${raw} again; nothing was sent (--dry-run)`);
+    return;
+  }
   const result = await ctx.api.documents.retry(opts.kind, projectId, Number(raw));
   await ctx.output.record(result, 'staging_id');
   if (result.status === 'paused') {

@@ -20,6 +20,10 @@ export async function run(opts: TagOptions, ctx: Context): Promise<void> {
     const current = await currentTags(ctx, opts.kind, projectId, id);
     next = opts.add ? [...new Set([...current, ...tags])] : current.filter((tag) => !tags.includes(tag));
   }
+  if (ctx.settings.dryRun) {
+    ctx.output.info(`Would set the tags of ${opts.kind} ${id} to ${next.length === 0 ? 'none' : next.join(', ')}; nothing was sent (--dry-run)`);
+    return;
+  }
   const result = await ctx.api.tags.put(projectId, scope, /^\d+$/.test(id) && opts.kind === 'statement' ? Number(id) : id, next);
   await ctx.output.record({ resource_id: result.resource_id, scope: result.scope, tags: result.tags.map((t) => t.tag).join(',') }, 'resource_id');
 }

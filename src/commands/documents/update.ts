@@ -37,5 +37,10 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   if (problems.length > 1) throw new UsageError(`${problems.length} problems; nothing was sent`, { details: problems });
   if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give a field (--payee, --accounting-period, …) or a --clear-<field>');
   const projectId = ctx.project();
+  if (ctx.settings.dryRun) {
+    const shown = Object.entries(changes).map(([field, value]) => (value === null ? `${field} cleared` : `${field} ${String(value)}`));
+    ctx.output.info(`Would change statement ${id}: ${shown.join(', ')}; nothing was sent (--dry-run)`);
+    return;
+  }
   await ctx.output.record(await ctx.api.documents.updateStatement(projectId, id, changes));
 }

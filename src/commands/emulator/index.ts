@@ -8,6 +8,7 @@ const whole = (min: number, help: string, max?: number) => ({ type: 'number', va
 
 export const start = verb({
   name: 'start',
+  dryRun: { none: 'it starts a server (writing only its --data file)' },
   description: 'serve the emulator until Ctrl-C; the first line on stdout gives its URL',
   flags: {
     port: { ...whole(0, 'port to listen on; 0 picks a free one (default 4010)', 65_535), value: 'port' },

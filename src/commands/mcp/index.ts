@@ -19,6 +19,7 @@ const SERVER_FLAGS = {
 
 export const serve = verb({
   name: 'mcp',
+  dryRun: { none: 'it serves tools to an agent; without --allow-writes they cannot write' },
   description: "an MCP server on stdio: the project's data and sandbox as tools for AI agents, over pds's own sign-in",
   flags: { ...SERVER_FLAGS, maxResults: { ...SERVER_FLAGS.maxResults, default: 100 } },
   notes: `stdout carries only MCP messages; logs go to stderr. -p pins the project: the tools then take no

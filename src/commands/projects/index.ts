@@ -28,6 +28,7 @@ export const create = verb({
   description: 'create a project (POST /v1/projects; never retried: a second one would make a second project)',
   args: [{ name: 'name', help: 'the project name', required: true }],
   flags: { entityName: { type: 'string', value: 'n', nonEmpty: true, help: 'the entity (label, publisher…) the project is for' } },
+  dryRun: 'honoured',
   scripting: ['jq'],
   examples: [['pds projects create "Back catalogue 2026" --entity-name "Nova Records"']],
   load: () => import('./create.js'),

@@ -5,6 +5,7 @@ const PATH_HELP = 'directory (or file) in the sandbox';
 
 export const exec = verb({
   name: 'exec',
+  dryRun: { none: 'the sandbox runs the commands; `pds sandbox ls` and `cat` only read' },
   description: 'run bash commands in the sandbox, in order, in one request',
   args: [{ name: 'command', help: 'each argument is one bash command; `-` alone reads them from stdin, one per line', variadic: true }],
   flags: {
@@ -55,6 +56,7 @@ export const info = verb({
 
 export const shell = verb({
   name: 'shell',
+  dryRun: { none: 'the sandbox runs what is typed' },
   description: 'an interactive prompt: each line runs through exec; cd is kept across lines',
   notes:
     'Needs a terminal on stdin (for scripts: pds sandbox exec -). `exit` or Ctrl-D leaves and disconnects; Ctrl-C cancels the line being typed, or stops waiting for a running command.',
@@ -64,6 +66,7 @@ export const shell = verb({
 
 export const connect = verb({
   name: 'connect',
+  dryRun: { none: 'it starts a sandbox session' },
   description: "open the project's sandbox session (--json: the service's answer)",
   scripting: ['jq'],
   examples: [['pds sandbox connect', 'start the session now rather than on first use']],
@@ -72,6 +75,7 @@ export const connect = verb({
 
 export const disconnect = verb({
   name: 'disconnect',
+  dryRun: { none: 'it ends the sandbox session' },
   description: "end the project's sandbox session (--json: the service's answer)",
   scripting: ['jq'],
   examples: [['pds sandbox disconnect']],

@@ -54,6 +54,7 @@ function uploadVerb(kind: DocumentKind): AnyVerb {
   const { extract, ...common } = UPLOAD_FLAGS;
   return verb({
     name: kind,
+    dryRun: 'honoured',
     description: kind === 'contract' ? "upload contract PDFs; prints each file's staging id" : "upload statements (CSV, XLSX, GZ, PDF and 21 more formats); prints each file's staging id",
     args: [
       kind === 'contract'
