@@ -944,14 +944,7 @@ function contractIncludes(
       rights: publishing ? 'compositions' : kind === 'distribution' ? 'distribution' : 'masters',
     },
   ];
-  const creativeApprovals = rng
-    .sample(['artwork', 'singles selection', 'music videos', 'remixes', 'sync placements'], rng.int(1, 3))
-    .map((subject) => ({
-      id: next('cap'),
-      subject,
-      approver: rng.pick(['mutual', 'artist', 'label']),
-      deemed_after_days: rng.pick([5, 10, 14]),
-    }));
+  const creativeApprovals = creativeApprovalTerms(terms);
 
   return {
     entities: src.parties.map(({ e, role }) => ({ id: e.id, name: e.name, role })),
@@ -1048,6 +1041,18 @@ function keyDates({ rng, next }: Terms, signed: string, effective: number, termY
     dates.push({ id: next('date'), type: 'option exercise deadline', date: date(effective + (termYears - 1) * YEAR) });
   }
   return dates;
+}
+
+/** What the parties must agree on before release, and after how many days silence is consent. */
+function creativeApprovalTerms({ rng, next }: Terms): Record<string, unknown>[] {
+  return rng
+    .sample(['artwork', 'singles selection', 'music videos', 'remixes', 'sync placements'], rng.int(1, 3))
+    .map((subject) => ({
+      id: next('cap'),
+      subject,
+      approver: rng.pick(['mutual', 'artist', 'label']),
+      deemed_after_days: rng.pick([5, 10, 14]),
+    }));
 }
 
 function contractTypes({ kind, publishing, next }: Terms): Record<string, unknown>[] {
