@@ -765,61 +765,77 @@ function signer<T>(pool: readonly T[], k: number): T | undefined {
   return at(pool, k % Math.max(1, Math.floor(pool.length * 0.8)));
 }
 
+interface Signers {
+  assignors: EntityRecord[];
+  assignees: EntityRecord[];
+  /** Indexes into the project's artists and writers. */
+  artistIndexes: number[];
+  writerIndexes: number[];
+  /** "Assignor / Assignee", the end of the contract's name. */
+  title: string;
+}
+
+/** Who signs the `round`-th contract of a kind, and whose works it covers. */
+function contractSigners(kind: ContractKind, round: number, rng: Rng, src: ContractSources): Signers {
+  const { pools } = src;
+  // Pools can be empty in a small project: any entity stands in.
+  const fallback = () => rng.pick([...pools.label, ...pools.publisher, ...pools.distributor]);
+  let assignors: EntityRecord[] = [];
+  let assignees: EntityRecord[] = [];
+  let artistIndexes: number[] = [];
+  let writerIndexes: number[] = [];
+  let title: string;
+  if (kind === 'recording') {
+    const company = signer(pools.artistCompanies, round);
+    const label = signer(pools.label, round) ?? fallback();
+    const artistIndex = company?.artist ?? round % src.artists.length;
+    const artist = at(src.artists, artistIndex);
+    artistIndexes = [artistIndex];
+    assignors = company ? [company.entity] : [];
+    assignees = [label];
+    title = `${artist.name} / ${label.name}`;
+  } else if (kind === 'songwriter' || kind === 'co-publishing') {
+    const company = signer(pools.writerCompanies, round * 2 + (kind === 'songwriter' ? 0 : 1));
+    const publisher = signer(pools.publisher, round * 2 + (kind === 'songwriter' ? 1 : 0)) ?? fallback();
+    const writerIndex = company?.writer ?? round % src.writers.length;
+    const writer = at(src.writers, writerIndex);
+    writerIndexes = [writerIndex];
+    assignors = company ? [company.entity] : [];
+    assignees = [publisher];
+    title = `${writer.name} / ${publisher.name}`;
+  } else if (kind === 'distribution') {
+    const label = signer(pools.label, round + 1) ?? fallback();
+    const distributor = signer(pools.distributor, round) ?? fallback();
+    assignors = [label];
+    assignees = [distributor];
+    artistIndexes = rng.indexes(src.artists.length, rng.int(2, 4));
+    title = `${label.name} / ${distributor.name}`;
+  } else if (kind === 'administration') {
+    const original = signer(pools.publisher, round + 2) ?? fallback();
+    const admin = signer(pools.publisher, round + 3) ?? fallback();
+    assignors = [original];
+    assignees = admin === original ? [] : [admin];
+    writerIndexes = rng.indexes(src.writers.length, rng.int(2, 4));
+    title = `${original.name} / ${admin.name}`;
+  } else {
+    const licensor = signer(pools.label, round + 2) ?? fallback();
+    const licensee = signer(pools.label, round + 5) ?? fallback();
+    assignors = [licensor];
+    assignees = licensee === licensor ? [] : [licensee];
+    artistIndexes = rng.indexes(src.artists.length, rng.int(1, 3));
+    title = `${licensor.name} / ${licensee.name}`;
+  }
+  return { assignors, assignees, artistIndexes, writerIndexes, title };
+}
+
 function buildContracts(seed: ProjectSeed, firstId: number, rng: Rng, src: ContractSources): ContractRecord[] {
   const contracts: ContractRecord[] = [];
-  const { pools } = src;
-  const anyEntity = [...pools.label, ...pools.publisher, ...pools.distributor];
   const when = timeline(seed.size.contracts, seed.created + 7 * DAY, SEED_NOW, rng);
   for (let j = 0; j < seed.size.contracts; j++) {
     const kind = at(CONTRACT_CYCLE, j % CONTRACT_CYCLE.length);
     const round = Math.floor(j / CONTRACT_CYCLE.length);
     const id = String(firstId + j);
-    let assignors: EntityRecord[] = [];
-    let assignees: EntityRecord[] = [];
-    let artistIndexes: number[] = [];
-    let writerIndexes: number[] = [];
-    let title: string;
-    const fallback = () => rng.pick(anyEntity);
-    if (kind === 'recording') {
-      const company = signer(pools.artistCompanies, round);
-      const label = signer(pools.label, round) ?? fallback();
-      const artistIndex = company?.artist ?? round % src.artists.length;
-      const artist = at(src.artists, artistIndex);
-      artistIndexes = [artistIndex];
-      assignors = company ? [company.entity] : [];
-      assignees = [label];
-      title = `${artist.name} / ${label.name}`;
-    } else if (kind === 'songwriter' || kind === 'co-publishing') {
-      const company = signer(pools.writerCompanies, round * 2 + (kind === 'songwriter' ? 0 : 1));
-      const publisher = signer(pools.publisher, round * 2 + (kind === 'songwriter' ? 1 : 0)) ?? fallback();
-      const writerIndex = company?.writer ?? round % src.writers.length;
-      const writer = at(src.writers, writerIndex);
-      writerIndexes = [writerIndex];
-      assignors = company ? [company.entity] : [];
-      assignees = [publisher];
-      title = `${writer.name} / ${publisher.name}`;
-    } else if (kind === 'distribution') {
-      const label = signer(pools.label, round + 1) ?? fallback();
-      const distributor = signer(pools.distributor, round) ?? fallback();
-      assignors = [label];
-      assignees = [distributor];
-      artistIndexes = rng.indexes(src.artists.length, rng.int(2, 4));
-      title = `${label.name} / ${distributor.name}`;
-    } else if (kind === 'administration') {
-      const original = signer(pools.publisher, round + 2) ?? fallback();
-      const admin = signer(pools.publisher, round + 3) ?? fallback();
-      assignors = [original];
-      assignees = admin === original ? [] : [admin];
-      writerIndexes = rng.indexes(src.writers.length, rng.int(2, 4));
-      title = `${original.name} / ${admin.name}`;
-    } else {
-      const licensor = signer(pools.label, round + 2) ?? fallback();
-      const licensee = signer(pools.label, round + 5) ?? fallback();
-      assignors = [licensor];
-      assignees = licensee === licensor ? [] : [licensee];
-      artistIndexes = rng.indexes(src.artists.length, rng.int(1, 3));
-      title = `${licensor.name} / ${licensee.name}`;
-    }
+    const { assignors, assignees, artistIndexes, writerIndexes, title } = contractSigners(kind, round, rng, src);
     const parties: ContractParty[] = [
       ...assignors.map((e) => ({ entity_id: e.id, role: 'assignor' as const })),
       ...assignees.map((e) => ({ entity_id: e.id, role: 'assignee' as const })),
@@ -864,6 +880,18 @@ interface IncludeSources {
   signatory: (k: number) => string;
 }
 
+/** What every part of a contract's terms draws on. */
+interface Terms {
+  kind: ContractKind;
+  /** Songwriter, co-publishing and administration deals cover compositions; the rest, masters. */
+  publishing: boolean;
+  rng: Rng;
+  /** The id of the next sub-record of an include: numbered per include ("20001-roy-2"). */
+  next: (tag: string) => string;
+  currency: string;
+  money: (min: number, max: number) => number;
+}
+
 /** The extracted terms of one contract, one small array per include name. */
 function contractIncludes(
   contractId: string,
@@ -871,7 +899,7 @@ function contractIncludes(
   rng: Rng,
   src: IncludeSources,
 ): Partial<Record<ContractInclude, Record<string, unknown>[]>> {
-  // Sub-records are numbered per include ("20001-roy-2"); the id leads each literal.
+  // The order of the draws below is the seed's: moving one changes every project's data.
   const counters = new Map<string, number>();
   const next = (tag: string): string => {
     const n = (counters.get(tag) ?? 0) + 1;
@@ -879,80 +907,44 @@ function contractIncludes(
     return `${contractId}-${tag}-${n}`;
   };
   const publishing = kind === 'songwriter' || kind === 'co-publishing' || kind === 'administration';
-  const currency = rng.pick(['USD', 'USD', 'EUR', 'GBP']);
-  const money = (min: number, max: number) => rng.int(min / 500, max / 500) * 500;
+  const terms: Terms = {
+    kind,
+    publishing,
+    rng,
+    next,
+    currency: rng.pick(['USD', 'USD', 'EUR', 'GBP']),
+    money: (min, max) => rng.int(min / 500, max / 500) * 500,
+  };
+  const { currency, money } = terms;
   const termYears = rng.int(3, 7);
   const signed = date(src.effective - rng.int(3, 40) * DAY);
   const assignee = src.parties.find((p) => p.role === 'assignee')?.e.name ?? src.parties[0]?.e.name ?? '';
   const assignor = src.parties.find((p) => p.role === 'assignor')?.e.name ?? '';
 
-  const royaltyTypes = publishing
-    ? ['mechanical', 'performance', 'sync', 'print']
-    : kind === 'distribution'
-      ? ['distribution fee']
-      : ['physical', 'digital download', 'streaming', 'sync', 'neighbouring rights'];
-  const royalties = rng.sample(royaltyTypes, rng.int(2, 4)).map((type) => ({
-    id: next('roy'),
-    rate:
-      type === 'distribution fee'
-        ? rng.int(10, 25) / 100
-        : publishing
-          ? rng.int(50, 80) / 100
-          : type === 'sync' || type === 'neighbouring rights'
-            ? 0.5
-            : rng.int(150, 250) / 1000,
-    type,
-    territory: rng.pick(TERRITORIES),
-    basis: !publishing && (type === 'streaming' || type === 'physical') ? 'PPD' : 'net receipts',
-  }));
-
+  const royalties = royaltyTerms(terms);
   const firstShare = rng.pick(publishing ? [50, 60, 70, 75] : kind === 'distribution' ? [80, 85, 90] : [50, 80]);
   const firstParty = publishing ? (src.writers[0]?.name ?? assignor) : assignor || (src.artists[0]?.name ?? assignee);
-
-  const periods: [string, string, string, string][] = rng.chance(0.6)
-    ? [
-        ['H1', '01-01', '06-30', '09-30'],
-        ['H2', '07-01', '12-31', '03-31'],
-      ]
-    : [
-        ['Q1', '01-01', '03-31', '05-15'],
-        ['Q2', '04-01', '06-30', '08-14'],
-        ['Q3', '07-01', '09-30', '11-14'],
-        ['Q4', '10-01', '12-31', '02-14'],
-      ];
-
+  const periods = accountingPeriods(rng);
   const advance = money(publishing ? 5000 : 10000, publishing ? 60000 : 250000);
-  const costs =
-    kind === 'administration'
-      ? []
-      : rng
-          .sample(['recording costs', 'video production', 'tour support', 'marketing', 'independent promotion'], rng.int(1, 3))
-          .map((type) => ({ id: next('cost'), type, amount: money(2000, 80000), currency, recoupable: type !== 'marketing' }));
+  const costs = costTerms(terms);
   const unrecouped = Math.max(0, advance + costs.reduce((sum, c) => sum + c.amount, 0) - money(0, 200000));
-
-  const compensations: Record<string, unknown>[] = [
-    { id: next('comp'), type: 'advance', amount: advance, currency, payable_on: 'signature' },
-  ];
-  if (rng.chance(0.5)) {
-    const amount = money(5000, 150000);
-    compensations.push({ id: next('comp'), type: 'option advance', amount, currency, payable_on: 'option exercise' });
-  }
-  const dates: Record<string, unknown>[] = [
-    { id: next('date'), type: 'signature', date: signed },
-    { id: next('date'), type: 'effective', date: date(src.effective) },
-    { id: next('date'), type: 'term end', date: date(src.effective + termYears * YEAR) },
-  ];
-  if (rng.chance(0.4)) {
-    dates.push({ id: next('date'), type: 'option exercise deadline', date: date(src.effective + (termYears - 1) * YEAR) });
-  }
-  const types: Record<string, unknown>[] = [
+  const compensations = compensationTerms(terms, advance);
+  const dates = keyDates(terms, signed, src.effective, termYears);
+  const signatures = src.parties.map(({ e }, k) => ({
+    id: next('sig'),
+    party: e.name,
+    signatory: src.signatory(k),
+    title: rng.pick(JOB_TITLES),
+    signed_on: signed,
+  }));
+  const controlAreas = [
     {
-      id: next('type'),
-      name: CONTRACT_TITLES[kind],
-      category: publishing ? 'publishing' : kind === 'distribution' ? 'distribution' : 'recording',
+      id: next('ca'),
+      territory: rng.pick(TERRITORIES),
+      rights: publishing ? 'compositions' : kind === 'distribution' ? 'distribution' : 'masters',
     },
   ];
-  if (kind === 'recording' || kind === 'songwriter') types.push({ id: next('type'), name: 'Exclusive', category: 'term' });
+  const creativeApprovals = creativeApprovalTerms(terms);
 
   return {
     entities: src.parties.map(({ e, role }) => ({ id: e.id, name: e.name, role })),
@@ -967,29 +959,10 @@ function contractIncludes(
     compensations,
     dates,
     'accounting-periods': periods.map(([name, start, end, due]) => ({ id: next('ap'), name, start, end, statement_due: due })),
-    types,
-    signatures: src.parties.map(({ e }, k) => ({
-      id: next('sig'),
-      party: e.name,
-      signatory: src.signatory(k),
-      title: rng.pick(JOB_TITLES),
-      signed_on: signed,
-    })),
-    'control-areas': [
-      {
-        id: next('ca'),
-        territory: rng.pick(TERRITORIES),
-        rights: publishing ? 'compositions' : kind === 'distribution' ? 'distribution' : 'masters',
-      },
-    ],
-    'creative-approvals': rng
-      .sample(['artwork', 'singles selection', 'music videos', 'remixes', 'sync placements'], rng.int(1, 3))
-      .map((subject) => ({
-        id: next('cap'),
-        subject,
-        approver: rng.pick(['mutual', 'artist', 'label']),
-        deemed_after_days: rng.pick([5, 10, 14]),
-      })),
+    types: contractTypes(terms),
+    signatures,
+    'control-areas': controlAreas,
+    'creative-approvals': creativeApprovals,
     balances:
       unrecouped > 0
         ? [{ id: next('bal'), type: 'unrecouped balance', amount: unrecouped, currency, as_of: date(src.effective + YEAR) }]
@@ -997,6 +970,101 @@ function contractIncludes(
     recordings: src.recordings.map((r) => ({ id: r.id, name: r.name })),
     compositions: src.compositions.map((c) => ({ id: c.id, name: c.name })),
   };
+}
+
+/** Two to four royalty rates, of the types the kind of deal pays. */
+function royaltyTerms({ kind, publishing, rng, next }: Terms): Record<string, unknown>[] {
+  const royaltyTypes = publishing
+    ? ['mechanical', 'performance', 'sync', 'print']
+    : kind === 'distribution'
+      ? ['distribution fee']
+      : ['physical', 'digital download', 'streaming', 'sync', 'neighbouring rights'];
+  return rng.sample(royaltyTypes, rng.int(2, 4)).map((type) => ({
+    id: next('roy'),
+    rate:
+      type === 'distribution fee'
+        ? rng.int(10, 25) / 100
+        : publishing
+          ? rng.int(50, 80) / 100
+          : type === 'sync' || type === 'neighbouring rights'
+            ? 0.5
+            : rng.int(150, 250) / 1000,
+    type,
+    territory: rng.pick(TERRITORIES),
+    basis: !publishing && (type === 'streaming' || type === 'physical') ? 'PPD' : 'net receipts',
+  }));
+}
+
+/** Half-yearly or quarterly accounting: name, first and last day, and when the statement is due. */
+function accountingPeriods(rng: Rng): [string, string, string, string][] {
+  return rng.chance(0.6)
+    ? [
+        ['H1', '01-01', '06-30', '09-30'],
+        ['H2', '07-01', '12-31', '03-31'],
+      ]
+    : [
+        ['Q1', '01-01', '03-31', '05-15'],
+        ['Q2', '04-01', '06-30', '08-14'],
+        ['Q3', '07-01', '09-30', '11-14'],
+        ['Q4', '10-01', '12-31', '02-14'],
+      ];
+}
+
+/** The costs the deal lets the assignee recoup (an administration deal has none). */
+function costTerms({ kind, rng, next, currency, money }: Terms): { id: string; amount: number; [key: string]: unknown }[] {
+  if (kind === 'administration') return [];
+  return rng
+    .sample(['recording costs', 'video production', 'tour support', 'marketing', 'independent promotion'], rng.int(1, 3))
+    .map((type) => ({ id: next('cost'), type, amount: money(2000, 80000), currency, recoupable: type !== 'marketing' }));
+}
+
+/** The advance on signature, and sometimes one on exercising the option. */
+function compensationTerms({ rng, next, currency, money }: Terms, advance: number): Record<string, unknown>[] {
+  const compensations: Record<string, unknown>[] = [
+    { id: next('comp'), type: 'advance', amount: advance, currency, payable_on: 'signature' },
+  ];
+  if (rng.chance(0.5)) {
+    const amount = money(5000, 150000);
+    compensations.push({ id: next('comp'), type: 'option advance', amount, currency, payable_on: 'option exercise' });
+  }
+  return compensations;
+}
+
+/** Signature, effective date, end of term, and sometimes an option deadline. */
+function keyDates({ rng, next }: Terms, signed: string, effective: number, termYears: number): Record<string, unknown>[] {
+  const dates: Record<string, unknown>[] = [
+    { id: next('date'), type: 'signature', date: signed },
+    { id: next('date'), type: 'effective', date: date(effective) },
+    { id: next('date'), type: 'term end', date: date(effective + termYears * YEAR) },
+  ];
+  if (rng.chance(0.4)) {
+    dates.push({ id: next('date'), type: 'option exercise deadline', date: date(effective + (termYears - 1) * YEAR) });
+  }
+  return dates;
+}
+
+/** What the parties must agree on before release, and after how many days silence is consent. */
+function creativeApprovalTerms({ rng, next }: Terms): Record<string, unknown>[] {
+  return rng
+    .sample(['artwork', 'singles selection', 'music videos', 'remixes', 'sync placements'], rng.int(1, 3))
+    .map((subject) => ({
+      id: next('cap'),
+      subject,
+      approver: rng.pick(['mutual', 'artist', 'label']),
+      deemed_after_days: rng.pick([5, 10, 14]),
+    }));
+}
+
+function contractTypes({ kind, publishing, next }: Terms): Record<string, unknown>[] {
+  const types: Record<string, unknown>[] = [
+    {
+      id: next('type'),
+      name: CONTRACT_TITLES[kind],
+      category: publishing ? 'publishing' : kind === 'distribution' ? 'distribution' : 'recording',
+    },
+  ];
+  if (kind === 'recording' || kind === 'songwriter') types.push({ id: next('type'), name: 'Exclusive', category: 'term' });
+  return types;
 }
 
 interface Issuer {

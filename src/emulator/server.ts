@@ -294,35 +294,14 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const oauth = new AuthorizationServer(state, options.tokenTtlSeconds);
 
   const app: App = { routes, state, options, oauth, sandbox, commit, save, storage, markBehind: persistence.markBehind, faults: faultsOnDemand };
-  const route = (req: IncomingMessage, res: ServerResponse, record: RecordedRequest) => routeRequest(app, req, res, record);
-
   const serve = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
-    if (!ownHost(req.headers.host, options.host)) {
-      throw new HttpError(421, `this emulator answers only to its own address (${options.host}, localhost or an IP address), not to '${req.headers.host ?? ''}'`);
-    }
-    const token = bearer(req);
-    const rate = limiter.hit(token ? `token:${token}` : `address:${req.socket.remoteAddress ?? ''}`, Date.now());
-    for (const [name, value] of Object.entries(rate.headers)) res.setHeader(name, value);
-    const injectFault = faults.next() < options.failRate;
-    if (options.latencyMs > 0) await sleep(options.latencyMs);
-    // Both refusals come before any handler, so a refused upload leaves nothing behind.
-    if (rate.retryAfter !== undefined) {
-      throw new HttpError(429, 'rate limit exceeded', { 'retry-after': String(rate.retryAfter) });
-    }
-    if (injectFault) throw new HttpError(503, 'service unavailable (injected fault)', { 'retry-after': '1' });
+    await admit(req, res, options, limiter, faults);
     if (await handleOAuth(req, res, oauth, state)) return;
-    await route(req, res, record);
+    await routeRequest(app, req, res, record);
   };
-
   const server = createServer((req, res) => {
-    const started = performance.now();
     const record = recordRequest(req, requests, requestLogSize);
-    res.on('finish', () => {
-      record.status = res.statusCode;
-      if (!options.quiet) {
-        log(`${record.method} ${req.url ?? ''} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
-      }
-    });
+    logWhenFinished(req, res, record, options, log);
     serve(req, res, record)
       .catch(async (error: unknown) => {
         const httpError = error instanceof HttpError ? error : new HttpError(500, 'internal error');
@@ -359,6 +338,37 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
       await persistence.close();
     },
   };
+}
+
+/**
+ * What comes before any handler: the host check, the rate limit, the latency asked for and an
+ * injected fault. Throws the refusal.
+ */
+async function admit(req: IncomingMessage, res: ServerResponse, options: EmulatorOptions, limiter: RateLimiter, faults: Rng): Promise<void> {
+  if (!ownHost(req.headers.host, options.host)) {
+    throw new HttpError(421, `this emulator answers only to its own address (${options.host}, localhost or an IP address), not to '${req.headers.host ?? ''}'`);
+  }
+  const token = bearer(req);
+  const rate = limiter.hit(token ? `token:${token}` : `address:${req.socket.remoteAddress ?? ''}`, Date.now());
+  for (const [name, value] of Object.entries(rate.headers)) res.setHeader(name, value);
+  const injectFault = faults.next() < options.failRate;
+  if (options.latencyMs > 0) await sleep(options.latencyMs);
+  // Both refusals come before any handler, so a refused upload leaves nothing behind.
+  if (rate.retryAfter !== undefined) {
+    throw new HttpError(429, 'rate limit exceeded', { 'retry-after': String(rate.retryAfter) });
+  }
+  if (injectFault) throw new HttpError(503, 'service unavailable (injected fault)', { 'retry-after': '1' });
+}
+
+/** Once the answer is sent: its status into the record, and a line in the log unless quiet. */
+function logWhenFinished(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, options: EmulatorOptions, log: (line: string) => void): void {
+  const started = performance.now();
+  res.on('finish', () => {
+    record.status = res.statusCode;
+    if (!options.quiet) {
+      log(`${record.method} ${req.url ?? ''} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+    }
+  });
 }
 
 /** The request, added to the log of the `size` most recent ones that tests read. */

@@ -9,7 +9,7 @@
 // uploads whose file is gone, get a small generated PDF.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,208 +106,44 @@ const UPLOAD_PATH = /^\/uploads\/(contract|statement)\/([0-9a-f-]{36})\/(\d{1,15
 /** What one PUT may carry: the service's 50 MiB limit. */
 const MAX_PUT_BYTES = 50 * 1024 * 1024;
 
+/** What the storage host's handlers share. */
+interface Host {
+  state: EmulatorState;
+  /** Where uploaded files are kept. */
+  dir: string;
+  faults: StorageFaults;
+  secret: Buffer;
+}
+
+// The method is signed: a download URL cannot write, an upload URL cannot read.
+const signature = (secret: Buffer, method: string, path: string, expires: string): Buffer =>
+  createHmac('sha256', secret).update(`${method}\n${path}\n${expires}`).digest();
+
+const uploadPath = (dir: string, stagingId: number): string => join(dir, `${stagingId}.pdf`);
+
 export async function startStorage(state: EmulatorState, options: StorageOptions): Promise<Storage> {
-  const secret = randomBytes(32);
   const persistent = options.dataFile !== undefined;
   const dir = persistent ? `${options.dataFile}.files` : mkdtempSync(join(tmpdir(), 'pds-emulator-files-'));
   mkdirSync(dir, { recursive: true });
-  const log = options.log;
+  const host: Host = { state, dir, faults: { expire: 0 }, secret: randomBytes(32) };
   const requests: StorageRequest[] = [];
-  const faults: StorageFaults = { expire: 0 };
-  // The method is signed: a download URL cannot write, an upload URL cannot read.
-  const signature = (method: string, path: string, expires: string): Buffer =>
-    createHmac('sha256', secret).update(`${method}\n${path}\n${expires}`).digest();
-  const uploadPath = (stagingId: number) => join(dir, `${stagingId}.pdf`);
-  let origin = '';
-  const signedUrl = (method: string, path: string, nowMs: number, ttlSeconds: number): string => {
-    const expires = String(Math.floor(nowMs / 1000) + ttlSeconds);
-    return `${origin}${path}?expires=${expires}&signature=${signature(method, path, expires).toString('hex')}`;
-  };
-
-  /** Whether the URL's signature and expiry hold for this method; answers the refusal when not. */
-  const authorized = (res: ServerResponse, url: URL, method: string): boolean => {
-    const expires = url.searchParams.get('expires') ?? '';
-    const given = Buffer.from(url.searchParams.get('signature') ?? '', 'hex');
-    const wanted = signature(method, url.pathname, expires);
-    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
-      deny(res, 403, 'SignatureDoesNotMatch', 'the signature does not match');
-      return false;
-    }
-    if (!/^\d+$/.test(expires) || Number(expires) * 1000 <= Date.now() || faults.expire > 0) {
-      if (faults.expire > 0) faults.expire--;
-      deny(res, 403, 'AccessDenied', 'the URL has expired');
-      return false;
-    }
-    return true;
-  };
-
-  /** Starts keeping a file as it arrives; committed under a staging id, or discarded. */
-  function startFile(): IncomingFile {
-    const partial = join(dir, `incoming-${randomBytes(8).toString('hex')}.part`);
-    const fd = openSync(partial, 'w');
-    let open = true;
-    const close = () => {
-      if (open) closeSync(fd);
-      open = false;
-    };
-    return {
-      // Synchronous writes: a local disk keeps up with loopback, and nothing is left buffered.
-      write: (chunk) => {
-        if (open) writeSync(fd, chunk);
-      },
-      commit: (stagingId) => {
-        close();
-        renameSync(partial, uploadPath(stagingId));
-      },
-      discard: () => {
-        close();
-        rmSync(partial, { force: true });
-      },
-    };
-  }
-
-  /**
-   * An upload's bytes (the signed-URL flow): PUT only, never with an Authorization header (a
-   * client that sends one leaks its service credential to another host: 400, so tests see it),
-   * at most 50 MiB, written to disk as they come. `x-upsert: true` lets a second PUT replace the
-   * first (a retried PUT); without it a second PUT is a 409.
-   */
-  const receivePut = (req: IncomingMessage, res: ServerResponse, url: URL, stagingId: number): void => {
-    const refuse = (status: number, code: string, message: string): void => {
-      req.resume();
-      deny(res, status, code, message);
-    };
-    if (req.method !== 'PUT') return refuse(405, 'MethodNotAllowed', 'upload URLs take PUT only');
-    if (req.headers.authorization !== undefined) {
-      return refuse(400, 'InvalidRequest', 'an upload URL is signed: send no Authorization header to the storage host');
-    }
-    if (!authorized(res, url, 'PUT')) return void req.resume();
-    if (Number(req.headers['content-length'] ?? 0) > MAX_PUT_BYTES) return refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
-    const upsert = String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
-    if (!upsert && existsSync(uploadPath(stagingId))) return refuse(409, 'Duplicate', 'the file exists already (send x-upsert: true to replace it)');
-    const file = startFile();
-    // The reset fault cuts the connection once some of the body has come, as a flaky link does.
-    const resetAt = (faults.resetUploads ?? 0) > 0 ? 64 * 1024 : -1;
-    if (resetAt >= 0) faults.resetUploads = (faults.resetUploads ?? 0) - 1;
-    let size = 0;
-    let failed = false;
-    req.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      size += chunk.length;
-      if (resetAt >= 0 && size >= resetAt) {
-        failed = true;
-        file.discard();
-        req.socket.destroy();
-      } else if (size > MAX_PUT_BYTES) {
-        failed = true;
-        file.discard();
-        refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
-      } else {
-        file.write(chunk);
-      }
-    });
-    req.on('end', () => {
-      if (failed) return;
-      file.commit(stagingId);
-      const body = JSON.stringify({ Key: url.pathname.slice(1) });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
-    });
-    req.on('close', () => {
-      if (!req.complete && !failed) file.discard();
-    });
-  };
-
-  const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = new URL(req.url ?? '/', 'http://storage');
-    const upload = UPLOAD_PATH.exec(url.pathname);
-    if (upload) {
-      receivePut(req, res, url, Number(upload[3]));
-      return;
-    }
-    const match = FILE_PATH.exec(url.pathname);
-    if (req.method !== 'GET' || !match) {
-      deny(res, 404, 'NoSuchKey', 'no such file');
-      return;
-    }
-    if (!authorized(res, url, 'GET')) return;
-    const [, kind, projectId, id] = match as unknown as [string, DocumentKind, string, string];
-    const file = findDocumentFile(state, kind, projectId, decodeURIComponent(id));
-    if (!file) {
-      deny(res, 404, 'NoSuchKey', 'no such file');
-      return;
-    }
-    const kept = file.stagingId === undefined ? undefined : uploadPath(file.stagingId);
-    if (kept !== undefined && existsSync(kept)) {
-      const size = statSync(kept).size;
-      res.writeHead(200, { 'content-type': file.fileType, 'content-length': size });
-      send(res, createReadStream(kept), size);
-    } else {
-      const pdf = generatedPdf(file.title);
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
-      send(res, [pdf], pdf.length);
-    }
-  };
-
-  /** Sends the body, applying a cut or a stall when one is asked for. */
-  const send = (res: ServerResponse, body: AsyncIterable<Buffer> | Buffer[], size: number): void => {
-    const limit = faults.cutAfterBytes ?? faults.stallAfterBytes;
-    const cut = faults.cutAfterBytes !== undefined;
-    void (async () => {
-      let sent = 0;
-      for await (const chunk of body) {
-        if (res.destroyed) return;
-        const room = limit === undefined ? chunk.length : Math.max(0, limit - sent);
-        const part = chunk.subarray(0, room);
-        sent += part.length;
-        const cutting = limit !== undefined && sent >= limit && sent < size;
-        const flowing = res.write(part);
-        if (cutting) {
-          // The bytes written must leave before the cut: a destroyed response drops what it buffered.
-          await new Promise((resume) => res.write('', resume));
-          if (cut) res.destroy();
-          // A stall keeps the connection open until the client gives up.
-          return;
-        }
-        if (!flowing) await new Promise((resume) => (res.once('drain', resume), res.once('close', resume)));
-      }
-      res.end();
-    })().catch(() => res.destroy());
-  };
-
   const server = createServer((req, res) => {
-    const record: StorageRequest = {
-      method: req.method ?? 'GET',
-      path: new URL(req.url ?? '/', 'http://storage').pathname,
-      authorization: req.headers.authorization !== undefined,
-    };
+    const record = recordRequest(req, res, options);
     requests.push(record);
-    // 'close' comes for a cut or abandoned answer too, which never finishes.
-    res.on('close', () => {
-      if (!options.quiet) {
-        const outcome = res.writableFinished ? '' : ' (not completed)';
-        log(`storage ${record.method} ${record.path} ${res.statusCode}${outcome} ${record.authorization ? 'WITH an Authorization header' : 'no Authorization header'}`);
-      }
-    });
-    serve(req, res);
+    serve(host, req, res);
     // Every answer's head is written before serve() returns.
     record.status = res.statusCode;
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  origin = `http://${host}:${port}`;
+  const origin = await listen(server, options.host);
+  const signedUrl = (method: string, path: string, nowMs: number, ttlSeconds: number): string => {
+    const expires = String(Math.floor(nowMs / 1000) + ttlSeconds);
+    return `${origin}${path}?expires=${expires}&signature=${signature(host.secret, method, path, expires).toString('hex')}`;
+  };
 
   return {
     origin,
     requests,
-    faults,
+    faults: host.faults,
     sign(kind, projectId, id, nowMs, ttlSeconds) {
       return signedUrl('GET', `/files/${kind}/${projectId}/${encodeURIComponent(id)}`, nowMs, ttlSeconds);
     },
@@ -315,10 +151,10 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
       return signedUrl('PUT', `/uploads/${kind}/${projectId}/${stagingId}`, nowMs, ttlSeconds);
     },
     stored(stagingId) {
-      const path = uploadPath(stagingId);
+      const path = uploadPath(dir, stagingId);
       return existsSync(path) ? { path, size: statSync(path).size } : undefined;
     },
-    receive: startFile,
+    receive: () => startFile(dir),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -328,6 +164,195 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
         });
       }),
   };
+}
+
+/** The request's entry in the log, and its line in the emulator's output once its answer closes. */
+function recordRequest(req: IncomingMessage, res: ServerResponse, options: StorageOptions): StorageRequest {
+  const record: StorageRequest = {
+    method: req.method ?? 'GET',
+    path: new URL(req.url ?? '/', 'http://storage').pathname,
+    authorization: req.headers.authorization !== undefined,
+  };
+  // 'close' comes for a cut or abandoned answer too, which never finishes.
+  res.on('close', () => {
+    if (!options.quiet) {
+      const outcome = res.writableFinished ? '' : ' (not completed)';
+      options.log(`storage ${record.method} ${record.path} ${res.statusCode}${outcome} ${record.authorization ? 'WITH an Authorization header' : 'no Authorization header'}`);
+    }
+  });
+  return record;
+}
+
+/** Listens on a free port of the host; resolves to the origin of the signed URLs. */
+async function listen(server: Server, hostName: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, hostName, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = hostName.includes(':') ? `[${hostName}]` : hostName;
+  return `http://${host}:${port}`;
+}
+
+/** Whether the URL's signature and expiry hold for this method; answers the refusal when not. */
+function authorized(host: Host, res: ServerResponse, url: URL, method: string): boolean {
+  const { faults } = host;
+  const expires = url.searchParams.get('expires') ?? '';
+  const given = Buffer.from(url.searchParams.get('signature') ?? '', 'hex');
+  const wanted = signature(host.secret, method, url.pathname, expires);
+  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+    deny(res, 403, 'SignatureDoesNotMatch', 'the signature does not match');
+    return false;
+  }
+  if (!/^\d+$/.test(expires) || Number(expires) * 1000 <= Date.now() || faults.expire > 0) {
+    if (faults.expire > 0) faults.expire--;
+    deny(res, 403, 'AccessDenied', 'the URL has expired');
+    return false;
+  }
+  return true;
+}
+
+/** Starts keeping a file as it arrives; committed under a staging id, or discarded. */
+function startFile(dir: string): IncomingFile {
+  const partial = join(dir, `incoming-${randomBytes(8).toString('hex')}.part`);
+  const fd = openSync(partial, 'w');
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return {
+    // Synchronous writes: a local disk keeps up with loopback, and nothing is left buffered.
+    write: (chunk) => {
+      if (open) writeSync(fd, chunk);
+    },
+    commit: (stagingId) => {
+      close();
+      renameSync(partial, uploadPath(dir, stagingId));
+    },
+    discard: () => {
+      close();
+      rmSync(partial, { force: true });
+    },
+  };
+}
+
+function serve(host: Host, req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://storage');
+  const upload = UPLOAD_PATH.exec(url.pathname);
+  if (upload) {
+    receivePut(host, req, res, url, Number(upload[3]));
+    return;
+  }
+  const match = FILE_PATH.exec(url.pathname);
+  if (req.method !== 'GET' || !match) {
+    deny(res, 404, 'NoSuchKey', 'no such file');
+    return;
+  }
+  if (!authorized(host, res, url, 'GET')) return;
+  const [, kind, projectId, id] = match as unknown as [string, DocumentKind, string, string];
+  serveFile(host, res, kind, projectId, decodeURIComponent(id));
+}
+
+/** A document's file: the one uploaded when it is still on disk, else a generated PDF. */
+function serveFile(host: Host, res: ServerResponse, kind: DocumentKind, projectId: string, id: string): void {
+  const file = findDocumentFile(host.state, kind, projectId, id);
+  if (!file) {
+    deny(res, 404, 'NoSuchKey', 'no such file');
+    return;
+  }
+  const kept = file.stagingId === undefined ? undefined : uploadPath(host.dir, file.stagingId);
+  if (kept !== undefined && existsSync(kept)) {
+    const size = statSync(kept).size;
+    res.writeHead(200, { 'content-type': file.fileType, 'content-length': size });
+    send(host.faults, res, createReadStream(kept), size);
+  } else {
+    const pdf = generatedPdf(file.title);
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
+    send(host.faults, res, [pdf], pdf.length);
+  }
+}
+
+/**
+ * An upload's bytes (the signed-URL flow): PUT only, never with an Authorization header (a
+ * client that sends one leaks its service credential to another host: 400, so tests see it),
+ * at most 50 MiB, written to disk as they come. `x-upsert: true` lets a second PUT replace the
+ * first (a retried PUT); without it a second PUT is a 409.
+ */
+function receivePut(host: Host, req: IncomingMessage, res: ServerResponse, url: URL, stagingId: number): void {
+  const { faults } = host;
+  const refuse = (status: number, code: string, message: string): void => {
+    req.resume();
+    deny(res, status, code, message);
+  };
+  if (req.method !== 'PUT') return refuse(405, 'MethodNotAllowed', 'upload URLs take PUT only');
+  if (req.headers.authorization !== undefined) {
+    return refuse(400, 'InvalidRequest', 'an upload URL is signed: send no Authorization header to the storage host');
+  }
+  if (!authorized(host, res, url, 'PUT')) return void req.resume();
+  if (Number(req.headers['content-length'] ?? 0) > MAX_PUT_BYTES) return refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
+  const upsert = String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
+  if (!upsert && existsSync(uploadPath(host.dir, stagingId))) return refuse(409, 'Duplicate', 'the file exists already (send x-upsert: true to replace it)');
+  const file = startFile(host.dir);
+  // The reset fault cuts the connection once some of the body has come, as a flaky link does.
+  const resetAt = (faults.resetUploads ?? 0) > 0 ? 64 * 1024 : -1;
+  if (resetAt >= 0) faults.resetUploads = (faults.resetUploads ?? 0) - 1;
+  let size = 0;
+  let failed = false;
+  req.on('data', (chunk: Buffer) => {
+    if (failed) return;
+    size += chunk.length;
+    if (resetAt >= 0 && size >= resetAt) {
+      failed = true;
+      file.discard();
+      req.socket.destroy();
+    } else if (size > MAX_PUT_BYTES) {
+      failed = true;
+      file.discard();
+      refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
+    } else {
+      file.write(chunk);
+    }
+  });
+  req.on('end', () => {
+    if (failed) return;
+    file.commit(stagingId);
+    const body = JSON.stringify({ Key: url.pathname.slice(1) });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  req.on('close', () => {
+    if (!req.complete && !failed) file.discard();
+  });
+}
+
+/** Sends the body, applying a cut or a stall when one is asked for. */
+function send(faults: StorageFaults, res: ServerResponse, body: AsyncIterable<Buffer> | Buffer[], size: number): void {
+  const limit = faults.cutAfterBytes ?? faults.stallAfterBytes;
+  const cut = faults.cutAfterBytes !== undefined;
+  void (async () => {
+    let sent = 0;
+    for await (const chunk of body) {
+      if (res.destroyed) return;
+      const room = limit === undefined ? chunk.length : Math.max(0, limit - sent);
+      const part = chunk.subarray(0, room);
+      sent += part.length;
+      const cutting = limit !== undefined && sent >= limit && sent < size;
+      const flowing = res.write(part);
+      if (cutting) {
+        // The bytes written must leave before the cut: a destroyed response drops what it buffered.
+        await new Promise((resume) => res.write('', resume));
+        if (cut) res.destroy();
+        // A stall keeps the connection open until the client gives up.
+        return;
+      }
+      if (!flowing) await new Promise((resume) => (res.once('drain', resume), res.once('close', resume)));
+    }
+    res.end();
+  })().catch(() => res.destroy());
 }
 
 /** An answer in the shape a storage host gives: XML, with a code. */

@@ -54,6 +54,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
 
   const save = storageOptions(ctx, opts.force === true, opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize));
   const view = await Display.create(ctx, kind, destination.to === 'stdout');
+  const batch: Batch = { ctx, kind, projectId, destination, save, view };
   if (!dryRun) for (const entry of entries) view.queued(entry);
   const claims = new NameClaims();
   // Names are claimed in the order of the ids, whatever order the links arrive in, so the same
@@ -69,7 +70,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
       let claimed!: () => void;
       previousClaim = new Promise<void>((resolve) => (claimed = resolve));
       try {
-        let link = await linkOf(ctx, kind, projectId, entry.id);
+        const link = await linkOf(ctx, kind, projectId, entry.id);
         await earlier;
         entry.path = targetOf(destination, link.fileName, kind, entry.id, claims);
         claimed();
@@ -77,26 +78,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
           entry.planned = true;
           return;
         }
-        view.started(entry);
-        const options: SaveOptions = {
-          ...save,
-          // Statements come in 25 formats (SERVICE-NOW.md): only a PDF is checked for its magic.
-          pdf: kind === 'contract' || isPdf(link),
-          onBytes: (received, total) => {
-            entry.received = received;
-            entry.total = total;
-            view.progress(entry);
-          },
-        };
-        const fetchFile = (url: string) => (destination.to === 'stdout' ? saveToStream(url, ctx.io.stdout, options) : saveToFile(url, entry.path as string, options));
-        try {
-          entry.saved = await fetchFile(link.url);
-        } catch (error) {
-          if (!(error instanceof StorageDeniedError)) throw error;
-          // A signed URL that expired (or was refused) is asked for again, once.
-          link = await linkOf(ctx, kind, projectId, entry.id);
-          entry.saved = await fetchFile(link.url);
-        }
+        await fetchEntry(batch, entry, link);
       } catch (error) {
         claimed();
         if (error instanceof NoDownloadsError) {
@@ -120,6 +102,41 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   else await printResults(ctx, entries, destination);
   if (entries.length > 1) ctx.output.info(summary(entries));
   return entries.some((e) => e.error) ? 1 : 0;
+}
+
+/** What every download of one run shares. */
+interface Batch {
+  ctx: Context;
+  kind: DocumentKind;
+  projectId: string;
+  destination: Destination;
+  save: Omit<SaveOptions, 'onBytes'>;
+  view: Display;
+}
+
+/** One entry's file, fetched to its path (or stdout) with its progress shown. */
+async function fetchEntry(batch: Batch, entry: Entry, link: Awaited<ReturnType<typeof linkOf>>): Promise<void> {
+  const { ctx, kind, projectId, destination, view } = batch;
+  view.started(entry);
+  const options: SaveOptions = {
+    ...batch.save,
+    // Statements come in 25 formats (SERVICE-NOW.md): only a PDF is checked for its magic.
+    pdf: kind === 'contract' || isPdf(link),
+    onBytes: (received, total) => {
+      entry.received = received;
+      entry.total = total;
+      view.progress(entry);
+    },
+  };
+  const fetchFile = (url: string) => (destination.to === 'stdout' ? saveToStream(url, ctx.io.stdout, options) : saveToFile(url, entry.path as string, options));
+  try {
+    entry.saved = await fetchFile(link.url);
+  } catch (error) {
+    if (!(error instanceof StorageDeniedError)) throw error;
+    // A signed URL that expired (or was refused) is asked for again, once.
+    const fresh = await linkOf(ctx, kind, projectId, entry.id);
+    entry.saved = await fetchFile(fresh.url);
+  }
 }
 
 function checkIds(kind: DocumentKind, opts: Options): string[] | undefined {

@@ -157,11 +157,8 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   const [sandbox, project] = await Promise.all([openSandbox(ctx), ctx.api.projects.get(projectId)]);
   await ctx.output.prepareColor();
 
-  // The prompt and the echo go where a person sees them; stdout stays the commands' data.
-  const toStderr = io.stderrIsTTY || !io.stdoutIsTTY;
-  const promptStream: Writable = toStderr ? io.stderr : io.stdout;
-  const terminal = toStderr ? io.stderrIsTTY : io.stdoutIsTTY;
-  const paint = (text: string) => (toStderr ? ctx.output.paintErr('cyan', text) : ctx.output.paint('cyan', text));
+  const prompt = promptTarget(ctx);
+  const { stream: promptStream, terminal, paint } = prompt;
 
   const state = newShellState();
   // readline keeps the history (Up, Down) and asks this for Tab: the workspace paths that fit.
@@ -179,11 +176,11 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   const lines = rl[Symbol.asyncIterator]();
 
   // The request of the line running now; Ctrl-C aborts it instead of cancelling typed text.
-  let running: AbortController | undefined;
+  const lineRequest: LineRequest = { running: undefined };
   // Ctrl-C at an empty prompt leaves (exit 130): with nothing to cancel, it means "stop".
   let leftWithCtrlC = false;
   rl.on('SIGINT', () => {
-    if (running) running.abort();
+    if (lineRequest.running) lineRequest.running.abort();
     else if (rl.line === '') {
       leftWithCtrlC = true;
       promptStream.write('^C\n');
@@ -193,33 +190,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   const onAbort = () => rl.close();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
 
-  const host: ShellHost = {
-    exec: async (commands) => {
-      const controller = new AbortController();
-      running = controller;
-      try {
-        return await execConnected(ctx, sandbox, commands, controller.signal);
-      } catch (error) {
-        if (controller.signal.aborted && !ctx.signal.aborted) throw new Cancelled();
-        throw error;
-      } finally {
-        running = undefined;
-      }
-    },
-    show: async (results) => {
-      await writeResults(ctx, results, { headers: false });
-      // readline redraws the prompt from column 0, which would wipe an unterminated last line.
-      if (terminal && endsMidLine(results)) promptStream.write('\n');
-    },
-    say: (message) => io.stderr.write(`${message}\n`),
-    clear: () => {
-      if (!terminal) return;
-      // As clear(1) does: the scrollback too (ESC [ 3 J), then the screen from the top.
-      promptStream.write('\u001b[3J');
-      cursorTo(promptStream, 0, 0);
-      clearScreenDown(promptStream);
-    },
-  };
+  const host = terminalHost(ctx, sandbox, prompt, lineRequest);
 
   ctx.output.info(`sandbox of ${project.name}: each line runs with bash; \`cat AGENTS.md\` describes the files, \`exit\` or Ctrl-D leaves`, 'dim');
   let code = 0;
@@ -233,15 +204,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
         if (terminal && !leftWithCtrlC) promptStream.write('\n');
         break;
       }
-      const outcome = await handleLine(next.value, state, host).catch((error: unknown) => {
-        if (error instanceof Cancelled) {
-          io.stderr.write('^C (stopped waiting; the sandbox may still finish the command)\n');
-          return CONTINUE;
-        }
-        if (error instanceof InterruptedError || !(error instanceof PdsError)) throw error;
-        io.stderr.write(errorText(error, false));
-        return CONTINUE;
-      });
+      const outcome = await handleLine(next.value, state, host).catch((error: unknown) => reportLineError(error, ctx));
       if (outcome.exit) {
         code = outcome.code;
         break;
@@ -255,6 +218,72 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   await ctx.api.sandbox.disconnect(sandbox.projectId);
   ctx.output.info('sandbox disconnected', 'dim');
   return code;
+}
+
+interface PromptTarget {
+  stream: Writable;
+  /** Whether that stream is a terminal (readline then edits lines and redraws the prompt). */
+  terminal: boolean;
+  paint: (text: string) => string;
+}
+
+/** The prompt and the echo go where a person sees them; stdout stays the commands' data. */
+function promptTarget(ctx: Context): PromptTarget {
+  const { io } = ctx;
+  const toStderr = io.stderrIsTTY || !io.stdoutIsTTY;
+  return {
+    stream: toStderr ? io.stderr : io.stdout,
+    terminal: toStderr ? io.stderrIsTTY : io.stdoutIsTTY,
+    paint: (text) => (toStderr ? ctx.output.paintErr('cyan', text) : ctx.output.paint('cyan', text)),
+  };
+}
+
+/** The request of the line running now, if any. */
+interface LineRequest {
+  running: AbortController | undefined;
+}
+
+/** The shell's outside: exec in the sandbox (abortable through `line`), output on the terminal. */
+function terminalHost(ctx: Context, sandbox: Sandbox, prompt: PromptTarget, line: LineRequest): ShellHost {
+  const { stream, terminal } = prompt;
+  return {
+    exec: async (commands) => {
+      const controller = new AbortController();
+      line.running = controller;
+      try {
+        return await execConnected(ctx, sandbox, commands, controller.signal);
+      } catch (error) {
+        if (controller.signal.aborted && !ctx.signal.aborted) throw new Cancelled();
+        throw error;
+      } finally {
+        line.running = undefined;
+      }
+    },
+    show: async (results) => {
+      await writeResults(ctx, results, { headers: false });
+      // readline redraws the prompt from column 0, which would wipe an unterminated last line.
+      if (terminal && endsMidLine(results)) stream.write('\n');
+    },
+    say: (message) => ctx.io.stderr.write(`${message}\n`),
+    clear: () => {
+      if (!terminal) return;
+      // As clear(1) does: the scrollback too (ESC [ 3 J), then the screen from the top.
+      stream.write('\u001b[3J');
+      cursorTo(stream, 0, 0);
+      clearScreenDown(stream);
+    },
+  };
+}
+
+/** A line that failed: said on stderr, and the shell goes on; an interruption or a bug still ends it. */
+function reportLineError(error: unknown, ctx: Context): LineOutcome {
+  if (error instanceof Cancelled) {
+    ctx.io.stderr.write('^C (stopped waiting; the sandbox may still finish the command)\n');
+    return CONTINUE;
+  }
+  if (error instanceof InterruptedError || !(error instanceof PdsError)) throw error;
+  ctx.io.stderr.write(errorText(error, false));
+  return CONTINUE;
 }
 
 /** Ctrl-C at the prompt: the typed text stays visible with `^C`, and a fresh prompt follows. */

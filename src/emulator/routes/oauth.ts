@@ -34,61 +34,20 @@ export async function handleOAuth(
   try {
     switch (route) {
       case `GET ${PROTECTED_RESOURCE_PATH}`:
-        json(res, 200, {
-          resource: origin,
-          authorization_servers: [origin],
-          bearer_methods_supported: ['header'],
-          resource_name: 'Project Data Service (emulator)',
-        });
+        json(res, 200, protectedResourceMetadata(origin));
         return true;
       case `GET ${AUTHORIZATION_SERVER_PATH}`:
-        json(res, 200, {
-          issuer: origin,
-          authorization_endpoint: `${origin}/oauth/authorize`,
-          token_endpoint: `${origin}/oauth/token`,
-          registration_endpoint: `${origin}/oauth/register`,
-          revocation_endpoint: `${origin}/oauth/revoke`,
-          response_types_supported: ['code'],
-          grant_types_supported: ['authorization_code', 'refresh_token'],
-          code_challenge_methods_supported: ['S256'],
-          token_endpoint_auth_methods_supported: ['none'],
-          revocation_endpoint_auth_methods_supported: ['none'],
-        });
+        json(res, 200, authorizationServerMetadata(origin));
         return true;
-      case 'POST /oauth/register': {
-        // Registration is open to anyone who reaches the port: its body is small by rule.
-        const text = await readBody(req, MAX_REGISTRATION_BYTES);
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new OAuthError('invalid_client_metadata', 'the body must be a JSON object');
-        }
-        const client = server.register(body);
-        json(res, 201, { ...client, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] });
+      case 'POST /oauth/register':
+        await register(req, res, server);
         return true;
-      }
       case 'GET /oauth/authorize':
         consentPage(res, url.searchParams, server, state);
         return true;
-      case 'POST /oauth/authorize': {
-        const form = new URLSearchParams(await readBody(req));
-        const decision = form.get('decision');
-        form.delete('decision');
-        let target: URL;
-        try {
-          target = server.decide(form, decision === 'approve');
-        } catch (error) {
-          if (error instanceof OAuthError) {
-            html(res, 400, page('Authorization failed', `<p>${escapeHtml(error.description)}</p>`));
-            return true;
-          }
-          throw error;
-        }
-        res.writeHead(302, { location: target.href, 'cache-control': 'no-store' });
-        res.end();
+      case 'POST /oauth/authorize':
+        await decide(req, res, server);
         return true;
-      }
       case 'POST /oauth/token':
         json(res, 200, server.token(new URLSearchParams(await readBody(req))));
         return true;
@@ -106,6 +65,61 @@ export async function handleOAuth(
     json(res, error.status, { error: error.code, error_description: error.description });
     return true;
   }
+}
+
+/** The protected resource's metadata (RFC 9728): the emulator is its own authorization server. */
+const protectedResourceMetadata = (origin: string) => ({
+  resource: origin,
+  authorization_servers: [origin],
+  bearer_methods_supported: ['header'],
+  resource_name: 'Project Data Service (emulator)',
+});
+
+/** The authorization server's metadata (RFC 8414): public clients, PKCE with S256 only. */
+const authorizationServerMetadata = (origin: string) => ({
+  issuer: origin,
+  authorization_endpoint: `${origin}/oauth/authorize`,
+  token_endpoint: `${origin}/oauth/token`,
+  registration_endpoint: `${origin}/oauth/register`,
+  revocation_endpoint: `${origin}/oauth/revoke`,
+  response_types_supported: ['code'],
+  grant_types_supported: ['authorization_code', 'refresh_token'],
+  code_challenge_methods_supported: ['S256'],
+  token_endpoint_auth_methods_supported: ['none'],
+  revocation_endpoint_auth_methods_supported: ['none'],
+});
+
+/** Dynamic client registration (RFC 7591). */
+async function register(req: IncomingMessage, res: ServerResponse, server: AuthorizationServer): Promise<void> {
+  // Registration is open to anyone who reaches the port: its body is small by rule.
+  const text = await readBody(req, MAX_REGISTRATION_BYTES);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new OAuthError('invalid_client_metadata', 'the body must be a JSON object');
+  }
+  const client = server.register(body);
+  json(res, 201, { ...client, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] });
+}
+
+/** The consent page's answer: back to the client's redirect URI, or a page when the request is bad. */
+async function decide(req: IncomingMessage, res: ServerResponse, server: AuthorizationServer): Promise<void> {
+  const form = new URLSearchParams(await readBody(req));
+  const decision = form.get('decision');
+  form.delete('decision');
+  let target: URL;
+  try {
+    target = server.decide(form, decision === 'approve');
+  } catch (error) {
+    if (error instanceof OAuthError) {
+      html(res, 400, page('Authorization failed', `<p>${escapeHtml(error.description)}</p>`));
+      return;
+    }
+    throw error;
+  }
+  res.writeHead(302, { location: target.href, 'cache-control': 'no-store' });
+  res.end();
 }
 
 function consentPage(res: ServerResponse, params: URLSearchParams, server: AuthorizationServer, state: EmulatorState): void {

@@ -278,12 +278,7 @@ export class SandboxRunner {
     if (limit <= 0 || budget.exhausted) {
       void thread.worker.terminate();
       const reason = limit <= 0 ? `timed out after ${timeoutMs} ms` : `the request's output reached ${formatBytes(this.limits.outputBytes)}`;
-      return commands.map((command) => ({
-        command,
-        stdout: '',
-        stderr: `sandbox: not run: ${reason}\n`,
-        exitCode: limit <= 0 ? TIMED_OUT : CRASHED,
-      }));
+      return withUnfinished(commands, [], -1, reason, limit <= 0 ? TIMED_OUT : CRASHED);
     }
     // Leave just-bash time to stop by itself, which keeps the output of the command it stops.
     const margin = Math.min(500, Math.floor(limit / 5));
@@ -320,33 +315,39 @@ export class SandboxRunner {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         const timedOut = stop === 'time' || (done && results.length < commands.length);
-        const reason =
-          stop === 'output'
-            ? `the request's output reached ${formatBytes(this.limits.outputBytes)}`
-            : timedOut
-              ? `timed out after ${timeoutMs} ms`
-              : stop === 'client'
-                ? 'the client went away'
-                : (thread.failure as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY'
-                  ? 'the shell ran out of memory'
-                  : `the shell stopped: ${thread.failure?.message ?? 'unexpectedly'}`;
+        const reason = this.stopReason(stop, timedOut, thread, timeoutMs);
         // A thread that said it was done, or was stopped for its output, stopped between commands.
         const running = done || stop === 'output' ? -1 : results.length;
-        resolve(
-          commands.map(
-            (command, i) =>
-              results[i] ?? {
-                command,
-                stdout: '',
-                stderr: i === running ? `sandbox: ${reason}\n` : `sandbox: not run: ${reason}\n`,
-                exitCode: timedOut ? TIMED_OUT : CRASHED,
-              },
-          ),
-        );
+        resolve(withUnfinished(commands, results, running, reason, timedOut ? TIMED_OUT : CRASHED));
       };
       if (thread.exited) finish();
       else thread.worker.once('exit', finish);
       thread.worker.postMessage(request);
     });
   }
+
+  /** Why a job ended before all its commands had run, as its results say it. */
+  private stopReason(stop: 'time' | 'output' | 'client' | undefined, timedOut: boolean, thread: Thread, timeoutMs: number): string {
+    if (stop === 'output') return `the request's output reached ${formatBytes(this.limits.outputBytes)}`;
+    if (timedOut) return `timed out after ${timeoutMs} ms`;
+    if (stop === 'client') return 'the client went away';
+    if ((thread.failure as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return 'the shell ran out of memory';
+    return `the shell stopped: ${thread.failure?.message ?? 'unexpectedly'}`;
+  }
+}
+
+/**
+ * The results of a job's commands, those that have none filled in: the one `running` (an index,
+ * or -1 for none) was stopped for `reason`, the later ones were not run.
+ */
+function withUnfinished(commands: string[], results: CommandResult[], running: number, reason: string, exitCode: number): CommandResult[] {
+  return commands.map(
+    (command, i) =>
+      results[i] ?? {
+        command,
+        stdout: '',
+        stderr: i === running ? `sandbox: ${reason}\n` : `sandbox: not run: ${reason}\n`,
+        exitCode,
+      },
+  );
 }

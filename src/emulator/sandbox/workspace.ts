@@ -109,34 +109,7 @@ async function build(project: ProjectRecord, data: ProjectData): Promise<Workspa
   const slice = new Slicer();
   for (const dir of TOP_DIRS) tree.dir(`/${dir}`);
 
-  const entityNames = new Map(data.entities.map((e) => [e.id, e.name]));
-  const contractsOfEntity = new Map<string, { contract_id: string; contract_name: string; role: string }[]>();
-  const extractedCounts = new Map<ContractInclude, number>();
-  for (const contract of data.contracts) {
-    if (slice.due()) await slice.pause();
-    const dir = `/contracts/contract_${safe(contract.id)}`;
-    const extracted = (Object.entries(contract.includes) as [ContractInclude, Record<string, unknown>[]][])
-      .filter(([, rows]) => rows.length > 0)
-      .sort(([a], [b]) => a.localeCompare(b));
-    const { includes: _includes, parties, ...fields } = contract;
-    tree.file(`${dir}/uploaded.yaml`, {
-      yaml: {
-        ...fields,
-        parties: parties.map((p) => ({ entity_id: p.entity_id, entity_name: entityNames.get(p.entity_id), role: p.role })),
-        extracted: extracted.map(([include]) => include),
-      },
-    });
-    tree.dir(`${dir}/extracted`);
-    for (const [include, rows] of extracted) {
-      tree.file(`${dir}/extracted/${include}.yaml`, { yaml: rows });
-      extractedCounts.set(include, (extractedCounts.get(include) ?? 0) + 1);
-    }
-    for (const party of parties) {
-      const list = contractsOfEntity.get(party.entity_id) ?? [];
-      list.push({ contract_id: contract.id, contract_name: contract.name, role: party.role });
-      contractsOfEntity.set(party.entity_id, list);
-    }
-  }
+  const { contractsOfEntity, extractedCounts } = await addContracts(tree, slice, data);
 
   const entities = mergeGroups<EntityRecord>(data.entities);
   for (const [entity, merged] of entities) {
@@ -178,21 +151,82 @@ async function build(project: ProjectRecord, data: ProjectData): Promise<Workspa
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
   }
 
+  const roots = { entities: entities.size, relations: relations.size, artists: artists.size, writers: writers.size };
+  addStats(tree, project, data, roots, byStatus, extractedCounts);
+  return tree;
+}
+
+interface EntityContract {
+  contract_id: string;
+  contract_name: string;
+  role: string;
+}
+
+/**
+ * Each contract's uploaded.yaml and extracted/ files. Returns the contracts of each entity (for its
+ * metadata.yaml) and how many contracts have each include (for stats.yaml).
+ */
+async function addContracts(
+  tree: TreeBuilder,
+  slice: Slicer,
+  data: ProjectData,
+): Promise<{ contractsOfEntity: Map<string, EntityContract[]>; extractedCounts: Map<ContractInclude, number> }> {
+  const entityNames = new Map(data.entities.map((e) => [e.id, e.name]));
+  const contractsOfEntity = new Map<string, EntityContract[]>();
+  const extractedCounts = new Map<ContractInclude, number>();
+  for (const contract of data.contracts) {
+    if (slice.due()) await slice.pause();
+    const dir = `/contracts/contract_${safe(contract.id)}`;
+    const extracted = (Object.entries(contract.includes) as [ContractInclude, Record<string, unknown>[]][])
+      .filter(([, rows]) => rows.length > 0)
+      .sort(([a], [b]) => a.localeCompare(b));
+    const { includes: _includes, parties, ...fields } = contract;
+    tree.file(`${dir}/uploaded.yaml`, {
+      yaml: {
+        ...fields,
+        parties: parties.map((p) => ({ entity_id: p.entity_id, entity_name: entityNames.get(p.entity_id), role: p.role })),
+        extracted: extracted.map(([include]) => include),
+      },
+    });
+    tree.dir(`${dir}/extracted`);
+    for (const [include, rows] of extracted) {
+      tree.file(`${dir}/extracted/${include}.yaml`, { yaml: rows });
+      extractedCounts.set(include, (extractedCounts.get(include) ?? 0) + 1);
+    }
+    for (const party of parties) {
+      const list = contractsOfEntity.get(party.entity_id) ?? [];
+      list.push({ contract_id: contract.id, contract_name: contract.name, role: party.role });
+      contractsOfEntity.set(party.entity_id, list);
+    }
+  }
+  return { contractsOfEntity, extractedCounts };
+}
+
+/** stats.yaml and AGENTS.md: the counts of each kind, merged duplicates left out. */
+function addStats(
+  tree: TreeBuilder,
+  project: ProjectRecord,
+  data: ProjectData,
+  /** How many records of each mergeable kind are not merged into another. */
+  roots: { entities: number; relations: number; artists: number; writers: number },
+  byStatus: Map<string, number>,
+  extractedCounts: Map<ContractInclude, number>,
+): void {
   const counts = {
     contracts: data.contracts.length,
     statements: data.statements.length,
-    entities: entities.size,
-    relations: relations.size,
-    artists: artists.size,
-    writers: writers.size,
+    entities: roots.entities,
+    relations: roots.relations,
+    artists: roots.artists,
+    writers: roots.writers,
     recordings: data.recordings.length,
     compositions: data.compositions.length,
   };
   const mergedCounts = {
-    entities: data.entities.length - entities.size,
-    relations: data.relations.length - relations.size,
-    artists: data.artists.length - artists.size,
-    writers: data.writers.length - writers.size,
+    entities: data.entities.length - roots.entities,
+    relations: data.relations.length - roots.relations,
+    artists: data.artists.length - roots.artists,
+    writers: data.writers.length - roots.writers,
   };
   tree.file('/stats.yaml', {
     yaml: {
@@ -204,7 +238,6 @@ async function build(project: ProjectRecord, data: ProjectData): Promise<Workspa
     },
   });
   tree.file('/AGENTS.md', { text: agentsGuide(project, counts, mergedCounts) });
-  return tree;
 }
 
 function agentsGuide(project: ProjectRecord, counts: Record<string, number>, merged: Record<string, number>): string {

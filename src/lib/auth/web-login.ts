@@ -3,8 +3,8 @@
 import * as z from 'zod/mini';
 import type { OAuthCredentials } from '../config.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
-import { discover } from './discovery.js';
-import { startLoopback, type Loopback } from './loopback.js';
+import { discover, type ServerMetadata } from './discovery.js';
+import { startLoopback, type Callback, type Loopback } from './loopback.js';
 import { createPkce, randomState } from './pkce.js';
 import { OAuthAnswerError, brief, type OAuthRequests } from './requests.js';
 import { openBrowser } from './browser.js';
@@ -65,77 +65,19 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
       if (resource !== undefined) url.searchParams.set('resource', resource);
       return url;
     };
-    let clientId = options.clientId;
-    // The client registered by an earlier sign-in is used again while the server still knows it: an
-    // unknown client (or redirect URI) is refused before any consent, with 400 or 401, and shown in
-    // the browser instead of coming back (RFC 6749 section 4.1.2.1).
-    const kept = options.registered;
-    if (clientId === undefined && kept !== undefined && kept.issuer === server.issuer) {
-      const status = await requests.probe(authorizeUrl(kept.client_id));
-      if (status !== 400 && status !== 401) clientId = kept.client_id;
-    }
-    if (clientId === undefined) {
-      clientId = await register(requests, server.registration_endpoint, loopback.redirectUri, server.issuer);
-      await options.keepClient({ issuer: server.issuer, client_id: clientId });
-    }
+    const clientId = await chooseClient(requests, options, server, loopback.redirectUri, authorizeUrl);
     const authorize = authorizeUrl(clientId);
-
-    const opened = !options.noBrowser && (await openBrowser(authorize, options.env));
-    // The URL is printed in any case: an opener can "succeed" and show nothing (no desktop, a VM).
-    options.say(
-      opened
-        ? `Opened the browser to sign in at ${safeText(server.issuer)}. If it did not open, visit:\n  ${authorize.href}`
-        : `Open this URL in a browser to sign in:\n  ${authorize.href}`,
-    );
-    if (options.pasted) {
-      options.say('A browser on another machine ends on an address that does not load: paste that address here.');
-      void takePasted(options.pasted, loopback, options.say);
-    }
-    options.say(`Waiting for the browser (at most ${BROWSER_WAIT_MS / 60_000} minutes; Ctrl-C cancels)…`);
-
-    const timeout = AbortSignal.timeout(BROWSER_WAIT_MS);
-    const callback = await loopback.callback(AbortSignal.any([options.signal, timeout])).catch(() => {
-      if (options.signal.aborted) throw new InterruptedError();
-      throw new AuthError(`no answer from the browser within ${BROWSER_WAIT_MS / 60_000} minutes; nothing was saved`, {
-        details: ['run `pds auth login --web` again'],
-      });
+    await sendToBrowser(authorize, server.issuer, loopback, options);
+    const callback = await browserCallback(loopback, options.signal);
+    const code = authorizationCode(callback);
+    const answer = await redeemCode(requests, callback, server.token_endpoint, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: loopback.redirectUri,
+      client_id: clientId,
+      code_verifier: pkce.verifier,
+      resource,
     });
-    const fail = (message: string, details: string[] = []): never => {
-      callback.finish(false, `${message}. Return to the terminal.`);
-      throw new AuthError(message, { details: [...details, 'nothing was saved; run `pds auth login --web` again'] });
-    };
-    // The loopback server let through only the state pds sent (RFC 6749 section 10.12).
-    const { params } = callback;
-    const error = params.get('error');
-    if (error === 'access_denied') fail('sign-in was denied in the browser');
-    if (error !== null) {
-      const description = params.get('error_description');
-      fail(`the authorization server refused the sign-in: ${brief(error)}${description ? ` (${brief(description)})` : ''}`);
-    }
-    const code = params.get('code');
-    if (!code) fail('the browser came back without an authorization code');
-
-    let answer: z.infer<typeof TokenAnswer>;
-    try {
-      answer = await requests.postForm(
-        new URL(server.token_endpoint),
-        {
-          grant_type: 'authorization_code',
-          code: code as string,
-          redirect_uri: loopback.redirectUri,
-          client_id: clientId,
-          code_verifier: pkce.verifier,
-          resource,
-        },
-        TokenAnswer,
-      );
-    } catch (failure) {
-      if (!(failure instanceof OAuthAnswerError)) {
-        callback.finish(false, 'pds could not complete the sign-in. Return to the terminal.');
-        throw failure;
-      }
-      return fail(`the authorization server refused the code: ${failure.description ?? failure.code ?? `HTTP ${failure.httpStatus}`}`);
-    }
     const credentials = credentialsFrom(answer, {
       issuer: server.issuer,
       client_id: clientId,
@@ -150,6 +92,96 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
     }
   } finally {
     loopback.close();
+  }
+}
+
+/**
+ * The client to sign in as: --client-id, else the one an earlier sign-in registered while the
+ * server still knows it, else one registered now (and kept for the next sign-in).
+ */
+async function chooseClient(
+  requests: OAuthRequests,
+  options: WebLoginOptions,
+  server: ServerMetadata,
+  redirectUri: string,
+  authorizeUrl: (client: string) => URL,
+): Promise<string> {
+  if (options.clientId !== undefined) return options.clientId;
+  // An unknown client (or redirect URI) is refused before any consent, with 400 or 401, and shown
+  // in the browser instead of coming back (RFC 6749 section 4.1.2.1).
+  const kept = options.registered;
+  if (kept !== undefined && kept.issuer === server.issuer) {
+    const status = await requests.probe(authorizeUrl(kept.client_id));
+    if (status !== 400 && status !== 401) return kept.client_id;
+  }
+  const clientId = await register(requests, server.registration_endpoint, redirectUri, server.issuer);
+  await options.keepClient({ issuer: server.issuer, client_id: clientId });
+  return clientId;
+}
+
+/** Opens the browser at the authorization URL (or not), and says what to do on the terminal. */
+async function sendToBrowser(authorize: URL, issuer: string, loopback: Loopback, options: WebLoginOptions): Promise<void> {
+  const opened = !options.noBrowser && (await openBrowser(authorize, options.env));
+  // The URL is printed in any case: an opener can "succeed" and show nothing (no desktop, a VM).
+  options.say(
+    opened
+      ? `Opened the browser to sign in at ${safeText(issuer)}. If it did not open, visit:\n  ${authorize.href}`
+      : `Open this URL in a browser to sign in:\n  ${authorize.href}`,
+  );
+  if (options.pasted) {
+    options.say('A browser on another machine ends on an address that does not load: paste that address here.');
+    void takePasted(options.pasted, loopback, options.say);
+  }
+  options.say(`Waiting for the browser (at most ${BROWSER_WAIT_MS / 60_000} minutes; Ctrl-C cancels)…`);
+}
+
+/** The browser's return to the loopback, within BROWSER_WAIT_MS. */
+async function browserCallback(loopback: Loopback, signal: AbortSignal): Promise<Callback> {
+  const timeout = AbortSignal.timeout(BROWSER_WAIT_MS);
+  return loopback.callback(AbortSignal.any([signal, timeout])).catch(() => {
+    if (signal.aborted) throw new InterruptedError();
+    throw new AuthError(`no answer from the browser within ${BROWSER_WAIT_MS / 60_000} minutes; nothing was saved`, {
+      details: ['run `pds auth login --web` again'],
+    });
+  });
+}
+
+/** Tells the browser the sign-in failed, and throws the failure for the terminal. */
+function failSignIn(callback: Callback, message: string, details: string[] = []): never {
+  callback.finish(false, `${message}. Return to the terminal.`);
+  throw new AuthError(message, { details: [...details, 'nothing was saved; run `pds auth login --web` again'] });
+}
+
+/** The authorization code the browser came back with; a refusal or a missing code fails the sign-in. */
+function authorizationCode(callback: Callback): string {
+  // The loopback server let through only the state pds sent (RFC 6749 section 10.12).
+  const { params } = callback;
+  const error = params.get('error');
+  if (error === 'access_denied') failSignIn(callback, 'sign-in was denied in the browser');
+  if (error !== null) {
+    const description = params.get('error_description');
+    failSignIn(callback, `the authorization server refused the sign-in: ${brief(error)}${description ? ` (${brief(description)})` : ''}`);
+  }
+  const code = params.get('code');
+  if (!code) failSignIn(callback, 'the browser came back without an authorization code');
+  return code;
+}
+
+/** The code exchanged for tokens; the browser is told when that fails. */
+async function redeemCode(
+  requests: OAuthRequests,
+  callback: Callback,
+  tokenEndpoint: string,
+  form: Record<string, string | undefined>,
+): Promise<z.infer<typeof TokenAnswer>> {
+  try {
+    return await requests.postForm(new URL(tokenEndpoint), form, TokenAnswer);
+  } catch (failure) {
+    if (!(failure instanceof OAuthAnswerError)) {
+      callback.finish(false, 'pds could not complete the sign-in. Return to the terminal.');
+      throw failure;
+    }
+    return failSignIn(callback, `the authorization server refused the code: ${failure.description ?? failure.code ?? `HTTP ${failure.httpStatus}`}`);
   }
 }
 
