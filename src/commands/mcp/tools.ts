@@ -36,7 +36,7 @@ import { CONTEXT_FLAGS, STATEMENT_ONLY, UPLOAD_FLAGS } from '../upload/index.js'
 import { readPath, ROOT } from '../sandbox/session.js';
 import type { Toolset } from './toolsets.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
-import { flagInput, verbTool } from './verb-tools.js';
+import { describe, flagInput, listOutput, nextCursor, numberOrText, verbTool } from './verb-tools.js';
 import { search as knowledgeSearch } from '../knowledge/index.js';
 import { ls as tagsLs } from '../tags/index.js';
 import { documentVerbs, updateStatement } from '../documents/index.js';
@@ -84,9 +84,6 @@ export interface CursorState {
 }
 
 
-/** The next page's cursor in structuredContent; null on the last page. */
-const nextCursor = z.nullable(z.string());
-const listOutput = (item: z.ZodMiniType) => z.object({ items: z.array(item), next_cursor: nextCursor, total: z.optional(z.number()) });
 
 /**
  * What an upload returns, by either flow: the seed's multipart record (ContractUpload,
@@ -111,10 +108,7 @@ const SANDBOX: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, 
 // An upload adds a document (and a second call adds a second one); it changes nothing that exists.
 const UPLOAD: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
-const describe = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
 
-/** An agent sends numbers as JSON numbers; the CLI's parsers take the strings commander passes. */
-const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transform(String));
 const wholeNumber = (name: string, min: number, max?: number) =>
   z.pipe(numberOrText, numeric(name, { type: 'number', value: 'n', integer: true, min, ...(max === undefined ? {} : { max }), help: '' }));
 

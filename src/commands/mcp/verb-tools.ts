@@ -31,10 +31,10 @@ export interface VerbToolSpec {
   more?: string;
 }
 
-const describe = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
+export const describe = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
 
 /** An agent sends numbers as JSON numbers; the verb's checks take text, as commander passes it. */
-const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transform(String));
+export const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transform(String));
 
 /** A flag as a tool input: the verb's own check, numbers taken as JSON numbers too. */
 export function flagInput(key: string, spec: FlagSpec): z.ZodMiniType {
@@ -53,8 +53,10 @@ function argInput(arg: ArgSpec): z.ZodMiniType {
   return describe(arg.required ? values : z.optional(values), `${arg.help}: a list, or one string`);
 }
 
-/** The records a list verb printed, as structuredContent: a verb's list is one page. */
-const listOutput = (item: z.ZodMiniType) => z.object({ items: z.array(item), next_cursor: z.nullable(z.string()) });
+/** The next page's cursor in structuredContent; null on the last page. */
+export const nextCursor = z.nullable(z.string());
+/** A list as structuredContent: its records, the next cursor, and the total where known. */
+export const listOutput = (item: z.ZodMiniType) => z.object({ items: z.array(item), next_cursor: nextCursor, total: z.optional(z.number()) });
 
 export function verbTool(spec: VerbToolSpec): ToolDefinition {
   const def = spec.verb;
