@@ -28,6 +28,21 @@ const mcpSdkApart = {
   },
 };
 
+// commander requires node:child_process when it loads, for subcommands that are executables (pds
+// has none): ~5 ms of every run. It gets the module on first use instead.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    );
+    bundle.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({ ...shared, entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outdir: 'dist' });
 await build({
@@ -39,5 +54,5 @@ await build({
   // just-bash carries wasm and vendored files; it runs from node_modules, in the emulator's worker.
   // jq-web loads its jq.wasm from beside its own file.
   external: ['just-bash', 'jq-web'],
-  plugins: [mcpSdkApart],
+  plugins: [mcpSdkApart, lazyChildProcess],
 });
