@@ -3,7 +3,6 @@
 // written them (another owner, or writable by group or others): a planted config could send the
 // token to any server. And nothing is written through a symbolic link: a link planted where pds
 // writes would otherwise have it write (the token, with mode 0600 or not) wherever it points.
-import { randomBytes } from 'node:crypto';
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -54,6 +53,8 @@ export function checkPrivate(path: string, what: What): void {
  */
 export async function writePrivateFile(path: string, text: string, what: What): Promise<void> {
   checkPrivate(path, what);
+  // node:crypto is loaded here, by a write: every command reads the config, few write it.
+  const { randomBytes } = await import('node:crypto');
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temporary, 'wx', 0o600);
   try {
