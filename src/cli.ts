@@ -39,8 +39,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const runner: Runner = {
     deps,
     async run(verb, input, flags, path) {
-      const [{ Context }, { checkOptions }, module] = await Promise.all([import('./lib/context.js'), import('./lib/verb-options.js'), verb.load()]);
-      const opts = checkOptions(verb, input) as never;
+      const [{ Context }, { checkOptions }, module] = await Promise.all([import('./lib/context.js'), import('./lib/verb-check.js'), verb.load()]);
+      const opts = (await checkOptions(verb, input)) as never;
       checkScripting(verb, flags, path);
       checkDryRun(verb, flags, path);
       // A profile named by PDS_PROFILE is checked as one named by --profile: a typo is not "not logged in".

@@ -11,7 +11,8 @@ import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { checkPrivate, writePrivateFile } from './private-files.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import * as z from 'zod/mini';
+import { checkOf, isPlainObject } from './shape.js';
+import { PROFILES_SHAPE, STORED_SECRET_SHAPE, type ConfigFile, type OAuthCredentials, type Profile } from './config-shapes.js';
 import { AuthError, PdsError, UsageError } from './errors.js';
 import { deleteSecret, readSecret, readSecretSync, writeSecret } from './auth/keychain.js';
 import type { GlobalFlags } from './global-flags.js';
@@ -26,38 +27,25 @@ export const TIMEOUT_RANGE_SECONDS = { min: 0.1, max: 3600 } as const;
 export const DEFAULT_RETRY_BUDGET_SECONDS = 60;
 export const MAX_RETRY_BUDGET_SECONDS = 3600;
 
-/** A browser sign-in (OAuth 2.1): the grant's tokens and what refreshing and revoking them needs. */
-const OAuthCredentials = z.looseObject({
-  issuer: z.string(),
-  client_id: z.string(),
-  token_endpoint: z.string(),
-  revocation_endpoint: z.optional(z.string()),
-  access_token: z.string(),
-  refresh_token: z.optional(z.string()),
-  /** ISO 8601; absent when the server did not say. */
-  expires_at: z.optional(z.string()),
-});
-export type OAuthCredentials = z.infer<typeof OAuthCredentials>;
+export type { OAuthCredentials, Profile };
 
-const Profile = z.looseObject({
-  'api-url': z.optional(z.string()),
-  token: z.optional(z.string()),
-  oauth: z.optional(OAuthCredentials),
-  /** The client `auth login --web` registered at that issuer, used again by the next sign-in. */
-  oauth_client: z.optional(z.looseObject({ issuer: z.string(), client_id: z.string() })),
-  /** The credential is in the operating system's keychain, not in this file (src/lib/auth/keychain.ts). */
-  credential_store: z.optional(z.literal('keychain')),
-  project: z.optional(z.string()),
-  timeout: z.optional(z.string()),
-  'retry-budget': z.optional(z.string()),
-  'allow-http': z.optional(z.string()),
-});
-export type Profile = z.infer<typeof Profile>;
+/**
+ * The config file as JSON.parse gives it, checked by the shapes of config-schemas.ts (without zod:
+ * every command reads the file): its profiles ({} when it has none), or undefined when it does not
+ * hold pds profiles.
+ */
+export function configFrom(json: unknown): ConfigFile | undefined {
+  if (!isPlainObject(json)) return undefined;
+  if (json.profiles === undefined) return { ...json, profiles: {} };
+  return checkOf(PROFILES_SHAPE)(json.profiles) ? (json as ConfigFile) : undefined;
+}
 
-const ConfigFile = z.looseObject({
-  profiles: z._default(z.record(z.string(), Profile), {}),
-});
-type ConfigFile = z.infer<typeof ConfigFile>;
+/** The credential of a keychain entry, as config-schemas.ts's StoredSecret reads it; {} when it is not one. */
+export function secretFrom(json: unknown): Pick<Profile, 'token' | 'oauth'> {
+  if (!checkOf(STORED_SECRET_SHAPE)(json)) return {};
+  const { token, oauth } = json as Pick<Profile, 'token' | 'oauth'>;
+  return { ...(token === undefined ? {} : { token }), ...(oauth === undefined ? {} : { oauth }) };
+}
 
 export { CONFIG_KEYS, type ConfigKey } from './config-keys.js';
 
@@ -101,9 +89,9 @@ function parseConfig(path: string, text: string): ConfigRead {
   } catch {
     return { broken: new BrokenConfigError(path, 'corrupt', 'is not valid JSON') };
   }
-  const parsed = ConfigFile.safeParse(json);
-  if (!parsed.success) return { broken: new BrokenConfigError(path, 'corrupt', 'does not hold pds profiles (unexpected shape)') };
-  return { file: parsed.data };
+  const file = configFrom(json);
+  if (!file) return { broken: new BrokenConfigError(path, 'corrupt', 'does not hold pds profiles (unexpected shape)') };
+  return { file };
 }
 
 function readError(path: string, error: unknown): ConfigRead {
@@ -177,15 +165,13 @@ export class KeychainReadError extends AuthError {}
 /** One keychain entry per config file and profile: two config directories never share one. */
 const keychainAccount = (env: NodeJS.ProcessEnv, name: string): string => `${configPath(env)}#${name}`;
 
-/** What the keychain holds for a profile: its credential, of either kind. */
-const StoredSecret = z.object({ token: z.optional(z.string()), oauth: z.optional(OAuthCredentials) });
-
 function withSecret(profile: Profile, secret: string | undefined): Profile {
-  let parsed: z.infer<typeof StoredSecret> = {};
+  let parsed: Pick<Profile, 'token' | 'oauth'> = {};
   try {
-    parsed = StoredSecret.parse(JSON.parse(secret ?? '{}'));
-  } catch {
     // Not pds's JSON (edited by hand?): as if nothing were stored; `auth login` replaces it.
+    parsed = secretFrom(JSON.parse(secret ?? '{}'));
+  } catch {
+    // Not JSON at all: the same.
   }
   return { ...profile, ...parsed };
 }

@@ -6,7 +6,7 @@ import { Output } from './output.js';
 import { HttpClient, RetryBudget } from './http.js';
 import { checkTransportSafety } from './http-safety.js';
 import { AuthError, SIGN_IN_HINT, UsageError } from './errors.js';
-import { UUID_PATTERN } from './schemas.js';
+import { UUID_PATTERN } from './vocabulary.js';
 import { createApi, type Api } from './api/index.js';
 import { VERSION } from './version.js';
 import type { Clock } from './clock.js';

@@ -7,7 +7,7 @@
 // Waiting between attempts draws on one budget per command (RetryBudget, --retry-budget): a wait
 // larger than what is left is not waited for, and the error says when to try again.
 import type { z } from 'zod/mini';
-import { envelope, plainCheck } from './schemas.js';
+import { checkOf, isPlainObject, type Shape } from './shape.js';
 import { DEFAULT_RETRY_BUDGET_SECONDS } from './config.js';
 import {
   AuthError,
@@ -124,7 +124,7 @@ const MAX_ERROR_BODY_BYTES = 1024 * 1024;
  * 100,000 records).
  */
 const envelopes = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
-function envelopeOf(schema: z.ZodMiniType): z.ZodMiniType {
+function envelopeOf(schema: z.ZodMiniType, envelope: (data: z.ZodMiniType) => z.ZodMiniType): z.ZodMiniType {
   let wrapped = envelopes.get(schema);
   if (!wrapped) {
     wrapped = envelope(schema);
@@ -186,17 +186,19 @@ export class HttpClient {
 
   /** A request whose answer is `{data: …}`; returns `data` checked against the schema. */
   async data<T extends z.ZodMiniType>(options: RequestOptions, schema: T): Promise<z.infer<T>> {
-    const response = await this.send(options);
-    const body = await readJson(response);
-    const wrapped = envelopeOf(schema);
-    if (plainCheck(wrapped)?.(body)) return (body as { data: z.infer<T> }).data;
-    const parsed = wrapped.safeParse(body);
-    if (!parsed.success) {
-      throw new ServiceError(`unexpected response from ${options.method ?? 'GET'} ${options.path}`, {
-        details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
-      });
-    }
-    return (parsed.data as { data: z.infer<T> }).data;
+    const body = await readJson(await this.send(options));
+    return (await checkedData(body, options, schema)) as z.infer<T>;
+  }
+
+  /**
+   * data() for an answer whose shape is written out as plain data (shape.ts): one that fits is
+   * checked without zod; zod, and `schema` with it, is loaded only to word what is wrong with one
+   * that does not. `T` is what the shape describes.
+   */
+  async shapedData<T>(options: RequestOptions, shape: Shape, schema: () => Promise<z.ZodMiniType>): Promise<T> {
+    const body = await readJson(await this.send(options));
+    if (isPlainObject(body) && checkOf(shape)(body.data)) return body.data as T;
+    return (await checkedData(body, options, await schema())) as T;
   }
 
   /**
@@ -487,6 +489,20 @@ function overBudget(failure: PdsError, waitMs: number, budget: RetryBudget): Pds
       : `not retried: a wait of ${seconds} s is more than the ${Math.floor(budget.leftMs / 1000)} s left of the ${budget.totalMs / 1000} s retry budget (--retry-budget)`,
   );
   return failure;
+}
+
+/** The `data` of an answer `{data: …}`, checked against the schema; a mismatch is a ServiceError. */
+async function checkedData(body: unknown, options: RequestOptions, schema: z.ZodMiniType): Promise<unknown> {
+  const { envelope, plainCheck } = await import('./schemas.js');
+  const wrapped = envelopeOf(schema, envelope);
+  if (plainCheck(wrapped)?.(body)) return (body as { data: unknown }).data;
+  const parsed = wrapped.safeParse(body);
+  if (!parsed.success) {
+    throw new ServiceError(`unexpected response from ${options.method ?? 'GET'} ${options.path}`, {
+      details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+    });
+  }
+  return (parsed.data as { data: unknown }).data;
 }
 
 async function readJson(response: HttpResponse): Promise<unknown> {

@@ -5,9 +5,11 @@
 // start-up (classic zod adds ~60 ms to every run; measured in scripts/bench.js's notes).
 import * as z from 'zod/mini';
 import { $constructor, $ZodObjectJIT, type $ZodObject } from 'zod/v4/core';
+import { checkOf, type Check, type Shape } from './shape.js';
 export { CONTRACT_INCLUDES, EXTRACTIONS, type ContractInclude, type ExtractionName } from './vocabulary.js';
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { UUID_PATTERN } from './vocabulary.js';
+import { UUID_PATTERN } from './vocabulary.js';
 export const uuid = z.string().check(z.regex(UUID_PATTERN, 'must be a UUID'));
 
 export const Project = z.looseObject({
@@ -156,6 +158,8 @@ export const SearchMatch = z.looseObject({
   rank: z.optional(z.number()),
 });
 export const SearchByType = z.record(z.string(), z.array(SearchMatch));
+/** A project search's answer: the spec's array, or the drifted object keyed by type. */
+export const SearchData = z.union([z.array(SearchResult), SearchByType]);
 
 export const ContractUpload = z.looseObject({
   staging_id: z.int(),
@@ -329,6 +333,14 @@ export const paged = <T extends z.ZodMiniType>(item: T) =>
     per_page: z.int(),
   });
 
+/** A service may send any list as a plain array or as the paged envelope; both are accepted. */
+export function listOf<T extends z.ZodMiniType>(item: T) {
+  return z.union([z.array(item), paged(item)]);
+}
+
+/** `GET /v1/projects`, made once (see envelopeOf in http.ts for why). */
+export const ProjectList = listOf(Project);
+
 // Every successful body is {data: …}.
 export const envelope = <T extends z.ZodMiniType>(data: T) => z.looseObject({ data });
 
@@ -368,7 +380,6 @@ export function compiledObject<T extends z.ZodMiniObject>(schema: T): T {
   return new CompiledObject({ ...schema._zod.def }) as unknown as T;
 }
 
-type Check = (value: unknown) => boolean;
 const plainChecks = new WeakMap<z.ZodMiniType, Check | null>();
 
 /**
@@ -381,64 +392,63 @@ const plainChecks = new WeakMap<z.ZodMiniType, Check | null>();
 export function plainCheck(schema: z.ZodMiniType): Check | null {
   let check = plainChecks.get(schema);
   if (check === undefined) {
-    check = derive(schema);
+    const shape = shapeOf(schema);
+    check = shape === null ? null : checkOf(shape);
     plainChecks.set(schema, check);
   }
   return check;
 }
 
-function derive(schema: z.ZodMiniType): Check | null {
+/** What the schema checks, as plain data (shape.ts), or null when it does more than check. */
+export function shapeOf(schema: z.ZodMiniType): Shape | null {
   const def = schema._zod.def as unknown as Record<string, unknown> & { type: string; checks?: unknown[] };
-  const inner = (key: string): Check | null => derive(def[key] as z.ZodMiniType);
+  const inner = (key: string): Shape | null => shapeOf(def[key] as z.ZodMiniType);
   switch (def.type) {
     case 'string':
-      return def.checks?.length ? null : (value) => typeof value === 'string';
+      return def.checks?.length ? null : 'string';
     case 'boolean':
-      return (value) => typeof value === 'boolean';
+      return 'boolean';
     case 'unknown':
-      return () => true;
+      return 'unknown';
+    case 'literal': {
+      const values = def.values as unknown[];
+      return values.length === 1 && typeof values[0] === 'string' ? { literal: values[0] } : null;
+    }
     case 'number':
-      if (def.format === 'safeint') return (value) => Number.isSafeInteger(value);
-      return def.checks?.length || def.format !== undefined ? null : (value) => Number.isFinite(value);
+      if (def.format === 'safeint') return 'int';
+      return def.checks?.length || def.format !== undefined ? null : 'number';
     case 'optional':
     case 'nullable': {
-      const check = inner('innerType');
-      const empty = def.type === 'optional' ? undefined : null;
-      return check && ((value) => value === empty || check(value));
+      const shape = inner('innerType');
+      if (shape === null) return null;
+      return def.type === 'optional' ? { optional: shape } : { nullable: shape };
     }
     case 'array': {
-      const check = inner('element');
-      return check && ((value) => Array.isArray(value) && value.every(check));
+      const shape = inner('element');
+      return shape && { array: shape };
     }
     case 'union': {
-      const checks = (def.options as z.ZodMiniType[]).map(derive);
-      if (checks.some((check) => check === null)) return null;
-      return (value) => checks.some((check) => (check as Check)(value));
+      const shapes = (def.options as z.ZodMiniType[]).map(shapeOf);
+      return shapes.some((shape) => shape === null) ? null : { union: shapes as Shape[] };
     }
     case 'record': {
       const key = def.keyType as z.ZodMiniType;
-      const check = inner('valueType');
-      if (!check || key._zod.def.type !== 'string' || (key._zod.def as { checks?: unknown[] }).checks?.length) return null;
-      return (value) => isPlainObject(value) && Object.values(value).every(check);
+      const shape = inner('valueType');
+      if (!shape || key._zod.def.type !== 'string' || (key._zod.def as { checks?: unknown[] }).checks?.length) return null;
+      return { record: shape };
     }
-    case 'object':
-      return objectCheck(def.shape as Record<string, z.ZodMiniType>, def.catchall as z.ZodMiniType | undefined);
+    case 'object': {
+      const catchall = def.catchall as z.ZodMiniType | undefined;
+      if (catchall === undefined || catchall._zod.def.type !== 'unknown') return null;
+      const fields: Record<string, Shape> = {};
+      for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodMiniType>)) {
+        const shape = shapeOf(field);
+        if (shape === null) return null;
+        fields[key] = shape;
+      }
+      return { object: fields };
+    }
     default:
       return null;
   }
-}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function objectCheck(shape: Record<string, z.ZodMiniType>, catchall: z.ZodMiniType | undefined): Check | null {
-  if (catchall === undefined || catchall._zod.def.type !== 'unknown') return null;
-  const fields = Object.entries(shape).map(([key, field]) => [key, derive(field)] as const);
-  if (fields.some(([, check]) => check === null)) return null;
-  return (value) => {
-    if (!isPlainObject(value)) return false;
-    const record = value;
-    for (const [key, check] of fields) if (!(check as Check)(record[key])) return false;
-    return true;
-  };
 }

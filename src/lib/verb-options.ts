@@ -1,18 +1,13 @@
-// The zod check of a verb's options, derived from its definition when the verb runs: what
+// The zod check of a verb's options, derived from its definition (verb-check.ts takes the options
+// that are well formed without it; this words the usage error of the others): what
 // commander collected (strings, booleans, arrays) becomes the typed options of `run`, and a value
 // out of range is a usage error worded with the flag's own name.
 import * as z from 'zod/mini';
 import { UsageError } from './errors.js';
+import { commaList } from './verb-check.js';
 import { flagName, rangeText, type AnyVerb, type ArgSpec, type FlagSpec } from './verb.js';
 
-/** `--include a,b --include c` → ['a', 'b', 'c']. */
-export function commaList(value: string | readonly string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return (typeof value === 'string' ? [value] : value)
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
-}
+export { commaList };
 
 /** A number from the string commander passes, within the spec's range; `flag` names it in the error. */
 export function numeric(flag: string, spec: Extract<FlagSpec, { type: 'number' }>) {

@@ -54,3 +54,6 @@ export function matchWord<W extends string>(given: string, words: readonly W[]):
   const forms = new Set([lower, `${lower}s`, lower.replace(/s$/, ''), lower.replace(/y$/, 'ies'), lower.replace(/ies$/, 'y')]);
   return words.find((word) => forms.has(word));
 }
+
+/** A UUID as the service writes one (project ids); any case. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

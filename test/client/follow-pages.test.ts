@@ -1,7 +1,8 @@
 // followPages: the --all walk over a list, in order, with bounded concurrency.
 import { describe, expect, it } from 'vitest';
-import { followPages, listOf, PaginationError, RESOURCES, toPage, type ListPage } from '../../src/lib/api/catalog.js';
-import { compiledObject } from '../../src/lib/schemas.js';
+import { followPages, PaginationError, toPage, type ListPage } from '../../src/lib/api/catalog.js';
+import { RESOURCE_SCHEMAS } from '../../src/lib/api/catalog-schemas.js';
+import { compiledObject, listOf } from '../../src/lib/schemas.js';
 import * as z from 'zod/mini';
 
 /** A fake list of `total` numbered records served `perPage` at a time, with jittered latency. */
@@ -243,7 +244,7 @@ describe('compiledObject (the parser of list records)', () => {
   ];
 
   it('checks and returns exactly what the zod/mini schema does, for every resource', () => {
-    for (const [resource, { item }] of Object.entries(RESOURCES)) {
+    for (const [resource, { item }] of Object.entries(RESOURCE_SCHEMAS)) {
       const compiled = compiledObject(item);
       for (const sample of samples) {
         const expected = item.safeParse(sample);
@@ -260,7 +261,7 @@ describe('compiledObject (the parser of list records)', () => {
   });
 
   it('makes the list schema of a resource refuse a record that does not fit', () => {
-    const schema = listOf(compiledObject(RESOURCES.artists.item));
+    const schema = listOf(compiledObject(RESOURCE_SCHEMAS.artists.item));
     expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }]).success).toBe(true);
     expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }, { id: 'b', project_id: 'p' }]).success).toBe(false);
     expect(schema.safeParse({ items: [{ id: 'a', name: 5, project_id: 'p' }], total_count: 1, page: 1, per_page: 20 }).success).toBe(false);

@@ -3,16 +3,10 @@
 import type { QueryValue } from '../../lib/http.js';
 import { UsageError } from '../../lib/errors.js';
 import { CONTRACT_INCLUDES, matchWord } from '../../lib/vocabulary.js';
-import { commaList, flagSchema } from '../../lib/verb-options.js';
-import { RESOURCE_FLAGS, ROLES } from './resources.js';
+import { commaList } from '../../lib/verb-check.js';
+import { ROLES } from './resources.js';
 
 export { ROLES };
-
-/** The resource flags' checks, for the agents' tools that take them. */
-export const ResourceFlags = Object.fromEntries(Object.entries(RESOURCE_FLAGS).map(([key, spec]) => [key, flagSchema(key, spec)])) as Record<
-  keyof typeof RESOURCE_FLAGS,
-  ReturnType<typeof flagSchema>
->;
 
 export function resourceQuery(flags: {
   include?: string[] | undefined;

@@ -2,8 +2,10 @@ import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import { notFoundIn } from '../../lib/not-found.js';
-import { ResourceFlags, resourceQuery } from './flags.js';
-import { resourceFields } from './views.js';
+import { resourceQuery } from './flags.js';
+import { withIncludes } from './views.js';
+import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
+import { schemaFields } from '../../lib/fields.js';
 import { CATALOG } from './resources.js';
 import type { GetOptions } from './index.js';
 
@@ -13,7 +15,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const resource = opts.resource as ResourceName;
   const id = checkResourceId(resource, opts.args[0]);
   const extra = resourceQuery(opts);
-  ctx.output.checkFields(resourceFields(resource, 'detail'), resource);
+  ctx.output.checkFields(withIncludes(resource, schemaFields(RESOURCE_SCHEMAS[resource].detail)), resource);
   const projectId = ctx.project();
   const record = await ctx.api.catalog.get(resource, projectId, id, extra).catch(async (error: unknown) => {
     throw error instanceof NotFoundError ? await notFoundIn(ctx.api, CATALOG[resource].singular, id, projectId, error) : error;

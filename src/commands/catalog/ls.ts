@@ -1,8 +1,8 @@
 import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
 import type { Column } from '../../lib/output.js';
-import { listColumns, resourceFields } from './views.js';
-import { ResourceFlags, resourceQuery } from './flags.js';
+import { listColumns, listFields } from './views.js';
+import { resourceQuery } from './flags.js';
 import type { ListOptions } from './index.js';
 
 type Options = ListOptions;
@@ -10,7 +10,7 @@ type Options = ListOptions;
 export async function run(opts: Options, ctx: Context): Promise<void> {
   const resource = opts.resource as ResourceName;
   const extra = resourceQuery(opts);
-  const fields = resourceFields(resource, 'item');
+  const fields = listFields(resource);
   const projectId = ctx.project();
   // --all asks for the largest pages the service allows: fewer round trips.
   const perPage = opts.perPage ?? (opts.all ? 100 : 20);

@@ -1,8 +1,8 @@
 // What each catalog resource looks like in a list, and which extra flags it takes.
 import type { Column } from '../../lib/output.js';
-import { RESOURCES, type ResourceItem, type ResourceName } from '../../lib/api/catalog.js';
-import { CONTRACT_INCLUDES } from '../../lib/schemas.js';
-import { schemaFields } from '../../lib/fields.js';
+import type { ResourceItem, ResourceName } from '../../lib/api/catalog.js';
+import { ITEM_SHAPES, shapeFields } from '../../lib/api/shapes.js';
+import { CONTRACT_INCLUDES } from '../../lib/vocabulary.js';
 
 type Columns<R extends ResourceName> = Column<ResourceItem<R>>[];
 
@@ -81,9 +81,14 @@ function asArray(value: unknown): unknown[] | undefined {
   return Array.isArray(value) ? value : undefined;
 }
 
-/** The fields `--fields` may name: the schema's, and for contracts one per include. */
-export function resourceFields(resource: ResourceName, shape: 'item' | 'detail'): string[] {
-  return schemaFields(RESOURCES[resource][shape], resource === 'contracts' ? CONTRACT_INCLUDES : []);
+/** The fields `--fields` may name in a list: the record's, and for contracts one per include. */
+export function listFields(resource: ResourceName): string[] {
+  return withIncludes(resource, shapeFields(ITEM_SHAPES[resource]));
+}
+
+/** Those fields (of a list record, or of a record by id), and for contracts one per include. */
+export function withIncludes(resource: ResourceName, fields: readonly string[]): string[] {
+  return [...new Set([...fields, ...(resource === 'contracts' ? CONTRACT_INCLUDES : [])])];
 }
 
 function duration(ms: number): string {

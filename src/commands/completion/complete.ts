@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import type { Context } from '../../lib/context.js';
 import { configDir, readConfig } from '../../lib/config.js';
-import { Project } from '../../lib/schemas.js';
-import { RESOURCE_NAMES, listOf, type ResourceName } from '../../lib/api/catalog.js';
-import { resourceFields } from '../catalog/views.js';
+import { Project, listOf } from '../../lib/schemas.js';
+import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
+import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
+import { schemaFields } from '../../lib/fields.js';
+import { withIncludes } from '../catalog/views.js';
 import { safeText } from '../../lib/text.js';
 import { GLOBAL_FLAGS } from '../../lib/global-flags.js';
 import { definitionOf, flagName, type ArgSpec, type Completion, type FlagSpec, type OptionsOf } from '../../lib/verb.js';
@@ -126,7 +128,7 @@ function completionValues(completion: Completion, list: boolean, command: Comman
       return { candidates: () => projects(ctx, 'ids and names') };
     case 'fields': {
       const resource = command.parent?.name() as ResourceName | undefined;
-      if (resource && RESOURCE_NAMES.includes(resource)) return fixed(resourceFields(resource, command.name() === 'get' ? 'detail' : 'item'), true);
+      if (resource && RESOURCE_NAMES.includes(resource)) return fixed(withIncludes(resource, schemaFields(RESOURCE_SCHEMAS[resource][command.name() === 'get' ? 'detail' : 'item'])), true);
       if (command.parent?.name() === 'projects') return fixed(Object.keys(Project.shape), true);
       return fixed([]);
     }

@@ -4,7 +4,8 @@
 import * as z from 'zod/mini';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../lib/context.js';
-import { RESOURCES, RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
+import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
+import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../lib/api/documents.js';
 import { STATEMENT_EXTENSIONS } from '../../lib/formats.js';
 import { UsageError } from '../../lib/errors.js';
@@ -26,7 +27,8 @@ import type { LocalUpload } from '../../lib/upload.js';
 import type { AnyVerb } from '../../lib/verb.js';
 import { formatBytes } from '../../lib/text.js';
 import { flagSchema, numeric } from '../../lib/verb-options.js';
-import { ROLES, ResourceFlags, resourceQuery } from '../catalog/flags.js';
+import { ROLES, resourceQuery } from '../catalog/flags.js';
+import { RESOURCE_FLAGS } from '../catalog/resources.js';
 import { checkResourceId } from '../catalog/get.js';
 import { SEARCH_TYPES, searchQuery, searchTypes } from '../search/search.js';
 import { SEARCH_FLAGS } from '../search/index.js';
@@ -40,6 +42,12 @@ import { describe, flagInput, listOutput, nextCursor, numberOrText, verbTool } f
 import { search as knowledgeSearch } from '../knowledge/index.js';
 import { ls as tagsLs } from '../tags/index.js';
 import { documentVerbs, updateStatement } from '../documents/index.js';
+
+/** The resource flags' checks, for the tools that take them. */
+const ResourceFlags = Object.fromEntries(Object.entries(RESOURCE_FLAGS).map(([key, spec]) => [key, flagSchema(key, spec)])) as Record<
+  keyof typeof RESOURCE_FLAGS,
+  ReturnType<typeof flagSchema>
+>;
 
 /** What a tool call has to work with. */
 export interface Call {
@@ -158,7 +166,7 @@ function catalogTools(): ToolDefinition[] {
       write: false,
       annotations: READ,
       project: true,
-      output: listOutput(RESOURCES[resource].item),
+      output: listOutput(RESOURCE_SCHEMAS[resource].item),
       input: {
         page: describe(z.optional(wholeNumber('page', 1)), 'page number, from 1 (default 1)'),
         perPage: describe(z.optional(wholeNumber('perPage', 1, 100)), 'records per page, 1 to 100 (default: the most a call returns)'),
@@ -194,7 +202,7 @@ function catalogTools(): ToolDefinition[] {
       write: false,
       annotations: READ,
       project: true,
-      output: RESOURCES[resource].detail,
+      output: RESOURCE_SCHEMAS[resource].detail,
       input: { id: describe(numberOrText, `the ${one}'s id`), ...resourceInputs(resource, 'get') },
       async run(args, call) {
         const id = checkResourceId(resource, args.id as string);

@@ -1,14 +1,14 @@
 import type { Context } from '../../lib/context.js';
 import { projectColumns } from './view.js';
-import { Project } from '../../lib/schemas.js';
-import { schemaFields } from '../../lib/fields.js';
+import type { Project } from '../../lib/schemas.js';
+import { PROJECT_SHAPE, shapeFields } from '../../lib/api/shapes.js';
 import type { ls } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof ls>;
 
 export async function run(_opts: Options, ctx: Context): Promise<void> {
-  const fields = schemaFields(Project);
+  const fields = shapeFields(PROJECT_SHAPE);
   ctx.output.checkFields(fields, 'projects');
   const projects = await ctx.api.projects.list();
   async function* single() {

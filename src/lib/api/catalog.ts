@@ -1,37 +1,40 @@
 // Lists and gets of the catalog resources. They differ only in path, schema and query flags, so
 // one table describes them and one set of functions serves all (no per-resource near-copies).
-import * as z from 'zod/mini';
 import type { HttpClient, QueryValue } from '../http.js';
 import { ServiceError } from '../errors.js';
-import {
-  Artist,
-  Composition,
-  Contract,
-  Entity,
-  Recording,
-  Relation,
-  Statement,
-  StatementDetail,
-  Writer,
-  compiledObject,
-  paged,
-} from '../schemas.js';
+import { listShape, type Shape } from '../shape.js';
+import { ITEM_SHAPES } from './shapes.js';
+import type { Artist, Composition, Contract, Entity, Recording, Relation, Statement, StatementDetail, Writer } from '../schemas.js';
 
+// The zod schemas of each resource are in catalog-schemas.ts, loaded when a record is fetched by id
+// or a page fails its plain check: a list that goes well loads no zod.
 export const RESOURCES = {
-  contracts: { path: '/v1/contracts', item: Contract, detail: Contract },
-  statements: { path: '/v1/statements', item: Statement, detail: StatementDetail },
-  entities: { path: '/v1/entities', item: Entity, detail: Entity },
-  relations: { path: '/v1/relations', item: Relation, detail: Relation },
-  artists: { path: '/v1/artists', item: Artist, detail: Artist },
-  writers: { path: '/v1/writers', item: Writer, detail: Writer },
-  recordings: { path: '/v1/recordings', item: Recording, detail: Recording },
-  compositions: { path: '/v1/compositions', item: Composition, detail: Composition },
+  contracts: { path: '/v1/contracts' },
+  statements: { path: '/v1/statements' },
+  entities: { path: '/v1/entities' },
+  relations: { path: '/v1/relations' },
+  artists: { path: '/v1/artists' },
+  writers: { path: '/v1/writers' },
+  recordings: { path: '/v1/recordings' },
+  compositions: { path: '/v1/compositions' },
 } as const;
+
+/** The record types of each resource: in a list, and fetched by id. */
+interface Records {
+  contracts: { item: Contract; detail: Contract };
+  statements: { item: Statement; detail: StatementDetail };
+  entities: { item: Entity; detail: Entity };
+  relations: { item: Relation; detail: Relation };
+  artists: { item: Artist; detail: Artist };
+  writers: { item: Writer; detail: Writer };
+  recordings: { item: Recording; detail: Recording };
+  compositions: { item: Composition; detail: Composition };
+}
 
 export type ResourceName = keyof typeof RESOURCES;
 export const RESOURCE_NAMES = Object.keys(RESOURCES) as ResourceName[];
-export type ResourceItem<R extends ResourceName> = z.infer<(typeof RESOURCES)[R]['item']>;
-export type ResourceDetail<R extends ResourceName> = z.infer<(typeof RESOURCES)[R]['detail']>;
+export type ResourceItem<R extends ResourceName> = Records[R]['item'];
+export type ResourceDetail<R extends ResourceName> = Records[R]['detail'];
 
 /** One page of a list, whichever envelope it came in. */
 export interface ListPage<T> {
@@ -40,11 +43,6 @@ export interface ListPage<T> {
   perPage: number;
   /** Known when the service sent the paged envelope. */
   total?: number;
-}
-
-/** A service may send any list as a plain array or as the paged envelope; both are accepted. */
-export function listOf<T extends z.ZodMiniType>(item: T) {
-  return z.union([z.array(item), paged(item)]);
 }
 
 /** Either envelope, as one page; a plain array carries no total. */
@@ -68,32 +66,30 @@ export interface ListQuery {
   signal?: AbortSignal;
 }
 
-/**
- * The list schema of each resource, made once (see envelopeOf in http.ts for why), its records
- * parsed by the compiled parser (see compiledObject for why).
- */
-const listSchemas = new Map<ResourceName, ReturnType<typeof listOf>>();
-function listSchemaOf(resource: ResourceName): ReturnType<typeof listOf> {
-  let schema = listSchemas.get(resource);
-  if (!schema) {
-    schema = listOf(compiledObject(RESOURCES[resource].item));
-    listSchemas.set(resource, schema);
+/** The list shape of each resource, made once (its check is made once per shape object). */
+const listShapes = new Map<ResourceName, Shape>();
+function listShapeOf(resource: ResourceName): Shape {
+  let shape = listShapes.get(resource);
+  if (!shape) {
+    shape = listShape(ITEM_SHAPES[resource]);
+    listShapes.set(resource, shape);
   }
-  return schema;
+  return shape;
 }
 
 export function createCatalogApi(http: HttpClient) {
   const listPage = async <R extends ResourceName>(resource: R, query: ListQuery): Promise<ListPage<ResourceItem<R>>> => {
     const { path } = RESOURCES[resource];
-    const data = await http.data(
+    const data = await http.shapedData<ResourceItem<R>[] | { items: ResourceItem<R>[]; total_count: number; page: number; per_page: number }>(
       {
         path,
         query: { projectId: query.projectId, page: query.page, perPage: query.perPage, ...query.extra },
         ...(query.signal ? { signal: query.signal } : {}),
       },
-      listSchemaOf(resource),
+      listShapeOf(resource),
+      async () => (await import('./catalog-schemas.js')).listSchemaOf(resource),
     );
-    return toPage(data as ResourceItem<R>[] | { items: ResourceItem<R>[]; total_count: number; page: number; per_page: number }, query);
+    return toPage(data, query);
   };
 
   return {
@@ -104,17 +100,18 @@ export function createCatalogApi(http: HttpClient) {
       return followPages((page, signal) => listPage(resource, { ...query, page, signal }), query.page, concurrency);
     },
 
-    get<R extends ResourceName>(
+    async get<R extends ResourceName>(
       resource: R,
       projectId: string,
       id: string,
       extra: Record<string, QueryValue> = {},
     ): Promise<ResourceDetail<R>> {
-      const { path, detail } = RESOURCES[resource];
-      return http.data(
+      const { path } = RESOURCES[resource];
+      const { RESOURCE_SCHEMAS } = await import('./catalog-schemas.js');
+      return (await http.data(
         { path: `${path}/${encodeURIComponent(id)}`, query: { projectId, ...extra } },
-        detail,
-      ) as Promise<ResourceDetail<R>>;
+        RESOURCE_SCHEMAS[resource].detail,
+      )) as ResourceDetail<R>;
     },
   };
 }

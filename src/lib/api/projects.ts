@@ -1,13 +1,19 @@
 // Projects, project search, and the deployed service's project creation and knowledge search.
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import type { HttpClient } from '../http.js';
-import { KnowledgeResults, Project, SearchByType, SearchResult } from '../schemas.js';
-import { listOf, toPage } from './catalog.js';
+import type { KnowledgeResults, Project } from '../schemas.js';
+import { listShape } from '../shape.js';
+import { toPage } from './catalog.js';
+import { PROJECT_SHAPE } from './shapes.js';
+
+// zod, and the schemas, are loaded by the calls that check with them: `projects ls` checks its
+// list by its plain shape (shape.ts), and a run that goes well loads neither.
+const schemas = () => import('../schemas.js');
+const PROJECTS_SHAPE = listShape(PROJECT_SHAPE);
 
 /** One search hit, whichever form the service answered in. Unknown fields are kept. */
 export type SearchHit = { type: string; id: string; name: string; score: number } & Record<string, unknown>;
 
-const SearchData = z.union([z.array(SearchResult), SearchByType]);
 
 /** `entities` → `entity`, `artists` → `artist`: the drifted search form keys by plural type. */
 export function singularType(name: string): string {
@@ -17,28 +23,36 @@ export function singularType(name: string): string {
 export function createProjectsApi(http: HttpClient) {
   return {
     async list(): Promise<Project[]> {
-      const data = await http.data({ path: '/v1/projects' }, listOf(Project));
+      const data = await http.shapedData<Project[] | { items: Project[]; total_count: number; page: number; per_page: number }>(
+        { path: '/v1/projects' },
+        PROJECTS_SHAPE,
+        async () => (await schemas()).ProjectList,
+      );
       return toPage(data, { page: 1, perPage: 0 }).items;
     },
 
     /** `POST /v1/projects` (SERVICE-NOW.md). Never resent: a second one would make a second project. */
-    create(name: string, entityName?: string): Promise<Project> {
+    async create(name: string, entityName?: string): Promise<Project> {
+      const { Project } = await schemas();
       return http.data({ method: 'POST', path: '/v1/projects', json: { name, ...(entityName === undefined ? {} : { entityName }) }, retry: false }, Project);
     },
 
     /** `GET /v1/projects/{id}/knowledge/search`: nodes with their claims and relationships. */
-    knowledge(projectId: string, q: string, options: { kinds?: string[]; limit?: number } = {}): Promise<z.infer<typeof KnowledgeResults>> {
+    async knowledge(projectId: string, q: string, options: { kinds?: string[]; limit?: number } = {}): Promise<z.infer<typeof KnowledgeResults>> {
+      const { KnowledgeResults } = await schemas();
       return http.data(
         { path: `/v1/projects/${encodeURIComponent(projectId)}/knowledge/search`, query: { q, kind: options.kinds, limit: options.limit } },
         KnowledgeResults,
       );
     },
 
-    get(projectId: string): Promise<Project> {
+    async get(projectId: string): Promise<Project> {
+      const { Project } = await schemas();
       return http.data({ path: `/v1/projects/${encodeURIComponent(projectId)}` }, Project);
     },
 
     async search(projectId: string, q: string): Promise<SearchHit[]> {
+      const { SearchData } = await schemas();
       const data = await http.data(
         { path: `/v1/projects/${encodeURIComponent(projectId)}/search`, query: { q } },
         SearchData,

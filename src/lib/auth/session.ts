@@ -4,11 +4,12 @@
 // another one refreshed meanwhile and takes its tokens instead of spending the old (now reused,
 // grant-revoking) refresh token.
 import { updateProfile, type OAuthCredentials, type Profile } from '../config.js';
-import * as z from 'zod/mini';
 import { AuthError } from '../errors.js';
 import type { Credentials } from '../http.js';
 import { OAuthAnswerError, type OAuthRequests } from './requests.js';
-import { credentialsFrom, TokenAnswer } from './tokens.js';
+// tokens.ts (and zod with it) is loaded by a refresh or a revocation: not by every command that
+// has a browser sign-in, nor by one without.
+const tokens = () => import('./tokens.js');
 
 /** Refresh this long before the expiry the server announced: clocks drift and requests take time. */
 export const REFRESH_MARGIN_MS = 30_000;
@@ -58,6 +59,7 @@ export class OAuthSession implements Credentials {
   }
 
   private async redeem(latest: OAuthCredentials): Promise<OAuthCredentials> {
+    const { credentialsFrom, TokenAnswer } = await tokens();
     try {
       const answer = await this.deps.requests().postForm(
         new URL(latest.token_endpoint),
@@ -85,6 +87,6 @@ export async function revoke(requests: OAuthRequests, credentials: OAuthCredenti
   if (credentials.revocation_endpoint === undefined) return false;
   const [token, hint] =
     credentials.refresh_token === undefined ? [credentials.access_token, 'access_token'] : [credentials.refresh_token, 'refresh_token'];
-  await requests.postForm(new URL(credentials.revocation_endpoint), { token, token_type_hint: hint, client_id: credentials.client_id }, z.unknown());
+  await requests.postForm(new URL(credentials.revocation_endpoint), { token, token_type_hint: hint, client_id: credentials.client_id }, (await tokens()).AnyAnswer);
   return true;
 }

@@ -11,6 +11,9 @@ export const TokenAnswer = z.looseObject({
   refresh_token: z.optional(z.string()),
 });
 
+/** An answer whose body is not read (a revocation's). */
+export const AnyAnswer = z.unknown();
+
 /** A year: a longer lifetime is a server's mistake (or a lie), not a reason to stop refreshing. */
 const LONGEST_LIFETIME_S = 365 * 24 * 3600;
 
