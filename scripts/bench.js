@@ -128,17 +128,27 @@ function countArtists(env) {
   return ids.stdout.trim().split('\n').length;
 }
 
+/** How each list figure prints: pds's flags, and the same form from the floor (scripts/floor/walk.js). */
+const FORMATS = [
+  { name: '--json', flags: ['--json'], floor: 'json' },
+  { name: '--format ndjson', flags: ['--format', 'ndjson'], floor: 'ndjson' },
+  { name: '--format csv', flags: ['--format', 'csv'], floor: 'csv' },
+];
+
 /** The list figures at two sizes: time and CPU beside the floor's, memory flat from one to the other. */
 async function listingFigures(env) {
   const small = await startEmulator(['--scale', String(scales[0])]);
-  let smallRss;
+  const smallRss = new Map();
   try {
     const smallEnv = { ...env, PDS_API_URL: small.url };
     const count = countArtists(smallEnv);
-    const listing = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--json'], [floor('walk.js'), '/v1/artists'], smallEnv, { probed: true });
-    smallRss = listing.pds.rssMb;
-    row(`pds artists ls --all --json, ${count} artists, ms`, 'ms', listing.pds.ms, listing.base.ms, null);
-    row(`pds artists ls --all --json, ${count} artists, peak RSS`, 'MiB', listing.pds.rssMb, undefined, null);
+    for (const format of FORMATS) {
+      const listing = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', ...format.flags], [floor('walk.js'), '/v1/artists', format.floor], smallEnv, { probed: true });
+      smallRss.set(format.name, listing.pds.rssMb);
+      if (format.floor !== 'json') continue;
+      row(`pds artists ls --all --json, ${count} artists, ms`, 'ms', listing.pds.ms, listing.base.ms, null);
+      row(`pds artists ls --all --json, ${count} artists, peak RSS`, 'MiB', listing.pds.rssMb, undefined, null);
+    }
     // jq holds the whole array (the plain list streams), and its WebAssembly is loaded for this flag only.
     const jq = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--jq', '.[].name'], [pdsBin, 'artists', 'ls', '--all', '--json'], smallEnv, { probed: true });
     row(`pds artists ls --all --jq '.[].name', ${count} artists, ms`, 'ms', jq.pds.ms, jq.base.ms, null, '--json');
@@ -150,12 +160,14 @@ async function listingFigures(env) {
   try {
     const largeEnv = { ...env, PDS_API_URL: large.url };
     const count = countArtists(largeEnv);
-    const listing = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--json'], [floor('walk.js'), '/v1/artists'], largeEnv, { probed: true });
-    row(`pds artists ls --all --json, ${count} artists, wall ms`, 'ms', listing.pds.ms, listing.base.ms, ratioAtMost(1.1));
-    row(`pds artists ls --all --json, ${count} artists, CPU ms`, 'ms', listing.pds.cpuMs, listing.base.cpuMs, ratioAtMost(1.2));
-    row(`pds artists ls --all --json, ${count} artists, peak RSS over the small run`, 'MiB', listing.pds.rssMb - smallRss, undefined, atMost(10, 'MiB'));
-    // The emulator's side: a page costs the same whatever the list's length.
-    row(`emulator: a bare client walks ${count} artists, 8 pages at a time, ms`, 'ms', listing.base.ms, undefined, atMost(1500, 'ms'));
+    for (const format of FORMATS) {
+      const listing = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', ...format.flags], [floor('walk.js'), '/v1/artists', format.floor], largeEnv, { probed: true });
+      row(`pds artists ls --all ${format.name}, ${count} artists, wall ms`, 'ms', listing.pds.ms, listing.base.ms, ratioAtMost(1.1));
+      row(`pds artists ls --all ${format.name}, ${count} artists, CPU ms`, 'ms', listing.pds.cpuMs, listing.base.cpuMs, ratioAtMost(1.2));
+      row(`pds artists ls --all ${format.name}, ${count} artists, peak RSS over the small run`, 'MiB', listing.pds.rssMb - smallRss.get(format.name), undefined, atMost(10, 'MiB'));
+      // The emulator's side: a page costs the same whatever the list's length.
+      if (format.floor === 'json') row(`emulator: a bare client walks ${count} artists, 8 pages at a time, ms`, 'ms', listing.base.ms, undefined, atMost(1500, 'ms'));
+    }
   } finally {
     await large.stop();
   }
