@@ -311,9 +311,11 @@ export class Output {
       out.write(count === 0 ? '[]\n' : '\n]\n');
       return;
     }
+    // Ids and TSV: one write per page too. A write per record was a system call per record on a
+    // pipe or file (measured: a sixth of an `--all -q` of 100,000 records).
     if (this.mode === 'ids') {
       for await (const page of pages) {
-        for (const item of page.items) out.write(`${safeText(view.id(item))}\n`);
+        if (page.items.length > 0) out.write(page.items.map((item) => `${safeText(view.id(item))}\n`).join(''));
       }
       return;
     }
@@ -321,11 +323,9 @@ export class Output {
       // The header waits for the first page: a request that fails leaves stdout empty.
       let header = false;
       for await (const page of pages) {
-        if (!header) out.write(`${view.columns.map((c) => c.header.toUpperCase()).join('\t')}\n`);
+        const head = header ? '' : `${view.columns.map((c) => c.header.toUpperCase()).join('\t')}\n`;
         header = true;
-        for (const item of page.items) {
-          out.write(`${view.columns.map((c) => textCell(c.value(item))).join('\t')}\n`);
-        }
+        out.write(head + page.items.map((item) => `${view.columns.map((c) => textCell(c.value(item))).join('\t')}\n`).join(''));
       }
       return;
     }

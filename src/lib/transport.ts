@@ -107,8 +107,21 @@ export function createTransport(env: NodeJS.ProcessEnv, options: TransportOption
     return agent;
   };
 
+  // node:http(s), imported once per transport: an import per request cost a module look-up and
+  // a few promises on every page of an `--all`.
+  type Request = (typeof import('node:http'))['request'];
+  const requests = new Map<string, Promise<Request>>();
+  const requestFor = (protocol: string): Promise<Request> => {
+    let request = requests.get(protocol);
+    if (!request) {
+      request = protocol === 'https:' ? import('node:https').then((module) => module.request) : import('node:http').then((module) => module.request);
+      requests.set(protocol, request);
+    }
+    return request;
+  };
+
   return async (url, init) => {
-    const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+    const request = await requestFor(url.protocol);
     const proxy = (await proxyFor)(url);
     if (proxy) options.onProxy?.(maskUrl(proxy));
     // A fresh connection directly: no agent at all. Through a proxy: an agent that keeps nothing.

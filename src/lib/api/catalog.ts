@@ -166,22 +166,31 @@ export async function* followPages<T>(
   const fresh = (page: ListPage<T>, requested: number): ListPage<T> => {
     const ids = page.items.map(idOf);
     const fingerprint = `${ids.length}\u0000${ids[0]}\u0000${ids[ids.length - 1]}`;
-    const seen = (id: string) => firstIds?.has(id) === true || recent.some((set) => set.has(id));
-    if (ids.length > 0 && (fingerprints.has(fingerprint) || ids.every(seen))) {
+    // One pass of look-ups per page (each id against the first page and the last few), and an
+    // array of the repeats only when there are some: this runs for every record of an `--all`.
+    let repeats: boolean[] | undefined;
+    let repeated = 0;
+    for (let index = 0; index < ids.length; index++) {
+      const id = ids[index] as string;
+      if (firstIds?.has(id) !== true && !recent.some((set) => set.has(id))) continue;
+      (repeats ??= new Array<boolean>(ids.length).fill(false))[index] = true;
+      repeated++;
+    }
+    if (ids.length > 0 && (fingerprints.has(fingerprint) || repeated === ids.length)) {
       throw new PaginationError(
         `the service's pagination repeats itself: page ${requested} holds only records already listed, so ${walk.flag} stopped after ${listed} records`,
         { details: [`the service seems to ignore the page parameter; list page by page with ${walk.onePage}, or report it to the service`] },
       );
     }
     fingerprints.add(fingerprint);
-    const keep = ids.map((id) => !seen(id));
     const pageIds = new Set(ids);
     if (!firstIds) firstIds = pageIds;
     else {
       recent.push(pageIds);
       if (recent.length > RECENT_PAGES) recent.shift();
     }
-    const items = keep.every(Boolean) ? page.items : page.items.filter((_, index) => keep[index]);
+    const kept = repeats;
+    const items = kept === undefined ? page.items : page.items.filter((_, index) => !kept[index]);
     listed += items.length;
     return items === page.items ? page : { ...page, items };
   };
