@@ -251,7 +251,10 @@ function readAll(res: IncomingMessage, maxBytes: number): Promise<string> {
     });
     res.once('error', fail);
     // Closed before its end, without an error of its own: cut, as `for await` says it.
-    res.once('close', () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    res.once('close', () => {
+      // Every answer closes, after its end: the error (and its stack) is made only for one cut short.
+      if (!settled) fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    });
   });
 }
 
