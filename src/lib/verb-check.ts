@@ -21,8 +21,7 @@ export async function checkOptions(def: AnyVerb, input: Record<string, unknown>)
 }
 
 /** Not taken here: the zod check decides. */
-const NOT_TAKEN = Symbol('not taken');
-type Taken = unknown;
+const NOT_TAKEN: unique symbol = Symbol('not taken');
 
 /**
  * The options as the zod check returns them (its object keeps the shape's keys in order: a key
@@ -41,7 +40,8 @@ export function plainOptions(def: AnyVerb, input: Record<string, unknown>): Reco
   return out;
 }
 
-function flagValue(spec: FlagSpec, value: unknown): Taken {
+/** The checked value of one flag (undefined: not given, no default), or NOT_TAKEN. */
+function flagValue(spec: FlagSpec, value: unknown): unknown {
   switch (spec.type) {
     case 'boolean':
       return value === undefined || typeof value === 'boolean' ? value : NOT_TAKEN;
