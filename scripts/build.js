@@ -1,8 +1,18 @@
-// Bundles the CLI into dist/ with esbuild. Code splitting keeps each command's dependencies in
-// its own chunk, loaded by the dynamic imports in src/commands: `pds --version` parses only the
-// entry chunk. Type-checking is `npm run typecheck` (tsc), not part of the bundle.
+// Bundles the CLI into dist/ in two passes. esbuild compiles, bundles and minifies with code
+// splitting: each verb's code, and every dependency a verb alone needs, in chunks loaded by the
+// dynamic imports in src/commands. Its chunks follow which verbs share a module, so the everyday
+// command line (`pds projects ls`) would load some thirty small files; rolldown then joins the
+// ones such a run needs into one chunk, `run` (each file loaded costs Node's module loader about
+// half a millisecond). `pds --version` still parses only the entry. Type-checking is
+// `npm run typecheck` (tsc), not part of the bundle.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { rolldown } from 'rolldown';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
 
 const shared = {
   bundle: true,
@@ -11,8 +21,8 @@ const shared = {
   target: 'node20',
   minify: true,
   sourcemap: 'linked',
-  // Some bundled CommonJS dependencies call require(); give the ESM output one.
-  banner: { js: "import { createRequire as __pdsCreateRequire } from 'node:module'; const require = __pdsCreateRequire(import.meta.url);" },
+  // Some bundled CommonJS dependencies call require(); the ESM output gets one (see the file).
+  inject: [fileURLToPath(new URL('./bundle-require.js', import.meta.url))],
   logLevel: 'warning',
 };
 
@@ -43,16 +53,99 @@ const lazyChildProcess = {
   },
 };
 
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({ ...shared, entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outdir: 'dist' });
-await build({
-  ...shared,
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  // just-bash carries wasm and vendored files; it runs from node_modules, in the emulator's worker.
-  // jq-web loads its jq.wasm from beside its own file.
-  external: ['just-bash', 'jq-web'],
-  plugins: [mcpSdkApart, lazyChildProcess],
-});
+/**
+ * What an everyday run loads besides the entry: the program (commander and the definitions), the
+ * context and option check every verb runs with, and the verbs that list. The `run` chunk
+ * holds these and everything they import; the other verbs load it and their own chunks.
+ */
+const RUN_CHUNK_ENTRIES = [
+  'src/program.ts',
+  'src/lib/context.ts',
+  'src/lib/verb-check.ts',
+  'src/commands/projects/ls.ts',
+  'src/commands/catalog/ls.ts',
+];
+
+/** Pass 1: esbuild, split per dynamic import, into `stage`; returns the chunks of RUN_CHUNK_ENTRIES. */
+async function compile(stage) {
+  const { metafile } = await build({
+    ...shared,
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir: stage,
+    splitting: true,
+    metafile: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    // just-bash carries wasm and vendored files; it runs from node_modules, in the emulator's worker.
+    // jq-web loads its jq.wasm from beside its own file.
+    external: ['just-bash', 'jq-web'],
+    plugins: [mcpSdkApart, lazyChildProcess],
+  });
+  const outputs = metafile.outputs;
+  const missing = RUN_CHUNK_ENTRIES.filter((entry) => !Object.values(outputs).some((output) => output.entryPoint === entry));
+  if (missing.length > 0) throw new Error(`build: not a dynamic import any more, so not a chunk: ${missing.join(', ')}`);
+  /** A chunk and every chunk it imports statically: what loading it loads. */
+  const closure = (files) => {
+    const found = new Set();
+    const visit = (file) => {
+      if (found.has(file)) return;
+      found.add(file);
+      for (const { path, kind } of outputs[file].imports) if (kind === 'import-statement' && outputs[path]) visit(path);
+    };
+    files.forEach(visit);
+    return found;
+  };
+  // The entry's own imports stay out of the run chunk, or `pds --version` would load it.
+  const entry = closure(Object.keys(outputs).filter((file) => outputs[file].entryPoint === 'src/cli.ts'));
+  const everyday = closure(Object.keys(outputs).filter((file) => RUN_CHUNK_ENTRIES.includes(outputs[file].entryPoint)));
+  const runChunks = [...everyday].filter((file) => !entry.has(file)).map((file) => join(process.cwd(), file));
+  return runChunks;
+}
+
+// Pass 2 reads esbuild's chunks with their source maps, so dist/'s maps still lead to src/.
+const withSourceMaps = {
+  name: 'with-source-maps',
+  async load(id) {
+    if (!id.endsWith('.js')) return null;
+    const code = await readFile(id, 'utf8');
+    const map = await readFile(`${id}.map`, 'utf8').catch(() => undefined);
+    return map === undefined ? code : { code, map };
+  },
+};
+
+/** Pass 2: rolldown joins the run chunks and what they import into one, and writes dist/. */
+async function joinRunChunk(stage, runChunks) {
+  const bundle = await rolldown({
+    input: { cli: join(stage, 'cli.js') },
+    platform: 'node',
+    // Everything outside the staged chunks stays as esbuild left it (the MCP SDK's bundle too).
+    external: (id) => id === '../mcp-sdk.js' || (!id.startsWith('.') && !id.startsWith(stage)),
+    // The run group names its modules itself (see codeSplitting), which rolldown allows only if an
+    // entry chunk may export more than its module did.
+    preserveEntrySignatures: 'allow-extension',
+    // esbuild has already dropped what is unused.
+    treeshake: false,
+    plugins: [withSourceMaps],
+  });
+  try {
+    await bundle.write({
+      dir: dist,
+      format: 'esm',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      sourcemap: true,
+      minify: true,
+      // The closure is complete, so no group needs rolldown to add the dependencies of its modules.
+      codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: 'run', test: (id) => runChunks.includes(id) }] },
+    });
+  } finally {
+    await bundle.close();
+  }
+}
+
+const stage = await mkdtemp(join(tmpdir(), 'pds-build-'));
+try {
+  await rm(dist, { recursive: true, force: true });
+  await build({ ...shared, entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outdir: dist });
+  await joinRunChunk(stage, await compile(stage));
+} finally {
+  await rm(stage, { recursive: true, force: true });
+}
