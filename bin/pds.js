@@ -16,7 +16,14 @@ if (typeof module.enableCompileCache === 'function') {
   module.enableCompileCache(join(base, 'pds', 'compile-cache'));
 }
 
-const { main } = await import('../dist/cli.js');
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+// `pds --version` is answered here, before any of the bundle is loaded: the cheapest answer a Node
+// program can give (commander answers it the same way when main() is called with it).
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${module.createRequire(import.meta.url)('../package.json').version}\n`);
+} else {
+  const { main } = await import('../dist/cli.js');
+  main(args).then((code) => {
+    process.exitCode = code;
+  });
+}

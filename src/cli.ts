@@ -71,11 +71,6 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   };
 
   try {
-    // `pds --version` needs no parser: answering it before loading one halves its start-up cost.
-    if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-      io.stdout.write(`${VERSION}\n`);
-      return ExitCode.ok;
-    }
     const { buildProgram } = await import('./program.js');
     // Help is a document to read: on a terminal, a page longer than the screen goes through the pager.
     const helpPaging = real && wantsHelp(argv) ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
