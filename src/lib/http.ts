@@ -148,14 +148,15 @@ export class HttpClient {
   /** The URL of a request; query values are encoded by URLSearchParams, arrays comma-joined. */
   url(path: string, query: Record<string, QueryValue> = {}): URL {
     const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path);
+    // Serialized once: every searchParams.set() rewrites the whole URL (a page of an --all each).
+    const params = new URLSearchParams(url.search);
+    let changed = false;
     for (const [key, value] of Object.entries(query)) {
-      if (value === undefined || value === null || value === false) continue;
-      if (Array.isArray(value)) {
-        if (value.length > 0) url.searchParams.set(key, value.join(','));
-      } else {
-        url.searchParams.set(key, String(value));
-      }
+      if (value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0)) continue;
+      params.set(key, Array.isArray(value) ? value.join(',') : String(value));
+      changed = true;
     }
+    if (changed) url.search = params.toString();
     return url;
   }
 
@@ -282,8 +283,10 @@ export class HttpClient {
       // Reading the body here puts a timeout or a reset during it under the same rules as one
       // before the answer (typed error, retry for GET). An error answer is read in responseError.
       if (!options.stream && response.ok) response = buffered(response, await response.text(MAX_BODY_BYTES));
-      const limits = rateLimitText(response);
-      this.options.trace?.(`< ${response.status} ${response.statusText} (${Date.now() - started} ms${limits ? `, rate limit: ${limits}` : ''})`);
+      if (this.options.trace) {
+        const limits = rateLimitText(response);
+        this.options.trace(`< ${response.status} ${response.statusText} (${Date.now() - started} ms${limits ? `, rate limit: ${limits}` : ''})`);
+      }
       // A stream is read by the caller, still under this signal, which lets go of Ctrl-C's signal
       // once the body is read (a listener left per upload would pile up over a batch).
       if (options.stream) response = releasedAfterBody(response, release);
