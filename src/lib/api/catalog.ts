@@ -96,7 +96,7 @@ export function createCatalogApi(http: HttpClient) {
     listPage,
 
     /** Every page from `query.page` on, in order, fetching up to `concurrency` pages at once. */
-    allPages<R extends ResourceName>(resource: R, query: ListQuery, concurrency = 4): AsyncGenerator<ListPage<ResourceItem<R>>> {
+    allPages<R extends ResourceName>(resource: R, query: ListQuery, concurrency = 8): AsyncGenerator<ListPage<ResourceItem<R>>> {
       return followPages((page, signal) => listPage(resource, { ...query, page, signal }), query.page, concurrency);
     },
 
