@@ -54,19 +54,14 @@ const lazyChildProcess = {
 };
 
 /**
- * What an everyday run loads besides the entry: the program (commander and the definitions), the
- * context and option check every verb runs with, and the verbs that list. The `run` chunk
- * holds these and everything they import; the other verbs load it and their own chunks.
+ * What an everyday run loads: the entry, the program (commander and the definitions), the context
+ * and option check every verb runs with, and the verbs that list. dist/cli.js holds these and all
+ * they import; other verbs load it and chunks of their own. (`pds --version` is answered by
+ * bin/pds.js and loads none of it.)
  */
-const RUN_CHUNK_ENTRIES = [
-  'src/program.ts',
-  'src/lib/context.ts',
-  'src/lib/verb-check.ts',
-  'src/commands/projects/ls.ts',
-  'src/commands/catalog/ls.ts',
-];
+const EVERYDAY = ['src/cli.ts', 'src/program.ts', 'src/lib/context.ts', 'src/lib/verb-check.ts', 'src/commands/projects/ls.ts', 'src/commands/catalog/ls.ts'];
 
-/** Pass 1: esbuild, split per dynamic import, into `stage`; returns the chunks of RUN_CHUNK_ENTRIES. */
+/** Pass 1: esbuild, split per dynamic import, into `stage`; returns the chunks of EVERYDAY's modules. */
 async function compile(stage) {
   const { metafile } = await build({
     ...shared,
@@ -80,25 +75,9 @@ async function compile(stage) {
     external: ['just-bash', 'jq-web'],
     plugins: [mcpSdkApart, lazyChildProcess],
   });
-  const outputs = metafile.outputs;
-  const missing = RUN_CHUNK_ENTRIES.filter((entry) => !Object.values(outputs).some((output) => output.entryPoint === entry));
-  if (missing.length > 0) throw new Error(`build: not a dynamic import any more, so not a chunk: ${missing.join(', ')}`);
-  /** A chunk and every chunk it imports statically: what loading it loads. */
-  const closure = (files) => {
-    const found = new Set();
-    const visit = (file) => {
-      if (found.has(file)) return;
-      found.add(file);
-      for (const { path, kind } of outputs[file].imports) if (kind === 'import-statement' && outputs[path]) visit(path);
-    };
-    files.forEach(visit);
-    return found;
-  };
-  // The entry's own imports stay out of the run chunk, or `pds --version` would load it.
-  const entry = closure(Object.keys(outputs).filter((file) => outputs[file].entryPoint === 'src/cli.ts'));
-  const everyday = closure(Object.keys(outputs).filter((file) => RUN_CHUNK_ENTRIES.includes(outputs[file].entryPoint)));
-  const runChunks = [...everyday].filter((file) => !entry.has(file)).map((file) => join(process.cwd(), file));
-  return runChunks;
+  const chunks = Object.entries(metafile.outputs).filter(([, output]) => EVERYDAY.includes(output.entryPoint));
+  if (chunks.length !== EVERYDAY.length) throw new Error(`build: each of ${EVERYDAY.join(', ')} must be imported dynamically, to have a chunk`);
+  return chunks.map(([file]) => join(process.cwd(), file));
 }
 
 // Pass 2 reads esbuild's chunks with their source maps, so dist/'s maps still lead to src/.
@@ -112,15 +91,15 @@ const withSourceMaps = {
   },
 };
 
-/** Pass 2: rolldown joins the run chunks and what they import into one, and writes dist/. */
-async function joinRunChunk(stage, runChunks) {
+/** Pass 2: rolldown joins the everyday chunks and what they import into dist/cli.js, and writes dist/. */
+async function joinEveryday(stage, everyday) {
   const bundle = await rolldown({
     input: { cli: join(stage, 'cli.js') },
     platform: 'node',
     // Everything outside the staged chunks stays as esbuild left it (the MCP SDK's bundle too).
     external: (id) => id === '../mcp-sdk.js' || (!id.startsWith('.') && !id.startsWith(stage)),
-    // The run group names its modules itself (see codeSplitting), which rolldown allows only if an
-    // entry chunk may export more than its module did.
+    // The entry chunk may export more than src/cli.ts does: so the group can be dist/cli.js itself,
+    // not a chunk behind a facade.
     preserveEntrySignatures: 'allow-extension',
     // esbuild has already dropped what is unused.
     treeshake: false,
@@ -133,8 +112,8 @@ async function joinRunChunk(stage, runChunks) {
       chunkFileNames: 'chunks/[name]-[hash].js',
       sourcemap: true,
       minify: true,
-      // The closure is complete, so no group needs rolldown to add the dependencies of its modules.
-      codeSplitting: { includeDependenciesRecursively: false, groups: [{ name: 'run', test: (id) => runChunks.includes(id) }] },
+      // The group takes the chunks of EVERYDAY and, with them, every chunk they import.
+      codeSplitting: { groups: [{ name: 'cli', test: (id) => everyday.includes(id) }] },
     });
   } finally {
     await bundle.close();
@@ -145,7 +124,7 @@ const stage = await mkdtemp(join(tmpdir(), 'pds-build-'));
 try {
   await rm(dist, { recursive: true, force: true });
   await build({ ...shared, entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outdir: dist });
-  await joinRunChunk(stage, await compile(stage));
+  await joinEveryday(stage, await compile(stage));
 } finally {
   await rm(stage, { recursive: true, force: true });
 }
