@@ -237,10 +237,10 @@ export class HttpClient {
       if (!failure) throw new ServiceError('request failed');
       if (!retryable || !canRetry(outcome) || attempt >= this.options.maxRetries) throw failure;
       const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
-      if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget);
-      this.options.trace?.(`* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`);
       // A rate limit or a wait the service asked for is always said, with the limits it sent.
       const asked = outcome.response !== undefined && (outcome.response.status === 429 || outcome.response.headers.get('retry-after') !== null);
+      if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget, asked);
+      this.options.trace?.(`* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`);
       if (wait >= NOTICE_WAIT_MS || asked) {
         const limits = outcome.response ? rateLimitText(outcome.response) : '';
         const why = outcome.response?.status === 429 ? `rate limited${limits ? ` (${limits})` : ''}` : failure.message;
@@ -483,9 +483,10 @@ function askedDelay(response: HttpResponse): number | undefined {
 }
 
 /** The failure, told why it was not retried: the wait it needed is more than the budget has left. */
-function overBudget(failure: PdsError, waitMs: number, budget: RetryBudget): PdsError {
+/** `asked`: the wait is the service's (Retry-After), so worth passing on; pds's own backoff is not. */
+function overBudget(failure: PdsError, waitMs: number, budget: RetryBudget, asked: boolean): PdsError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  if (!(failure instanceof RateLimitError)) failure.details.push(`try again in ${seconds} s`);
+  if (asked && !(failure instanceof RateLimitError)) failure.details.push(`try again in ${seconds} s`);
   failure.details.push(
     budget.totalMs === 0
       ? 'not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)'

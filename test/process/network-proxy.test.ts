@@ -117,7 +117,6 @@ describe('a proxy that cannot be reached', () => {
     expect(result.stderr).toBe(
       `error: cannot reach ${service.url} through the proxy http://***:***@127.0.0.1:${closed.port}/ (ECONNREFUSED)\n` +
         '  check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY\n' +
-        '  try again in 1 s\n' +
         '  not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)\n',
     );
     expect(service.requests).toHaveLength(0);

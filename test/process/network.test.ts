@@ -113,7 +113,7 @@ describe('retry waits: one budget per command, every wait announced', () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it('a budget of 0 (config key retry-budget) sends one request, no retry', async () => {
+  it('a budget of 0 (config key retry-budget) sends one request, and no "try again" the service did not ask for', async () => {
     const server = await rogue(htmlError(502));
     const configDir = mkdtempSync(join(tmpdir(), 'pds-net-'));
     expect((await pds(server, ['config', 'set', 'retry-budget', '0'], { PDS_CONFIG_DIR: configDir })).code).toBe(0);
@@ -121,7 +121,7 @@ describe('retry waits: one budget per command, every wait announced', () => {
     expect(result.code).toBe(1);
     // A gateway's HTML page: the status says it all, the HTML is not shown.
     expect(result.stderr).toBe(
-      'error: GET /v1/projects failed with HTTP 502\n  try again in 1 s\n  not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)\n',
+      'error: GET /v1/projects failed with HTTP 502\n  not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)\n',
     );
     expect(server.requests).toHaveLength(1);
   });
