@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// CommonJS (bin/package.json), not an ES module like the rest of pds: Node starts a CommonJS
-// program without its ES module loader, so `pds --version`, answered here from package.json before
-// any of the bundle loads, costs no more than a bare `node -e 0`. Everything else imports the bundle.
+// CommonJS (bin/package.json) like the bundle it loads (dist/cli.cjs, see scripts/build.js): Node
+// runs CommonJS without starting its ES module loader. `pds --version` is answered here, from
+// package.json, before any of the bundle loads.
 const nodeModule = require('node:module');
 
 // Node 22.1+ can keep the compiled code of pds's modules on disk: every run after the first skips
@@ -23,8 +23,8 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  import('../dist/cli.js')
-    .then(({ main }) => main(args))
+  require('../dist/cli.cjs')
+    .main(args)
     .then((code) => {
       process.exitCode = code;
     });

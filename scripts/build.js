@@ -1,10 +1,11 @@
 // Bundles the CLI into dist/ in two passes. esbuild compiles, bundles and minifies with code
 // splitting: each verb's code, and every dependency a verb alone needs, in chunks loaded by the
 // dynamic imports in src/commands. Its chunks follow which verbs share a module, so the everyday
-// command line (`pds projects ls`) would load some thirty small files; rolldown then joins the
-// ones such a run needs into one chunk, `run` (each file loaded costs Node's module loader about
-// half a millisecond). `pds --version` still parses only the entry. Type-checking is
-// `npm run typecheck` (tsc), not part of the bundle.
+// command line (`pds projects ls`) would load some thirty small files. rolldown then joins what
+// such a run needs into dist/cli.cjs (each file loaded costs Node's module loader about half a
+// millisecond) and writes every chunk as CommonJS (.cjs): Node loads CommonJS without starting its
+// ES module loader, a few milliseconds of every run. Type-checking is `npm run typecheck` (tsc),
+// not part of the bundle.
 import { build } from 'esbuild';
 import { rolldown } from 'rolldown';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -21,14 +22,14 @@ const shared = {
   target: 'node20',
   minify: true,
   sourcemap: 'linked',
-  // Some bundled CommonJS dependencies call require(); the ESM output gets one (see the file).
-  inject: [fileURLToPath(new URL('./bundle-require.js', import.meta.url))],
   logLevel: 'warning',
 };
 
 // The MCP SDK (for `pds mcp`) is bundled alone into dist/mcp-sdk.js, with its own copy of zod: in
 // the split bundle it would share zod's core modules with the commands' schemas, and every command
-// would load all of that core at start-up. The server's chunk imports it from dist/chunks/.
+// would load all of that core at start-up. The server's chunk imports it from dist/chunks/. It
+// stays an ES module; bundled CommonJS code inside it calls require(), given one by the banner.
+const REQUIRE_BANNER = "import { createRequire as __pdsCreateRequire } from 'node:module'; const require = __pdsCreateRequire(import.meta.url);";
 const mcpSdkApart = {
   name: 'mcp-sdk-apart',
   setup(bundle) {
@@ -55,7 +56,7 @@ const lazyChildProcess = {
 
 /**
  * What an everyday run loads: the entry, the program (commander and the definitions), the context
- * and option check every verb runs with, and the verbs that list. dist/cli.js holds these and all
+ * and option check every verb runs with, and the verbs that list. dist/cli.cjs holds these and all
  * they import; other verbs load it and chunks of their own. (`pds --version` is answered by
  * bin/pds.js and loads none of it.)
  */
@@ -91,14 +92,14 @@ const withSourceMaps = {
   },
 };
 
-/** Pass 2: rolldown joins the everyday chunks and what they import into dist/cli.js, and writes dist/. */
+/** Pass 2: rolldown joins the everyday chunks and what they import into dist/cli.cjs, and writes dist/. */
 async function joinEveryday(stage, everyday) {
   const bundle = await rolldown({
     input: { cli: join(stage, 'cli.js') },
     platform: 'node',
     // Everything outside the staged chunks stays as esbuild left it (the MCP SDK's bundle too).
     external: (id) => id === '../mcp-sdk.js' || (!id.startsWith('.') && !id.startsWith(stage)),
-    // The entry chunk may export more than src/cli.ts does: so the group can be dist/cli.js itself,
+    // The entry chunk may export more than src/cli.ts does: so the group can be dist/cli.cjs itself,
     // not a chunk behind a facade.
     preserveEntrySignatures: 'allow-extension',
     // esbuild has already dropped what is unused.
@@ -108,8 +109,11 @@ async function joinEveryday(stage, everyday) {
   try {
     await bundle.write({
       dir: dist,
-      format: 'esm',
-      chunkFileNames: 'chunks/[name]-[hash].js',
+      // esbuild's chunks are ES modules that call require() where bundled CommonJS did: written as
+      // CommonJS, they run with Node's own require.
+      format: 'cjs',
+      entryFileNames: '[name].cjs',
+      chunkFileNames: 'chunks/[name]-[hash].cjs',
       sourcemap: true,
       minify: true,
       // The group takes the chunks of EVERYDAY and, with them, every chunk they import.
@@ -123,7 +127,7 @@ async function joinEveryday(stage, everyday) {
 const stage = await mkdtemp(join(tmpdir(), 'pds-build-'));
 try {
   await rm(dist, { recursive: true, force: true });
-  await build({ ...shared, entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outdir: dist });
+  await build({ ...shared, banner: { js: REQUIRE_BANNER }, entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outdir: dist });
   await joinEveryday(stage, await compile(stage));
 } finally {
   await rm(stage, { recursive: true, force: true });

@@ -9,7 +9,7 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const pdsBin = join(root, 'bin', 'pds.js');
 
 export function requireBuild() {
-  if (!existsSync(join(root, 'dist', 'cli.js'))) {
+  if (!existsSync(join(root, 'dist', 'cli.cjs'))) {
     process.stderr.write('dist/ is missing: run `npm install` (or `npm run build`) first\n');
     process.exit(1);
   }

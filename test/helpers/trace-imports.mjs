@@ -1,6 +1,9 @@
 // Preload for process tests: reports every module file this process loads, on stderr as
-// `import <url>`, so a test can check what start-up pulls in.
-import { register } from 'node:module';
+// `import <url>`, so a test can check what start-up pulls in: ES modules as they load (a loader
+// hook), CommonJS ones (the bundle's .cjs files) from the require cache as the process exits.
+import { writeSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 register(
   'data:text/javascript,' +
@@ -14,3 +17,10 @@ register(
       }
     `),
 );
+
+const requireCache = createRequire(import.meta.url).cache;
+process.on('exit', () => {
+  for (const file of Object.keys(requireCache)) {
+    if (file.endsWith('.cjs')) writeSync(2, `import ${pathToFileURL(file).href}\n`);
+  }
+});
