@@ -22,12 +22,23 @@ export interface HttpResponse {
   body: AsyncIterable<Uint8Array>;
 }
 
+/**
+ * What the transport needs of a request's signal. An AbortSignal has it; http.ts gives each attempt
+ * a plainer one (see AttemptAbort there).
+ */
+export interface AbortSource {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 export interface TransportRequest {
   method: string;
   headers: Record<string, string>;
   /** Bytes, text, or a stream of chunks (each chunk is written before the next is pulled). */
   body?: string | Uint8Array | AsyncIterable<Uint8Array>;
-  signal: AbortSignal;
+  signal: AbortSource;
   /**
    * A new connection rather than a pooled one: a large upload must not start on a keep-alive
    * socket the server is about to close, since a failure after its body started is never retried.
