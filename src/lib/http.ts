@@ -148,17 +148,22 @@ export class HttpClient {
 
   /** The URL of a request; query values are encoded by URLSearchParams, arrays comma-joined. */
   url(path: string, query: Record<string, QueryValue> = {}): URL {
-    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path);
-    // Serialized once: every searchParams.set() rewrites the whole URL (a page of an --all each).
-    const params = new URLSearchParams(url.search);
-    let changed = false;
+    const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) {
       if (value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0)) continue;
       params.set(key, Array.isArray(value) ? value.join(',') : String(value));
-      changed = true;
     }
-    if (changed) url.search = params.toString();
-    return url;
+    const base = this.options.baseUrl.replace(/\/+$/, '') + path;
+    if (/[?#]/.test(path)) {
+      // A path with a query (or a fragment) of its own: the parameters are set over it.
+      const url = new URL(base);
+      for (const [key, value] of params) url.searchParams.set(key, value);
+      return url;
+    }
+    // Parsed once, its query included: setting url.search or searchParams re-serializes the URL,
+    // once a page of an --all.
+    const search = params.toString();
+    return new URL(search ? `${base}?${search}` : base);
   }
 
   private transportOf(): Transport {

@@ -105,6 +105,14 @@ describe('requests', () => {
     });
   });
 
+  it('keeps the query of a path that has one, the parameters set over it', async () => {
+    const { http } = client();
+    replies.push(json(200, { data: [] }), json(200, { data: [] }));
+    await http.data({ path: '/v1/artists?q=x%20y&page=9', query: { page: 2, perPage: 100 } }, z.array(Item));
+    await http.data({ path: '/v1/artists', query: {} }, z.array(Item));
+    expect(seen.map((request) => request.url)).toEqual(['/v1/artists?q=x+y&page=2&perPage=100', '/v1/artists']);
+  });
+
   it('sends no authorization header without a token, and JSON bodies with their content type', async () => {
     const { http } = client({ token: undefined });
     replies.push(json(200, { data: { ok: true } }));
