@@ -137,16 +137,67 @@ const defaultId = (item: unknown): string =>
 const RECENT_PAGES = 4;
 
 /**
+ * What a walk has listed, so that a misbehaving pagination neither loops nor prints a record twice:
+ * a page that repeats an earlier page (same ids; a service that ignores `page`, or cycles) ends the
+ * walk with a PaginationError, and a record repeated from the first page or one of the last few
+ * pages (offsets shifted by an insert) is dropped. Memory stays flat: the ids of those few pages,
+ * and one short fingerprint per page, not every id (which cost ~9 MB at 100,000).
+ */
+class RepeatFilter<T> {
+  /** Records let through so far. */
+  listed = 0;
+  private firstIds: Set<string> | undefined;
+  private readonly recent: Set<string>[] = [];
+  private readonly fingerprints = new Set<string>();
+
+  constructor(
+    private readonly walk: PageWalk,
+    private readonly idOf: (item: T) => string,
+  ) {}
+
+  /**
+   * The page without records already listed; throws when the page repeats one listed before. The
+   * message names the page pds asked for: a service that ignores `page` echoes the wrong number.
+   */
+  fresh(page: ListPage<T>, requested: number): ListPage<T> {
+    const ids = page.items.map(this.idOf);
+    const fingerprint = `${ids.length}\u0000${ids[0]}\u0000${ids[ids.length - 1]}`;
+    // One pass of look-ups per page (each id against the first page and the last few), and an
+    // array of the repeats only when there are some: this runs for every record of an `--all`.
+    let repeats: boolean[] | undefined;
+    let repeated = 0;
+    for (let index = 0; index < ids.length; index++) {
+      const id = ids[index] as string;
+      if (this.firstIds?.has(id) !== true && !this.recent.some((set) => set.has(id))) continue;
+      (repeats ??= new Array<boolean>(ids.length).fill(false))[index] = true;
+      repeated++;
+    }
+    if (ids.length > 0 && (this.fingerprints.has(fingerprint) || repeated === ids.length)) {
+      throw new PaginationError(
+        `the service's pagination repeats itself: page ${requested} holds only records already listed, so ${this.walk.flag} stopped after ${this.listed} records`,
+        { details: [`the service seems to ignore the page parameter; list page by page with ${this.walk.onePage}, or report it to the service`] },
+      );
+    }
+    this.fingerprints.add(fingerprint);
+    const pageIds = new Set(ids);
+    if (!this.firstIds) this.firstIds = pageIds;
+    else {
+      this.recent.push(pageIds);
+      if (this.recent.length > RECENT_PAGES) this.recent.shift();
+    }
+    const kept = repeats;
+    const items = kept === undefined ? page.items : page.items.filter((_, index) => !kept[index]);
+    this.listed += items.length;
+    return items === page.items ? page : { ...page, items };
+  }
+}
+
+/**
  * Follows pages in order with bounded concurrency. When the first page tells the total, only the
  * pages up to it are fetched; when it does not (plain arrays), pages are fetched ahead in a window
- * (at most `concurrency - 1` wasted requests, cancelled as soon as the walk stops).
- *
- * The walk ends at the first page that is empty or shorter than the page size, or once the records
- * reach the total. A service whose pagination misbehaves must not make it endless or print records
- * twice: a page that repeats an earlier page (same ids; a service that ignores `page`, or cycles)
- * ends the walk with a PaginationError, and a record repeated from the first page or one of the
- * last few pages (offsets shifted by an insert) is dropped. Memory stays flat: the ids of those
- * few pages, and one short fingerprint per page, not every id (which cost ~9 MB at 100,000).
+ * (at most `concurrency - 1` wasted requests, cancelled as soon as the walk stops). The walk ends
+ * at the first page that is empty or shorter than the page size, or once the records reach the
+ * total; records already listed are dropped (RepeatFilter).
  */
 export async function* followPages<T>(
   fetchPage: (page: number, signal: AbortSignal) => Promise<ListPage<T>>,
@@ -155,52 +206,13 @@ export async function* followPages<T>(
   { walk = ALL, idOf = defaultId }: { walk?: PageWalk; idOf?: (item: T) => string } = {},
 ): AsyncGenerator<ListPage<T>> {
   const cancel = new AbortController();
-  let firstIds: Set<string> | undefined;
-  const recent: Set<string>[] = [];
-  const fingerprints = new Set<string>();
-  let listed = 0;
-  /**
-   * The page without records already listed; throws when the page repeats one listed before. The
-   * message names the page pds asked for: a service that ignores `page` echoes the wrong number.
-   */
-  const fresh = (page: ListPage<T>, requested: number): ListPage<T> => {
-    const ids = page.items.map(idOf);
-    const fingerprint = `${ids.length}\u0000${ids[0]}\u0000${ids[ids.length - 1]}`;
-    // One pass of look-ups per page (each id against the first page and the last few), and an
-    // array of the repeats only when there are some: this runs for every record of an `--all`.
-    let repeats: boolean[] | undefined;
-    let repeated = 0;
-    for (let index = 0; index < ids.length; index++) {
-      const id = ids[index] as string;
-      if (firstIds?.has(id) !== true && !recent.some((set) => set.has(id))) continue;
-      (repeats ??= new Array<boolean>(ids.length).fill(false))[index] = true;
-      repeated++;
-    }
-    if (ids.length > 0 && (fingerprints.has(fingerprint) || repeated === ids.length)) {
-      throw new PaginationError(
-        `the service's pagination repeats itself: page ${requested} holds only records already listed, so ${walk.flag} stopped after ${listed} records`,
-        { details: [`the service seems to ignore the page parameter; list page by page with ${walk.onePage}, or report it to the service`] },
-      );
-    }
-    fingerprints.add(fingerprint);
-    const pageIds = new Set(ids);
-    if (!firstIds) firstIds = pageIds;
-    else {
-      recent.push(pageIds);
-      if (recent.length > RECENT_PAGES) recent.shift();
-    }
-    const kept = repeats;
-    const items = kept === undefined ? page.items : page.items.filter((_, index) => !kept[index]);
-    listed += items.length;
-    return items === page.items ? page : { ...page, items };
-  };
-
+  const repeats = new RepeatFilter<T>(walk, idOf);
   const first = await fetchPage(startPage, cancel.signal);
   const { perPage, total } = first;
   /** Whether the walk is over after this page (as received, before dropping repeats). */
   const isLast = (page: ListPage<T>): boolean =>
-    page.items.length === 0 || page.items.length < perPage || (total !== undefined && listed >= total - (startPage - 1) * perPage);
-  yield fresh(first, startPage);
+    page.items.length === 0 || page.items.length < perPage || (total !== undefined && repeats.listed >= total - (startPage - 1) * perPage);
+  yield repeats.fresh(first, startPage);
   if (isLast(first)) return;
   const lastPage = total !== undefined ? Math.ceil(total / perPage) : Infinity;
   /**
@@ -227,7 +239,7 @@ export async function* followPages<T>(
       const promise = inflight.shift();
       if (!promise) return;
       const page = await promise;
-      yield fresh(page, current);
+      yield repeats.fresh(page, current);
       current++;
       if (isLast(page)) return;
     }
