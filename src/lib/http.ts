@@ -300,53 +300,64 @@ export class HttpClient {
       return { response, retryable: isRetryableStatus(response.status) };
     } catch (error) {
       release();
-      if (this.options.signal.aborted) return { error: new InterruptedError(), retryable: false };
-      if (signal.aborted) {
-        this.options.trace?.(`< timed out after ${timeoutMs} ms`);
-        return {
-          error: new ServiceError(`request timed out after ${timeoutMs / 1000} s: ${method} ${url.pathname}`, {
-            details: ['raise it with --timeout <seconds>'],
-          }),
-          retryable: false,
-        };
-      }
-      if (error instanceof BodyTooLargeError) {
-        this.options.trace?.(`< ${error.message}`);
-        return {
-          error: new ServiceError(`the answer to ${method} ${url.pathname} is larger than ${error.limit / (1024 * 1024)} MiB: pds stopped reading it`, {
-            details: ['this is not an answer pds expects from the service; check --api-url'],
-          }),
-          retryable: false,
-        };
-      }
-      if (error instanceof BodyCutError || answered) {
-        this.options.trace?.(`< the connection closed during the answer (${errorCode(error) ?? String(error)})`);
-        return {
-          error: new ServiceError(`the connection closed before the answer was complete: ${method} ${url.pathname}`, { cause: error }),
-          retryable: true,
-        };
-      }
-      const code = errorCode(error);
-      this.options.trace?.(`< network error ${code ?? String(error)}`);
-      if (error instanceof ThroughProxyError) {
-        return {
-          error: new ServiceError(`cannot reach ${url.origin} through the proxy ${error.proxy}${code ? ` (${code})` : ''}`, {
-            details: ['check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY'],
-            cause: error,
-          }),
-          retryable: true,
-        };
-      }
+      return this.failedAttempt(error, method, url, { timedOut: signal.aborted, timeoutMs, answered });
+    }
+  }
+
+  /** What went wrong with an attempt that got no complete answer, and whether to try again. */
+  private failedAttempt(
+    error: unknown,
+    method: string,
+    url: URL,
+    { timedOut, timeoutMs, answered }: { timedOut: boolean; timeoutMs: number; answered: boolean },
+  ): { error: PdsError; retryable: boolean } {
+    const trace = (line: string) => this.options.trace?.(line);
+    if (this.options.signal.aborted) return { error: new InterruptedError(), retryable: false };
+    if (timedOut) {
+      trace(`< timed out after ${timeoutMs} ms`);
       return {
-        error: new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, {
-          details: this.options.unreachableHint ?? ['check --api-url, PDS_API_URL or `pds config list`'],
-          cause: error,
+        error: new ServiceError(`request timed out after ${timeoutMs / 1000} s: ${method} ${url.pathname}`, {
+          details: ['raise it with --timeout <seconds>'],
         }),
-        // A refused or reset connection sent nothing the service acted on... except for a
-        // request body already streaming; canRetry() decides that for uploads.
+        retryable: false,
+      };
+    }
+    if (error instanceof BodyTooLargeError) {
+      trace(`< ${error.message}`);
+      return {
+        error: new ServiceError(`the answer to ${method} ${url.pathname} is larger than ${error.limit / (1024 * 1024)} MiB: pds stopped reading it`, {
+          details: ['this is not an answer pds expects from the service; check --api-url'],
+        }),
+        retryable: false,
+      };
+    }
+    if (error instanceof BodyCutError || answered) {
+      trace(`< the connection closed during the answer (${errorCode(error) ?? String(error)})`);
+      return {
+        error: new ServiceError(`the connection closed before the answer was complete: ${method} ${url.pathname}`, { cause: error }),
         retryable: true,
       };
     }
+    const code = errorCode(error);
+    trace(`< network error ${code ?? String(error)}`);
+    if (error instanceof ThroughProxyError) {
+      return {
+        error: new ServiceError(`cannot reach ${url.origin} through the proxy ${error.proxy}${code ? ` (${code})` : ''}`, {
+          details: ['check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY'],
+          cause: error,
+        }),
+        retryable: true,
+      };
+    }
+    return {
+      error: new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, {
+        details: this.options.unreachableHint ?? ['check --api-url, PDS_API_URL or `pds config list`'],
+        cause: error,
+      }),
+      // A refused or reset connection sent nothing the service acted on... except for a
+      // request body already streaming; canRetry() decides that for uploads.
+      retryable: true,
+    };
   }
 }
 
