@@ -101,6 +101,8 @@ export interface TransportOptions {
   onProxy?(proxy: string): void;
 }
 
+type Request = (typeof import('node:http'))['request'];
+
 export function createTransport(env: NodeJS.ProcessEnv, options: TransportOptions = {}): Transport {
   const agents = new Map<string, Promise<HttpAgent>>();
   // proxy-from-env reads process.env; a proxy set only in an injected env (tests) is ignored on purpose.
@@ -120,7 +122,6 @@ export function createTransport(env: NodeJS.ProcessEnv, options: TransportOption
 
   // node:http(s), imported once per transport: an import per request cost a module look-up and
   // a few promises on every page of an `--all`.
-  type Request = (typeof import('node:http'))['request'];
   const requests = new Map<string, Promise<Request>>();
   const requestFor = (protocol: string): Promise<Request> => {
     let request = requests.get(protocol);
@@ -137,53 +138,61 @@ export function createTransport(env: NodeJS.ProcessEnv, options: TransportOption
     if (proxy) options.onProxy?.(maskUrl(proxy));
     // A fresh connection directly: no agent at all. Through a proxy: an agent that keeps nothing.
     const agent = init.fresh && !proxy ? false : await agentFor(url, proxy, init.fresh === true);
-    const { signal } = init;
-    return new Promise<HttpResponse>((resolve, reject) => {
-      if (signal.aborted) {
-        reject(signal.reason);
+    return send(request, url, init, agent, proxy);
+  };
+}
+
+/**
+ * One request on its way: the body is written once the connection is up, Ctrl-C or the timeout
+ * (init.signal) destroys it, and the answer comes back as an HttpResponse.
+ */
+function send(request: Request, url: URL, init: TransportRequest, agent: HttpAgent | false, proxy: string): Promise<HttpResponse> {
+  const { signal } = init;
+  return new Promise<HttpResponse>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const req = request(url, { method: init.method, headers: init.headers, agent });
+    let answered = false;
+    const onAbort = (): void => {
+      req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    let response: IncomingMessage | undefined;
+    req.on('error', (error) => {
+      // After the answer began: bytes the parser could not take (more than the Content-Length, or
+      // not HTTP) fail the body still being read, rather than pass for its end.
+      if (answered) {
+        if (response && !response.readableEnded) response.destroy(error);
         return;
       }
-      const req = request(url, { method: init.method, headers: init.headers, agent });
-      let answered = false;
-      const onAbort = (): void => {
-        req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      let response: IncomingMessage | undefined;
-      req.on('error', (error) => {
-        // After the answer began: bytes the parser could not take (more than the Content-Length, or
-        // not HTTP) fail the body still being read, rather than pass for its end.
-        if (answered) {
-          if (response && !response.readableEnded) response.destroy(error);
-          return;
-        }
-        reject(proxy && !signal.aborted ? new ThroughProxyError(maskUrl(proxy), error) : error);
-      });
-      req.on('close', () => signal.removeEventListener('abort', onAbort));
-      req.on('response', (res) => {
-        // An event stream may start while the body is still going out: keep writing. But an answer
-        // that ended (a 503 or 413 before the body was read) ends the request too: the rest of the
-        // body has nowhere to go, and a half-sent request would keep the process alive.
-        res.once('end', () => {
-          if (!req.writableFinished) req.destroy();
-        });
-        answered = true;
-        response = res;
-        resolve(adaptIncoming(res));
-      });
-      // The body is written only once the connection is up: a refused connection has sent nothing.
-      // (Through a proxy agent the socket is handed over connected, tunnel and TLS included.)
-      req.once('socket', (socket) => {
-        const write = (): void => {
-          writeBody(req, init.body).catch((error: unknown) => {
-            req.destroy(error instanceof Error ? error : new Error(String(error)));
-          });
-        };
-        if (!socket.connecting) write();
-        else socket.once(url.protocol === 'https:' && !proxy ? 'secureConnect' : 'connect', write);
-      });
+      reject(proxy && !signal.aborted ? new ThroughProxyError(maskUrl(proxy), error) : error);
     });
-  };
+    req.on('close', () => signal.removeEventListener('abort', onAbort));
+    req.on('response', (res) => {
+      // An event stream may start while the body is still going out: keep writing. But an answer
+      // that ended (a 503 or 413 before the body was read) ends the request too: the rest of the
+      // body has nowhere to go, and a half-sent request would keep the process alive.
+      res.once('end', () => {
+        if (!req.writableFinished) req.destroy();
+      });
+      answered = true;
+      response = res;
+      resolve(adaptIncoming(res));
+    });
+    // The body is written only once the connection is up: a refused connection has sent nothing.
+    // (Through a proxy agent the socket is handed over connected, tunnel and TLS included.)
+    req.once('socket', (socket) => {
+      const write = (): void => {
+        writeBody(req, init.body).catch((error: unknown) => {
+          req.destroy(error instanceof Error ? error : new Error(String(error)));
+        });
+      };
+      if (!socket.connecting) write();
+      else socket.once(url.protocol === 'https:' && !proxy ? 'secureConnect' : 'connect', write);
+    });
+  });
 }
 
 async function makeAgent(protocol: string, proxy: string, keepAlive: boolean): Promise<HttpAgent> {
