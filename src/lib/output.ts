@@ -263,63 +263,25 @@ export class Output {
     await this.draw(pages, view);
   }
 
-  /** The list in the mode, as the pages come (--fields and --jq already applied). */
+  /**
+   * The list in the mode, as the pages come (--fields and --jq already applied). Every form but the
+   * table is written a page at a time, one write per page: a write per record was a system call per
+   * record on a pipe or file (measured: a sixth of an `--all -q` of 100,000 records).
+   */
   private async draw<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
     await this.prepareColor();
     const out = this.io.stdout;
     if (this.mode === 'ndjson') {
-      // One write per page, as for JSON: nothing held beyond the page in hand.
       for await (const page of pages) {
         if (page.items.length > 0) out.write(`${page.items.map((item) => JSON.stringify(item)).join('\n')}\n`);
       }
-      return;
-    }
-    if (this.mode === 'csv') {
-      // The header is the first page's keys (the JSON keys, or --fields); it waits for that page,
-      // so a request that fails leaves stdout empty.
-      let keys: string[] | undefined;
-      for await (const page of pages) {
-        if (page.items.length === 0) continue;
-        const records = page.items as unknown as Record<string, unknown>[];
-        if (keys) {
-          const known = keys;
-          out.write(records.map((record) => csvRow(known.map((key) => record[key]), this.csvOptions)).join(''));
-        } else {
-          keys = this.fields ?? recordKeys(records);
-          this.csv(records, keys);
-        }
-      }
-      if (!keys && this.fields) this.csv([], this.fields);
-      return;
-    }
-    if (this.mode === 'json') {
-      // One string and one write per page, not per record: `JSON.stringify(items, null, 2)` indents
-      // the records as the elements of the array they are, so its inside (without the brackets) is
-      // the page's part of the whole array. Per record, the writes and the re-indenting made most of
-      // the garbage of an `--all` (measured: ~1.2 KB per record), enough to grow V8's heap with the
-      // record count.
-      // The bytes go out as a view of one buffer: slicing the string and joining it to the
-      // separator would copy it twice more.
-      let count = 0;
-      for await (const page of pages) {
-        if (page.items.length === 0) continue;
-        const array = Buffer.from(JSON.stringify(page.items, null, 2));
-        out.write(count === 0 ? '[\n' : ',\n');
-        out.write(array.subarray(2, array.length - 2));
-        count += page.items.length;
-      }
-      out.write(count === 0 ? '[]\n' : '\n]\n');
-      return;
-    }
-    // Ids and TSV: one write per page too. A write per record was a system call per record on a
-    // pipe or file (measured: a sixth of an `--all -q` of 100,000 records).
-    if (this.mode === 'ids') {
+    } else if (this.mode === 'csv') await this.csvPages(pages);
+    else if (this.mode === 'json') await this.jsonPages(pages);
+    else if (this.mode === 'ids') {
       for await (const page of pages) {
         if (page.items.length > 0) out.write(page.items.map((item) => `${safeText(view.id(item))}\n`).join(''));
       }
-      return;
-    }
-    if (this.mode === 'tsv') {
+    } else if (this.mode === 'tsv') {
       // The header waits for the first page: a request that fails leaves stdout empty.
       let header = false;
       for await (const page of pages) {
@@ -327,8 +289,52 @@ export class Output {
         header = true;
         out.write(head + page.items.map((item) => `${view.columns.map((c) => textCell(c.value(item))).join('\t')}\n`).join(''));
       }
-      return;
+    } else await this.tablePages(pages, view);
+  }
+
+  /**
+   * CSV: the header is the first page's keys (the JSON keys, or --fields); it waits for that page,
+   * so a request that fails leaves stdout empty.
+   */
+  private async csvPages<T extends object>(pages: AsyncIterable<ListPage<T>>): Promise<void> {
+    let keys: string[] | undefined;
+    for await (const page of pages) {
+      if (page.items.length === 0) continue;
+      const records = page.items as unknown as Record<string, unknown>[];
+      if (keys) {
+        const known = keys;
+        this.io.stdout.write(records.map((record) => csvRow(known.map((key) => record[key]), this.csvOptions)).join(''));
+      } else {
+        keys = this.fields ?? recordKeys(records);
+        this.csv(records, keys);
+      }
     }
+    if (!keys && this.fields) this.csv([], this.fields);
+  }
+
+  /**
+   * One JSON array, a page at a time: `JSON.stringify(items, null, 2)` indents the records as the
+   * elements of the array they are, so its inside (without the brackets) is the page's part of the
+   * whole array. Per record, the writes and the re-indenting made most of the garbage of an `--all`
+   * (measured: ~1.2 KB per record), enough to grow V8's heap with the record count. The bytes go
+   * out as a view of one buffer: slicing the string and joining it to the separator would copy it
+   * twice more.
+   */
+  private async jsonPages<T extends object>(pages: AsyncIterable<ListPage<T>>): Promise<void> {
+    const out = this.io.stdout;
+    let count = 0;
+    for await (const page of pages) {
+      if (page.items.length === 0) continue;
+      const array = Buffer.from(JSON.stringify(page.items, null, 2));
+      out.write(count === 0 ? '[\n' : ',\n');
+      out.write(array.subarray(2, array.length - 2));
+      count += page.items.length;
+    }
+    out.write(count === 0 ? '[]\n' : '\n]\n');
+  }
+
+  /** The table waits for every row: its columns are fitted to all of them. */
+  private async tablePages<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
     const rows: string[][] = [];
     let last: ListPage<T> | undefined;
     let count = 0;
@@ -345,7 +351,7 @@ export class Output {
     }
     // The first column is the id: a cut id is useless, a cut name still reads.
     const fits = view.columns.map((c, i): ColumnFit => (i === 0 || c.header === 'id' ? 'copy' : c.date ? 'whole' : 'text'));
-    out.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', fits));
+    this.io.stdout.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', fits));
     if (last) this.info(footer(last, count, view), 'dim');
   }
 
