@@ -235,86 +235,96 @@ function slice<T>(items: T[], noun: string, tool: string, args: Record<string, u
 }
 
 function documentTools(): ToolDefinition[] {
-  return (Object.keys(DOCUMENT_KINDS) as DocumentKind[]).flatMap((kind): ToolDefinition[] => {
-    const idName = kind === 'contract' ? 'stagingId' : 'id';
-    const status: ToolDefinition = {
-      name: `${kind}_status`,
-      title: `Processing status of a ${kind} upload`,
-      description:
-        kind === 'contract'
-          ? 'Processing status of a contract upload, by the stagingId upload_contract returned: state (running, completed, failed), stages, extractions, why it failed.'
-          : 'Processing status of a statement upload, by the staging id upload_statement returned or a statement id: state (running, completed, failed), stages, why it failed.',
-      toolset: 'documents',
-      write: false,
-      annotations: READ,
-      project: true,
-      output: kind === 'contract' ? ContractProcesses : StatementProcesses,
-      input: { [idName]: describe(numberOrText, kind === 'contract' ? 'the staging_id of the upload' : 'a staging_id, or a statement id') },
-      async run(args, call) {
-        const id = checkDocumentId(kind, args[idName] as string);
-        const projectId = call.project(args.projectId as string | undefined);
-        const processes = await call.ctx.api.documents.processes(kind, projectId, id);
-        const progress = progressOf(processes);
-        // Why it failed is the service's text: it stays in the data, inside the markers.
-        return dataResult(processes.data, { before: `state: ${progress.outcome}` });
-      },
-    };
-    const upload: ToolDefinition = {
-      name: `upload_${kind}`,
-      title: kind === 'contract' ? 'Upload a contract PDF' : 'Upload a statement file',
-      description:
-        (kind === 'contract'
-          ? 'Uploads a contract PDF from the local disk (at most 50 MiB) for processing; returns its staging_id. '
-          : `Uploads a statement file from the local disk (at most 50 MiB; ${STATEMENT_EXTENSIONS.join(' ')}, or a PDF alone where the service predates the other formats) for processing; returns its staging_id. `) +
-        `Follow it with ${kind}_status. Each call adds a document: do not repeat a call that may have succeeded.`,
-      toolset: 'uploads',
-      write: true,
-      annotations: UPLOAD,
-      project: true,
-      output: uploadOutput(kind),
-      input: {
-        path: describe(
-          z.string(),
-          `path of the ${kind === 'contract' ? 'PDF' : 'file'} on this machine (absolute, or relative to the directory pds mcp runs in), inside the roots pds mcp was started with; hidden files are refused`,
-        ),
-        ...(kind === 'contract'
-          ? {
-              extract: describe(
-                flagSchema('extract', UPLOAD_FLAGS.extract),
-                `extractions to run: ${EXTRACTIONS.map(shortExtraction).join(', ')} (with or without the extract- prefix)`,
-              ),
-            }
-          : {}),
-        ...contextInputs(kind),
-      },
-      async run(args, call) {
-        const extractions = extractionNames(args.extract as string[] | undefined);
-        // Checked before the file is read: a bad period sends nothing.
-        const context = uploadContext({ ...(args as Omit<ContextOptions, 'kind'>), tag: (args.tag as string[] | undefined) ?? [], kind });
-        const projectId = call.project(args.projectId as string | undefined);
-        const file = await call.localFile(args.path as string, kind);
-        let shown = -1;
-        const record = await call.ctx.api.documents.upload(kind, projectId, file, {
-          ...(extractions ? { extractions } : {}),
-          ...context,
-          idleTimeoutMs: call.ctx.settings.timeoutMs,
-          signal: call.signal,
-          onBytes: (sent, total) => {
-            // One notification per whole percent: a 50 MiB body is some 200 chunks.
-            const percent = Math.floor((sent / total) * 100);
-            if (percent === shown) return;
-            shown = percent;
-            call.progress(sent, total, `${formatBytes(sent)} of ${formatBytes(total)} sent`);
-          },
-        });
-        return dataResult(record, {
-          before: `uploaded ${file.fileName} (${file.size} bytes)`,
-          after: [`follow it with ${kind}_status {"${idName}": ${record.staging_id}}`],
-        });
-      },
-    };
-    return [status, upload];
-  });
+  return (Object.keys(DOCUMENT_KINDS) as DocumentKind[]).flatMap((kind) => [statusTool(kind), uploadTool(kind)]);
+}
+
+/** What a kind's status tool calls the id it takes: a contract upload is known by its staging id. */
+const documentIdName = (kind: DocumentKind): string => (kind === 'contract' ? 'stagingId' : 'id');
+
+/** `<kind>_status`: the processing status of an upload. */
+function statusTool(kind: DocumentKind): ToolDefinition {
+  const idName = documentIdName(kind);
+  return {
+    name: `${kind}_status`,
+    title: `Processing status of a ${kind} upload`,
+    description:
+      kind === 'contract'
+        ? 'Processing status of a contract upload, by the stagingId upload_contract returned: state (running, completed, failed), stages, extractions, why it failed.'
+        : 'Processing status of a statement upload, by the staging id upload_statement returned or a statement id: state (running, completed, failed), stages, why it failed.',
+    toolset: 'documents',
+    write: false,
+    annotations: READ,
+    project: true,
+    output: kind === 'contract' ? ContractProcesses : StatementProcesses,
+    input: { [idName]: describe(numberOrText, kind === 'contract' ? 'the staging_id of the upload' : 'a staging_id, or a statement id') },
+    async run(args, call) {
+      const id = checkDocumentId(kind, args[idName] as string);
+      const projectId = call.project(args.projectId as string | undefined);
+      const processes = await call.ctx.api.documents.processes(kind, projectId, id);
+      const progress = progressOf(processes);
+      // Why it failed is the service's text: it stays in the data, inside the markers.
+      return dataResult(processes.data, { before: `state: ${progress.outcome}` });
+    },
+  };
+}
+
+/** `upload_<kind>`: a local file uploaded, with the upload context `pds upload` takes. */
+function uploadTool(kind: DocumentKind): ToolDefinition {
+  const idName = documentIdName(kind);
+  return {
+    name: `upload_${kind}`,
+    title: kind === 'contract' ? 'Upload a contract PDF' : 'Upload a statement file',
+    description:
+      (kind === 'contract'
+        ? 'Uploads a contract PDF from the local disk (at most 50 MiB) for processing; returns its staging_id. '
+        : `Uploads a statement file from the local disk (at most 50 MiB; ${STATEMENT_EXTENSIONS.join(' ')}, or a PDF alone where the service predates the other formats) for processing; returns its staging_id. `) +
+      `Follow it with ${kind}_status. Each call adds a document: do not repeat a call that may have succeeded.`,
+    toolset: 'uploads',
+    write: true,
+    annotations: UPLOAD,
+    project: true,
+    output: uploadOutput(kind),
+    input: {
+      path: describe(
+        z.string(),
+        `path of the ${kind === 'contract' ? 'PDF' : 'file'} on this machine (absolute, or relative to the directory pds mcp runs in), inside the roots pds mcp was started with; hidden files are refused`,
+      ),
+      ...(kind === 'contract'
+        ? {
+            extract: describe(
+              flagSchema('extract', UPLOAD_FLAGS.extract),
+              `extractions to run: ${EXTRACTIONS.map(shortExtraction).join(', ')} (with or without the extract- prefix)`,
+            ),
+          }
+        : {}),
+      ...contextInputs(kind),
+    },
+    async run(args, call) {
+      const extractions = extractionNames(args.extract as string[] | undefined);
+      // Checked before the file is read: a bad period sends nothing.
+      const context = uploadContext({ ...(args as Omit<ContextOptions, 'kind'>), tag: (args.tag as string[] | undefined) ?? [], kind });
+      const projectId = call.project(args.projectId as string | undefined);
+      const file = await call.localFile(args.path as string, kind);
+      let shown = -1;
+      const record = await call.ctx.api.documents.upload(kind, projectId, file, {
+        ...(extractions ? { extractions } : {}),
+        ...context,
+        idleTimeoutMs: call.ctx.settings.timeoutMs,
+        signal: call.signal,
+        onBytes: (sent, total) => {
+          // One notification per whole percent: a 50 MiB body is some 200 chunks.
+          const percent = Math.floor((sent / total) * 100);
+          if (percent === shown) return;
+          shown = percent;
+          call.progress(sent, total, `${formatBytes(sent)} of ${formatBytes(total)} sent`);
+        },
+      });
+      return dataResult(record, {
+        before: `uploaded ${file.fileName} (${file.size} bytes)`,
+        after: [`follow it with ${kind}_status {"${idName}": ${record.staging_id}}`],
+      });
+    },
+  };
 }
 
 /** The upload context a kind takes, as `pds upload <kind>` takes it: a contract's is its tags and folder. */
@@ -398,38 +408,7 @@ function sandboxTools(): ToolDefinition[] {
       project: true,
       output: z.object({ results: z.array(ExecResult) }),
       input: { commands: describe(z.array(z.string()), "bash commands, one per item, e.g. ['cat stats.yaml', 'ls contracts']") },
-      async run(args, call) {
-        const commands = args.commands as string[];
-        if (commands.length === 0) throw new UsageError('commands: no commands to run');
-        const projectId = call.project(args.projectId as string | undefined);
-        await call.ctx.api.sandbox.connect(projectId);
-        // The sandbox answers once, when every command has run: the progress is the seconds waited.
-        const started = Date.now();
-        call.progress(0, undefined, `${commands.length} command${commands.length === 1 ? '' : 's'} sent to the sandbox`);
-        const ticker = setInterval(() => {
-          const seconds = Math.round((Date.now() - started) / 1000);
-          call.progress(seconds, undefined, `running for ${seconds} s`);
-        }, 1000);
-        let results;
-        try {
-          results = await call.ctx.api.sandbox.exec(projectId, commands, { signal: call.signal });
-        } finally {
-          clearInterval(ticker);
-        }
-        const cuts: string[] = [];
-        const capped = results.map((result, index) => {
-          const stdout = cap(result.stdout);
-          const stderr = cap(result.stderr);
-          // The command as the service echoes it is service text: the line names it by its place.
-          if (stdout.cut || stderr.cut) cuts.push(`output of command ${index + 1} cut at ${MAX_TEXT_CHARS} characters: narrow it (head, grep, wc)`);
-          return { ...result, stdout: stdout.text, stderr: stderr.text };
-        });
-        return dataResult(capped, {
-          before: `${results.length} command${results.length === 1 ? '' : 's'} run`,
-          after: cuts,
-          structured: { results: capped },
-        });
-      },
+      run: execInSandbox,
     },
     {
       name: 'sandbox_read',
@@ -474,6 +453,40 @@ function sandboxTools(): ToolDefinition[] {
       },
     },
   ];
+}
+
+/** sandbox_exec: the commands run in order, their output capped, with a progress tick each second. */
+async function execInSandbox(args: Record<string, unknown>, call: Call): Promise<CallToolResult> {
+  const commands = args.commands as string[];
+  if (commands.length === 0) throw new UsageError('commands: no commands to run');
+  const projectId = call.project(args.projectId as string | undefined);
+  await call.ctx.api.sandbox.connect(projectId);
+  // The sandbox answers once, when every command has run: the progress is the seconds waited.
+  const started = Date.now();
+  call.progress(0, undefined, `${commands.length} command${commands.length === 1 ? '' : 's'} sent to the sandbox`);
+  const ticker = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    call.progress(seconds, undefined, `running for ${seconds} s`);
+  }, 1000);
+  let results;
+  try {
+    results = await call.ctx.api.sandbox.exec(projectId, commands, { signal: call.signal });
+  } finally {
+    clearInterval(ticker);
+  }
+  const cuts: string[] = [];
+  const capped = results.map((result, index) => {
+    const stdout = cap(result.stdout);
+    const stderr = cap(result.stderr);
+    // The command as the service echoes it is service text: the line names it by its place.
+    if (stdout.cut || stderr.cut) cuts.push(`output of command ${index + 1} cut at ${MAX_TEXT_CHARS} characters: narrow it (head, grep, wc)`);
+    return { ...result, stdout: stdout.text, stderr: stderr.text };
+  });
+  return dataResult(capped, {
+    before: `${results.length} command${results.length === 1 ? '' : 's'} run`,
+    after: cuts,
+    structured: { results: capped },
+  });
 }
 
 function cap(text: string): { text: string; cut: boolean } {
