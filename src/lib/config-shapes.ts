@@ -1,12 +1,12 @@
-// The config file's profiles as shapes (shape.ts), which config.ts checks the file with: plain
-// data, since every command reads the file. Their zod schemas, which say the same with comments,
-// are in config-schemas.ts; a unit test holds the two together. The types come from the schemas.
-import type { Shape } from './shape.js';
-export type { ConfigFile, OAuthCredentials, Profile } from './config-schemas.js';
+// The config file's profiles as shapes (shape.ts): the one definition of what the file holds.
+// config.ts checks the file with them, without zod (every command reads the file); their types
+// are ShapeType of them; config-schemas.ts builds the zod schemas a unit test holds them to.
+import type { Shape, ShapeType } from './shape.js';
 
 const optionalString = { optional: 'string' } as const;
 
-export const OAUTH_CREDENTIALS_SHAPE: Shape = {
+/** A browser sign-in (OAuth 2.1): the grant's tokens and what refreshing and revoking them needs. */
+export const OAUTH_CREDENTIALS_SHAPE = {
   object: {
     issuer: 'string',
     client_id: 'string',
@@ -14,25 +14,36 @@ export const OAUTH_CREDENTIALS_SHAPE: Shape = {
     revocation_endpoint: optionalString,
     access_token: 'string',
     refresh_token: optionalString,
+    // ISO 8601; absent when the server did not say.
     expires_at: optionalString,
   },
-};
+} as const satisfies Shape;
+export type OAuthCredentials = ShapeType<typeof OAUTH_CREDENTIALS_SHAPE>;
 
-export const PROFILE_SHAPE: Shape = {
+export const PROFILE_SHAPE = {
   object: {
     'api-url': optionalString,
     token: optionalString,
     oauth: { optional: OAUTH_CREDENTIALS_SHAPE },
+    // The client `auth login --web` registered at that issuer, used again by the next sign-in.
     oauth_client: { optional: { object: { issuer: 'string', client_id: 'string' } } },
+    // The credential is in the operating system's keychain, not in this file (src/lib/auth/keychain.ts).
     credential_store: { optional: { literal: 'keychain' } },
     project: optionalString,
     timeout: optionalString,
     'retry-budget': optionalString,
     'allow-http': optionalString,
   },
-};
+} as const satisfies Shape;
+export type Profile = ShapeType<typeof PROFILE_SHAPE>;
 
-export const PROFILES_SHAPE: Shape = { record: PROFILE_SHAPE };
+export const PROFILES_SHAPE = { record: PROFILE_SHAPE } as const satisfies Shape;
+
+/** The file: its profiles ({} when it names none) and whatever else it holds. */
+export interface ConfigFile {
+  profiles: Record<string, Profile>;
+  [field: string]: unknown;
+}
 
 /** What the keychain holds for a profile: its credential, of either kind. */
-export const STORED_SECRET_SHAPE: Shape = { object: { token: optionalString, oauth: { optional: OAUTH_CREDENTIALS_SHAPE } } };
+export const STORED_SECRET_SHAPE = { object: { token: optionalString, oauth: { optional: OAUTH_CREDENTIALS_SHAPE } } } as const satisfies Shape;

@@ -30,7 +30,7 @@ export const MAX_RETRY_BUDGET_SECONDS = 3600;
 export type { OAuthCredentials, Profile };
 
 /**
- * The config file as JSON.parse gives it, checked by the shapes of config-schemas.ts (without zod:
+ * The config file as JSON.parse gives it, checked by the shapes of config-shapes.ts (without zod:
  * every command reads the file): its profiles ({} when it has none), or undefined when it does not
  * hold pds profiles.
  */
@@ -40,7 +40,7 @@ export function configFrom(json: unknown): ConfigFile | undefined {
   return checkOf(PROFILES_SHAPE)(json.profiles) ? (json as ConfigFile) : undefined;
 }
 
-/** The credential of a keychain entry, as config-schemas.ts's StoredSecret reads it; {} when it is not one. */
+/** The credential of a keychain entry, as the zod StoredSecret of config-schemas.ts reads it; {} when it is not one. */
 export function secretFrom(json: unknown): Pick<Profile, 'token' | 'oauth'> {
   if (!checkOf(STORED_SECRET_SHAPE)(json)) return {};
   const { token, oauth } = json as Pick<Profile, 'token' | 'oauth'>;

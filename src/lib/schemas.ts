@@ -5,137 +5,34 @@
 // start-up (classic zod adds ~60 ms to every run; measured in scripts/bench.js's notes).
 import * as z from 'zod/mini';
 import { $constructor, $ZodObjectJIT, type $ZodObject } from 'zod/v4/core';
-import { checkOf, type Check, type Shape } from './shape.js';
+import { checkOf, type Check, type Shape, type ShapeType } from './shape.js';
+import { ITEM_SHAPES, PRODUCT_SHAPE, PROJECT_SHAPE, STATEMENT_DETAIL_SHAPE } from './api/shapes.js';
 export { CONTRACT_INCLUDES, EXTRACTIONS, type ContractInclude, type ExtractionName } from './vocabulary.js';
 
 export { UUID_PATTERN } from './vocabulary.js';
 import { UUID_PATTERN } from './vocabulary.js';
 export const uuid = z.string().check(z.regex(UUID_PATTERN, 'must be a UUID'));
 
-export const Project = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  created_at: z.string(),
-  organization_id: z.string(),
-});
+// The records are defined once, as shapes (api/shapes.ts); their schemas are built from them.
+export const Project = schemaOf(PROJECT_SHAPE);
 export type Project = z.infer<typeof Project>;
-
-const MergedRef = z.looseObject({ id: z.string(), name: z.string() });
-
-export const Entity = z.looseObject({
-  id: z.string(),
-  internal_uuid: z.string(),
-  name: z.string(),
-  email: z.optional(z.string()),
-  phone: z.optional(z.string()),
-  address: z.optional(z.string()),
-  shorthand: z.optional(z.string()),
-  division_of: z.optional(z.string()),
-  project_id: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  merged: z.optional(z.array(MergedRef)),
-});
+export const Entity = schemaOf(ITEM_SHAPES.entities);
 export type Entity = z.infer<typeof Entity>;
-
-// Unprocessed statements lack derived fields, so everything but the id and the file is optional.
-export const Statement = z.looseObject({
-  id: z.int(),
-  file_name: z.optional(z.string()),
-  file_type: z.optional(z.string()),
-  file_size: z.optional(z.int()),
-  statement_name: z.optional(z.string()),
-  statement_type: z.optional(z.string()),
-  statement_category: z.optional(z.string()),
-  statement_producer: z.optional(z.string()),
-  processing_status: z.optional(z.string()),
-  upload_status: z.optional(z.string()),
-  approval_status: z.optional(z.string()),
-  has_revenues: z.optional(z.boolean()),
-  has_costs: z.optional(z.boolean()),
-  has_summary: z.optional(z.boolean()),
-  currency_transaction: z.optional(z.string()),
-  currency_royalty: z.optional(z.string()),
-  entity_id: z.optional(z.string()),
-  created_at: z.optional(z.string()),
-  processed_at: z.optional(z.string()),
-});
+export const Statement = schemaOf(ITEM_SHAPES.statements);
 export type Statement = z.infer<typeof Statement>;
-
-export const StatementDetail = z.extend(Statement, {
-  statement_desc: z.optional(z.string()),
-  statement_subtype: z.optional(z.string()),
-  statement_version: z.optional(z.string()),
-  has_summary_lines: z.optional(z.boolean()),
-  modified_at: z.optional(z.string()),
-});
+export const StatementDetail = schemaOf(STATEMENT_DETAIL_SHAPE);
 export type StatementDetail = z.infer<typeof StatementDetail>;
-
-
-// Each include adds one key of that name holding an array; the sub-records are loosely specified.
-export const Contract = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  project_id: z.string(),
-  created_at: z.string(),
-  // The deployed service's (SERVICE-NOW.md); a service of the seed's time leaves them out.
-  file_name: z.optional(z.string()),
-  file_type: z.optional(z.string()),
-});
+export const Contract = schemaOf(ITEM_SHAPES.contracts);
 export type Contract = z.infer<typeof Contract>;
-
-export const Product = z.looseObject({
-  name: z.string(),
-  upc: z.string(),
-  release_date: z.string(),
-  artists: z.array(z.string()),
-  source: z.string(),
-  store: z.string(),
-});
+export const Product = schemaOf(PRODUCT_SHAPE);
 export type Product = z.infer<typeof Product>;
-
-export const Composition = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  type: z.string(),
-  writers: z.array(z.string()),
-  artists: z.array(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
-  products: z.optional(z.array(Product)),
-});
+export const Composition = schemaOf(ITEM_SHAPES.compositions);
 export type Composition = z.infer<typeof Composition>;
-
-export const Recording = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  duration_ms: z.int(),
-  type: z.string(),
-  artists: z.array(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
-  products: z.optional(z.array(Product)),
-});
+export const Recording = schemaOf(ITEM_SHAPES.recordings);
 export type Recording = z.infer<typeof Recording>;
-
-export const Relation = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  email: z.optional(z.string()),
-  phone: z.optional(z.string()),
-  department: z.optional(z.string()),
-  created_at: z.string(),
-  updated_at: z.string(),
-  merged: z.optional(z.array(z.extend(MergedRef, { merged_at: z.string() }))),
-});
+export const Relation = schemaOf(ITEM_SHAPES.relations);
 export type Relation = z.infer<typeof Relation>;
-
-export const Artist = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  project_id: z.string(),
-  merged: z.optional(z.array(MergedRef)),
-});
+export const Artist = schemaOf(ITEM_SHAPES.artists);
 export type Artist = z.infer<typeof Artist>;
 export const Writer = Artist;
 export type Writer = Artist;
@@ -376,8 +273,10 @@ const CompiledObject = $constructor<$ZodObject>('PdsCompiledObject', (inst, def)
  * record, which made half of all an `--all` allocated and, through the collections it caused, grew
  * V8's young generation with the record count; the compiled one makes ~170.
  */
-export function compiledObject<T extends z.ZodMiniObject>(schema: T): T {
-  return new CompiledObject({ ...schema._zod.def }) as unknown as T;
+export function compiledObject<T extends z.ZodMiniType>(schema: T): T {
+  const def = schema._zod.def as unknown as $ZodObject['_zod']['def'];
+  if (def.type !== 'object') throw new Error(`compiledObject: a ${def.type} schema, not an object`);
+  return new CompiledObject({ ...def }) as unknown as T;
 }
 
 const plainChecks = new WeakMap<z.ZodMiniType, Check | null>();
@@ -397,6 +296,27 @@ export function plainCheck(schema: z.ZodMiniType): Check | null {
     plainChecks.set(schema, check);
   }
   return check;
+}
+
+/** The zod schema of a shape: what it checks, with zod's words for what is wrong. */
+export function schemaOf<S extends Shape>(shape: S): z.ZodMiniType<ShapeType<S>> {
+  return buildSchema(shape) as unknown as z.ZodMiniType<ShapeType<S>>;
+}
+
+// A function declaration, not a table: the records above are built while this module loads.
+function buildSchema(shape: Shape): z.ZodMiniType {
+  if (shape === 'string') return z.string();
+  if (shape === 'boolean') return z.boolean();
+  if (shape === 'unknown') return z.unknown();
+  if (shape === 'int') return z.int();
+  if (shape === 'number') return z.number();
+  if ('literal' in shape) return z.literal(shape.literal);
+  if ('optional' in shape) return z.optional(buildSchema(shape.optional));
+  if ('nullable' in shape) return z.nullable(buildSchema(shape.nullable));
+  if ('array' in shape) return z.array(buildSchema(shape.array));
+  if ('union' in shape) return z.union(shape.union.map(buildSchema));
+  if ('record' in shape) return z.record(z.string(), buildSchema(shape.record));
+  return z.looseObject(Object.fromEntries(Object.entries(shape.object).map(([field, inner]) => [field, buildSchema(inner)])));
 }
 
 /** What the schema checks, as plain data (shape.ts), or null when it does more than check. */

@@ -1,8 +1,9 @@
 // What a response holds, as plain data, and its check as a plain function: no zod. The lists a
 // command prints check their pages with these, so a run that goes well never loads zod (its core
 // and the schemas cost ~20 ms of every start). A page that fails the check goes through the zod
-// schema (schemas.ts), whose issues name what is wrong. shapeOf() in schemas.ts derives the same
-// data from a zod schema; a unit test holds each shape here to its schema.
+// schema built from the same shape (schemaOf in schemas.ts), whose issues name what is wrong.
+// shapeOf() there reads a schema back into a shape: plainCheck uses it for the schemas written in
+// zod, and a unit test checks that it gives back every shape schemaOf was given.
 
 /** One value's kind. Objects are loose: fields beyond those named pass, as in every schema. */
 export type Shape =
@@ -22,6 +23,38 @@ export type Shape =
   /** An object with string keys, any number of them, each value of this shape. */
   | { record: Shape }
   | { object: { readonly [field: string]: Shape } };
+
+/**
+ * What a value of the shape is, as a TypeScript type (objects are loose, like the checks: more
+ * fields may come). Shapes declared `as const` keep their literal types for this.
+ */
+export type ShapeType<S> = S extends 'string'
+  ? string
+  : S extends 'boolean'
+    ? boolean
+    : S extends 'int' | 'number'
+      ? number
+      : S extends 'unknown'
+        ? unknown
+        : S extends { literal: infer L }
+          ? L
+          : S extends { optional: infer I }
+            ? ShapeType<I> | undefined
+            : S extends { nullable: infer I }
+              ? ShapeType<I> | null
+              : S extends { array: infer I }
+                ? ShapeType<I>[]
+                : S extends { union: readonly (infer I)[] }
+                  ? ShapeType<I>
+                  : S extends { record: infer I }
+                    ? Record<string, ShapeType<I>>
+                    : S extends { object: infer O }
+                      ? ObjectType<O>
+                      : never;
+
+type ObjectType<O> = { [K in keyof O as O[K] extends { optional: unknown } ? never : K]: ShapeType<O[K]> } & {
+  [K in keyof O as O[K] extends { optional: unknown } ? K : never]?: ShapeType<O[K]>;
+} & { [field: string]: unknown };
 
 export type Check = (value: unknown) => boolean;
 

@@ -1,5 +1,5 @@
 // config.ts reads the config file and the keychain's entries by plain shapes: the same as the zod
-// schemas of config-schemas.ts.
+// schemas config-schemas.ts builds from them, which zod runs.
 import { describe, expect, it } from 'vitest';
 import { ConfigFile, OAuthCredentials, Profile, StoredSecret } from '../../src/lib/config-schemas.js';
 import { OAUTH_CREDENTIALS_SHAPE, PROFILE_SHAPE } from '../../src/lib/config-shapes.js';

@@ -1,4 +1,5 @@
-// The shapes lists check their pages with (no zod) are what their zod schemas check.
+// The shapes lists check their pages with (no zod) and the zod schemas built from them (schemaOf)
+// say the same: shapeOf reads each schema back into its shape, field for field and in order.
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_SCHEMAS } from '../../src/lib/api/catalog-schemas.js';
 import { RESOURCE_NAMES } from '../../src/lib/api/catalog.js';

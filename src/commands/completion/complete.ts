@@ -12,6 +12,7 @@ import { configDir, readConfig } from '../../lib/config.js';
 import { Project, listOf } from '../../lib/schemas.js';
 import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
 import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
+import { PROJECT_SHAPE, shapeFields } from '../../lib/api/shapes.js';
 import { schemaFields } from '../../lib/fields.js';
 import { withIncludes } from '../catalog/views.js';
 import { safeText } from '../../lib/text.js';
@@ -129,7 +130,7 @@ function completionValues(completion: Completion, list: boolean, command: Comman
     case 'fields': {
       const resource = command.parent?.name() as ResourceName | undefined;
       if (resource && RESOURCE_NAMES.includes(resource)) return fixed(withIncludes(resource, schemaFields(RESOURCE_SCHEMAS[resource][command.name() === 'get' ? 'detail' : 'item'])), true);
-      if (command.parent?.name() === 'projects') return fixed(Object.keys(Project.shape), true);
+      if (command.parent?.name() === 'projects') return fixed(shapeFields(PROJECT_SHAPE), true);
       return fixed([]);
     }
   }
