@@ -3,12 +3,11 @@
 // runs CommonJS without starting its ES module loader. `pds --version` is answered here, from
 // package.json, before any of the bundle loads.
 const nodeModule = require('node:module');
+const { join } = require('node:path');
 
-// Node 22.1+ can keep the compiled code of pds's modules on disk: every run after the first skips
-// compiling them. The cache lives in the user's cache directory; a Node without it runs the same.
-if (typeof nodeModule.enableCompileCache === 'function') {
+/** Where compiled code is kept between runs: the user's cache directory. */
+function compileCacheDir() {
   const { homedir } = require('node:os');
-  const { join } = require('node:path');
   const env = process.env;
   const base =
     process.platform === 'win32'
@@ -16,14 +15,68 @@ if (typeof nodeModule.enableCompileCache === 'function') {
       : process.platform === 'darwin'
         ? join(homedir(), 'Library', 'Caches')
         : env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  nodeModule.enableCompileCache(join(base, 'pds', 'compile-cache'));
+  return join(base, 'pds', 'compile-cache');
+}
+
+/**
+ * dist/cli.cjs, compiled with V8's code cache of an earlier run: compiling the bundle is some 13 ms
+ * of every run, and the cache skips that, on every Node (20 has no compile cache of its own). The
+ * cache is made once the first run is over, so it holds the functions that run used, not only the
+ * top level (v8-compile-cache keeps that much, and its scripts cannot import()). Its name carries
+ * the bundle's build id (V8 itself only compares the source's length), the V8 version and the CPU;
+ * a cache V8 refuses is made again. The directory is the user's own: what is there is code pds
+ * runs. Any failure to read or write it costs only the speed.
+ */
+function requireWithCodeCache(file) {
+  const fs = require('node:fs');
+  const vm = require('node:vm');
+  const source = fs.readFileSync(file, 'utf8');
+  const buildId = /\/\/ pds build ([\w-]+)\s*$/.exec(source.slice(-64))?.[1];
+  if (!buildId) return require(file);
+  const dir = compileCacheDir();
+  const cacheFile = join(dir, `cli-${buildId}-v8-${process.versions.v8}-${process.arch}.bin`);
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  // The wrapper Node puts around every CommonJS file, on the source's first line.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) {
+    process.once('exit', () => {
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const partial = `${cacheFile}.${process.pid}`;
+        fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(partial, cacheFile);
+        for (const old of fs.readdirSync(dir)) if (/^cli-.*\.bin$/.test(old) && join(dir, old) !== cacheFile) fs.rmSync(join(dir, old), { force: true });
+      } catch {
+        // A read-only or full disk: the next run compiles again.
+      }
+    });
+  }
+  const cli = new nodeModule(file, module);
+  cli.filename = file;
+  require.cache[file] = cli;
+  script.runInThisContext()(cli.exports, nodeModule.createRequire(file), cli, file, join(file, '..'));
+  cli.loaded = true;
+  return cli.exports;
+}
+
+function loadCli() {
+  const file = join(__dirname, '..', 'dist', 'cli.cjs');
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return require(file);
+  // Node 22.1+ keeps the compiled code of the other files a verb loads (dist/chunks/) too.
+  if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache(compileCacheDir());
+  return requireWithCodeCache(file);
 }
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  require('../dist/cli.cjs')
+  loadCli()
     .main(args)
     .then((code) => {
       process.exitCode = code;

@@ -8,7 +8,8 @@
 // not part of the bundle.
 import { build } from 'esbuild';
 import { rolldown } from 'rolldown';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,16 +26,14 @@ const shared = {
   logLevel: 'warning',
 };
 
-// The MCP SDK (for `pds mcp`) is bundled alone into dist/mcp-sdk.js, with its own copy of zod: in
+// The MCP SDK (for `pds mcp`) is bundled alone into dist/mcp-sdk.cjs, with its own copy of zod: in
 // the split bundle it would share zod's core modules with the commands' schemas, and every command
-// would load all of that core at start-up. The server's chunk imports it from dist/chunks/. It
-// stays an ES module; bundled CommonJS code inside it calls require(), given one by the banner.
-const REQUIRE_BANNER = "import { createRequire as __pdsCreateRequire } from 'node:module'; const require = __pdsCreateRequire(import.meta.url);";
+// would load all of that core at start-up. The server's chunk requires it from dist/chunks/.
 const mcpSdkApart = {
   name: 'mcp-sdk-apart',
   setup(bundle) {
     bundle.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
-      args.importer.endsWith('/src/commands/mcp/serve.ts') ? { path: '../mcp-sdk.js', external: true } : undefined,
+      args.importer.endsWith('/src/commands/mcp/serve.ts') ? { path: '../mcp-sdk.cjs', external: true } : undefined,
     );
   },
 };
@@ -98,7 +97,7 @@ async function joinEveryday(stage, everyday) {
     input: { cli: join(stage, 'cli.js') },
     platform: 'node',
     // Everything outside the staged chunks stays as esbuild left it (the MCP SDK's bundle too).
-    external: (id) => id === '../mcp-sdk.js' || (!id.startsWith('.') && !id.startsWith(stage)),
+    external: (id) => id === '../mcp-sdk.cjs' || (!id.startsWith('.') && !id.startsWith(stage)),
     // The entry chunk may export more than src/cli.ts does: so the group can be dist/cli.cjs itself,
     // not a chunk behind a facade.
     preserveEntrySignatures: 'allow-extension',
@@ -112,6 +111,9 @@ async function joinEveryday(stage, everyday) {
       // esbuild's chunks are ES modules that call require() where bundled CommonJS did: written as
       // CommonJS, they run with Node's own require.
       format: 'cjs',
+      // import() becomes require(): bin/pds.js compiles dist/cli.cjs itself on a Node without a
+      // compile cache (see there), and a script compiled so cannot import() on Node 20.
+      dynamicImportInCjs: false,
       entryFileNames: '[name].cjs',
       chunkFileNames: 'chunks/[name]-[hash].cjs',
       sourcemap: true,
@@ -124,11 +126,23 @@ async function joinEveryday(stage, everyday) {
   }
 }
 
+/**
+ * Ends dist/cli.cjs with its build id, a hash of its text: bin/pds.js names its code cache by it.
+ * And checks the file calls no import(), which bin/pds.js's compiling of it does not allow.
+ */
+async function markBuild(file) {
+  const text = await readFile(file, 'utf8');
+  if (/\bimport\(/.test(text)) throw new Error(`build: ${file} must not call import() (see dynamicImportInCjs)`);
+  const id = createHash('sha256').update(text).digest('base64url').slice(0, 16);
+  await writeFile(file, `${text}\n// pds build ${id}\n`);
+}
+
 const stage = await mkdtemp(join(tmpdir(), 'pds-build-'));
 try {
   await rm(dist, { recursive: true, force: true });
-  await build({ ...shared, banner: { js: REQUIRE_BANNER }, entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outdir: dist });
+  await build({ ...shared, format: 'cjs', entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outExtension: { '.js': '.cjs' }, outdir: dist });
   await joinEveryday(stage, await compile(stage));
+  await markBuild(join(dist, 'cli.cjs'));
 } finally {
   await rm(stage, { recursive: true, force: true });
 }
