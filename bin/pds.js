@@ -50,7 +50,8 @@ function requireWithCodeCache(file) {
         const partial = `${cacheFile}.${process.pid}`;
         fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(partial, cacheFile);
-        for (const old of fs.readdirSync(dir)) if (/^cli-.*\.bin$/.test(old) && join(dir, old) !== cacheFile) fs.rmSync(join(dir, old), { force: true });
+        // Caches of other builds, and what a run killed while writing left.
+        for (const old of fs.readdirSync(dir)) if (/^cli-.*\.bin(\.\d+)?$/.test(old) && join(dir, old) !== cacheFile) fs.rmSync(join(dir, old), { force: true });
       } catch {
         // A read-only or full disk: the next run compiles again.
       }

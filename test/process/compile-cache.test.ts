@@ -63,12 +63,13 @@ describe('the compile cache', () => {
     expect(made.map((name) => statSync(join(cache.dir, name)).mtimeMs)).toEqual(before);
   });
 
-  it('a cache V8 refuses (damaged) is made again; one of another build is removed', async () => {
+  it('a cache V8 refuses (damaged) is made again; those of other builds, and half-written ones, are removed', async () => {
     const cache = withCacheHome();
     mkdirSync(cache.dir, { recursive: true });
     const name = `cli-${buildId}-v8-${process.versions.v8}-${process.arch}.bin`;
     writeFileSync(join(cache.dir, name), 'not a code cache');
     writeFileSync(join(cache.dir, `cli-olderbuild000000-v8-${process.versions.v8}-${process.arch}.bin`), 'an earlier build');
+    writeFileSync(join(cache.dir, `${name}.12345`), 'left by a run killed while writing');
     await expectProjects(cache.run());
     expect(cache.files()).toEqual([name]);
     expect(statSync(join(cache.dir, name)).size).toBeGreaterThan(1000);
