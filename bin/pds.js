@@ -32,8 +32,8 @@ function requireWithCodeCache(file) {
   const vm = require('node:vm');
   const source = fs.readFileSync(file, 'utf8');
   const buildId = /\/\/ pds build ([\w-]+)\s*$/.exec(source.slice(-64))?.[1];
-  if (!buildId) return require(file);
-  const dir = compileCacheDir();
+  const dir = buildId && cacheDirOrNone();
+  if (!dir) return require(file);
   const cacheFile = join(dir, `cli-${buildId}-v8-${process.versions.v8}-${process.arch}.bin`);
   let cachedData;
   try {
@@ -65,11 +65,21 @@ function requireWithCodeCache(file) {
   return cli.exports;
 }
 
+/** The cache directory, or undefined where there is no home to put it in. */
+function cacheDirOrNone() {
+  try {
+    return compileCacheDir();
+  } catch {
+    return undefined;
+  }
+}
+
 function loadCli() {
   const file = join(__dirname, '..', 'dist', 'cli.cjs');
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return require(file);
   // Node 22.1+ keeps the compiled code of the other files a verb loads (dist/chunks/) too.
-  if (typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache(compileCacheDir());
+  const dir = typeof nodeModule.enableCompileCache === 'function' && cacheDirOrNone();
+  if (dir) nodeModule.enableCompileCache(dir);
   return requireWithCodeCache(file);
 }
 
