@@ -35,12 +35,7 @@ function requireWithCodeCache(file) {
   const dir = buildId && cacheDirOrNone();
   if (!dir) return require(file);
   const cacheFile = join(dir, `cli-${buildId}-v8-${process.versions.v8}-${process.arch}.bin`);
-  let cachedData;
-  try {
-    cachedData = fs.readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
+  const cachedData = readOwnFile(fs, cacheFile);
   // The wrapper Node puts around every CommonJS file, on the source's first line.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {
@@ -63,6 +58,25 @@ function requireWithCodeCache(file) {
   script.runInThisContext()(cli.exports, nodeModule.createRequire(file), cli, file, join(file, '..'));
   cli.loaded = true;
   return cli.exports;
+}
+
+/**
+ * The file's bytes if this user owns it and no one else may write it (a cache is code pds runs: one
+ * that another user could have put there, say under a shared XDG_CACHE_HOME, is not used, and
+ * the run writes its own in its place); else undefined. Checked on the open file, not the name.
+ */
+function readOwnFile(fs, file) {
+  let fd;
+  try {
+    fd = fs.openSync(file, 'r');
+    const stat = fs.fstatSync(fd);
+    const ours = typeof process.getuid !== 'function' || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0);
+    return ours ? fs.readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 /** The cache directory, or undefined where there is no home to put it in. */

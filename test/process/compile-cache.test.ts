@@ -1,7 +1,7 @@
 // bin/pds.js keeps V8's code cache of dist/cli.cjs in the user's cache directory, made by the first
 // run (Node 22.1+ adds its own compile cache of the other files beside it). Whatever is in that
 // directory, pds answers the same.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
@@ -74,6 +74,17 @@ describe('the compile cache', () => {
     expect(cache.files()).toEqual([name]);
     expect(statSync(join(cache.dir, name)).size).toBeGreaterThan(1000);
     await expectProjects(cache.run());
+  });
+
+  it('a cache that others may write is not used: the run writes its own in its place', async () => {
+    const cache = withCacheHome();
+    await expectProjects(cache.run());
+    const [name] = cache.files();
+    const file = join(cache.dir, name as string);
+    chmodSync(file, 0o666);
+    await expectProjects(cache.run());
+    // Replaced (renamed over), not merely used: the new file has the mode pds writes.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('a cache directory that cannot be written costs nothing but the speed', async () => {
