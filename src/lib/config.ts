@@ -40,7 +40,7 @@ export function configFrom(json: unknown): ConfigFile | undefined {
   return checkOf(PROFILES_SHAPE)(json.profiles) ? (json as ConfigFile) : undefined;
 }
 
-/** The credential of a keychain entry, as the zod StoredSecret of config-schemas.ts reads it; {} when it is not one. */
+/** The credential of a keychain entry (its other fields dropped); {} when it is not one. */
 export function secretFrom(json: unknown): Pick<Profile, 'token' | 'oauth'> {
   if (!checkOf(STORED_SECRET_SHAPE)(json)) return {};
   const { token, oauth } = json as Pick<Profile, 'token' | 'oauth'>;

@@ -1,10 +1,16 @@
 // config.ts reads the config file and the keychain's entries by plain shapes: the same as the zod
-// schemas config-schemas.ts builds from them, which zod runs.
+// schemas built here from those shapes (as zod would read a file), which zod runs.
+import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { ConfigFile, OAuthCredentials, Profile, StoredSecret } from '../../src/lib/config-schemas.js';
-import { OAUTH_CREDENTIALS_SHAPE, PROFILE_SHAPE } from '../../src/lib/config-shapes.js';
+import { OAUTH_CREDENTIALS_SHAPE, PROFILE_SHAPE, STORED_SECRET_SHAPE } from '../../src/lib/config-shapes.js';
 import { configFrom, secretFrom } from '../../src/lib/config.js';
-import { shapeOf } from '../../src/lib/schemas.js';
+import { schemaOf, shapeOf } from '../../src/lib/schemas.js';
+
+const OAuthCredentials = schemaOf(OAUTH_CREDENTIALS_SHAPE);
+const Profile = schemaOf(PROFILE_SHAPE);
+const ConfigFile = z.looseObject({ profiles: z._default(z.record(z.string(), Profile), {}) });
+/** A keychain entry as config.ts reads it: its credential, other fields dropped. */
+const StoredSecret = z.object(Object.fromEntries(Object.entries(STORED_SECRET_SHAPE.object).map(([field, shape]) => [field, schemaOf(shape)])));
 
 const oauth = { issuer: 'https://id.example', client_id: 'c', token_endpoint: 'https://id.example/token', access_token: 'a', extra: 1 };
 const profiles = [
