@@ -3,36 +3,39 @@
 // runs CommonJS without starting its ES module loader. `pds --version` is answered here, from
 // package.json, before any of the bundle loads.
 const nodeModule = require('node:module');
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 
-/** Where compiled code is kept between runs: the user's cache directory. */
+/** Where compiled code is kept between runs: the user's cache directory; undefined without a home. */
 function compileCacheDir() {
-  const { homedir } = require('node:os');
   const env = process.env;
-  const base =
-    process.platform === 'win32'
-      ? env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local')
-      : process.platform === 'darwin'
-        ? join(homedir(), 'Library', 'Caches')
-        : env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'pds', 'compile-cache');
+  try {
+    const home = () => require('node:os').homedir();
+    const base =
+      process.platform === 'win32'
+        ? env.LOCALAPPDATA || join(home(), 'AppData', 'Local')
+        : process.platform === 'darwin'
+          ? join(home(), 'Library', 'Caches')
+          : env.XDG_CACHE_HOME || join(home(), '.cache');
+    return join(base, 'pds', 'compile-cache');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * dist/cli.cjs, compiled with V8's code cache of an earlier run: compiling the bundle is some 13 ms
+ * dist/cli.cjs, compiled with V8's code cache of an earlier run: compiling the bundle is some 11 ms
  * of every run, and the cache skips that, on every Node (20 has no compile cache of its own). The
  * cache is made once the first run is over, so it holds the functions that run used, not only the
  * top level (v8-compile-cache keeps that much, and its scripts cannot import()). Its name carries
  * the bundle's build id (V8 itself only compares the source's length), the V8 version and the CPU;
- * a cache V8 refuses is made again. The directory is the user's own: what is there is code pds
- * runs. Any failure to read or write it costs only the speed.
+ * a cache V8 refuses is made again. Any failure to read or write it costs only the speed.
  */
 function requireWithCodeCache(file) {
   const fs = require('node:fs');
   const vm = require('node:vm');
   const source = fs.readFileSync(file, 'utf8');
   const buildId = /\/\/ pds build ([\w-]+)\s*$/.exec(source.slice(-64))?.[1];
-  const dir = buildId && cacheDirOrNone();
+  const dir = buildId && compileCacheDir();
   if (!dir) return require(file);
   const cacheFile = join(dir, `cli-${buildId}-v8-${process.versions.v8}-${process.arch}.bin`);
   const cachedData = readOwnFile(fs, cacheFile);
@@ -55,7 +58,7 @@ function requireWithCodeCache(file) {
   const cli = new nodeModule(file, module);
   cli.filename = file;
   require.cache[file] = cli;
-  script.runInThisContext()(cli.exports, nodeModule.createRequire(file), cli, file, join(file, '..'));
+  script.runInThisContext()(cli.exports, nodeModule.createRequire(file), cli, file, dirname(file));
   cli.loaded = true;
   return cli.exports;
 }
@@ -79,20 +82,11 @@ function readOwnFile(fs, file) {
   }
 }
 
-/** The cache directory, or undefined where there is no home to put it in. */
-function cacheDirOrNone() {
-  try {
-    return compileCacheDir();
-  } catch {
-    return undefined;
-  }
-}
-
 function loadCli() {
   const file = join(__dirname, '..', 'dist', 'cli.cjs');
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return require(file);
   // Node 22.1+ keeps the compiled code of the other files a verb loads (dist/chunks/) too.
-  const dir = typeof nodeModule.enableCompileCache === 'function' && cacheDirOrNone();
+  const dir = typeof nodeModule.enableCompileCache === 'function' && compileCacheDir();
   if (dir) nodeModule.enableCompileCache(dir);
   return requireWithCodeCache(file);
 }

@@ -111,8 +111,8 @@ async function joinEveryday(stage, everyday) {
       // esbuild's chunks are ES modules that call require() where bundled CommonJS did: written as
       // CommonJS, they run with Node's own require.
       format: 'cjs',
-      // import() becomes require(): bin/pds.js compiles dist/cli.cjs itself on a Node without a
-      // compile cache (see there), and a script compiled so cannot import() on Node 20.
+      // import() becomes require(): bin/pds.js compiles dist/cli.cjs itself, with a code cache (see
+      // there), and a script compiled so cannot import() on Node 20.
       dynamicImportInCjs: false,
       entryFileNames: '[name].cjs',
       chunkFileNames: 'chunks/[name]-[hash].cjs',
