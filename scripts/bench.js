@@ -64,9 +64,10 @@ function sideBySide(count, pdsArgs, floorArgs, env, options) {
   const pairs = Array.from({ length: count }, () => ({ base: timed(floorArgs, env, options), pds: timed(pdsArgs, env, options) }));
   const of = (side, key) => median(pairs.map((pair) => pair[side][key]));
   const ratio = (key) => median(pairs.map((pair) => pair.pds[key] / pair.base[key]));
+  const peak = (side) => (options?.probed ? Math.max(...pairs.map((pair) => pair[side].rssMb)) : undefined);
   return {
-    pds: { ms: of('pds', 'ms'), cpuMs: of('pds', 'cpuMs'), rssMb: options?.probed ? Math.max(...pairs.map((p) => p.pds.rssMb)) : undefined },
-    base: { ms: of('base', 'ms'), cpuMs: of('base', 'cpuMs') },
+    pds: { ms: of('pds', 'ms'), cpuMs: of('pds', 'cpuMs'), rssMb: peak('pds') },
+    base: { ms: of('base', 'ms'), cpuMs: of('base', 'cpuMs'), rssMb: peak('base') },
     ratio: { ms: ratio('ms'), cpuMs: options?.probed ? ratio('cpuMs') : undefined },
   };
 }
@@ -135,6 +136,11 @@ const FORMATS = [
   { name: '--format csv', flags: ['--format', 'csv'], floor: 'csv' },
 ];
 
+/** `artists ls --all --json` beside the floor that also checks each page as pds does (walk.js --checked). */
+function checkedWalk(env) {
+  return sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--json'], [floor('walk.js'), '/v1/artists', 'json', '--checked'], env, { probed: true });
+}
+
 /** The list figures at two sizes: time and CPU beside the floor's, memory flat from one to the other. */
 async function listingFigures(env) {
   const small = await startEmulator(['--scale', String(scales[0])]);
@@ -146,6 +152,8 @@ async function listingFigures(env) {
       const listing = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', ...format.flags], [floor('walk.js'), '/v1/artists', format.floor], smallEnv, { probed: true });
       smallRss.set(format.name, listing.pds.rssMb);
       if (format.floor !== 'json') continue;
+      smallRss.set('floor', listing.base.rssMb);
+      smallRss.set('checked floor', checkedWalk(smallEnv).base.rssMb);
       row(`pds artists ls --all --json, ${count} artists, ms`, 'ms', listing.pds.ms, listing.base.ms, null);
       row(`pds artists ls --all --json, ${count} artists, peak RSS`, 'MiB', listing.pds.rssMb, undefined, null);
     }
@@ -165,8 +173,15 @@ async function listingFigures(env) {
       row(`pds artists ls --all ${format.name}, ${count} artists, wall ms`, 'ms', listing.pds.ms, listing.base.ms, ratioAtMost(1.1));
       row(`pds artists ls --all ${format.name}, ${count} artists, CPU ms`, 'ms', listing.pds.cpuMs, listing.base.cpuMs, ratioAtMost(1.2));
       row(`pds artists ls --all ${format.name}, ${count} artists, peak RSS over the small run`, 'MiB', listing.pds.rssMb - smallRss.get(format.name), undefined, atMost(10, 'MiB'));
+      if (format.floor !== 'json') continue;
       // The emulator's side: a page costs the same whatever the list's length.
-      if (format.floor === 'json') row(`emulator: a bare client walks ${count} artists, 8 pages at a time, ms`, 'ms', listing.base.ms, undefined, atMost(1500, 'ms'));
+      row(`emulator: a bare client walks ${count} artists, 8 pages at a time, ms`, 'ms', listing.base.ms, undefined, atMost(1500, 'ms'));
+      // Beside a walk that does pds's per-page work too: what pds's layers cost beyond its checks.
+      const checked = checkedWalk(largeEnv);
+      row(`pds artists ls --all --json, ${count} artists, wall ms, beside a walk that checks as pds does`, 'ms', checked.pds.ms, checked.base.ms, null, 'checked walk');
+      row(`pds artists ls --all --json, ${count} artists, CPU ms, beside a walk that checks as pds does`, 'ms', checked.pds.cpuMs, checked.base.cpuMs, null, 'checked walk');
+      row(`bare walk of ${count} artists, peak RSS over the small run`, 'MiB', listing.base.rssMb - smallRss.get('floor'), undefined, null);
+      row(`checked walk of ${count} artists, peak RSS over the small run`, 'MiB', checked.base.rssMb - smallRss.get('checked floor'), undefined, null);
     }
   } finally {
     await large.stop();

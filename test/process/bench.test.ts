@@ -1,14 +1,18 @@
 // `npm run bench` in its quick mode: it prints the table and writes valid JSON. Only the shape is
 // checked, never a timing (the figures depend on the machine; the bench reports, it does not judge).
-import { spawn } from 'node:child_process';
+// And its floors print exactly what pds prints, so that each comparison is of the same work.
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { childEnv } from '../helpers/process.js';
+import { promisify } from 'node:util';
+import { testEmulator } from '../helpers/emulator.js';
+import { childEnv, runPds, signedInEnv } from '../helpers/process.js';
 
 const bench = fileURLToPath(new URL('../../scripts/bench.js', import.meta.url));
+const walk = fileURLToPath(new URL('../../scripts/floor/walk.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'pds-bench-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -48,6 +52,10 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
       'pds artists ls --all --format csv, 1000 artists, CPU ms',
       'pds artists ls --all --format csv, 1000 artists, peak RSS over the small run',
       'emulator: a bare client walks 1000 artists, 8 pages at a time, ms',
+      'pds artists ls --all --json, 1000 artists, wall ms, beside a walk that checks as pds does',
+      'pds artists ls --all --json, 1000 artists, CPU ms, beside a walk that checks as pds does',
+      'bare walk of 1000 artists, peak RSS over the small run',
+      'checked walk of 1000 artists, peak RSS over the small run',
       'pds upload statement (5 MB PDF, signed URL), peak RSS',
       'pds upload statement (5 MB PDF, multipart fallback), peak RSS',
       'emulator: GET p99 during those execs, ms',
@@ -63,6 +71,7 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     }
     // The start-up figures are compared with bare node in the same run.
     expect(results.rows.find((row) => row.figure === 'pds projects ls, ms')?.baseIs).toBe('bare node');
+    expect(results.rows.find((row) => String(row.figure).endsWith('beside a walk that checks as pds does'))?.baseIs).toBe('checked walk');
 
     // The table: a header, then one line per row, in the same order, with the verdict last.
     const lines = stdout.trimEnd().split('\n');
@@ -76,4 +85,24 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     const missed = results.rows.filter((row) => row.met === false).map((row) => row.figure);
     expect(lines.at(-1)).toBe(missed.length === 0 ? 'every goal met' : `goals missed: ${missed.join('; ')}`);
   }, 240_000);
+});
+
+describe('the floor of the list figures (scripts/floor/walk.js)', () => {
+  it('prints byte for byte what pds prints, plain and --checked, in each format', async () => {
+    // 1,000 artists: ten full pages, then the empty page that ends the walk.
+    const emulator = await testEmulator({ scale: 10 });
+    try {
+      const env = childEnv(signedInEnv(emulator.url));
+      const floor = async (...args: string[]) => (await promisify(execFile)(process.execPath, [walk, '/v1/artists', ...args], { env, maxBuffer: 1 << 26 })).stdout;
+      for (const [format, flags] of [['json', ['--json']], ['ndjson', ['--format', 'ndjson']], ['csv', ['--format', 'csv']]] as const) {
+        const pds = await runPds(['artists', 'ls', '--all', ...flags], { env: signedInEnv(emulator.url) });
+        expect(pds.code).toBe(0);
+        expect(pds.stdout.split('\n').length).toBeGreaterThan(1000);
+        expect(await floor(format)).toBe(pds.stdout);
+        expect(await floor(format, '--checked')).toBe(pds.stdout);
+      }
+    } finally {
+      await emulator.close();
+    }
+  }, 60_000);
 });
