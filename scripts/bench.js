@@ -17,7 +17,7 @@ import { emulatorFigures } from './bench-emulator.js';
 requireBuild();
 const quick = process.env.BENCH_QUICK === '1';
 const runs = Number(process.env.BENCH_RUNS ?? (quick ? 1 : 15));
-const listRuns = quick ? 1 : 3;
+const listRuns = quick ? 1 : 5;
 /** The two catalogs of the list figures: `--scale` of the small one, then of the large one. */
 const scales = quick ? [1, 10] : [100, 1000];
 const resultsFile = process.env.BENCH_RESULTS ?? join(root, 'bench', 'results.json');
