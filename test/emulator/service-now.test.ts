@@ -151,7 +151,10 @@ describe('three-step upload', () => {
     expect(leak.status).toBe(400);
     expect(await leak.text()).toContain('send no Authorization header');
     expect(emulator.storage.requests.at(-1)?.authorization).toBe(true);
-    expect((await fetch(url.replace(/signature=../, 'signature=00'), { method: 'PUT', body: CSV })).status).toBe(403);
+    // Tampered: the signature's first character changed (to another one, whatever it was).
+    const tampered = url.replace(/signature=(.)/, (_, first: string) => `signature=${first === '0' ? '1' : '0'}`);
+    expect(tampered).not.toBe(url);
+    expect((await fetch(tampered, { method: 'PUT', body: CSV })).status).toBe(403);
     expect((await fetch(url)).status).toBe(405);
     expect((await fetch(url, { method: 'PUT', body: CSV })).status).toBe(200);
     expect((await fetch(url, { method: 'PUT', body: CSV })).status).toBe(409);
