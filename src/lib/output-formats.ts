@@ -40,6 +40,9 @@ export const UTF8_BOM = '\uFEFF';
 
 /** The value as one YAML document; the `yaml` package is loaded only when YAML is asked for. */
 export async function yamlDocument(value: unknown): Promise<string> {
-  const { stringify } = await import('yaml');
-  return stringify(value ?? null, { lineWidth: 0 });
+  // `yaml` is CommonJS on Node: its exports are the import's `default`. A named import works under
+  // Node and vitest (which guess CommonJS's names) but not in the bundle, whose chunk for it
+  // exports `default` alone (esbuild guesses no names): `--format yaml` failed there.
+  const { default: yaml } = await import('yaml');
+  return yaml.stringify(value ?? null, { lineWidth: 0 });
 }

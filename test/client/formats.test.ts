@@ -7,29 +7,10 @@ import { parse as parseYaml } from 'yaml';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { runCli } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
+import { parseCsv } from '../helpers/csv.js';
 
 const emulator = sharedEmulator();
 const project = () => emulator.state.data[DEMO_PROJECT_ID] as NonNullable<(typeof emulator.state.data)[string]>;
-
-/** RFC 4180 parsed back (quoted fields, doubled quotes, CRLF records), to compare with the JSON. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') row.push(field), (field = '');
-    else if (char === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += char;
-  }
-  return rows;
-}
 
 describe('lists in every format', () => {
   it('contracts ls: csv, ndjson and yaml hold what --json holds', async () => {
