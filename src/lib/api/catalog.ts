@@ -96,7 +96,7 @@ export function createCatalogApi(http: HttpClient) {
     listPage,
 
     /** Every page from `query.page` on, in order, fetching up to `concurrency` pages at once. */
-    allPages<R extends ResourceName>(resource: R, query: ListQuery, concurrency = 8): AsyncGenerator<ListPage<ResourceItem<R>>> {
+    allPages<R extends ResourceName>(resource: R, query: ListQuery, concurrency = PAGES_AT_ONCE): AsyncGenerator<ListPage<ResourceItem<R>>> {
       return followPages((page, signal) => listPage(resource, { ...query, page, signal }), query.page, concurrency);
     },
 
@@ -132,6 +132,9 @@ const ALL: PageWalk = { flag: '--all', onePage: '--page' };
 
 const defaultId = (item: unknown): string =>
   typeof item === 'object' && item !== null && 'id' in item ? String(item.id) : String(item);
+
+/** How many pages an `--all` fetches at once (the window followPages fetches ahead in). */
+export const PAGES_AT_ONCE = 8;
 
 /** How many recent pages' ids are remembered to drop records a shifted page repeats. */
 const RECENT_PAGES = 4;
