@@ -20,11 +20,29 @@ const EXIT_CODES: [string, string][] = [
 /** Below this many columns for a description, commander would not wrap it at all (its default is 40). */
 const MIN_WIDTH_TO_WRAP = 20;
 
+/** Descriptions keep at least this many columns: a term wider than the rest goes on a line of its own. */
+const MIN_DESCRIPTION_WIDTH = 36;
+/** The term column never shrinks below this (the longest terms then go on lines of their own). */
+const MIN_TERM_COLUMN = 12;
+
+/**
+ * commander's formatItem with a term column that gives way at small widths: the description keeps
+ * MIN_DESCRIPTION_WIDTH columns, and a term wider than the column is printed alone, its
+ * description on the next lines at the column.
+ */
+function formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
+  const width = this.helpWidth ?? 80;
+  const column = Math.min(termWidth, Math.max(MIN_TERM_COLUMN, width - MIN_DESCRIPTION_WIDTH - 4));
+  if (helper.displayWidth(term) <= column || !description) return Help.prototype.formatItem.call(this, term, column, description, helper);
+  return `  ${term}\n${Help.prototype.formatItem.call(this, '', column, description, helper)}`;
+}
+
 /** A helper of commander's that wraps to `width` columns. */
 function wrapper(width: number): Help {
   const help = new Help();
   help.helpWidth = width;
   help.minWidthToWrap = MIN_WIDTH_TO_WRAP;
+  help.formatItem = formatItem;
   return help;
 }
 
@@ -60,20 +78,80 @@ export function helpNotes(text: string): (context: { command: Command }) => stri
 
 /**
  * A command's examples under its help, each note beside its line while that fits in the width the
- * help is printed in, else on a line of its own above it. An example line itself is never broken:
- * it is meant to be copied.
+ * help is printed in, else on lines of their own above it. An example wider than the width is
+ * broken between its shell words with ` \` at each line's end, so it still pastes as one command;
+ * only a single word wider than the width is cut, with a marker.
  */
 export function examplesHelp(examples: readonly Example[]): (context: { command: Command }) => string {
   return ({ command }) => {
     const columns = command.configureOutput().getOutHelpWidth?.() ?? 80;
     const width = Math.max(...examples.map(([line]) => line.length));
     const lines = examples.map(([line, note]) => {
-      if (!note) return `  ${line}`;
       const beside = `  ${line.padEnd(width)}  # ${note}`;
-      return beside.length <= columns ? beside : `  # ${note}\n  ${line}`;
+      if (note && beside.length <= columns) return beside;
+      const wrapped = wrapCommand(line, columns);
+      return note ? `${commentLines(note, columns)}\n${wrapped}` : wrapped;
     });
     return `\nExamples:\n${lines.join('\n')}`;
   };
+}
+
+/** `note` as `  # …` lines within `columns`. */
+function commentLines(note: string, columns: number): string {
+  return wrapper(columns - 4)
+    .boxWrap(note, columns - 4)
+    .split('\n')
+    .map((line) => `  # ${line}`)
+    .join('\n');
+}
+
+const CUT_MARKER = '…';
+
+/**
+ * A command line indented by two, within `columns`: broken between shell words (a quoted string
+ * stays whole), each broken line ending in ` \` and the next indented by six.
+ */
+export function wrapCommand(line: string, columns: number): string {
+  if (line.length + 2 <= columns) return `  ${line}`;
+  const fit = (text: string, room: number) => (text.length <= room ? text : `${text.slice(0, Math.max(room - 1, 1))}${CUT_MARKER}`);
+  const rows: string[] = [];
+  let current = '';
+  for (const word of shellWords(line)) {
+    const indent = rows.length === 0 ? 2 : 6;
+    // Room on this row for text, keeping two columns for the ` \` of a row that is not the last.
+    if (current && indent + current.length + 1 + word.length + 2 > columns) {
+      rows.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  rows.push(current);
+  return rows
+    .map((row, i) => {
+      const indent = i === 0 ? '  ' : '      ';
+      const last = i === rows.length - 1;
+      return `${indent}${fit(row, columns - indent.length - (last ? 0 : 2))}${last ? '' : ' \\'}`;
+    })
+    .join('\n');
+}
+
+/** The words of a command line as written (quotes kept), split at blanks outside quotes. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  for (const char of line) {
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === ' ') {
+      if (word) words.push(word);
+      word = '';
+      continue;
+    }
+    word += char;
+  }
+  if (word) words.push(word);
+  return words;
 }
 
 /** The global options: the root program's, without --version, which only the bare `pds` answers. */
@@ -96,11 +174,11 @@ export function globalOptionsText(program: Command, width: number): string {
  * `pds help options` (the root page lists them, as its own options).
  */
 export function decorateHelp(program: Command, columns: () => number): void {
-  program.configureHelp({ ...program.configureHelp(), minWidthToWrap: MIN_WIDTH_TO_WRAP });
+  program.configureHelp({ ...program.configureHelp(), minWidthToWrap: MIN_WIDTH_TO_WRAP, formatItem });
   const globalLine = (): string =>
     wrapper(columns()).boxWrap(
       `Global options: ${globalOptions(program)
-        .map((option) => option.short ?? option.long)
+        .map((option) => (option.short && option.long ? `${option.short}, ${option.long}` : (option.long ?? option.short)))
         .join(', ')} (\`pds help options\` explains them)`,
       columns(),
     );
@@ -108,6 +186,7 @@ export function decorateHelp(program: Command, columns: () => number): void {
     if (command !== program) {
       command.configureHelp({
         minWidthToWrap: MIN_WIDTH_TO_WRAP,
+        formatItem,
         showGlobalOptions: false,
         formatHelp: (cmd, helper) => `${Help.prototype.formatHelp.call(helper, cmd, helper).trimEnd()}\n\n${globalLine()}\n`,
       });

@@ -27,7 +27,8 @@ export function processIO(): IO {
     stdinIsTTY: isatty(0),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
-    columns: process.stdout.columns || 80,
+    // Not a terminal: COLUMNS says the width a reader wants (as for ls and man), else 80.
+    columns: process.stdout.columns || Number(/^[1-9]\d{0,3}$/.exec(process.env.COLUMNS ?? '')?.[0] ?? 80),
     // Live lines are drawn on stderr: its height is the one that counts.
     ...(process.stderr.rows ? { rows: process.stderr.rows } : {}),
   };

@@ -106,7 +106,7 @@ describe('6. a noun alone', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^Usage: pds projects /);
-    expect(result.stdout).toContain('Global options: -p, --profile');
+    expect(result.stdout).toContain('Global options: -p, --project, --profile');
     expect(result.stdout).not.toContain('--retry-budget <seconds>');
   });
 });
