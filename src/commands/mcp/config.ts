@@ -1,22 +1,25 @@
 // `pds mcp config --client claude|cursor|vscode`: the snippet that client's configuration needs to
 // start `pds mcp`. It prints; it edits no file (where the snippet goes is said on stderr).
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE } from '../../lib/config.js';
 import { selectTools } from './serve.js';
+import { serverRoots } from './roots.js';
 import type { MCP_CLIENTS, config } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof config>;
 
 /** One snippet per client of MCP_CLIENTS (index.ts, where --client's values are declared). */
-const CLIENTS: Record<(typeof MCP_CLIENTS)[number], { snippet(server: object): object; where(args: string[]): string }> = {
+const CLIENTS: Record<(typeof MCP_CLIENTS)[number], { snippet(server: object): object; where(commandLine: string[]): string }> = {
   claude: {
     snippet: (server: object) => ({ mcpServers: { pds: server } }),
-    where: (args: string[]) =>
+    where: (line: string[]) =>
       `add it to .mcp.json in a project (Claude Code) or to claude_desktop_config.json (Claude Desktop); ` +
-      `or run: claude mcp add pds -- pds ${args.map(quote).join(' ')}`,
+      `or run: claude mcp add pds -- ${line.map(quote).join(' ')}`,
   },
   cursor: {
     snippet: (server: object) => ({ mcpServers: { pds: server } }),
@@ -43,11 +46,46 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   if (opts.allowWrites) args.push('--allow-writes');
   if (opts.toolsets !== undefined) args.push('--toolsets', opts.toolsets.join(','));
   if (opts.tools !== undefined) args.push('--tools', opts.tools.join(','));
-  // The client starts pds in a directory of its own: a root is made absolute here.
-  for (const root of opts.root) args.push('--root', resolve(root));
+  // The client starts pds in a directory of its own: a root is made absolute here, and checked as
+  // the server checks it, so a mistyped one is said now rather than when the agent starts.
+  if (opts.root.length > 0) for (const root of await serverRoots(opts.root, process.cwd())) args.push('--root', root.shown);
   if (opts.maxResults !== undefined) args.push('--max-results', String(opts.maxResults));
-  ctx.output.json(client.snippet({ command: 'pds', args }));
-  ctx.output.info(client.where(args));
+  const start = startCommand(ctx.env.PATH);
+  if (start.note) ctx.output.info(start.note);
+  ctx.output.json(client.snippet({ command: start.command, args: [...start.args, ...args] }));
+  ctx.output.info(client.where([start.command, ...start.args, ...args]));
+}
+
+/**
+ * How a client starts this pds: `pds` when the `pds` on PATH is this one; otherwise Node and this
+ * package's bin/pds.js by absolute paths (with `note` saying so), since a client starts it with a
+ * PATH of its own and a bare `pds` would not be found, or would be another installation.
+ */
+function startCommand(path: string | undefined): { command: string; args: string[]; note?: string } {
+  const bin = ownBin();
+  if (bin === undefined) return { command: 'pds', args: [] };
+  const onPath = (path ?? '')
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => join(dir, 'pds'))
+    .find((file) => existsSync(file));
+  if (onPath !== undefined && realpathSync(onPath) === bin) return { command: 'pds', args: [] };
+  const why = onPath === undefined ? 'pds is not on PATH' : `the pds on PATH (${onPath}) is another installation`;
+  return { command: process.execPath, args: [bin], note: `${why}: the snippet starts this pds by absolute paths, Node and ${bin}` };
+}
+
+/** This package's bin/pds.js (symlinks resolved): the first package.json above this file is pds's. */
+function ownBin(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const bin = join(dir, 'bin', 'pds.js');
+      return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'pds' && existsSync(bin) ? realpathSync(bin) : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+    dir = dirname(dir);
+  }
 }
 
 const quote = (arg: string): string => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
