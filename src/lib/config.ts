@@ -6,10 +6,11 @@
 // login` lose nothing. A config file that cannot be used (a directory, unreadable, not JSON) stops
 // every command with a BrokenConfigError that names the file and a command that works; one another
 // user could have written stops it with an UnsafeFileError (src/lib/private-files.ts).
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { formatBytes } from './text.js';
 import { checkPrivate, writePrivateFile } from './private-files.js';
-import { homedir } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { checkOf, isPlainObject } from './shape.js';
 import { PROFILES_SHAPE, STORED_SECRET_SHAPE, type ConfigFile, type OAuthCredentials, type Profile } from './config-shapes.js';
@@ -60,7 +61,8 @@ function defaultConfigDir(env: NodeJS.ProcessEnv): string {
 
 export const configPath = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'config.json');
 
-export type BrokenConfigKind = 'directory' | 'unreadable' | 'corrupt';
+/** A directory, a FIFO or device, a file far too large: none can be read as a config, only moved away. */
+export type BrokenConfigKind = 'directory' | 'not a file' | 'too large' | 'unreadable' | 'corrupt';
 
 /** The config file exists but cannot be used; the message names it, the details a way out. */
 export class BrokenConfigError extends UsageError {
@@ -76,7 +78,7 @@ export class BrokenConfigError extends UsageError {
 function brokenConfigHelp(path: string, kind: BrokenConfigKind): string[] {
   const aside = `mv '${path}' '${path}.old'`;
   if (kind === 'corrupt') return ['`pds auth login` replaces it (the broken file is kept beside it)', `or move it away: \`${aside}\``];
-  if (kind === 'directory') return [`move it away: \`${aside}\`, then \`pds auth login\``];
+  if (kind === 'directory' || kind === 'not a file' || kind === 'too large') return [`move it away: \`${aside}\`, then \`pds auth login\``];
   return [`make it readable: \`chmod u+rw '${path}'\`, or move it away: \`${aside}\``];
 }
 
@@ -94,7 +96,45 @@ function parseConfig(path: string, text: string): ConfigRead {
   return { file };
 }
 
+/** A config file is a few hundred bytes; one over this is no config file, and is not read into memory. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** What a file that is not a regular file is, for the message. */
+function fileKind(info: Stats): string {
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * The config file's text, from the file opened once and checked open: a FIFO (which would hold every
+ * command until something wrote to it), a device (which may never end), a directory or a file over
+ * MAX_CONFIG_BYTES is refused at once. Opened without blocking, so a FIFO does not wait for a writer,
+ * and never as a controlling terminal.
+ */
+function readConfigText(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  try {
+    const info = fstatSync(fd);
+    if (info.isDirectory()) throw new BrokenConfigError(path, 'directory', 'is a directory, not a file');
+    if (!info.isFile()) throw new BrokenConfigError(path, 'not a file', `is ${fileKind(info)}, not a regular file`);
+    const tooLarge = (size: string) => new BrokenConfigError(path, 'too large', `is ${size}, far more than a config file holds (pds reads at most ${formatBytes(MAX_CONFIG_BYTES)})`);
+    if (info.size > MAX_CONFIG_BYTES) throw tooLarge(formatBytes(info.size));
+    // Read to the end, not to the size fstat gave: the file may grow meanwhile, within the bound.
+    const buffer = Buffer.allocUnsafe(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, length);
+    if (length > MAX_CONFIG_BYTES) throw tooLarge(`over ${formatBytes(MAX_CONFIG_BYTES)}`);
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readError(path: string, error: unknown): ConfigRead {
+  if (error instanceof BrokenConfigError) return { broken: error };
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return { file: { profiles: {} } };
   if (code === 'EISDIR') return { broken: new BrokenConfigError(path, 'directory', 'is a directory, not a file') };
@@ -118,7 +158,7 @@ export function readConfig(env: NodeJS.ProcessEnv, reading: ConfigReading = {}):
   checkConfigPrivate(env);
   let read: ConfigRead;
   try {
-    read = parseConfig(path, readFileSync(path, 'utf8'));
+    read = parseConfig(path, readConfigText(path));
   } catch (error) {
     read = readError(path, error);
   }
@@ -137,7 +177,7 @@ function checkConfigPrivate(env: NodeJS.ProcessEnv): void {
 
 async function readConfigAsync(path: string): Promise<ConfigRead> {
   try {
-    return parseConfig(path, await readFile(path, 'utf8'));
+    return parseConfig(path, readConfigText(path));
   } catch (error) {
     return readError(path, error);
   }
@@ -224,45 +264,23 @@ async function prepareConfigDir(env: NodeJS.ProcessEnv): Promise<string> {
 
 /** A lock not refreshed for this long belongs to a process that died: it is taken over. */
 const STALE_LOCK_MS = 10_000;
+/** How long a writer waits for a live holder before it gives up (a little over STALE_LOCK_MS). */
+const LOCK_WAIT_MS = STALE_LOCK_MS + 1_000;
 
 /**
  * Runs `work` holding the config file's lock: one writer at a time, across processes. The lock is
  * a directory beside the file (config.json.lock), so the file need not exist yet; the holder's pid
- * is kept beside it (config.json.lock-pid; the lock itself must stay empty to be removed), to be
- * named to whoever waits.
+ * and host are kept beside it (config.json.lock-pid; the lock itself must stay empty to be
+ * removed), to be named to whoever waits, and to tell a holder that is gone from one at work.
  */
 async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>, warn?: (line: string) => void): Promise<T> {
   await prepareConfigDir(env);
   const lockDir = `${configPath(env)}.lock`;
   const pidFile = `${lockDir}-pid`;
   checkPrivate(lockDir, 'config lock');
-  const holder = await lockHolder(lockDir);
-  // CommonJS: its functions hang off the default export once bundled.
-  const { default: lockfile } = await import('proper-lockfile');
-  let release: () => Promise<void>;
+  const release = await acquireConfigLock(configPath(env), lockDir, warn);
   try {
-    release = await lockfile.lock(configPath(env), {
-      realpath: false,
-      // A live holder refreshes the lock every 5 s; one that crashed stops, and is taken over.
-      stale: STALE_LOCK_MS,
-      // A token refresh holds the lock for one request; others wait for it rather than fail, up to
-      // about the time after which a dead holder's lock is taken over.
-      retries: { retries: 1000, factor: 1.3, minTimeout: 10, maxTimeout: 250, maxRetryTime: STALE_LOCK_MS + 1_000 },
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-    const pid = (await lockHolder(lockDir))?.pid ?? holder?.pid;
-    throw new PdsError(`another pds is writing the config${pid ? ` (pid ${pid})` : ''}; waited ${STALE_LOCK_MS / 1000} s`, {
-      details: [`if no pds is running, remove the lock: \`rm -r '${lockDir}'\``],
-    });
-  }
-  // A holder removes its pid file before it lets go: one still there was left by a process that died.
-  const left = await readFile(pidFile, 'utf8').then((text) => text.trim(), () => undefined);
-  if (holder && left !== undefined && left === holder.pid) {
-    warn?.(`took over the config lock of pid ${holder.pid}, which stopped without releasing it`);
-  }
-  try {
-    await writePrivateFile(pidFile, String(process.pid), 'config lock');
+    await writePrivateFile(pidFile, `${process.pid}\n${hostname()}\n`, 'config lock');
     return await work();
   } finally {
     await rm(pidFile, { force: true });
@@ -270,15 +288,105 @@ async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>,
   }
 }
 
-/** Who holds the lock (its pid, when it said); undefined when nobody does. */
-async function lockHolder(lockDir: string): Promise<{ pid: string | undefined } | undefined> {
+/**
+ * Takes the lock, waiting for a live holder (said at once, with its pid when known) up to
+ * LOCK_WAIT_MS. A holder on this host whose pid is no longer alive is gone: its lock is taken over
+ * at once. A holder that left no pid (or is on another host) is waited for until its lock goes
+ * stale (not refreshed for STALE_LOCK_MS), when proper-lockfile takes it over.
+ */
+async function acquireConfigLock(path: string, lockDir: string, warn?: (line: string) => void): Promise<() => Promise<void>> {
+  // CommonJS: its functions hang off the default export once bundled.
+  const { default: lockfile } = await import('proper-lockfile');
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let waiting: LockHolder | undefined;
+  let pause = 10;
+  for (;;) {
+    const seen = await lockHolder(lockDir);
+    if (seen?.pid !== undefined && seen.host === hostname() && !processAlive(seen.pid) && (await takeOverLock(lockDir, seen.pid))) {
+      warn?.(`took over the config lock of pid ${seen.pid}, which stopped without releasing it`);
+    }
+    try {
+      return await lockfile.lock(path, { realpath: false, stale: STALE_LOCK_MS, retries: 0 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    }
+    const holder = (await lockHolder(lockDir)) ?? seen;
+    if (waiting === undefined || (holder?.pid !== undefined && holder.pid !== waiting.pid)) {
+      warn?.(`waiting for the config lock, held by ${describeHolder(holder)}`);
+      waiting = holder ?? {};
+    }
+    if (Date.now() >= deadline) {
+      throw new PdsError(`another pds is writing the config${holder?.pid ? ` (pid ${holder.pid})` : ''}; waited ${LOCK_WAIT_MS / 1000} s`, {
+        details: [`if no pds is running, remove the lock: \`rm -r '${lockDir}'\``],
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(250, Math.ceil(pause * 1.3));
+  }
+}
+
+interface LockHolder {
+  pid?: string;
+  host?: string;
+}
+
+function describeHolder(holder: LockHolder | undefined): string {
+  if (holder?.pid === undefined) return `a process that did not say its pid (taken over if it does not refresh it within ${STALE_LOCK_MS / 1000} s)`;
+  return `pid ${holder.pid}${holder.host !== undefined && holder.host !== hostname() ? ` on ${holder.host}` : ''}`;
+}
+
+/** Who holds the lock (its pid and host, when it said: the first two lines of the pid file); undefined when nobody does. */
+async function lockHolder(lockDir: string): Promise<LockHolder | undefined> {
   try {
     await stat(lockDir);
-    const pid = await readFile(`${lockDir}-pid`, 'utf8').then((text) => (/^\d+$/.test(text.trim()) ? text.trim() : undefined), () => undefined);
-    return { pid };
   } catch {
     return undefined;
   }
+  const [pid, host] = await readFile(`${lockDir}-pid`, 'utf8').then((text) => text.split('\n').map((line) => line.trim()), () => []);
+  // A pid file without a host was written by an earlier pds, on this host.
+  return pid !== undefined && /^\d+$/.test(pid) ? { pid, host: host || hostname() } : {};
+}
+
+function processAlive(pid: string): boolean {
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch (error) {
+    // EPERM: it is alive, and another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the lock of `pid`, which is gone. Of several processes that find it so at once, one takes
+ * it over: the one that moves its pid file aside (a rename succeeds once); the others wait as for
+ * any holder, and find the lock free or held by the winner.
+ */
+async function takeOverLock(lockDir: string, pid: string): Promise<boolean> {
+  const claim = `${lockDir}-pid.${process.pid}`;
+  try {
+    await rename(`${lockDir}-pid`, claim);
+  } catch {
+    return false;
+  }
+  const [claimed] = (await readFile(claim, 'utf8').catch(() => '')).split('\n');
+  try {
+    // Another process's pid moved aside by mistake (it took the lock between the look and the
+    // rename) goes back: only the dead pid's lock is removed.
+    if (claimed?.trim() !== pid) {
+      await rename(claim, `${lockDir}-pid`);
+      return false;
+    }
+    await rm(lockDir, { recursive: false, force: true }).catch(() => rmdirQuietly(lockDir));
+    return true;
+  } finally {
+    await rm(claim, { force: true });
+  }
+}
+
+async function rmdirQuietly(dir: string): Promise<void> {
+  const { rmdir } = await import('node:fs/promises');
+  await rmdir(dir).catch(() => undefined);
 }
 
 /**

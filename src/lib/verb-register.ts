@@ -6,6 +6,7 @@ import type { GlobalFlags } from './config.js';
 import type { Dependencies } from './context.js';
 import { flagHelp, flagName, remember, type AnyVerb, type FlagSpec, type NounDef } from './verb.js';
 import { examplesHelp, helpNotes } from './help.js';
+import { safeText } from './text.js';
 
 /** Set by cli.ts: turns global flags into a Context and records the verb's exit code. */
 export interface Runner {
@@ -52,6 +53,9 @@ function configureVerb(command: Command, def: AnyVerb, runner: Runner): void {
   addFlags(command, def.flags);
   if (def.allowUnknownOptions) command.helpOption(false).allowUnknownOption();
   addHelp(command, def);
+  // Extra arguments are refused by checkExtraArguments, with a message of pds's own (the verb may
+  // inherit commander's allowance from its noun, whose own action takes any word).
+  command.allowExcessArguments(true);
   command.action(async (...params: unknown[]) => {
     const self = params[params.length - 1] as Command;
     // The global options are those of the root program: adding one there is all it takes.
@@ -63,9 +67,31 @@ function configureVerb(command: Command, def: AnyVerb, runner: Runner): void {
     for (const [name, value] of Object.entries(self.optsWithGlobals())) (globalNames.has(name) ? flags : own)[name] = value;
     const path: string[] = [];
     for (let current: Command | null = self; current; current = current.parent) path.unshift(current.name());
+    checkExtraArguments(def, self, path.join(' '));
     await runner.run(def, { ...own, args: self.processedArgs }, flags as GlobalFlags, path.join(' '));
   });
   remember(command, def);
+}
+
+/**
+ * More words than the verb takes: exit 2 naming them, never dropped in silence (a verb with a
+ * variadic argument takes them all). A noun that runs a verb of its own says the word is no verb.
+ */
+function checkExtraArguments(def: AnyVerb, self: Command, path: string): void {
+  const declared = def.args ?? [];
+  if (def.allowUnknownOptions || declared.some((arg) => arg.variadic) || self.args.length <= declared.length) return;
+  const extra = self.args.slice(declared.length);
+  if (declared.length === 0 && self.commands.length > 0) {
+    throw new UsageError(`unknown command '${extra[0]}' for '${path}'`, { details: [`commands of ${self.name()}: ${self.commands.map((c) => c.name()).join(', ')}`] });
+  }
+  const optional = declared.some((arg) => !arg.required);
+  const shown = declared.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`)).join(' ');
+  const takes = declared.length === 0 ? 'takes no arguments' : `takes ${optional ? 'at most ' : ''}${declared.length === 1 ? 'one argument' : `${declared.length} arguments`} (${shown})`;
+  const details = [...(def.extraArguments?.details ?? []), `see \`${path} --help\``];
+  // A token typed where no argument goes is not echoed into a terminal's scrollback or a CI log.
+  if (def.extraArguments?.secret) throw new UsageError(`\`${path}\` ${takes} (${extra.length} given, not shown)`, { details });
+  const words = extra.map((word) => `'${safeText(word)}'`).join(', ');
+  throw new UsageError(`extra argument${extra.length > 1 ? 's' : ''} ${words}: \`${path}\` ${takes}`, { details });
 }
 
 export function registerNoun(program: Command, def: NounDef, runner: Runner): Command {

@@ -87,6 +87,11 @@ export interface VerbDef<
   allowsNewProfile?: boolean;
   /** It writes a whole new config (`auth login`): a config file that is not JSON is set aside, not fatal. */
   replacesBrokenConfig?: boolean;
+  /**
+   * What to say when it is given more arguments than it takes (always exit 2): `details` point to
+   * what was meant; `secret` keeps the extra words out of the message (a token typed as one).
+   */
+  extraArguments?: { details: readonly string[]; secret?: boolean };
   /** commander passes unknown options through (the completion scripts' hidden helper). */
   allowUnknownOptions?: boolean;
   /**

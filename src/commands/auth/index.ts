@@ -16,6 +16,10 @@ export const login = verb({
   },
   allowsNewProfile: true,
   replacesBrokenConfig: true,
+  extraArguments: {
+    secret: true,
+    details: ['to sign in with a token: `pds auth login --with-token < token.txt` (read from stdin), or `pds auth login --token <token>` (shells keep it in their history)'],
+  },
   examples: [
     ['pds auth login', 'on a terminal: asks how', 'a terminal'],
     ['echo "$TOKEN" | pds auth login --with-token --api-url https://pds.example.com', undefined, 'a real service'],
