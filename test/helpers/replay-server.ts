@@ -21,7 +21,12 @@ type Json = Record<string, unknown>;
 type Answer = [status: number, body: unknown];
 export interface ReplayRequest { method: string; path: string; query: Record<string, string>; headers: IncomingMessage['headers']; body: string }
 export interface Origin { url: string; requests: ReplayRequest[]; close(): Promise<void> }
-export interface ReplayServer extends Origin { storage: Origin; completeAs?: 'plain' | 'context' | 'paused' }
+export interface ReplayServer extends Origin {
+  storage: Origin;
+  completeAs?: 'plain' | 'context' | 'paused';
+  /** Changes a successful answer's `data` before it is sent (a test of fields in other forms). */
+  alter?: (path: string, data: any) => unknown;
+}
 
 export const FIXTURE_DIR = new URL('../fixtures/deployed/', import.meta.url);
 /** An example answer, parsed afresh (tests compare pds's output with its `data`). */
@@ -154,7 +159,8 @@ export async function startReplayServer(): Promise<ReplayServer> {
     const limits = { 'content-type': 'application/json', 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': String(Math.max(0, --remaining)), 'x-ratelimit-reset': '60' };
     if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) return [401, limits, JSON.stringify({ error: { message: 'Missing or invalid bearer token' } })];
     const [status, body] = route(req.method, req.path, new URLSearchParams(req.query), parseBody(req.body), server);
-    return [status, limits, JSON.stringify(status < 400 ? { data: body } : body)];
+    if (status >= 400) return [status, limits, JSON.stringify(body)];
+    return [status, limits, JSON.stringify({ data: server.alter ? server.alter(req.path, body) : body })];
   }, server.requests);
   server.url = api.url;
   return server;
