@@ -84,6 +84,8 @@ export interface HttpClientOptions {
   notice?: (line: string) => void;
   /** Where the token came from (`PDS_TOKEN`, `the token of profile work`): a 401 names it. */
   tokenSource?: string;
+  /** What to do when the service refuses the token (401), for where it came from; asked only then. */
+  refusedHint?: () => string;
   /** What to check when the service cannot be reached (the lines under "cannot reach …"). */
   unreachableHint?: string[];
   /** The waiting a whole command may do between attempts; shared by its clients. Default: 60 s. */
@@ -173,6 +175,11 @@ export class HttpClient {
     return this.transport;
   }
 
+  /** Whether --verbose lines are wanted: work done only to say something can be skipped without. */
+  get tracing(): boolean {
+    return this.options.trace !== undefined;
+  }
+
   /** A line for --verbose (which upload flow was used, and the like); nothing without it. */
   trace(line: string): void {
     this.options.trace?.(line);
@@ -239,7 +246,7 @@ export class HttpClient {
       const outcome = await this.attempt(method, url, options, token);
       if (outcome.response?.ok) return outcome.response;
       const retryable = outcome.response ? isRetryableStatus(outcome.response.status) : outcome.retryable;
-      const failure = outcome.response ? await responseError(outcome.response, method, url, this.options.tokenSource) : outcome.error;
+      const failure = outcome.response ? await responseError(outcome.response, method, url, this.options.tokenSource, this.options.refusedHint) : outcome.error;
       if (!failure) throw new ServiceError('request failed');
       if (!retryable || !canRetry(outcome) || attempt >= this.options.maxRetries) throw failure;
       const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
@@ -561,7 +568,7 @@ async function readJson(response: HttpResponse): Promise<unknown> {
   }
 }
 
-async function responseError(response: HttpResponse, method: string, url: URL, tokenSource?: string): Promise<PdsError> {
+async function responseError(response: HttpResponse, method: string, url: URL, tokenSource?: string, refusedHint?: () => string): Promise<PdsError> {
   let body: unknown;
   try {
     body = JSON.parse(await response.text(MAX_ERROR_BODY_BYTES));
@@ -573,7 +580,7 @@ async function responseError(response: HttpResponse, method: string, url: URL, t
     response.status === 407
       ? 'the proxy asks for credentials (HTTP 407): put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
       : `${method} ${url.pathname} failed with HTTP ${response.status}`;
-  const error = errorFromResponse(response.status, response.status === 407 ? undefined : body, fallback);
+  const error = errorFromResponse(response.status, response.status === 407 ? undefined : body, fallback, response.status === 401 ? refusedHint?.() : undefined);
   // A refused token: which one, since a stale PDS_TOKEN in the shell hides a fresh login.
   if (response.status === 401 && tokenSource) error.details.unshift(`the token in use is ${tokenSource}`);
   const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id');

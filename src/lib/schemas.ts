@@ -6,55 +6,53 @@
 import * as z from 'zod/mini';
 import { $constructor, $ZodObjectJIT, type $ZodObject } from 'zod/v4/core';
 import { checkOf, type Check, type Shape, type ShapeType } from './shape.js';
-import { ITEM_SHAPES, PRODUCT_SHAPE, PROJECT_SHAPE, STATEMENT_DETAIL_SHAPE } from './api/shapes.js';
+import { ITEM_SHAPES, PRODUCT_SHAPE, PROJECT_SHAPE } from './api/shapes.js';
 export { CONTRACT_INCLUDES, EXTRACTIONS, type ContractInclude, type ExtractionName } from './vocabulary.js';
 
 export { UUID_PATTERN } from './vocabulary.js';
 import { UUID_PATTERN } from './vocabulary.js';
 export const uuid = z.string().check(z.regex(UUID_PATTERN, 'must be a UUID'));
 
-// The records are defined once, as shapes (api/shapes.ts); their schemas are built from them.
-export const Project = schemaOf(PROJECT_SHAPE);
+/**
+ * What pds accepts of a record of a documented shape (api/shapes.ts): its `id`, a string or a
+ * number, checked; every documented field named, of any type (so the agents' tools list them), and
+ * any other field kept. Typed as the documented form, whose fields are all optional and nullable.
+ */
+function recordSchema<S extends { object: { readonly id: Shape; readonly [field: string]: Shape } }>(documented: S): z.ZodMiniType<ShapeType<S>> {
+  const fields = Object.fromEntries(Object.keys(documented.object).map((field): [string, Shape] => [field, field === 'id' ? documented.object.id : { optional: 'unknown' }]));
+  return schemaOf({ object: fields }) as unknown as z.ZodMiniType<ShapeType<S>>;
+}
+
+export const Project = recordSchema(PROJECT_SHAPE);
 export type Project = z.infer<typeof Project>;
-export const Entity = schemaOf(ITEM_SHAPES.entities);
+export const Entity = recordSchema(ITEM_SHAPES.entities);
 export type Entity = z.infer<typeof Entity>;
-export const Statement = schemaOf(ITEM_SHAPES.statements);
+export const Statement = recordSchema(ITEM_SHAPES.statements);
 export type Statement = z.infer<typeof Statement>;
-export const StatementDetail = schemaOf(STATEMENT_DETAIL_SHAPE);
-export type StatementDetail = z.infer<typeof StatementDetail>;
-export const Contract = schemaOf(ITEM_SHAPES.contracts);
+/** A statement fetched by id: SPEC.md's single-item fields are in the one statement shape. */
+export const StatementDetail = Statement;
+export const Contract = recordSchema(ITEM_SHAPES.contracts);
 export type Contract = z.infer<typeof Contract>;
-export const Product = schemaOf(PRODUCT_SHAPE);
-export type Product = z.infer<typeof Product>;
-export const Composition = schemaOf(ITEM_SHAPES.compositions);
+export type Product = ShapeType<typeof PRODUCT_SHAPE>;
+export const Composition = recordSchema(ITEM_SHAPES.compositions);
 export type Composition = z.infer<typeof Composition>;
-export const Recording = schemaOf(ITEM_SHAPES.recordings);
+export const Recording = recordSchema(ITEM_SHAPES.recordings);
 export type Recording = z.infer<typeof Recording>;
-export const Relation = schemaOf(ITEM_SHAPES.relations);
+export const Relation = recordSchema(ITEM_SHAPES.relations);
 export type Relation = z.infer<typeof Relation>;
-export const Artist = schemaOf(ITEM_SHAPES.artists);
+export const Artist = recordSchema(ITEM_SHAPES.artists);
 export type Artist = z.infer<typeof Artist>;
 export const Writer = Artist;
 export type Writer = Artist;
 
-// Search: the spec's array of {type, id, name, score}, or the drifted object keyed by resource type
-// whose matches carry a rank instead of a score (CLI.md, "Tolerance").
-export const SearchResult = z.looseObject({
-  type: z.string(),
-  id: z.string(),
-  name: z.string(),
-  score: z.number(),
-});
-export type SearchResult = z.infer<typeof SearchResult>;
+const anyId = z.union([z.string(), z.int()]);
 
-export const SearchMatch = z.looseObject({
-  id: z.pipe(z.union([z.string(), z.number()]), z.transform(String)),
-  name: z.string(),
-  matched_keywords: z.optional(z.array(z.string())),
-  is_metadata_match: z.optional(z.boolean()),
-  rank: z.optional(z.number()),
-});
-export const SearchByType = z.record(z.string(), z.array(SearchMatch));
+// Search: the spec's array of {type, id, name, score}, or the drifted object keyed by resource type
+// whose matches carry a rank instead of a score (CLI.md, "Tolerance"); the deployed service's
+// contracts are named by `matched_file_name`. A match needs its id; the rest is drawn as it came.
+export const SearchResult = z.looseObject({ id: anyId });
+export type SearchResult = z.infer<typeof SearchResult>;
+export const SearchByType = z.record(z.string(), z.array(SearchResult));
 /** A project search's answer: the spec's array, or the drifted object keyed by type. */
 export const SearchData = z.union([z.array(SearchResult), SearchByType]);
 
@@ -76,96 +74,45 @@ export type ContractUpload = z.infer<typeof ContractUpload>;
 export type StatementUpload = z.infer<typeof StatementUpload>;
 
 
-const StagingProcesses = z.looseObject({
-  stage: z.string(),
-  info: z.record(z.string(), z.unknown()),
-});
+// Processes (SPEC 4.10; SERVICE-NOW.md "Processes"): what `status`, `--watch` and `--wait` act on is
+// the staging stage, so only that is checked; ids, the extraction or processing run and the
+// deployed service's fields may come in any form, and commands read them through
+// documents/processes.ts, which copes with each (CLI.md "Tolerance").
+const StagingProcesses = z.looseObject({ stage: z.string() });
 
-export const Extraction = z.looseObject({
-  name: z.string(),
-  status: z.string(),
-  completed_at: z.nullable(z.string()),
-});
-export type Extraction = z.infer<typeof Extraction>;
-
-export const ContractProcesses = z.looseObject({
-  staging_id: z.int(),
-  contract_id: z.nullable(z.int()),
-  staging_done: z.boolean(),
-  extraction_done: z.boolean(),
-  staging_processes: StagingProcesses,
-  extraction_processes: z.nullable(
-    z.looseObject({
-      stage: z.string(),
-      extractions: z.array(Extraction),
-    }),
-  ),
-});
+export const ContractProcesses = z.looseObject({ staging_processes: StagingProcesses });
 export type ContractProcesses = z.infer<typeof ContractProcesses>;
 
-/**
- * Statement processes come in two forms (CLI.md, "Tolerance"): the spec's `processing_done` and
- * `processing_processes: {status, stage, remarks}`, or a newer service's `extraction_done` and
- * `extraction_processes: {stage, step, remarks}` with `staging_terminal`, `requires_action` and
- * `available_actions`. Either is accepted; commands read them through statementRun().
- */
-export const StatementProcesses = z.looseObject({
-  staging_id: z.int(),
-  statement_id: z.nullable(z.int()),
-  staging_done: z.boolean(),
-  processing_done: z.optional(z.boolean()),
-  staging_processes: StagingProcesses,
-  processing_processes: z.optional(
-    z.nullable(
-      z.looseObject({
-        status: z.string(),
-        stage: z.int(),
-        remarks: z.record(z.string(), z.unknown()),
-      }),
-    ),
-  ),
-  extraction_done: z.optional(z.boolean()),
-  extraction_processes: z.optional(
-    z.nullable(
-      z.looseObject({
-        stage: z.string(),
-        step: z.optional(z.nullable(z.number())),
-        remarks: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
-      }),
-    ),
-  ),
-  staging_terminal: z.optional(z.boolean()),
-  requires_action: z.optional(z.boolean()),
-  available_actions: z.optional(z.array(z.unknown())),
-});
+/** Either form: the spec's `processing_*` or the deployed `extraction_*` (see statementRun). */
+export const StatementProcesses = z.looseObject({ staging_processes: StagingProcesses });
 export type StatementProcesses = z.infer<typeof StatementProcesses>;
+
+/** One extraction of a contract's run, as processes.ts reads it from whatever the service sent. */
+export interface Extraction {
+  name: string;
+  status: string;
+  completed_at: string | null;
+}
 
 // ---- the deployed service beyond the spec (SERVICE-NOW.md) ----
 
+// Uploads and retries: what pds acts on (the staging id it polls, the URL it PUTs to, the status it
+// reports) is checked field by field in api/documents.ts, which says which field of which answer was
+// wrong; everything else is kept as sent (the deployed service's counts, snapshot hash, new fields).
+
+/** Any answer object: the mint, complete and retry answers, checked by api/documents.ts. */
+export const AnswerObject = z.looseObject({});
+
 /** The mint of the signed-URL upload: a staging record and where to PUT the bytes. */
-export const UploadMint = z.looseObject({ staging_id: z.int(), upload_url: z.string(), file_path: z.optional(z.string()) });
-export type UploadMint = z.infer<typeof UploadMint>;
+export type UploadMint = { staging_id: number; upload_url: string } & Record<string, unknown>;
 
-/** The answer of `…/uploads/complete`. */
-export const UploadComplete = z.looseObject({
-  staging_id: z.int(),
-  status: z.string(),
-  context_applied: z.optional(z.boolean()),
-  snapshot_hash: z.optional(z.nullable(z.string())),
-  enqueued: z.optional(z.nullable(z.boolean())),
-  paused: z.optional(z.nullable(z.boolean())),
-});
-export type UploadComplete = z.infer<typeof UploadComplete>;
+/** The answer of `…/uploads/complete` (`enqueued`, `paused`: counts on the deployed service). */
+export type UploadComplete = { staging_id: number; status: string } & Record<string, unknown>;
 
-/** The answer of `…/staging/{id}/retry`. */
-export const StagingRetry = z.looseObject({
-  staging_id: z.int(),
-  status: z.string(),
-  enqueued: z.optional(z.nullable(z.boolean())),
-  current_count: z.optional(z.nullable(z.number())),
-  limit: z.optional(z.nullable(z.number())),
-});
-export type StagingRetry = z.infer<typeof StagingRetry>;
+/** The answer of `…/staging/{id}/retry` (`enqueued`, `current_count`, `limit`: numbers or null). */
+export type StagingRetry = { staging_id: number; status: string } & Record<string, unknown>;
+/** The MCP retry tool's output: the two fields pds reads, the rest as sent. */
+export const StagingRetry = z.looseObject({ staging_id: z.union([z.int(), z.string()]), status: z.string() });
 
 export const Tag = z.looseObject({ id: z.union([z.int(), z.string()]), tag: z.string(), scope: z.optional(z.string()), usage_count: z.optional(z.int()) });
 export type Tag = z.infer<typeof Tag>;
@@ -184,20 +131,13 @@ export const StatementUpdate = z.looseObject({
 });
 export type StatementUpdate = z.infer<typeof StatementUpdate>;
 
-export const KnowledgeNode = z.looseObject({
-  id: z.union([z.string(), z.int()]),
-  kind: z.string(),
-  name: z.string(),
-  summary: z.optional(z.nullable(z.string())),
-  rank: z.optional(z.nullable(z.number())),
-  claims: z.optional(z.array(z.looseObject({ predicate: z.string(), value: z.optional(z.unknown()) }))),
-  relationships: z.optional(
-    z.array(z.looseObject({ edge_type: z.string(), direction: z.optional(z.string()), node: z.looseObject({ id: z.union([z.string(), z.int()]), kind: z.string(), name: z.string() }) })),
-  ),
-  updated_at: z.optional(z.nullable(z.string())),
-});
+/**
+ * A node of the knowledge graph. pds acts on its id (and filters by `kind`, which a node without one
+ * never matches); every other field is shown as sent (SERVICE-NOW.md lists them).
+ */
+export const KnowledgeNode = z.looseObject({ id: z.union([z.string(), z.number()]) });
 export type KnowledgeNode = z.infer<typeof KnowledgeNode>;
-export const KnowledgeResults = z.looseObject({ results: z.array(KnowledgeNode), freshness: z.optional(z.unknown()) });
+export const KnowledgeResults = z.looseObject({ results: z.array(KnowledgeNode) });
 
 export const SandboxSession = z.looseObject({ sandboxId: z.string(), status: z.string() });
 export const SandboxDisconnected = z.looseObject({ status: z.string() });
@@ -249,14 +189,10 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /**
  * The answer of `GET /v1/{contracts|statements}/{id}/download`, a deployed endpoint outside the
- * spec: a signed URL on a storage host, which expires after `expiresIn` seconds.
+ * spec: a signed URL on a storage host, which expires after `expiresIn` seconds. pds follows `url`;
+ * `fileName` and `fileType` name and check the file where they are strings, and are ignored otherwise.
  */
-export const DownloadLink = z.looseObject({
-  url: z.string(),
-  fileName: z.optional(z.nullable(z.string())),
-  fileType: z.optional(z.nullable(z.string())),
-  expiresIn: z.optional(z.nullable(z.number())),
-});
+export const DownloadLink = z.looseObject({ url: z.string() });
 export type DownloadLink = z.infer<typeof DownloadLink>;
 
 const compiledParser: $constructor<$ZodObject> = $ZodObjectJIT;

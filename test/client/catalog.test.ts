@@ -15,10 +15,11 @@ const NO_REQUEST: unknown[] = [];
 const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
   contracts: {
     tsv:
-      'ID\tNAME\tCREATED\n' +
-      '20001\tRecording Agreement — Nova Reyes / Lumen Records\t2022-12-05T07:42:02.765Z\n' +
-      '20002\tExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\t2022-12-31T01:55:42.666Z\n' +
-      '20003\tDistribution Agreement — Hinterland Recordings / Zephyr Distribution\t2023-02-14T20:18:53.310Z\n',
+      // A contract of the spec's time has no file: TSV keeps the column (empty), a table drops it.
+      'ID\tNAME\tFILE\tCREATED\n' +
+      '20001\tRecording Agreement — Nova Reyes / Lumen Records\t\t2022-12-05T07:42:02.765Z\n' +
+      '20002\tExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\t\t2022-12-31T01:55:42.666Z\n' +
+      '20003\tDistribution Agreement — Hinterland Recordings / Zephyr Distribution\t\t2023-02-14T20:18:53.310Z\n',
     table:
       'ID     NAME                                                                    CREATED\n' +
       '20001  Recording Agreement — Nova Reyes / Lumen Records                        2022-12-05 07:42\n' +
@@ -28,15 +29,16 @@ const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
   },
   statements: {
     tsv:
-      'ID\tNAME\tTYPE\tPRODUCER\tPROCESSING\tCREATED\n' +
-      '40001\tLumen Records — Royalty Statement 2022-H1\troyalty\tLumen Records\tcompleted\t2022-11-23T11:16:09.626Z\n' +
-      '40002\tHinterland Recordings — Distribution Statement 2022-H1\tdistribution\tHinterland Recordings\tcompleted\t2022-12-03T04:53:21.122Z\n' +
-      '40003\tGreenroom Sound — Neighbouring rights Statement 2022-H1\tneighbouring rights\tGreenroom Sound\tcompleted\t2022-12-09T19:28:04.423Z\n',
+      'ID\tFILE\tNAME\tTYPE\tSTAGE\tPERIOD\tCURRENCY\tLICENSOR\tLICENSEE\tCREATED\n' +
+      '40001\tLumenRecords_2022-H1_statement.pdf\tLumen Records — Royalty Statement 2022-H1\troyalty\tcompleted\t\tUSD\t\t\t2022-11-23T11:16:09.626Z\n' +
+      '40002\tHinterlandRecordings_2022-H1_statement.pdf\tHinterland Recordings — Distribution Statement 2022-H1\tdistribution\tcompleted\t\tUSD\t\t\t2022-12-03T04:53:21.122Z\n' +
+      '40003\tGreenroomSound_2022-H1_statement.pdf\tGreenroom Sound — Neighbouring rights Statement 2022-H1\tneighbouring rights\tcompleted\t\tUSD\t\t\t2022-12-09T19:28:04.423Z\n',
+    // File names are never cut (they are typed into commands); names and types give way.
     table:
-      'ID     NAME                                     TYPE                 PRODUCER               PROCESSING  CREATED\n' +
-      '40001  Lumen Records — Royalty Statement 2022…  royalty              Lumen Records          completed   2022-11-23 11:16\n' +
-      '40002  Hinterland Recordings — Distribution S…  distribution         Hinterland Recordings  completed   2022-12-03 04:53\n' +
-      '40003  Greenroom Sound — Neighbouring rights …  neighbouring rights  Greenroom Sound        completed   2022-12-09 19:28\n',
+      'ID     FILE                                        NAME            TYPE            STAGE      CURRENCY  CREATED\n' +
+      '40001  LumenRecords_2022-H1_statement.pdf          Lumen Records…  royalty         completed  USD       2022-11-23 11:16\n' +
+      '40002  HinterlandRecordings_2022-H1_statement.pdf  Hinterland Re…  distribution    completed  USD       2022-12-03 04:53\n' +
+      '40003  GreenroomSound_2022-H1_statement.pdf        Greenroom Sou…  neighbouring …  completed  USD       2022-12-09 19:28\n',
     footer: 'page 1 of 40 (120 total)\n',
   },
   entities: {
@@ -85,12 +87,12 @@ const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
   },
   recordings: {
     tsv:
-      'ID\tNAME\tARTISTS\tDURATION\tPRODUCTS\n' +
-      'rec_00001\tGolden Hour\tNova Reyes\t3:44\t\n' +
-      'rec_00002\tLullaby Thunder\tMira Ellison, The Midnight Saints\t2:53\t\n' +
-      'rec_00003\tGravity Motel\tThe Velvet Harbors\t4:28\t\n',
+      'ID\tNAME\tISRC\tARTISTS\tDURATION\tPRODUCTS\n' +
+      'rec_00001\tGolden Hour\t\tNova Reyes\t3:44\t\n' +
+      'rec_00002\tLullaby Thunder\t\tMira Ellison, The Midnight Saints\t2:53\t\n' +
+      'rec_00003\tGravity Motel\t\tThe Velvet Harbors\t4:28\t\n',
     table:
-      'ID         NAME             ARTISTS                            DURATION  PRODUCTS\n' +
+      'ID         NAME             ARTISTS                            DURATION\n' +
       'rec_00001  Golden Hour      Nova Reyes                         3:44\n' +
       'rec_00002  Lullaby Thunder  Mira Ellison, The Midnight Saints  2:53\n' +
       'rec_00003  Gravity Motel    The Velvet Harbors                 4:28\n',
@@ -98,12 +100,12 @@ const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
   },
   compositions: {
     tsv:
-      'ID\tNAME\tWRITERS\tTYPE\tPRODUCTS\n' +
-      'com_00001\tGolden Hour\tIda Petrov, Rowan Sandoval\toriginal\t\n' +
-      'com_00002\tLullaby Thunder\tNova Mercer\tadaptation\t\n' +
-      'com_00003\tGravity Motel\tMira Kowalski, Zara Moreau, Greta Yilmaz\toriginal\t\n',
+      'ID\tNAME\tISWC\tWRITERS\tTYPE\tPRODUCTS\n' +
+      'com_00001\tGolden Hour\t\tIda Petrov, Rowan Sandoval\toriginal\t\n' +
+      'com_00002\tLullaby Thunder\t\tNova Mercer\tadaptation\t\n' +
+      'com_00003\tGravity Motel\t\tMira Kowalski, Zara Moreau, Greta Yilmaz\toriginal\t\n',
     table:
-      'ID         NAME             WRITERS                                   TYPE        PRODUCTS\n' +
+      'ID         NAME             WRITERS                                   TYPE\n' +
       'com_00001  Golden Hour      Ida Petrov, Rowan Sandoval                original\n' +
       'com_00002  Lullaby Thunder  Nova Mercer                               adaptation\n' +
       'com_00003  Gravity Motel    Mira Kowalski, Zara Moreau, Greta Yilmaz  original\n',
@@ -226,7 +228,7 @@ describe('pds <resource> get', () => {
         'id                    40001\n' +
         'file_name             LumenRecords_2022-H1_statement.pdf\n' +
         'file_type             application/pdf\n' +
-        'file_size             3229981\n' +
+        'file_size             616\n' +
         'statement_name        Lumen Records — Royalty Statement 2022-H1\n' +
         'statement_type        royalty\n' +
         'statement_category    recording\n' +
@@ -459,9 +461,9 @@ describe('resource flags', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'ID\tNAME\tARTISTS\tDURATION\tPRODUCTS\n' +
-        'rec_00001\tGolden Hour\tNova Reyes\t3:44\t3\n' +
-        'rec_00002\tLullaby Thunder\tMira Ellison, The Midnight Saints\t2:53\t1\n',
+        'ID\tNAME\tISRC\tARTISTS\tDURATION\tPRODUCTS\n' +
+        'rec_00001\tGolden Hour\t\tNova Reyes\t3:44\t3\n' +
+        'rec_00002\tLullaby Thunder\t\tMira Ellison, The Midnight Saints\t2:53\t1\n',
       stderr: '',
     });
     expect((await runCli(emulator, ['compositions', 'ls', '--products', '--per-page', '1', '-q'])).code).toBe(0);

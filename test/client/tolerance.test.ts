@@ -68,8 +68,9 @@ describe('a service that drifted from the spec', () => {
     // The drifted form loses the service's order across types; the hits and scores are the same.
     expect(lines(result.drifted.stdout).sort()).toEqual(lines(result.spec.stdout).sort());
     const json = JSON.parse((await runCli(drifted, ['search', 'nova', '--json'])).stdout) as Record<string, unknown>[];
-    // Unknown fields are kept in --json.
-    expect(json[0]).toMatchObject({ type: expect.any(String), id: expect.any(String), name: expect.any(String), score: expect.any(Number), matched_keywords: ['nova'] });
+    // Every field of a match is kept in --json as the service sent it (its rank too); it gains its group's type.
+    expect(json[0]).toMatchObject({ type: expect.any(String), id: expect.any(String), name: expect.any(String), rank: expect.any(Number), matched_keywords: ['nova'] });
+    expect(json[0]).not.toHaveProperty('score');
   });
 
   it('search --type and --limit work on the drifted form too', async () => {

@@ -1,5 +1,6 @@
 // What a token reaches, as told by GET /v1/projects.
 import type { Project } from '../../lib/schemas.js';
+import { projectLabel } from '../projects/view.js';
 
 export type Scope = { type: 'organization'; projects: number } | { type: 'project'; id: string; name: string };
 
@@ -12,7 +13,7 @@ export type Scope = { type: 'organization'; projects: number } | { type: 'projec
  */
 export function scopeOf(projects: Project[]): Scope {
   const [only] = projects;
-  if (projects.length === 1 && only) return { type: 'project', id: only.id, name: only.name };
+  if (projects.length === 1 && only) return { type: 'project', id: only.id, name: projectLabel(only) };
   return { type: 'organization', projects: projects.length };
 }
 

@@ -3,9 +3,7 @@ import type { ResourceName } from '../../lib/api/catalog.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import { notFoundIn } from '../../lib/not-found.js';
 import { resourceQuery } from './flags.js';
-import { withIncludes } from './views.js';
-import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
-import { schemaFields } from '../../lib/fields.js';
+import { detailView, listFields } from './views.js';
 import { CATALOG } from './resources.js';
 import type { GetOptions } from './index.js';
 
@@ -15,20 +13,24 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const resource = opts.resource as ResourceName;
   const id = checkResourceId(resource, opts.args[0]);
   const extra = resourceQuery(opts);
-  ctx.output.checkFields(withIncludes(resource, schemaFields(RESOURCE_SCHEMAS[resource].detail)), resource);
+  ctx.output.checkFields(listFields(resource), resource);
   const projectId = ctx.project();
   const record = await ctx.api.catalog.get(resource, projectId, id, extra).catch(async (error: unknown) => {
     throw error instanceof NotFoundError ? await notFoundIn(ctx.api, CATALOG[resource].singular, id, projectId, error) : error;
   });
-  await ctx.output.record(record);
+  // The data formats, --jq and --fields get the record as the service sent it; a person its reading.
+  const asReceived = ctx.output.isData || ctx.output.jq !== undefined || ctx.output.fields !== undefined;
+  await ctx.output.record(asReceived ? record : detailView(record));
 }
 
 /**
  * A record's id, checked before any request (get, download, the agents' tools): statement ids are
  * whole numbers; any other id is not empty and has nothing that would change the URL (a path
- * separator, `?`, `#`) or that no id has (white space).
+ * separator, `?`, `#`) or that no id has (white space). A number (an agent's tool call, the
+ * deployed service's ids) is taken as its digits.
  */
-export function checkResourceId(resource: ResourceName, raw: string): string {
+export function checkResourceId(resource: ResourceName, given: string | number): string {
+  const raw = String(given);
   const id = raw.trim();
   if (resource === 'statements' && !/^\d+$/.test(id)) {
     throw new UsageError(`invalid statement id '${raw}': statement ids are whole numbers`);

@@ -11,10 +11,9 @@ import type { Context } from '../../lib/context.js';
 import { configDir, readConfig } from '../../lib/config.js';
 import { Project, listOf } from '../../lib/schemas.js';
 import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
-import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
 import { PROJECT_SHAPE, shapeFields } from '../../lib/api/shapes.js';
-import { schemaFields } from '../../lib/fields.js';
-import { withIncludes } from '../catalog/views.js';
+import { projectLabel } from '../projects/view.js';
+import { listFields } from '../catalog/views.js';
 import { safeText } from '../../lib/text.js';
 import { GLOBAL_FLAGS } from '../../lib/global-flags.js';
 import { definitionOf, flagName, type ArgSpec, type Completion, type FlagSpec, type OptionsOf } from '../../lib/verb.js';
@@ -129,7 +128,7 @@ function completionValues(completion: Completion, list: boolean, command: Comman
       return { candidates: () => projects(ctx, 'ids and names') };
     case 'fields': {
       const resource = command.parent?.name() as ResourceName | undefined;
-      if (resource && RESOURCE_NAMES.includes(resource)) return fixed(withIncludes(resource, schemaFields(RESOURCE_SCHEMAS[resource][command.name() === 'get' ? 'detail' : 'item'])), true);
+      if (resource && RESOURCE_NAMES.includes(resource)) return fixed(listFields(resource), true);
       if (command.parent?.name() === 'projects') return fixed(shapeFields(PROJECT_SHAPE), true);
       return fixed([]);
     }
@@ -207,7 +206,7 @@ async function cachedProjects(ctx: Context): Promise<{ id: string; name: string 
   try {
     const answer = await ctx.api.http.data({ path: '/v1/projects', timeoutMs: PROJECTS_TIMEOUT_MS, retry: false }, listOf(Project));
     const items = Array.isArray(answer) ? answer : answer.items;
-    const list = items.map((project) => ({ id: project.id, name: project.name }));
+    const list = items.map((project) => ({ id: project.id, name: projectLabel(project) }));
     const cache: ProjectsCache = { at: Date.now(), apiUrl, profile, credential, projects: list };
     // A cache that cannot be written (a planted link, a read-only disk) costs the next Tab a request.
     await mkdir(configDir(ctx.env), { recursive: true, mode: 0o700 })

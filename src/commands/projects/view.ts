@@ -7,3 +7,8 @@ export const projectColumns: Column<Project>[] = [
   { header: 'name', value: (p) => p.name },
   { header: 'created', value: (p) => p.created_at, date: true },
 ];
+
+/** What a project is called in a sentence: its name, or its id when the service sent no name. */
+export function projectLabel(project: Pick<Project, 'id' | 'name'>): string {
+  return typeof project.name === 'string' && project.name !== '' ? project.name : project.id;
+}

@@ -12,6 +12,7 @@ import { safeText } from '../../lib/text.js';
 import { endsMidLine, openSandbox, readPath, writeResults, type Sandbox } from './session.js';
 import type { shell } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
+import { projectLabel } from '../projects/view.js';
 
 type Options = OptionsOf<typeof shell>;
 
@@ -192,11 +193,11 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
 
   const host = terminalHost(ctx, sandbox, prompt, lineRequest);
 
-  ctx.output.info(`sandbox of ${project.name}: each line runs with bash; \`cat AGENTS.md\` describes the files, \`exit\` or Ctrl-D leaves`, 'dim');
+  ctx.output.info(`sandbox of ${projectLabel(project)}: each line runs with bash; \`cat AGENTS.md\` describes the files, \`exit\` or Ctrl-D leaves`, 'dim');
   let code = 0;
   try {
     for (;;) {
-      rl.setPrompt(paint(`pds:${safeText(project.name)}:${safeText(displayDir(state))}$ `));
+      rl.setPrompt(paint(`pds:${safeText(projectLabel(project))}:${safeText(displayDir(state))}$ `));
       rl.prompt();
       const next = await lines.next();
       if (next.done) {

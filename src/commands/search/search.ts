@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import { singularType, type SearchHit } from '../../lib/api/projects.js';
+import { hitName, hitScore, singularType, type SearchHit } from '../../lib/api/projects.js';
 import type { Column } from '../../lib/output.js';
 import { UsageError } from '../../lib/errors.js';
 import { commaList } from '../../lib/verb-options.js';
@@ -14,8 +14,9 @@ import { SEARCH_TYPES } from './index.js';
 const columns: Column<SearchHit>[] = [
   { header: 'type', value: (hit) => hit.type },
   { header: 'id', value: (hit) => hit.id },
-  { header: 'name', value: (hit) => hit.name },
-  { header: 'score', value: (hit) => Math.round(hit.score * 1000) / 1000 },
+  // A contract of the deployed service is named by the file it matched in.
+  { header: 'name', value: hitName },
+  { header: 'score', value: (hit) => Math.round(hitScore(hit) * 1000) / 1000 },
 ];
 
 export async function run(opts: Options, ctx: Context): Promise<void> {

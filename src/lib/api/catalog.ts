@@ -2,9 +2,10 @@
 // one table describes them and one set of functions serves all (no per-resource near-copies).
 import type { HttpClient, QueryValue } from '../http.js';
 import { ServiceError } from '../errors.js';
-import { listShape, type Shape } from '../shape.js';
-import { ITEM_SHAPES } from './shapes.js';
-import type { Artist, Composition, Contract, Entity, Recording, Relation, Statement, StatementDetail, Writer } from '../schemas.js';
+import { listShape } from '../shape.js';
+import { ITEM_SHAPES, RECORD_SHAPE } from './shapes.js';
+import { driftNotes } from './drift.js';
+import type { Artist, Composition, Contract, Entity, Recording, Relation, Statement, Writer } from '../schemas.js';
 
 // The zod schemas of each resource are in catalog-schemas.ts, loaded when a record is fetched by id
 // or a page fails its plain check: a list that goes well loads no zod.
@@ -22,7 +23,7 @@ export const RESOURCES = {
 /** The record types of each resource: in a list, and fetched by id. */
 interface Records {
   contracts: { item: Contract; detail: Contract };
-  statements: { item: Statement; detail: StatementDetail };
+  statements: { item: Statement; detail: Statement };
   entities: { item: Entity; detail: Entity };
   relations: { item: Relation; detail: Relation };
   artists: { item: Artist; detail: Artist };
@@ -66,18 +67,11 @@ export interface ListQuery {
   signal?: AbortSignal;
 }
 
-/** The list shape of each resource, made once (its check is made once per shape object). */
-const listShapes = new Map<ResourceName, Shape>();
-function listShapeOf(resource: ResourceName): Shape {
-  let shape = listShapes.get(resource);
-  if (!shape) {
-    shape = listShape(ITEM_SHAPES[resource]);
-    listShapes.set(resource, shape);
-  }
-  return shape;
-}
+/** What a list page must be: an array of records with ids, or the paged envelope of them. */
+const LIST_SHAPE = listShape(RECORD_SHAPE);
 
 export function createCatalogApi(http: HttpClient) {
+  const drift = http.tracing ? driftNotes((line) => http.trace(line)) : undefined;
   const listPage = async <R extends ResourceName>(resource: R, query: ListQuery): Promise<ListPage<ResourceItem<R>>> => {
     const { path } = RESOURCES[resource];
     const data = await http.shapedData<ResourceItem<R>[] | { items: ResourceItem<R>[]; total_count: number; page: number; per_page: number }>(
@@ -86,10 +80,12 @@ export function createCatalogApi(http: HttpClient) {
         query: { projectId: query.projectId, page: query.page, perPage: query.perPage, ...query.extra },
         ...(query.signal ? { signal: query.signal } : {}),
       },
-      listShapeOf(resource),
+      LIST_SHAPE,
       async () => (await import('./catalog-schemas.js')).listSchemaOf(resource),
     );
-    return toPage(data, query);
+    const page = toPage(data, query);
+    drift?.(resource, ITEM_SHAPES[resource], page.items);
+    return page;
   };
 
   return {
@@ -108,10 +104,12 @@ export function createCatalogApi(http: HttpClient) {
     ): Promise<ResourceDetail<R>> {
       const { path } = RESOURCES[resource];
       const { RESOURCE_SCHEMAS } = await import('./catalog-schemas.js');
-      return (await http.data(
+      const record = (await http.data(
         { path: `${path}/${encodeURIComponent(id)}`, query: { projectId, ...extra } },
         RESOURCE_SCHEMAS[resource].detail,
       )) as ResourceDetail<R>;
+      drift?.(resource, ITEM_SHAPES[resource], [record]);
+      return record;
     },
   };
 }

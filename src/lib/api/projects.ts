@@ -4,15 +4,20 @@ import type { HttpClient } from '../http.js';
 import type { KnowledgeResults, Project } from '../schemas.js';
 import { listShape } from '../shape.js';
 import { toPage } from './catalog.js';
-import { PROJECT_SHAPE } from './shapes.js';
+import { PROJECT_RECORD_SHAPE, PROJECT_SHAPE } from './shapes.js';
+import { driftNotes } from './drift.js';
 
 // zod, and the schemas, are loaded by the calls that check with them: `projects ls` checks its
 // list by its plain shape (shape.ts), and a run that goes well loads neither.
 const schemas = () => import('../schemas.js');
-const PROJECTS_SHAPE = listShape(PROJECT_SHAPE);
+const PROJECTS_SHAPE = listShape(PROJECT_RECORD_SHAPE);
 
-/** One search hit, whichever form the service answered in. Unknown fields are kept. */
-export type SearchHit = { type: string; id: string; name: string; score: number } & Record<string, unknown>;
+/**
+ * One search hit, whichever form the service answered in, with every field it sent: the spec's
+ * `{type, id, name, score}`, or a match of the grouped form, which gains the `type` of its group
+ * (and keeps its `rank`, and a contract's `matched_file_name`).
+ */
+export type SearchHit = { type: string; id: string | number } & Record<string, unknown>;
 
 
 /** `entities` → `entity`, `artists` → `artist`: the drifted search form keys by plural type. */
@@ -21,6 +26,7 @@ export function singularType(name: string): string {
 }
 
 export function createProjectsApi(http: HttpClient) {
+  const drift = http.tracing ? driftNotes((line) => http.trace(line)) : undefined;
   return {
     async list(): Promise<Project[]> {
       const data = await http.shapedData<Project[] | { items: Project[]; total_count: number; page: number; per_page: number }>(
@@ -28,7 +34,9 @@ export function createProjectsApi(http: HttpClient) {
         PROJECTS_SHAPE,
         async () => (await schemas()).ProjectList,
       );
-      return toPage(data, { page: 1, perPage: 0 }).items;
+      const { items } = toPage(data, { page: 1, perPage: 0 });
+      drift?.('projects', PROJECT_SHAPE, items);
+      return items;
     },
 
     /** `POST /v1/projects` (SERVICE-NOW.md). Never resent: a second one would make a second project. */
@@ -48,7 +56,9 @@ export function createProjectsApi(http: HttpClient) {
 
     async get(projectId: string): Promise<Project> {
       const { Project } = await schemas();
-      return http.data({ path: `/v1/projects/${encodeURIComponent(projectId)}` }, Project);
+      const project = await http.data({ path: `/v1/projects/${encodeURIComponent(projectId)}` }, Project);
+      drift?.('projects', PROJECT_SHAPE, [project]);
+      return project;
     },
 
     async search(projectId: string, q: string): Promise<SearchHit[]> {
@@ -57,15 +67,27 @@ export function createProjectsApi(http: HttpClient) {
         { path: `/v1/projects/${encodeURIComponent(projectId)}/search`, query: { q } },
         SearchData,
       );
-      if (Array.isArray(data)) return data;
-      // The drifted form: {recordings: [{id, name, rank, …}], …}, keyed by plural type.
+      if (Array.isArray(data)) return data.map((hit) => (typeof hit.type === 'string' ? (hit as SearchHit) : { ...hit, type: '' }));
+      // The grouped form: {recordings: [{id, name, rank, …}], contracts: [{id, matched_file_name, …}], …}.
       const hits: SearchHit[] = [];
       for (const [key, matches] of Object.entries(data)) {
         const type = singularType(key);
-        for (const { rank, ...match } of matches) hits.push({ ...match, type, score: rank ?? 0 });
+        for (const match of matches) hits.push({ ...match, type });
       }
       // The service's own order across types is unknown: best rank first, then by name.
-      return hits.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+      return hits.sort((a, b) => hitScore(b) - hitScore(a) || hitName(a).localeCompare(hitName(b)));
     },
   };
+}
+
+/** What a hit is called: its name, or the file a contract matched by (the deployed service). */
+export function hitName(hit: Record<string, unknown>): string {
+  const name = hit.name ?? hit.matched_file_name;
+  return typeof name === 'string' ? name : name === undefined || name === null ? '' : String(name);
+}
+
+/** How well a hit matched: the spec's score, or the grouped form's rank; 0 when neither is a number. */
+export function hitScore(hit: Record<string, unknown>): number {
+  const score = hit.score ?? hit.rank;
+  return typeof score === 'number' && Number.isFinite(score) ? score : 0;
 }
