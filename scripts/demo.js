@@ -9,13 +9,18 @@ requireBuild();
 const configDir = mkdtempSync(join(tmpdir(), 'pds-demo-'));
 const emulator = await startEmulator(['--processing-ms', '300']);
 const env = { PDS_API_URL: emulator.url, PDS_CONFIG_DIR: configDir, PDS_TOKEN: '', PDS_PROJECT: '' };
-const heading = (text) => process.stdout.write(`\n\x1b[1m## ${text}\x1b[0m\n`);
+// Bold headings only for a person at a terminal: `npm run demo > demo.log` gets plain text.
+const bold = process.stdout.isTTY === true && !process.env.NO_COLOR;
+const heading = (text) => process.stdout.write(bold ? `\n\x1b[1m## ${text}\x1b[0m\n` : `\n## ${text}\n`);
 let failures = 0;
 
-/** Shows the command, runs it with the terminal's stdio, and reports a surprising exit code. */
+/** A word as a POSIX shell reads it back: bare when safe, else in single quotes ('\'' for a quote). */
+const shellQuote = (word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** Shows the command as it can be pasted, runs it with the terminal's stdio, and reports a surprising exit code. */
 function step(args, { expect = 0, input } = {}) {
-  const shown = args.map((a) => (/[\s'"|*]/.test(a) ? `'${a}'` : a)).join(' ');
-  process.stdout.write(`\n$ pds ${shown}${input === undefined ? '' : ' (stdin: …)'}\n`);
+  const fed = input === undefined ? '' : `echo ${shellQuote(input.replace(/\n$/, ''))} | `;
+  process.stdout.write(`\n$ ${fed}pds ${args.map(shellQuote).join(' ')}\n`);
   const result = pdsSync(args, env, { stdio: [input === undefined ? 'inherit' : 'pipe', 'inherit', 'inherit'], input });
   if (result.status !== expect) {
     failures++;
@@ -67,7 +72,7 @@ try {
   heading('Explore the project in the sandbox');
   step(['sandbox', 'ls']);
   step(['sandbox', 'exec', 'cat stats.yaml']);
-  step(['sandbox', 'exec', "grep -ril 'nova' artists | head -5"]);
+  step(['sandbox', 'exec', 'grep -ril nova artists | head -5']);
 
   process.stdout.write(`\ndemo finished${failures ? ` with ${failures} unexpected exit code(s)` : ''}\n`);
 } finally {
