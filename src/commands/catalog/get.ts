@@ -18,9 +18,9 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const record = await ctx.api.catalog.get(resource, projectId, id, extra).catch(async (error: unknown) => {
     throw error instanceof NotFoundError ? await notFoundIn(ctx.api, CATALOG[resource].singular, id, projectId, error) : error;
   });
-  // The data formats, --jq and --fields get the record as the service sent it; a person its reading.
-  const asReceived = ctx.output.isData || ctx.output.jq !== undefined || ctx.output.fields !== undefined;
-  await ctx.output.record(asReceived ? record : detailView(record));
+  // A person at a terminal gets the record's reading; every other form the record as it came.
+  const forPerson = ctx.output.mode === 'table' && ctx.output.jq === undefined && ctx.output.fields === undefined;
+  await ctx.output.record(forPerson ? detailView(record) : record);
 }
 
 /**
