@@ -56,6 +56,9 @@ describe.each(FLAVORS)('the %s flavor', (flavor) => {
     const ids = all.stdout.trim().split('\n');
     expect(ids).toHaveLength(listed(resource).length);
     expect(new Set(ids).size).toBe(ids.length);
+    // The flavor really is in play: the deployed service's ids are numbers.
+    const [first] = JSON.parse((await pds([resource, 'ls', '--json', '--per-page', '1'])).stdout) as { id: unknown }[];
+    if (flavor === 'deployed') expect(typeof first?.id).toBe('number');
     for (const args of [[resource, 'ls'], [resource, 'ls', ...(FLAGS[resource] ?? [])]]) {
       const piped = await pds(args);
       expect(piped.code).toBe(0);
