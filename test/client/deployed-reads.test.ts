@@ -324,7 +324,8 @@ describe('pds statements lines', () => {
     expect(replay.requests).toEqual([]);
     const unknown = await pds(['statements', 'lines', '79999']);
     expect(unknown.code).toBe(5);
-    expect(unknown.stderr).toMatch(/^error: .*79999/);
+    // As `statements get` and `download` say it: which statement, in which project.
+    expect(unknown.stderr).toMatch(/^error: statement 79999 not found in project /);
     expect(replay.storage.requests).toEqual([]);
   });
 });

@@ -75,36 +75,29 @@ function listPage(resource: string, q: URLSearchParams, storageUrl: string): unk
   return { ...file, items: shifted, page };
 }
 
-function route(method: string, path: string, q: URLSearchParams, body: Json, server: ReplayServer): Answer {
+/** `/v1/projects…`: the list, one project, and its search and knowledge search. */
+function projectRoute(path: string, q: URLSearchParams): Answer | undefined {
   const projects = example('projects.list').data as Json[];
-  const scoped = path.match(/^\/v1\/projects\/([^/]+)(\/search|\/knowledge\/search)?$/);
-  if (method === 'GET' && path === '/v1/projects') return [200, projects];
-  if (scoped && method === 'GET') {
-    if (!projects.some((p) => p.id === scoped[1])) return notFound('Project');
-    if (!scoped[2]) return [200, scoped[1] === example('projects.get').data.id ? example('projects.get').data : projects.find((p) => p.id === scoped[1])];
-    if (!q.get('q')) return [400, example('error.400.fields')];
-    const [name, word] = scoped[2] === '/search' ? ['projects.search', 'glass'] : ['knowledge.search', 'approval'];
-    const data = example(name).data;
-    if (q.get('q')!.toLowerCase().includes(word)) return [200, data];
-    return [200, scoped[2] === '/search' ? Object.fromEntries(Object.keys(data).map((k) => [k, []])) : { ...data, results: [] }];
-  }
-  const [, resource, id, rest] = path.match(/^\/v1\/([a-z]+)(?:\/([^/]+))?(?:\/(.+))?$/) ?? [];
-  if (!resource || !(resource === 'tags' || resource in CATALOG)) return notFound('Route');
-  if (!projects.some((p) => p.id === q.get('projectId'))) return notFound('Project');
-  if (method === 'GET' && resource === 'tags' && !id) {
-    const tags = items('tags.list').filter((t) => t.scope === (q.get('scope') ?? t.scope));
-    return [200, { ...example('tags.list').data, items: tags, total_count: tags.length }];
-  }
-  if (method === 'GET' && !id) return [200, listPage(resource, q, server.storage.url)];
-  if (method === 'GET' && id && !rest) {
-    const found = records(resource).find((r) => String(r.id) === id || r.internal_uuid === id);
-    return found ? [200, asAsked(found, q, server.storage.url)] : notFound(resource.replace(/s$/, ''));
-  }
+  if (path === '/v1/projects') return [200, projects];
+  const [, id, search] = path.match(/^\/v1\/projects\/([^/]+)(\/search|\/knowledge\/search)?$/) ?? [];
+  if (!id) return undefined;
+  if (!projects.some((p) => p.id === id)) return notFound('Project');
+  if (!search) return [200, id === example('projects.get').data.id ? example('projects.get').data : projects.find((p) => p.id === id)];
+  if (!q.get('q')) return [400, example('error.400.fields')];
+  const [name, word] = search === '/search' ? ['projects.search', 'glass'] : ['knowledge.search', 'approval'];
+  const data = example(name).data;
+  if (q.get('q')!.toLowerCase().includes(word)) return [200, data];
+  return [200, search === '/search' ? Object.fromEntries(Object.keys(data).map((k) => [k, []])) : { ...data, results: [] }];
+}
+
+/** Processes, retry and the upload's mint and complete, for contracts and statements. */
+function documentRoute(method: string, resource: string, id: string, rest: string | undefined, body: Json, server: ReplayServer): Answer {
   if (method === 'GET' && rest === 'processes') {
     const data = example(`${resource}.processes`).data;
-    return [data.staging_id, data.contract_id, data.statement_id].map(String).includes(id!) ? [200, data] : notFound('Staging');
+    return [data.staging_id, data.contract_id, data.statement_id].map(String).includes(id) ? [200, data] : notFound('Staging');
   }
-  if (method === 'POST' && id === 'staging' && rest === `${example('staging.retry').data.staging_id}/retry`) return [200, example('staging.retry').data];
+  const retry = example('staging.retry').data;
+  if (method === 'POST' && id === 'staging' && rest === `${retry.staging_id}/retry`) return [200, retry];
   if (method === 'POST' && id === 'uploads' && !rest) {
     const outcome = server.completeAs ?? (body.context || body.folderName ? 'context' : 'plain');
     const { staging_id, file_path } = example(`uploads.complete.${outcome}`).data;
@@ -119,6 +112,26 @@ function route(method: string, path: string, q: URLSearchParams, body: Json, ser
   return notFound('Route');
 }
 
+function route(method: string, path: string, q: URLSearchParams, body: Json, server: ReplayServer): Answer {
+  const project = method === 'GET' ? projectRoute(path, q) : undefined;
+  if (project) return project;
+  const [, resource, id, rest] = path.match(/^\/v1\/([a-z]+)(?:\/([^/]+))?(?:\/(.+))?$/) ?? [];
+  if (!resource || !(resource === 'tags' || resource in CATALOG)) return notFound('Route');
+  if (!(example('projects.list').data as Json[]).some((p) => p.id === q.get('projectId'))) return notFound('Project');
+  if (method === 'GET' && resource === 'tags' && !id) {
+    const tags = items('tags.list').filter((t) => t.scope === (q.get('scope') ?? t.scope));
+    return [200, { ...example('tags.list').data, items: tags, total_count: tags.length }];
+  }
+  if (resource === 'tags') return notFound('Route');
+  if (method === 'GET' && !id) return [200, listPage(resource, q, server.storage.url)];
+  if (method === 'GET' && !rest) {
+    const found = records(resource).find((r) => String(r.id) === id || r.internal_uuid === id);
+    return found ? [200, asAsked(found, q, server.storage.url)] : notFound(resource.replace(/s$/, ''));
+  }
+  if ((resource === 'contracts' || resource === 'statements') && id) return documentRoute(method, resource, id, rest, body, server);
+  return notFound('Route');
+}
+
 async function listen(answer: (req: ReplayRequest) => [number, Record<string, string>, string], requests: ReplayRequest[]): Promise<Origin> {
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -126,8 +139,13 @@ async function listen(answer: (req: ReplayRequest) => [number, Record<string, st
     const url = new URL(req.url ?? '/', 'http://replay');
     const seen = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body: Buffer.concat(chunks).toString() };
     requests.push(seen);
-    const [status, headers, body] = answer(seen);
-    res.writeHead(status, headers).end(body);
+    try {
+      const [status, headers, body] = answer(seen);
+      res.writeHead(status, headers).end(body);
+    } catch (error) {
+      // A slip of the replay itself: said to the test, not a hang.
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `replay server: ${String(error)}` } }));
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const close = () =>
