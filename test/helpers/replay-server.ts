@@ -33,6 +33,7 @@ export const FIXTURE_DIR = new URL('../fixtures/deployed/', import.meta.url);
 export const example = (name: string): { data: any } => JSON.parse(readFileSync(new URL(`${name}.json`, FIXTURE_DIR), 'utf8'));
 export const STATEMENT_LINES_CSV = 'isrc,territory,streams,licensor_revenue\nGBQAV2600011,GB,1200,4.20\nGBQAV2600011,FR,310,1.05\n';
 const INVENTED_STORAGE = 'https://storage.example';
+const SIGNED_UPLOADS = '/storage/v1/object/upload/sign/';
 const notFound = (what: string): Answer => [404, { error: { message: `${what} not found` } }];
 const items = (name: string): Json[] => example(name).data.items;
 const envelope = (records: Json[]) => ({ items: records, total_count: records.length, page: 1, per_page: 20 });
@@ -101,7 +102,7 @@ function documentRoute(method: string, resource: string, id: string, rest: strin
   if (method === 'POST' && id === 'uploads' && !rest) {
     const outcome = server.completeAs ?? (body.context || body.folderName ? 'context' : 'plain');
     const { staging_id, file_path } = example(`uploads.complete.${outcome}`).data;
-    return [201, { staging_id, file_path, upload_url: `${server.storage.url}/storage/v1/object/upload/sign/${resource}/${file_path}?token=sig` }];
+    return [201, { staging_id, file_path, upload_url: `${server.storage.url}${SIGNED_UPLOADS}${resource}/${file_path}?token=sig` }];
   }
   if (method === 'POST' && id === 'uploads' && rest === 'complete') {
     const done = ['plain', 'context', 'paused'].map((o) => example(`uploads.complete.${o}`).data).find((d) => d.staging_id === body.stagingId);
@@ -168,7 +169,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
   const storage = await listen(({ method, path, query }) => {
     if (query.token !== 'sig') return [400, {}, '{"error":"invalid signature"}'];
     if (method === 'GET' && path === '/exports/72001.csv') return [200, { 'content-type': 'text/csv' }, STATEMENT_LINES_CSV];
-    if (method === 'PUT' && path.startsWith('/storage/v1/object/upload/sign/')) return [200, { 'content-type': 'application/json' }, JSON.stringify({ Key: path.slice(31) })];
+    if (method === 'PUT' && path.startsWith(SIGNED_UPLOADS)) return [200, { 'content-type': 'application/json' }, JSON.stringify({ Key: path.slice(SIGNED_UPLOADS.length) })];
     return [404, {}, '{"error":"not found"}'];
   }, []);
   let remaining = 600;
