@@ -206,22 +206,6 @@ describe('sandbox exec', () => {
     expect(results[3]).toMatchObject({ stdout: 'out\n', stderr: 'err\n' });
   });
 
-  it('supports the tools AGENTS.md suggests over the generated YAML', async () => {
-    const agents = SandboxFile.parse(await dataOf(await files('AGENTS.md')));
-    const block = /```bash\n([\s\S]*?)```/.exec(agents.type === 'file' ? agents.content : '')?.[1] ?? '';
-    const commands = block.trim().split('\n');
-    expect(commands.length).toBeGreaterThan(4);
-    const results = await run(commands);
-    for (const result of results) {
-      expect({ command: result.command, exitCode: result.exitCode, stderr: result.stderr }).toEqual({
-        command: result.command,
-        exitCode: 0,
-        stderr: '',
-      });
-      expect(result.stdout).not.toBe('');
-    }
-  });
-
   it('refuses a missing, empty or non-string commands list and other content types', async () => {
     for (const [body, message] of [
       [{}, 'commands is required: an array of bash commands'],

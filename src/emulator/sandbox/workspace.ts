@@ -284,12 +284,15 @@ cat stats.yaml
 ls contracts | head
 grep -h 'type:' contracts/*/extracted/royalties.yaml | sort | uniq -c | sort -rn
 grep -l 'role: assignee' entities/*/metadata.yaml | wc -l
-yq '.name' artists/*.yaml | sort | head
+yq -N '.name' artists/*.yaml | sort | head
+yq ea '[.] | length' artists/*.yaml
 yq -o json '.' contracts/contract_*/uploaded.yaml | jq -s 'map({id, name, parties: (.parties | length)})'
 find entities -name merged.yaml
 \`\`\`
 
 \`grep\`, \`find\`, \`jq\`, \`yq\`, \`awk\`, \`sed\`, \`sort\`, \`uniq\`, \`wc\` and most coreutils are available; there is no \`sqlite3\`, \`python\` or \`curl\`.
+\`yq\` reads several files as mikefarah's yq does: each file on its own, a \`---\` line between their
+YAML (\`-N\` leaves it out); \`yq ea\` (eval-all) evaluates the expression once over every document.
 `;
 }
 
