@@ -245,6 +245,21 @@ describe('gets: --json is the record the service sent; a terminal shows its part
     expect(stdout).toContain('Key person clause');
   });
 
+  it('piped, a get draws what a terminal draws: includes by their own names, objects by their parts, not as JSON', async () => {
+    const contract = await pds(['contracts', 'get', '61001', '--include', INCLUDES, '--score', '--extractor-ids', '12']);
+    expect(contract.code).toBe(0);
+    // As a top-level include is drawn (`royalties<TAB>…`), never the `extractions` object whole.
+    for (const include of INCLUDES.split(',')) expect(contract.stdout).toMatch(new RegExp(`^${include}\\t`, 'm'));
+    expect(contract.stdout).not.toMatch(/^extractions\t/m);
+    expect(contract.stdout).toMatch(/^score\S*\t0\.91$/m);
+    const statement = await pds(['statements', 'get', '72001']);
+    expect(statement.stdout).toMatch(/^\S*licensor_revenue\t4368\.12$/m);
+    for (const output of [contract.stdout, statement.stdout]) {
+      const objects = output.split('\n').filter((line) => line.split('\t')[1]?.startsWith('{'));
+      expect(objects).toEqual([]);
+    }
+  });
+
   it('recordings get shows every identifier with its source and the creators with their roles', async () => {
     const { stdout } = await onTty(['recordings', 'get', '7701', '--products']);
     expect(queryOf('/v1/recordings/7701')).toMatchObject({ includeProducts: 'true' });
