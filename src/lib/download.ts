@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { InterruptedError, PdsError, ServiceError, UsageError } from './errors.js';
 import type { Context } from './context.js';
 import { createTransport, type HttpResponse, type Transport } from './transport.js';
+import { refusePlainHttp } from './http-safety.js';
 import { formatBytes } from './text.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -52,12 +53,16 @@ export interface SaveOptions {
   onBytes?(received: number, total: number | undefined): void;
   /** The file is a PDF (its first bytes are checked); false for a statement of another format. */
   pdf?: boolean;
+  /** --allow-http and its kin: a signed URL over plain http to a host that is not loopback is fetched. */
+  allowHttp: boolean;
+  /** How the user raises maxBytes, for the error that says it was reached (a command without --max-size says none). */
+  maxSizeHint?: string;
 }
 
 /** Whether a download link names a PDF: by its type, else by its name; a link naming neither is taken as one. */
-export function isPdf(link: { fileName?: string | null | undefined; fileType?: string | null | undefined }): boolean {
-  if (link.fileType) return link.fileType.toLowerCase() === 'application/pdf';
-  return !link.fileName || /\.pdf$/i.test(link.fileName);
+export function isPdf(link: Record<string, unknown>): boolean {
+  if (typeof link.fileType === 'string' && link.fileType !== '') return link.fileType.toLowerCase() === 'application/pdf';
+  return typeof link.fileName !== 'string' || link.fileName === '' || /\.pdf$/i.test(link.fileName);
 }
 
 /** What every fetch from storage in a command shares: its Ctrl-C, its timeout as the idle limit, --verbose. */
@@ -69,6 +74,8 @@ export function storageOptions(ctx: Context, force: boolean, maxBytes = DEFAULT_
     maxBytes,
     userAgent: `pds/${ctx.version} node/${process.versions.node}`,
     force,
+    allowHttp: ctx.settings.allowHttp,
+    maxSizeHint: 'raise the limit with --max-size <size> (e.g. 2G), if the file is expected to be that large',
     ...(ctx.settings.verbose ? { trace: (line: string) => ctx.io.stderr.write(`${line}\n`) } : {}),
   };
 }
@@ -213,6 +220,14 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
   if (target.protocol !== 'https:' && target.protocol !== 'http:') {
     throw new ServiceError(`the service gave a download URL that is not http(s): ${target.protocol}`);
   }
+  // Before any connection: the signed URL is a credential for the file, and the file is the user's data.
+  refusePlainHttp({
+    url: target,
+    allowHttp: options.allowHttp,
+    what: 'the signed download URL',
+    instead: 'a service whose storage answers over https',
+    details: [`the service's download URL is http://${target.host}${target.pathname}`],
+  });
   const ending = new AbortController();
   let idled = false;
   const timer = setTimeout(() => {
@@ -261,7 +276,7 @@ async function receive(
   let received = 0;
   let head = Buffer.alloc(0);
   const pdf = options.pdf !== false;
-  if (total !== undefined && total > options.maxBytes) throw tooLarge(options.maxBytes, `it is ${formatBytes(total)}`);
+  if (total !== undefined && total > options.maxBytes) throw tooLarge(options, `it is ${formatBytes(total)}`);
   try {
     for await (const chunk of response.body) {
       request.touch();
@@ -271,7 +286,7 @@ async function receive(
       if (total !== undefined && after > total) {
         throw new ServiceError(`the storage host sent more than the ${total} bytes it announced (Content-Length); pds stopped reading`);
       }
-      if (after > options.maxBytes) throw tooLarge(options.maxBytes, 'more arrived');
+      if (after > options.maxBytes) throw tooLarge(options, 'more arrived');
       if (pdf && head.length < PDF_MAGIC.length) {
         head = Buffer.concat([head, chunk]);
         const n = Math.min(head.length, PDF_MAGIC.length);
@@ -321,9 +336,12 @@ function failure(
   return new ServiceError(`cannot reach the storage host ${origin}${code ? ` (${code})` : ''}`, { cause: error });
 }
 
-const tooLarge = (limit: number, what: string): ServiceError =>
-  new ServiceError(`the download is larger than the --max-size limit of ${formatBytes(limit)} (${what}); pds stopped reading it`, {
-    details: ['raise the limit with --max-size <size> (e.g. 2G), if the file is expected to be that large'],
+/** The body is larger than SaveOptions.maxBytes: reading stopped there (or never began, by its Content-Length). */
+export class TooLargeError extends ServiceError {}
+
+const tooLarge = ({ maxBytes, maxSizeHint }: SaveOptions, what: string): TooLargeError =>
+  new TooLargeError(`the download is larger than the ${maxSizeHint === undefined ? '' : '--max-size '}limit of ${formatBytes(maxBytes)} (${what}); pds stopped reading it`, {
+    details: maxSizeHint === undefined ? [] : [maxSizeHint],
   });
 
 const notPdf = (): ServiceError => new ServiceError('the storage host sent a file that is not a PDF (it does not start with %PDF-)');

@@ -38,6 +38,8 @@ export const EXTRACTIONS = [
   'extract-splits',
   'extract-targets',
   'extract-balances',
+  // The deployed service's addition (SERVICE-NOW.md); a service of the seed's time refuses it itself.
+  'extract-language',
 ] as const;
 export type ExtractionName = (typeof EXTRACTIONS)[number];
 

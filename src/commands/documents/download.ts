@@ -72,7 +72,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
       try {
         const link = await linkOf(ctx, kind, projectId, entry.id);
         await earlier;
-        entry.path = targetOf(destination, link.fileName, kind, entry.id, claims);
+        entry.path = targetOf(destination, typeof link.fileName === 'string' ? link.fileName : undefined, kind, entry.id, claims);
         claimed();
         if (dryRun) {
           entry.planned = true;

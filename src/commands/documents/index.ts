@@ -10,7 +10,7 @@ export const WATCH_FLAGS = {
 } as const;
 
 const STATUS_FLAGS = {
-  watch: { type: 'boolean', short: 'w', help: 'poll until processing completed or failed (exit 7 if it failed; Ctrl-C stops)' },
+  watch: { type: 'boolean', short: 'w', help: 'poll until processing completed, failed or paused (exit 7 if it failed or paused; Ctrl-C stops)' },
   ...WATCH_FLAGS,
 } as const;
 
@@ -24,6 +24,25 @@ const DOWNLOAD_FLAGS = {
   maxSize: { type: 'string', value: 'size', help: 'refuse a file larger than this, e.g. 500M or 2G (default 1G)' },
 } as const;
 
+
+/** `pds statements lines`: where the CSV goes, as `download` says it. */
+const LINES_FLAGS = {
+  output: { type: 'string', short: 'o', value: 'file', help: 'save the CSV to this file (default: print it); never replaces a file without --force' },
+  force: { type: 'boolean', help: 'replace an existing file' },
+  maxSize: { type: 'string', value: 'size', help: 'refuse lines larger than this, e.g. 500M or 2G (default 1G)' },
+} as const;
+
+/** `pds statements lines`: a processed statement's lines, as the service exports them (CSV). */
+export const statementLines = verb({
+  name: 'lines',
+  description: "a processed statement's lines as CSV (GET /v1/statements/{id}?detailed=true, then its signed csv_url); prints them or saves them with -o",
+  args: [{ name: 'id', help: 'the statement id', required: true }],
+  flags: LINES_FLAGS,
+  dryRun: 'honoured',
+  examples: [['pds statements lines 40001', 'the CSV on stdout'], ['pds statements lines 40001 -o q1-lines.csv']],
+  load: () => import('./lines.js'),
+});
+export type LinesOptions = OptionsOf<typeof statementLines>;
 
 /** `pds contracts|statements tag`: the complete list by default, or a change to it. */
 const TAG_FLAGS = {
@@ -69,7 +88,7 @@ export const updateStatement = verb({
   examples: [['pds statements update 40001 --payee "Nova Records" --accounting-period 2026Q1'], ['pds statements update 40001 --clear-payor']],
   load: () => import('./update.js'),
 });
-export type StatusOptions = OptionsOf<VerbDef<typeof STATUS_FLAGS, [{ name: 'id'; help: ''; required: true }], Kind>>;
+export type StatusOptions = OptionsOf<VerbDef<typeof STATUS_FLAGS, [{ name: 'ids'; help: ''; required: true; variadic: true }], Kind>>;
 export type DownloadOptions = OptionsOf<VerbDef<typeof DOWNLOAD_FLAGS, [{ name: 'ids'; help: ''; variadic: true }], Kind>>;
 
 /** `pds contracts status|download`, `pds statements status|download`. */
@@ -77,11 +96,11 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
   const noun = `${kind}s`;
   const status = verb({
     name: 'status',
-    description: `processing status of a ${kind} upload: stages, ${kind === 'contract' ? 'extractions' : 'processing'}, failure details`,
+    description: `processing status of ${kind} uploads, each id in turn: stages, ${kind === 'contract' ? 'extractions' : 'processing'}, why one failed or paused`,
     args: [
       kind === 'contract'
-        ? { name: 'staging-id', help: 'the staging_id an upload printed', required: true }
-        : { name: 'id', help: 'a staging_id from an upload, or a statement id', required: true },
+        ? { name: 'staging-ids', help: 'the staging_id an upload printed; several are shown in turn', required: true, variadic: true }
+        : { name: 'ids', help: 'a staging_id from an upload, or a statement id; several are shown in turn', required: true, variadic: true },
     ],
     flags: STATUS_FLAGS,
     fixed: { kind },
@@ -92,7 +111,11 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
             ["pds upload contract deal.pdf --jq '.[0].upload.staging_id' | xargs pds contracts status", 'the staging id an upload printed'],
             ["pds upload contract deal.pdf --jq '.[0].upload.staging_id' | xargs pds contracts status --watch", 'until processing ends'],
           ]
-        : [['pds statements status 40001', 'a statement id, or the staging id of an upload'], ['pds upload statement q1.pdf --jq \'.[0].upload.staging_id\' | xargs pds statements status --watch']],
+        : [
+            ['pds statements status 40001', 'a statement id, or the staging id of an upload'],
+            ['pds statements status 40001 40002', 'each in turn; the exit code is the worst of them'],
+            ["pds upload statement q1.pdf --jq '.[0].upload.staging_id' | xargs pds statements status --watch"],
+          ],
     load: () => import('./status.js'),
   });
   const download = verb({
@@ -133,5 +156,5 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
     examples: kind === 'contract' ? [['pds contracts tag 20001 urgent review'], ['pds contracts tag 20001 --add signed']] : [['pds statements tag 40001 q1 spotify'], ['pds statements tag 40001 --clear']],
     load: () => import('./tag.js'),
   });
-  return [status, download, retry, tag, ...(kind === 'statement' ? [updateStatement] : [])];
+  return [status, download, retry, tag, ...(kind === 'statement' ? [updateStatement, statementLines] : [])];
 }

@@ -5,37 +5,45 @@ import { DOCUMENT_KINDS, type DocumentKind, type DocumentProcesses } from '../..
 import { InterruptedError, UsageError } from '../../lib/errors.js';
 import type { Extraction, StatementProcesses } from '../../lib/schemas.js';
 
-export type Outcome = 'running' | 'completed' | 'failed';
+/** `paused`: the service holds the upload until it is retried (a quota); it does not end by waiting. */
+export type Outcome = 'running' | 'completed' | 'failed' | 'paused';
 
 export interface Progress {
   outcome: Outcome;
-  stagingId: number;
+  stagingId: number | string;
   stagingStage: string;
   /** The contract or statement the upload became; null until staging completes. */
-  resultId: number | null;
+  resultId: number | string | null;
   extractions: Extraction[];
   /** Statement processing: its status and stage number, once staging completed. */
-  processing: { status: string; stage: number | null } | null;
-  /** Why it failed: the staging check's details, failed extractions, processing remarks. */
+  processing: { status: string; stage: number | string | null } | null;
+  /** Why it failed or paused: the staging check's details, failed extractions, processing remarks. */
   failure: string[];
 }
 
 /** `extract-royalties` → `royalties`: what the user typed with --extract. */
 export const shortExtraction = (name: string): string => name.replace(/^extract-/, '');
 
+/** A value of the service's as text for a line: a string as it is, anything else as JSON. */
+const asText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
+
 function detailLines(info: Record<string, unknown>): string[] {
-  return Object.entries(info).map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return Object.entries(info).map(([key, value]) => `${key}: ${asText(value)}`);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An id as the service sent it (a number, or a string); null when it sent none or something else. */
+const idOf = (value: unknown): number | string | null => (typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : null);
 
 /**
  * The staging check's details from either form of `staging_processes.info`: the spec's flat
  * `{check, status, message, …}`, or the deployed `{staging_check: {status, info}}`, whose `info`
  * (the reason) reads as `message`. Flat keys win when a service sends both.
  */
-export function stagingCheck(info: Record<string, unknown>): Record<string, unknown> {
+export function stagingCheck(info: unknown): Record<string, unknown> {
+  if (!isRecord(info)) return {};
   const { staging_check: nested, ...flat } = info;
   if (!isRecord(nested)) return info;
   const { status, info: reason, ...rest } = nested;
@@ -47,67 +55,81 @@ export function stagingCheck(info: Record<string, unknown>): Record<string, unkn
 
 export interface StatementRun {
   status: string;
-  stage: number | null;
+  stage: number | string | null;
   remarks: Record<string, unknown>;
 }
 
 /** Statement processing from either form: `processing_processes`, or the newer `extraction_processes`. */
 export function statementRun(p: StatementProcesses): { run: StatementRun | null; done: boolean } {
-  if (p.processing_processes !== undefined || p.extraction_processes === undefined) {
-    return { run: p.processing_processes ?? null, done: p.processing_done ?? false };
-  }
-  const run = p.extraction_processes;
+  const seedForm = p.processing_processes !== undefined || p.extraction_processes === undefined;
+  const raw = seedForm ? p.processing_processes : p.extraction_processes;
+  const done = (seedForm ? p.processing_done : p.extraction_done) === true;
+  if (!isRecord(raw)) return { run: null, done };
+  // The spec's run says its status and a stage number; the deployed one its stage (a word) and step.
+  const status = seedForm ? raw.status : raw.stage;
+  const stage = seedForm ? raw.stage : raw.step;
   return {
-    run: run && { status: run.stage, stage: run.step ?? null, remarks: run.remarks ?? {} },
-    done: p.extraction_done ?? false,
+    run: {
+      status: typeof status === 'string' ? status : 'unknown',
+      stage: typeof stage === 'number' || typeof stage === 'string' ? stage : null,
+      remarks: isRecord(raw.remarks) ? raw.remarks : {},
+    },
+    done,
   };
 }
 
-export function progressOf(processes: DocumentProcesses): Progress {
+/** A contract's extractions as the service listed them; entries that are not objects are left out. */
+function extractionsOf(run: unknown): Extraction[] {
+  const list = isRecord(run) && Array.isArray(run.extractions) ? run.extractions : [];
+  return list.filter(isRecord).map((e) => ({
+    name: typeof e.name === 'string' ? e.name : asText(e.name ?? ''),
+    status: typeof e.status === 'string' ? e.status : 'unknown',
+    completed_at: typeof e.completed_at === 'string' ? e.completed_at : null,
+  }));
+}
+
+/**
+ * What a processes object means. The staging stage is what it acts on (checked when the answer was
+ * read); every other field is read as the service sent it, in either form, and one that is missing or
+ * of another type counts as not there yet. `requested` is the id asked for, for a service that
+ * leaves the staging id out.
+ */
+export function progressOf(processes: DocumentProcesses, requested?: number | string): Progress {
   const p = processes.data;
   const staging = p.staging_processes;
-  const base = { stagingId: p.staging_id, stagingStage: staging.stage };
-  // Staging that ended without a result: failed, or paused (which waits for a retry, not for
-  // time: a watch that went on would only run out).
-  const stagingFailure = (failure: string[]): Progress => ({ ...base, outcome: 'failed', resultId: null, extractions: [], processing: null, failure });
-  if (staging.stage === 'paused') {
-    const reason = (p as Record<string, unknown>).pause_reason ?? staging.info.pause_reason;
-    return stagingFailure(['the service paused the upload', ...(typeof reason === 'string' ? [reason] : []), `resume it with \`pds ${processes.kind}s retry ${p.staging_id}\``]);
+  const info = isRecord(staging.info) ? staging.info : {};
+  const stagingId = idOf(p.staging_id) ?? requested ?? '?';
+  const base = { stagingId, stagingStage: staging.stage };
+  const noRun = { resultId: null, extractions: [], processing: null };
+  // Paused waits for a retry, not for time: a watch that went on would only run out. The deployed
+  // service may say so by its pause reason and the retry it offers rather than by the stage.
+  const reason = p.pause_reason ?? info.pause_reason;
+  const retryOffered = Array.isArray(p.available_actions) && p.available_actions.includes('retry');
+  if (staging.stage === 'paused' || (retryOffered && typeof reason === 'string' && reason !== '')) {
+    return { ...base, ...noRun, outcome: 'paused', failure: ['the service paused the upload', ...(typeof reason === 'string' ? [reason] : []), `resume it with \`pds ${processes.kind}s retry ${stagingId}\``] };
   }
-  if (staging.stage === 'failed') return stagingFailure(['the staging check failed', ...detailLines(stagingCheck(staging.info))]);
+  if (staging.stage === 'failed') return { ...base, ...noRun, outcome: 'failed', failure: ['the staging check failed', ...detailLines(stagingCheck(staging.info))] };
   if (processes.kind === 'contract') {
     const run = processes.data.extraction_processes;
-    const extractions = run?.extractions ?? [];
+    const extractions = extractionsOf(run);
     const failed = extractions.filter((e) => e.status === 'failed');
-    const resultId = processes.data.contract_id;
-    if (failed.length > 0 || run?.stage === 'failed') {
-      return {
-        ...base,
-        outcome: 'failed',
-        resultId,
-        extractions,
-        processing: null,
-        failure: failed.length > 0 ? failed.map((e) => `extraction ${e.name} failed`) : ['extraction failed'],
-      };
+    const resultId = idOf(processes.data.contract_id);
+    const runStage = isRecord(run) ? run.stage : undefined;
+    if (failed.length > 0 || runStage === 'failed') {
+      const failure = failed.length > 0 ? failed.map((e) => `extraction ${e.name} failed`) : ['extraction failed'];
+      return { ...base, outcome: 'failed', resultId, extractions, processing: null, failure };
     }
     const done =
       staging.stage === 'completed' &&
-      run !== null &&
-      (processes.data.extraction_done || extractions.every((e) => e.status === 'completed'));
+      isRecord(run) &&
+      (processes.data.extraction_done === true || runStage === 'completed' || (extractions.length > 0 && extractions.every((e) => e.status === 'completed')));
     return { ...base, outcome: done ? 'completed' : 'running', resultId, extractions, processing: null, failure: [] };
   }
   const { run, done: processingDone } = statementRun(processes.data);
   const processing = run ? { status: run.status, stage: run.stage } : null;
-  const resultId = processes.data.statement_id;
+  const resultId = idOf(processes.data.statement_id);
   if (run?.status === 'failed') {
-    return {
-      ...base,
-      outcome: 'failed',
-      resultId,
-      extractions: [],
-      processing,
-      failure: ['processing failed', ...detailLines(run.remarks)],
-    };
+    return { ...base, outcome: 'failed', resultId, extractions: [], processing, failure: ['processing failed', ...detailLines(run.remarks)] };
   }
   const done = staging.stage === 'completed' && (processingDone || run?.status === 'completed');
   return { ...base, outcome: done ? 'completed' : 'running', resultId, extractions: [], processing, failure: [] };
@@ -116,7 +138,7 @@ export function progressOf(processes: DocumentProcesses): Progress {
 /** One line for a live display: `staging processing`, `extractions 1/2: royalties ✓ splits …`. */
 export function briefOf(kind: DocumentKind, progress: Progress): string {
   const word = kind === 'contract' ? 'contract' : 'statement';
-  if (progress.outcome === 'failed') return `failed: ${progress.failure.slice(1).join(', ') || progress.failure[0]}`;
+  if (progress.outcome === 'failed' || progress.outcome === 'paused') return `${progress.outcome}: ${progress.failure.slice(1).join(', ') || progress.failure[0]}`;
   if (progress.stagingStage !== 'completed') return `staging ${progress.stagingStage}`;
   const parts = [`${word} ${progress.resultId ?? '?'}`];
   if (kind === 'contract') {
@@ -172,7 +194,7 @@ export async function watchProcesses(ctx: Context, kind: DocumentKind, projectId
   let delay = options.intervalMs;
   for (;;) {
     const processes = await ctx.api.documents.processes(kind, projectId, id);
-    const progress = progressOf(processes);
+    const progress = progressOf(processes, id);
     options.onUpdate?.(processes, progress);
     if (progress.outcome !== 'running') return { processes, progress, timedOut: false };
     const left = deadline - ctx.clock.now();
@@ -185,6 +207,6 @@ export async function watchProcesses(ctx: Context, kind: DocumentKind, projectId
 }
 
 /** The follow-up command for a document, once its staging id (or final id) is known. */
-export function statusCommand(kind: DocumentKind, stagingId: number): string {
+export function statusCommand(kind: DocumentKind, stagingId: number | string): string {
   return `pds ${DOCUMENT_KINDS[kind].noun} status ${stagingId}`;
 }

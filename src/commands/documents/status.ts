@@ -1,43 +1,112 @@
-// `pds contracts status <staging-id>` and `pds statements status <staging-or-statement-id>`.
+// `pds contracts status <staging-id...>` and `pds statements status <staging-or-statement-id...>`:
+// each id in the order given, one block each; the exit code is the worst of them.
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses } from '../../lib/api/documents.js';
-import { PdsError, ProcessingFailedError } from '../../lib/errors.js';
+import { InterruptedError, PdsError, ProcessingFailedError, asPdsError } from '../../lib/errors.js';
+import { errorText } from '../../lib/error-report.js';
 import { briefOf, checkDocumentId, progressOf, stagingCheck, statementRun, statusCommand, watchProcesses, type Progress } from './processes.js';
 import type { StatusOptions } from './index.js';
 
 type Options = StatusOptions;
 
+/** What became of one id: its processes read (and watched), or the error that stopped it. */
+interface Looked {
+  id: string;
+  processes?: DocumentProcesses;
+  progress?: Progress;
+  error?: PdsError;
+}
+
 export async function run(opts: Options, ctx: Context): Promise<number> {
   const kind: DocumentKind = opts.kind;
-  const id = checkDocumentId(kind, opts.args[0]);
+  // Every id is checked before the first request: a typo costs nothing.
+  const ids = opts.args[0].map((raw) => checkDocumentId(kind, raw));
   const projectId = ctx.project();
-  if (!opts.watch) {
-    const processes = await ctx.api.documents.processes(kind, projectId, id);
-    await show(ctx, processes, progressOf(processes));
+  const looked = opts.watch ? await watchAll(ctx, opts, ids, projectId) : await lookAll(ctx, kind, ids, projectId);
+  if (ctx.signal.aborted) throw new InterruptedError();
+  if (looked.length === 1) {
+    const [only] = looked as [Looked];
+    if (only.processes) await show(ctx, only.processes, only.progress as Progress);
+    if (only.error) throw only.error;
     return 0;
   }
-  const spinner = await ctx.output.spinner(`${kind} upload ${id}: checking`);
-  let result;
+  if (await ctx.output.asData(looked.map((one) => one.processes?.data ?? { id: one.id, error: errorData(one.error as PdsError) }))) {
+    return Math.max(...looked.map(exitOf));
+  }
+  let first = true;
+  for (const one of looked) {
+    if (!first && ctx.output.mode !== 'ids') ctx.output.write('\n');
+    first = false;
+    if (one.processes) await show(ctx, one.processes, one.progress as Progress);
+    if (one.error) ctx.io.stderr.write(errorText({ message: `${kind} ${one.id}: ${one.error.message}`, details: one.error.details, ...(one.error.requestId ? { requestId: one.error.requestId } : {}) }, false));
+  }
+  return Math.max(...looked.map(exitOf));
+}
+
+async function lookAll(ctx: Context, kind: DocumentKind, ids: string[], projectId: string): Promise<Looked[]> {
+  const looked: Looked[] = [];
+  for (const id of ids) {
+    try {
+      const processes = await ctx.api.documents.processes(kind, projectId, id);
+      looked.push({ id, processes, progress: progressOf(processes, id) });
+    } catch (error) {
+      if (ctx.signal.aborted || error instanceof InterruptedError) throw new InterruptedError();
+      looked.push({ id, error: asPdsError(error) });
+    }
+  }
+  return looked;
+}
+
+/** --watch: every id polled at once until each completed, failed, paused or ran out of time. */
+async function watchAll(ctx: Context, opts: Options, ids: string[], projectId: string): Promise<Looked[]> {
+  const kind = opts.kind;
+  const briefs = new Map(ids.map((id) => [id, 'checking']));
+  const spinner = await ctx.output.spinner(spinnerText(kind, briefs));
   try {
-    result = await watchProcesses(ctx, kind, projectId, id, {
-      intervalMs: opts.interval * 1000,
-      timeoutMs: opts.waitTimeout * 1000,
-      onUpdate: (_processes, progress) => spinner.update(`${kind} upload ${id}: ${briefOf(kind, progress)}`),
-    });
+    return await Promise.all(
+      ids.map(async (id): Promise<Looked> => {
+        try {
+          const result = await watchProcesses(ctx, kind, projectId, id, {
+            intervalMs: opts.interval * 1000,
+            timeoutMs: opts.waitTimeout * 1000,
+            onUpdate: (_processes, progress) => {
+              briefs.set(id, briefOf(kind, progress));
+              spinner.update(spinnerText(kind, briefs));
+            },
+          });
+          const looked: Looked = { id, processes: result.processes, progress: result.progress };
+          const problem = watchProblem(kind, id, result.progress, result.timedOut, opts.waitTimeout);
+          return problem ? { ...looked, error: problem } : looked;
+        } catch (error) {
+          if (ctx.signal.aborted || error instanceof InterruptedError) throw new InterruptedError();
+          return { id, error: asPdsError(error) };
+        }
+      }),
+    );
   } finally {
     spinner.stop();
   }
-  await show(ctx, result.processes, result.progress);
-  if (result.progress.outcome === 'failed') {
-    throw new ProcessingFailedError(`${kind} upload ${id} failed`, { details: result.progress.failure });
-  }
-  if (result.timedOut) {
-    throw new PdsError(`${kind} upload ${id} is still running after ${opts.waitTimeout} s`, {
-      details: [`check again with \`${statusCommand(kind, result.progress.stagingId)}\`, or raise --wait-timeout`],
+}
+
+function spinnerText(kind: DocumentKind, briefs: Map<string, string>): string {
+  return [...briefs].map(([id, brief]) => `${kind} upload ${id}: ${brief}`).join('; ');
+}
+
+/** How a watch ended, if not well: failed or paused (exit 7), or still running at the limit (exit 1). */
+function watchProblem(kind: DocumentKind, id: string, progress: Progress, timedOut: boolean, waitTimeout: number): PdsError | undefined {
+  if (progress.outcome === 'failed') return new ProcessingFailedError(`${kind} upload ${id} failed`, { details: progress.failure });
+  if (progress.outcome === 'paused') return new ProcessingFailedError(`${kind} upload ${id} is paused`, { details: progress.failure.slice(1) });
+  if (timedOut) {
+    return new PdsError(`${kind} upload ${id} is still running after ${waitTimeout} s`, {
+      details: [`check again with \`${statusCommand(kind, progress.stagingId)}\`, or raise --wait-timeout`],
     });
   }
-  return 0;
+  return undefined;
 }
+
+const exitOf = (one: Looked): number => one.error?.exitCode ?? 0;
+
+const errorData = (error: PdsError): Record<string, unknown> => ({ message: error.message, ...(error.status === undefined ? {} : { status: error.status }) });
 
 /** `--json`: the processes object as the service sent it; otherwise a readable record. */
 async function show(ctx: Context, processes: DocumentProcesses, progress: Progress): Promise<void> {
@@ -53,20 +122,19 @@ export function statusView(processes: DocumentProcesses, progress: Progress): Re
   const p = processes.data;
   const view: Record<string, unknown> = {
     state: progress.outcome,
-    staging_id: p.staging_id,
+    staging_id: progress.stagingId,
     staging_stage: p.staging_processes.stage,
   };
   for (const [key, value] of Object.entries(stagingCheck(p.staging_processes.info))) view[`staging_check.${key}`] = value;
+  if (progress.outcome === 'paused') view.paused = progress.failure.slice(1).join('; ');
   if (processes.kind === 'contract') {
-    const run = processes.data.extraction_processes;
-    view.contract_id = processes.data.contract_id;
-    view.extraction_stage = run?.stage ?? null;
-    if (run && run.extractions.length > 0) {
-      view.extractions = run.extractions.map((e) => ({ name: e.name, status: e.status, completed_at: e.completed_at }));
-    }
+    const run = processes.data.extraction_processes as { stage?: unknown } | null | undefined;
+    view.contract_id = progress.resultId;
+    view.extraction_stage = typeof run?.stage === 'string' ? run.stage : null;
+    if (progress.extractions.length > 0) view.extractions = progress.extractions.map((e) => ({ name: e.name, status: e.status, completed_at: e.completed_at }));
   } else {
     const { run } = statementRun(processes.data);
-    view.statement_id = processes.data.statement_id;
+    view.statement_id = progress.resultId;
     view.processing_status = run?.status ?? null;
     view.processing_stage = run?.stage ?? null;
     if (run && Object.keys(run.remarks).length > 0) view.processing_remarks = run.remarks;

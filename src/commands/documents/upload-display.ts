@@ -43,7 +43,7 @@ export const label = (file: LocalUpload): string => (file.arg === '-' ? `stdin (
 /** An upload the service paused (a quota, say): not a failure; it waits for a retry. */
 export const isPaused = (upload: UploadRecord | undefined): boolean => upload?.staging_stage === 'paused';
 
-export const retryCommand = (kind: DocumentKind, stagingId: number): string => `pds ${kind}s retry ${stagingId}`;
+export const retryCommand = (kind: DocumentKind, stagingId: number | string): string => `pds ${kind}s retry ${stagingId}`;
 
 /** `paused: <why>; resume it with \`pds statements retry N\``. */
 export function pausedText(kind: DocumentKind, upload: UploadRecord): string {
@@ -71,6 +71,9 @@ export function waitProblem(entry: UploadEntry, kind: DocumentKind, waitTimeout:
     return new PdsError(`processing failed (staging id ${id})`, {
       details: [...watched.progress.failure, `see \`${statusCommand(kind, id)}\``],
     });
+  }
+  if (watched.progress.outcome === 'paused') {
+    return new ProcessingFailedError(`the service paused the upload (staging id ${id})`, { details: watched.progress.failure.slice(1) });
   }
   if (watched.timedOut) {
     return new PdsError(`still processing after ${waitTimeout} s (staging id ${id})`, {

@@ -1,3 +1,5 @@
+// `pds knowledge search`: the project's knowledge graph (SERVICE-NOW.md). The service takes no kind
+// filter: --kind filters its answer here, and no `kind` parameter is sent.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { KNOWLEDGE_KINDS } from '../../lib/formats.js';
@@ -10,13 +12,14 @@ type Options = OptionsOf<typeof search>;
 export async function run(opts: Options, ctx: Context): Promise<void> {
   const q = opts.args[0].join(' ').trim();
   if (q === '' || q.length > 500) throw new UsageError('a query is 1 to 500 characters');
-  const kinds = opts.kind ?? [];
+  const kinds = (opts.kind ?? []).map((kind) => kind.trim().toLowerCase());
   const unknown = kinds.filter((kind) => !(KNOWLEDGE_KINDS as readonly string[]).includes(kind));
   if (unknown.length > 0) throw new UsageError(`unknown --kind ${unknown.map((k) => `'${k}'`).join(', ')}`, { details: [`valid kinds: ${KNOWLEDGE_KINDS.join(', ')}`] });
   const projectId = ctx.project();
-  const answer = await ctx.api.projects.knowledge(projectId, q, { ...(kinds.length > 0 ? { kinds } : {}), ...(opts.limit === undefined ? {} : { limit: opts.limit }) });
+  const answer = await ctx.api.projects.knowledge(projectId, q, opts.limit === undefined ? {} : { limit: opts.limit });
+  const nodes = kinds.length === 0 ? answer.results : answer.results.filter((node) => typeof node.kind === 'string' && kinds.includes(node.kind));
   async function* pages() {
-    yield { items: answer.results, page: 1, perPage: answer.results.length };
+    yield { items: nodes, page: 1, perPage: nodes.length };
   }
   await ctx.output.list<KnowledgeNode>(pages(), {
     noun: 'knowledge nodes',
@@ -25,8 +28,16 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
       { header: 'id', value: (node) => node.id },
       { header: 'kind', value: (node) => node.kind },
       { header: 'name', value: (node) => node.name },
-      { header: 'claims', value: (node) => (node.claims ?? []).map((c) => `${c.predicate}: ${String(c.value ?? '')}`).join('; ') },
-      { header: 'related', value: (node) => (node.relationships ?? []).map((r) => `${r.edge_type} ${r.node.name}`).join('; ') },
+      { header: 'claims', value: (node) => listOf(node.claims).map((c) => `${text(c.predicate)}: ${text(c.value)}`).join('; ') },
+      { header: 'related', value: (node) => listOf(node.relationships).map((r) => `${text(r.edge_type)} ${text(isObject(r.node) ? r.node.name : undefined)}`).join('; ') },
     ],
   });
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The objects of a list the service sent; anything else (absent, null, another type) is none. */
+const listOf = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isObject) : []);
+
+/** A value inside a cell: a string as it is, nothing for null or absent, anything else as JSON. */
+const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : (JSON.stringify(value) ?? ''));

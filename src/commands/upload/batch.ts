@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { isPdf, saveToStream, storageOptions } from '../../lib/download.js';
+import { isPdf, saveToStream, storageOptions, TooLargeError } from '../../lib/download.js';
 import { UsageError } from '../../lib/errors.js';
 import type { LocalUpload } from '../../lib/upload.js';
 
@@ -98,7 +98,10 @@ interface Known {
   size?: number;
   /** The record's file to compare bytes with; none for one this command created (its hash is known). */
   fetch?: { kind: DocumentKind; id: string };
+  /** The hash of a file this command uploaded. */
   sha256?: Promise<string>;
+  /** The record's file's hash, by the most bytes read of it (undefined: it was longer than that). */
+  remote?: Map<number, Promise<string | undefined>>;
 }
 
 export type Decision = { skip: true; id: string; label: string } | { skip: false; changed: boolean };
@@ -162,14 +165,29 @@ export class ExistingRecords {
     if (!this.content) return skipping(candidates[0] as Known);
     const local = await sha256Of(file);
     for (const known of candidates) {
-      known.sha256 ??= this.remoteSha256(known);
-      if ((await known.sha256) === local) return skipping(known);
+      if ((await this.hashOf(known, file.size)) === local) return skipping(known);
     }
     return { skip: false, changed: true };
   }
 
-  /** The record's file through the download endpoint, hashed as it streams (nothing is kept). */
-  private async remoteSha256(known: Known): Promise<string> {
+  /**
+   * The hash of a record's file, read to at most the size the listing reported (else the local
+   * file's): a longer body is not the same file, so reading stops there and it is a mismatch.
+   */
+  private hashOf(known: Known, localSize: number): Promise<string | undefined> {
+    if (known.sha256) return known.sha256;
+    const limit = known.size ?? localSize;
+    known.remote ??= new Map();
+    let hash = known.remote.get(limit);
+    if (!hash) {
+      hash = this.remoteSha256(known, limit);
+      known.remote.set(limit, hash);
+    }
+    return hash;
+  }
+
+  /** The record's file through the download endpoint, hashed as it streams (nothing is kept); undefined when longer than `limit`. */
+  private async remoteSha256(known: Known, limit: number): Promise<string | undefined> {
     const { kind, id } = known.fetch as { kind: DocumentKind; id: string };
     const link = await this.ctx.api.documents.download(kind, this.projectId, id);
     const hash = createHash('sha256');
@@ -179,8 +197,15 @@ export class ExistingRecords {
         done();
       },
     });
-    // Only a PDF's first bytes are checked: a statement may be any of the service's formats.
-    await saveToStream(link.url, sink, { ...storageOptions(this.ctx, false), pdf: kind === 'contract' || isPdf(link) });
+    // Only a PDF's first bytes are checked: a statement may be any of the service's formats. The
+    // limit is no setting of this command's: no --max-size hint.
+    const { maxSizeHint: _none, ...options } = storageOptions(this.ctx, false, Math.max(limit, 1));
+    try {
+      await saveToStream(link.url, sink, { ...options, pdf: kind === 'contract' || isPdf(link) });
+    } catch (error) {
+      if (error instanceof TooLargeError) return undefined;
+      throw error;
+    }
     return hash.digest('hex');
   }
 }

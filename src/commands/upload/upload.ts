@@ -136,6 +136,7 @@ async function sendOne(entry: Entry, { opts, ctx, projectId, extractions, contex
       ...context,
       idleTimeoutMs: ctx.settings.timeoutMs,
       answerTimeoutMs: opts.waitTimeout * 1000,
+      allowHttp: ctx.settings.allowHttp,
       onStart: () => {
         entry.sending = true;
       },
@@ -353,7 +354,9 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
     const row = [entry.file.arg, String(upload.staging_id)];
     if (!wait) return [...row, upload.staging_stage];
     const progress = entry.watched?.progress;
-    return [...row, progress?.stagingStage ?? upload.staging_stage, progress?.outcome ?? 'unknown', String(progress?.resultId ?? '')];
+    // A paused upload is not watched (it waits for a retry): its state is the service's word for it.
+    const state = progress?.outcome ?? (isPaused(upload) ? 'paused' : 'unknown');
+    return [...row, progress?.stagingStage ?? upload.staging_stage, state, String(progress?.resultId ?? '')];
   });
   const rows = cells.map((row, i) => [...row, ...contextCell(uploaded[i] as Entry)]);
   if (rows.length === 0) return;
@@ -442,9 +445,11 @@ function summary(entries: Entry[], wait: boolean, dryRun: boolean): string {
     const outcomes = entries.map((e) => (e.watched?.timedOut ? 'running' : e.watched?.progress.outcome));
     const processed = outcomes.filter((o) => o === 'completed').length;
     const failedProcessing = outcomes.filter((o) => o === 'failed').length;
+    const paused = entries.filter((e) => e.watched?.progress.outcome === 'paused' || (!e.watched && isPaused(e.upload))).length;
     const running = outcomes.filter((o) => o === 'running').length;
     const waitParts = [`${processed} processed`];
     if (failedProcessing > 0) waitParts.push(`${failedProcessing} failed processing`);
+    if (paused > 0) waitParts.push(`${paused} paused`);
     if (running > 0) waitParts.push(`${running} still running`);
     text += `; ${waitParts.join(', ')}`;
   }
@@ -481,7 +486,8 @@ function exitCode(entries: Entry[]): number {
     if (notUploaded.length + notStarted === entries.length && codes.size === 1) return [...codes][0] as number;
     return ExitCode.failure;
   }
-  if (entries.some((e) => e.watched?.progress.outcome === 'failed' || e.error?.exitCode === ExitCode.processingFailed)) return ExitCode.processingFailed;
+  const stopped = (e: Entry) => e.watched?.progress.outcome === 'failed' || e.watched?.progress.outcome === 'paused' || e.error?.exitCode === ExitCode.processingFailed;
+  if (entries.some(stopped)) return ExitCode.processingFailed;
   if (entries.some((e) => e.error || e.watched?.timedOut)) return ExitCode.failure;
   return ExitCode.ok;
 }

@@ -5,22 +5,25 @@
 // An upload takes the deployed service's three steps (mint a staging record and a signed URL, PUT
 // the bytes to the storage host, complete) and falls back to the seed's multipart request with
 // progress events when the service has no `…/uploads` (404 or 405), found out once per command.
-import * as z from 'zod/mini';
-import type { HttpClient } from '../http.js';
+import type { HttpClient, RequestOptions } from '../http.js';
+import { refusePlainHttp } from '../http-safety.js';
 import { ServiceError, PdsError, UsageError } from '../errors.js';
 import {
+  AnswerObject,
   ContractProcesses,
   ContractUpload,
   DownloadLink,
-  StagingRetry,
   StatementProcesses,
   StatementUpdate,
   StatementUpload,
-  UploadComplete,
-  UploadMint,
   envelope,
+  type StagingRetry,
+  type UploadComplete,
+  type UploadMint,
   type UploadProgressEvent,
 } from '../schemas.js';
+import { MAX_BODY_BYTES } from '../transport.js';
+import { safeText } from '../text.js';
 import { LocalFileError, openMultipart, openRaw, readUploadAnswer, UploadCutError, type LocalUpload } from '../upload.js';
 
 export const DOCUMENT_KINDS = {
@@ -61,6 +64,8 @@ export interface UploadOptions {
   answerTimeoutMs?: number;
   /** Abandons the upload (an MCP client's cancel): the body stops, so the service makes no document. */
   signal?: AbortSignal;
+  /** --allow-http and its kin: a signed upload URL over plain http to a host that is not loopback is used. */
+  allowHttp?: boolean;
 }
 
 /** The hint every uncertain upload failure carries: the document may exist already. */
@@ -83,24 +88,42 @@ async function mint(http: HttpClient, kind: DocumentKind, projectId: string, fil
   if (options.folderName !== undefined) json.folderName = options.folderName;
   if (options.context) json.context = options.context;
   options.onStart?.();
+  const request: RequestOptions = { method: 'POST', path: `${spec.path}/uploads`, query: { projectId }, json, retry: 'unsent' };
+  let answer: Record<string, unknown>;
   try {
-    return await http.data({ method: 'POST', path: `${spec.path}/uploads`, query: { projectId }, json, retry: 'unsent' }, UploadMint);
+    answer = await answerOf(http, request);
   } catch (error) {
     if (probing && error instanceof PdsError && error.status !== undefined && NO_SUCH_ROUTE.has(error.status)) return undefined;
-    if (error instanceof ServiceError && error.status === undefined && !(error instanceof UploadCutError)) {
+    if (error instanceof ServiceError && error.status === undefined && !(error instanceof UploadCutError) && !(error instanceof MalformedAnswerError)) {
       throw new UploadCutError(`the request for an upload URL of ${file.fileName} got no answer; pds did not resend it (a second one could create a second staging record)`, {
         details: [receivedHint(kind)],
         cause: error,
       });
     }
+    if (error instanceof MalformedAnswerError) throw withDetails(error, [receivedHint(kind)]);
     throw error;
   }
+  // The service answered: what pds acts on must be there; a fault is said as the answer's, with its value.
+  const stagingId = stagingIdOf(answer.staging_id);
+  if (stagingId === undefined) throw withDetails(malformed(request, 'staging_id', answer.staging_id, 'a staging id (a whole number)'), [receivedHint(kind)]);
+  const uploadUrl = answer.upload_url;
+  if (typeof uploadUrl !== 'string' || !/^https?:$/.test(parsedUrl(uploadUrl)?.protocol ?? '')) {
+    throw withDetails(malformed(request, 'upload_url', uploadUrl, 'an http(s) URL'), [`staging id ${stagingId} holds no file`, receivedHint(kind)]);
+  }
+  return { ...answer, staging_id: stagingId, upload_url: uploadUrl };
 }
 
 /** Step 2: the bytes to the storage host, streamed from disk, with no credential; resent after a reset. */
 async function put(http: HttpClient, kind: DocumentKind, url: string, file: LocalUpload, options: UploadOptions, stagingId: number): Promise<void> {
   const target = new URL(url);
-  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new ServiceError(`the service gave an upload URL that is not http(s): ${target.protocol}`);
+  // Before any connection: the signed URL is a credential for this file, and the file is the user's data.
+  refusePlainHttp({
+    url: target,
+    allowHttp: options.allowHttp === true,
+    what: `${file.fileName} and its signed upload URL`,
+    instead: 'a service whose storage answers over https',
+    details: [`the service's upload URL for staging id ${stagingId} is http://${target.host}${target.pathname}; staging id ${stagingId} holds no file`],
+  });
   for (let attempt = 0; ; attempt++) {
     const idle = new IdleWatch(options.idleTimeoutMs ?? 0);
     const done = new AbortController();
@@ -144,29 +167,92 @@ async function put(http: HttpClient, kind: DocumentKind, url: string, file: Loca
 /** Step 3: the service takes the stored bytes in. Never resent; a failure names the staging id. */
 async function complete(http: HttpClient, kind: DocumentKind, projectId: string, stagingId: number, file: LocalUpload): Promise<SignedUpload> {
   const spec = DOCUMENT_KINDS[kind];
-  let answer: UploadComplete;
+  const request: RequestOptions = { method: 'POST', path: `${spec.path}/uploads/complete`, query: { projectId }, json: { stagingId }, retry: 'unsent' };
+  const next = `check it with \`pds ${spec.noun} status ${stagingId}\` before uploading again`;
+  let answer: Record<string, unknown>;
   try {
-    answer = await http.data({ method: 'POST', path: `${spec.path}/uploads/complete`, query: { projectId }, json: { stagingId }, retry: 'unsent' }, UploadComplete);
+    answer = await answerOf(http, request);
   } catch (error) {
+    if (error instanceof MalformedAnswerError) throw withDetails(error, [`the bytes of ${file.fileName} are stored under staging id ${stagingId}`, next]);
     const cause = error instanceof PdsError ? error : new ServiceError(String(error));
     const stored = `the bytes of ${file.fileName} are stored under staging id ${stagingId}, but the service did not confirm the upload${cause.status === undefined ? ' (no answer; pds did not resend it)' : ''}`;
-    const next = `check it with \`pds ${spec.noun} status ${stagingId}\` before uploading again`;
     const details = [cause.message, ...cause.details, next];
     if (cause.status === undefined) throw new UploadCutError(stored, { details, cause: error });
     throw new ServiceError(stored, { details, status: cause.status, cause: error });
   }
-  const signed: SignedUpload = { ...answer, staging_stage: answer.status };
-  if (answer.status === 'paused') {
+  // pds acts on the status (paused or not); the staging id it follows is the one the mint gave.
+  // Everything else (`enqueued`, `paused`: counts; `snapshot_hash`; new fields) is kept as sent.
+  const status = answer.status;
+  if (typeof status !== 'string' || status === '') {
+    throw withDetails(malformed(request, 'status', status, 'a status such as uploaded, queued or paused'), [`the bytes of ${file.fileName} are stored under staging id ${stagingId}`, next]);
+  }
+  const signed: SignedUpload = { ...answer, staging_id: stagingIdOf(answer.staging_id) ?? stagingId, status, staging_stage: status };
+  if (status === 'paused') {
     const reason = await pauseReason(http, kind, projectId, stagingId);
     if (reason) signed.pause_reason = reason;
   }
   return signed;
 }
 
+/**
+ * An answer that came (a 2xx) but does not hold what pds acts on: said as what it is, with the
+ * request, the field and the value, never as a request that got no answer.
+ */
+export class MalformedAnswerError extends ServiceError {}
+
+/** A staging id as the service may send it: a whole number, or its digits as a string. */
+function stagingIdOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
+function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A value of an answer as an error shows it: JSON, cut short, with nothing a terminal would act on. */
+function shownValue(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const json = JSON.stringify(value) ?? String(value);
+  return safeText(json.length > 80 ? `${json.slice(0, 79)}…` : json);
+}
+
+/** `the answer to POST /v1/statements/uploads has staging_id "abc", not a staging id (a whole number)`. */
+export function malformed(request: Pick<RequestOptions, 'method' | 'path'>, field: string, value: unknown, expected: string): MalformedAnswerError {
+  const what = value === undefined ? `no ${field}` : `${field} ${shownValue(value)}`;
+  return new MalformedAnswerError(`the service answered ${request.method ?? 'GET'} ${request.path} with ${what}, not ${expected}`);
+}
+
+const withDetails = (error: MalformedAnswerError, details: string[]): MalformedAnswerError => new MalformedAnswerError(error.message, { details: [...error.details, ...details], cause: error.cause });
+
+/**
+ * The `data` object of an answer to `request`, read whole. A failure to send or an HTTP error
+ * comes as http.ts throws it; an answer that came but is not `{data: {…}}` is a MalformedAnswerError.
+ */
+export async function answerOf(http: HttpClient, request: RequestOptions): Promise<Record<string, unknown>> {
+  const response = await http.send(request);
+  const text = await response.text(MAX_BODY_BYTES);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new MalformedAnswerError(`the service answered ${request.method ?? 'GET'} ${request.path} with HTTP ${response.status} and a body that is not JSON`);
+  }
+  const data = isObject(body) ? body.data : undefined;
+  if (!isObject(data)) throw malformed(request, 'data', data, 'an object');
+  return data;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** Why a staging is paused, from its status; undefined when the service does not say. */
 async function pauseReason(http: HttpClient, kind: DocumentKind, projectId: string, stagingId: number): Promise<string | undefined> {
   try {
-    const processes = await http.data({ path: `${DOCUMENT_KINDS[kind].path}/${stagingId}/processes`, query: { projectId } }, envelopeFree);
+    const processes = await answerOf(http, { path: `${DOCUMENT_KINDS[kind].path}/${stagingId}/processes`, query: { projectId } });
     const reason = (processes as { pause_reason?: unknown; staging_processes?: { info?: { pause_reason?: unknown } } }).pause_reason ??
       (processes as { staging_processes?: { info?: { pause_reason?: unknown } } }).staging_processes?.info?.pause_reason;
     return typeof reason === 'string' ? reason : undefined;
@@ -315,9 +401,30 @@ export function createDocumentsApi(http: HttpClient) {
   return {
     upload,
 
-    /** `POST …/staging/{id}/retry`: a paused upload queued again. Never resent. */
-    retry(kind: DocumentKind, projectId: string, stagingId: number): Promise<StagingRetry> {
-      return http.data({ method: 'POST', path: `${DOCUMENT_KINDS[kind].path}/staging/${stagingId}/retry`, query: { projectId }, json: {}, retry: false }, StagingRetry);
+    /** `POST …/staging/{id}/retry`: a paused upload queued again. Never resent. Acts on its status; the rest is kept as sent. */
+    async retry(kind: DocumentKind, projectId: string, stagingId: number): Promise<StagingRetry> {
+      const request: RequestOptions = { method: 'POST', path: `${DOCUMENT_KINDS[kind].path}/staging/${stagingId}/retry`, query: { projectId }, json: {}, retry: false };
+      const answer = await answerOf(http, request);
+      if (typeof answer.status !== 'string') throw malformed(request, 'status', answer.status, 'a status such as queued or paused');
+      return { ...answer, staging_id: stagingIdOf(answer.staging_id) ?? stagingId, status: answer.status };
+    },
+
+    /**
+     * `GET /v1/statements/{id}?detailed=true`: the signed link to the statement's lines as CSV
+     * (SERVICE-NOW.md), or why there is none yet (`detailed_error`, the service's words).
+     */
+    async statementLines(projectId: string, id: string): Promise<StatementLines> {
+      const request: RequestOptions = { path: `/v1/statements/${encodeURIComponent(id)}`, query: { projectId, detailed: true } };
+      const statement = await answerOf(http, request);
+      const detailed = statement.detailed;
+      if (detailed === null || detailed === undefined) {
+        const reason = typeof statement.detailed_error === 'string' && statement.detailed_error.trim() !== '' ? statement.detailed_error : undefined;
+        return { ready: false, statement, ...(reason === undefined ? {} : { reason }) };
+      }
+      if (!isObject(detailed)) throw malformed(request, 'detailed', detailed, 'an object with the csv_url of the lines');
+      const url = detailed.csv_url;
+      if (typeof url !== 'string' || !/^https?:$/.test(parsedUrl(url)?.protocol ?? '')) throw malformed(request, 'detailed.csv_url', url, 'an http(s) URL');
+      return { ready: true, statement, url, ...(typeof detailed.file_name === 'string' ? { fileName: detailed.file_name } : {}) };
     },
 
     /** `PUT /v1/statements/{id}`: payee, payor, periods, currencies, tags; null clears a field. */
@@ -339,10 +446,12 @@ export function createDocumentsApi(http: HttpClient) {
   };
 }
 
-export type DocumentsApi = ReturnType<typeof createDocumentsApi>;
+/** A statement's lines: the signed CSV link, or the service's reason why there is none yet. */
+export type StatementLines =
+  | { ready: true; statement: Record<string, unknown>; url: string; fileName?: string }
+  | { ready: false; statement: Record<string, unknown>; reason?: string };
 
-/** Any `{data: …}`: the processes read for a pause reason, in whichever form the service sends. */
-const envelopeFree = z.looseObject({});
+export type DocumentsApi = ReturnType<typeof createDocumentsApi>;
 
 /** The message of a storage host's XML error (`<Message>…</Message>`), or its first line. */
 function storageMessage(text: string): string {

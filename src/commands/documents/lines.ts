@@ -1,0 +1,93 @@
+// `pds statements lines <id> [-o FILE]`: the lines of a processed statement, as the deployed service
+// exports them: `GET /v1/statements/{id}?detailed=true` names a signed CSV link (`detailed.csv_url`),
+// fetched as downloads fetch theirs (src/lib/download.ts: no credential, bounded, streamed, a file
+// written under a temporary name and renamed when complete, Ctrl-C leaves nothing behind).
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { Writable } from 'node:stream';
+import type { Context } from '../../lib/context.js';
+import type { StatementLines } from '../../lib/api/documents.js';
+import { PdsError, UsageError } from '../../lib/errors.js';
+import { DEFAULT_MAX_BYTES, StorageDeniedError, parseSize, saveToFile, saveToStream, storageOptions, type SaveOptions, type Saved } from '../../lib/download.js';
+import { formatBytes, safeLines } from '../../lib/text.js';
+import { checkResourceId } from '../catalog/get.js';
+import type { LinesOptions } from './index.js';
+
+export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
+  const id = checkResourceId('statements', opts.args[0]);
+  const target = await targetOf(opts, ctx);
+  const maxBytes = opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize);
+  const projectId = ctx.project();
+  ctx.requireToken();
+  const lines = await linesOf(ctx, projectId, id);
+  if (ctx.settings.dryRun) {
+    ctx.output.info(`would ${target === undefined ? 'print' : `save to ${target}`} the lines of statement ${id}; nothing was fetched (--dry-run)`);
+    return 0;
+  }
+  const options: SaveOptions = { ...storageOptions(ctx, opts.force === true, maxBytes), pdf: false };
+  const fetchOnce = (url: string): Promise<Saved> => (target === undefined ? saveToStream(url, stdoutFor(ctx), options) : saveToFile(url, target, options));
+  let saved: Saved;
+  try {
+    saved = await fetchOnce(lines.url);
+  } catch (error) {
+    if (!(error instanceof StorageDeniedError)) throw error;
+    // A signed link that expired (or was refused) is asked for again, once, as downloads do.
+    saved = await fetchOnce((await linesOf(ctx, projectId, id)).url);
+  }
+  if (target === undefined) return 0;
+  const record = { id: Number(id), file: target, bytes: saved.bytes, up_to_date: saved.upToDate };
+  if (await ctx.output.asData(record)) return 0;
+  if (ctx.output.mode === 'ids') ctx.output.write(`${target}\n`);
+  ctx.output.info(saved.upToDate ? `${target} is up to date (${formatBytes(saved.bytes)})` : `saved the lines of statement ${id} to ${target} (${formatBytes(saved.bytes)})`);
+  return 0;
+}
+
+/** The file to save to, or undefined for stdout; checked before anything is asked of the service. */
+async function targetOf(opts: LinesOptions, ctx: Context): Promise<string | undefined> {
+  const output = opts.output;
+  if (output === undefined || output === '-') {
+    // The CSV is the output: a data format would have to hold it whole, and says nothing more.
+    if (ctx.output.isData) throw new UsageError(`the lines are CSV, printed as they are: drop --format ${ctx.output.mode}, or save them with -o <file>`);
+    return undefined;
+  }
+  if (output.trim() === '') throw new UsageError('invalid -o: empty');
+  const info = await stat(output).catch(() => undefined);
+  if (info?.isDirectory()) throw new UsageError(`-o ${output} is a directory: give a file name, e.g. -o ${output.replace(/\/+$/, '')}/lines.csv`);
+  const parent = dirname(output);
+  const parentInfo = await stat(parent).catch(() => undefined);
+  if (!parentInfo?.isDirectory()) throw new UsageError(`cannot write ${output}: the directory ${parent} does not exist`);
+  return output;
+}
+
+/** The statement's signed CSV link; a statement not processed yet is an error with the service's reason. */
+async function linesOf(ctx: Context, projectId: string, id: string): Promise<Extract<StatementLines, { ready: true }>> {
+  const lines = await ctx.api.documents.statementLines(projectId, id);
+  if (lines.ready) return lines;
+  throw new PdsError(`statement ${id} has no lines yet: ${lines.reason ?? 'the service sent none and gave no reason'}`, {
+    details: [`its processing must complete first: follow it with \`pds statements status ${id}\``],
+  });
+}
+
+/**
+ * stdout as the CSV goes to it: the bytes as they come into a pipe or a file; on a terminal, text
+ * with every control character shown as an escape (a CSV is the service's data, and a terminal
+ * would act on an escape sequence in it).
+ */
+function stdoutFor(ctx: Context): Writable {
+  const stdout = ctx.io.stdout;
+  if (!ctx.io.stdoutIsTTY) return stdout;
+  const decoder = new StringDecoder('utf8');
+  // A CSV's CRLF line ends are line ends on a terminal too, not escaped carriage returns; a CR at the
+  // end of a chunk waits for the next one to tell which it is.
+  let pendingCr = '';
+  return new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      let text = pendingCr + decoder.write(chunk);
+      pendingCr = text.endsWith('\r') ? '\r' : '';
+      if (pendingCr) text = text.slice(0, -1);
+      if (stdout.write(safeLines(text.replace(/\r\n/g, '\n')))) done();
+      else stdout.once('drain', () => done());
+    },
+  });
+}
