@@ -47,13 +47,27 @@ export interface EmulatorOptions {
   /** How many recent requests `Emulator.requests` keeps (default 1000). */
   requestLogSize?: number;
   /**
-   * `current` (default): the deployed service (SERVICE-NOW.md) and the seed's forms beside it, as
-   * the service keeps them for older clients. `seed`: SPEC.md only (no signed-URL uploads, tags…).
+   * Which service the emulator plays (default `deployed`):
+   * - `deployed`: the service as deployed (SERVICE-NOW.md, "Records as the deployed service returns
+   *   them"): numeric ids, every list paged, contracts named by file with `extractions`, and the
+   *   drifted forms of `drift` throughout.
+   * - `current`: the seed's forms (SPEC.md) for reads, with the deployed service's additions beside
+   *   them (signed-URL uploads, tags, knowledge…). The test suite's default (test/helpers/emulator.ts).
+   * - `seed`: SPEC.md only (no signed-URL uploads, tags…).
    */
-  flavor?: 'current' | 'seed';
+  flavor?: Flavor;
   /** New uploads go `paused` at completion, with a reason, until retried with this off. */
   pauseUploads?: boolean;
 }
+
+export const FLAVORS = ['deployed', 'current', 'seed'] as const;
+export type Flavor = (typeof FLAVORS)[number];
+
+/** Whether a request is answered in the deployed service's forms (SERVICE-NOW.md, "Records"). */
+export const deployedForms = (options: Pick<EmulatorOptions, 'flavor'>): boolean => (options.flavor ?? 'deployed') === 'deployed';
+
+/** Whether the drifted forms apply: asked for with --drift, or implied by the deployed flavor. */
+export const driftedForms = (options: Pick<EmulatorOptions, 'flavor' | 'drift'>): boolean => options.drift || deployedForms(options);
 
 /** Why --pause-uploads pauses an upload: the reason the service gives when its quota is reached. */
 export const PAUSE_REASON = 'the project has reached its processing quota; retry when uploads are resumed';

@@ -17,6 +17,8 @@ interface Claim {
 
 interface KnowledgeNode {
   id: string;
+  /** Its place in the project's nodes, from 1: the deployed flavor's numeric ids derive from it. */
+  number: number;
   kind: KnowledgeKind;
   name: string;
   summary: string;
@@ -54,7 +56,7 @@ function buildNodes(projectId: string, data: ProjectData): KnowledgeNode[] {
   const nodes: KnowledgeNode[] = [];
   const node = (kind: KnowledgeKind, name: string, summary: string, claims: [string, string][]): KnowledgeNode => {
     const id = `kn-${projectId.slice(0, 8)}-${nodes.length + 1}`;
-    const made = { id, kind, name, summary, claims: claims.map(([p, v], i) => claim(id, i + 1, p, v)), links: [], updated_at: UPDATED };
+    const made = { id, number: nodes.length + 1, kind, name, summary, claims: claims.map(([p, v], i) => claim(id, i + 1, p, v)), links: [], updated_at: UPDATED };
     nodes.push(made);
     return made;
   };
@@ -87,7 +89,17 @@ function rank(node: KnowledgeNode, words: string[]): number {
   return Math.round((score / (2 * words.length)) * 1000) / 1000;
 }
 
-export function knowledgeSearch(projectId: string, data: ProjectData, q: string, limit: number, kinds?: Set<KnowledgeKind>): Record<string, unknown> {
+/** Where the deployed flavor's numeric node ids start; a node's claims and edges are numbered under it. */
+const NUMERIC_NODES_START = 8_000_000;
+
+/** A node's id and its claims' and edges' ids: the stored strings, or numbers (the deployed forms). */
+function idsOf(n: KnowledgeNode, numeric: boolean): { node: string | number; sub: (tag: string, k: number) => string | number } {
+  if (!numeric) return { node: n.id, sub: (tag, k) => `${n.id}-${tag}${k}` };
+  const node = NUMERIC_NODES_START + n.number;
+  return { node, sub: (_tag, k) => node * 10 + k };
+}
+
+export function knowledgeSearch(projectId: string, data: ProjectData, q: string, limit: number, kinds?: Set<KnowledgeKind>, numeric = false): Record<string, unknown> {
   let nodes = cache.get(data);
   if (!nodes) {
     nodes = buildNodes(projectId, data);
@@ -101,18 +113,22 @@ export function knowledgeSearch(projectId: string, data: ProjectData, q: string,
     .filter((r) => r.rank > 0)
     .sort((a, b) => b.rank - a.rank || a.n.name.localeCompare(b.n.name))
     .slice(0, limit)
-    .map(({ n, rank: r }) => ({
-      id: n.id,
-      kind: n.kind,
-      name: n.name,
-      summary: n.summary,
-      rank: r,
-      claims: n.claims,
-      relationships: n.links.map((to, i) => {
-        const other = byId.get(to) as KnowledgeNode;
-        return { edge_id: `${n.id}-e${i + 1}`, edge_type: other.kind === 'team' ? 'member_of' : 'works_with', direction: 'outgoing', node: { id: other.id, kind: other.kind, name: other.name }, state: 'accepted', evidence_count: 1 };
-      }),
-      updated_at: n.updated_at,
-    }));
+    .map(({ n, rank: r }) => {
+      const ids = idsOf(n, numeric);
+      return {
+        id: ids.node,
+        kind: n.kind,
+        name: n.name,
+        summary: n.summary,
+        rank: r,
+        claims: n.claims.map((c, k) => ({ ...c, id: ids.sub('c', k + 1) })),
+        relationships: n.links.map((to, i) => {
+          const other = byId.get(to) as KnowledgeNode;
+          const node = { id: idsOf(other, numeric).node, kind: other.kind, name: other.name };
+          return { edge_id: ids.sub('e', i + 1), edge_type: other.kind === 'team' ? 'member_of' : 'works_with', direction: 'outgoing', node, state: 'accepted', evidence_count: 1 };
+        }),
+        updated_at: n.updated_at,
+      };
+    });
   return { results, freshness: { last_indexed_at: UPDATED, eventually_consistent: true, scope: 'project' } };
 }

@@ -2,6 +2,7 @@
 // derived from the clock (`created_ms` and the step length), so polling, restarts with `--data`
 // and slow or fast clocks all agree. The only stored effects are the records an upload becomes.
 import type { Extraction as ExtractionName, Include as ContractInclude } from './vocabulary.js';
+import { stagingCheck } from './staging-check.js';
 import {
   countersOf,
   type ContractRecord,
@@ -15,8 +16,6 @@ import {
 type StagingStage = 'queued' | 'processing' | 'completed' | 'failed' | 'paused';
 type ExtractionStatus = 'pending' | 'processing' | 'completed';
 
-/** The staging check run on every upload; its details are `staging_processes.info`. */
-const STAGING_CHECK = 'pdf-trailer';
 /** Statement processing runs through these numbered stages, one step each. */
 const STATEMENT_STAGES = 3;
 
@@ -62,16 +61,18 @@ const iso = (ms: number): string => new Date(ms).toISOString();
  * service's `staging_check: {status, info}`, which its official client reads for the reason.
  */
 function stagingInfo(upload: UploadRecord, stage: StagingStage): Record<string, unknown> {
+  // The check that fits the file's format (issue 32: a CSV was said to be checked for a PDF trailer).
+  const check = stagingCheck(upload.file_type);
   switch (stage) {
     case 'queued':
       return {};
     case 'paused':
       return { status: 'paused', pause_reason: upload.pause_reason };
     case 'processing':
-      return { check: STAGING_CHECK, status: 'running', staging_check: { status: 'running', info: null } };
+      return { check, status: 'running', staging_check: { status: 'running', info: null } };
     case 'completed':
       return {
-        check: STAGING_CHECK,
+        check,
         status: 'passed',
         file_name: upload.file_name,
         file_size: upload.file_size,
@@ -79,7 +80,7 @@ function stagingInfo(upload: UploadRecord, stage: StagingStage): Record<string, 
       };
     case 'failed':
       return {
-        check: STAGING_CHECK,
+        check,
         status: 'failed',
         message: upload.staging_error,
         staging_check: { status: 'failed', info: upload.staging_error },
@@ -176,6 +177,25 @@ function pauseFields(staging: { stage: StagingStage; info: Record<string, unknow
   return { staging_terminal: false, requires_action: true, available_actions: ['retry'], pause_reason: staging.info.pause_reason };
 }
 
+/**
+ * A processes answer in the deployed service's form (SERVICE-NOW.md, "Processes"): every flag
+ * present, `staging_terminal` once nothing more will happen, `pause_reason` null unless paused,
+ * and a contract extraction not started yet `queued`, as the service says it.
+ */
+export function deployedProcesses(body: Record<string, unknown>): Record<string, unknown> {
+  const failed = (body.staging_processes as { stage?: string } | undefined)?.stage === 'failed';
+  const extraction = body.extraction_processes as { extractions?: { status: string }[] } | null | undefined;
+  const extractions = extraction?.extractions?.map((e) => (e.status === 'pending' ? { ...e, status: 'queued' } : e));
+  return {
+    ...body,
+    ...(extractions && { extraction_processes: { ...extraction, extractions } }),
+    staging_terminal: failed || body.extraction_done === true,
+    requires_action: body.requires_action ?? failed,
+    available_actions: body.available_actions ?? (failed ? ['reupload'] : []),
+    pause_reason: body.pause_reason ?? null,
+  };
+}
+
 /** `GET /v1/statements/{id}/processes` (SPEC 4.10) of an upload. */
 export function statementProcesses(upload: UploadRecord, now: number, step: number, drift = false): Record<string, unknown> {
   const t = timeline(upload, step);
@@ -202,7 +222,7 @@ export function seededStatementProcesses(statement: StatementRecord, drift = fal
     : 'processing';
   return statementForm(
     { staging_id: statement.staging_id ?? statement.id, statement_id: statement.id },
-    { stage: 'completed', info: { check: STAGING_CHECK, status: 'passed', staging_check: { status: 'passed', info: null } } },
+    { stage: 'completed', info: { check: stagingCheck(statement.file_type), status: 'passed', staging_check: { status: 'passed', info: null } } },
     { done: status === 'completed', status, stage: status === 'processing' ? 1 : STATEMENT_STAGES },
     drift,
   );
@@ -217,6 +237,7 @@ const EXTRACTION_INCLUDE: Partial<Record<ExtractionName, ContractInclude>> = {
   'extract-costs': 'costs',
   'extract-creative-approvals': 'creative-approvals',
   'extract-dates': 'dates',
+  'extract-language': 'languages',
   'extract-royalties': 'royalties',
   'extract-signatures': 'signatures',
   'extract-splits': 'splits',
@@ -252,6 +273,8 @@ function extractedRows(include: ContractInclude, contractId: string, date: strin
       return [{ id, subject: 'artwork', approver: 'mutual', deemed_after_days: 10 }];
     case 'balances':
       return [{ id, type: 'unrecouped balance', amount: 35000, currency: 'USD', as_of: date }];
+    case 'languages':
+      return [{ id, language: 'en' }];
     default:
       return [];
   }

@@ -2,8 +2,8 @@
 // every start (and every test) sees the same ids, names and timestamps. `scale` multiplies the
 // first project's catalog for pagination and performance work; each kind of record is generated on
 // first access, so even --scale 100 starts at once.
-import type { Product } from '../lib/schemas.js';
 import type { Include as ContractInclude } from './vocabulary.js';
+import { generatedPdf } from './generated-files.js';
 import type { EmulatorOptions } from './http.js';
 import type {
   CompositionRecord,
@@ -12,6 +12,7 @@ import type {
   EmulatorState,
   EntityRecord,
   PersonRecord,
+  Product,
   ProjectData,
   RecordingRecord,
   RelationRecord,
@@ -470,7 +471,9 @@ function buildPersons(p: ProjectSeeding, kind: 'artist' | 'writer', count: numbe
   for (let i = 0; i < count; i++) {
     const name =
       kind === 'writer' ? names.people.name(i) : i % 3 === 2 ? names.bands.name(band++) : names.solo.name(solo++);
-    const root: PersonRecord = { id: `${kind === 'artist' ? 'art' : 'wri'}_${pad(next++, 5)}`, name, project_id: seed.id };
+    // Spread evenly, without a draw of the PRNG: the records seeded before this field stay as they were.
+    const created_at = iso(from + (i * (SEED_NOW - from)) / count);
+    const root: PersonRecord = { id: `${kind === 'artist' ? 'art' : 'wri'}_${pad(next++, 5)}`, name, project_id: seed.id, created_at };
     all.push(root);
     roots.push(root);
     if (i % dupEvery === dupEvery - 1) {
@@ -480,6 +483,7 @@ function buildPersons(p: ProjectSeeding, kind: 'artist' | 'writer', count: numbe
           id: `${kind === 'artist' ? 'art' : 'wri'}_${pad(next++, 5)}`,
           name: personVariant(name, i + d),
           project_id: seed.id,
+          created_at,
           merged_into: root.id,
           merged_at: isoCapped(when(i) + rng.int(2, 90) * DAY),
         });
@@ -731,6 +735,7 @@ function buildRecordings(p: ProjectSeeding, artists: People, compositions: Compo
       created_at: iso(created),
       updated_at: isoCapped(created + rng.int(0, 60) * DAY),
       products,
+      composition_id: composition.id,
     };
     recordings.push(recording);
     pushTo(recordingsByArtist, artist, recording);
@@ -1086,14 +1091,15 @@ function buildStatements(seed: ProjectSeed, firstId: number, rng: Rng, issuers: 
     const issuerName = issuer?.entity.name ?? 'Unknown Issuer';
     const id = firstId + i;
     const fileName = `${issuerName.replace(/[^\p{L}\p{N}]+/gu, '')}_${period}_statement.pdf`;
-    const fileSize = rng.int(60_000, 4_500_000);
+    // Still drawn, so the draws after it stay where they were; the size is the served file's.
+    rng.int(60_000, 4_500_000);
     // Every sixth statement is still waiting for processing: only the file facts are known.
     if (i % 6 === 5 || !issuer) {
       statements.push({
         id,
         file_name: fileName,
         file_type: 'application/pdf',
-        file_size: fileSize,
+        file_size: generatedPdf(fileName).length,
         created_at: createdAt,
         upload_status: 'completed',
       });
@@ -1109,14 +1115,16 @@ function buildStatements(seed: ProjectSeed, firstId: number, rng: Rng, issuers: 
     const approval = rng.next();
     // Spelled out rather than spread from the common fields: V8 builds large spread-then-extended
     // literals on a slow path, which cost most of a second at --scale 100.
+    const statementName = `${issuerName} — ${type.charAt(0).toUpperCase()}${type.slice(1)} Statement ${period}`;
     statements.push({
       id,
       file_name: fileName,
       file_type: 'application/pdf',
-      file_size: fileSize,
+      // The size of what its download serves (storage.ts: a PDF titled with its name).
+      file_size: generatedPdf(statementName).length,
       created_at: createdAt,
       upload_status: 'completed',
-      statement_name: `${issuerName} — ${type.charAt(0).toUpperCase()}${type.slice(1)} Statement ${period}`,
+      statement_name: statementName,
       statement_type: type,
       statement_category: category,
       statement_producer: issuerName,

@@ -66,6 +66,7 @@ export const defaultOptions: EmulatorOptions = {
   quiet: false,
   sandboxTimeoutMs: 10_000,
   drift: false,
+  flavor: 'deployed',
   urlTtlSeconds: 300,
   tokenTtlSeconds: 3600,
 };

@@ -14,6 +14,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentKind, EmulatorState } from './store.js';
+import { generatedFileName, generatedPdf } from './generated-files.js';
+import { isProcessed, statementCsv } from './deployed/statements.js';
+
+// Re-exported: the download's tests know them as the storage host's.
+export { generatedFileName, generatedPdf };
 
 /** One request the storage host received. */
 export interface StorageRequest {
@@ -43,6 +48,8 @@ export interface Storage {
   faults: StorageFaults;
   /** A URL of the file of a document, valid for `ttlSeconds` from `nowMs`. */
   sign(kind: DocumentKind, projectId: string, id: string, nowMs: number, ttlSeconds: number): string;
+  /** A URL of a statement's lines as CSV (`detailed.csv_url`), valid for `ttlSeconds`. */
+  signExport(projectId: string, statementId: number, nowMs: number, ttlSeconds: number): string;
   /** A PUT-only URL for an upload's bytes (the signed-URL flow), valid for `ttlSeconds`. */
   signUpload(kind: DocumentKind, projectId: string, stagingId: number, nowMs: number, ttlSeconds: number): string;
   /** The file PUT for a staging id: its path and size; undefined before any PUT. */
@@ -98,10 +105,9 @@ export function findDocumentFile(state: EmulatorState, kind: DocumentKind, proje
   };
 }
 
-/** The file name of a contract with no uploaded file: its name, as a PDF. */
-export const generatedFileName = (name: string): string => `${name.replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '')}.pdf`;
 
 const FILE_PATH = /^\/files\/(contract|statement)\/([0-9a-f-]{36})\/([^/]+)$/;
+const EXPORT_PATH = /^\/exports\/statement\/([0-9a-f-]{36})\/(\d{1,15})\.csv$/;
 const UPLOAD_PATH = /^\/uploads\/(contract|statement)\/([0-9a-f-]{36})\/(\d{1,15})$/;
 /** What one PUT may carry: the service's 50 MiB limit. */
 const MAX_PUT_BYTES = 50 * 1024 * 1024;
@@ -146,6 +152,9 @@ export async function startStorage(state: EmulatorState, options: StorageOptions
     faults: host.faults,
     sign(kind, projectId, id, nowMs, ttlSeconds) {
       return signedUrl('GET', `/files/${kind}/${projectId}/${encodeURIComponent(id)}`, nowMs, ttlSeconds);
+    },
+    signExport(projectId, statementId, nowMs, ttlSeconds) {
+      return signedUrl('GET', `/exports/statement/${projectId}/${statementId}.csv`, nowMs, ttlSeconds);
     },
     signUpload(kind, projectId, stagingId, nowMs, ttlSeconds) {
       return signedUrl('PUT', `/uploads/${kind}/${projectId}/${stagingId}`, nowMs, ttlSeconds);
@@ -247,6 +256,11 @@ function serve(host: Host, req: IncomingMessage, res: ServerResponse): void {
     receivePut(host, req, res, url, Number(upload[3]));
     return;
   }
+  const exported = EXPORT_PATH.exec(url.pathname);
+  if (req.method === 'GET' && exported) {
+    if (authorized(host, res, url, 'GET')) serveLines(host, res, exported[1] as string, Number(exported[2]));
+    return;
+  }
   const match = FILE_PATH.exec(url.pathname);
   if (req.method !== 'GET' || !match) {
     deny(res, 404, 'NoSuchKey', 'no such file');
@@ -274,6 +288,19 @@ function serveFile(host: Host, res: ServerResponse, kind: DocumentKind, projectI
     res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
     send(host.faults, res, [pdf], pdf.length);
   }
+}
+
+/** A statement's lines as CSV (the deployed service's `detailed` export); 404 before it is processed. */
+function serveLines(host: Host, res: ServerResponse, projectId: string, statementId: number): void {
+  const data = host.state.data[projectId];
+  const statement = data?.statements.find((s) => s.id === statementId);
+  if (!data || !statement || !isProcessed(statement)) {
+    deny(res, 404, 'NoSuchKey', 'no such file');
+    return;
+  }
+  const csv = Buffer.from(statementCsv(data, statement), 'utf8');
+  res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': csv.length });
+  send(host.faults, res, [csv], csv.length);
 }
 
 /**
@@ -360,29 +387,4 @@ function deny(res: ServerResponse, status: number, code: string, message: string
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>\n`;
   res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
   res.end(body);
-}
-
-/** A small valid PDF (one page showing the document's title), with a correct cross-reference table. */
-export function generatedPdf(title: string): Buffer {
-  // PDF strings in the standard fonts are Latin-1 at best; anything else becomes '?'.
-  const text = title.replace(/[^\x20-\x7e]/g, '?').replace(/[\\()]/g, (c) => `\\${c}`).slice(0, 90);
-  const content = `BT /F1 14 Tf 56 780 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-  ];
-  let pdf = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(pdf.length);
-    pdf += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
 }

@@ -1,7 +1,16 @@
 // The emulator's state: what the service holds, plus the bookkeeping it needs (tokens, uploads,
 // sandbox sessions). Everything here is plain JSON so `--data <file>` can persist it as is.
-import type { Product } from '../lib/schemas.js';
 import type { Extraction as ExtractionName, Include as ContractInclude } from './vocabulary.js';
+
+/** A release a recording or composition appears on, as stored (SPEC.md, "Product"). */
+export interface Product {
+  name: string;
+  upc: string;
+  release_date: string;
+  artists: string[];
+  source: string;
+  store: string;
+}
 
 export interface OrganizationRecord {
   id: string;
@@ -115,6 +124,8 @@ export interface PersonRecord extends Mergeable {
   id: string;
   name: string;
   project_id: string;
+  /** Served by the deployed flavor only (SPEC.md's artist and writer have none). */
+  created_at?: string;
 }
 
 export interface CompositionRecord {
@@ -137,6 +148,8 @@ export interface RecordingRecord {
   created_at: string;
   updated_at: string;
   products: Product[];
+  /** The composition it records (seeded ones): its writers are the recording's creators. */
+  composition_id?: string;
 }
 
 export interface ProjectData {

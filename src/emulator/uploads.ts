@@ -91,8 +91,11 @@ const unsupportedType = (declared: string): HttpError =>
 const notPdf = (): HttpError =>
   new HttpError(400, 'unsupported file type: only PDF files are accepted (the file does not start with %PDF-)');
 
-/** The `extractions` of a contract upload: a JSON array (a string in multipart) of known names. */
-export function parseExtractions(kind: DocumentKind, raw: unknown): ExtractionName[] {
+/**
+ * The `extractions` of a contract upload: a JSON array (a string in multipart) of known names,
+ * SPEC 4.8's by default; the signed-URL mint passes the deployed service's.
+ */
+export function parseExtractions(kind: DocumentKind, raw: unknown, names: readonly ExtractionName[] = EXTRACTIONS): ExtractionName[] {
   // SPEC 4.9 gives statements no extractions; refusing them tells the caller that nothing would run.
   if (kind === 'statement') throw new HttpError(400, { extractions: ['statement uploads take no extractions'] });
   let value = raw;
@@ -106,11 +109,11 @@ export function parseExtractions(kind: DocumentKind, raw: unknown): ExtractionNa
   if (!Array.isArray(value) || !value.every((name): name is string => typeof name === 'string')) {
     throw new HttpError(400, { extractions: ['extractions must be a JSON array of extraction names'] });
   }
-  const known = new Set<string>(EXTRACTIONS);
+  const known = new Set<string>(names);
   const unknown = value.filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw new HttpError(400, {
-      extractions: unknown.map((name) => `unknown extraction '${name}'; valid: ${EXTRACTIONS.join(', ')}`),
+      extractions: unknown.map((name) => `unknown extraction '${name}'; valid: ${names.join(', ')}`),
     });
   }
   return [...new Set(value as ExtractionName[])];

@@ -17,7 +17,9 @@ export const EXTRACTION_NAMES = [
   'extract-control-areas', 'extract-costs', 'extract-creative-approvals', 'extract-dates',
   'extract-royalties', 'extract-signatures', 'extract-splits', 'extract-targets', 'extract-balances',
 ] as const;
-export type Extraction = (typeof EXTRACTION_NAMES)[number];
+/** The signed-URL mint of the deployed service takes one more (SERVICE-NOW.md, "Uploads"). */
+export const CURRENT_EXTRACTION_NAMES = [...EXTRACTION_NAMES, 'extract-language'] as const;
+export type Extraction = (typeof CURRENT_EXTRACTION_NAMES)[number];
 
 const TEXT = 'text/plain';
 const OCTET = 'application/octet-stream';

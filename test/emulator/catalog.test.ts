@@ -8,7 +8,6 @@ import {
   Contract,
   Entity,
   ErrorBody,
-  Product,
   Recording,
   Relation,
   Statement,
@@ -22,6 +21,9 @@ import { DEMO_PROJECT_ID, DEMO_PROJECT_TOKEN, OTHER_PROJECT_ID, SECOND_PROJECT_I
 import type { Emulator } from '../../src/emulator/server.js';
 import type { ProjectData } from '../../src/emulator/store.js';
 import { call, testEmulator } from '../helpers/emulator.js';
+
+/** SPEC.md's Product, written down here: the client's schemas now read every form of it. */
+const Product = z.object({ name: z.string(), upc: z.string(), release_date: z.string(), artists: z.array(z.string()), source: z.string(), store: z.string() });
 
 let emulator: Emulator;
 let seeded: ProjectData;

@@ -315,7 +315,7 @@ describe('the client and the emulator agree on the vocabulary (two copies, each 
     const own = await import('../../src/emulator/vocabulary.js');
     expect([...client.CONTRACT_INCLUDES]).toEqual([...own.CURRENT_INCLUDES]);
     expect([...client.SEED_CONTRACT_INCLUDES]).toEqual([...own.SEED_INCLUDES]);
-    expect([...client.EXTRACTIONS]).toEqual([...own.EXTRACTION_NAMES]);
+    expect([...client.EXTRACTIONS]).toEqual([...own.CURRENT_EXTRACTION_NAMES]);
     expect(formats.STATEMENT_EXTENSIONS).toEqual(own.STATEMENT_EXTENSIONS);
     expect(Object.fromEntries(Object.entries(formats.STATEMENT_FORMATS).map(([ext, f]) => [ext, f.type]))).toEqual(own.STATEMENT_TYPES);
     expect([...formats.SCENARIO_FAMILIES]).toEqual([...own.SCENARIO_FAMILY_NAMES]);

@@ -3,8 +3,14 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
 import type { EmulatorOptions } from '../../src/emulator/http.js';
 
+/**
+ * An emulator for one test. Unlike `pds emulator start` (the deployed flavor by default), tests get
+ * the `current` flavor unless they ask for another: the seed's forms of SPEC.md for reads, with the
+ * deployed service's additions beside them, which most test files were written against. Tests of
+ * the deployed forms pass `flavor: 'deployed'`; tests of SPEC.md alone, `flavor: 'seed'`.
+ */
 export async function testEmulator(options: Partial<EmulatorOptions> = {}): Promise<Emulator> {
-  return startEmulator({ port: 0, quiet: true, processingMs: 50, ...options });
+  return startEmulator({ port: 0, quiet: true, processingMs: 50, flavor: 'current', ...options });
 }
 
 export interface CallOptions {

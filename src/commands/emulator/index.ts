@@ -24,13 +24,13 @@ export const start = verb({
     tokenTtl: { ...whole(1, 'lifetime of the access tokens of a browser sign-in (default 3600)'), value: 'seconds' },
     drift: {
       type: 'boolean',
-      help: 'answer in the drifted forms of a deployed service: catalog lists paged, search keyed by type, statement processes as extraction_*',
+      help: 'answer in the drifted forms of a deployed service: catalog lists paged, search keyed by type, statement processes as extraction_* (implied by --flavor deployed)',
     },
     flavor: {
       type: 'choice',
       value: 'f',
-      choices: ['current', 'seed'],
-      help: "current: the deployed service (signed-URL uploads, tags, knowledge…) beside the seed's forms; seed: SPEC.md only (default current)",
+      choices: ['deployed', 'current', 'seed'],
+      help: "deployed: the service as deployed (numeric ids, paged lists, contracts by file name…); current: the seed's forms with the deployed service's additions (signed-URL uploads, tags, knowledge…); seed: SPEC.md only (default deployed)",
     },
     pauseUploads: { type: 'boolean', help: 'new uploads go paused (a processing quota reached) until retried without this' },
   },

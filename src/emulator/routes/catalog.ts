@@ -1,12 +1,19 @@
 // SPEC 4.2–4.7: entities, statements, contracts, compositions, recordings, relations, writers and
 // artists. Records are stored with bookkeeping fields (merged_into, parties, staging_id…); every
-// response goes through a shape function that emits the spec's fields only, in the spec's order,
-// and drops absent or null values.
-import { generatedFileName } from '../storage.js';
+// response goes through a shape function: in the seed's forms (here) the spec's fields only, in the
+// spec's order, absent or null values dropped; in the deployed flavor the service's forms
+// (../deployed/). Both read the same records through the same lookups.
+import { generatedFileName } from '../generated-files.js';
 import { CURRENT_INCLUDES, SEED_INCLUDES, type Include as ContractInclude } from '../vocabulary.js';
-import { HttpError, flag, paging, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
+import { HttpError, deployedForms, driftedForms, flag, paging, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
+import { storeIdOf, type NumberedKind } from '../deployed/ids.js';
+import { byId } from '../deployed/indexes.js';
+import { deployedComposition, deployedEntity, deployedPerson, deployedRecording, deployedRelation } from '../deployed/records.js';
+import { deployedContract, deployedScore } from '../deployed/contracts.js';
+import { deployedStatement, detailedExport, extractionStage } from '../deployed/statements.js';
 import type {
   CompositionRecord,
+  ProjectRecord,
   ContractRecord,
   EntityRecord,
   PersonRecord,
@@ -27,7 +34,7 @@ function compact(fields: Fields): Fields {
 
 /** A page of a list whose `data` is a plain array (projects, entities, contracts, writers, artists). */
 function arrayPage<T>(ctx: RouteContext, items: readonly T[], shape: (item: T) => Fields): Reply {
-  if (ctx.options.drift) return envelopePage(ctx, items, shape);
+  if (driftedForms(ctx.options)) return envelopePage(ctx, items, shape);
   const { page, perPage } = paging(ctx);
   return { body: { data: items.slice((page - 1) * perPage, page * perPage).map(shape) } };
 }
@@ -50,6 +57,19 @@ function envelopePage<T>(ctx: RouteContext, items: readonly T[], shape: (item: T
 function found<T>(record: T | undefined, what: string): T {
   if (record === undefined) throw new HttpError(404, `${what} not found`);
   return record;
+}
+
+const deployed = (ctx: RouteContext): boolean => deployedForms(ctx.options);
+
+/**
+ * The catalog record a path's id names: the store's id in the seed's forms, the numeric id of the
+ * kind's range in the deployed forms (../deployed/ids.ts). These lists are only ever appended to,
+ * so their index by id stays true.
+ */
+function recordOf<T extends { id: string }>(ctx: RouteContext, list: readonly T[], kind: NumberedKind): T | undefined {
+  const key = ctx.params.id ?? '';
+  const id = deployed(ctx) ? storeIdOf(kind, key) : key;
+  return id === undefined ? undefined : byId(list).get(id);
 }
 
 interface Mergeable {
@@ -183,20 +203,22 @@ const listEntities: Handler = (ctx) => {
   const { data } = queryProject(ctx);
   const roles = parseRoles(ctx);
   const items = roles ? entitiesWithRoles(data, roles) : roots(data.entities);
-  return arrayPage(ctx, items, entityShape(mergedIndex(ctx, data.entities)));
+  return arrayPage(ctx, items, entityRenderer(ctx, data));
 };
+
+const entityRenderer = (ctx: RouteContext, data: ProjectData): ((e: EntityRecord) => Fields) =>
+  deployed(ctx) ? deployedEntity(data, mergedIndex(ctx, data.entities)) : entityShape(mergedIndex(ctx, data.entities));
 
 // A merged (non-root) record asked for by id is served as it is: the id stays valid after a merge,
 // and a client following a reference to it should not get a 404.
 const getEntity: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  const key = ctx.params.id ?? '';
-  const uuid = key.toLowerCase();
+  const uuid = (ctx.params.id ?? '').toLowerCase();
   const entity = found(
-    data.entities.find((e) => e.id === key || e.internal_uuid.toLowerCase() === uuid),
+    recordOf(ctx, data.entities, 'entity') ?? data.entities.find((e) => e.internal_uuid.toLowerCase() === uuid),
     'entity',
   );
-  return { body: { data: entityShape(mergedIndex(ctx, data.entities))(entity) } };
+  return { body: { data: entityRenderer(ctx, data)(entity) } };
 };
 
 // ---- statements (4.3) ----
@@ -253,10 +275,6 @@ function scoreOf(id: string | number): number {
 
 const EXTRACTION_STAGES = ['queued', 'processing', 'completed', 'failed', 'paused', 'timed_out', 'skipped'];
 
-/** What a statement's extraction stage is, from its processing status. */
-const extractionStage = (s: StatementRecord): string =>
-  s.processing_status === 'completed' || s.processing_status === 'failed' ? s.processing_status : 'processing';
-
 /** The deployed service's statement list options: stagingIds, extractionStage, score. */
 function statementFilter(ctx: RouteContext): { keep: (s: StatementRecord) => boolean; score: boolean } {
   const errors: Record<string, string[]> = {};
@@ -287,11 +305,16 @@ function statementExtras(s: StatementRecord, score: boolean): Fields {
   });
 }
 
+/** A statement with the deployed service's `score`: a warning when it has no summary. */
+const deployedStatementScore = (s: StatementRecord): Fields => ({ score: deployedScore(s.id, s.has_summary === true ? [] : ['summary']) });
+
 const listStatements: Handler = (ctx) => {
   const { data } = queryProject(ctx);
   if (!current(ctx)) return envelopePage(ctx, data.statements, (s) => statementShape(s, false));
   const { keep, score } = statementFilter(ctx);
-  return envelopePage(ctx, data.statements.filter(keep), (s) => ({ ...statementShape(s, false), ...statementExtras(s, score) }));
+  const kept = data.statements.filter(keep);
+  if (deployed(ctx)) return envelopePage(ctx, kept, (s) => ({ ...deployedStatement(data, s), ...(score && deployedStatementScore(s)) }));
+  return envelopePage(ctx, kept, (s) => ({ ...statementShape(s, false), ...statementExtras(s, score) }));
 };
 
 // The path parameter is an integer (SPEC 4.3): anything else is a malformed request, so 400 with
@@ -310,9 +333,25 @@ const getStatement: Handler = (ctx) => {
   const detailed = boolParam(ctx, 'detailed', errors);
   const score = boolParam(ctx, 'score', errors);
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+  if (deployed(ctx)) return { body: { data: deployedStatementGet(ctx, data, statement, { detailed, score }) } };
   const extras = statementExtras(statement, score);
   return { body: { data: { ...statementShape(statement, true), ...extras, ...(detailed && { folder_name: statement.folder_name ?? null, file_size: statement.file_size }) } } };
 };
+
+/** One statement in the deployed form; `detailed` links its lines on the storage host. */
+function deployedStatementGet(ctx: RouteContext, data: ProjectData, s: StatementRecord, asked: { detailed: boolean; score: boolean }): Fields {
+  const { storage } = ctx;
+  const projectId = ctx.query.get('projectId')?.toLowerCase() ?? '';
+  const sign = () => {
+    if (!storage) throw new HttpError(503, 'the storage host is not running');
+    return storage.signExport(projectId, s.id, ctx.now(), ctx.options.urlTtlSeconds);
+  };
+  return {
+    ...deployedStatement(data, s),
+    ...(asked.detailed && detailedExport(data, s, sign)),
+    ...(asked.score && deployedStatementScore(s)),
+  };
+}
 
 // ---- contracts (4.4) ----
 
@@ -321,6 +360,7 @@ interface ContractOptions {
   includes: ContractInclude[];
   score: boolean;
   citations: boolean;
+  extractorIds: string[];
 }
 
 function contractOptions(ctx: RouteContext): ContractOptions {
@@ -331,17 +371,19 @@ function contractOptions(ctx: RouteContext): ContractOptions {
   if (unknown.length > 0) errors.includes = unknown.map((value) => `unknown include '${value}'; valid: ${known.join(', ')}`);
   let score = false;
   let citations = false;
+  const extractorIds = current(ctx) ? [...new Set(listParam(ctx, 'extractorIds'))] : [];
   if (current(ctx)) {
     score = boolParam(ctx, 'score', errors);
     citations = boolParam(ctx, 'citations', errors);
-    if (listParam(ctx, 'extractorIds').some((id) => !/^[\w.-]{1,64}$/.test(id))) errors.extractorIds = ['extractorIds must be a comma-separated list of ids'];
+    if (extractorIds.some((id) => !/^[\w.-]{1,64}$/.test(id))) errors.extractorIds = ['extractorIds must be a comma-separated list of ids'];
   }
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
-  return { includes: [...new Set(values)] as ContractInclude[], score, citations };
+  return { includes: [...new Set(values)] as ContractInclude[], score, citations, extractorIds };
 }
 
 /** The base fields, plus one array per requested include (empty when nothing was extracted). */
-const contractShape = (ctx: RouteContext, options: ContractOptions) => (c: ContractRecord): Fields => {
+const contractShape = (ctx: RouteContext, data: ProjectData, options: ContractOptions) => (c: ContractRecord): Fields => {
+  if (deployed(ctx)) return deployedContract(c, data, options);
   const out: Fields = { id: c.id, name: c.name, project_id: c.project_id, created_at: c.created_at };
   if (current(ctx)) {
     // Every deployed record has its file; seeded contracts are named after the generated PDF.
@@ -359,7 +401,7 @@ const contractShape = (ctx: RouteContext, options: ContractOptions) => (c: Contr
 
 const listContracts: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  return arrayPage(ctx, data.contracts, contractShape(ctx, contractOptions(ctx)));
+  return arrayPage(ctx, data.contracts, contractShape(ctx, data, contractOptions(ctx)));
 };
 
 const getContract: Handler = (ctx) => {
@@ -370,7 +412,7 @@ const getContract: Handler = (ctx) => {
     data.contracts.find((c) => c.id === id),
     'contract',
   );
-  return { body: { data: contractShape(ctx, options)(contract) } };
+  return { body: { data: contractShape(ctx, data, options)(contract) } };
 };
 
 // ---- compositions and recordings (4.5) ----
@@ -399,32 +441,32 @@ const recordingShape = (withProducts: boolean) => (r: RecordingRecord): Fields =
     products: withProducts ? r.products : undefined,
   });
 
+const compositionRenderer = (ctx: RouteContext): ((c: CompositionRecord) => Fields) =>
+  (deployed(ctx) ? deployedComposition : compositionShape)(flag(ctx, 'includeProducts'));
+
+const recordingRenderer = (ctx: RouteContext, data: ProjectData): ((r: RecordingRecord) => Fields) =>
+  deployed(ctx) ? deployedRecording(data, flag(ctx, 'includeProducts')) : recordingShape(flag(ctx, 'includeProducts'));
+
 const listCompositions: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  return envelopePage(ctx, data.compositions, compositionShape(flag(ctx, 'includeProducts')));
+  return envelopePage(ctx, data.compositions, compositionRenderer(ctx));
 };
 
 const getComposition: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  const composition = found(
-    data.compositions.find((c) => c.id === ctx.params.id),
-    'composition',
-  );
-  return { body: { data: compositionShape(flag(ctx, 'includeProducts'))(composition) } };
+  const composition = found(recordOf(ctx, data.compositions, 'composition'), 'composition');
+  return { body: { data: compositionRenderer(ctx)(composition) } };
 };
 
 const listRecordings: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  return envelopePage(ctx, data.recordings, recordingShape(flag(ctx, 'includeProducts')));
+  return envelopePage(ctx, data.recordings, recordingRenderer(ctx, data));
 };
 
 const getRecording: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  const recording = found(
-    data.recordings.find((r) => r.id === ctx.params.id),
-    'recording',
-  );
-  return { body: { data: recordingShape(flag(ctx, 'includeProducts'))(recording) } };
+  const recording = found(recordOf(ctx, data.recordings, 'recording'), 'recording');
+  return { body: { data: recordingRenderer(ctx, data)(recording) } };
 };
 
 // ---- relations (4.6) ----
@@ -442,18 +484,18 @@ const relationShape = (index: Map<string, RelationRecord[]> | undefined) => (r: 
     merged: index && (index.get(r.id) ?? []).map((m) => ({ id: m.id, name: m.name, merged_at: m.merged_at ?? m.updated_at })),
   });
 
+const relationRenderer = (ctx: RouteContext, data: ProjectData): ((r: RelationRecord) => Fields) =>
+  (deployed(ctx) ? deployedRelation : relationShape)(mergedIndex(ctx, data.relations));
+
 const listRelations: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  return envelopePage(ctx, roots(data.relations), relationShape(mergedIndex(ctx, data.relations)));
+  return envelopePage(ctx, roots(data.relations), relationRenderer(ctx, data));
 };
 
 const getRelation: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  const relation = found(
-    data.relations.find((r) => r.id === ctx.params.id),
-    'relation',
-  );
-  return { body: { data: relationShape(mergedIndex(ctx, data.relations))(relation) } };
+  const relation = found(recordOf(ctx, data.relations, 'relation'), 'relation');
+  return { body: { data: relationRenderer(ctx, data)(relation) } };
 };
 
 // ---- writers and artists (4.7) ----
@@ -461,25 +503,27 @@ const getRelation: Handler = (ctx) => {
 const personShape = (index: Map<string, PersonRecord[]> | undefined) => (p: PersonRecord): Fields =>
   compact({ id: p.id, name: p.name, project_id: p.project_id, merged: mergedRefs(index, p.id) });
 
-const personRoutes = (path: string, kind: 'artists' | 'writers', what: string): Route[] => [
+const personRenderer = (ctx: RouteContext, project: ProjectRecord, data: ProjectData, kind: 'artists' | 'writers'): ((p: PersonRecord) => Fields) => {
+  const merged = mergedIndex(ctx, data[kind]);
+  return deployed(ctx) ? deployedPerson(kind === 'artists' ? 'artist' : 'writer', project.created_at, merged) : personShape(merged);
+};
+
+const personRoutes = (path: string, kind: 'artists' | 'writers', what: 'artist' | 'writer'): Route[] => [
   {
     method: 'GET',
     pattern: path,
     handler: (ctx) => {
-      const { data } = queryProject(ctx);
-      return arrayPage(ctx, roots(data[kind]), personShape(mergedIndex(ctx, data[kind])));
+      const { project, data } = queryProject(ctx);
+      return arrayPage(ctx, roots(data[kind]), personRenderer(ctx, project, data, kind));
     },
   },
   {
     method: 'GET',
     pattern: `${path}/:id`,
     handler: (ctx) => {
-      const { data } = queryProject(ctx);
-      const person = found(
-        data[kind].find((p) => p.id === ctx.params.id),
-        what,
-      );
-      return { body: { data: personShape(mergedIndex(ctx, data[kind]))(person) } };
+      const { project, data } = queryProject(ctx);
+      const person = found(recordOf(ctx, data[kind], what), what);
+      return { body: { data: personRenderer(ctx, project, data, kind)(person) } };
     },
   },
 ];

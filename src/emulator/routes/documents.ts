@@ -1,10 +1,11 @@
 // 4.8–4.10: contract and statement uploads (JSON or server-sent progress events) and their
 // processing status. The state machine itself lives in ../processing.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, notSaved, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
+import { HttpError, deployedForms, driftedForms, notSaved, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
 import {
   advance,
   contractProcesses,
+  deployedProcesses,
   seededStatementProcesses,
   statementProcesses,
   uploadBody,
@@ -190,12 +191,17 @@ const findUpload = (
 ): UploadRecord | undefined =>
   ctx.state.uploads.find((u) => u.kind === kind && u.project_id === projectId && matches(u));
 
+/** A processes answer in the flavor's form. */
+const processesReply = (ctx: RouteContext, body: Record<string, unknown>): Reply => ({
+  body: { data: deployedForms(ctx.options) ? deployedProcesses(body) : body },
+});
+
 const getContractProcesses: Handler = (ctx) => {
   const { project } = queryProject(ctx);
   const id = pathId(ctx, 'contract');
   const record = findUpload(ctx, 'contract', project.id, (u) => u.staging_id === id);
   if (!record) throw new HttpError(404, `contract upload '${id}' not found`);
-  return { body: { data: contractProcesses(record, ctx.now(), ctx.options.processingMs) } };
+  return processesReply(ctx, contractProcesses(record, ctx.now(), ctx.options.processingMs));
 };
 
 const getStatementProcesses: Handler = (ctx) => {
@@ -205,9 +211,10 @@ const getStatementProcesses: Handler = (ctx) => {
   const record =
     findUpload(ctx, 'statement', project.id, (u) => u.staging_id === id) ??
     findUpload(ctx, 'statement', project.id, (u) => u.result_id === id);
-  if (record) return { body: { data: statementProcesses(record, ctx.now(), ctx.options.processingMs, ctx.options.drift) } };
+  const drift = driftedForms(ctx.options);
+  if (record) return processesReply(ctx, statementProcesses(record, ctx.now(), ctx.options.processingMs, drift));
   const statement = data.statements.find((s) => s.id === id);
-  if (statement) return { body: { data: seededStatementProcesses(statement, ctx.options.drift) } };
+  if (statement) return processesReply(ctx, seededStatementProcesses(statement, drift));
   throw new HttpError(404, `statement or statement upload '${id}' not found`);
 };
 

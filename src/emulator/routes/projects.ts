@@ -1,13 +1,19 @@
 // 4.1 Projects: list per token scope, get, and search (scoring lives in ../search.ts).
-import { HttpError, projectInScope, type Handler, type RouteContext, type Route } from '../http.js';
+import { HttpError, deployedForms, driftedForms, projectInScope, type Handler, type RouteContext, type Route } from '../http.js';
 import { SEARCH_TYPES, searchProject, type SearchType } from '../search.js';
+import type { ProjectRecord } from '../store.js';
+import { deployedProject } from '../deployed/records.js';
+import { deployedSearch } from '../deployed/search.js';
+
+/** A project as the flavor draws it: stored as SPEC.md has it, or in the deployed form. */
+export const projectBody = (ctx: RouteContext, project: ProjectRecord): unknown => (deployedForms(ctx.options) ? deployedProject(project) : project);
 
 const listProjects: Handler = (ctx) => {
   const visible = ctx.state.projects.filter(
     (p) => p.organization_id === ctx.scope.organization_id && (!ctx.scope.project_id || ctx.scope.project_id === p.id),
   );
-  // A plain array also under --drift: the deployed service's clients read the project list so.
-  return { body: { data: visible } };
+  // A plain array also under --drift and in the deployed forms: the service's clients read it so.
+  return { body: { data: visible.map((p) => projectBody(ctx, p)) } };
 };
 
 // A malformed id names no project: 404 like any unknown one (SPEC 4.1 lists no 400 here).
@@ -17,7 +23,7 @@ const getProject: Handler = (ctx) => {
   if (!project || project.organization_id !== ctx.scope.organization_id) {
     throw new HttpError(404, 'project not found');
   }
-  return { body: { data: projectInScope(ctx, id, 'project_id') } };
+  return { body: { data: projectBody(ctx, projectInScope(ctx, id, 'project_id')) } };
 };
 
 const MAX_QUERY_CHARS = 500;
@@ -77,7 +83,8 @@ const search: Handler = (ctx) => {
   const data = ctx.state.data[project.id];
   if (!data) throw new HttpError(500, 'project data missing');
   const hits = searchProject(data, q, types, limit);
-  return { body: { data: ctx.options.drift ? keyedByType(hits, q) : hits } };
+  if (deployedForms(ctx.options)) return { body: { data: deployedSearch(data, hits, q) } };
+  return { body: { data: driftedForms(ctx.options) ? keyedByType(hits, q) : hits } };
 };
 
 /** The drifted search form: `{recordings: [{id, name, matched_keywords, is_metadata_match, rank}], …}`. */

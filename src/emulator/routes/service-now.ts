@@ -1,12 +1,13 @@
 // What the deployed service has beyond SPEC.md, apart from uploads (SERVICE-NOW.md): creating
 // projects, tags on contracts and statements, editing a statement, and the knowledge search.
-// Served only by the `current` flavor.
+// Served by the `deployed` and `current` flavors, not by `seed`.
 import { randomUUID } from 'node:crypto';
-import { HttpError, fieldErrors, notSaved, paging, projectInScope, queryProject, type Handler, type RouteContext, type Route } from '../http.js';
+import { HttpError, deployedForms, fieldErrors, notSaved, paging, projectInScope, queryProject, type Handler, type RouteContext, type Route } from '../http.js';
 import type { ContractRecord, ProjectData, ProjectRecord, StatementRecord } from '../store.js';
 import { CURRENCY_RE, PERIOD_RE } from '../vocabulary.js';
 import { knowledgeSearch, parseKinds } from '../knowledge.js';
 import { jsonBody } from './signed-uploads.js';
+import { projectBody } from './projects.js';
 
 type Errors = Record<string, string[]>;
 type Scope = 'contracts' | 'statements';
@@ -36,7 +37,7 @@ const createProject: Handler = async (ctx) => {
   } catch {
     throw notSaved('the project');
   }
-  return { status: 201, body: { data: project } };
+  return { status: 201, body: { data: projectBody(ctx, project) } };
 };
 
 // ---- tags ----
@@ -180,9 +181,10 @@ const search: Handler = (ctx) => {
   const rawLimit = ctx.query.get('limit');
   const limit = rawLimit === null ? 10 : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 50) errors.limit = ['limit must be an integer from 1 to 50'];
-  const kinds = parseKinds(errors, ctx.query.getAll('kind'));
+  // The deployed service has no kind filter (SERVICE-NOW.md): it answers every kind, as here.
+  const kinds = deployedForms(ctx.options) ? undefined : parseKinds(errors, ctx.query.getAll('kind'));
   fieldErrors(errors);
-  return { body: { data: knowledgeSearch(project.id, data, q, limit, kinds) } };
+  return { body: { data: knowledgeSearch(project.id, data, q, limit, kinds, deployedForms(ctx.options)) } };
 };
 
 export const serviceNowRoutes: Route[] = [

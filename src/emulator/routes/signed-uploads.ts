@@ -1,13 +1,15 @@
 // The deployed service's upload flow (SERVICE-NOW.md): mint a staging record and a signed PUT URL
 // on the storage host, the client PUTs the bytes there, then completes; and the retry of a paused
-// staging. Served only by the `current` flavor: a seed-flavored emulator answers 404/405, as a
+// staging. Served by the `deployed` and `current` flavors: a seed-flavored emulator answers 404/405, as a
 // service without them does, and clients fall back to the multipart upload of SPEC 4.8/4.9.
 import { open } from 'node:fs/promises';
-import { HttpError, PAUSE_REASON, fieldErrors, notSaved, queryProject, type Handler, type RouteContext, type Route } from '../http.js';
+import { HttpError, PAUSE_REASON, deployedForms, fieldErrors, notSaved, queryProject, type Handler, type RouteContext, type Route } from '../http.js';
 import { track } from '../processing.js';
 import { countersOf, type DocumentKind, type UploadContext, type UploadRecord } from '../store.js';
-import { MAX_FILE_BYTES, hasPdfTrailer, parseExtractions, parseJsonObject, readBody } from '../uploads.js';
+import { MAX_FILE_BYTES, parseExtractions, parseJsonObject, readBody } from '../uploads.js';
+import { stagingProblem } from '../staging-check.js';
 import {
+  CURRENT_EXTRACTION_NAMES,
   CURRENCY_RE,
   PERIOD_RE,
   SCENARIO_FAMILY_NAMES,
@@ -114,7 +116,7 @@ const mint = (kind: DocumentKind): Handler => async (ctx) => {
   let extractions: UploadRecord['extractions'] = [];
   if (body.extractions !== undefined) {
     try {
-      extractions = parseExtractions(kind, body.extractions);
+      extractions = parseExtractions(kind, body.extractions, CURRENT_EXTRACTION_NAMES);
     } catch (error) {
       if (!(error instanceof HttpError) || typeof error.detail === 'string') throw error;
       Object.assign(errors, error.detail);
@@ -149,11 +151,14 @@ const mint = (kind: DocumentKind): Handler => async (ctx) => {
       data: {
         staging_id: record.staging_id,
         upload_url: storage.signUpload(kind, project.id, record.staging_id, now, ctx.options.urlTtlSeconds),
-        file_path: `${project.id}/${kind}s/${record.staging_id}/${file.fileName}`,
+        file_path: filePath(record),
       },
     },
   };
 };
+
+/** Where the storage host keeps an upload's file, as the mint and the completion name it. */
+const filePath = (upload: UploadRecord): string => `${upload.project_id}/${upload.kind}s/${upload.staging_id}/${upload.file_name}`;
 
 /** The staging id in a body or path: a positive integer naming an upload of this kind and project. */
 function findStaging(ctx: RouteContext, kind: DocumentKind, projectId: string, raw: unknown, field: string): UploadRecord {
@@ -162,23 +167,6 @@ function findStaging(ctx: RouteContext, kind: DocumentKind, projectId: string, r
   const upload = ctx.state.uploads.find((u) => u.staging_id === id && u.kind === kind && u.project_id === projectId);
   if (!upload) throw new HttpError(404, `${kind} staging ${id} not found`);
   return upload;
-}
-
-const ZIP = Buffer.from('PK\x03\x04', 'latin1');
-const OLE = Buffer.from('d0cf11e0a1b11ae1', 'hex');
-const GZIP = Buffer.from([0x1f, 0x8b]);
-
-/** The stager's check of the stored bytes against the file's type; the reason it fails, if it does. */
-export function stagingProblem(fileType: string, head: Buffer, tail: Buffer): string | undefined {
-  if (fileType === 'application/pdf') {
-    if (!head.subarray(0, 5).equals(Buffer.from('%PDF-'))) return 'the file is not a PDF (it does not start with %PDF-)';
-    return hasPdfTrailer(tail) ? undefined : 'the file does not end with %%EOF; it may be truncated or damaged';
-  }
-  if (fileType === 'application/gzip') return head.subarray(0, 2).equals(GZIP) ? undefined : 'the file is not gzip-compressed';
-  if (fileType === 'application/vnd.ms-excel') return head.subarray(0, 8).equals(OLE) ? undefined : 'the file is not an Excel 97-2003 workbook';
-  if (fileType.startsWith('application/vnd.')) return head.subarray(0, 4).equals(ZIP) ? undefined : 'the file is not a spreadsheet (not a zip package)';
-  if (fileType.startsWith('text/') || fileType === 'application/xml') return head.includes(0) ? 'the file is binary, not text' : undefined;
-  return undefined;
 }
 
 async function readEnds(path: string, size: number): Promise<{ head: Buffer; tail: Buffer }> {
@@ -199,7 +187,7 @@ const complete = (kind: DocumentKind): Handler => async (ctx) => {
   const body = await jsonBody(ctx);
   const upload = findStaging(ctx, kind, project.id, body.stagingId, 'stagingId');
   // Completed already (a client that did not see the first answer): the same answer, no new record.
-  if (!upload.minted) return { body: { data: completeBody(upload, false) } };
+  if (!upload.minted) return { body: { data: completeBody(ctx, upload, false) } };
   const stored = ctx.storage?.stored(upload.staging_id);
   if (!stored) throw new HttpError(400, { stagingId: [`no file was uploaded for staging ${upload.staging_id}: PUT it to the upload_url first`] });
   if (stored.size !== upload.file_size) {
@@ -218,11 +206,12 @@ const complete = (kind: DocumentKind): Handler => async (ctx) => {
     throw notSaved('the upload');
   }
   track(ctx.state, updated);
-  return { body: { data: completeBody(updated, true) } };
+  return { body: { data: completeBody(ctx, updated, true) } };
 };
 
-function completeBody(upload: UploadRecord, enqueued: boolean): Record<string, unknown> {
+function completeBody(ctx: RouteContext, upload: UploadRecord, enqueued: boolean): Record<string, unknown> {
   const paused = upload.pause_reason !== undefined;
+  if (deployedForms(ctx.options)) return deployedCompleteBody(upload, enqueued);
   return {
     staging_id: upload.staging_id,
     status: paused ? 'paused' : 'queued',
@@ -232,8 +221,23 @@ function completeBody(upload: UploadRecord, enqueued: boolean): Record<string, u
   };
 }
 
+/**
+ * The deployed service's completion (SERVICE-NOW.md): `enqueued` and `paused` are counts, and an
+ * upload with no context and no folder is only `uploaded` (it is processed all the same).
+ */
+function deployedCompleteBody(upload: UploadRecord, enqueued: boolean): Record<string, unknown> {
+  const contextApplied = upload.context !== undefined && Object.keys(upload.context).length > 0;
+  const base = { staging_id: upload.staging_id, file_path: filePath(upload), context_applied: contextApplied };
+  if (upload.pause_reason !== undefined) return { ...base, status: 'paused', paused: 1 };
+  if (!contextApplied && upload.folder_name === undefined) return { ...base, status: 'uploaded' };
+  return { ...base, status: 'queued', enqueued: enqueued ? 1 : 0 };
+}
+
 /** The quota --pause-uploads pretends the project has reached. */
 const QUOTA = 100;
+
+/** `enqueued` of a retry: a count in the deployed forms, a flag in the `current` flavor's. */
+const counted = (ctx: RouteContext, enqueued: boolean): number | boolean => (deployedForms(ctx.options) ? (enqueued ? 1 : 0) : enqueued);
 
 const retry = (kind: DocumentKind): Handler => async (ctx) => {
   const { project, data } = queryProject(ctx);
@@ -242,7 +246,7 @@ const retry = (kind: DocumentKind): Handler => async (ctx) => {
   if (upload.pause_reason === undefined) throw new HttpError(409, `${kind} staging ${upload.staging_id} is not paused; nothing to retry`);
   const count = data[`${kind}s`].length;
   if (ctx.options.pauseUploads) {
-    return { body: { data: { staging_id: upload.staging_id, status: 'paused', enqueued: false, current_count: count, limit: QUOTA } } };
+    return { body: { data: { staging_id: upload.staging_id, status: 'paused', enqueued: counted(ctx, false), current_count: count, limit: QUOTA } } };
   }
   const now = ctx.now();
   const updated: UploadRecord = { ...upload, created_ms: now, created_at: new Date(now).toISOString() };
@@ -253,7 +257,7 @@ const retry = (kind: DocumentKind): Handler => async (ctx) => {
     throw notSaved('the retry');
   }
   track(ctx.state, updated);
-  return { body: { data: { staging_id: upload.staging_id, status: 'queued', enqueued: true, current_count: count, limit: QUOTA } } };
+  return { body: { data: { staging_id: upload.staging_id, status: 'queued', enqueued: counted(ctx, true), current_count: count, limit: QUOTA } } };
 };
 
 export const signedUploadRoutes: Route[] = (['contract', 'statement'] as const).flatMap((kind) => [

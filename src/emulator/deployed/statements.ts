@@ -1,0 +1,151 @@
+// Statements in the deployed service's form (SERVICE-NOW.md, "Statement"): the stored fields,
+// their financial totals and summary, and the statement's lines, which `detailed=true` links to as
+// a CSV file on the storage host. The lines are generated from the statement's id and the
+// project's recordings, so the totals, the summary and the CSV always agree.
+import { Rng } from '../seed.js';
+import type { ProjectData, StatementRecord } from '../store.js';
+import { deployedId } from './ids.js';
+import { entitiesByUuid } from './indexes.js';
+import { isrcIdentifiers, present, type Fields } from './records.js';
+
+export interface StatementLine {
+  territory: string;
+  isrc: string;
+  title: string;
+  units: number;
+  /** In cents of the statement's royalty currency. */
+  licenseeCents: number;
+  licensorCents: number;
+}
+
+const TERRITORIES = ['GB', 'US', 'DE', 'FR', 'SE', 'NL', 'JP', 'BR', 'AU', 'CA'];
+
+/** Whether the service has extracted the statement (its lines, totals and summary exist). */
+export const isProcessed = (s: StatementRecord): boolean => s.processing_status === 'completed';
+
+/** The period a statement accounts for: as set, or as the seed named its file (`…_2024-H1_statement.pdf`). */
+export function periodOf(s: StatementRecord): string | undefined {
+  if (s.accounting_period !== undefined) return s.accounting_period;
+  const match = /_(\d{4})-(H[12])_/.exec(s.file_name);
+  return match ? `${match[1]}${match[2]}` : undefined;
+}
+
+/** The statement's lines: 20 to 80, one per recording and territory, stable for its id. */
+export function statementLines(data: ProjectData, s: StatementRecord): StatementLine[] {
+  const rng = new Rng(s.id * 7919);
+  const recordings = data.recordings;
+  const count = 20 + (s.id % 61);
+  const lines: StatementLine[] = [];
+  for (let i = 0; i < count; i++) {
+    const recording = recordings.length === 0 ? undefined : recordings[(s.id * 31 + i * 7) % recordings.length];
+    const units = rng.int(50, 50_000);
+    const licenseeCents = units * rng.int(2, 6);
+    lines.push({
+      territory: TERRITORIES[rng.int(0, TERRITORIES.length - 1)] as string,
+      isrc: recording ? String(isrcIdentifiers(recording, deployedId('recording', recording.id))[0]?.value) : '',
+      title: recording?.name ?? `Track ${i + 1}`,
+      units,
+      licenseeCents,
+      licensorCents: Math.round(licenseeCents * (0.18 + rng.int(0, 7) / 100)),
+    });
+  }
+  return lines;
+}
+
+const money = (cents: number): number => Math.round(cents) / 100;
+
+/** A CSV field: quoted when it holds a comma, a quote or a line break. */
+const csvField = (value: string | number): string => {
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/** The statement's lines as the CSV file `detailed.csv_url` serves. */
+export function statementCsv(data: ProjectData, s: StatementRecord): string {
+  const currency = s.currency_royalty ?? '';
+  const header = 'line,territory,isrc,title,units,currency,licensee_revenue,licensor_revenue';
+  const rows = statementLines(data, s).map((line, i) =>
+    [i + 1, line.territory, line.isrc, line.title, line.units, currency, money(line.licenseeCents).toFixed(2), money(line.licensorCents).toFixed(2)].map(csvField).join(','),
+  );
+  return `${[header, ...rows].join('\n')}\n`;
+}
+
+/** `financials` and `statement_summary` of a processed statement, from its lines. */
+function totals(data: ProjectData, s: StatementRecord): Fields {
+  const lines = statementLines(data, s);
+  const byTerritory = new Map<string, number>();
+  let units = 0;
+  let licensee = 0;
+  let licensor = 0;
+  for (const line of lines) {
+    units += line.units;
+    licensee += line.licenseeCents;
+    licensor += line.licensorCents;
+    byTerritory.set(line.territory, (byTerritory.get(line.territory) ?? 0) + line.units);
+  }
+  const [top, topUnits] = [...byTerritory].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  return {
+    statement_summary: {
+      meta: { generated_at: s.processed_at ?? s.created_at, schema_version: '2' },
+      summary: [
+        `${units.toLocaleString('en-US')} units across ${byTerritory.size} territories`,
+        `Largest territory: ${top} (${Math.round((topUnits * 100) / Math.max(units, 1))}%)`,
+      ],
+    },
+    financials: { currency: s.currency_royalty ?? null, period: periodOf(s) ?? null, licensee_revenue: money(licensee), licensor_revenue: money(licensor) },
+  };
+}
+
+/** The extraction stage the service reports, from the stored processing status. */
+export const extractionStage = (s: StatementRecord): string =>
+  s.processing_status === 'completed' || s.processing_status === 'failed' ? s.processing_status : 'processing';
+
+/** The fields of a statement in the service's order; what the store lacks is left out. */
+export function deployedStatement(data: ProjectData, s: StatementRecord): Fields {
+  const issuer = s.entity_id === undefined ? undefined : entitiesByUuid(data.entities).get(s.entity_id.toLowerCase());
+  const processed = isProcessed(s);
+  return present({
+    id: s.id,
+    staging_id: s.staging_id,
+    file_name: s.file_name,
+    file_type: s.file_type,
+    file_size: s.file_size,
+    statement_name: s.statement_name,
+    // A processed statement names every field, null where it has no value.
+    statement_desc: s.statement_desc ?? (processed ? null : undefined),
+    statement_type: s.statement_type,
+    statement_category: s.statement_category,
+    statement_subtype: s.statement_subtype,
+    statement_producer: s.statement_producer,
+    statement_version: s.statement_version,
+    extraction_stage: extractionStage(s),
+    upload_status: s.upload_status,
+    approval_status: s.approval_status,
+    has_revenues: s.has_revenues,
+    has_costs: s.has_costs,
+    has_summary: s.has_summary,
+    has_summary_lines: s.has_summary_lines,
+    currency_transaction: s.currency_transaction,
+    currency_royalty: s.currency_royalty,
+    entity_id: issuer === undefined ? undefined : deployedId('entity', issuer.id),
+    created_at: s.created_at,
+    processed_at: s.processed_at,
+    modified_at: s.modified_at,
+    accounting_period: processed ? periodOf(s) : s.accounting_period,
+    // What a statement edit sets (SERVICE-NOW.md, PUT /statements/{id}), when set.
+    target_period: s.target_period,
+    payee: s.payee,
+    payor: s.payor,
+    tags: s.tags && s.tags.length > 0 ? s.tags : undefined,
+    ...(processed ? totals(data, s) : {}),
+  });
+}
+
+/** What the service says of a statement's lines that cannot be exported yet. */
+export const NOT_PROCESSED = 'Statement extraction is not completed yet';
+
+/** `detailed` (detailed=true): the signed link to the lines, or why there is none. */
+export function detailedExport(data: ProjectData, s: StatementRecord, sign: () => string): Fields {
+  if (!isProcessed(s)) return { detailed: null, detailed_error: NOT_PROCESSED };
+  return { detailed: { csv_url: sign(), file_name: `${s.id}-lines.csv`, row_count: statementLines(data, s).length }, detailed_error: null };
+}
