@@ -159,6 +159,15 @@ describe('lists: --json is the items the service sent, -q their numeric ids, tab
     expect(ids.slice(0, 2)).toEqual(['61001', '61002']);
   });
 
+  it('contracts ls --all stops clearly when the service repeats a page (the repeat check keys on numeric ids)', async () => {
+    const first = itemsOf('contracts.list');
+    replay.alter = (path, data) => (path === '/v1/contracts' ? { ...data, items: first } : data);
+    const result = await pds(['contracts', 'ls', '--all', '-q']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('61001\n61002\n');
+    expect(result.stderr).toMatch(/^error: the service's pagination repeats itself: page 2 /m);
+  });
+
   it('statements ls shows the file name, and the period, currency and revenues from `financials`', async () => {
     const { header, rows } = tsv((await pds(['statements', 'ls'])).stdout);
     const believe = rowOf(rows, 72001);
@@ -221,6 +230,19 @@ describe('gets: --json is the record the service sent; a terminal shows its part
     expect(table.code).toBe(0);
     expectReadable(topFields(table.stdout));
     expect(table.stdout).not.toContain('[object Object]');
+  });
+
+  it('entities get takes the internal_uuid as well as the numeric id', async () => {
+    const entity = example('entities.get').data;
+    expect(await jsonOf(['entities', 'get', entity.internal_uuid])).toEqual(entity);
+    expect(sent()).toEqual([`GET /v1/entities/${entity.internal_uuid}`]);
+  });
+
+  it('an empty search is refused before anything is sent (exit 2)', async () => {
+    const result = await pds(['search', ' ']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: /);
+    expect(replay.requests).toEqual([]);
   });
 
   it('-q prints the numeric id of a record', async () => {
