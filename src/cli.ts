@@ -1,7 +1,7 @@
 // The entry point: the one place where errors become exit codes. The program itself (commander,
 // the nouns) lives in program.ts and is loaded only when there is something to parse.
 import type { CommanderError } from 'commander';
-import { processIO, type IO } from './lib/io.js';
+import { flushGuards, guardWorkflowCommands, processIO, type IO } from './lib/io.js';
 import type { GlobalFlags } from './lib/config.js';
 import type { Context, Dependencies } from './lib/context.js';
 import type { Runner } from './lib/verb-register.js';
@@ -18,8 +18,9 @@ export interface MainOptions extends Partial<Dependencies> {
 /** Runs pds with the arguments after the program name; resolves to the exit code. */
 export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   const real = options.io === undefined;
-  const io = options.io ?? processIO();
   const env = options.env ?? process.env;
+  // Under GitHub Actions no line printed is read as a workflow command but pds's own (io.ts).
+  const io = guardWorkflowCommands(options.io ?? processIO(), env);
   const controller = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
   const deps: Dependencies = {
@@ -88,6 +89,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     const { errorText } = await import('./lib/error-report.js');
     return report(error, io, wantsJson, wantsVerbose, errorText);
   } finally {
+    await flushGuards(io);
     detach();
   }
 }

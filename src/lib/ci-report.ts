@@ -2,10 +2,14 @@
 // step outputs (when GITHUB_ACTIONS=true), and the JUnit XML and JSON report files other CI systems
 // read. File names and messages come from the user's disk and from the service: each format's own
 // escaping is applied, so no name or message can end a line and start a command of its own.
-import { appendFile, writeFile } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import { relative, resolve, sep } from 'node:path';
-import { PdsError } from './errors.js';
-import { safeText } from './text.js';
+import { PdsError, UsageError } from './errors.js';
+import { writeWorkflowCommands } from './io.js';
+import { writeReplacing } from './private-files.js';
+import { safeLines, safeText } from './text.js';
 
 export type Outcome = 'uploaded' | 'skipped' | 'failed' | 'not started' | 'would upload' | 'would skip' | 'would fail';
 
@@ -44,14 +48,19 @@ export function escapeCommandProperty(text: string): string {
   return escapeCommandData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** `::error file=…,title=pds upload::reason` for each file that failed. */
+/**
+ * `::error file=…,title=pds upload::reason` for each file that failed. The reason (the service's
+ * words, often) is shown as everywhere else, control and bidi characters as escapes, and keeps its
+ * lines; the file stays the path it is, for GitHub to find the file by. Both then get the runner's
+ * own escaping, so neither can end the line.
+ */
 export function githubAnnotations(files: readonly FileReport[], workspace: string | undefined): string {
   let out = '';
   for (const file of files) {
     if (!isFailure(file)) continue;
     const properties = file.path === '-' ? [] : [`file=${escapeCommandProperty(workspacePath(file.path, workspace))}`];
     properties.push(`title=${escapeCommandProperty('pds upload')}`);
-    out += `::error ${properties.join(',')}::${escapeCommandData(file.reason ?? file.outcome)}\n`;
+    out += `::error ${properties.join(',')}::${escapeCommandData(safeLines(file.reason ?? file.outcome))}\n`;
   }
   return out;
 }
@@ -63,14 +72,20 @@ function workspacePath(path: string, workspace: string | undefined): string {
   return inside.startsWith('..') ? path : inside.split(sep).join('/');
 }
 
-/** A Markdown table cell: one line, no `|` to split it, no HTML to render. */
+/**
+ * A Markdown table cell that reads as the text it holds: one line, no `|` to split it, and nothing
+ * GitHub would render from a name or a service message: no HTML, link, image, emphasis, code, math
+ * or strikethrough (each such character backslash-escaped), no bare `https://` link (its colon
+ * escaped), and no @mention (an empty comment splits it from the name: GitHub finds mentions in
+ * the rendered text, where an escape or an entity would read as `@` again).
+ */
 function cell(text: string | undefined): string {
   return safeText(text ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/\|/g, '\\|')
-    .replace(/`/g, '\\`');
+    .replace(/[\\`*_[\]()!~$|]|:(?=\/\/)/g, (char) => `\\${char}`)
+    .replace(/@/g, '@<!-- -->');
 }
 
 /** The step summary: the counts, then one row per file. */
@@ -126,6 +141,26 @@ export function junitXml(suite: string, files: readonly FileReport[], totalMs: n
   ].join('\n');
 }
 
+/**
+ * A report is never written through a symbolic link (a checked-out repository can commit one named
+ * pds.xml that points anywhere the job may write): one at `path` is refused, exit 2. Checked before
+ * anything is sent, and again when the report is written (which replaces whatever is there by a
+ * rename, so a link that appears in between is replaced, not followed).
+ */
+export function refuseLinkedReport(path: string): void {
+  let linked: boolean;
+  try {
+    linked = lstatSync(path).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (linked) {
+    throw new UsageError(`refusing to write the report ${path}: it is a symbolic link, and pds does not write through one`, {
+      details: [`remove the link (\`rm '${path}'\`), or name another file`],
+    });
+  }
+}
+
 export interface BatchReport {
   /** `pds upload statement`: the step summary's heading and the JUnit suite. */
   title: string;
@@ -143,10 +178,15 @@ export interface BatchReport {
 /**
  * Writes every report asked for, and under GitHub Actions its annotations (stdout), step summary
  * and outputs. A report that cannot be written is an error of the command (the CI job relies on it).
+ *
+ * The step summary and outputs are appended to, as the runner expects, and not replaced: their
+ * paths come from the runner's environment, not from the repository, and name files the runner
+ * made in its own temporary directory for this step, which other programs of the step append to
+ * as well (a rename would drop their lines). Whoever could put a link there already runs code in the job.
  */
-export async function writeBatchReports(env: NodeJS.ProcessEnv, stdout: { write(text: string): unknown }, report: BatchReport): Promise<void> {
+export async function writeBatchReports(env: NodeJS.ProcessEnv, stdout: Writable, report: BatchReport): Promise<void> {
   const github = env.GITHUB_ACTIONS === 'true';
-  if (github) stdout.write(githubAnnotations(report.files, env.GITHUB_WORKSPACE));
+  if (github) await writeWorkflowCommands(stdout, githubAnnotations(report.files, env.GITHUB_WORKSPACE));
   if (report.dryRun) return;
   const writes: [string, () => Promise<void>][] = [];
   if (github && env.GITHUB_STEP_SUMMARY) {
@@ -160,12 +200,19 @@ export async function writeBatchReports(env: NodeJS.ProcessEnv, stdout: { write(
   }
   for (const { format, path } of report.reports) {
     const text = format === 'junit' ? junitXml(report.title, report.files, report.totalMs) : `${JSON.stringify({ ...report.counts, files: report.records }, null, 2)}\n`;
-    writes.push([path, () => writeFile(path, text)]);
+    writes.push([
+      path,
+      () => {
+        refuseLinkedReport(path);
+        return writeReplacing(path, text, 0o666);
+      },
+    ]);
   }
   for (const [path, write] of writes) {
     try {
       await write();
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       const code = typeof error === 'object' && error !== null && 'code' in error ? `: ${String(error.code)}` : '';
       throw new PdsError(`cannot write the report ${path}${code}`, { cause: error });
     }

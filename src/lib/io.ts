@@ -1,6 +1,8 @@
 // The streams a command may touch, and what they are connected to. Tests build an IO over
 // in-memory streams and choose whether each "is a TTY".
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { fstatSync } from 'node:fs';
+import { PassThrough, Writable, type Readable } from 'node:stream';
 import { isatty } from 'node:tty';
 
 export interface IO {
@@ -14,6 +16,8 @@ export interface IO {
   columns: number;
   /** Terminal height, for live lines that must fit the screen; undefined when unknown. */
   rows?: number;
+  /** stdout goes to a pager (pager.ts): nothing animates on stderr, where a line would end the paging. */
+  paged?: boolean;
 }
 
 export function processIO(): IO {
@@ -86,4 +90,158 @@ export function memoryIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: s
     out: () => Buffer.concat(outChunks).toString('utf8'),
     err: () => Buffer.concat(errChunks).toString('utf8'),
   };
+}
+
+// GitHub Actions reads workflow commands from every line a step prints, on stdout and on stderr:
+// `::error::…`, `::add-mask::…`, `::stop-commands::…` after leading white space, and the older
+// `##[name]…` anywhere in a line; its reader ends a line at LF, CR or CRLF. A file name, a service
+// message or a downloaded document printed at the start of a line would be obeyed: add
+// annotations, mask text, or stop the runner from reading pds's own `::error` lines. So under
+// GITHUB_ACTIONS=true every line pds prints passes through one of two guards:
+// - stdout (data, kept byte for byte): a line that could be a command is fenced in
+//   `::stop-commands::<random token>` … `::<token>::`, GitHub's own way to print text as it is;
+// - stderr (text for people): such a line is shown with its first `:` or its `[` as an escape
+//   (`\x3a`, `\x5b`), as safeText shows control characters. Not fenced: the runner takes a
+//   batch's stderr lines before its stdout lines, so a fence on stderr could swallow pds's own
+//   annotations on stdout, where the fences are in order with them.
+// pds's own annotations go out through writeWorkflowCommands, the one way around the guard.
+// A stream that is a terminal or a regular file is no runner's pipe, and is left alone.
+
+const LINE_END = /[\r\n]/;
+/** White space .NET's TrimStart skips (a superset: JavaScript's \s, and NEL). */
+const COMMAND_START = /^[\s\u0085]*::/;
+const OLD_COMMAND = /##\[[^\]]*\]/;
+
+/** Whether the runner could read `line` (one line, without its end) as a workflow command. */
+export function couldBeWorkflowCommand(line: string): boolean {
+  return (COMMAND_START.test(line) && line.indexOf('::', line.indexOf('::') + 2) >= 0) || OLD_COMMAND.test(line);
+}
+
+type Guard = 'fence' | 'escape';
+
+/** A writable in front of stdout or stderr that lets no line through as a workflow command. */
+class CommandGuard extends Writable {
+  /** The start of a line whose end has not been written yet. */
+  private pending = Buffer.alloc(0);
+  private readonly own = new WeakSet<Buffer>();
+
+  constructor(
+    readonly target: Writable,
+    private readonly guard: Guard,
+  ) {
+    super();
+    target.on('error', (error) => this.emit('error', error));
+  }
+
+  /** pds's own workflow commands, written in order with everything before them. */
+  writeOwn(text: string): Promise<void> {
+    const chunk = Buffer.from(text);
+    this.own.add(chunk);
+    return new Promise((resolve) => this.write(chunk, () => resolve()));
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    let out: Buffer;
+    if (this.own.has(chunk)) {
+      // A line left open would run into our command: it ends first. (An empty chunk is a flush.)
+      const open = this.pending.length > 0 && chunk.length > 0 ? Buffer.concat([this.pending, Buffer.from('\n')]) : this.pending;
+      out = Buffer.concat([this.lines(open, true), chunk]);
+    } else {
+      out = this.lines(this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk, false);
+    }
+    if (out.length === 0 || this.target.write(out)) done();
+    else this.target.once('drain', () => done());
+  }
+
+  override _final(done: (error?: Error | null) => void): void {
+    const out = this.lines(this.pending, true);
+    if (out.length > 0) this.target.write(out);
+    done();
+  }
+
+  /** Writes a line left open (the end of the output, which may end without a line feed), after all before it. */
+  flush(): Promise<void> {
+    return this.writeOwn('');
+  }
+
+  /**
+   * The guarded form of `data`'s complete lines (and, with `whole`, of its last line even without
+   * an end); the rest is kept for the next write.
+   */
+  private lines(data: Buffer, whole: boolean): Buffer {
+    const parts: Buffer[] = [];
+    let token: string | undefined;
+    let start = 0;
+    while (start < data.length) {
+      let end = start;
+      while (end < data.length && data[end] !== 0x0a && data[end] !== 0x0d) end++;
+      if (end === data.length && !whole) break;
+      const next = end < data.length ? end + 1 : end;
+      const line = data.subarray(start, end);
+      if (!isSuspect(line)) {
+        parts.push(data.subarray(start, next));
+      } else if (this.guard === 'escape') {
+        parts.push(Buffer.from(escapeCommand(line.toString('utf8'))), data.subarray(end, next));
+      } else {
+        if (token === undefined) {
+          token = randomUUID().replace(/-/g, '');
+          parts.push(Buffer.from(`::stop-commands::${token}\n`));
+        }
+        parts.push(data.subarray(start, next));
+        if (next === end) parts.push(Buffer.from('\n'));
+      }
+      start = next;
+    }
+    this.pending = Buffer.from(data.subarray(start));
+    if (token !== undefined) parts.push(Buffer.from(`::${token}::\n`));
+    return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+  }
+}
+
+/** A quick look before the exact one: most lines hold neither `::` nor `##[`. */
+function isSuspect(line: Buffer): boolean {
+  return (line.indexOf('::') >= 0 || line.indexOf('##[') >= 0) && couldBeWorkflowCommand(line.toString('utf8'));
+}
+
+/** The line with what makes it a command shown as an escape: its first `:` and each `##[`'s `[`. */
+function escapeCommand(line: string): string {
+  const escaped = line.replace(/##\[/g, '##\\x5b');
+  return COMMAND_START.test(escaped) ? escaped.replace(':', '\\x3a') : escaped;
+}
+
+/** A stream a runner could read: not a terminal, not a file (a redirect `> out.csv` is no log). */
+function runnerCouldRead(stream: Writable, isTTY: boolean): boolean {
+  if (isTTY) return false;
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return true;
+  try {
+    return !fstatSync(fd).isFile();
+  } catch {
+    return true;
+  }
+}
+
+/** The IO with stdout and stderr guarded when running under GitHub Actions (see above). */
+export function guardWorkflowCommands<T extends IO>(io: T, env: NodeJS.ProcessEnv): T {
+  if (env.GITHUB_ACTIONS !== 'true') return io;
+  const guarded = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as T;
+  if (runnerCouldRead(io.stdout, io.stdoutIsTTY)) guarded.stdout = new CommandGuard(io.stdout, 'fence');
+  if (runnerCouldRead(io.stderr, io.stderrIsTTY)) guarded.stderr = new CommandGuard(io.stderr, 'escape');
+  return guarded;
+}
+
+/** Writes pds's own workflow commands (annotations): through the guard, never fenced or escaped. */
+export async function writeWorkflowCommands(stream: Writable, text: string): Promise<void> {
+  if (stream instanceof CommandGuard) await stream.writeOwn(text);
+  else stream.write(text);
+}
+
+/** The stream under the guard, for output that is a protocol and no log (an MCP server's stdout). */
+export function unguarded(stream: Writable): Writable {
+  return stream instanceof CommandGuard ? stream.target : stream;
+}
+
+/** At the end of a run: a last line without a line feed goes out, guarded. */
+export async function flushGuards(io: IO): Promise<void> {
+  for (const stream of [io.stdout, io.stderr]) if (stream instanceof CommandGuard) await stream.flush();
 }

@@ -2,7 +2,8 @@
 // cache) and their directory. As ssh does with keys, pds refuses them when another user could have
 // written them (another owner, or writable by group or others): a planted config could send the
 // token to any server. And nothing is written through a symbolic link: a link planted where pds
-// writes would otherwise have it write (the token, with mode 0600 or not) wherever it points.
+// writes would otherwise have it write (the token, with mode 0600 or not) wherever it points; the
+// CI reports of `pds upload --report` are written the same way (writeReplacing).
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -48,15 +49,24 @@ export function checkPrivate(path: string, what: What): void {
 }
 
 /**
- * Writes `text` to `path` with mode 0600, atomically: a new file beside it (created exclusively, so
- * no link is followed), then renamed over it. A symbolic link at `path` is refused, not replaced.
+ * Writes `text` to `path` with mode 0600, atomically (writeReplacing). A symbolic link at `path` is
+ * refused, not replaced.
  */
 export async function writePrivateFile(path: string, text: string, what: What): Promise<void> {
   checkPrivate(path, what);
+  await writeReplacing(path, text, 0o600);
+}
+
+/**
+ * Writes `text` to `path` atomically and through no link: a new file beside it (created
+ * exclusively, so no link is followed), then renamed over it. A link put at `path` meanwhile is
+ * replaced by the rename, never written through; `mode` is that of the new file (less the umask).
+ */
+export async function writeReplacing(path: string, text: string, mode: number): Promise<void> {
   // node:crypto is loaded here, by a write: every command reads the config, few write it.
   const { randomBytes } = await import('node:crypto');
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx', 0o600);
+  const handle = await open(temporary, 'wx', mode);
   try {
     await handle.writeFile(text);
     await handle.sync();

@@ -34,8 +34,22 @@ describe('GitHub workflow commands', () => {
 
   it('writes one Markdown row per file, cells that cannot break the table', () => {
     expect(stepSummary('pds upload statement', '2 uploaded', [{ path: 'a|b`c\n.pdf', outcome: 'failed', reason: '<b>x</b>\nmore' }])).toBe(
-      '### pds upload statement\n\n2 uploaded\n\n| File | Outcome | Record | Reason |\n| --- | --- | --- | --- |\n| a\\|b\\`c\\n.pdf | failed |  | &lt;b&gt;x&lt;/b&gt; |\n\n',
+      '### pds upload statement\n\n2 uploaded\n\n| File | Outcome | Record | Reason |\n| --- | --- | --- | --- |\n| a\\|b\\`c\\\\n.pdf | failed |  | &lt;b&gt;x&lt;/b&gt; |\n\n',
     );
+  });
+
+  it('renders no link, image, emphasis, HTML, math or mention from service text in the step summary', () => {
+    const reason = '[sign in again](https://evil.example/x) ![t](https://evil.example/p.png) **now** _x_ ~~y~~ $z$ <img src=x> @octocat \\';
+    const row = stepSummary('t', 'c', [{ path: '*a*.csv', outcome: 'failed', reason }]).split('\n')[6];
+    expect(row).toBe(
+      '| \\*a\\*.csv | failed |  | ' +
+        '\\[sign in again\\]\\(https\\://evil.example/x\\) \\!\\[t\\]\\(https\\://evil.example/p.png\\) \\*\\*now\\*\\* \\_x\\_ \\~\\~y\\~\\~ \\$z\\$ &lt;img src=x&gt; @<!-- -->octocat \\\\ |',
+    );
+  });
+
+  it("shows control and bidi characters of a reason as escapes in an annotation, then escapes it for the runner; the file stays the file's path", () => {
+    const files: FileReport[] = [{ path: 'a,b:\nc.csv', outcome: 'failed', reason: 'bad \u001b]0;owned\u0007 \u001b[2J\r100%\nline two\u202e' }];
+    expect(githubAnnotations(files, undefined)).toBe('::error file=a%2Cb%3A%0Ac.csv,title=pds upload::bad \\x1b]0;owned\\x07 \\x1b[2J\\r100%25%0Aline two\\u{202e}\n');
   });
 });
 

@@ -1,15 +1,171 @@
 // Issue 31, through the built bin/pds.js: output a CI runner cannot be tricked by (file names that
 // look like GitHub workflow commands, reports written through a planted symbolic link), and local
 // trust (a config.json that is a FIFO or far too large, arguments that would be dropped).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
-import { runPds, signedInEnv } from '../helpers/process.js';
+import { PDS_BIN, childEnv, runPds, signedInEnv } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built pds in `cwd`, over pipes (as a runner starts a step's program). */
+function runIn(cwd: string, args: string[], env: Record<string, string | undefined>): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [PDS_BIN, ...args], { cwd, env: childEnv(env), timeout: 20_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * The lines of one stream that a GitHub runner would obey as workflow commands, read as its
+ * ActionCommandManager reads them: lines end at LF, CR or CRLF; `::name …::data` after leading
+ * white space, or `##[name …]data` anywhere in the line (any name counts here, registered or not);
+ * after `::stop-commands::T` nothing is obeyed until the line `::T::` (or `##[T]`).
+ */
+function obeyed(output: string): string[] {
+  const commands: string[] = [];
+  let stopped: string | undefined;
+  for (const line of output.split(/\r\n|\r|\n/)) {
+    const trimmed = line.trimStart();
+    let name: string | undefined;
+    let data = '';
+    if (trimmed.startsWith('::') && trimmed.indexOf('::', 2) > 0) {
+      const end = trimmed.indexOf('::', 2);
+      name = trimmed.slice(2, end).split(' ')[0];
+      data = trimmed.slice(end + 2);
+    } else if (/##\[[^\]]*\]/.test(line)) {
+      name = /##\[([^\] ]*)/.exec(line)?.[1];
+    }
+    if (name === undefined) continue;
+    if (stopped !== undefined) {
+      if (name.toLowerCase() === stopped.toLowerCase()) stopped = undefined;
+      continue;
+    }
+    if (name === 'stop-commands') stopped = data;
+    else commands.push(line);
+  }
+  return commands;
+}
+
+/** The output as a person reads it in the log: without the runner's stop and resume lines. */
+function unfenced(output: string): string {
+  return output.replace(/^::stop-commands::([0-9a-f]{32})\n([\s\S]*?)::\1::\n/gm, '$2');
+}
+
+/** A directory of statements whose names are workflow commands, and one empty file (refused by pds, annotated). */
+function hostileNames(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pds-ci-names-')));
+  const names = ['::error::y.csv', '::stop-commands::x.csv', '  ::warning::w.csv', 'a##[error]b.csv'];
+  names.forEach((name, i) => writeFileSync(join(dir, name), `period,amount\n2026Q1,${i + 1}\n`));
+  writeFileSync(join(dir, '::notice::empty.csv'), '');
+  return dir;
+}
+
+const OWN_ANNOTATION = '::error file=%3A%3Anotice%3A%3Aempty.csv,title=pds upload::the file is empty';
+const CI = { GITHUB_ACTIONS: 'true', CI: 'true' };
+
+describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its own annotations', () => {
+  it('upload: the result rows (stdout) and progress lines (stderr) of files named like commands', async () => {
+    const dir = hostileNames();
+    const result = await runIn(dir, ['upload', 'statement', '.'], signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir }));
+    expect(result.code, result.stderr).toBe(1);
+    expect(obeyed(result.stdout)).toEqual([OWN_ANNOTATION]);
+    expect(obeyed(result.stderr)).toEqual([]);
+    // The data is all there, each line as it was, between the runner's stop and resume lines.
+    const rows = unfenced(result.stdout).split('\n');
+    expect(rows[0]).toBe('FILE\tSTAGING_ID\tSTAGE');
+    expect(rows.slice(1, 5).map((row) => row.split('\t')[0])).toEqual(['  ::warning::w.csv', '::error::y.csv', '::stop-commands::x.csv', 'a##[error]b.csv']);
+    expect(rows.slice(5)).toEqual([OWN_ANNOTATION, '']);
+    // A person reading stderr sees each name, what made it a command shown as an escape.
+    expect(result.stderr).toContain('uploading a##\\x5berror]b.csv');
+    const uploaded = emulator.state.uploads.slice(-4).map((upload) => upload.file_name);
+    expect(uploaded.sort()).toEqual(['  ::warning::w.csv', '::error::y.csv', '::stop-commands::x.csv', 'a##[error]b.csv']);
+  });
+
+  it('--dry-run -q (names on stdout) and --fail-fast (names in the error details on stderr)', async () => {
+    const dir = hostileNames();
+    const env = signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir });
+    const plan = await runIn(dir, ['upload', 'statement', '.', '--dry-run', '-q'], env);
+    expect(obeyed(plan.stdout)).toEqual([OWN_ANNOTATION]);
+    expect(obeyed(plan.stderr)).toEqual([]);
+    expect(unfenced(plan.stdout)).toBe(`  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n`);
+
+    const failFast = await runIn(dir, ['upload', 'statement', '.', '--fail-fast'], env);
+    expect(failFast.code).toBe(2);
+    expect(obeyed(failFast.stdout)).toEqual([]);
+    expect(obeyed(failFast.stderr)).toEqual([]);
+    expect(failFast.stderr).toBe('error: 1 of 5 files cannot be uploaded; nothing was sent (--fail-fast)\n  \\x3a:notice::empty.csv: the file is empty\n');
+    expect(emulator.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it("every verb: the sandbox's output, a last line without a line feed and a lone CR included", async () => {
+    const script = "printf '::error::from the service\\r::add-mask::x\\n  ::set-output name=a::b'";
+    const result = await runIn(tmpdir(), ['sandbox', 'exec', script, "printf '::warning::on stderr\\n' >&2"], signedInEnv(emulator.url, CI));
+    expect(result.code, result.stderr).toBe(0);
+    expect(obeyed(result.stdout)).toEqual([]);
+    expect(obeyed(result.stderr)).toEqual([]);
+    expect(unfenced(result.stdout)).toBe('::error::from the service\r::add-mask::x\n  ::set-output name=a::b\n');
+    expect(result.stderr).toBe('\\x3a:warning::on stderr\n');
+  });
+
+  it('without GITHUB_ACTIONS, or into a file (no runner reads it), the output is left as it is', async () => {
+    const dir = hostileNames();
+    const plain = await runIn(dir, ['upload', 'statement', '.', '--dry-run', '-q'], signedInEnv(emulator.url, { GITHUB_WORKSPACE: dir }));
+    expect(plain.stdout).toBe('  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n');
+    const file = join(realpathSync(mkdtempSync(join(tmpdir(), 'pds-ci-file-'))), 'plan.txt');
+    const fd = openSync(file, 'w');
+    const child = spawn(process.execPath, [PDS_BIN, 'upload', 'statement', '.', '--dry-run', '-q'], {
+      cwd: dir,
+      env: childEnv(signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir })),
+      stdio: ['ignore', fd, 'ignore'],
+    });
+    await new Promise((resolve) => child.on('exit', resolve));
+    closeSync(fd);
+    expect(readFileSync(file, 'utf8')).toBe(`  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n`);
+  });
+});
+
+describe('--report is written through no symbolic link', () => {
+  it('a link at the path: exit 2 before anything is sent, and the file it points to is unchanged', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pds-ci-report-')));
+    const outside = join(realpathSync(mkdtempSync(join(tmpdir(), 'pds-ci-outside-'))), 'authorized_keys');
+    writeFileSync(outside, 'ssh-ed25519 AAAA the owner\n');
+    writeFileSync(join(dir, 'ok.csv'), 'period,amount\n2026Q1,1\n');
+    symlinkSync(outside, join(dir, 'pds.xml'));
+    const result = await runIn(dir, ['upload', 'statement', 'ok.csv', '--report', 'junit=pds.xml'], signedInEnv(emulator.url, CI));
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: refusing to write the report pds.xml: it is a symbolic link, and pds does not write through one\n  remove the link (`rm 'pds.xml'`), or name another file\n",
+    });
+    expect(readFileSync(outside, 'utf8')).toBe('ssh-ed25519 AAAA the owner\n');
+    expect(emulator.requests).toEqual([]);
+  });
+
+  it('a report replaces the file at its path (a rename): a hard link to another file keeps that file as it was', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pds-ci-report-')));
+    writeFileSync(join(dir, 'ok.csv'), 'period,amount\n2026Q1,2\n');
+    const other = join(dir, 'other.txt');
+    writeFileSync(other, 'keep me\n');
+    execFileSync('ln', [other, join(dir, 'out.json')]);
+    const result = await runIn(dir, ['upload', 'statement', 'ok.csv', '--report', 'json=out.json'], signedInEnv(emulator.url, CI));
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'))).toMatchObject({ uploaded: 1, skipped: 0, failed: 0 });
+    expect(readFileSync(other, 'utf8')).toBe('keep me\n');
+    expect(execFileSync('ls', ['-A', dir], { encoding: 'utf8' })).toBe('ok.csv\nother.txt\nout.json\n');
+  });
+});
 
 describe('arguments are never dropped in silence', () => {
   it('`auth login <token>`: exit 2 pointing to --with-token and --token; the token is not echoed, stdin not read, nothing saved', async () => {

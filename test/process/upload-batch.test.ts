@@ -255,7 +255,7 @@ describe('reports', () => {
         '| File | Outcome | Record | Reason |\n' +
         '| --- | --- | --- | --- |\n' +
         `| ${good} | uploaded | staging id ${id} |  |\n` +
-        `| ${dir}/gh 100%, bad: one\\nline.pdf | failed |  | not a PDF: the file does not start with %PDF- |\n\n`,
+        `| ${dir}/gh 100%, bad: one\\\\nline.pdf | failed |  | not a PDF: the file does not start with %PDF- |\n\n`,
     );
 
     const xml = readFileSync(junit, 'utf8');

@@ -5,6 +5,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../lib/context.js';
 import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
+import { unguarded } from '../../lib/io.js';
 import { UUID_PATTERN } from '../../lib/schemas.js';
 import { scopeOf } from '../auth/scope.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
@@ -64,7 +65,8 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   for (const tool of tools) registerTool(server, tool, base);
   registerResources(server, work, () => project(undefined));
 
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  // JSON-RPC for the client, no log: never fenced for a CI runner (io.ts), whatever it carries.
+  const transport = new StdioServerTransport(io.stdin, unguarded(io.stdout));
   const ended = new Promise<void>((resolve) => {
     const end = () => resolve();
     io.stdin.once('end', end);

@@ -12,6 +12,7 @@ import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { isPdf, saveToStream, storageOptions, TooLargeError } from '../../lib/download.js';
 import { UsageError } from '../../lib/errors.js';
+import { refuseLinkedReport } from '../../lib/ci-report.js';
 import type { LocalUpload } from '../../lib/upload.js';
 
 export interface Selection {
@@ -238,6 +239,7 @@ export function parseReports(values: readonly string[]): { format: ReportFormat;
   return values.map((value) => {
     const match = /^(junit|json)=(.+)$/.exec(value);
     if (!match) throw new UsageError(`invalid --report '${value}': expected junit=<file> or json=<file>`);
+    refuseLinkedReport(match[2] as string);
     return { format: match[1] as ReportFormat, path: match[2] as string };
   });
 }
