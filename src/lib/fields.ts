@@ -1,5 +1,7 @@
 // `--fields id,name,created_at` on lists and gets: which fields of the records to show, in that
-// order, in the table, the TSV and the JSON. The names are the JSON field names of the resource.
+// order, in the table, the TSV and the JSON. The names are the JSON field names of the resource:
+// every field it documents, and any other its records hold (a name the documentation lacks is
+// checked against the first page, or the record, when it arrives).
 import { UsageError } from './errors.js';
 
 /** `--fields` as given: comma-separated, blanks ignored, duplicates dropped. */
@@ -15,10 +17,15 @@ export function schemaFields(schema: unknown, extra: readonly string[] = []): st
   return [...new Set([...Object.keys(shape), ...extra])];
 }
 
-export function checkFields(requested: readonly string[], known: readonly string[], noun: string): void {
-  const unknown = requested.find((name) => !known.includes(name));
+/**
+ * `--fields` against the fields a resource documents (`known`) and those its records hold
+ * (`seen`): a name in neither is exit 2, listing both.
+ */
+export function checkFields(requested: readonly string[], known: readonly string[], noun: string, seen: readonly string[] = []): void {
+  const fields = [...new Set([...known, ...seen])];
+  const unknown = requested.find((name) => !fields.includes(name));
   if (unknown !== undefined) {
-    throw new UsageError(`unknown field '${unknown}' for ${noun}`, { details: [`fields of ${noun}: ${known.join(', ')}`] });
+    throw new UsageError(`unknown field '${unknown}' for ${noun}`, { details: [`fields of ${noun}: ${fields.join(', ')}`] });
   }
 }
 

@@ -60,7 +60,8 @@ export class Output {
     return this.jqWritten;
   }
   fields: string[] | undefined;
-  private fieldsChecked = false;
+  /** The fields the command's records document (checkFields), which --fields may name before any record is seen. */
+  private documented: { known: readonly string[]; noun: string } | undefined;
 
   /**
    * stderr takes frames (a spinner, live lines): a terminal, and not a CI log (a runner may give a
@@ -155,10 +156,12 @@ export class Output {
     );
   }
 
-  /** `--fields` against a resource's fields: exit 2 listing them; a get calls it before its request. */
+  /**
+   * The fields a record documents, for --fields; a get calls it before its request. A name neither
+   * documented nor in the record it gets is exit 2, listing both (record(), before any output).
+   */
   checkFields(known: readonly string[], noun: string): void {
-    if (this.fields) checkFields(this.fields, known, noun);
-    this.fieldsChecked = true;
+    this.documented = { known, noun };
   }
 
   /** Raw data on stdout (file contents, command output). */
@@ -249,8 +252,7 @@ export class Output {
   /** Renders pages as they arrive; JSON, ids and TSV stream, a table waits for the rows. */
   async list<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
     if (this.fields && this.mode !== 'ids') {
-      this.checkFields(view.fields ?? [], view.noun);
-      pages = pickFromPages(pages, this.fields) as AsyncIterable<ListPage<T>>;
+      pages = pickFromPages(pages, this.fields, view.fields ?? [], view.noun) as AsyncIterable<ListPage<T>>;
       view = { ...view, columns: fieldColumns(this.fields) as unknown as Column<T>[] };
     }
     if (this.jq || this.mode === 'yaml') {
@@ -275,7 +277,7 @@ export class Output {
       for await (const page of pages) {
         if (page.items.length > 0) out.write(`${page.items.map((item) => JSON.stringify(item)).join('\n')}\n`);
       }
-    } else if (this.mode === 'csv') await this.csvPages(pages);
+    } else if (this.mode === 'csv') await this.csvPages(pages, view.fields);
     else if (this.mode === 'json') await this.jsonPages(pages);
     else if (this.mode === 'ids') {
       for await (const page of pages) {
@@ -293,10 +295,12 @@ export class Output {
   }
 
   /**
-   * CSV: the header is the first page's keys (the JSON keys, or --fields); it waits for that page,
-   * so a request that fails leaves stdout empty.
+   * CSV: one column per field the records document (`documented`, in its order), then any other
+   * field the first page holds, or the --fields asked for. A field that first appears in a later
+   * page of a documented resource is still a column. The header waits for the first page, so a
+   * request that fails leaves stdout empty; a list with no records is the header alone.
    */
-  private async csvPages<T extends object>(pages: AsyncIterable<ListPage<T>>): Promise<void> {
+  private async csvPages<T extends object>(pages: AsyncIterable<ListPage<T>>, documented: readonly string[] = []): Promise<void> {
     let keys: string[] | undefined;
     for await (const page of pages) {
       if (page.items.length === 0) continue;
@@ -305,11 +309,12 @@ export class Output {
         const known = keys;
         this.io.stdout.write(records.map((record) => csvRow(known.map((key) => record[key]), this.csvOptions)).join(''));
       } else {
-        keys = this.fields ?? recordKeys(records);
+        keys = this.fields ?? [...new Set([...documented, ...recordKeys(records)])];
         this.csv(records, keys);
       }
     }
-    if (!keys && this.fields) this.csv([], this.fields);
+    const header = this.fields ?? documented;
+    if (!keys && header.length > 0) this.csv([], [...header]);
   }
 
   /**
@@ -358,7 +363,8 @@ export class Output {
   /** One record: aligned `field  value` lines on a TTY, `field<TAB>value` piped, or JSON. */
   async record(record: Record<string, unknown>, idKey = 'id'): Promise<void> {
     if (this.fields && this.mode !== 'ids') {
-      if (!this.fieldsChecked) checkFields(this.fields, Object.keys(record), 'this record');
+      const { known, noun } = this.documented ?? { known: [], noun: 'this record' };
+      checkFields(this.fields, known, noun, Object.keys(record));
       record = pickFields(record, this.fields);
     }
     if (this.isData || this.jq) await this.data(record);
@@ -480,8 +486,22 @@ const GAP = 2;
 const MIN_TEXT_CELLS = 8;
 const TINY_TEXT_CELLS = 3;
 
-async function* pickFromPages<T extends object>(pages: AsyncIterable<ListPage<T>>, fields: readonly string[]): AsyncGenerator<ListPage<Record<string, unknown>>> {
-  for await (const page of pages) yield { ...page, items: page.items.map((item) => pickFields(item, fields)) };
+/**
+ * The pages with only `fields`, checked first against the documented fields and those the first
+ * page's records hold (exit 2 before any output, no later page asked for).
+ */
+async function* pickFromPages<T extends object>(
+  pages: AsyncIterable<ListPage<T>>,
+  fields: readonly string[],
+  documented: readonly string[],
+  noun: string,
+): AsyncGenerator<ListPage<Record<string, unknown>>> {
+  let first = true;
+  for await (const page of pages) {
+    if (first) checkFields(fields, documented, noun, recordKeys(page.items as unknown as Record<string, unknown>[]));
+    first = false;
+    yield { ...page, items: page.items.map((item) => pickFields(item, fields)) };
+  }
 }
 
 /** `--fields`' columns: one per field, headed by its name; `…_at` fields are dates. */

@@ -88,14 +88,16 @@ describe('--fields', () => {
     expect((await runCli(emulator, ['artists', 'ls', '--per-page', '2', '--fields', 'name', '-q'])).stdout).toBe(plain.stdout);
   });
 
-  it('an unknown field is exit 2 listing the fields of that resource, and nothing is sent', async () => {
-    for (const verb of [['artists', 'ls'], ['artists', 'get', 'a1'], ['projects', 'ls'], ['projects', 'get', DEMO_PROJECT]]) {
+  it('an unknown field is exit 2 listing the fields of that resource, with nothing printed', async () => {
+    // A field the resource does not document may still be in its records (--fields takes those):
+    // it is checked against the first page, or the record, before anything is printed.
+    for (const verb of [['artists', 'ls'], ['artists', 'get', 'art_00001'], ['projects', 'ls'], ['projects', 'get', DEMO_PROJECT]]) {
       const result = await runCli(emulator, [...verb, '--fields', 'id,nmae']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^error: unknown field 'nmae' for (artists|projects)\n {2}fields of (artists|projects): id, name, /);
+      expect(result.stderr).toMatch(/^error: unknown field 'nmae' for (artists|projects)\n {2}fields of (artists|projects): id, .*\bname\b/);
     }
-    expect(emulator.requests).toEqual([]);
+    expect(emulator.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
   });
 
   it('an empty list of fields is exit 2', async () => {
