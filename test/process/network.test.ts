@@ -98,7 +98,8 @@ describe('retry waits: one budget per command, every wait announced', () => {
     expect(result.stderr).toBe(
       'error: service unavailable\n  try again in 30 s\n  not retried: a wait of 30 s is more than the 10 s left of the 10 s retry budget (--retry-budget)\n',
     );
-    expect(result.ms).toBeLessThan(5000);
+    // Not after the 30 s wait: a loaded machine may take seconds to start pds, never 15.
+    expect(result.ms).toBeLessThan(15_000);
     expect(server.requests).toHaveLength(1);
   });
 
