@@ -3,6 +3,7 @@
 // and slow or fast clocks all agree. The only stored effects are the records an upload becomes.
 import type { Extraction as ExtractionName, Include as ContractInclude } from './vocabulary.js';
 import { stagingCheck } from './staging-check.js';
+import { stagingIdOf } from './deployed/statements.js';
 import {
   countersOf,
   type ContractRecord,
@@ -221,7 +222,7 @@ export function seededStatementProcesses(statement: StatementRecord, drift = fal
     ? statement.processing_status
     : 'processing';
   return statementForm(
-    { staging_id: statement.staging_id ?? statement.id, statement_id: statement.id },
+    { staging_id: stagingIdOf(statement), statement_id: statement.id },
     { stage: 'completed', info: { check: stagingCheck(statement.file_type), status: 'passed', staging_check: { status: 'passed', info: null } } },
     { done: status === 'completed', status, stage: status === 'processing' ? 1 : STATEMENT_STAGES },
     drift,

@@ -151,7 +151,8 @@ const ROW_FIELDS: Readonly<Record<Include, (row: Row, at: RowContext) => Fields>
 
 /** The one citation of a row (citations=true): exactly the six keys the service sends. */
 function citation(include: Include, fields: Fields, index: number): Fields {
-  const [field, value] = Object.entries(fields).find(([, v]) => typeof v === 'string' || typeof v === 'number') ?? ['name', null];
+  // The first field with a value that reads as the clause's text, not one of its ids.
+  const [field, value] = Object.entries(fields).find(([key, v]) => !/_id$/.test(key) && (typeof v === 'string' || typeof v === 'number')) ?? ['name', null];
   return {
     field,
     page: (index % 9) + 2,

@@ -150,8 +150,12 @@ type Product = RecordingRecord['products'][number];
 const product = (p: Product): Fields =>
   present({ name: p.name, upc: p.upc, release_date: p.release_date, artists: p.artists.map(artistRef), store: p.store });
 
-/** The writers of a composition as its creators; the first is the composer, co-writers have no role. */
-const creatorsOf = (writers: readonly string[]): Fields[] => writers.map((name, i) => (i === 0 ? { name, role: 'composer' } : { name }));
+/**
+ * The writers of a composition as its creators: the first is the composer. A recording names every
+ * creator's role; a composition leaves its co-writers' out (SERVICE-NOW.md: `role?` there).
+ */
+const creatorsOf = (writers: readonly string[], everyRole: boolean): Fields[] =>
+  writers.map((name, i) => (i === 0 ? { name, role: 'composer' } : everyRole ? { name, role: 'co-writer' } : { name }));
 
 export const deployedRecording = (data: ProjectData, withProducts: boolean) => (r: RecordingRecord): Fields => {
   const id = deployedId('recording', r.id);
@@ -166,7 +170,7 @@ export const deployedRecording = (data: ProjectData, withProducts: boolean) => (
     duration_ms: r.duration_ms,
     release_date: r.products[0]?.release_date,
     artists: r.artists.map(artistRef),
-    creators: composition ? creatorsOf(composition.writers) : [],
+    creators: composition ? creatorsOf(composition.writers, true) : [],
     products: withProducts ? r.products.map(product) : undefined,
   });
 };
@@ -178,7 +182,7 @@ export const deployedComposition = (withProducts: boolean) => (c: CompositionRec
     name: c.name,
     type: c.type,
     identifiers: [{ type: 'iswc', value: iswcOf(id), source: 'mlc' }],
-    creators: creatorsOf(c.writers),
+    creators: creatorsOf(c.writers, false),
     // The service names a work's writers through its creators, and leaves `writers` null.
     writers: null,
     artists: c.artists.map(artistRef),

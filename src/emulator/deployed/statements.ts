@@ -96,6 +96,12 @@ function totals(data: ProjectData, s: StatementRecord): Fields {
   };
 }
 
+/**
+ * The staging a statement came from: a seeded one was staged before the emulator's uploads, under
+ * its own id (its processes answer so too, see processing.ts).
+ */
+export const stagingIdOf = (s: StatementRecord): number => s.staging_id ?? s.id;
+
 /** The extraction stage the service reports, from the stored processing status. */
 export const extractionStage = (s: StatementRecord): string =>
   s.processing_status === 'completed' || s.processing_status === 'failed' ? s.processing_status : 'processing';
@@ -106,7 +112,7 @@ export function deployedStatement(data: ProjectData, s: StatementRecord): Fields
   const processed = isProcessed(s);
   return present({
     id: s.id,
-    staging_id: s.staging_id,
+    staging_id: stagingIdOf(s),
     file_name: s.file_name,
     file_type: s.file_type,
     file_size: s.file_size,

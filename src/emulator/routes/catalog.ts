@@ -10,7 +10,7 @@ import { storeIdOf, type NumberedKind } from '../deployed/ids.js';
 import { byId } from '../deployed/indexes.js';
 import { deployedComposition, deployedEntity, deployedPerson, deployedRecording, deployedRelation } from '../deployed/records.js';
 import { deployedContract, deployedScore } from '../deployed/contracts.js';
-import { deployedStatement, detailedExport, extractionStage } from '../deployed/statements.js';
+import { deployedStatement, detailedExport, extractionStage, stagingIdOf } from '../deployed/statements.js';
 import type {
   CompositionRecord,
   ProjectRecord,
@@ -286,7 +286,7 @@ function statementFilter(ctx: RouteContext): { keep: (s: StatementRecord) => boo
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
   const ids = new Set(staging.map(Number));
   return {
-    keep: (s) => (ids.size === 0 || (s.staging_id !== undefined && ids.has(s.staging_id))) && (stage === null || extractionStage(s) === stage),
+    keep: (s) => (ids.size === 0 || ids.has(stagingIdOf(s))) && (stage === null || extractionStage(s) === stage),
     score,
   };
 }

@@ -71,6 +71,8 @@ const listTags: Handler = (ctx) => {
   }
   const all = [...counts.values()].sort((a, b) => a.tag.localeCompare(b.tag) || a.scope.localeCompare(b.scope));
   const items = all.slice((page - 1) * perPage, page * perPage).map((t) => ({ id: tagId(t.scope, t.tag), ...t }));
+  // The deployed service pages it as every other list (examples/deployed/tags.list.json).
+  if (deployedForms(ctx.options)) return { body: { data: { items, total_count: all.length, page, per_page: perPage } } };
   return { body: { data: items, pagination: { page, per_page: perPage, total_count: all.length, total_pages: Math.ceil(all.length / perPage) } } };
 };
 

@@ -147,6 +147,8 @@ const mint = (kind: DocumentKind): Handler => async (ctx) => {
   const storage = ctx.storage;
   if (!storage) throw new HttpError(500, 'no storage host');
   return {
+    // The deployed service answers a mint 201 Created (examples/deployed/README.md).
+    ...(deployedForms(ctx.options) && { status: 201 }),
     body: {
       data: {
         staging_id: record.staging_id,
