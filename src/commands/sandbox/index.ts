@@ -88,7 +88,7 @@ export const sandbox: NounDef = {
   notes: 'Every verb connects to the sandbox by itself; `connect` and `disconnect` manage the session explicitly.',
   examples: [
     ['pds sandbox info', "the workspace's guide (AGENTS.md)"],
-    ["pds sandbox exec 'grep -ril royalt contracts/*/extracted | wc -l'"],
+    ["pds sandbox exec 'find contracts -name royalties.yaml | wc -l'", 'how many contracts have royalty terms extracted'],
     ['pds sandbox shell', undefined, 'a terminal'],
   ],
   verbs: [exec, ls, cat, info, shell, connect, disconnect],
