@@ -29,7 +29,11 @@ export interface LocalUpload {
   /** The MIME type its extension names (SERVICE-NOW.md), sent as `fileType`. */
   fileType: string;
   size: number;
-  source: { kind: 'file'; path: string } | { kind: 'buffer'; data: Buffer };
+  /**
+   * `handle`: the file already open, checked as it is open (checkOpenFile, for pds mcp): the upload
+   * reads it and never the path, and whoever opened it closes it.
+   */
+  source: { kind: 'file'; path: string; handle?: FileHandle } | { kind: 'buffer'; data: Buffer };
 }
 
 /** Why a file cannot be uploaded; one line, prefixed by the file when shown. */
@@ -94,6 +98,23 @@ export async function checkFile(path: string, kind: DocumentKind, fileName?: str
   }
   const fileType = checkFormat(path, kind, name, head);
   return { arg: path, fileName: name, fileType, size: info.size, source: { kind: 'file', path } };
+}
+
+/**
+ * Checks a file already open (regular, size, format by name and first bytes), reading only from
+ * `handle`: the upload then reads the same handle, so what is sent is what was checked.
+ */
+export async function checkOpenFile(handle: FileHandle, arg: string, kind: DocumentKind, fileName: string): Promise<LocalUpload> {
+  if (typeof formatOf(kind, fileName) === 'string') checkFormat(arg, kind, fileName, new Uint8Array());
+  const info = await handle.stat();
+  if (info.isDirectory()) throw new LocalFileError(arg, 'is a directory, not a file');
+  if (!info.isFile()) throw new LocalFileError(arg, 'is not a regular file');
+  const tooBig = sizeProblem(info.size);
+  if (tooBig) throw new LocalFileError(arg, tooBig);
+  const head = Buffer.alloc(Math.min(HEAD_BYTES, info.size));
+  await handle.read(head, 0, head.length, 0);
+  const fileType = checkFormat(arg, kind, fileName, head);
+  return { arg, fileName, fileType, size: info.size, source: { kind: 'file', path: arg, handle } };
 }
 
 /**
@@ -182,15 +203,15 @@ async function openSource(upload: LocalUpload): Promise<OpenSource> {
   let handle: FileHandle | undefined;
   let size: number;
   try {
-    handle = await open(source.path, 'r');
+    handle = source.handle ?? (await open(source.path, 'r'));
     size = (await handle.stat()).size;
   } catch (error) {
-    await handle?.close();
+    if (!source.handle) await handle?.close();
     throw new LocalFileError(upload.arg, `cannot be read any more: ${fsProblem(error)}`);
   }
   const changed = sizeProblem(size);
   if (changed) {
-    await handle.close();
+    if (!source.handle) await handle.close();
     throw new LocalFileError(upload.arg, `changed since it was checked: ${changed}`);
   }
   const fileHandle = handle;
@@ -206,7 +227,7 @@ async function openSource(upload: LocalUpload): Promise<OpenSource> {
         yield buffer.subarray(0, bytesRead);
       }
     },
-    close: () => fileHandle.close(),
+    close: source.handle ? async () => undefined : () => fileHandle.close(),
   };
 }
 

@@ -1,7 +1,8 @@
 // What `pds mcp` lets reach an agent, as a real MCP client sees it (the SDK's Client over stdio,
 // the built bin/pds.js, an emulator on port 0 behind it): no invisible text, service text only
 // inside markers it cannot close, structuredContent that its outputSchema describes.
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -283,6 +284,76 @@ describe('pds mcp: the files an upload may read', () => {
       );
       expect(uploads().map((r) => r.path)).toEqual(SIGNED);
     } finally {
+      await server.close();
+    }
+  });
+
+  it('uploads the bytes of the file it checked, from the file it opened; a hard link to a file outside is refused', async () => {
+    const inside = join(root, 'own.csv');
+    writeFileSync(inside, 'period,amount\n2026Q1,17\n');
+    linkSync(join(base, 'secret.pdf'), join(root, 'hard.pdf'));
+    const server = await connectMcp(emulator, ['--allow-writes'], { cwd: root });
+    try {
+      const result = await callTool(server.client, 'upload_statement', { path: 'own.csv' });
+      expect(result.isError, result.text).toBe(false);
+      const stored = emulator.storage.stored(data<{ staging_id: number }>(result.text).staging_id);
+      expect(readFileSync(stored?.path ?? '', 'utf8')).toBe('period,amount\n2026Q1,17\n');
+
+      expect(await callTool(server.client, 'upload_contract', { path: 'hard.pdf' })).toEqual({
+        isError: true,
+        text:
+          'error: hard.pdf: the file has 2 names (hard links); pds mcp reads only a file with one, whose one name is under its roots\n' +
+          '  a hard link is the same file as its other names, which may be anywhere: copy the file into a root instead',
+      });
+      expect(uploads().map((r) => r.path)).toEqual(SIGNED);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never uploads a file outside the roots while the name is swapped between a file and a link to one outside', async () => {
+    const outside = join(base, 'race-secret.csv');
+    writeFileSync(outside, 'period,amount\nSECRET,9\n');
+    const swapDir = join(root, '.swap');
+    mkdirSync(swapDir, { recursive: true });
+    // Swaps root/race.csv between a new regular file inside the root and a link to the file outside, every millisecond.
+    const swapper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs');
+         const [race, dir, outside] = process.argv.slice(1);
+         const pause = new Int32Array(new SharedArrayBuffer(4));
+         for (let i = 0; ; i++) {
+           const file = dir + '/f' + i, link = dir + '/l' + i;
+           fs.writeFileSync(file, 'period,amount\\ninside,1\\n');
+           fs.renameSync(file, race);
+           Atomics.wait(pause, 0, 0, 1);
+           fs.symlinkSync(outside, link);
+           fs.renameSync(link, race);
+           Atomics.wait(pause, 0, 0, 1);
+         }`,
+        join(root, 'race.csv'),
+        swapDir,
+        outside,
+      ],
+      { stdio: 'ignore' },
+    );
+    const server = await connectMcp(emulator, ['--allow-writes'], { cwd: root });
+    try {
+      const stored: string[] = [];
+      const refusals = new Set<string>();
+      for (let i = 0; i < 150; i++) {
+        const result = await callTool(server.client, 'upload_statement', { path: 'race.csv' });
+        if (result.isError) refusals.add(result.text.replace(/\n[\s\S]*/, ''));
+        else stored.push(readFileSync(emulator.storage.stored(data<{ staging_id: number }>(result.text).staging_id)?.path ?? '', 'utf8'));
+      }
+      expect(stored.filter((bytes) => bytes !== 'period,amount\ninside,1\n')).toEqual([]);
+      for (const refusal of refusals) {
+        expect(refusal).toMatch(/^error: race\.csv: (outside the directories pds mcp may read files from|became a symbolic link while pds checked it; not read|changed while pds checked it; not read|no such file)$/);
+      }
+    } finally {
+      swapper.kill();
       await server.close();
     }
   });

@@ -37,6 +37,7 @@ import { extractionNames, uploadContext, type ContextOptions } from '../upload/u
 import { CONTEXT_FLAGS, STATEMENT_ONLY, UPLOAD_FLAGS } from '../upload/index.js';
 import { readPath, ROOT } from '../sandbox/session.js';
 import type { Toolset } from './toolsets.js';
+import { releaseLocalFile } from './roots.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
 import { describe, flagInput, listOutput, nextCursor, numberOrText, verbTool } from './verb-tools.js';
 import { search as knowledgeSearch } from '../knowledge/index.js';
@@ -61,7 +62,10 @@ export interface Call {
   signal: AbortSignal;
   /** Tells the client how far the call is (when it asked, with a progress token; else nothing). */
   progress(progress: number, total?: number, message?: string): void;
-  /** A local file an upload may send: inside the roots, not hidden, of a format its kind takes, within the limit. */
+  /**
+   * A local file an upload may send: inside the roots, not hidden, of a format its kind takes, within
+   * the limit; open, checked as it is open, and released (releaseLocalFile) once the upload is over.
+   */
   localFile(path: string, kind: DocumentKind): Promise<LocalUpload>;
 }
 
@@ -318,7 +322,7 @@ function uploadTool(kind: DocumentKind): ToolDefinition {
           shown = percent;
           call.progress(sent, total, `${formatBytes(sent)} of ${formatBytes(total)} sent`);
         },
-      });
+      }).finally(() => releaseLocalFile(file));
       return dataResult(record, {
         before: `uploaded ${file.fileName} (${file.size} bytes)`,
         after: [`follow it with ${kind}_status {"${idName}": ${record.staging_id}}`],
