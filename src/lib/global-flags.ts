@@ -17,7 +17,7 @@ export const GLOBAL_FLAGS = {
   verbose: { type: 'boolean', help: 'log each HTTP request and response on stderr (the token is never printed)' },
   timeout: { type: 'string', value: 'seconds', help: 'per-request timeout in seconds, 0.1 to 3600 (default 30)' },
   retryBudget: { type: 'string', value: 'seconds', help: 'total time to wait between retries, for the whole command; 0: no retries (default 60)' },
-  allowHttp: { type: 'boolean', help: 'allow sending the token over plain http to a host that is not loopback' },
+  allowHttp: { type: 'boolean', help: 'allow plain http to a host that is not loopback: the token, and signed upload and download URLs' },
   jq: { type: 'string', value: 'expression', help: 'filter the JSON output with a jq expression (implies --json; strings print raw)' },
   jqTimeout: { type: 'string', value: 'seconds', help: 'stop a --jq expression that runs longer than this, exit 2 (default 10)' },
   fields: { type: 'string', value: 'names', help: 'lists and gets: the fields to show, in order, comma-separated (e.g. id,name,created_at)', completion: 'fields' },

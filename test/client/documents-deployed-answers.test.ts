@@ -60,7 +60,7 @@ class DeployedService {
     const body = Buffer.concat(chunks).toString('utf8');
     this.seen.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization, body });
     const route = this.routes.get(`${req.method} ${url.pathname}`);
-    const answer = route ? route(req, res, body) : [404, { error: { message: 'not found' } }];
+    const answer: ReturnType<Route> = route ? route(req, res, body) : [404, { error: { message: 'not found' } }];
     if (answer === 'handled') return;
     res.writeHead(answer[0], { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '60' });
     res.end(JSON.stringify(answer[1]));
@@ -397,5 +397,84 @@ describe('processes in the deployed form', () => {
     const result = await run(['statements', 'status', '53011', 'x1', '53015']);
     expect(result).toMatchObject({ code: 2, stderr: "error: invalid staging or statement id 'x1': expected a whole number, like the staging_id an upload printed\n" });
     expect(service.seen).toEqual([]);
+  });
+});
+
+describe('--skip-existing=content compares no further than the listed size', () => {
+  it('a record whose file is longer than the listing said is a changed file at once: reading stops, no --max-size hint', async () => {
+    const local = file('a.csv', 'isrc,units\nGBQAV2600011,1\n');
+    expect(Buffer.byteLength(readFileSync(local))).toBe(26);
+    const listed = example('statements.list');
+    listed.data.items = [{ ...listed.data.items[0], id: 72001, file_name: 'a.csv', file_size: 26 }];
+    listed.data.total_count = 1;
+    service.routes.set('GET /v1/statements', () => [200, listed]);
+    service.routes.set('GET /v1/statements/72001/download', () => [200, { data: { url: `${service.server.url}/storage/endless.csv?token=sig`, fileName: 'a.csv', fileType: 'text/csv', expiresIn: 60 } }]);
+    let written = 0;
+    service.routes.set('GET /storage/endless.csv', (_req, res) => {
+      // A body without end (no Content-Length), written as fast as pds reads it.
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = (): void => {
+        while (!res.destroyed && res.write(chunk)) written += chunk.length;
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+      return 'handled';
+    });
+    uploadRoutes('statements', example('uploads.complete.plain'));
+    const result = await run(['upload', 'statement', local, '--skip-existing=content', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ file: local, changed: true, upload: expect.objectContaining({ staging_id: 53013 }) })]);
+    expect(result.stderr).not.toContain('--max-size');
+    // What the socket buffers took before pds stopped reading, not a gigabyte.
+    expect(written).toBeLessThan(8 * 1024 * 1024);
+    expect(service.sent()).toContain('POST /v1/statements/uploads/complete');
+  });
+
+  it('a Content-Length over the listed size is a mismatch before any byte is read; the same bytes are skipped', async () => {
+    const body = 'isrc,units\nGBQAV2600011,1\n';
+    const local = file('b.csv', body);
+    const listed = example('statements.list');
+    listed.data.items = [{ ...listed.data.items[0], id: 72001, file_name: 'b.csv', file_size: 26 }];
+    listed.data.total_count = 1;
+    service.routes.set('GET /v1/statements', () => [200, listed]);
+    service.routes.set('GET /v1/statements/72001/download', () => [200, { data: { url: `${service.server.url}/storage/b.csv?token=sig`, fileName: 'b.csv', fileType: 'text/csv', expiresIn: 60 } }]);
+    let served = body;
+    service.routes.set('GET /storage/b.csv', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(Buffer.byteLength(served)) });
+      res.end(served);
+      return 'handled';
+    });
+    uploadRoutes('statements', example('uploads.complete.plain'));
+    const same = await run(['upload', 'statement', local, '--skip-existing=content', '--json']);
+    expect(same.code).toBe(0);
+    expect(JSON.parse(same.stdout)).toEqual([{ file: local, skipped: true, id: '72001' }]);
+    served = `${body}${'x'.repeat(4096)}`;
+    const longer = await run(['upload', 'statement', local, '--skip-existing=content', '--json']);
+    expect(longer.code).toBe(0);
+    expect(JSON.parse(longer.stdout)[0]).toMatchObject({ changed: true, upload: { status: 'uploaded' } });
+  });
+});
+
+describe('against the emulator', () => {
+  it('statements status of several ids prints each in order; a paused upload reads paused with --wait (STATE paused, exit 7)', async () => {
+    const { testEmulator } = await import('../helpers/emulator.js');
+    const emulator = await testEmulator({ processingMs: 20, pauseUploads: true });
+    try {
+      const several = await runCli(emulator, ['statements', 'status', '40001', '40002', '--json']);
+      expect(several.code).toBe(0);
+      expect((JSON.parse(several.stdout) as { statement_id: number }[]).map((p) => p.statement_id)).toEqual([40001, 40002]);
+      expect(emulator.requests.map((r) => r.path).filter((p) => p.endsWith('/processes'))).toEqual(['/v1/statements/40001/processes', '/v1/statements/40002/processes']);
+      const csv = file('paused.csv', 'a,b\n1,2\n');
+      const waited = await runCli(emulator, ['upload', 'statement', csv, '--wait']);
+      expect(waited.code).toBe(7);
+      const id = emulator.state.uploads.at(-1)?.staging_id;
+      expect(waited.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\tSTATE\tSTATEMENT_ID\n${csv}\t${id}\tpaused\tpaused\t\n`);
+      const status = await runCli(emulator, ['statements', 'status', String(id)]);
+      expect(status.code).toBe(0);
+      expect(status.stdout).toMatch(/^state\tpaused\n/);
+    } finally {
+      await emulator.close();
+    }
   });
 });

@@ -112,7 +112,7 @@ describe('pds upload: sending', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("error: unknown extraction 'tea-leaves'");
     expect(result.stderr).toContain('valid extractions: accounting-period, assets, commitments');
-    expect(result.stderr).toContain('balances (with or without the extract- prefix)');
+    expect(result.stderr).toContain('balances, language (with or without the extract- prefix)');
     expect(emulator.requests.length).toBe(before);
   });
 

@@ -39,7 +39,10 @@ export const statementLines = verb({
   args: [{ name: 'id', help: 'the statement id', required: true }],
   flags: LINES_FLAGS,
   dryRun: 'honoured',
-  examples: [['pds statements lines 40001', 'the CSV on stdout'], ['pds statements lines 40001 -o q1-lines.csv']],
+  examples: [
+    ['pds statements lines 40001', 'the CSV on stdout', "a service that exports lines (the emulator's deployed flavor)"],
+    ['pds statements lines 40001 -o q1-lines.csv', '', "a service that exports lines (the emulator's deployed flavor)"],
+  ],
   load: () => import('./lines.js'),
 });
 export type LinesOptions = OptionsOf<typeof statementLines>;
