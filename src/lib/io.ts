@@ -172,9 +172,13 @@ class CommandGuard extends Writable {
     const parts: Buffer[] = [];
     let token: string | undefined;
     let start = 0;
+    // The next LF and CR at or after `start`, each found again only once passed (-1: none left).
+    let lf = data.indexOf(0x0a);
+    let cr = data.indexOf(0x0d);
     while (start < data.length) {
-      let end = start;
-      while (end < data.length && data[end] !== 0x0a && data[end] !== 0x0d) end++;
+      if (lf >= 0 && lf < start) lf = data.indexOf(0x0a, start);
+      if (cr >= 0 && cr < start) cr = data.indexOf(0x0d, start);
+      const end = lf < 0 ? (cr < 0 ? data.length : cr) : cr < 0 ? lf : Math.min(lf, cr);
       if (end === data.length && !whole) break;
       const next = end < data.length ? end + 1 : end;
       const line = data.subarray(start, end);
