@@ -111,7 +111,7 @@ const CUT_MARKER = '…';
  * A command line indented by two, within `columns`: broken between shell words (a quoted string
  * stays whole), each broken line ending in ` \` and the next indented by six.
  */
-export function wrapCommand(line: string, columns: number): string {
+function wrapCommand(line: string, columns: number): string {
   if (line.length + 2 <= columns) return `  ${line}`;
   const fit = (text: string, room: number) => (text.length <= room ? text : `${text.slice(0, Math.max(room - 1, 1))}${CUT_MARKER}`);
   const rows: string[] = [];
