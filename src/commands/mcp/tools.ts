@@ -8,7 +8,7 @@ import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
 import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../lib/api/documents.js';
 import { STATEMENT_EXTENSIONS } from '../../lib/formats.js';
-import { UsageError } from '../../lib/errors.js';
+import { NotFoundError, UsageError } from '../../lib/errors.js';
 import {
   CONTRACT_INCLUDES,
   ContractProcesses,
@@ -200,7 +200,7 @@ function catalogTools(): ToolDefinition[] {
     };
     const get: ToolDefinition = {
       name: `get_${one}`,
-      title: `Get a ${one}`,
+      title: `Get ${withArticle(one)}`,
       description: `One of the ${what}, by id${resource === 'entities' ? ' or internal_uuid' : ''}.`,
       toolset: documentResource(resource) ? 'documents' : 'catalog',
       write: false,
@@ -212,11 +212,26 @@ function catalogTools(): ToolDefinition[] {
         const id = checkResourceId(resource, args.id as string);
         const extra = resourceQuery(args);
         const projectId = call.project(args.projectId as string | undefined);
-        return dataResult(await call.ctx.api.catalog.get(resource, projectId, id, extra));
+        return dataResult(await call.ctx.api.catalog.get(resource, projectId, id, extra).catch(notFound(one, id, projectId)));
       },
     };
     return [list, get];
   });
+}
+
+/** "an artist", "a contract": the tools' titles are read as sentences. */
+const withArticle = (noun: string): string => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/**
+ * A 404 names what the agent asked for: the service's own message ("artist not found") says
+ * neither the id nor the project, and an agent asking for several would not know which one failed.
+ * The service's message stays under it (it may say the project is unknown), with the status.
+ */
+function notFound(kind: string, id: string, projectId?: string): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof NotFoundError)) throw error;
+    throw new NotFoundError(`${kind} ${id} not found${projectId === undefined ? '' : ` in project ${projectId}`}`, { status: 404, cause: error, details: [error.message, ...error.details] });
+  };
 }
 
 const documentResource = (resource: ResourceName): boolean => resource === 'contracts' || resource === 'statements';
@@ -264,7 +279,7 @@ function statusTool(kind: DocumentKind): ToolDefinition {
     async run(args, call) {
       const id = checkDocumentId(kind, args[idName] as string);
       const projectId = call.project(args.projectId as string | undefined);
-      const processes = await call.ctx.api.documents.processes(kind, projectId, id);
+      const processes = await call.ctx.api.documents.processes(kind, projectId, id).catch(notFound(`${kind} upload`, id, projectId));
       const progress = progressOf(processes);
       // Why it failed is the service's text: it stays in the data, inside the markers.
       return dataResult(processes.data, { before: `state: ${progress.outcome}` });
@@ -366,7 +381,8 @@ function projectTools(): ToolDefinition[] {
       output: Project,
       input: {},
       async run(args, call) {
-        return dataResult(await call.ctx.api.projects.get(call.project(args.projectId as string | undefined)));
+        const projectId = call.project(args.projectId as string | undefined);
+        return dataResult(await call.ctx.api.projects.get(projectId).catch(notFound('project', projectId)));
       },
     },
     {
