@@ -461,7 +461,7 @@ describe('a browser sign-in in use', () => {
     expect(result.stderr).toBe(`warning: the service did not answer (cannot reach ${other.url} (ECONNREFUSED)); showing what is stored\n`);
     expect(result.stdout).toMatch(
       new RegExp(
-        `^profile\tdefault\napi_url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\nstored\t${configFile()}\n` +
+        `^profile\tdefault\napi_url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\nstored_in\t${configFile()}\n` +
           'expires_at\t.+ \\(in (59|60) min, refreshed as needed\\)\nscope\tnot known \\(the service did not answer\\)\ndefault_project\tnone \\(set one with `pds use <project>`\\)\n$',
       ),
     );

@@ -82,7 +82,7 @@ describe('pds auth login', () => {
         `api_url\t${emulator.url}, from profile work\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from profile work\n' +
-        `stored\t${configFile()}\n` +
+        `stored_in\t${configFile()}\n` +
         `scope\tproject Northern Lights Catalog (${DEMO_PROJECT})\n` +
         `default_project\tNorthern Lights Catalog (${DEMO_PROJECT}), from profile work\n`,
       stderr: '',
@@ -190,7 +190,7 @@ describe('pds auth status', () => {
         `api_url          ${emulator.url}, from PDS_API_URL\n` +
         'credential       API token\n' +
         'token            demo…, from profile default\n' +
-        `stored           ${configFile()}\n` +
+        `stored_in        ${configFile()}\n` +
         'scope            organization (2 projects)\n' +
         'default_project  Harbor Sessions (8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e), from profile default\n',
       stderr: '',
@@ -274,7 +274,7 @@ describe('pds auth status', () => {
         `api_url\t${down}, from PDS_API_URL\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from profile default\n' +
-        `stored\t${configFile()}\n` +
+        `stored_in\t${configFile()}\n` +
         'scope\tnot known (the service did not answer)\n' +
         `default_project\t${DEMO_PROJECT} (reach not known: the service did not answer), from profile default\n`,
       stderr: `warning: the service did not answer (cannot reach ${down} (ECONNREFUSED)); showing what is stored\n`,

@@ -70,7 +70,7 @@ describe('pds statements update', () => {
   it('sends the fields given, normalized, and null for --clear-<field>', async () => {
     const result = await runCli(emulator, ['statements', 'update', '40002', '--payee', 'Nova', '--accounting-period', '2026-q3', '--currency-royalty', 'eur', '--clear-payor', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ id: 40002, payee: 'Nova', payor: null, accounting_period: '2026Q3', currency: 'EUR' });
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: 40002, payee: 'Nova', payor: null, accounting_period: '2026Q3', currency_royalty: 'EUR' });
   });
 
   it('refuses bad periods, currencies, conflicting flags and an empty change: exit 2, nothing sent', async () => {

@@ -93,7 +93,7 @@ describe('18. the credential in the system keychain', () => {
     expect(step(0)).toEqual({ code: 0, out: '', err: `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n${NEXT_STEP}` });
     expect(JSON.parse(step(1).out)).toEqual({ profiles: { default: { credential_store: 'keychain' } } });
     expect(step(2).code).toBe(0);
-    expect(step(2).out).toContain('token\tdemo…, from profile default\nstored\tkeychain\n');
+    expect(step(2).out).toContain('token\tdemo…, from profile default\nstored_in\tkeychain\n');
     expect(step(3)).toMatchObject({ code: 0, out: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e\n' });
     expect(step(4)).toMatchObject({ code: 0, err: `Logged out of ${emulator.url} (profile default)\n` });
     // Gone from the keychain too: a new process finds no credential.
@@ -118,13 +118,13 @@ describe('18. the credential in the system keychain', () => {
       'cat "$PDS_CONFIG_DIR/config.json"',
       'pds auth status',
     ]);
-    expect(step(0).out).toContain(`stored\t${join(dir, 'config.json')}\n`);
+    expect(step(0).out).toContain(`stored_in\t${join(dir, 'config.json')}\n`);
     expect(step(1).code).toBe(0);
     expect(JSON.parse(step(2).out)).toEqual({ profiles: { default: { credential_store: 'keychain' } } });
     expect(step(3)).toMatchObject({ code: 0, err: expect.not.stringContaining('warning') });
     // The project token reaches one project, which login made the default.
     expect(JSON.parse(step(4).out)).toEqual({ profiles: { default: { token: 'demo-project-token', project: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' } } });
-    expect(step(5).out).toContain(`stored\t${join(dir, 'config.json')}\n`);
+    expect(step(5).out).toContain(`stored_in\t${join(dir, 'config.json')}\n`);
   });
 
   it('without D-Bus: login falls back to the 0600 file at once, says so, and auth status names the file', async () => {
@@ -143,7 +143,7 @@ describe('18. the credential in the system keychain', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { default: { token: 'demo-org-token' } } });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const status = await runPds(['auth', 'status'], { env });
-    expect(status.stdout).toContain(`stored\t${file}\n`);
+    expect(status.stdout).toContain(`stored_in\t${file}\n`);
     const logout = await runPds(['auth', 'logout'], { env });
     expect(logout.code).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { default: {} } });

@@ -76,7 +76,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
     api_url: `${settings.apiUrl}, ${from('api-url', settings.apiUrlSource, settings)}`,
     credential: oauth ? `browser sign-in at ${oauth.issuer}` : 'API token',
     token: `${data.token as string}, ${tokenFrom}`,
-    ...(settings.storedIn === undefined ? {} : { stored: settings.storedIn }),
+    ...(settings.storedIn === undefined ? {} : { stored_in: settings.storedIn }),
   };
   if (oauth) record.expires_at = oauth.expires_at === undefined ? 'not said by the server' : describeExpiry(oauth.expires_at, ctx.clock.now(), oauth.refresh_token !== undefined);
   record.scope = scope ? describeScope(scope) : 'not known (the service did not answer)';

@@ -42,5 +42,16 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
     ctx.output.info(`Would change statement ${id}: ${shown.join(', ')}; nothing was sent (--dry-run)`);
     return;
   }
-  await ctx.output.record(await ctx.api.documents.updateStatement(projectId, id, changes));
+  await ctx.output.record(asGetNames(await ctx.api.documents.updateStatement(projectId, id, changes)));
+}
+
+/**
+ * The PUT's answer names the currencies as its body does (currency_tx, currency); `statements get`
+ * and every list name them currency_transaction and currency_royalty. One spelling per fact, in
+ * every format: the answer is shown with get's names (one the service already spells so is kept).
+ */
+const GET_NAMES: Record<string, string> = { currency_tx: 'currency_transaction', currency: 'currency_royalty' };
+
+function asGetNames(answer: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(answer).map(([key, value]) => [GET_NAMES[key] !== undefined && !(GET_NAMES[key] in answer) ? GET_NAMES[key] : key, value]));
 }
