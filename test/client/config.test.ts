@@ -233,16 +233,25 @@ describe('pds use', () => {
   });
 
   it('exits 2 for an unknown name, listing the candidates', async () => {
-    expect(await pds(['use', 'harbor sessions'])).toEqual({
+    expect(await pds(['use', 'Studio Tapes'])).toEqual({
       code: 2,
       stdout: '',
       stderr:
-        "error: no project named 'harbor sessions'\n" +
+        "error: no project named 'Studio Tapes'\n" +
         '  projects this token reaches:\n' +
         `    ${DEMO_PROJECT}  Northern Lights Catalog\n` +
         `    ${SECOND_PROJECT}  Harbor Sessions\n`,
     });
     expect(() => statSync(configFile())).toThrow();
+  });
+
+  it('takes a name in any case when one project has it; suggests the closest names for a near one', async () => {
+    expect(await pds(['use', 'harbor sessions'])).toMatchObject({ code: 0, stderr: `Now using Harbor Sessions (${SECOND_PROJECT})\n` });
+    expect(await pds(['use', 'harbour sesions'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: no project named 'harbour sesions'\n  did you mean:\n" + `    ${SECOND_PROJECT}  Harbor Sessions\n`,
+    });
   });
 
   it('exits 2 for an ambiguous name, listing the matches', async () => {
