@@ -196,8 +196,8 @@ describe('pds auth login --web', () => {
         stdout: '',
         stderr: `${SIGN_IN_LINES(url)}error: ${expected}\n  nothing was saved; run \`pds auth login --web\` again\n`,
       });
-      // Only the registered client, which stays valid for the next try.
-      expect(Object.keys(readProfiles(dir).default ?? {})).toEqual(['oauth_client']);
+      // Not even the client registered for it: a failed sign-in leaves the config as it was.
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
       expect(paths()).not.toContain('GET /v1/projects 200');
     };
 

@@ -72,7 +72,7 @@ describe('pds auth login --web with a real browser', () => {
     expect(landing).toEqual({ heading: 'Sign-in failed', text: 'sign-in was denied in the browser. Return to the terminal.' });
     expect(exit.code).toBe(3);
     expect(exit.stderr).toContain('error: sign-in was denied in the browser\n  nothing was saved; run `pds auth login --web` again\n');
-    // Only the registered client, kept for the next sign-in.
-    expect(Object.keys(readProfiles(dir).default ?? {})).toEqual(['oauth_client']);
+    // Not even the client registered for it: a failed sign-in leaves the config as it was.
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 });

@@ -102,7 +102,8 @@ describe('waiting for the browser', () => {
       socket.once('error', () => resolve(true));
     });
     expect(refused).toBe(true);
-    expect(Object.keys(readProfiles(dir).default ?? {})).toEqual(['oauth_client']);
+    // Not even the client registered for it: a cancelled sign-in leaves the config as it was.
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 });
 

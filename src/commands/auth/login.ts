@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import { BrokenConfigError, readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
+import { readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
 import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
@@ -54,8 +54,9 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
   const { apiUrl, profile } = ctx.settings;
   const { webLogin: signIn } = await import('../../lib/auth/web-login.js');
   const registered = readProfile(ctx.env, profile, { corruptAsEmpty: true }).oauth_client;
-  // A client registered while the config file is corrupt is kept with the sign-in, if it succeeds.
-  let unkept: Profile['oauth_client'];
+  // A client registered by this sign-in is stored with its credentials, once it succeeds: a sign-in
+  // that fails or is cancelled (Ctrl-C while waiting for the browser) leaves the config as it was.
+  let registeredNow: Profile['oauth_client'];
   // --no-browser: the address the browser ended on may be pasted (a browser on another machine).
   const pasting = opts.browser === false ? (await import('node:readline')).createInterface({ input: ctx.io.stdin, terminal: false }) : undefined;
   try {
@@ -66,12 +67,7 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
       ...(opts.clientId === undefined ? {} : { clientId: opts.clientId }),
       ...(registered === undefined ? {} : { registered }),
       keepClient: async (client) => {
-        try {
-          await updateProfile(ctx.env, profile, (stored) => ({ ...stored, oauth_client: { ...client } }));
-        } catch (error) {
-          if (!(error instanceof BrokenConfigError && error.kind === 'corrupt')) throw error;
-          unkept = { ...client };
-        }
+        registeredNow = { ...client };
       },
       noBrowser: opts.browser === false,
       env: ctx.env,
@@ -88,7 +84,7 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
               details: ['nothing was saved; is --oauth-issuer the authorization server of this service?'],
             });
           });
-        const replaced = await store(ctx, { oauth: credentials, ...(unkept ? { oauth_client: unkept } : {}) }, opts);
+        const replaced = await store(ctx, { oauth: credentials, ...(registeredNow ? { oauth_client: registeredNow } : {}) }, opts);
         const scope = describeScope(scopeOf(projects));
         ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
         await nextStep(ctx, projects);

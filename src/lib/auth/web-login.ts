@@ -27,7 +27,7 @@ export interface WebLoginOptions {
   clientId?: string;
   /** The client registered by an earlier sign-in of this profile, if any. */
   registered?: RegisteredClient;
-  /** Keeps a newly registered client for the next sign-in (it stays valid whatever happens next). */
+  /** Told of a client registered now, to be kept for the next sign-in (`auth login` stores it with the credentials). */
   keepClient: (client: RegisteredClient) => Promise<void>;
   /** Print the URL instead of opening a browser. */
   noBrowser: boolean;
