@@ -21,6 +21,12 @@ export interface Column<T> {
   value: (record: T) => unknown;
   /** ISO timestamps shown as `YYYY-MM-DD HH:MM` on a TTY. */
   date?: boolean;
+  /**
+   * How the column gives way in a narrow table; `copy` for what is copied (an id, a name typed into
+   * commands, a file name): never cut. Default: the first column and `id` are `copy`, dates `whole`,
+   * anything else `text`.
+   */
+  fit?: ColumnFit;
 }
 
 export interface ListView<T> {
@@ -171,18 +177,21 @@ export class Output {
 
   /** Raw text on stderr. */
   writeErr(text: string | Uint8Array): void {
+    this.clearWaiting();
     this.io.stderr.write(text);
   }
 
   /** A human line on stderr, made safe for the terminal, then styled; silent with -q. */
   info(message: string, style?: 'dim'): void {
     if (this.settings.quiet) return;
+    this.clearWaiting();
     const text = safeText(message);
     this.io.stderr.write(`${style ? this.paintErr(style, text) : text}\n`);
   }
 
   /** A warning on stderr, made safe for the terminal; silent with -q. */
   warn(message: string): void {
+    this.clearWaiting();
     if (!this.settings.quiet) this.io.stderr.write(`${this.paintErr('yellow', 'warning:')} ${safeText(message)}\n`);
   }
 
@@ -226,7 +235,7 @@ export class Output {
     if (!this.liveStderr || this.settings.quiet || this.isData) {
       return { update: () => undefined, stop: () => undefined };
     }
-    if (!this.animates) {
+    if (!this.animates || zeroWidth(this.io.stderr)) {
       let last = '';
       const say = (next: string) => {
         if (next !== last) this.info(next);
@@ -239,14 +248,70 @@ export class Output {
     // discardStdin would put the terminal in raw mode, where Ctrl-C is a byte, not SIGINT: it
     // reached nobody, since ora adds its listener without resuming stdin. Cooked mode keeps Ctrl-C.
     const spinner = ora({ text: safeText(text), stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    this.drawing++;
+    let stopped = false;
     return {
       update: (next) => {
         spinner.text = safeText(next);
       },
       stop: () => {
         spinner.stop();
+        if (!stopped) this.drawing--;
+        stopped = true;
       },
     };
+  }
+
+  /** Spinners and live lines on stderr now: a waiting spinner would draw over them. */
+  private drawing = 0;
+  /** Slow work (requests) in flight, and the spinner that says so once one took over SLOW_MS. */
+  private slowWork = 0;
+  private waiting: { shown?: Spinner; cleared: boolean } | undefined;
+
+  /** Live lines (or any display of a command's own) hold stderr until the returned function is called. */
+  holdStderr(): () => void {
+    this.clearWaiting();
+    this.drawing++;
+    let released = false;
+    return () => {
+      if (!released) this.drawing--;
+      released = true;
+    };
+  }
+
+  /**
+   * `work` (a request) with a spinner once it has taken over SLOW_MS, so that a slow command does
+   * not look hung: on a terminal's stderr that animates, not under CI, not -q or a data format,
+   * not behind a pager, and not while the command draws its own progress there. One spinner
+   * stands for all the work in flight; it is cleared when the last ends, or when a line is said.
+   */
+  async whileSlow<T>(text: string, work: Promise<T>): Promise<T> {
+    if (!this.liveStderr || !this.animates || zeroWidth(this.io.stderr) || this.settings.quiet || this.isData || this.io.paged) return work;
+    this.slowWork++;
+    const timer = setTimeout(() => {
+      if (this.drawing > 0 || this.waiting) return;
+      const waiting: { shown?: Spinner; cleared: boolean } = { cleared: false };
+      this.waiting = waiting;
+      void this.spinner(text).then((spinner) => {
+        if (waiting.cleared) spinner.stop();
+        else waiting.shown = spinner;
+      });
+    }, SLOW_MS);
+    try {
+      return await work;
+    } finally {
+      clearTimeout(timer);
+      if (--this.slowWork === 0) this.clearWaiting();
+    }
+  }
+
+  /** The waiting spinner leaves the line before anything else is written to stderr. */
+  private clearWaiting(): void {
+    const { waiting } = this;
+    if (!waiting) return;
+    this.waiting = undefined;
+    waiting.cleared = true;
+    waiting.shown?.stop();
   }
 
   /** Renders pages as they arrive; JSON, ids and TSV stream, a table waits for the rows. */
@@ -355,7 +420,7 @@ export class Output {
       return;
     }
     // The first column is the id: a cut id is useless, a cut name still reads.
-    const fits = view.columns.map((c, i): ColumnFit => (i === 0 || c.header === 'id' ? 'copy' : c.date ? 'whole' : 'text'));
+    const fits = view.columns.map((c, i): ColumnFit => c.fit ?? (i === 0 || c.header === 'id' ? 'copy' : c.date ? 'whole' : 'text'));
     this.io.stdout.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', fits));
     if (last) this.info(footer(last, count, view), 'dim');
   }
@@ -478,10 +543,20 @@ export class Output {
 /**
  * How a table column gives way when the terminal is narrow: `text` (a name) is shortened with an
  * ellipsis, `whole` (a date) and `extra` (a detail) are dropped rather than cut, `command` (one to
- * copy) moves below the table, `copy` (an id) is never cut.
+ * copy) moves below the table, `copy` (an id, a file name) is never cut.
  */
 export type ColumnFit = 'copy' | 'command' | 'whole' | 'extra' | 'text';
 
+/**
+ * A terminal that says it is 0 columns wide (a pseudo-terminal never sized): ora would clear the
+ * spinner's line by moving up once per line it thinks it wrapped to, without end.
+ */
+function zeroWidth(stream: unknown): boolean {
+  return (stream as { columns?: unknown }).columns === 0;
+}
+
+/** Work that takes longer than this gets a spinner on a terminal (whileSlow). */
+const SLOW_MS = 1_000;
 const GAP = 2;
 const MIN_TEXT_CELLS = 8;
 const TINY_TEXT_CELLS = 3;
@@ -510,12 +585,17 @@ function fieldColumns(fields: readonly string[]): Column<Record<string, unknown>
 }
 
 function footer(last: ListPage<unknown>, count: number, view: ListView<never>): string {
-  if (view.all) return `${count} ${view.noun}`;
+  if (view.all) return `${count} ${count === 1 ? singular(view.noun) : view.noun}`;
   if (last.total !== undefined) {
     const pages = Math.max(1, Math.ceil(last.total / last.perPage));
     return `page ${last.page} of ${pages} (${last.total} total)`;
   }
   return count >= last.perPage ? `page ${last.page} (more with --page ${last.page + 1} or --all)` : `page ${last.page}`;
+}
+
+/** The nouns of lists are regular English plurals: entities → entity, profiles → profile. */
+function singular(noun: string): string {
+  return noun.endsWith('ies') ? `${noun.slice(0, -3)}y` : noun.replace(/s$/, '');
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {

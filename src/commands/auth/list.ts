@@ -17,12 +17,13 @@ interface ProfileRow {
 
 const FIELDS = ['current', 'profile', 'api_url', 'credential', 'project'] as const;
 
+// The profile's name (typed after --profile) and the project id are copied: never cut.
 const columns: Column<ProfileRow>[] = [
   { header: '', value: (row) => (row.current ? '*' : '') },
-  { header: 'profile', value: (row) => row.profile },
+  { header: 'profile', value: (row) => row.profile, fit: 'copy' },
   { header: 'api url', value: (row) => row.api_url },
   { header: 'credential', value: (row) => row.credential ?? 'none' },
-  { header: 'project', value: (row) => row.project ?? '' },
+  { header: 'project', value: (row) => row.project ?? '', fit: 'copy' },
 ];
 
 export async function run(_opts: Options, ctx: Context): Promise<void> {

@@ -366,10 +366,10 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
     return;
   }
   const next = uploaded.map((entry) => nextCommand(entry, kind));
-  // The ids and the next command are for copying: never cut (the command moves below the table when
-  // a row cannot hold it). The file shows its base name (the lines above named its path) and
-  // shrinks; after a wait the staging stage is a detail beside the outcome, dropped first.
-  const fits: ColumnFit[] = [...(wait ? ['text', 'copy', 'extra', 'text', 'copy'] : ['text', 'copy', 'text']), ...(contextShown ? ['text'] : []), 'command'] as ColumnFit[];
+  // The file, the ids and the next command are for copying: never cut (the command moves below the
+  // table when a row cannot hold it). The file shows its base name (the lines above named its path);
+  // after a wait the staging stage is a detail beside the outcome, dropped first.
+  const fits: ColumnFit[] = [...(wait ? ['copy', 'copy', 'extra', 'text', 'copy'] : ['copy', 'copy', 'text']), ...(contextShown ? ['text'] : []), 'command'] as ColumnFit[];
   const table = await output.table(
     [...headers.map((h) => h.replace(/_/g, ' ')), 'NEXT'],
     rows.map((row, i) => [basename(row[0] ?? ''), ...row.slice(1), next[i] ?? '']),
