@@ -139,7 +139,9 @@ export class Context {
         env: this.deps.env,
         ...(this.settings.verbose ? { trace: (line: string) => this.deps.io.stderr.write(`${line}\n`) } : {}),
         notice: (line: string) => this.output.warn(line),
+        whileSlow: (work) => this.output.whileSlow('waiting for the service', work),
         ...(token ? { tokenSource } : {}),
+        ...(token && overrides.token === undefined ? { refusedHint: () => refusedTokenHint(this.settings, this.deps.env) } : {}),
         unreachableHint: unreachableHint(this.settings, baseUrl),
         retryBudget: this.retryBudget as RetryBudget,
       });

@@ -86,6 +86,8 @@ export interface HttpClientOptions {
   tokenSource?: string;
   /** What to do when the service refuses the token (401), for where it came from; asked only then. */
   refusedHint?: () => string;
+  /** Wraps each request until its answer begins: a spinner on a terminal when it is slow (Output.whileSlow). */
+  whileSlow?: <T>(work: Promise<T>) => Promise<T>;
   /** What to check when the service cannot be reached (the lines under "cannot reach …"). */
   unreachableHint?: string[];
   /** The waiting a whole command may do between attempts; shared by its clients. Default: 60 s. */
@@ -222,6 +224,11 @@ export class HttpClient {
    * request, so a 401 means nothing was done, and the upload's body can be iterated again.
    */
   async send(options: RequestOptions): Promise<HttpResponse> {
+    const sent = this.sendAuthorized(options);
+    return this.options.whileSlow ? this.options.whileSlow(sent) : sent;
+  }
+
+  private async sendAuthorized(options: RequestOptions): Promise<HttpResponse> {
     const { credentials } = this.options;
     if (!credentials) return this.sendWith(options, this.options.token);
     const token = await credentials.token();

@@ -43,7 +43,7 @@ export async function openPager(io: IO, env: NodeJS.ProcessEnv): Promise<Paging 
   const gate = new Writable({ write: (chunk: Buffer, _encoding, done) => pager.writeOut(chunk, done) });
   const stderrGate = new Writable({ write: (chunk: Buffer, _encoding, done) => pager.writeErr(chunk, done) });
   return {
-    io: { ...io, stdout: gate, stderr: stderrGate },
+    io: { ...io, stdout: gate, stderr: stderrGate, paged: true },
     signal: pager.quitController.signal,
     get quit() {
       return pager.quitController.signal.aborted;

@@ -16,6 +16,8 @@ export class BatchDisplay {
     private readonly live: LiveLines | undefined,
     /** A line per finished file (stderr piped, not -q or --json). */
     readonly linesPerFile: boolean,
+    /** Gives stderr back (no waiting spinner over the live lines meanwhile: Output.whileSlow). */
+    private readonly releaseStderr: () => void = () => undefined,
   ) {}
 
   /** `piped: false` when a piped stderr gets no line per file (the file itself went to stdout). */
@@ -28,7 +30,7 @@ export class BatchDisplay {
             ctx.output.paintErr(MARK_COLORS[mark] ?? 'cyan', mark),
           )
         : undefined;
-    return new BatchDisplay(ctx, live, piped && !quiet && !live);
+    return new BatchDisplay(ctx, live, piped && !quiet && !live, live ? ctx.output.holdStderr() : undefined);
   }
 
   get isLive(): boolean {
@@ -62,5 +64,6 @@ export class BatchDisplay {
 
   close(): void {
     this.live?.finish();
+    this.releaseStderr();
   }
 }
