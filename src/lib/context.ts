@@ -1,7 +1,7 @@
 // The Context handed to every command: streams, resolved settings, the output layer, the API
 // client (created on first use), the clock and the Ctrl-C signal.
 import type { IO } from './io.js';
-import { DEFAULT_API_URL, resolveSettings, type GlobalFlags, type Settings } from './config.js';
+import { DEFAULT_API_URL, DEFAULT_PROFILE, readConfig, resolveSettings, type GlobalFlags, type Settings } from './config.js';
 import { Output } from './output.js';
 import { HttpClient, RetryBudget } from './http.js';
 import { checkTransportSafety } from './http-safety.js';
@@ -190,6 +190,27 @@ export function checkUuid(value: string, what: string): void {
   if (!UUID_PATTERN.test(value)) {
     throw new UsageError(`invalid ${what} '${value}': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7`);
   }
+}
+
+/**
+ * What to do about a token the service refused, for where it came from: a variable that hides a
+ * stored sign-in is unset (the sign-in may well work); a variable alone is replaced or dropped for
+ * a sign-in; a profile's token is renewed by signing in again.
+ */
+function refusedTokenHint(settings: Settings, env: NodeJS.ProcessEnv): string {
+  const again = `\`pds auth login${settings.profile === DEFAULT_PROFILE ? '' : ` --profile ${settings.profile}`}\``;
+  if (settings.tokenSource !== 'env') return `sign in again: ${again}`;
+  const variable = env.PDS_TOKEN ? 'PDS_TOKEN' : 'ROYALTYPORT_TOKEN';
+  let stored: { token?: unknown; oauth?: unknown; credential_store?: unknown } | undefined;
+  try {
+    stored = readConfig(env).profiles[settings.profile];
+  } catch {
+    stored = undefined;
+  }
+  if (stored && (stored.token !== undefined || stored.oauth !== undefined || stored.credential_store !== undefined)) {
+    return `${variable} overrides the sign-in stored in profile ${settings.profile}: unset it to use that (\`unset ${variable}\`)`;
+  }
+  return `set ${variable} to a valid API token, or unset it and sign in: ${again}`;
 }
 
 function tokenSourceName(settings: Settings, env: NodeJS.ProcessEnv): string {

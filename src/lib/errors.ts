@@ -83,13 +83,16 @@ export function asPdsError(error: unknown): PdsError {
   return new PdsError(error instanceof Error ? error.message : String(error), { ...(code ? { details: [code] } : {}), cause: error });
 }
 
-/** The error of an HTTP answer, from its status and the service's error body. */
-export function errorFromResponse(status: number, body: unknown, fallback: string): PdsError {
+/**
+ * The error of an HTTP answer, from its status and the service's error body. A 401 ends with what
+ * to do: `refusedHint` when the caller knows where the token came from, else every way to sign in.
+ */
+export function errorFromResponse(status: number, body: unknown, fallback: string, refusedHint?: string): PdsError {
   const { message, details } = describeErrorBody(body, fallback);
   const options = { details, status };
   if (status === 400 || status === 422) return new UsageError(message, options);
   if (status === 401) {
-    return new AuthError(message, { ...options, details: [...details, 'run `pds auth login` or set PDS_TOKEN'] });
+    return new AuthError(message, { ...options, details: [...details, refusedHint ?? 'run `pds auth login` or set PDS_TOKEN'] });
   }
   if (status === 403) return new ForbiddenError(message, options);
   if (status === 404) return new NotFoundError(message, options);

@@ -291,7 +291,7 @@ describe('pds auth status', () => {
       stderr:
         `error: ${emulator.url} rejected the token: invalid or expired token\n` +
         '  the token in use is PDS_TOKEN\n' +
-        '  run `pds auth login` or set PDS_TOKEN\n',
+        '  set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`\n',
     });
   });
 });

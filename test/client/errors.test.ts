@@ -13,7 +13,7 @@ describe('401: not authenticated (exit 3)', () => {
     expect(await runCli(emulator, ['artists', 'ls'], { token: 'expired-token' })).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  run `pds auth login` or set PDS_TOKEN\n',
+      stderr: 'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`\n',
     });
     // A 401 is not retried.
     expect(emulator.requests.map((r) => r.status)).toEqual([401]);
@@ -140,7 +140,7 @@ describe('--json errors', () => {
     });
     const auth = await runCli(emulator, ['artists', 'ls', '--json'], { token: 'nope' });
     expect(JSON.parse(auth.stderr)).toEqual({
-      error: { status: 401, message: 'invalid or expired token', details: ['the token in use is PDS_TOKEN', 'run `pds auth login` or set PDS_TOKEN'] },
+      error: { status: 401, message: 'invalid or expired token', details: ['the token in use is PDS_TOKEN', 'set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`'] },
     });
   });
 

@@ -52,7 +52,7 @@ describe('2. a bad token', () => {
     expect(await runPds(['projects', 'ls'], { env })).toMatchObject({
       code: 3,
       stdout: '',
-      stderr: 'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  run `pds auth login` or set PDS_TOKEN\n',
+      stderr: 'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`\n',
     });
     const official = await runPds(['projects', 'ls'], { env: { ...env, PDS_TOKEN: undefined, ROYALTYPORT_TOKEN: 'revoked' } });
     expect(official.stderr).toContain('  the token in use is ROYALTYPORT_TOKEN\n');
