@@ -75,7 +75,8 @@ let work: string;
 let preparedConfig: string;
 
 beforeAll(async () => {
-  emulator = await testEmulator();
+  // The flavor `pds emulator start` serves by default, which the examples are written for.
+  emulator = await testEmulator({ flavor: 'deployed' });
   work = mkdtempSync(join(tmpdir(), 'pds-examples-'));
   // `pds` on PATH is the built CLI; the files the examples name exist.
   mkdirSync(join(work, 'bin'));

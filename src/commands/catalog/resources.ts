@@ -35,7 +35,7 @@ export interface CatalogResource {
   description: string;
   /** Its id, in words, for `get`'s argument. */
   idHelp?: string;
-  /** An id in the emulator's seed. */
+  /** An id in the emulator's seed, as its default (deployed) flavor numbers it (src/emulator/deployed/ids.ts). */
   seedId: string;
   flags: { ls: readonly ResourceFlag[]; get: readonly ResourceFlag[] };
 }
@@ -58,14 +58,14 @@ export const CATALOG = {
     singular: 'entity',
     description: 'entities: labels, publishers, distributors and other organizations',
     idHelp: "the entity's id or its internal_uuid, as `pds entities ls --json` shows them",
-    seedId: 'ent_00001',
+    seedId: '1000001',
     flags: { ls: ['roles', 'merged'], get: ['merged'] },
   },
-  relations: { singular: 'relation', description: 'relations: contacts extracted from contracts', seedId: 'rel_00001', flags: { ls: ['merged'], get: ['merged'] } },
-  artists: { singular: 'artist', description: 'artists', seedId: 'art_00001', flags: { ls: ['merged'], get: ['merged'] } },
-  writers: { singular: 'writer', description: 'writers: songwriters and composers', seedId: 'wri_00001', flags: { ls: ['merged'], get: ['merged'] } },
-  recordings: { singular: 'recording', description: 'sound recordings', seedId: 'rec_00001', flags: { ls: ['products'], get: ['products'] } },
-  compositions: { singular: 'composition', description: 'compositions: musical works', seedId: 'com_00001', flags: { ls: ['products'], get: ['products'] } },
+  relations: { singular: 'relation', description: 'relations: contacts extracted from contracts', seedId: '2000001', flags: { ls: ['merged'], get: ['merged'] } },
+  artists: { singular: 'artist', description: 'artists', seedId: '3000001', flags: { ls: ['merged'], get: ['merged'] } },
+  writers: { singular: 'writer', description: 'writers: songwriters and composers', seedId: '4000001', flags: { ls: ['merged'], get: ['merged'] } },
+  recordings: { singular: 'recording', description: 'sound recordings', seedId: '5000001', flags: { ls: ['products'], get: ['products'] } },
+  compositions: { singular: 'composition', description: 'compositions: musical works', seedId: '6000001', flags: { ls: ['products'], get: ['products'] } },
 } as const satisfies Record<string, CatalogResource>;
 
 export type CatalogNoun = keyof typeof CATALOG;
