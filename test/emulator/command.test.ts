@@ -55,6 +55,27 @@ describe('pds emulator start', () => {
     expect(await running).toBe(0);
   });
 
+  it('serves the deployed flavor by default, and the one --flavor names', async () => {
+    const firstArtist = async (flags: string[]): Promise<unknown> => {
+      const io = memoryIO();
+      const controller = new AbortController();
+      const env = { PDS_CONFIG_DIR: freshConfigDir() } as NodeJS.ProcessEnv;
+      const running = main(['emulator', 'start', '--port', '0', '--quiet', ...flags], { io, env, signal: controller.signal });
+      await until(() => io.out().includes('\n'));
+      const url = io.out().split('\n')[0]!.replace('pds emulator listening on ', '');
+      const response = await fetch(`${url}/v1/artists?projectId=5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7&perPage=1`, { headers: { authorization: 'Bearer demo-org-token' } });
+      const { data } = (await response.json()) as { data: { items?: { id: unknown }[] } | { id: unknown }[] };
+      controller.abort();
+      expect(await running).toBe(0);
+      return Array.isArray(data) ? data[0]?.id : data.items?.[0]?.id;
+    };
+    expect(await firstArtist([])).toBe(3000001);
+    expect(await firstArtist(['--flavor', 'deployed'])).toBe(3000001);
+    expect(await firstArtist(['--flavor', 'current'])).toBe('art_00001');
+    expect(await firstArtist(['--flavor', 'seed'])).toBe('art_00001');
+    expect(await runCli(null, ['emulator', 'start', '--flavor', 'spec'])).toMatchObject({ code: 2, stdout: '' });
+  });
+
   it('checks its flags before listening (exit 2)', async () => {
     const cases: [string[], string][] = [
       [['--port', '70000'], "error: invalid --port '70000': expected a whole number from 0 to 65535\n"],
