@@ -76,4 +76,18 @@ describe('pds mcp against the deployed forms', () => {
     expect((await structured('knowledge_search', { query: 'approval', kind: ['person'] })).items).toEqual([]);
     for (const request of replay.requests.filter((r) => r.path.endsWith('/knowledge/search'))) expect(request.query).not.toHaveProperty('kind');
   });
+
+  it("statement_lines reads a processed statement's CSV from its signed link, sending no credential there", async () => {
+    const { STATEMENT_LINES_CSV } = await import('../helpers/replay-server.js');
+    replay.storage.requests.length = 0;
+    expect(await structured('statement_lines', { id: 72001 })).toEqual({ id: '72001', csv: STATEMENT_LINES_CSV, next_cursor: null });
+    expect(replay.storage.requests).toHaveLength(1);
+    expect(replay.storage.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('statement_lines of a statement not processed yet is an error with the service\'s reason', async () => {
+    const result = (await mcp.client.callTool({ name: 'statement_lines', arguments: { id: 72002 } })) as ToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain(example('statements.get.detailed.not-processed').data.detailed_error);
+  });
 });

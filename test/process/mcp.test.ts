@@ -39,6 +39,7 @@ const READ_TOOLS = [
   'get_composition',
   'contract_status',
   'statement_status',
+  'statement_lines',
   'sandbox_exec',
   'sandbox_read',
   'knowledge_search',
@@ -65,7 +66,7 @@ describe('pds mcp: tools over stdio', () => {
     }
     const list = tools.find((tool) => tool.name === 'list_contracts');
     expect(Object.keys(list?.inputSchema.properties ?? {})).toEqual(['page', 'perPage', 'include', 'cursor', 'projectId']);
-    expect(reader.stderr()).toContain('pds mcp: 24 tools on stdio');
+    expect(reader.stderr()).toContain('pds mcp: 25 tools on stdio');
   });
 
   it('adds the uploads and tags toolsets with --allow-writes, marked as writing', async () => {
@@ -113,7 +114,8 @@ describe('pds mcp: tools over stdio', () => {
       sandbox_read: { path: '/AGENTS.md' },
     };
     Object.assign(args, await getToolArgs(reader.client));
-    for (const name of READ_TOOLS) {
+    // This emulator answers as SPEC.md, which has no lines export: statement_lines has a test of its own.
+    for (const name of READ_TOOLS.filter((tool) => tool !== 'statement_lines')) {
       const result = await call(reader.client, name, args[name] ?? {});
       expect(result.isError, `${name}: ${result.text}`).toBe(false);
       expect(() => data(result.text), name).not.toThrow();
@@ -126,6 +128,27 @@ describe('pds mcp: tools over stdio', () => {
     const guide = data<{ type: string; content: string }>((await call(reader.client, 'sandbox_read', { path: '/AGENTS.md' })).text);
     expect(guide.type).toBe('file');
     expect(guide.content).toContain('stats.yaml');
+  });
+
+  it("statement_lines reads a processed statement's lines from the deployed service's export", async () => {
+    const deployed = await testEmulator({ flavor: 'deployed' });
+    const server = await connectMcp(deployed, []);
+    try {
+      const statements = data<{ id: number; extraction_stage?: string }[]>((await call(server.client, 'list_statements', { perPage: 5 })).text);
+      const processed = statements.find((statement) => statement.extraction_stage === 'completed');
+      expect(processed).toBeDefined();
+      const lines = await call(server.client, 'statement_lines', { id: processed?.id });
+      expect(lines.isError, lines.text).toBe(false);
+      const { csv } = data<{ csv: string }>(lines.text);
+      expect(csv.split('\n')[0]).toBe('line,territory,isrc,title,units,currency,licensee_revenue,licensor_revenue');
+      expect(csv.trim().split('\n').length).toBeGreaterThan(1);
+      // Fetched from the storage host by its signed link, with no credential.
+      const fetched = deployed.storage.requests.filter((request) => request.path.endsWith('.csv'));
+      expect(fetched.map((request) => [request.method, request.authorization])).toEqual([['GET', false]]);
+    } finally {
+      await server.close();
+      await deployed.close();
+    }
   });
 
   it('pages a list: the cursor gives the next page, the same as asking for page 2', async () => {
@@ -257,7 +280,7 @@ describe('pds mcp: options', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toMatch(/^error: --tools: unknown tool 'frobnicate'\n {2}tools: list_projects, get_project, search, /);
-    expect(unknown.stderr).toContain('upload_statement, sandbox_exec, sandbox_read, knowledge_search, list_tags, tag_contract, tag_statement, retry_contract, retry_statement, update_statement\n');
+    expect(unknown.stderr).toContain('upload_statement, statement_lines, sandbox_exec, sandbox_read, knowledge_search, list_tags, tag_contract, tag_statement, retry_contract, retry_statement, update_statement\n');
     const write = await runPds(['mcp', '--tools', 'upload_contract'], { env: env() });
     expect(write).toMatchObject({ code: 2, stdout: '', stderr: 'error: --tools: upload_contract is a write tool: add --allow-writes to offer it\n' });
   });
@@ -321,7 +344,7 @@ describe('pds mcp: the process', () => {
     expect(lines.map((line) => (JSON.parse(line) as { jsonrpc: string; id: number }).id)).toEqual([1, 2, 3]);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     // --verbose traces HTTP: on stderr, with the server's log line.
-    expect(stderr).toMatch(/pds mcp: 24 tools on stdio/);
+    expect(stderr).toMatch(/pds mcp: 25 tools on stdio/);
     expect(stderr).toMatch(/GET .*\/v1\/contracts/);
   });
 

@@ -61,7 +61,7 @@ async function targetOf(opts: LinesOptions, ctx: Context): Promise<string | unde
 }
 
 /** The statement's signed CSV link; a statement not processed yet is an error with the service's reason. */
-async function linesOf(ctx: Context, projectId: string, id: string): Promise<Extract<StatementLines, { ready: true }>> {
+export async function linesOf(ctx: Context, projectId: string, id: string): Promise<Extract<StatementLines, { ready: true }>> {
   const lines = await ctx.api.documents.statementLines(projectId, id);
   if (lines.ready) return lines;
   throw new PdsError(`statement ${id} has no lines yet: ${lines.reason ?? 'the service sent none and gave no reason'}`, {

@@ -38,6 +38,7 @@ import { CONTEXT_FLAGS, STATEMENT_ONLY, UPLOAD_FLAGS } from '../upload/index.js'
 import { readPath, ROOT } from '../sandbox/session.js';
 import type { Toolset } from './toolsets.js';
 import { releaseLocalFile } from './roots.js';
+import { statementLinesTool } from './lines-tool.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
 import { describe, flagInput, listOutput, nextCursor, numberOrText, verbTool } from './verb-tools.js';
 import { search as knowledgeSearch } from '../knowledge/index.js';
@@ -254,7 +255,7 @@ function slice<T>(items: T[], noun: string, tool: string, args: Record<string, u
 }
 
 function documentTools(): ToolDefinition[] {
-  return (Object.keys(DOCUMENT_KINDS) as DocumentKind[]).flatMap((kind) => [statusTool(kind), uploadTool(kind)]);
+  return [...(Object.keys(DOCUMENT_KINDS) as DocumentKind[]).flatMap((kind) => [statusTool(kind), uploadTool(kind)]), statementLinesTool(READ)];
 }
 
 /** What a kind's status tool calls the id it takes: a contract upload is known by its staging id. */

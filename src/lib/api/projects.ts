@@ -46,10 +46,11 @@ export function createProjectsApi(http: HttpClient) {
     },
 
     /** `GET /v1/projects/{id}/knowledge/search`: nodes with their claims and relationships. */
-    async knowledge(projectId: string, q: string, options: { kinds?: string[]; limit?: number } = {}): Promise<z.infer<typeof KnowledgeResults>> {
+    /** The service takes no kind filter (SERVICE-NOW.md): a caller that offers one filters the results. */
+    async knowledge(projectId: string, q: string, options: { limit?: number } = {}): Promise<z.infer<typeof KnowledgeResults>> {
       const { KnowledgeResults } = await schemas();
       return http.data(
-        { path: `/v1/projects/${encodeURIComponent(projectId)}/knowledge/search`, query: { q, kind: options.kinds, limit: options.limit } },
+        { path: `/v1/projects/${encodeURIComponent(projectId)}/knowledge/search`, query: { q, limit: options.limit } },
         KnowledgeResults,
       );
     },
