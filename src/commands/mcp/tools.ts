@@ -330,6 +330,7 @@ function uploadTool(kind: DocumentKind): ToolDefinition {
         ...(extractions ? { extractions } : {}),
         ...context,
         idleTimeoutMs: call.ctx.settings.timeoutMs,
+        allowHttp: call.ctx.settings.allowHttp,
         signal: call.signal,
         onBytes: (sent, total) => {
           // One notification per whole percent: a 50 MiB body is some 200 chunks.
