@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { connectMcp, type Connected, type ToolResult } from '../helpers/mcp.js';
-import { example, startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
+import { example, startReplayServer, STATEMENT_LINES_CSV, type ReplayServer } from '../helpers/replay-server.js';
 
 const PROJECT: string = example('projects.get').data.id;
 let replay: ReplayServer;
@@ -61,6 +61,16 @@ describe('pds mcp against the deployed forms', () => {
   it('statement_status and contract_status take numeric ids and keep the processes as sent', async () => {
     expect(await structured('statement_status', { id: 53011 })).toMatchObject(example('statements.processes').data);
     expect(await structured('contract_status', { stagingId: 53021 })).toMatchObject(example('contracts.processes').data);
+  });
+
+  it('statement_lines reads the CSV from the signed link without any credential; an unprocessed statement is the service\'s detailed_error', async () => {
+    replay.storage.requests.length = 0;
+    expect(await structured('statement_lines', { id: 72001 })).toEqual({ id: '72001', csv: STATEMENT_LINES_CSV, next_cursor: null });
+    expect(replay.storage.requests.map((r) => [r.path, r.headers.authorization])).toEqual([['/exports/72001.csv', undefined]]);
+    const unprocessed = (await mcp.client.callTool({ name: 'statement_lines', arguments: { id: 72002 } })) as ToolResult;
+    expect(unprocessed.isError).toBe(true);
+    expect(unprocessed.content.map((c) => c.text).join('\n')).toContain('Statement extraction is not completed yet');
+    expect(replay.storage.requests).toHaveLength(1);
   });
 
   it('search keeps every field of each match, contracts by matched_file_name', async () => {
