@@ -72,6 +72,24 @@ describe.each(FLAVORS)('the %s flavor', (flavor) => {
     }
   });
 
+  /** What the emulator answers to the last request pds sent it, fetched again as it was sent. */
+  async function answerToLast(): Promise<unknown> {
+    const last = emulator.requests.at(-1)!;
+    const answer = await fetch(`${emulator.url}${last.path}?${new URLSearchParams(last.query)}`, { headers: { authorization: 'Bearer demo-org-token' } });
+    return ((await answer.json()) as { data: unknown }).data;
+  }
+
+  it.each(RESOURCES)('%s ls and get --json keep the records exactly as the service sent them', async (resource) => {
+    const list = await pds([resource, 'ls', ...(FLAGS[resource] ?? []), '--json']);
+    expect(list.code).toBe(0);
+    const sent = (await answerToLast()) as unknown[] | { items: unknown[] };
+    expect(JSON.parse(list.stdout)).toEqual(Array.isArray(sent) ? sent : sent.items);
+    const id = String((JSON.parse(list.stdout) as { id: unknown }[])[0]?.id);
+    const get = await pds([resource, 'get', id, ...(FLAGS[resource] ?? []), '--json']);
+    expect(get.code).toBe(0);
+    expect(JSON.parse(get.stdout)).toEqual(await answerToLast());
+  });
+
   it.each(RESOURCES)('%s get: the id as the service sent it, the record readable', async (resource) => {
     const id = await firstId(resource);
     expect(id).not.toBe('');
