@@ -7,7 +7,7 @@
 // every command with a BrokenConfigError that names the file and a command that works; one another
 // user could have written stops it with an UnsafeFileError (src/lib/private-files.ts).
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { formatBytes } from './text.js';
 import { checkPrivate, writePrivateFile } from './private-files.js';
 import { homedir, hostname } from 'node:os';
@@ -377,16 +377,12 @@ async function takeOverLock(lockDir: string, pid: string): Promise<boolean> {
       await rename(claim, `${lockDir}-pid`);
       return false;
     }
-    await rm(lockDir, { recursive: false, force: true }).catch(() => rmdirQuietly(lockDir));
+    // The lock is an empty directory (proper-lockfile's): rmdir, as proper-lockfile removes a stale one.
+    await rmdir(lockDir).catch(() => undefined);
     return true;
   } finally {
     await rm(claim, { force: true });
   }
-}
-
-async function rmdirQuietly(dir: string): Promise<void> {
-  const { rmdir } = await import('node:fs/promises');
-  await rmdir(dir).catch(() => undefined);
 }
 
 /**
