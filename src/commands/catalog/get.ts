@@ -18,9 +18,10 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const record = await ctx.api.catalog.get(resource, projectId, id, extra).catch(async (error: unknown) => {
     throw error instanceof NotFoundError ? await notFoundIn(ctx.api, CATALOG[resource].singular, id, projectId, error) : error;
   });
-  // A person at a terminal gets the record's reading; every other form the record as it came.
-  const forPerson = ctx.output.mode === 'table' && ctx.output.jq === undefined && ctx.output.fields === undefined;
-  await ctx.output.record(forPerson ? detailView(record) : record);
+  // The human forms (a table, and its piped `field<TAB>value`) get the record's reading: the
+  // deployed service's includes under the names SPEC.md's have. Data formats get it as it came.
+  const read = !ctx.output.isData && ctx.output.jq === undefined && ctx.output.fields === undefined;
+  await ctx.output.record(read ? detailView(record) : record);
 }
 
 /**

@@ -54,7 +54,7 @@ export const COLUMNS: { [R in ResourceName]: Column<Record_>[] } = {
   statements: [
     { header: 'id', value: (s) => s.id },
     { header: 'file', value: (s) => s.file_name, optional: true, fit: 'copy' },
-    { header: 'name', value: (s) => s.statement_name, optional: true },
+    { header: 'name', value: (s) => s.statement_name ?? untilProcessed(stageOf(s)), optional: true },
     // What processing fills in is said to be coming, not left blank (the data formats keep null).
     { header: 'type', value: (s) => s.statement_type ?? untilProcessed(stageOf(s)) },
     { header: 'stage', value: stageOf },

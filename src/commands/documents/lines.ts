@@ -8,7 +8,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
 import type { Context } from '../../lib/context.js';
 import type { StatementLines } from '../../lib/api/documents.js';
-import { PdsError, UsageError } from '../../lib/errors.js';
+import { NotFoundError, PdsError, UsageError } from '../../lib/errors.js';
+import { notFoundIn } from '../../lib/not-found.js';
 import { DEFAULT_MAX_BYTES, StorageDeniedError, parseSize, saveToFile, saveToStream, storageOptions, type SaveOptions, type Saved } from '../../lib/download.js';
 import { formatBytes, safeLines } from '../../lib/text.js';
 import { checkResourceId } from '../catalog/get.js';
@@ -62,7 +63,9 @@ async function targetOf(opts: LinesOptions, ctx: Context): Promise<string | unde
 
 /** The statement's signed CSV link; a statement not processed yet is an error with the service's reason. */
 export async function linesOf(ctx: Context, projectId: string, id: string): Promise<Extract<StatementLines, { ready: true }>> {
-  const lines = await ctx.api.documents.statementLines(projectId, id);
+  const lines = await ctx.api.documents.statementLines(projectId, id).catch(async (error: unknown) => {
+    throw error instanceof NotFoundError ? await notFoundIn(ctx.api, 'statement', id, projectId, error) : error;
+  });
   if (lines.ready) return lines;
   throw new PdsError(`statement ${id} has no lines yet: ${lines.reason ?? 'the service sent none and gave no reason'}`, {
     details: [`its processing must complete first: follow it with \`pds statements status ${id}\``],
