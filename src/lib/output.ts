@@ -27,6 +27,8 @@ export interface Column<T> {
    * anything else `text`.
    */
   fit?: ColumnFit;
+  /** Left out of a table when no row fills it (TSV keeps it, so its header does not vary). */
+  optional?: boolean;
 }
 
 export interface ListView<T> {
@@ -419,6 +421,11 @@ export class Output {
       this.info(`no ${view.noun} found`);
       return;
     }
+    const shown = view.columns.map((c, i) => !c.optional || rows.some((row) => row[i] !== ''));
+    if (shown.includes(false)) {
+      view = { ...view, columns: view.columns.filter((_, i) => shown[i]) };
+      for (let r = 0; r < rows.length; r++) rows[r] = (rows[r] as string[]).filter((_, i) => shown[i]);
+    }
     // The first column is the id: a cut id is useless, a cut name still reads.
     const fits = view.columns.map((c, i): ColumnFit => c.fit ?? (i === 0 || c.header === 'id' ? 'copy' : c.date ? 'whole' : 'text'));
     this.io.stdout.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', fits));
@@ -622,13 +629,27 @@ function isRecordArray(value: unknown): boolean {
   return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'object' && v !== null);
 }
 
-/** A value as one line of terminal-safe text. */
+/** A value as one line of terminal-safe text: a list item by item, an object by its label. */
 function textCell(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (Array.isArray(value)) return safeText(value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', '));
-  // JSON escapes C0 controls but leaves C1 controls and bidi overrides as they are.
-  if (typeof value === 'object') return safeText(JSON.stringify(value));
-  return safeText(String(value));
+  if (Array.isArray(value)) return safeText(value.map(labelOf).join(', '));
+  return safeText(labelOf(value));
+}
+
+/**
+ * What names a value in a cell: an object (an artist, an identifier, a tag) by its `name`, `value`
+ * or `tag`, whichever it has; any other object as JSON, which escapes C0 controls (safeText then
+ * handles C1 controls and bidi overrides).
+ */
+function labelOf(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'object') return String(value);
+  const record = value as Record<string, unknown>;
+  for (const key of ['name', 'value', 'tag']) {
+    const label = record[key];
+    if (typeof label === 'string' || typeof label === 'number') return String(label);
+  }
+  return JSON.stringify(value);
 }
 
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
