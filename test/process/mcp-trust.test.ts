@@ -176,20 +176,34 @@ describe('pds mcp: service text an agent reads', () => {
       update_statement: { id: 40001, payee: 'Nova Records' },
     };
     Object.assign(args, await getToolArgs(server.client));
-    for (const tool of tools) {
-      const result = (await server.client.callTool({ name: tool.name, arguments: args[tool.name] ?? {} })) as ToolResult;
-      expect(result.isError, `${tool.name}: ${result.content[0]?.text}`).toBeFalsy();
-      const check = checks.get(tool.name)?.(result.structuredContent);
-      expect(check?.valid, `${tool.name}: ${check?.errorMessage}`).toBe(true);
-      // The structured copy is the text's data: the same records, the same keys.
-      const shown = data<unknown>(result.content[0]?.text ?? '');
-      const structured = result.structuredContent as Record<string, unknown>;
-      if (Array.isArray(shown)) expect(structured.items ?? structured.results, tool.name).toEqual(shown);
-      else expect(structured, tool.name).toMatchObject(shown as object);
+    // A statement's lines are the deployed service's export, which this emulator (SPEC.md's reads) lacks.
+    const deployed = await testEmulator({ flavor: 'deployed' });
+    const lines = await connectMcp(deployed, []);
+    const callOn = (name: string) => (name === 'statement_lines' ? lines : server);
+    args.statement_lines = { id: 40001 };
+    try {
+      await check();
+    } finally {
+      await lines.close();
+      await deployed.close();
     }
     // The schemas have teeth: a list without its next_cursor, or a record without its id, fails.
     expect(checks.get('list_contracts')?.({ items: [] }).valid).toBe(false);
     expect(checks.get('get_project')?.({ name: 'x' }).valid).toBe(false);
+
+    async function check(): Promise<void> {
+      for (const tool of tools) {
+        const result = (await callOn(tool.name).client.callTool({ name: tool.name, arguments: args[tool.name] ?? {} })) as ToolResult;
+        expect(result.isError, `${tool.name}: ${result.content[0]?.text}`).toBeFalsy();
+        const check = checks.get(tool.name)?.(result.structuredContent);
+        expect(check?.valid, `${tool.name}: ${check?.errorMessage}`).toBe(true);
+        // The structured copy is the text's data: the same records, the same keys.
+        const shown = data<unknown>(result.content[0]?.text ?? '');
+        const structured = result.structuredContent as Record<string, unknown>;
+        if (Array.isArray(shown)) expect(structured.items ?? structured.results, tool.name).toEqual(shown);
+        else expect(structured, tool.name).toMatchObject(shown as object);
+      }
+    }
   });
 
   it('gives lists a next_cursor: a string while there are more, null on the last page', async () => {
