@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import { ErrorBody, ExecResult } from '../../src/lib/schemas.js';
+import { ErrorBody, ExecResults, envelope, type ExecResult } from '../helpers/spec-forms.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 import { call, testEmulator } from '../helpers/emulator.js';
 
@@ -26,8 +26,7 @@ function exec(target: Emulator, commands: string[], extra: Record<string, unknow
 
 async function results(response: Response): Promise<ExecResult[]> {
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { data: unknown[] };
-  return body.data.map((r) => ExecResult.parse(r));
+  return envelope(ExecResults).parse(await response.json()).data;
 }
 
 let emulator: Emulator;

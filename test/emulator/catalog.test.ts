@@ -1,5 +1,6 @@
-// The emulator's catalog endpoints (SPEC 4.2–4.7) over real HTTP: shapes checked with the client's
-// zod schemas, exact key sets where the spec is exact, both list envelopes, paging and the errors.
+// The emulator's catalog endpoints (SPEC 4.2–4.7) over real HTTP: shapes checked against SPEC.md's
+// forms as written down in test/helpers/spec-forms.ts (not the client's schemas), exact key sets
+// where the spec is exact, both list envelopes, paging and the errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
@@ -8,22 +9,20 @@ import {
   Contract,
   Entity,
   ErrorBody,
+  Product,
   Recording,
   Relation,
   Statement,
   StatementDetail,
   Writer,
+  CONTRACT_INCLUDES,
   envelope,
   paged,
-} from '../../src/lib/schemas.js';
-import { SEED_CONTRACT_INCLUDES as CONTRACT_INCLUDES } from '../../src/lib/vocabulary.js';
+} from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID, DEMO_PROJECT_TOKEN, OTHER_PROJECT_ID, SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import type { ProjectData } from '../../src/emulator/store.js';
 import { call, testEmulator } from '../helpers/emulator.js';
-
-/** SPEC.md's Product, written down here: the client's schemas now read every form of it. */
-const Product = z.object({ name: z.string(), upc: z.string(), release_date: z.string(), artists: z.array(z.string()), source: z.string(), store: z.string() });
 
 let emulator: Emulator;
 let seeded: ProjectData;

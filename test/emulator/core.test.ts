@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { ErrorBody, Project, SearchResult, envelope } from '../../src/lib/schemas.js';
+import {
+  Artist,
+  ErrorBody,
+  Project,
+  SERVICE_NOW_STATEMENT_FIELDS,
+  SearchResult,
+  Statement,
+  StatementUpload,
+  envelope,
+  paged,
+} from '../helpers/spec-forms.js';
 import { serveFromCli } from '../../src/emulator/cli.js';
 import { defaultOptions, type Emulator } from '../../src/emulator/server.js';
 import {
@@ -359,7 +369,7 @@ describe('persistence with a data file', () => {
       });
       const body = await json(res);
       expect(res.status, JSON.stringify(body)).toBe(200);
-      stagingId = envelope(z.looseObject({ staging_id: z.int() })).parse(body).data.staging_id;
+      stagingId = envelope(StatementUpload).parse(body).data.staging_id;
     } finally {
       await first.close();
     }
@@ -414,7 +424,7 @@ describe('--scale 100', () => {
     const page = async (n: number) => {
       const res = await call(emulator, `/v1/artists?projectId=${DEMO_PROJECT_ID}&perPage=100&page=${n}`);
       expect(res.status).toBe(200);
-      return envelope(z.array(z.looseObject({ id: z.string() }))).parse(await json(res)).data;
+      return envelope(z.array(Artist)).parse(await json(res)).data;
     };
     expect(await page(100)).toHaveLength(100);
     const first = await page(1);
@@ -424,7 +434,8 @@ describe('--scale 100', () => {
 
   it('pages the statements envelope with the scaled total', async () => {
     const res = await call(emulator, `/v1/statements?projectId=${DEMO_PROJECT_ID}&perPage=100&page=120`);
-    const data = envelope(z.looseObject({ items: z.array(z.unknown()), total_count: z.int() })).parse(await json(res)).data;
+    // The `current` flavor's statements carry SERVICE-NOW.md's fields beside SPEC.md's.
+    const data = envelope(paged(z.extend(Statement, SERVICE_NOW_STATEMENT_FIELDS))).parse(await json(res)).data;
     expect(data.total_count).toBeGreaterThanOrEqual(12_000);
     expect(data.items).toHaveLength(100);
   });

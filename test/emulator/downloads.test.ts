@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DownloadLink, ErrorBody } from '../../src/lib/schemas.js';
+import { ContractUpload, DownloadLink, ErrorBody, StatementProcesses, StatementUpload, envelope } from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { generatedPdf } from '../../src/emulator/storage.js';
 import { call, sharedEmulator, testEmulator } from '../helpers/emulator.js';
@@ -14,7 +14,7 @@ const emulator = sharedEmulator({ processingMs: 20 });
 async function linkOf(kind: 'contracts' | 'statements', id: string | number) {
   const response = await call(emulator, `/v1/${kind}/${id}/download?projectId=${DEMO_PROJECT_ID}`);
   expect(response.status).toBe(200);
-  return DownloadLink.parse(((await response.json()) as { data: unknown }).data);
+  return envelope(DownloadLink).parse(await response.json()).data;
 }
 
 describe('download endpoints', () => {
@@ -67,12 +67,12 @@ describe('download endpoints', () => {
     form.append('file', new Blob([PDF], { type: 'application/pdf' }), 'mine.pdf');
     const upload = await call(emulator, `/v1/statements?projectId=${DEMO_PROJECT_ID}`, { method: 'POST', body: form });
     expect(upload.status).toBe(200);
-    const stagingId = ((await upload.json()) as { data: { staging_id: number } }).data.staging_id;
+    const stagingId = envelope(StatementUpload).parse(await upload.json()).data.staging_id;
     let statementId: number | null = null;
     for (let i = 0; i < 100 && statementId === null; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const status = await call(emulator, `/v1/statements/${stagingId}/processes?projectId=${DEMO_PROJECT_ID}`);
-      statementId = ((await status.json()) as { data: { statement_id: number | null } }).data.statement_id;
+      statementId = envelope(StatementProcesses).parse(await status.json()).data.statement_id;
     }
     const link = await linkOf('statements', statementId as number);
     expect(link.fileName).toBe('mine.pdf');
@@ -86,7 +86,7 @@ describe('signed URL lifetime (--url-ttl)', () => {
     try {
       const id = shortLived.state.data[DEMO_PROJECT_ID]?.contracts[0]?.id as string;
       const answer = await call(shortLived, `/v1/contracts/${id}/download?projectId=${DEMO_PROJECT_ID}`);
-      const link = DownloadLink.parse(((await answer.json()) as { data: unknown }).data);
+      const link = envelope(DownloadLink).parse(await answer.json()).data;
       expect(link.expiresIn).toBe(0);
       const file = await fetch(link.url);
       expect(file.status).toBe(403);
@@ -127,7 +127,7 @@ describe('uploaded files with --data', () => {
       const form = new FormData();
       form.append('file', new Blob([PDF], { type: 'application/pdf' }), 'kept.pdf');
       const upload = await call(running, `/v1/contracts?projectId=${DEMO_PROJECT_ID}`, { method: 'POST', body: form });
-      stagingId = ((await upload.json()) as { data: { staging_id: number } }).data.staging_id;
+      stagingId = envelope(ContractUpload).parse(await upload.json()).data.staging_id;
       expect(readFileSync(join(`${dataFile}.files`, `${stagingId}.pdf`)).equals(PDF)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 100));
       // The upload becomes a contract on the next request.
@@ -139,7 +139,7 @@ describe('uploaded files with --data', () => {
     try {
       const contract = running.state.data[DEMO_PROJECT_ID]?.contracts.find((c) => c.staging_id === stagingId);
       const answer = await call(running, `/v1/contracts/${contract?.id}/download?projectId=${DEMO_PROJECT_ID}`);
-      const link = DownloadLink.parse(((await answer.json()) as { data: unknown }).data);
+      const link = envelope(DownloadLink).parse(await answer.json()).data;
       expect(link.fileName).toBe('kept.pdf');
       expect(Buffer.from(await (await fetch(link.url)).arrayBuffer()).equals(PDF)).toBe(true);
     } finally {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import { ErrorBody } from '../../src/lib/schemas.js';
+import { ErrorBody } from '../helpers/spec-forms.js';
 import { call, testEmulator } from '../helpers/emulator.js';
 
 const PDF = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url));

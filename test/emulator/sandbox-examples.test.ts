@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { ExecResult } from '../../src/lib/schemas.js';
+import { ExecResults, envelope, type ExecResult } from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import type { ProjectData } from '../../src/emulator/store.js';
@@ -24,7 +24,7 @@ afterAll(() => emulator.close());
 async function run(commands: string[]): Promise<ExecResult[]> {
   const response = await call(emulator, `${sandbox}/exec`, { method: 'POST', body: JSON.stringify({ commands }), headers: { 'content-type': 'application/json' } });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { data: unknown[] }).data.map((result) => ExecResult.parse(result));
+  return envelope(ExecResults).parse(await response.json()).data;
 }
 
 const data = (): ProjectData => emulator.state.data[DEMO_PROJECT_ID] as ProjectData;

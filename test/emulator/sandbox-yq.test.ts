@@ -2,7 +2,7 @@
 // them, over just-bash's own yq, whose faults are also held here so that a fixed library shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Bash, InMemoryFs } from 'just-bash';
-import { ExecResult } from '../../src/lib/schemas.js';
+import { ExecResults, envelope, type ExecResult } from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import type { PersonRecord } from '../../src/emulator/store.js';
@@ -20,7 +20,7 @@ afterAll(() => emulator.close());
 async function run(...commands: string[]) {
   const response = await call(emulator, `${sandbox}/exec`, { method: 'POST', body: JSON.stringify({ commands }), headers: { 'content-type': 'application/json' } });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { data: unknown[] }).data.map((result) => ExecResult.parse(result));
+  return envelope(ExecResults).parse(await response.json()).data;
 }
 
 async function runOne(command: string) {

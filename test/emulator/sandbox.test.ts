@@ -2,15 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import * as z from 'zod/mini';
 import {
   ContractProcesses,
   ContractUpload,
   ErrorBody,
-  ExecResult,
+  ExecResults,
   SandboxDisconnected,
   SandboxFile,
   SandboxSession,
-} from '../../src/lib/schemas.js';
+  envelope,
+} from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID, OTHER_PROJECT_ID, SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { call, testEmulator } from '../helpers/emulator.js';
@@ -27,7 +29,7 @@ afterAll(() => emulator.close());
 
 async function dataOf(response: Response): Promise<unknown> {
   expect(response.status).toBe(200);
-  return ((await response.json()) as { data: unknown }).data;
+  return envelope(z.unknown()).parse(await response.json()).data;
 }
 
 async function errorOf(response: Response) {
@@ -47,8 +49,7 @@ async function exec(commands: unknown, target = emulator, projectId = DEMO_PROJE
 }
 
 async function run(commands: string[], target = emulator) {
-  const data = await dataOf(await exec(commands, target));
-  return (data as unknown[]).map((r) => ExecResult.parse(r));
+  return ExecResults.parse(await dataOf(await exec(commands, target)));
 }
 
 describe('sandbox sessions', () => {

@@ -4,7 +4,7 @@
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ErrorBody } from '../../src/lib/schemas.js';
+import { DriftedStatementProcesses, ErrorBody } from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID, DEMO_PROJECT_TOKEN } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { call, sharedEmulator, testEmulator } from '../helpers/emulator.js';
@@ -299,6 +299,8 @@ describe('--flavor seed', () => {
     try {
       const statement = em.state.data[DEMO_PROJECT_ID]?.statements[0];
       const processes = await json(em, `/v1/statements/${statement?.id}/processes?${P}`, 'GET');
+      // The drifted form of CLI.md ("Tolerance"), with SPEC.md's processing_done beside it.
+      DriftedStatementProcesses.parse(processes.body.data);
       expect(processes.body.data).toHaveProperty('processing_done');
       expect(processes.body.data).toHaveProperty('extraction_done');
       expect(processes.body.data.processing_done).toBe(processes.body.data.extraction_done);

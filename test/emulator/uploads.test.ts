@@ -2,16 +2,20 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import {
   Contract,
   ContractProcesses,
   ContractUpload,
   ErrorBody,
+  envelope,
   StatementDetail,
   StatementProcesses,
+  SERVICE_NOW_STATEMENT_FIELDS,
   StatementUpload,
   UploadProgressEvent,
-} from '../../src/lib/schemas.js';
+  uploadComplete,
+} from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID, SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { call, testEmulator } from '../helpers/emulator.js';
@@ -93,7 +97,7 @@ async function pollUntil<T>(path: string, parse: (data: unknown) => T, done: (da
   for (;;) {
     const response = await call(emulator, path);
     expect(response.status).toBe(200);
-    const { data } = (await response.json()) as { data: unknown };
+    const { data } = envelope(z.unknown()).parse(await response.json());
     const parsed = parse(data);
     seen.push(parsed);
     if (done(parsed)) return seen;
@@ -188,7 +192,7 @@ describe('POST /v1/contracts and /v1/statements (uploads)', () => {
       multipart(PDF, { extractions: JSON.stringify(['extract-royalties', 'extract-dates']) }),
     );
     expect(response.status).toBe(200);
-    const { data } = (await response.json()) as { data: unknown };
+    const { data } = envelope(z.unknown()).parse(await response.json());
     const upload = ContractUpload.parse(data);
     expect(upload).toMatchObject({ staging_stage: 'queued', staging_done: false, extractions_done: false });
     expect(Number.isNaN(Date.parse(upload.created_at))).toBe(false);
@@ -207,7 +211,7 @@ describe('POST /v1/contracts and /v1/statements (uploads)', () => {
   it('takes a multipart statement upload', async () => {
     const response = await postMultipart('statements', multipart(PDF, { name: 'royalties-q3.pdf' }));
     expect(response.status).toBe(200);
-    const { data } = (await response.json()) as { data: unknown };
+    const { data } = envelope(z.unknown()).parse(await response.json());
     expect(StatementUpload.parse(data)).toMatchObject({ staging_stage: 'queued', staging_done: false, processing_done: false });
     expect(data).not.toHaveProperty('extractions_done');
     expect(lastRequest()?.upload).toEqual({ fileName: 'royalties-q3.pdf', size: PDF.length, form: 'multipart' });
@@ -220,7 +224,7 @@ describe('POST /v1/contracts and /v1/statements (uploads)', () => {
       extractions: ['extract-splits'],
     });
     expect(response.status).toBe(200);
-    ContractUpload.parse(((await response.json()) as { data: unknown }).data);
+    envelope(ContractUpload).parse(await response.json());
     expect(lastRequest()?.upload).toEqual({
       fileName: 'deal.pdf',
       size: PDF.length,
@@ -229,7 +233,7 @@ describe('POST /v1/contracts and /v1/statements (uploads)', () => {
     });
     const statement = await postJson('statements', { file: PDF.toString('base64'), fileName: 's.pdf', fileType: 'application/pdf' });
     expect(statement.status).toBe(200);
-    StatementUpload.parse(((await statement.json()) as { data: unknown }).data);
+    envelope(StatementUpload).parse(await statement.json());
   });
 
   it('refuses unknown extractions with field-level details, in both body forms', async () => {
@@ -361,8 +365,7 @@ describe('upload progress events (SPEC section 6)', () => {
     // The whole multipart body: the file plus its part headers.
     expect(last.bytesTotal).toBeGreaterThan(file.length);
     expect(last.bytesTotal).toBeLessThan(file.length + 1024);
-    const complete = events.at(-1)!.data as { data: unknown };
-    const upload = ContractUpload.parse(complete.data);
+    const upload = uploadComplete(ContractUpload).parse(events.at(-1)!.data).data;
     expect(emulator.state.uploads.at(-1)?.staging_id).toBe(upload.staging_id);
   });
 
@@ -371,7 +374,7 @@ describe('upload progress events (SPEC section 6)', () => {
     const events = await eventsOf(response);
     expect(events.map((e) => e.event)).toEqual(['progress', 'complete']);
     expect(UploadProgressEvent.parse(events[0]!.data).percent).toBe(100);
-    StatementUpload.parse((events[1]!.data as { data: unknown }).data);
+    uploadComplete(StatementUpload).parse(events[1]!.data);
   });
 
   it('answers 400 before any event for what the spec makes a 400, even when asked for a stream', async () => {
@@ -452,10 +455,13 @@ describe('upload progress events (SPEC section 6)', () => {
     const events = await eventsOf(response);
     expect(events.map((e) => e.event)).toEqual(['progress', 'complete']);
     expect(UploadProgressEvent.parse(events[0]!.data)).toEqual({ bytesUploaded: body.length, bytesTotal: body.length, percent: 100 });
-    ContractUpload.parse((events[1]!.data as { data: unknown }).data);
+    uploadComplete(ContractUpload).parse(events[1]!.data);
     expect(lastRequest()?.upload).toEqual({ fileName: 'late-name.pdf', size: file.length, extractions: ['extract-dates'], form: 'json' });
   });
 
+  // SPEC 6 shows no `error` event: once the stream's 200 is sent, SPEC 4.8's 400 for a file over
+  // 50 MB cannot be a status any more, so the emulator ends the stream with one, whose data is
+  // SPEC 7's error body with the message repeated at the top level for readers of `message`.
   it('ends with an error event carrying message at the top level when the size limit is crossed mid-stream', async () => {
     const before = emulator.state.uploads.length;
     const { status, body } = await streamHugeUpload(60 * MiB, { accept: 'text/event-stream' });
@@ -514,7 +520,7 @@ describe('upload progress events (SPEC section 6)', () => {
 async function uploadContract(file: Buffer, name: string, extractions: string[]) {
   const response = await postMultipart('contracts', multipart(file, { name, extractions: JSON.stringify(extractions) }));
   expect(response.status).toBe(200);
-  return ContractUpload.parse(((await response.json()) as { data: unknown }).data);
+  return envelope(ContractUpload).parse(await response.json()).data;
 }
 
 const STAGES = ['queued', 'processing', 'completed', 'failed'];
@@ -526,9 +532,9 @@ describe('processing (SPEC 4.10)', () => {
     try {
       const form = multipart(PDF, { name: 'Early.pdf', extractions: JSON.stringify(['extract-royalties']) });
       const posted = await call(slow, uploadsPath('contracts'), { method: 'POST', body: form });
-      const upload = ContractUpload.parse(((await posted.json()) as { data: unknown }).data);
+      const upload = envelope(ContractUpload).parse(await posted.json()).data;
       const response = await call(slow, `/v1/contracts/${upload.staging_id}/processes?projectId=${DEMO_PROJECT_ID}`);
-      const first = ContractProcesses.parse(((await response.json()) as { data: unknown }).data);
+      const first = envelope(ContractProcesses).parse(await response.json()).data;
       expect(first).toMatchObject({ contract_id: null, staging_done: false, extraction_processes: null });
       expect(first.staging_processes.stage).not.toBe('completed');
     } finally {
@@ -570,8 +576,8 @@ describe('processing (SPEC 4.10)', () => {
     const contractId = String(done.contract_id);
     const get = await call(emulator, `/v1/contracts/${contractId}?projectId=${DEMO_PROJECT_ID}&includes=royalties,dates`);
     expect(get.status).toBe(200);
-    const { data: contract } = (await get.json()) as { data: Record<string, unknown> };
-    expect(Contract.parse(contract)).toMatchObject({ id: contractId, name: 'Zephyrine Accord', project_id: DEMO_PROJECT_ID });
+    const contract = envelope(Contract).parse(await get.json()).data;
+    expect(contract).toMatchObject({ id: contractId, name: 'Zephyrine Accord', project_id: DEMO_PROJECT_ID });
     expect(contract.royalties).toEqual([expect.objectContaining({ rate: expect.any(Number), type: expect.any(String) })]);
     expect(contract.dates).toHaveLength(1);
 
@@ -579,7 +585,7 @@ describe('processing (SPEC 4.10)', () => {
     for (let page = 1; ; page++) {
       const list = await call(emulator, `/v1/contracts?projectId=${DEMO_PROJECT_ID}&perPage=100&page=${page}`);
       expect(list.status).toBe(200);
-      const { data: items } = (await list.json()) as { data: { id: string }[] };
+      const items = envelope(z.array(Contract)).parse(await list.json()).data;
       ids.push(...items.map((c) => c.id));
       if (items.length < 100) break;
     }
@@ -606,13 +612,13 @@ describe('processing (SPEC 4.10)', () => {
     expect(String(failed.staging_processes.info.message)).toContain('%%EOF');
     // Later requests leave it failed and create nothing.
     await new Promise((resolve) => setTimeout(resolve, STEP_MS * 3));
-    expect(ContractProcesses.parse(((await (await call(emulator, path)).json()) as { data: unknown }).data).staging_processes.stage).toBe('failed');
+    expect(envelope(ContractProcesses).parse(await (await call(emulator, path)).json()).data.staging_processes.stage).toBe('failed');
     expect(emulator.state.data[DEMO_PROJECT_ID]!.contracts).toHaveLength(contractsBefore);
   });
 
   it('moves a statement upload to a processed statement, resolvable by staging id and statement id', async () => {
     const response = await postMultipart('statements', multipart(PDF, { name: 'Harbor Q3 2025.pdf' }));
-    const upload = StatementUpload.parse(((await response.json()) as { data: unknown }).data);
+    const upload = envelope(StatementUpload).parse(await response.json()).data;
     const byStaging = `/v1/statements/${upload.staging_id}/processes?projectId=${DEMO_PROJECT_ID}`;
     const seen = await pollUntil(byStaging, (d) => StatementProcesses.parse(d), (p) => p.processing_done === true);
     for (const state of seen) {
@@ -638,11 +644,15 @@ describe('processing (SPEC 4.10)', () => {
     expect(statementId).toEqual(expect.any(Number));
 
     const byStatement = await call(emulator, `/v1/statements/${statementId}/processes?projectId=${DEMO_PROJECT_ID}`);
-    expect(StatementProcesses.parse(((await byStatement.json()) as { data: unknown }).data)).toEqual(done);
+    expect(envelope(StatementProcesses).parse(await byStatement.json()).data).toEqual(done);
 
     const get = await call(emulator, `/v1/statements/${statementId}?projectId=${DEMO_PROJECT_ID}`);
     expect(get.status).toBe(200);
-    const statement = StatementDetail.parse(((await get.json()) as { data: unknown }).data);
+    // The `current` flavor (this file's) serves SPEC.md's statement with the deployed service's
+    // fields beside it (SERVICE-NOW.md, "Records": staging_id, extraction_stage, tags): a departure
+    // from SPEC.md by design, checked in their SERVICE-NOW.md forms; the seed flavor's statements are
+    // held to SPEC.md alone in catalog.test.ts.
+    const statement = envelope(z.extend(StatementDetail, SERVICE_NOW_STATEMENT_FIELDS)).parse(await get.json()).data;
     expect(statement).toMatchObject({
       id: statementId,
       file_name: 'Harbor Q3 2025.pdf',
@@ -664,7 +674,7 @@ describe('processing (SPEC 4.10)', () => {
       if (!statement) continue;
       const response = await call(emulator, `/v1/statements/${statement.id}/processes?projectId=${DEMO_PROJECT_ID}`);
       expect(response.status).toBe(200);
-      const processes = StatementProcesses.parse(((await response.json()) as { data: unknown }).data);
+      const processes = envelope(StatementProcesses).parse(await response.json()).data;
       expect(processes).toMatchObject({ statement_id: statement.id, staging_done: true, processing_done: done });
     }
   });
