@@ -448,3 +448,38 @@ describe.each([
     expect(await failure(404, `/v1/${kind}/nobody`)).toEqual({ message: `${what} not found` });
   });
 });
+
+describe("every record of the seed, listed and fetched, in SPEC.md's form", () => {
+  /** Every page of a list, the plain array or the paged envelope's items. */
+  async function everyPage<T extends z.ZodMiniType>(item: T, path: string, params: Record<string, string>, isPaged: boolean) {
+    const all: z.output<T>[] = [];
+    for (let page = 1; ; page++) {
+      const query = { ...params, perPage: '100', page: String(page) };
+      const items = isPaged ? (await get(paged(item), path, query)).items : await get(z.array(item), path, query);
+      all.push(...items);
+      if (items.length < 100) return all;
+    }
+  }
+
+  it.each([
+    ['entities', Entity, { includeMerged: 'true' }, false],
+    ['artists', Artist, { includeMerged: 'true' }, false],
+    ['writers', Writer, { includeMerged: 'true' }, false],
+    ['contracts', Contract, { includes: CONTRACT_INCLUDES.join(',') }, false],
+    ['relations', Relation, { includeMerged: 'true' }, true],
+    ['compositions', Composition, { includeProducts: 'true' }, true],
+    ['recordings', Recording, { includeProducts: 'true' }, true],
+  ] as const)('%s', async (kind, schema, options, isPaged) => {
+    for (const params of [{}, options]) {
+      const listed = await everyPage(schema as z.ZodMiniType, `/v1/${kind}`, params, isPaged);
+      expect(listed.length).toBeGreaterThanOrEqual(20);
+      for (const record of listed as { id: string }[]) await get(schema, `/v1/${kind}/${record.id}`, params);
+    }
+  });
+
+  it('statements: the list shape in the list, the full shape by id', async () => {
+    const listed = await everyPage(Statement, '/v1/statements', {}, true);
+    expect(listed).toHaveLength(seeded.statements.length);
+    for (const statement of listed) await get(StatementDetail, `/v1/statements/${statement.id}`);
+  });
+});
