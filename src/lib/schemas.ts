@@ -56,20 +56,10 @@ export const SearchByType = z.record(z.string(), z.array(SearchResult));
 /** A project search's answer: the spec's array, or the drifted object keyed by type. */
 export const SearchData = z.union([z.array(SearchResult), SearchByType]);
 
-export const ContractUpload = z.looseObject({
-  staging_id: z.int(),
-  staging_stage: z.string(),
-  staging_done: z.boolean(),
-  extractions_done: z.boolean(),
-  created_at: z.string(),
-});
-export const StatementUpload = z.looseObject({
-  staging_id: z.int(),
-  staging_stage: z.string(),
-  staging_done: z.boolean(),
-  processing_done: z.boolean(),
-  created_at: z.string(),
-});
+// The seed's multipart upload answers (SPEC 4.8, 4.9): pds acts on the staging id (it polls it) and
+// the stage (a paused upload is reported so); the rest is shown as sent.
+export const ContractUpload = z.looseObject({ staging_id: z.int(), staging_stage: z.string() });
+export const StatementUpload = ContractUpload;
 export type ContractUpload = z.infer<typeof ContractUpload>;
 export type StatementUpload = z.infer<typeof StatementUpload>;
 
@@ -114,20 +104,26 @@ export type StagingRetry = { staging_id: number; status: string } & Record<strin
 /** The MCP retry tool's output: the two fields pds reads, the rest as sent. */
 export const StagingRetry = z.looseObject({ staging_id: z.union([z.int(), z.string()]), status: z.string() });
 
-export const Tag = z.looseObject({ id: z.union([z.int(), z.string()]), tag: z.string(), scope: z.optional(z.string()), usage_count: z.optional(z.int()) });
+/** A tag: pds acts on its id and its text (`tag --add` merges with the tags a record has); the rest is shown as sent. */
+export const Tag = z.looseObject({ id: z.union([z.int(), z.string()]), tag: z.string() });
 export type Tag = z.infer<typeof Tag>;
 export const TagsPut = z.looseObject({ resource_id: z.union([z.int(), z.string()]), scope: z.string(), tags: z.array(Tag) });
 export type TagsPut = z.infer<typeof TagsPut>;
 
+/**
+ * The answer of `PUT /statements/{id}`. pds needs nothing of it but the id; it shows the rest under
+ * the names `statements get` uses (documents/update.ts renames currency_tx and currency), so the
+ * agents' tool lists those.
+ */
 export const StatementUpdate = z.looseObject({
-  id: z.int(),
-  tags: z.optional(z.nullable(z.array(z.string()))),
-  payee: z.optional(z.nullable(z.string())),
-  payor: z.optional(z.nullable(z.string())),
-  accounting_period: z.optional(z.nullable(z.string())),
-  target_period: z.optional(z.nullable(z.string())),
-  currency_tx: z.optional(z.nullable(z.string())),
-  currency: z.optional(z.nullable(z.string())),
+  id: z.union([z.string(), z.int()]),
+  tags: z.optional(z.unknown()),
+  payee: z.optional(z.unknown()),
+  payor: z.optional(z.unknown()),
+  accounting_period: z.optional(z.unknown()),
+  target_period: z.optional(z.unknown()),
+  currency_transaction: z.optional(z.unknown()),
+  currency_royalty: z.optional(z.unknown()),
 });
 export type StatementUpdate = z.infer<typeof StatementUpdate>;
 

@@ -260,10 +260,11 @@ describe('compiledObject (the parser of list records)', () => {
     }
   });
 
-  it('makes the list schema of a resource refuse a record that does not fit', () => {
+  it('makes the list schema of a resource refuse a record without an id, and take any form of the rest', () => {
     const schema = listOf(compiledObject(RESOURCE_SCHEMAS.artists.item));
     expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }]).success).toBe(true);
-    expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }, { id: 'b', project_id: 'p' }]).success).toBe(false);
-    expect(schema.safeParse({ items: [{ id: 'a', name: 5, project_id: 'p' }], total_count: 1, page: 1, per_page: 20 }).success).toBe(false);
+    expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }, { name: 'b', project_id: 'p' }]).success).toBe(false);
+    expect(schema.safeParse({ items: [{ id: { a: 1 }, name: 'n' }], total_count: 1, page: 1, per_page: 20 }).success).toBe(false);
+    expect(schema.safeParse({ items: [{ id: 3101, name: 5, project_id: null }], total_count: 1, page: 1, per_page: 20 }).success).toBe(true);
   });
 });

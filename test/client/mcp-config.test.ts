@@ -162,7 +162,8 @@ describe('pds mcp tools', () => {
     expect(lines).toContain('upload_statement\tuploads\tyes\tUpload a statement file');
     expect(lines).toContain('knowledge_search\tknowledge\tno\tSearch the knowledge graph');
     expect(lines).toContain('list_tags\ttags\tno\tList tags');
-    expect(lines).toHaveLength(34);
+    expect(lines).toContain("statement_lines\tdocuments\tno\tRead a statement's lines");
+    expect(lines).toHaveLength(35);
     const json = JSON.parse((await runCli(null, ['mcp', 'tools', '--json'])).stdout) as { tool: string; toolset: string; writes: boolean }[];
     expect(json.filter((tool) => tool.writes).map((tool) => [tool.tool, tool.toolset])).toEqual([
       ['upload_contract', 'uploads'],

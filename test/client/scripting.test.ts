@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedEmulator } from '../helpers/emulator.js';
+import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 const TTY = { tty: true, env: { NO_COLOR: '1' } };
@@ -135,13 +135,17 @@ describe('lists and profiles', () => {
   it('contracts ls --include shows a count per include, in the table and the TSV', async () => {
     const args = ['contracts', 'ls', '--per-page', '2', '--include', 'royalties', '--include', 'splits,accounting-periods'];
     expect((await runCli(emulator, args)).stdout).toBe(
-      'ID\tNAME\tCREATED\tROYALTIES\tSPLITS\tACCOUNTING-PERIODS\n' +
-        '20001\tRecording Agreement — Nova Reyes / Lumen Records\t2022-12-05T07:42:02.765Z\t4\t2\t2\n' +
-        '20002\tExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\t2022-12-31T01:55:42.666Z\t2\t2\t4\n',
+      'ID\tNAME\tFILE\tCREATED\tROYALTIES\tSPLITS\tACCOUNTING-PERIODS\n' +
+        '20001\tRecording Agreement — Nova Reyes / Lumen Records\tRecording_Agreement_Nova_Reyes_Lumen_Records.pdf\t2022-12-05T07:42:02.765Z\t4\t2\t2\n' +
+        '20002\tExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\tExclusive_Songwriter_Agreement_Ida_Petrov_Granite_Music_Publishing.pdf\t2022-12-31T01:55:42.666Z\t2\t2\t4\n',
     );
     const table = (await runCli(emulator, args, TTY)).stdout.split('\n');
-    expect(table[0]).toMatch(/^ID +NAME +CREATED +ROYALTIES +SPLITS +ACCOUNTING-PERIODS$/);
-    expect(table[1]).toMatch(/^20001 .* 2022-12-05 07:42 +4 +2 +2$/);
+    // At 120 columns the file names (never cut) and the counts asked for leave no room for the rest.
+    expect(table[0]).toMatch(/^ID +FILE +ROYALTIES +SPLITS +ACCOUNTING-PERIODS$/);
+    expect(table[1]).toMatch(/^20001 +Recording_Agreement_Nova_Reyes_Lumen_Records\.pdf +4 +2 +2$/);
+    const wide = (await runCli(emulator, args, { ...TTY, columns: 200 })).stdout.split('\n');
+    expect(wide[0]).toMatch(/^ID +NAME +FILE +CREATED +ROYALTIES +SPLITS +ACCOUNTING-PERIODS$/);
+    expect(wide[1]).toMatch(/^20001 .* 2022-12-05 07:42 +4 +2 +2$/);
   });
 
   it('the MERGED column appears only with --merged', async () => {
@@ -183,16 +187,22 @@ describe('lists and profiles', () => {
 });
 
 describe('the README', () => {
-  it('its example ids exist in the emulator’s seed', async () => {
+  it('its example ids exist in the emulator’s seed, as `pds emulator start` serves it', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     // Gets of the catalog, and a statement's status (a contract's status takes the staging id an upload prints).
     const nouns = 'contracts|statements|entities|relations|artists|writers|recordings|compositions|projects';
     const pattern = new RegExp(`^pds ((?:${nouns}) get [\\w-]+|statements status \\w+)`, 'gm');
     const examples = [...readme.matchAll(pattern)].map((match) => (match[1] ?? '').split(' '));
     expect(examples.length).toBeGreaterThanOrEqual(6);
-    for (const args of examples) {
-      const result = await runCli(emulator, [...args, '-q']);
-      expect(result.code, `pds ${args.join(' ')}: ${result.stderr}`).toBe(0);
+    // The README's examples run against `pds emulator start`, which answers as the deployed service.
+    const deployed = await testEmulator({ flavor: 'deployed' });
+    try {
+      for (const args of examples) {
+        const result = await runCli(deployed, [...args, '-q']);
+        expect(result.code, `pds ${args.join(' ')}: ${result.stderr}`).toBe(0);
+      }
+    } finally {
+      await deployed.close();
     }
   });
 });

@@ -114,7 +114,8 @@ describe('tools made from the CLI verbs', () => {
 
   it('update_statement sends the fields normalized; bad values are refused with nothing sent', async () => {
     const updated = await structured(writer.client, 'update_statement', { id: 40002, payee: 'Nova', accountingPeriod: '2026-q3', currencyRoyalty: 'eur', clearPayor: true });
-    expect(updated).toMatchObject({ id: 40002, payee: 'Nova', payor: null, accounting_period: '2026Q3', currency: 'EUR' });
+    // The service's currency_tx and currency, under the names statements get gives them.
+    expect(updated).toMatchObject({ id: 40002, payee: 'Nova', payor: null, accounting_period: '2026Q3', currency_royalty: 'EUR' });
     emulator.requests.length = 0;
     const bad = await call(writer.client, 'update_statement', { id: 40002, accountingPeriod: '2026Q5', currencyTransaction: 'dollars' });
     expect(bad).toEqual({

@@ -41,7 +41,7 @@ describe('a statement whose file name carries escape sequences', () => {
     expect(pty.raw()).not.toContain('\u001b[2J');
     const rows = await pty.screen();
     // The first row is still the header: nothing cleared the screen after it.
-    expect(rows[0]).toMatch(/^ID +NAME/);
+    expect(rows[0]).toMatch(/^ID +FILE/);
     const row = rows.find((r) => r.includes('pwned'));
     expect(row).toBeDefined();
     if (cols === 120) expect(row).toContain(SHOWN_NAME);

@@ -105,7 +105,8 @@ export const COLUMNS: { [R in ResourceName]: Column<Record_>[] } = {
 export function listColumns(resource: ResourceName, flags: { merged?: boolean | undefined; includes: readonly string[] }): Column<Record_>[] {
   let columns = COLUMNS[resource];
   if (!flags.merged) columns = columns.filter((column) => column !== merged);
-  const included = flags.includes.map((name): Column<Record_> => ({ header: name, value: (record) => count(includeOf(record, name)) }));
+  // A count asked for by name is never cut (its header neither); names and dates give way first.
+  const included = flags.includes.map((name): Column<Record_> => ({ header: name, value: (record) => count(includeOf(record, name)), fit: 'copy' }));
   return [...columns, ...included];
 }
 
