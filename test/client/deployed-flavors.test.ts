@@ -11,6 +11,7 @@ import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { ProjectData } from '../../src/emulator/store.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
+import { expectReadable } from '../helpers/readable.js';
 
 const FLAVORS = ['seed', 'deployed'] as const;
 const RESOURCES = ['contracts', 'statements', 'entities', 'relations', 'artists', 'writers', 'recordings', 'compositions'] as const;
@@ -31,16 +32,6 @@ function tsv(stdout: string): Record<string, string>[] {
   return lines.map((line) => Object.fromEntries(line.split('\t').map((cell, i) => [header[i] ?? `#${i}`, cell])));
 }
 
-/** Human output draws names: no `[object Object]`, no raw JSON, no NaN or `undefined` in any cell. */
-function expectReadable(text: string): void {
-  expect(text).not.toContain('[object Object]');
-  for (const line of text.split('\n')) {
-    for (const cell of line.split(/\t| {2,}/)) {
-      expect(cell, `a cell of: ${line}`).not.toMatch(/^\s*(\{"|\[\{|\["|\[\]|\{\})/);
-      expect(cell, `a cell of: ${line}`).not.toMatch(/\bNaN\b|\bundefined\b/);
-    }
-  }
-}
 /** What names a row: its name, or for documents its file name. */
 const nameOf = (row: Record<string, string>) => row.name || row.file || row.file_name || '';
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type RunOptions } from '../helpers/cli.js';
 import { example, FIXTURE_DIR, startReplayServer, STATEMENT_LINES_CSV, type ReplayServer } from '../helpers/replay-server.js';
+import { expectReadable } from '../helpers/readable.js';
 
 const PROJECT: string = example('projects.get').data.id;
 const TOKEN = 'replay-token';
@@ -55,16 +56,6 @@ const rowOf = (rows: Record<string, string>[], id: number) => rows.find((row) =>
 /** The column whose header matches, e.g. `file` or `file_name`. */
 const column = (header: string[], pattern: RegExp): string => header.find((h) => pattern.test(h)) ?? `(no column matching ${pattern})`;
 
-/** Human output draws names: no `[object Object]`, no raw JSON, no NaN or `undefined` in any cell. */
-function expectReadable(text: string): void {
-  expect(text).not.toContain('[object Object]');
-  for (const line of text.split('\n')) {
-    for (const cell of line.split(/\t| {2,}/)) {
-      expect(cell, `a cell of: ${line}`).not.toMatch(/^\s*(\{"|\[\{|\["|\[\]|\{\})/);
-      expect(cell, `a cell of: ${line}`).not.toMatch(/\bNaN\b|\bundefined\b/);
-    }
-  }
-}
 /** A get on a terminal: the record's own fields come before the first blank line (then its lists). */
 const topFields = (stdout: string) => stdout.split('\n\n')[0] ?? '';
 /** Some line shows all these words together (a row of a nested table). */

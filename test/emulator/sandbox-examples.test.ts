@@ -3,31 +3,19 @@
 // names and files computed from the store, not only an exit code. An example without an answer
 // check here fails the test, so a new example comes with one.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { ExecResults, envelope, type ExecResult } from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
-import type { Emulator } from '../../src/emulator/server.js';
 import type { ProjectData } from '../../src/emulator/store.js';
 import { readWorkspacePath, workspaceFor } from '../../src/emulator/sandbox/workspace.js';
-import { call, testEmulator } from '../helpers/emulator.js';
+import type { ExecResult } from '../helpers/spec-forms.js';
+import { demoSandbox } from '../helpers/sandbox.js';
 import { runCli } from '../helpers/cli.js';
 
-let emulator: Emulator;
-const sandbox = `/v1/projects/${DEMO_PROJECT_ID}/sandbox`;
-beforeAll(async () => {
-  emulator = await testEmulator();
-  expect((await call(emulator, `${sandbox}/connect`, { method: 'POST' })).status).toBe(200);
-});
-afterAll(() => emulator.close());
+const sandbox = demoSandbox();
+const run = sandbox.run;
 
-async function run(commands: string[]): Promise<ExecResult[]> {
-  const response = await call(emulator, `${sandbox}/exec`, { method: 'POST', body: JSON.stringify({ commands }), headers: { 'content-type': 'application/json' } });
-  expect(response.status).toBe(200);
-  return envelope(ExecResults).parse(await response.json()).data;
-}
-
-const data = (): ProjectData => emulator.state.data[DEMO_PROJECT_ID] as ProjectData;
+const data = (): ProjectData => sandbox.emulator().state.data[DEMO_PROJECT_ID] as ProjectData;
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const roots = <T extends { merged_into?: string }>(records: T[]) => records.filter((r) => r.merged_into === undefined);
 const lines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
@@ -41,7 +29,7 @@ function mentioning(records: { id: string; name: string; merged_into?: string }[
 }
 
 async function workspaceText(path: string): Promise<string> {
-  const project = emulator.state.projects.find((p) => p.id === DEMO_PROJECT_ID);
+  const project = sandbox.emulator().state.projects.find((p) => p.id === DEMO_PROJECT_ID);
   const entry = readWorkspacePath(await workspaceFor(project as NonNullable<typeof project>, data()), path);
   return entry?.type === 'file' ? entry.content : '';
 }
@@ -156,7 +144,7 @@ describe('documented sandbox commands give the right answers', () => {
       if (args.includes('-')) continue;
       const commands = args.slice(2).filter((arg) => !arg.startsWith('--'));
       for (const command of commands) expect(Object.keys(ANSWERS), `${file}: add an answer check for: ${command}`).toContain(command);
-      const pds = await runCli(emulator, args);
+      const pds = await runCli(sandbox.emulator(), args);
       expect({ line, code: pds.code, stderr: pds.stderr }).toEqual({ line, code: 0, stderr: '' });
       const stdouts = args.includes('--json') ? (JSON.parse(pds.stdout) as ExecResult[]).map((r) => r.stdout) : undefined;
       const results = await run(commands);

@@ -1,34 +1,23 @@
 // The sandbox's yq (src/emulator/sandbox/yq.ts): several files and eval-all as mikefarah's yq reads
 // them, over just-bash's own yq, whose faults are also held here so that a fixed library shows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Bash, InMemoryFs } from 'just-bash';
-import { ExecResults, envelope, type ExecResult } from '../helpers/spec-forms.js';
+import type { ExecResult } from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import type { PersonRecord } from '../../src/emulator/store.js';
-import { call, testEmulator } from '../helpers/emulator.js';
+import { demoSandbox } from '../helpers/sandbox.js';
 
-let emulator: Emulator;
-const sandbox = `/v1/projects/${DEMO_PROJECT_ID}/sandbox`;
-beforeAll(async () => {
-  emulator = await testEmulator();
-  expect((await call(emulator, `${sandbox}/connect`, { method: 'POST' })).status).toBe(200);
-});
-afterAll(() => emulator.close());
-
+const sandbox = demoSandbox();
 /** The commands' results in the demo project's sandbox, as the exec endpoint answers them. */
-async function run(...commands: string[]) {
-  const response = await call(emulator, `${sandbox}/exec`, { method: 'POST', body: JSON.stringify({ commands }), headers: { 'content-type': 'application/json' } });
-  expect(response.status).toBe(200);
-  return envelope(ExecResults).parse(await response.json()).data;
-}
+const run = (...commands: string[]) => sandbox.run(commands);
 
 async function runOne(command: string) {
   const [result] = await run(command);
   return result as ExecResult;
 }
 
-const project = () => emulator.state.data[DEMO_PROJECT_ID] as NonNullable<Emulator['state']['data'][string]>;
+const project = () => sandbox.emulator().state.data[DEMO_PROJECT_ID] as NonNullable<Emulator['state']['data'][string]>;
 /** The artists that have a file: those not merged into another, in file-name order. */
 const rootArtists = (): [PersonRecord, PersonRecord, PersonRecord, ...PersonRecord[]] => {
   const roots = project().artists.filter((a) => a.merged_into === undefined).sort((a, b) => (a.id < b.id ? -1 : 1));
