@@ -128,8 +128,12 @@ export interface PageWalk {
 /** `--all` of the list commands. */
 const ALL: PageWalk = { flag: '--all', onePage: '--page' };
 
-const defaultId = (item: unknown): string =>
-  typeof item === 'object' && item !== null && 'id' in item ? String(item.id) : String(item);
+/** A record's id as it came (a string or a number): keyed as is, no string made per record. */
+type RecordKey = string | number;
+const defaultId = (item: unknown): RecordKey => {
+  const id = typeof item === 'object' && item !== null && 'id' in item ? item.id : item;
+  return typeof id === 'number' ? id : String(id);
+};
 
 /** How many pages an `--all` fetches at once (the window followPages fetches ahead in). */
 export const PAGES_AT_ONCE = 8;
@@ -147,13 +151,13 @@ const RECENT_PAGES = 4;
 class RepeatFilter<T> {
   /** Records let through so far. */
   listed = 0;
-  private firstIds: Set<string> | undefined;
-  private readonly recent: Set<string>[] = [];
+  private firstIds: Set<RecordKey> | undefined;
+  private readonly recent: Set<RecordKey>[] = [];
   private readonly fingerprints = new Set<string>();
 
   constructor(
     private readonly walk: PageWalk,
-    private readonly idOf: (item: T) => string,
+    private readonly idOf: (item: T) => RecordKey,
   ) {}
 
   /**
@@ -168,7 +172,7 @@ class RepeatFilter<T> {
     let repeats: boolean[] | undefined;
     let repeated = 0;
     for (let index = 0; index < ids.length; index++) {
-      const id = ids[index] as string;
+      const id = ids[index] as RecordKey;
       if (this.firstIds?.has(id) !== true && !this.recent.some((set) => set.has(id))) continue;
       (repeats ??= new Array<boolean>(ids.length).fill(false))[index] = true;
       repeated++;
@@ -204,7 +208,7 @@ export async function* followPages<T>(
   fetchPage: (page: number, signal: AbortSignal) => Promise<ListPage<T>>,
   startPage: number,
   concurrency: number,
-  { walk = ALL, idOf = defaultId }: { walk?: PageWalk; idOf?: (item: T) => string } = {},
+  { walk = ALL, idOf = defaultId }: { walk?: PageWalk; idOf?: (item: T) => RecordKey } = {},
 ): AsyncGenerator<ListPage<T>> {
   const cancel = new AbortController();
   const repeats = new RepeatFilter<T>(walk, idOf);
