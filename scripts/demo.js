@@ -48,7 +48,7 @@ try {
   heading('Read the catalog');
   step(['contracts', 'ls', '--per-page', '5']);
   // The same list for a spreadsheet: RFC 4180 CSV, the JSON field names as the header.
-  step(['contracts', 'ls', '--per-page', '3', '--format', 'csv', '--fields', 'id,name,created_at']);
+  step(['contracts', 'ls', '--per-page', '3', '--format', 'csv', '--fields', 'id,file_name,created_at']);
   const [contract] = json(['contracts', 'ls', '--per-page', '1']);
   step(['contracts', 'get', contract.id, '--include', 'royalties,splits']);
   step(['contracts', 'download', contract.id, '-o', join(configDir, 'contract.pdf')]);

@@ -40,7 +40,7 @@ function getVerb(resource: CatalogNoun): AnyVerb {
     resource === 'contracts'
       ? ['pds contracts get 20001 --include dates,signatures']
       : resource === 'statements'
-        ? ['pds statements get 40001 --jq .processing_status']
+        ? ["pds statements get 40001 --jq '.extraction_stage // .processing_status'", 'its stage, in either form the service answers in']
         : [`pds ${resource} get ${seedId} --fields id,name --json`];
   return verb({
     name: 'get',
