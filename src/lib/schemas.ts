@@ -52,7 +52,8 @@ const anyId = z.union([z.string(), z.int()]);
 // contracts are named by `matched_file_name`. A match needs its id; the rest is drawn as it came.
 export const SearchResult = z.looseObject({ id: anyId });
 export type SearchResult = z.infer<typeof SearchResult>;
-export const SearchByType = z.record(z.string(), z.array(SearchResult));
+/** The grouped form: each group a list of matches; a group may be null, and a key that is no list is not a group. */
+export const SearchByType = z.record(z.string(), z.unknown());
 /** A project search's answer: the spec's array, or the drifted object keyed by type. */
 export const SearchData = z.union([z.array(SearchResult), SearchByType]);
 

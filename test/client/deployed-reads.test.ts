@@ -380,6 +380,20 @@ describe('search and knowledge', () => {
     expect(queryOf(`/v1/projects/${PROJECT}/search`)).toMatchObject({ q: 'glass' });
   });
 
+  it('search takes a group that is null and a key that is no group; a match without an id is a clear error', async () => {
+    const path = `/v1/projects/${PROJECT}/search`;
+    replay.alter = (at, data) => (at === path ? { ...data, artists: null, took_ms: 12 } : data);
+    const result = await pds(['search', 'glass']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(tsv(result.stdout).rows.map((row) => row.id).sort()).toEqual(['61001', '7701', '8801']);
+    replay.alter = (at, data) => (at === path ? { ...data, recordings: [{ name: 'no id', rank: 1 }] } : data);
+    const broken = await pds(['search', 'glass']);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toBe('');
+    expect(broken.stderr).toContain(`error: unexpected response from GET ${path}`);
+    expect(broken.stderr).toContain('data.recordings.0.id: a match needs an id');
+  });
+
   it('knowledge search lists the nodes; --kind filters them in pds and sends no kind', async () => {
     expect(await jsonOf(['knowledge', 'search', 'approval'])).toEqual(example('knowledge.search').data.results);
     const table = await pds(['knowledge', 'search', 'approval']);

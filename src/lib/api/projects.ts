@@ -1,7 +1,9 @@
 // Projects, project search, and the deployed service's project creation and knowledge search.
 import type * as z from 'zod/mini';
 import type { HttpClient } from '../http.js';
-import type { KnowledgeResults, Project } from '../schemas.js';
+import type { KnowledgeResults, Project, SearchResult } from '../schemas.js';
+import { ServiceError } from '../errors.js';
+import { isPlainObject } from '../shape.js';
 import { listShape } from '../shape.js';
 import { toPage } from './catalog.js';
 import { PROJECT_RECORD_SHAPE, PROJECT_SHAPE } from './shapes.js';
@@ -64,16 +66,15 @@ export function createProjectsApi(http: HttpClient) {
 
     async search(projectId: string, q: string): Promise<SearchHit[]> {
       const { SearchData } = await schemas();
-      const data = await http.data(
-        { path: `/v1/projects/${encodeURIComponent(projectId)}/search`, query: { q } },
-        SearchData,
-      );
+      const request = { path: `/v1/projects/${encodeURIComponent(projectId)}/search`, query: { q } };
+      const data = await http.data(request, SearchData);
       if (Array.isArray(data)) return data.map((hit) => (typeof hit.type === 'string' ? (hit as SearchHit) : { ...hit, type: '' }));
       // The grouped form: {recordings: [{id, name, rank, …}], contracts: [{id, matched_file_name, …}], …}.
       const hits: SearchHit[] = [];
       for (const [key, matches] of Object.entries(data)) {
+        if (!Array.isArray(matches)) continue;
         const type = singularType(key);
-        for (const match of matches) hits.push({ ...match, type });
+        matches.forEach((match, index) => hits.push({ ...matchOf(match, `${key}.${index}`, request), type }));
       }
       // The service's own order across types is unknown: best rank first, then by name.
       return hits.sort((a, b) => hitScore(b) - hitScore(a) || hitName(a).localeCompare(hitName(b)));
@@ -91,4 +92,10 @@ export function hitName(hit: Record<string, unknown>): string {
 export function hitScore(hit: Record<string, unknown>): number {
   const score = hit.score ?? hit.rank;
   return typeof score === 'number' && Number.isFinite(score) ? score : 0;
+}
+
+/** A match of a group: it needs its id, as every record does; a group's match without one is an answer pds cannot use. */
+function matchOf(match: unknown, where: string, request: { path: string }): SearchResult {
+  if (isPlainObject(match) && (typeof match.id === 'string' || Number.isSafeInteger(match.id))) return match as SearchResult;
+  throw new ServiceError(`unexpected response from GET ${request.path}`, { details: [`data.${where}.id: a match needs an id (a string or a whole number)`] });
 }
