@@ -6,6 +6,7 @@ import { describeScope, scopeOf } from './scope.js';
 import type { Project } from '../../lib/schemas.js';
 import type { login } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
+import { projectLabel } from '../projects/view.js';
 
 type Options = OptionsOf<typeof login>;
 
@@ -109,7 +110,7 @@ async function nextStep(ctx: Context, projects: readonly Project[]): Promise<voi
   const [only] = projects;
   if (projects.length === 1 && only) {
     await updateProfile(ctx.env, profile, (stored) => ({ ...stored, project: only.id }));
-    ctx.output.info(`Using project ${only.name} (${only.id}), the only one this token reaches`);
+    ctx.output.info(`Using project ${projectLabel(only)} (${only.id}), the only one this token reaches`);
   } else if (projects.length > 1) {
     ctx.output.info(`Next: choose a project with \`pds use <name>\` (\`pds projects ls\` lists the ${projects.length})`);
   }

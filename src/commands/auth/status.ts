@@ -6,6 +6,7 @@ import type { Project } from '../../lib/schemas.js';
 import { describeScope, scopeOf } from './scope.js';
 import type { status } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
+import { projectLabel } from '../projects/view.js';
 
 type Options = OptionsOf<typeof status>;
 
@@ -70,7 +71,7 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
   const projectText =
     project === undefined
       ? 'none (set one with `pds use <project>`)'
-      : `${defaultProject ? `${defaultProject.name} (${project})` : `${project} (${reach})`}, ${from('project', settings.projectSource ?? 'profile', settings)}`;
+      : `${defaultProject ? `${projectLabel(defaultProject)} (${project})` : `${project} (${reach})`}, ${from('project', settings.projectSource ?? 'profile', settings)}`;
   const record: Record<string, string> = {
     profile: settings.profile,
     api_url: `${settings.apiUrl}, ${from('api-url', settings.apiUrlSource, settings)}`,
