@@ -380,6 +380,15 @@ describe('search and knowledge', () => {
     expect(queryOf(`/v1/projects/${PROJECT}/search`)).toMatchObject({ q: 'glass' });
   });
 
+  it('a project without a name is called by its id, never "null"', async () => {
+    replay.alter = (at, data) => (at === '/v1/projects' || at === `/v1/projects/${PROJECT}` ? (Array.isArray(data) ? data.map((p: object) => ({ ...p, name: null })) : { ...data, name: null }) : data);
+    const used = await pds(['use', PROJECT], { project: null });
+    expect(used.code).toBe(0);
+    expect(used.stderr).toContain(`Now using ${PROJECT} (${PROJECT})`);
+    expect(used.stderr).not.toContain('null');
+    expect((await pds(['projects', 'ls'])).code).toBe(0);
+  });
+
   it('search takes a group that is null and a key that is no group; a match without an id is a clear error', async () => {
     const path = `/v1/projects/${PROJECT}/search`;
     replay.alter = (at, data) => (at === path ? { ...data, artists: null, took_ms: 12 } : data);
