@@ -330,6 +330,11 @@ describe('statements', () => {
     const sum = (column: number) => Math.round(lines.slice(1).reduce((total, line) => total + Number(line.split(',').at(column - 8)), 0) * 100) / 100;
     expect(sum(6)).toBe(statement.financials.licensee_revenue);
     expect(sum(7)).toBe(statement.financials.licensor_revenue);
+    // What the record says of its lines is what the export holds.
+    const territories = new Set(lines.slice(1).map((line) => line.split(',')[1])).size;
+    expect(statement.statement_desc).toContain(`${rows.toLocaleString('en-US')} lines across ${territories} territories`);
+    expect(statement.statement_summary.summary[0]).toMatch(new RegExp(` across ${territories} territories$`));
+    expect(statement).toMatchObject({ has_summary: true, has_summary_lines: true, has_revenues: true });
     expect(emulator.storage.requests.at(-1)).toMatchObject({ path: new URL(url).pathname, authorization: false, status: 200 });
     // The signature holds for this statement only.
     expect((await fetch(url.replace('/40001.csv', '/40002.csv'))).status).toBe(403);

@@ -85,6 +85,12 @@ function totals(data: ProjectData, s: StatementRecord): Fields {
   }
   const [top, topUnits] = [...byTerritory].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
   return {
+    // What the record says of its lines is what its lines export holds: the seed's description
+    // carries counts of its own, and its flags were drawn before there were lines.
+    statement_desc: s.statement_desc?.replace(/[\d,]+ lines across \d+ territories/, `${lines.length.toLocaleString('en-US')} lines across ${byTerritory.size} territories`) ?? null,
+    has_revenues: licensee + licensor > 0,
+    has_summary: true,
+    has_summary_lines: lines.length > 0,
     statement_summary: {
       meta: { generated_at: s.processed_at ?? s.created_at, schema_version: '2' },
       summary: [
