@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import type { ProjectData } from '../../src/emulator/store.js';
+import { STORE_IDS } from '../../src/emulator/sandbox/ids.js';
 import { readWorkspacePath, workspaceFor } from '../../src/emulator/sandbox/workspace.js';
 import type { ExecResult } from '../helpers/spec-forms.js';
 import { demoSandbox } from '../helpers/sandbox.js';
@@ -30,7 +31,7 @@ function mentioning(records: { id: string; name: string; merged_into?: string }[
 
 async function workspaceText(path: string): Promise<string> {
   const project = sandbox.emulator().state.projects.find((p) => p.id === DEMO_PROJECT_ID);
-  const entry = readWorkspacePath(await workspaceFor(project as NonNullable<typeof project>, data()), path);
+  const entry = readWorkspacePath(await workspaceFor(project as NonNullable<typeof project>, data(), STORE_IDS), path);
   return entry?.type === 'file' ? entry.content : '';
 }
 

@@ -2,6 +2,7 @@
 // closed after them, and the exec endpoint's answers read against SPEC.md's form (4.11).
 import { afterAll, beforeAll, expect } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
+import type { EmulatorOptions } from '../../src/emulator/http.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { call, testEmulator } from './emulator.js';
 import { ExecResults, envelope, type ExecResult } from './spec-forms.js';
@@ -13,7 +14,8 @@ export interface DemoSandbox {
   run(commands: string[]): Promise<ExecResult[]>;
 }
 
-export function demoSandbox(): DemoSandbox {
+/** `options`: the emulator's (testEmulator's defaults otherwise: the current flavor). */
+export function demoSandbox(options: Partial<EmulatorOptions> = {}): DemoSandbox {
   let emulator: Emulator | undefined;
   const path = `/v1/projects/${DEMO_PROJECT_ID}/sandbox`;
   const running = (): Emulator => {
@@ -21,7 +23,7 @@ export function demoSandbox(): DemoSandbox {
     return emulator;
   };
   beforeAll(async () => {
-    emulator = await testEmulator();
+    emulator = await testEmulator(options);
     expect((await call(emulator, `${path}/connect`, { method: 'POST' })).status).toBe(200);
   });
   afterAll(() => emulator?.close());

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { HttpError, notSaved, projectInScope, type Handler, type RouteContext, type Route } from '../http.js';
 import { ExecBusyError, type ExecMode } from '../sandbox/runner.js';
 import type { ProjectData, ProjectRecord } from '../store.js';
-import { readWorkspacePath, workspaceFor } from '../sandbox/workspace.js';
+import { workspaceIdsFor } from '../sandbox/ids.js';
+import { readWorkspacePath, workspaceFor, type Workspace } from '../sandbox/workspace.js';
 import { errorReply, parseJsonObject, readBody } from '../uploads.js';
 
 const MAX_EXEC_BODY_BYTES = 1024 * 1024;
@@ -54,11 +55,15 @@ function connected(ctx: RouteContext): { project: ProjectRecord; data: ProjectDa
   return { project, data };
 }
 
+/** A connected sandbox's workspace, in the ids this emulator's API answers to (its flavor's). */
+const workspaceOf = (ctx: RouteContext, { project, data }: ReturnType<typeof connected>): Promise<Workspace> =>
+  workspaceFor(project, data, workspaceIdsFor(ctx.options));
+
 const files: Handler = async (ctx) => {
-  const { project, data } = connected(ctx);
+  const connection = connected(ctx);
   const path = ctx.query.get('path');
   if (path === null) throw new HttpError(400, { path: ['path is required'] });
-  const entry = readWorkspacePath(await workspaceFor(project, data), path);
+  const entry = readWorkspacePath(await workspaceOf(ctx, connection), path);
   if (!entry) throw new HttpError(404, `path not found: ${path}`);
   return { body: { data: entry } };
 };
@@ -86,7 +91,7 @@ function modeOf(body: Record<string, unknown>, commands: string[]): ExecMode {
 }
 
 const exec: Handler = async (ctx) => {
-  const { project, data } = connected(ctx);
+  const connection = connected(ctx);
   const type = (ctx.req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
   if (type !== 'application/json') throw new HttpError(400, 'Content-Type must be application/json');
   let raw;
@@ -104,7 +109,7 @@ const exec: Handler = async (ctx) => {
   const gone = new AbortController();
   ctx.res.once('close', () => gone.abort());
   try {
-    const results = await ctx.sandbox.run(workspaceFor(project, data), commands, {
+    const results = await ctx.sandbox.run(workspaceOf(ctx, connection), commands, {
       timeoutMs: ctx.options.sandboxTimeoutMs,
       mode,
       signal: gone.signal,

@@ -6,6 +6,7 @@ import { posix } from 'node:path';
 import { stringify } from 'yaml';
 import type { Include as ContractInclude } from '../vocabulary.js';
 import type { EntityRecord, PersonRecord, ProjectData, ProjectRecord, RelationRecord } from '../store.js';
+import type { RecordKind, WorkspaceIds } from './ids.js';
 
 /** A workspace file: text as is, or a value written out as YAML when read. */
 export type WorkspaceFile = { text: string } | { yaml: unknown };
@@ -96,57 +97,80 @@ function withMerged<T extends { merged_into?: string; merged_at?: string }>(
   return merged.length > 0 ? { ...fields, merged } : fields;
 }
 
-const personFile = (record: PersonRecord, merged: PersonRecord[]): WorkspaceFile => ({
-  yaml: withMerged(record, merged.map((m) => ({ id: m.id, name: m.name }))),
+/** A record's fields with its own id, and a reference it may hold, in the workspace's ids. */
+function withIds<T extends { id: string }>(
+  record: T,
+  own: RecordKind,
+  ids: WorkspaceIds,
+  reference?: { field: keyof T & string; kind: RecordKind },
+): Record<string, unknown> {
+  const fields: Record<string, unknown> = { ...record, id: ids.of(own, record.id) };
+  const target = reference && record[reference.field];
+  if (reference && typeof target === 'string') fields[reference.field] = ids.of(reference.kind, target);
+  return fields;
+}
+
+const personFile = (kind: 'artist' | 'writer', record: PersonRecord, merged: PersonRecord[], ids: WorkspaceIds): WorkspaceFile => ({
+  yaml: withMerged(withIds(record, kind, ids), merged.map((m) => ({ id: ids.of(kind, m.id), name: m.name }))),
 });
 
-const relationFile = (record: RelationRecord, merged: RelationRecord[]): WorkspaceFile => ({
-  yaml: withMerged(record, merged.map((m) => ({ id: m.id, name: m.name, merged_at: m.merged_at }))),
+const relationFile = (record: RelationRecord, merged: RelationRecord[], ids: WorkspaceIds): WorkspaceFile => ({
+  yaml: withMerged(withIds(record, 'relation', ids), merged.map((m) => ({ id: ids.of('relation', m.id), name: m.name, merged_at: m.merged_at }))),
 });
 
-async function build(project: ProjectRecord, data: ProjectData): Promise<Workspace> {
+/** An entity's directory: metadata.yaml with its contracts, and merged.yaml with its duplicates' records. */
+function addEntity(tree: TreeBuilder, entity: EntityRecord, merged: EntityRecord[], contracts: EntityContract[] | undefined, ids: WorkspaceIds): void {
+  const dir = `/entities/entity_${safe(ids.of('entity', entity.id))}`;
+  const entityFields = (e: EntityRecord) => withIds(e, 'entity', ids, { field: 'division_of', kind: 'entity' });
+  const metadata = withMerged(entityFields(entity), merged.map((m) => ({ id: ids.of('entity', m.id), name: m.name })));
+  tree.file(`${dir}/metadata.yaml`, { yaml: contracts ? { ...metadata, contracts } : metadata });
+  const mergedRecords = merged.map((m) => ({ ...entityFields(m), ...(m.merged_into !== undefined && { merged_into: ids.of('entity', m.merged_into) }) }));
+  if (merged.length > 0) tree.file(`${dir}/merged.yaml`, { yaml: mergedRecords });
+}
+
+async function build(project: ProjectRecord, data: ProjectData, ids: WorkspaceIds): Promise<Workspace> {
   const tree = new TreeBuilder();
   const slice = new Slicer();
   for (const dir of TOP_DIRS) tree.dir(`/${dir}`);
 
-  const { contractsOfEntity, extractedCounts } = await addContracts(tree, slice, data);
+  const { contractsOfEntity, extractedCounts } = await addContracts(tree, slice, data, ids);
 
   const entities = mergeGroups<EntityRecord>(data.entities);
   for (const [entity, merged] of entities) {
     if (slice.due()) await slice.pause();
-    const dir = `/entities/entity_${safe(entity.id)}`;
-    const contracts = contractsOfEntity.get(entity.id);
-    const metadata = withMerged(entity, merged.map((m) => ({ id: m.id, name: m.name })));
-    tree.file(`${dir}/metadata.yaml`, { yaml: contracts ? { ...metadata, contracts } : metadata });
-    if (merged.length > 0) tree.file(`${dir}/merged.yaml`, { yaml: merged });
+    addEntity(tree, entity, merged, contractsOfEntity.get(entity.id), ids);
   }
   const artists = mergeGroups(data.artists);
   for (const [artist, merged] of artists) {
     if (slice.due()) await slice.pause();
-    tree.file(`/artists/artist_${safe(artist.id)}.yaml`, personFile(artist, merged));
+    tree.file(`/artists/artist_${safe(ids.of('artist', artist.id))}.yaml`, personFile('artist', artist, merged, ids));
   }
   const writers = mergeGroups(data.writers);
   for (const [writer, merged] of writers) {
     if (slice.due()) await slice.pause();
-    tree.file(`/writers/writer_${safe(writer.id)}.yaml`, personFile(writer, merged));
+    tree.file(`/writers/writer_${safe(ids.of('writer', writer.id))}.yaml`, personFile('writer', writer, merged, ids));
   }
   const relations = mergeGroups(data.relations);
   for (const [relation, merged] of relations) {
     if (slice.due()) await slice.pause();
-    tree.file(`/relations/relation_${safe(relation.id)}.yaml`, relationFile(relation, merged));
+    tree.file(`/relations/relation_${safe(ids.of('relation', relation.id))}.yaml`, relationFile(relation, merged, ids));
   }
   for (const recording of data.recordings) {
     if (slice.due()) await slice.pause();
-    tree.file(`/recordings/recording_${safe(recording.id)}.yaml`, { yaml: recording });
+    const yaml = withIds(recording, 'recording', ids, { field: 'composition_id', kind: 'composition' });
+    tree.file(`/recordings/recording_${safe(ids.of('recording', recording.id))}.yaml`, { yaml });
   }
   for (const composition of data.compositions) {
     if (slice.due()) await slice.pause();
-    tree.file(`/compositions/composition_${safe(composition.id)}.yaml`, { yaml: composition });
+    tree.file(`/compositions/composition_${safe(ids.of('composition', composition.id))}.yaml`, { yaml: withIds(composition, 'composition', ids) });
   }
   const byStatus = new Map<string, number>();
   for (const statement of data.statements) {
     if (slice.due()) await slice.pause();
-    tree.file(`/statements/statement_${safe(statement.id)}/metadata.yaml`, { yaml: statement });
+    const { entity_id: issuer, ...fields } = statement;
+    const entityId = issuer === undefined ? undefined : ids.issuer(data.entities, issuer);
+    const yaml = entityId === undefined ? fields : { ...statement, entity_id: entityId };
+    tree.file(`/statements/statement_${safe(statement.id)}/metadata.yaml`, { yaml });
     const status = statement.processing_status ?? 'unprocessed';
     byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
   }
@@ -157,7 +181,7 @@ async function build(project: ProjectRecord, data: ProjectData): Promise<Workspa
 }
 
 interface EntityContract {
-  contract_id: string;
+  contract_id: string | number;
   contract_name: string;
   role: string;
 }
@@ -170,13 +194,15 @@ async function addContracts(
   tree: TreeBuilder,
   slice: Slicer,
   data: ProjectData,
+  ids: WorkspaceIds,
 ): Promise<{ contractsOfEntity: Map<string, EntityContract[]>; extractedCounts: Map<ContractInclude, number> }> {
   const entityNames = new Map(data.entities.map((e) => [e.id, e.name]));
   const contractsOfEntity = new Map<string, EntityContract[]>();
   const extractedCounts = new Map<ContractInclude, number>();
   for (const contract of data.contracts) {
     if (slice.due()) await slice.pause();
-    const dir = `/contracts/contract_${safe(contract.id)}`;
+    const contractId = ids.of('contract', contract.id);
+    const dir = `/contracts/contract_${safe(contractId)}`;
     const extracted = (Object.entries(contract.includes) as [ContractInclude, Record<string, unknown>[]][])
       .filter(([, rows]) => rows.length > 0)
       .sort(([a], [b]) => a.localeCompare(b));
@@ -184,22 +210,40 @@ async function addContracts(
     tree.file(`${dir}/uploaded.yaml`, {
       yaml: {
         ...fields,
-        parties: parties.map((p) => ({ entity_id: p.entity_id, entity_name: entityNames.get(p.entity_id), role: p.role })),
+        id: contractId,
+        parties: parties.map((p) => ({ entity_id: ids.of('entity', p.entity_id), entity_name: entityNames.get(p.entity_id), role: p.role })),
         extracted: extracted.map(([include]) => include),
       },
     });
     tree.dir(`${dir}/extracted`);
     for (const [include, rows] of extracted) {
-      tree.file(`${dir}/extracted/${include}.yaml`, { yaml: rows });
+      tree.file(`${dir}/extracted/${include}.yaml`, { yaml: extractedRows(include, rows, ids) });
       extractedCounts.set(include, (extractedCounts.get(include) ?? 0) + 1);
     }
     for (const party of parties) {
       const list = contractsOfEntity.get(party.entity_id) ?? [];
-      list.push({ contract_id: contract.id, contract_name: contract.name, role: party.role });
+      list.push({ contract_id: contractId, contract_name: contract.name, role: party.role });
       contractsOfEntity.set(party.entity_id, list);
     }
   }
   return { contractsOfEntity, extractedCounts };
+}
+
+/** The includes whose rows name a catalog record by its id (the other rows' ids are the rows' own). */
+const RECORD_INCLUDES: Partial<Record<ContractInclude, RecordKind>> = {
+  entities: 'entity',
+  artists: 'artist',
+  writers: 'writer',
+  relations: 'relation',
+  recordings: 'recording',
+  compositions: 'composition',
+};
+
+/** An include's rows, those naming a record with its id in the workspace's ids. */
+function extractedRows(include: ContractInclude, rows: Record<string, unknown>[], ids: WorkspaceIds): Record<string, unknown>[] {
+  const kind = RECORD_INCLUDES[include];
+  if (kind === undefined) return rows;
+  return rows.map((row) => (typeof row.id === 'string' ? { ...row, id: ids.of(kind, row.id) } : row));
 }
 
 /** stats.yaml and AGENTS.md: the counts of each kind, merged duplicates left out. */
@@ -275,7 +319,9 @@ ${countLines}
 | \`compositions/composition_<id>.yaml\` | a musical work: writers, artists, products |
 | \`statements/statement_<id>/metadata.yaml\` | a royalty statement: file, type, producer, currencies, processing status |
 
-Only root records have files; a merged duplicate appears inside its root's file.
+Only root records have files; a merged duplicate appears inside its root's file. Every \`<id>\` is the
+record's id in the API, as are the ids inside the files (\`entity_id\`, \`contract_id\`, \`merged\`, …):
+\`artists/artist_<id>.yaml\` is the artist \`GET /v1/artists/<id>\` answers with.
 
 ## Exploring
 
@@ -296,7 +342,8 @@ YAML (\`-N\` leaves it out); \`yq ea\` (eval-all) evaluates the expression once 
 `;
 }
 
-const cache = new WeakMap<ProjectData, { signature: string; workspace: Promise<Workspace> }>();
+// Per data, one workspace for each kind of ids: the flavors never share one.
+const cache = new WeakMap<ProjectData, Map<string, { signature: string; workspace: Promise<Workspace> }>>();
 
 // Lengths catch records added by any code path; in-place edits call invalidateWorkspace.
 const signature = (project: ProjectRecord, data: ProjectData): string =>
@@ -312,14 +359,26 @@ const signature = (project: ProjectRecord, data: ProjectData): string =>
     data.compositions.length,
   ].join('\0');
 
-/** The workspace of a project, built once per version of its data (requests arriving meanwhile share the build). */
-export function workspaceFor(project: ProjectRecord, data: ProjectData): Promise<Workspace> {
+/**
+ * The workspace of a project, built once per version of its data and kind of ids (requests arriving
+ * meanwhile share the build). `ids`: those the emulator's API answers to (see ids.ts).
+ */
+export function workspaceFor(project: ProjectRecord, data: ProjectData, ids: WorkspaceIds): Promise<Workspace> {
   const key = signature(project, data);
-  const cached = cache.get(data);
+  let builds = cache.get(data);
+  if (!builds) {
+    builds = new Map();
+    cache.set(data, builds);
+  }
+  const cached = builds.get(ids.name);
   if (cached?.signature === key) return cached.workspace;
-  const workspace = build(project, data);
-  cache.set(data, { signature: key, workspace });
-  workspace.catch(() => cache.delete(data));
+  const workspace = build(project, data, ids);
+  const entry = { signature: key, workspace };
+  builds.set(ids.name, entry);
+  const current = builds;
+  workspace.catch(() => {
+    if (current.get(ids.name) === entry) current.delete(ids.name);
+  });
   return workspace;
 }
 
