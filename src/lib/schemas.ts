@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { $constructor, $ZodObjectJIT, type $ZodObject } from 'zod/v4/core';
 import { checkOf, type Check, type Shape, type ShapeType } from './shape.js';
-import { ITEM_SHAPES, PRODUCT_SHAPE, PROJECT_SHAPE } from './api/shapes.js';
+import { ITEM_SHAPES, PROJECT_SHAPE } from './api/shapes.js';
 export { CONTRACT_INCLUDES, EXTRACTIONS, type ContractInclude, type ExtractionName } from './vocabulary.js';
 
 export { UUID_PATTERN } from './vocabulary.js';
@@ -29,11 +29,8 @@ export const Entity = recordSchema(ITEM_SHAPES.entities);
 export type Entity = z.infer<typeof Entity>;
 export const Statement = recordSchema(ITEM_SHAPES.statements);
 export type Statement = z.infer<typeof Statement>;
-/** A statement fetched by id: SPEC.md's single-item fields are in the one statement shape. */
-export const StatementDetail = Statement;
 export const Contract = recordSchema(ITEM_SHAPES.contracts);
 export type Contract = z.infer<typeof Contract>;
-export type Product = ShapeType<typeof PRODUCT_SHAPE>;
 export const Composition = recordSchema(ITEM_SHAPES.compositions);
 export type Composition = z.infer<typeof Composition>;
 export const Recording = recordSchema(ITEM_SHAPES.recordings);

@@ -244,7 +244,7 @@ describe('compiledObject (the parser of list records)', () => {
   ];
 
   it('checks and returns exactly what the zod/mini schema does, for every resource', () => {
-    for (const [resource, { item }] of Object.entries(RESOURCE_SCHEMAS)) {
+    for (const [resource, item] of Object.entries(RESOURCE_SCHEMAS)) {
       const compiled = compiledObject(item);
       for (const sample of samples) {
         const expected = item.safeParse(sample);
@@ -261,7 +261,7 @@ describe('compiledObject (the parser of list records)', () => {
   });
 
   it('makes the list schema of a resource refuse a record without an id, and take any form of the rest', () => {
-    const schema = listOf(compiledObject(RESOURCE_SCHEMAS.artists.item));
+    const schema = listOf(compiledObject(RESOURCE_SCHEMAS.artists));
     expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }]).success).toBe(true);
     expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }, { name: 'b', project_id: 'p' }]).success).toBe(false);
     expect(schema.safeParse({ items: [{ id: { a: 1 }, name: 'n' }], total_count: 1, page: 1, per_page: 20 }).success).toBe(false);

@@ -9,7 +9,7 @@ import { ITEM_SHAPES, PROJECT_SHAPE, shapeFields } from '../../src/lib/api/shape
 import { Project } from '../../src/lib/schemas.js';
 import { schemaFields } from '../../src/lib/fields.js';
 
-const pairs = [['projects', PROJECT_SHAPE, Project], ...RESOURCE_NAMES.map((name) => [name, ITEM_SHAPES[name], RESOURCE_SCHEMAS[name].item] as const)] as const;
+const pairs = [['projects', PROJECT_SHAPE, Project], ...RESOURCE_NAMES.map((name) => [name, ITEM_SHAPES[name], RESOURCE_SCHEMAS[name]] as const)] as const;
 
 describe('the record schemas', () => {
   it('name every documented field, in order', () => {

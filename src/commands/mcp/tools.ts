@@ -171,7 +171,7 @@ function catalogTools(): ToolDefinition[] {
       write: false,
       annotations: READ,
       project: true,
-      output: listOutput(RESOURCE_SCHEMAS[resource].item),
+      output: listOutput(RESOURCE_SCHEMAS[resource]),
       input: {
         page: describe(z.optional(wholeNumber('page', 1)), 'page number, from 1 (default 1)'),
         perPage: describe(z.optional(wholeNumber('perPage', 1, 100)), 'records per page, 1 to 100 (default: the most a call returns)'),
@@ -207,7 +207,7 @@ function catalogTools(): ToolDefinition[] {
       write: false,
       annotations: READ,
       project: true,
-      output: RESOURCE_SCHEMAS[resource].detail,
+      output: RESOURCE_SCHEMAS[resource],
       input: { id: describe(numberOrText, `the ${one}'s id`), ...resourceInputs(resource, 'get') },
       async run(args, call) {
         const id = checkResourceId(resource, args.id as string);

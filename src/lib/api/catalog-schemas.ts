@@ -1,18 +1,19 @@
-// The zod schemas of the catalog resources (paths and types are in catalog.ts): a record fetched by
-// id is checked against its detail schema; a list page that fails its plain check is parsed by its
-// list schema, whose issues name what is wrong; the agents' tools declare their output with them.
-import { Artist, Composition, Contract, Entity, Recording, Relation, Statement, StatementDetail, Writer, compiledObject, listOf } from '../schemas.js';
+// The zod schemas of the catalog resources (paths and types are in catalog.ts), one per resource: a
+// record is read alike in a list and by id (both forms' fields are in one documented shape). A
+// record fetched by id is checked against it; a list page that fails its plain check is parsed by
+// its list schema, whose issues name what is wrong; the agents' tools declare their output with them.
+import { Artist, Composition, Contract, Entity, Recording, Relation, Statement, Writer, compiledObject, listOf } from '../schemas.js';
 import type { ResourceName } from './catalog.js';
 
 export const RESOURCE_SCHEMAS = {
-  contracts: { item: Contract, detail: Contract },
-  statements: { item: Statement, detail: StatementDetail },
-  entities: { item: Entity, detail: Entity },
-  relations: { item: Relation, detail: Relation },
-  artists: { item: Artist, detail: Artist },
-  writers: { item: Writer, detail: Writer },
-  recordings: { item: Recording, detail: Recording },
-  compositions: { item: Composition, detail: Composition },
+  contracts: Contract,
+  statements: Statement,
+  entities: Entity,
+  relations: Relation,
+  artists: Artist,
+  writers: Writer,
+  recordings: Recording,
+  compositions: Composition,
 } as const satisfies Record<ResourceName, unknown>;
 
 /**
@@ -23,7 +24,7 @@ const listSchemas = new Map<ResourceName, ReturnType<typeof listOf>>();
 export function listSchemaOf(resource: ResourceName): ReturnType<typeof listOf> {
   let schema = listSchemas.get(resource);
   if (!schema) {
-    schema = listOf(compiledObject(RESOURCE_SCHEMAS[resource].item));
+    schema = listOf(compiledObject(RESOURCE_SCHEMAS[resource]));
     listSchemas.set(resource, schema);
   }
   return schema;

@@ -20,22 +20,21 @@ export const RESOURCES = {
   compositions: { path: '/v1/compositions' },
 } as const;
 
-/** The record types of each resource: in a list, and fetched by id. */
+/** The record type of each resource, in a list and fetched by id alike. */
 interface Records {
-  contracts: { item: Contract; detail: Contract };
-  statements: { item: Statement; detail: Statement };
-  entities: { item: Entity; detail: Entity };
-  relations: { item: Relation; detail: Relation };
-  artists: { item: Artist; detail: Artist };
-  writers: { item: Writer; detail: Writer };
-  recordings: { item: Recording; detail: Recording };
-  compositions: { item: Composition; detail: Composition };
+  contracts: Contract;
+  statements: Statement;
+  entities: Entity;
+  relations: Relation;
+  artists: Artist;
+  writers: Writer;
+  recordings: Recording;
+  compositions: Composition;
 }
 
 export type ResourceName = keyof typeof RESOURCES;
 export const RESOURCE_NAMES = Object.keys(RESOURCES) as ResourceName[];
-export type ResourceItem<R extends ResourceName> = Records[R]['item'];
-export type ResourceDetail<R extends ResourceName> = Records[R]['detail'];
+export type ResourceItem<R extends ResourceName> = Records[R];
 
 /** One page of a list, whichever envelope it came in. */
 export interface ListPage<T> {
@@ -101,13 +100,13 @@ export function createCatalogApi(http: HttpClient) {
       projectId: string,
       id: string,
       extra: Record<string, QueryValue> = {},
-    ): Promise<ResourceDetail<R>> {
+    ): Promise<ResourceItem<R>> {
       const { path } = RESOURCES[resource];
       const { RESOURCE_SCHEMAS } = await import('./catalog-schemas.js');
       const record = (await http.data(
         { path: `${path}/${encodeURIComponent(id)}`, query: { projectId, ...extra } },
-        RESOURCE_SCHEMAS[resource].detail,
-      )) as ResourceDetail<R>;
+        RESOURCE_SCHEMAS[resource],
+      )) as ResourceItem<R>;
       drift?.(resource, ITEM_SHAPES[resource], [record]);
       return record;
     },

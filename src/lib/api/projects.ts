@@ -3,8 +3,7 @@ import type * as z from 'zod/mini';
 import type { HttpClient } from '../http.js';
 import type { KnowledgeResults, Project, SearchResult } from '../schemas.js';
 import { ServiceError } from '../errors.js';
-import { isPlainObject } from '../shape.js';
-import { listShape } from '../shape.js';
+import { isPlainObject, listShape } from '../shape.js';
 import { toPage } from './catalog.js';
 import { PROJECT_RECORD_SHAPE, PROJECT_SHAPE } from './shapes.js';
 import { driftNotes } from './drift.js';
@@ -47,8 +46,10 @@ export function createProjectsApi(http: HttpClient) {
       return http.data({ method: 'POST', path: '/v1/projects', json: { name, ...(entityName === undefined ? {} : { entityName }) }, retry: false }, Project);
     },
 
-    /** `GET /v1/projects/{id}/knowledge/search`: nodes with their claims and relationships. */
-    /** The service takes no kind filter (SERVICE-NOW.md): a caller that offers one filters the results. */
+    /**
+     * `GET /v1/projects/{id}/knowledge/search`: nodes with their claims and relationships. The
+     * service takes no kind filter (SERVICE-NOW.md): a caller that offers one filters the results.
+     */
     async knowledge(projectId: string, q: string, options: { limit?: number } = {}): Promise<z.infer<typeof KnowledgeResults>> {
       const { KnowledgeResults } = await schemas();
       return http.data(

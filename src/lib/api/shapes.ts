@@ -33,7 +33,7 @@ const MERGED = maybe({ array: { object: { id: ID_SHAPE, name: text, merged_at: t
 /** ISRCs or ISWCs: `[{type, value, source}]`. */
 const IDENTIFIERS = maybe({ array: { object: { type: text, value: text, source: text } } });
 
-export const PRODUCT_SHAPE = {
+const PRODUCT_SHAPE = {
   object: { name: text, upc: text, release_date: text, artists: NAMES, source: text, store: text },
 } as const satisfies Shape;
 const PRODUCTS = maybe({ array: PRODUCT_SHAPE });
