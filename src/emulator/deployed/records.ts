@@ -65,25 +65,29 @@ export const mergedOf = <T extends Mergeable>(kind: NumberedKind, index: Map<str
 
 // ---- entities, relations, artists, writers ----
 
-export const deployedEntity = (data: ProjectData, merged: Map<string, EntityRecord[]> | undefined) => (e: EntityRecord): Fields => {
-  const links = entityLinks(data).get(e.id);
-  const some = <T>(list: T[] | undefined) => (list && list.length > 0 ? list : undefined);
-  return present({
-    id: deployedId('entity', e.id),
-    internal_uuid: e.internal_uuid,
-    name: e.name,
-    email: e.email,
-    phone: e.phone,
-    address: e.address,
-    shorthand: e.shorthand,
-    division_of: e.division_of === undefined ? undefined : deployedId('entity', e.division_of),
-    created_at: e.created_at,
-    updated_at: e.updated_at,
-    artists: some(links?.artists),
-    writers: some(links?.writers),
-    relations: some(links?.relations),
-    merged: mergedOf('entity', merged, e.id),
-  });
+export const deployedEntity = (data: ProjectData, merged: Map<string, EntityRecord[]> | undefined): ((e: EntityRecord) => Fields) => {
+  // Looked up once per page, not once per record.
+  const linksOf = entityLinks(data);
+  return (e) => {
+    const links = linksOf.get(e.id);
+    const some = <T>(list: T[] | undefined) => (list && list.length > 0 ? list : undefined);
+    return present({
+      id: deployedId('entity', e.id),
+      internal_uuid: e.internal_uuid,
+      name: e.name,
+      email: e.email,
+      phone: e.phone,
+      address: e.address,
+      shorthand: e.shorthand,
+      division_of: e.division_of === undefined ? undefined : deployedId('entity', e.division_of),
+      created_at: e.created_at,
+      updated_at: e.updated_at,
+      artists: some(links?.artists),
+      writers: some(links?.writers),
+      relations: some(links?.relations),
+      merged: mergedOf('entity', merged, e.id),
+    });
+  };
 };
 
 export const deployedRelation = (merged: Map<string, RelationRecord[]> | undefined) => (r: RelationRecord): Fields => {
@@ -157,22 +161,25 @@ const product = (p: Product): Fields =>
 const creatorsOf = (writers: readonly string[], everyRole: boolean): Fields[] =>
   writers.map((name, i) => (i === 0 ? { name, role: 'composer' } : everyRole ? { name, role: 'co-writer' } : { name }));
 
-export const deployedRecording = (data: ProjectData, withProducts: boolean) => (r: RecordingRecord): Fields => {
-  const id = deployedId('recording', r.id);
-  const composition = r.composition_id === undefined ? undefined : byId(data.compositions).get(r.composition_id);
-  return present({
-    id,
-    internal_uuid: uuidFor('recording', id),
-    name: r.name,
-    // The seed's studio recording is the original; live, remix, acoustic and edits derive from it.
-    type: r.type === 'studio' ? 'original' : 'derivative',
-    identifiers: isrcIdentifiers(r, id),
-    duration_ms: r.duration_ms,
-    release_date: r.products[0]?.release_date,
-    artists: r.artists.map(artistRef),
-    creators: composition ? creatorsOf(composition.writers, true) : [],
-    products: withProducts ? r.products.map(product) : undefined,
-  });
+export const deployedRecording = (data: ProjectData, withProducts: boolean): ((r: RecordingRecord) => Fields) => {
+  const compositions = byId(data.compositions);
+  return (r) => {
+    const id = deployedId('recording', r.id);
+    const composition = r.composition_id === undefined ? undefined : compositions.get(r.composition_id);
+    return present({
+      id,
+      internal_uuid: uuidFor('recording', id),
+      name: r.name,
+      // The seed's studio recording is the original; live, remix, acoustic and edits derive from it.
+      type: r.type === 'studio' ? 'original' : 'derivative',
+      identifiers: isrcIdentifiers(r, id),
+      duration_ms: r.duration_ms,
+      release_date: r.products[0]?.release_date,
+      artists: r.artists.map(artistRef),
+      creators: composition ? creatorsOf(composition.writers, true) : [],
+      products: withProducts ? r.products.map(product) : undefined,
+    });
+  };
 };
 
 export const deployedComposition = (withProducts: boolean) => (c: CompositionRecord): Fields => {
