@@ -12,7 +12,7 @@ import type { Settings } from './config.js';
 import type { JqFilter } from './jq.js';
 import type { ListPage } from './api/catalog.js';
 import { checkFields, pickFields } from './fields.js';
-import { safeLines, safeText } from './text.js';
+import { safeLines, safeText, singular } from './text.js';
 import { loadCells } from './cells.js';
 import { csvRow, UTF8_BOM, yamlDocument, type CsvOptions, type Format } from './output-formats.js';
 
@@ -598,11 +598,6 @@ function footer(last: ListPage<unknown>, count: number, view: ListView<never>): 
     return `page ${last.page} of ${pages} (${last.total} total)`;
   }
   return count >= last.perPage ? `page ${last.page} (more with --page ${last.page + 1} or --all)` : `page ${last.page}`;
-}
-
-/** The nouns of lists are regular English plurals: entities → entity, profiles → profile. */
-function singular(noun: string): string {
-  return noun.endsWith('ies') ? `${noun.slice(0, -3)}y` : noun.replace(/s$/, '');
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {

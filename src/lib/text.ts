@@ -54,3 +54,8 @@ export function stripInvisible(text: string): { text: string; removed: number } 
   });
   return { text: cleaned, removed };
 }
+
+/** The singular of a regular English plural, as the service's and pds's nouns are: entities → entity, artists → artist. */
+export function singular(noun: string): string {
+  return noun.endsWith('ies') ? `${noun.slice(0, -3)}y` : noun.replace(/s$/, '');
+}

@@ -1,5 +1,6 @@
 import type { Context } from '../../lib/context.js';
-import { hitName, hitScore, singularType, type SearchHit } from '../../lib/api/projects.js';
+import { hitName, hitScore, type SearchHit } from '../../lib/api/projects.js';
+import { singular } from '../../lib/text.js';
 import type { Column } from '../../lib/output.js';
 import { UsageError } from '../../lib/errors.js';
 import { commaList } from '../../lib/verb-options.js';
@@ -47,7 +48,7 @@ export function searchQuery(text: string): string {
 
 /** `--type artists,contract` → ['artist', 'contract']: checked locally against the documented names; a plural is accepted. */
 export function searchTypes(value: string | string[] | undefined): string[] {
-  const types = commaList(value).map(singularType);
+  const types = commaList(value).map(singular);
   const unknown = types.filter((t) => !(SEARCH_TYPES as readonly string[]).includes(t));
   if (unknown.length > 0) {
     throw new UsageError(`unknown search type '${unknown[0]}'`, { details: [`valid types: ${SEARCH_TYPES.join(', ')}`] });

@@ -7,6 +7,7 @@ import { isPlainObject, listShape } from '../shape.js';
 import { toPage } from './catalog.js';
 import { PROJECT_RECORD_SHAPE, PROJECT_SHAPE } from './shapes.js';
 import { driftNotes } from './drift.js';
+import { singular } from '../text.js';
 
 // zod, and the schemas, are loaded by the calls that check with them: `projects ls` checks its
 // list by its plain shape (shape.ts), and a run that goes well loads neither.
@@ -19,12 +20,6 @@ const PROJECTS_SHAPE = listShape(PROJECT_RECORD_SHAPE);
  * (and keeps its `rank`, and a contract's `matched_file_name`).
  */
 export type SearchHit = { type: string; id: string | number } & Record<string, unknown>;
-
-
-/** `entities` → `entity`, `artists` → `artist`: the drifted search form keys by plural type. */
-export function singularType(name: string): string {
-  return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.replace(/s$/, '');
-}
 
 export function createProjectsApi(http: HttpClient) {
   const drift = http.tracing ? driftNotes((line) => http.trace(line)) : undefined;
@@ -74,7 +69,8 @@ export function createProjectsApi(http: HttpClient) {
       const hits: SearchHit[] = [];
       for (const [key, matches] of Object.entries(data)) {
         if (!Array.isArray(matches)) continue;
-        const type = singularType(key);
+        // The grouped form keys by plural type: `entities` → `entity`.
+        const type = singular(key);
         matches.forEach((match, index) => hits.push({ ...matchOf(match, `${key}.${index}`, request), type }));
       }
       // The service's own order across types is unknown: best rank first, then by name.
