@@ -444,6 +444,13 @@ describe('search, processes, uploads, knowledge, tags, headers', () => {
     await formed(`/v1/tags?${P}&scope=contracts`, paged(record({ id: int, tag: str, scope: str, usage_count: int })));
   });
 
+  it('tag writes name the contract by its number, as every other answer does', async () => {
+    const put = await answer(emulator, `/v1/contracts/20001?${P}`, { method: 'PUT', body: { tags: ['urgent'] } });
+    expect(put.data).toEqual({ id: 20001, tags: ['urgent'] });
+    const tagged = await answer(emulator, `/v1/tags?${P}`, { method: 'PUT', body: { scope: 'contracts', resourceId: 20001, tags: ['urgent'] } });
+    expect(tagged.data).toMatchObject({ resource_id: 20001, scope: 'contracts' });
+  });
+
   it('every answer carries the rate-limit headers, errors too', async () => {
     for (const path of ['/v1/projects', `/v1/artists?${P}`, `/v1/artists/1?${P}`, '/v1/nope']) {
       const { headers } = await answer(emulator, path);

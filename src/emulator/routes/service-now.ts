@@ -8,6 +8,7 @@ import { CURRENCY_RE, PERIOD_RE } from '../vocabulary.js';
 import { knowledgeSearch, parseKinds } from '../knowledge.js';
 import { jsonBody } from './signed-uploads.js';
 import { projectBody } from './projects.js';
+import { documentId } from '../deployed/ids.js';
 
 type Errors = Record<string, string[]>;
 type Scope = 'contracts' | 'statements';
@@ -91,6 +92,10 @@ function findRecord(data: ProjectData, scope: Scope, raw: unknown): ContractReco
   return record;
 }
 
+/** A record's id as the flavor answers it: the deployed service numbers contracts too. */
+const answeredId = (ctx: RouteContext, record: ContractRecord | StatementRecord): string | number =>
+  deployedForms(ctx.options) ? documentId(record.id) : record.id;
+
 async function saveTagged(ctx: RouteContext, project: string, scope: Scope, record: ContractRecord | StatementRecord): Promise<void> {
   try {
     await ctx.commit([scope === 'contracts' ? { contract: record as ContractRecord, project } : { statement: record as StatementRecord, project }]);
@@ -110,7 +115,7 @@ const putTags: Handler = async (ctx) => {
   const scope = body.scope as Scope;
   const record = { ...findRecord(data, scope, body.resourceId), tags };
   await saveTagged(ctx, project.id, scope, record);
-  return { body: { data: { resource_id: record.id, scope, tags: tags.map((tag) => ({ id: tagId(scope, tag), tag })) } } };
+  return { body: { data: { resource_id: answeredId(ctx, record), scope, tags: tags.map((tag) => ({ id: tagId(scope, tag), tag })) } } };
 };
 
 const putContract: Handler = async (ctx) => {
@@ -122,7 +127,7 @@ const putContract: Handler = async (ctx) => {
   fieldErrors(errors);
   const record = { ...findRecord(data, 'contracts', ctx.params.id), tags } as ContractRecord;
   await saveTagged(ctx, project.id, 'contracts', record);
-  return { body: { data: { id: record.id, tags } } };
+  return { body: { data: { id: answeredId(ctx, record), tags } } };
 };
 
 // ---- statements ----
