@@ -88,9 +88,6 @@ export interface Extraction {
 // reports) is checked field by field in api/documents.ts, which says which field of which answer was
 // wrong; everything else is kept as sent (the deployed service's counts, snapshot hash, new fields).
 
-/** Any answer object: the mint, complete and retry answers, checked by api/documents.ts. */
-export const AnswerObject = z.looseObject({});
-
 /** The mint of the signed-URL upload: a staging record and where to PUT the bytes. */
 export type UploadMint = { staging_id: number; upload_url: string } & Record<string, unknown>;
 

@@ -9,7 +9,6 @@ import type { HttpClient, RequestOptions } from '../http.js';
 import { refusePlainHttp } from '../http-safety.js';
 import { ServiceError, PdsError, UsageError } from '../errors.js';
 import {
-  AnswerObject,
   ContractProcesses,
   ContractUpload,
   DownloadLink,
@@ -24,6 +23,7 @@ import {
 } from '../schemas.js';
 import { MAX_BODY_BYTES } from '../transport.js';
 import { safeText } from '../text.js';
+import { isPlainObject } from '../shape.js';
 import { LocalFileError, openMultipart, openRaw, readUploadAnswer, UploadCutError, type LocalUpload } from '../upload.js';
 
 export const DOCUMENT_KINDS = {
@@ -107,7 +107,7 @@ async function mint(http: HttpClient, kind: DocumentKind, projectId: string, fil
   const stagingId = stagingIdOf(answer.staging_id);
   if (stagingId === undefined) throw withDetails(malformed(request, 'staging_id', answer.staging_id, 'a staging id (a whole number)'), [receivedHint(kind)]);
   const uploadUrl = answer.upload_url;
-  if (typeof uploadUrl !== 'string' || !/^https?:$/.test(parsedUrl(uploadUrl)?.protocol ?? '')) {
+  if (!isHttpUrl(uploadUrl)) {
     throw withDetails(malformed(request, 'upload_url', uploadUrl, 'an http(s) URL'), [`staging id ${stagingId} holds no file`, receivedHint(kind)]);
   }
   return { ...answer, staging_id: stagingId, upload_url: uploadUrl };
@@ -206,12 +206,9 @@ function stagingIdOf(value: unknown): number | undefined {
   return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
 }
 
-function parsedUrl(text: string): URL | undefined {
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
+/** A URL pds can follow: text that parses as one, over http(s). */
+function isHttpUrl(value: unknown): value is string {
+  return typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
 
 /** A value of an answer as an error shows it: JSON, cut short, with nothing a terminal would act on. */
@@ -242,12 +239,11 @@ export async function answerOf(http: HttpClient, request: RequestOptions): Promi
   } catch {
     throw new MalformedAnswerError(`the service answered ${request.method ?? 'GET'} ${request.path} with HTTP ${response.status} and a body that is not JSON`);
   }
-  const data = isObject(body) ? body.data : undefined;
-  if (!isObject(data)) throw malformed(request, 'data', data, 'an object');
+  const data = isPlainObject(body) ? body.data : undefined;
+  if (!isPlainObject(data)) throw malformed(request, 'data', data, 'an object');
   return data;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Why a staging is paused, from its status; undefined when the service does not say. */
 async function pauseReason(http: HttpClient, kind: DocumentKind, projectId: string, stagingId: number): Promise<string | undefined> {
@@ -421,9 +417,9 @@ export function createDocumentsApi(http: HttpClient) {
         const reason = typeof statement.detailed_error === 'string' && statement.detailed_error.trim() !== '' ? statement.detailed_error : undefined;
         return { ready: false, statement, ...(reason === undefined ? {} : { reason }) };
       }
-      if (!isObject(detailed)) throw malformed(request, 'detailed', detailed, 'an object with the csv_url of the lines');
+      if (!isPlainObject(detailed)) throw malformed(request, 'detailed', detailed, 'an object with the csv_url of the lines');
       const url = detailed.csv_url;
-      if (typeof url !== 'string' || !/^https?:$/.test(parsedUrl(url)?.protocol ?? '')) throw malformed(request, 'detailed.csv_url', url, 'an http(s) URL');
+      if (!isHttpUrl(url)) throw malformed(request, 'detailed.csv_url', url, 'an http(s) URL');
       return { ready: true, statement, url, ...(typeof detailed.file_name === 'string' ? { fileName: detailed.file_name } : {}) };
     },
 
