@@ -13,6 +13,7 @@ import type { JqFilter } from './jq.js';
 import type { ListPage } from './api/catalog.js';
 import { checkFields, pickFields } from './fields.js';
 import { safeLines, safeText, singular } from './text.js';
+import { isPlainObject } from './shape.js';
 import { loadCells } from './cells.js';
 import { csvRow, UTF8_BOM, yamlDocument, type CsvOptions, type Format } from './output-formats.js';
 
@@ -129,8 +130,8 @@ export class Output {
         this.csv(asRows(shown));
         return;
     }
-    if (isPlainRecord(shown)) await this.drawRecord(shown);
-    else if (Array.isArray(shown) && shown.every(isPlainRecord)) await this.rows(shown);
+    if (isPlainObject(shown)) await this.drawRecord(shown);
+    else if (Array.isArray(shown) && shown.every(isPlainObject)) await this.rows(shown);
     else for (const item of Array.isArray(shown) ? shown : [shown]) out.write(`${textCell(item)}\n`);
   }
 
@@ -600,9 +601,6 @@ function footer(last: ListPage<unknown>, count: number, view: ListView<never>): 
   return count >= last.perPage ? `page ${last.page} (more with --page ${last.page + 1} or --all)` : `page ${last.page}`;
 }
 
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every key of the records, in the order first seen. */
 function recordKeys(records: readonly Record<string, unknown>[]): string[] {
@@ -617,7 +615,7 @@ function oneValue(results: unknown[]): unknown {
 /** What CSV makes rows of: an array's records, one record, or anything else as a one-column `value`. */
 function asRows(value: unknown): Record<string, unknown>[] {
   const items = Array.isArray(value) ? value : [value];
-  return items.map((item) => (isPlainRecord(item) ? item : { value: item }));
+  return items.map((item) => (isPlainObject(item) ? item : { value: item }));
 }
 
 function isRecordArray(value: unknown): boolean {

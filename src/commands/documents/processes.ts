@@ -3,6 +3,7 @@
 import type { Context } from '../../lib/context.js';
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentProcesses } from '../../lib/api/documents.js';
 import { InterruptedError, UsageError } from '../../lib/errors.js';
+import { isPlainObject } from '../../lib/shape.js';
 import type { Extraction, StatementProcesses } from '../../lib/schemas.js';
 
 /** `paused`: the service holds the upload until it is retried (a quota); it does not end by waiting. */
@@ -31,9 +32,6 @@ function detailLines(info: Record<string, unknown>): string[] {
   return Object.entries(info).map(([key, value]) => `${key}: ${asText(value)}`);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** An id as the service sent it (a number, or a string); null when it sent none or something else. */
 const idOf = (value: unknown): number | string | null => (typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : null);
 
@@ -43,9 +41,9 @@ const idOf = (value: unknown): number | string | null => (typeof value === 'numb
  * (the reason) reads as `message`. Flat keys win when a service sends both.
  */
 export function stagingCheck(info: unknown): Record<string, unknown> {
-  if (!isRecord(info)) return {};
+  if (!isPlainObject(info)) return {};
   const { staging_check: nested, ...flat } = info;
-  if (!isRecord(nested)) return info;
+  if (!isPlainObject(nested)) return info;
   const { status, info: reason, ...rest } = nested;
   const view: Record<string, unknown> = { ...rest, ...flat };
   if (view.status === undefined && status !== undefined) view.status = status;
@@ -64,7 +62,7 @@ export function statementRun(p: StatementProcesses): { run: StatementRun | null;
   const seedForm = p.processing_processes !== undefined || p.extraction_processes === undefined;
   const raw = seedForm ? p.processing_processes : p.extraction_processes;
   const done = (seedForm ? p.processing_done : p.extraction_done) === true;
-  if (!isRecord(raw)) return { run: null, done };
+  if (!isPlainObject(raw)) return { run: null, done };
   // The spec's run says its status and a stage number; the deployed one its stage (a word) and step.
   const status = seedForm ? raw.status : raw.stage;
   const stage = seedForm ? raw.stage : raw.step;
@@ -72,7 +70,7 @@ export function statementRun(p: StatementProcesses): { run: StatementRun | null;
     run: {
       status: typeof status === 'string' ? status : 'unknown',
       stage: typeof stage === 'number' || typeof stage === 'string' ? stage : null,
-      remarks: isRecord(raw.remarks) ? raw.remarks : {},
+      remarks: isPlainObject(raw.remarks) ? raw.remarks : {},
     },
     done,
   };
@@ -80,8 +78,8 @@ export function statementRun(p: StatementProcesses): { run: StatementRun | null;
 
 /** A contract's extractions as the service listed them; entries that are not objects are left out. */
 function extractionsOf(run: unknown): Extraction[] {
-  const list = isRecord(run) && Array.isArray(run.extractions) ? run.extractions : [];
-  return list.filter(isRecord).map((e) => ({
+  const list = isPlainObject(run) && Array.isArray(run.extractions) ? run.extractions : [];
+  return list.filter(isPlainObject).map((e) => ({
     name: typeof e.name === 'string' ? e.name : asText(e.name ?? ''),
     status: typeof e.status === 'string' ? e.status : 'unknown',
     completed_at: typeof e.completed_at === 'string' ? e.completed_at : null,
@@ -97,7 +95,7 @@ function extractionsOf(run: unknown): Extraction[] {
 export function progressOf(processes: DocumentProcesses, requested?: number | string): Progress {
   const p = processes.data;
   const staging = p.staging_processes;
-  const info = isRecord(staging.info) ? staging.info : {};
+  const info = isPlainObject(staging.info) ? staging.info : {};
   const stagingId = idOf(p.staging_id) ?? requested ?? '?';
   const base = { stagingId, stagingStage: staging.stage };
   const noRun = { resultId: null, extractions: [], processing: null };
@@ -114,14 +112,14 @@ export function progressOf(processes: DocumentProcesses, requested?: number | st
     const extractions = extractionsOf(run);
     const failed = extractions.filter((e) => e.status === 'failed');
     const resultId = idOf(processes.data.contract_id);
-    const runStage = isRecord(run) ? run.stage : undefined;
+    const runStage = isPlainObject(run) ? run.stage : undefined;
     if (failed.length > 0 || runStage === 'failed') {
       const failure = failed.length > 0 ? failed.map((e) => `extraction ${e.name} failed`) : ['extraction failed'];
       return { ...base, outcome: 'failed', resultId, extractions, processing: null, failure };
     }
     const done =
       staging.stage === 'completed' &&
-      isRecord(run) &&
+      isPlainObject(run) &&
       (processes.data.extraction_done === true || runStage === 'completed' || (extractions.length > 0 && extractions.every((e) => e.status === 'completed')));
     return { ...base, outcome: done ? 'completed' : 'running', resultId, extractions, processing: null, failure: [] };
   }

@@ -6,6 +6,7 @@ import { KNOWLEDGE_KINDS } from '../../lib/formats.js';
 import type { KnowledgeNode } from '../../lib/schemas.js';
 import type { search } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';
+import { isPlainObject } from '../../lib/shape.js';
 
 type Options = OptionsOf<typeof search>;
 
@@ -29,15 +30,14 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
       { header: 'kind', value: (node) => node.kind },
       { header: 'name', value: (node) => node.name },
       { header: 'claims', value: (node) => listOf(node.claims).map((c) => `${text(c.predicate)}: ${text(c.value)}`).join('; ') },
-      { header: 'related', value: (node) => listOf(node.relationships).map((r) => `${text(r.edge_type)} ${text(isObject(r.node) ? r.node.name : undefined)}`).join('; ') },
+      { header: 'related', value: (node) => listOf(node.relationships).map((r) => `${text(r.edge_type)} ${text(isPlainObject(r.node) ? r.node.name : undefined)}`).join('; ') },
     ],
   });
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The objects of a list the service sent; anything else (absent, null, another type) is none. */
-const listOf = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isObject) : []);
+const listOf = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isPlainObject) : []);
 
 /** A value inside a cell: a string as it is, nothing for null or absent, anything else as JSON. */
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : (JSON.stringify(value) ?? ''));
