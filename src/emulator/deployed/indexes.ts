@@ -29,9 +29,9 @@ export function derived<T>(list: readonly object[], name: string, build: () => T
 export const byId = <T extends { id: string }>(list: readonly T[]): Map<string, T> =>
   derived(list, 'byId', () => new Map(list.map((record) => [record.id, record])));
 
-/** Entities by internal_uuid (a seeded statement names its issuer so). */
-export const entitiesByUuid = (entities: readonly EntityRecord[]): Map<string, EntityRecord> =>
-  derived(entities, 'byUuid', () => new Map(entities.map((e) => [e.internal_uuid.toLowerCase(), e])));
+/** The entity with this internal_uuid, in any case (a seeded statement names its issuer so). */
+export const entityByUuid = (entities: readonly EntityRecord[], uuid: string): EntityRecord | undefined =>
+  derived(entities, 'byUuid', () => new Map(entities.map((e) => [e.internal_uuid.toLowerCase(), e]))).get(uuid.toLowerCase());
 
 export interface EntityLink {
   id: number;

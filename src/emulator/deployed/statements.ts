@@ -5,7 +5,7 @@
 import { Rng } from '../seed.js';
 import type { ProjectData, StatementRecord } from '../store.js';
 import { deployedId } from './ids.js';
-import { entitiesByUuid } from './indexes.js';
+import { entityByUuid } from './indexes.js';
 import { isrcIdentifiers, present, type Fields } from './records.js';
 
 export interface StatementLine {
@@ -114,7 +114,7 @@ export const extractionStage = (s: StatementRecord): string =>
 
 /** The fields of a statement in the service's order; what the store lacks is left out. */
 export function deployedStatement(data: ProjectData, s: StatementRecord): Fields {
-  const issuer = s.entity_id === undefined ? undefined : entitiesByUuid(data.entities).get(s.entity_id.toLowerCase());
+  const issuer = s.entity_id === undefined ? undefined : entityByUuid(data.entities, s.entity_id);
   const processed = isProcessed(s);
   return present({
     id: s.id,

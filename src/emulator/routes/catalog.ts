@@ -7,7 +7,7 @@ import { generatedFileName } from '../generated-files.js';
 import { CURRENT_INCLUDES, SEED_INCLUDES, type Include as ContractInclude } from '../vocabulary.js';
 import { HttpError, deployedForms, driftedForms, flag, paging, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
 import { storeIdOf, type NumberedKind } from '../deployed/ids.js';
-import { byId, entitiesByUuid } from '../deployed/indexes.js';
+import { byId, entityByUuid } from '../deployed/indexes.js';
 import { deployedComposition, deployedEntity, deployedPerson, deployedRecording, deployedRelation } from '../deployed/records.js';
 import { deployedContract, deployedScore } from '../deployed/contracts.js';
 import { deployedStatement, detailedExport, extractionStage, stagingIdOf } from '../deployed/statements.js';
@@ -213,8 +213,7 @@ const entityRenderer = (ctx: RouteContext, data: ProjectData): ((e: EntityRecord
 // and a client following a reference to it should not get a 404.
 const getEntity: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  const uuid = (ctx.params.id ?? '').toLowerCase();
-  const entity = found(recordOf(ctx, data.entities, 'entity') ?? entitiesByUuid(data.entities).get(uuid), 'entity');
+  const entity = found(recordOf(ctx, data.entities, 'entity') ?? entityByUuid(data.entities, ctx.params.id ?? ''), 'entity');
   return { body: { data: entityRenderer(ctx, data)(entity) } };
 };
 

@@ -4,7 +4,7 @@
 // emulator's API finds: in file names, in a record's own file and in every reference to it.
 import { deployedForms, type EmulatorOptions } from '../http.js';
 import { deployedId, documentId, type NumberedKind } from '../deployed/ids.js';
-import { entitiesByUuid } from '../deployed/indexes.js';
+import { entityByUuid } from '../deployed/indexes.js';
 import type { EntityRecord } from '../store.js';
 
 export type RecordKind = NumberedKind | 'contract';
@@ -35,7 +35,7 @@ export const DEPLOYED_IDS: WorkspaceIds = {
   },
   // As the API's statement names it: the issuer's number, left out when no entity has that uuid.
   issuer(entities, uuid) {
-    const entity = entitiesByUuid(entities).get(uuid.toLowerCase());
+    const entity = entityByUuid(entities, uuid);
     return entity && DEPLOYED_IDS.of('entity', entity.id);
   },
 };
