@@ -66,10 +66,12 @@ export function extractionRowId(contractId: number, includeIndex: number, row: n
   return EXTRACTION_ROWS_START + (contractId * INCLUDES_PER_CONTRACT + includeIndex) * ROWS_PER_INCLUDE + row;
 }
 
-/** A stable UUID for a record that has none in the store: one hex prefix per kind, the id at the end. */
-export function uuidFor(kind: string, id: number): string {
+/** A stable 32-bit hash of a text (FNV-1a over its UTF-16 code units). */
+export function hashOf(text: string): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < kind.length; i++) hash = Math.imul(hash ^ kind.charCodeAt(i), 0x01000193);
-  const prefix = (hash >>> 0).toString(16).padStart(8, '0');
-  return `${prefix}-0000-4000-8000-${String(id).padStart(12, '0')}`;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
+
+/** A stable UUID for a record that has none in the store: one hex prefix per kind, the id at the end. */
+export const uuidFor = (kind: string, id: number): string => `${hashOf(kind).toString(16).padStart(8, '0')}-0000-4000-8000-${String(id).padStart(12, '0')}`;

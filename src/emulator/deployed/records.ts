@@ -11,7 +11,7 @@ import type {
   RecordingRecord,
   RelationRecord,
 } from '../store.js';
-import { deployedId, uuidFor, type NumberedKind } from './ids.js';
+import { deployedId, hashOf, uuidFor, type NumberedKind } from './ids.js';
 import { byId, entityLinks } from './indexes.js';
 
 export type Fields = Record<string, unknown>;
@@ -120,14 +120,7 @@ export const deployedPerson = (kind: 'artist' | 'writer', projectCreated: string
 
 // ---- recordings and compositions ----
 
-/** A stable short hash of a text, for the identifiers the seed does not store. */
-function hashOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
-/** `{name, spotify_id?}`: two names in three have a Spotify id. */
+/** `{name, spotify_id?}`: two names in three have a Spotify id (from the name's hash: the seed stores none). */
 export function artistRef(name: string): Fields {
   const hash = hashOf(name);
   return hash % 3 === 0 ? { name } : { name, spotify_id: hash.toString(36).padStart(7, '0').slice(0, 7) };
