@@ -17,9 +17,6 @@ import type { DocumentKind, EmulatorState } from './store.js';
 import { generatedFileName, generatedPdf } from './generated-files.js';
 import { isProcessed, statementCsv } from './deployed/statements.js';
 
-// Re-exported: the download's tests know them as the storage host's.
-export { generatedFileName, generatedPdf };
-
 /** One request the storage host received. */
 export interface StorageRequest {
   method: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ContractUpload, DownloadLink, ErrorBody, StatementProcesses, StatementUpload, envelope } from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
-import { generatedPdf } from '../../src/emulator/storage.js';
+import { generatedPdf } from '../../src/emulator/generated-files.js';
 import { call, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 
 const PDF = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url));

@@ -60,7 +60,7 @@ interface Mergeable {
 }
 
 /** `merged: [{id, name, merged_at}]`, when includeMerged=true (the index is undefined otherwise). */
-export const mergedOf = <T extends Mergeable>(kind: NumberedKind, index: Map<string, T[]> | undefined, id: string): Fields[] | undefined =>
+const mergedOf = <T extends Mergeable>(kind: NumberedKind, index: Map<string, T[]> | undefined, id: string): Fields[] | undefined =>
   index && (index.get(id) ?? []).map((m) => ({ id: deployedId(kind, m.id), name: m.name, merged_at: m.merged_at ?? m.updated_at ?? m.created_at ?? null }));
 
 // ---- entities, relations, artists, writers ----

@@ -24,7 +24,7 @@ const TERRITORIES = ['GB', 'US', 'DE', 'FR', 'SE', 'NL', 'JP', 'BR', 'AU', 'CA']
 export const isProcessed = (s: StatementRecord): boolean => s.processing_status === 'completed';
 
 /** The period a statement accounts for: as set, or as the seed named its file (`…_2024-H1_statement.pdf`). */
-export function periodOf(s: StatementRecord): string | undefined {
+function periodOf(s: StatementRecord): string | undefined {
   if (s.accounting_period !== undefined) return s.accounting_period;
   const match = /_(\d{4})-(H[12])_/.exec(s.file_name);
   return match ? `${match[1]}${match[2]}` : undefined;
@@ -154,7 +154,7 @@ export function deployedStatement(data: ProjectData, s: StatementRecord): Fields
 }
 
 /** What the service says of a statement's lines that cannot be exported yet. */
-export const NOT_PROCESSED = 'Statement extraction is not completed yet';
+const NOT_PROCESSED = 'Statement extraction is not completed yet';
 
 /** `detailed` (detailed=true): the signed link to the lines, or why there is none. */
 export function detailedExport(data: ProjectData, s: StatementRecord, sign: () => string): Fields {

@@ -26,7 +26,7 @@ export const STORE_IDS: WorkspaceIds = {
 };
 
 /** The deployed service's numbers (src/emulator/deployed/ids.ts). */
-export const DEPLOYED_IDS: WorkspaceIds = {
+const DEPLOYED_IDS: WorkspaceIds = {
   name: 'deployed',
   of(kind, storeId) {
     const id = kind === 'contract' ? documentId(storeId) : deployedId(kind, storeId);
