@@ -1,6 +1,6 @@
-// Lookups the deployed forms need for every record of a list (a recording's composition, a
-// statement's entity…), built once per list rather than scanned per record or request: the bench
-// lists 100,000 artists.
+// Lookups needed for every record of a list (a recording's composition, a statement's entity, a
+// list's merged variants…), built once per list rather than scanned per record or request: the
+// bench lists 100,000 artists. Both flavors' routes keep theirs here, through `derived`.
 import type { ContractRecord, EntityRecord, ProjectData } from '../store.js';
 import { deployedId } from './ids.js';
 
@@ -12,8 +12,9 @@ interface Derived {
 const derivedCache = new WeakMap<object, Map<string, Derived>>();
 
 /**
- * A value computed from a list and kept while the list has the same length. Only for lists whose
- * records are never replaced in place (the catalog's seeded records), not contracts or statements.
+ * A value computed from a list and kept while the list has the same length: only for what no edit
+ * in place changes (contracts get new tags and includes in place, never new parties; the catalog's
+ * records are never edited). The name tells apart values of one list (add what else they read).
  */
 export function derived<T>(list: readonly object[], name: string, build: () => T): T {
   let entries = derivedCache.get(list);

@@ -7,7 +7,7 @@ import { generatedFileName } from '../generated-files.js';
 import { CURRENT_INCLUDES, SEED_INCLUDES, type Include as ContractInclude } from '../vocabulary.js';
 import { HttpError, deployedForms, driftedForms, flag, paging, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
 import { storeIdOf, type NumberedKind } from '../deployed/ids.js';
-import { byId, entityByUuid } from '../deployed/indexes.js';
+import { byId, derived, entityByUuid } from '../deployed/indexes.js';
 import { deployedComposition, deployedEntity, deployedPerson, deployedRecording, deployedRelation } from '../deployed/records.js';
 import { deployedContract, deployedScore } from '../deployed/contracts.js';
 import { deployedStatement, detailedExport, extractionStage, stagingIdOf } from '../deployed/statements.js';
@@ -83,32 +83,26 @@ interface Mergeable {
  * them). The root records in order, and the duplicates merged into each root.
  */
 interface MergeIndex<T extends Mergeable> {
-  /** The list's length when it was built: a record added by any code path makes it stale. */
-  length: number;
   roots: T[];
   merged: Map<string, T[]>;
 }
 
-// Keyed by the list itself; merges are made when records are created (seeded), never later, so a
-// list of the same length has the same roots.
-const mergeIndexes = new WeakMap<readonly Mergeable[], MergeIndex<Mergeable>>();
-
-function mergeIndex<T extends Mergeable>(records: readonly T[]): MergeIndex<T> {
-  const cached = mergeIndexes.get(records) as MergeIndex<T> | undefined;
-  if (cached?.length === records.length) return cached;
-  const index: MergeIndex<T> = { length: records.length, roots: [], merged: new Map() };
-  for (const record of records) {
-    if (record.merged_into === undefined) {
-      index.roots.push(record);
-      continue;
+// Kept while the list keeps its length (../deployed/indexes.ts): merges are made when records are
+// created (seeded), never later, so a list of the same length has the same roots.
+const mergeIndex = <T extends Mergeable>(records: readonly T[]): MergeIndex<T> =>
+  derived(records, 'merges', () => {
+    const index: MergeIndex<T> = { roots: [], merged: new Map() };
+    for (const record of records) {
+      if (record.merged_into === undefined) {
+        index.roots.push(record);
+        continue;
+      }
+      const list = index.merged.get(record.merged_into);
+      if (list) list.push(record);
+      else index.merged.set(record.merged_into, [record]);
     }
-    const list = index.merged.get(record.merged_into);
-    if (list) list.push(record);
-    else index.merged.set(record.merged_into, [record]);
-  }
-  mergeIndexes.set(records, index as MergeIndex<Mergeable>);
-  return index;
-}
+    return index;
+  });
 
 const roots = <T extends Mergeable>(records: readonly T[]): T[] => mergeIndex(records).roots;
 
@@ -176,27 +170,16 @@ function entitiesInRoles(contracts: readonly ContractRecord[], entities: readonl
   return ids;
 }
 
-interface RoleList {
-  contracts: number;
-  entities: number;
-  items: EntityRecord[];
-}
-
-// Per project data and set of roles, like mergeIndexes: a contract's parties are set when it is
-// created, so the same lengths give the same list.
-const roleLists = new WeakMap<ProjectData, Map<string, RoleList>>();
-
-/** The root entities in any of the roles, in list order. */
+/**
+ * The root entities in any of the roles, in list order. Kept per set of roles while the contracts
+ * and entities keep their lengths: a contract's parties are set when it is created.
+ */
 function entitiesWithRoles(data: ProjectData, roles: Set<Role>): EntityRecord[] {
   const key = ROLES.filter((role) => roles.has(role)).join(',');
-  let lists = roleLists.get(data);
-  if (!lists) roleLists.set(data, (lists = new Map()));
-  const cached = lists.get(key);
-  if (cached?.contracts === data.contracts.length && cached.entities === data.entities.length) return cached.items;
-  const signers = entitiesInRoles(data.contracts, data.entities, roles);
-  const items = roots(data.entities).filter((e) => signers.has(e.id));
-  lists.set(key, { contracts: data.contracts.length, entities: data.entities.length, items });
-  return items;
+  return derived(data.contracts, `roles:${key}:${data.entities.length}`, () => {
+    const signers = entitiesInRoles(data.contracts, data.entities, roles);
+    return roots(data.entities).filter((e) => signers.has(e.id));
+  });
 }
 
 const listEntities: Handler = (ctx) => {
