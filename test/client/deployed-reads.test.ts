@@ -181,6 +181,14 @@ describe('lists: --json is the items the service sent, -q their numeric ids, tab
     expect(rowOf(rows, 7702).artists).toBe('Mara Quill');
   });
 
+  it('a narrow terminal never cuts an ISRC or an ISWC (they are copied), other columns give way', async () => {
+    const recordings = (await pds(['recordings', 'ls'], { tty: true, columns: 40 })).stdout;
+    expect(recordings).toContain('GBQAV2600011 +1');
+    const compositions = (await pds(['compositions', 'ls'], { tty: true, columns: 40 })).stdout;
+    expect(compositions).toContain('T-912.004.511-3');
+    for (const line of [...recordings.split('\n'), ...compositions.split('\n')]) expect(line.length).toBeLessThanOrEqual(40);
+  });
+
   it('compositions ls shows the ISWC', async () => {
     const { header, rows } = tsv((await pds(['compositions', 'ls'])).stdout);
     expect(rowOf(rows, 8801)[column(header, /^iswc$/)]).toBe('T-912.004.511-3');

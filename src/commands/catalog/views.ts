@@ -41,6 +41,7 @@ export function includeOf(contract: Record_, name: string): unknown {
 
 const merged: Column<Record_> = { header: 'merged', value: (r) => count(r.merged) };
 
+// Identifiers (ids, ISRCs, ISWCs) and file names are copied into commands: never cut (`copy`).
 // `optional` columns leave a table when no row fills them: a contract of the deployed service has
 // no name, one of SPEC.md's no file, and only a processed statement of the deployed service has
 // financials. TSV keeps every column, so a script reads the same header from either service.
@@ -83,7 +84,7 @@ export const COLUMNS: { [R in ResourceName]: Column<Record_>[] } = {
   recordings: [
     { header: 'id', value: (r) => r.id },
     { header: 'name', value: (r) => r.name },
-    { header: 'isrc', value: (r) => firstIdentifier(r.identifiers), optional: true },
+    { header: 'isrc', value: (r) => firstIdentifier(r.identifiers), optional: true, fit: 'copy' },
     { header: 'artists', value: (r) => r.artists },
     { header: 'duration', value: (r) => duration(r.duration_ms) },
     { header: 'products', value: (r) => count(r.products), optional: true },
@@ -91,7 +92,7 @@ export const COLUMNS: { [R in ResourceName]: Column<Record_>[] } = {
   compositions: [
     { header: 'id', value: (c) => c.id },
     { header: 'name', value: (c) => c.name },
-    { header: 'iswc', value: (c) => firstIdentifier(c.identifiers), optional: true },
+    { header: 'iswc', value: (c) => firstIdentifier(c.identifiers), optional: true, fit: 'copy' },
     { header: 'writers', value: (c) => c.writers ?? c.creators },
     { header: 'type', value: (c) => c.type },
     { header: 'products', value: (c) => count(c.products), optional: true },
