@@ -40,7 +40,10 @@ function requireWithCodeCache(file) {
   const cacheFile = join(dir, `cli-${buildId}-v8-${process.versions.v8}-${process.arch}.bin`);
   const cachedData = readOwnFile(fs, cacheFile);
   // The wrapper Node puts around every CommonJS file, on the source's first line.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
   if (cachedData === undefined || script.cachedDataRejected) {
     process.once('exit', () => {
       try {
@@ -49,7 +52,9 @@ function requireWithCodeCache(file) {
         fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(partial, cacheFile);
         // Caches of other builds, and what a run killed while writing left.
-        for (const old of fs.readdirSync(dir)) if (/^cli-.*\.bin(\.\d+)?$/.test(old) && join(dir, old) !== cacheFile) fs.rmSync(join(dir, old), { force: true });
+        for (const old of fs.readdirSync(dir))
+          if (/^cli-.*\.bin(\.\d+)?$/.test(old) && join(dir, old) !== cacheFile)
+            fs.rmSync(join(dir, old), { force: true });
       } catch {
         // A read-only or full disk: the next run compiles again.
       }

@@ -22,7 +22,10 @@ export async function emulatorFigures({ quick, row, atMost }) {
     });
   const send = (method, path, body) =>
     new Promise((resolve, reject) => {
-      const headers = { authorization: 'Bearer demo-org-token', ...(body ? { 'content-type': 'application/json' } : {}) };
+      const headers = {
+        authorization: 'Bearer demo-org-token',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      };
       const req = http.request(`${target.url}${path}`, { method, agent, headers }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode));
@@ -30,12 +33,15 @@ export async function emulatorFigures({ quick, row, atMost }) {
       req.on('error', reject);
       req.end(body);
     });
-  const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${target.pid}/status`, 'utf8'))?.[1]) / 1024;
+  const peakRssMb = () =>
+    Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${target.pid}/status`, 'utf8'))?.[1]) / 1024;
   try {
     const execs = quick ? 4 : 20;
     const { latencies, served } = await getsDuringExecs(request, execs);
     const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))];
-    process.stderr.write(`  ${execs} execs at once: ${served} run, ${execs - served} got 429; ${latencies.length} GETs meanwhile\n`);
+    process.stderr.write(
+      `  ${execs} execs at once: ${served} run, ${execs - served} got 429; ${latencies.length} GETs meanwhile\n`,
+    );
     row(`emulator: peak RSS, ${execs} concurrent execs`, 'MiB', peakRssMb(), undefined, atMost(1024, 'MiB'));
     row('emulator: GET p99 during those execs, ms', 'ms', p99, undefined, atMost(200, 'ms'));
     // New connections for the throughput: those of the execs may have idled out.
@@ -64,7 +70,9 @@ export async function emulatorFigures({ quick, row, atMost }) {
 async function getsDuringExecs(request, execs) {
   await request('POST', `/v1/projects/${PROJECT}/sandbox/connect`);
   const body = JSON.stringify({ commands: ['grep -ril nova . | wc -l', 'cat */*.yaml | wc -c'] });
-  const all = Promise.all(Array.from({ length: execs }, () => request('POST', `/v1/projects/${PROJECT}/sandbox/exec`, body)));
+  const all = Promise.all(
+    Array.from({ length: execs }, () => request('POST', `/v1/projects/${PROJECT}/sandbox/exec`, body)),
+  );
   let running = true;
   void all.then(() => (running = false));
   const latencies = [];

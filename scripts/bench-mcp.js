@@ -15,7 +15,10 @@ const work = mkdtempSync(join(tmpdir(), 'pds-bench-mcp-'));
 function session(env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [pdsBin, 'mcp'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [pdsBin, 'mcp'], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     const send = (message) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
     const answered = {};
     let buffer = '';
@@ -40,9 +43,14 @@ function session(env) {
     });
     child.once('exit', (code) => {
       if (code !== 0) reject(new Error(`pds mcp exited ${code}`));
-      else resolve({ initialize: answered[1], list: answered[2], call: answered[3], exit: performance.now() - closedAt });
+      else
+        resolve({ initialize: answered[1], list: answered[2], call: answered[3], exit: performance.now() - closedAt });
     });
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    });
   });
 }
 
@@ -58,7 +66,12 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 const emulator = await startEmulator();
 try {
-  const env = { PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7', PDS_CONFIG_DIR: work };
+  const env = {
+    PDS_API_URL: emulator.url,
+    PDS_TOKEN: 'demo-org-token',
+    PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7',
+    PDS_CONFIG_DIR: work,
+  };
   await session(env); // warm the file system cache
   const samples = [];
   for (let i = 0; i < runs; i++) samples.push({ ...(await session(env)), bare: await bare() });

@@ -61,7 +61,10 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 function sideBySide(count, pdsArgs, floorArgs, env, options) {
   timed(floorArgs, env, options); // warm the file system cache
   timed(pdsArgs, env, options);
-  const pairs = Array.from({ length: count }, () => ({ base: timed(floorArgs, env, options), pds: timed(pdsArgs, env, options) }));
+  const pairs = Array.from({ length: count }, () => ({
+    base: timed(floorArgs, env, options),
+    pds: timed(pdsArgs, env, options),
+  }));
   const of = (side, key) => median(pairs.map((pair) => pair[side][key]));
   const ratio = (key) => median(pairs.map((pair) => pair.pds[key] / pair.base[key]));
   const peak = (side) => (options?.probed ? Math.max(...pairs.map((pair) => pair[side].rssMb)) : undefined);
@@ -82,8 +85,19 @@ function row(figure, unit, pds, base, goal, baseIs = 'bare node') {
   const against = base ?? (typeof before === 'number' ? before : undefined);
   const ratio = against ? pds / against : undefined;
   const met = goal ? goal.check(pds, ratio) : undefined;
-  rows.push({ figure, unit, pds, base: against, baseIs: base === undefined ? 'previous run' : baseIs, ratio, goal: goal?.text ?? '', met });
-  process.stderr.write(`  ${figure}: ${formatValue(pds, unit)}${against === undefined ? '' : ` (${formatValue(against, unit)}, ${rows.at(-1).baseIs})`}\n`);
+  rows.push({
+    figure,
+    unit,
+    pds,
+    base: against,
+    baseIs: base === undefined ? 'previous run' : baseIs,
+    ratio,
+    goal: goal?.text ?? '',
+    met,
+  });
+  process.stderr.write(
+    `  ${figure}: ${formatValue(pds, unit)}${against === undefined ? '' : ` (${formatValue(against, unit)}, ${rows.at(-1).baseIs})`}\n`,
+  );
 }
 
 const ratioAtMost = (limit) => ({ text: `≤ ${limit}x bare node`, check: (_value, ratio) => ratio <= limit });
@@ -100,7 +114,11 @@ function printTable() {
   ]);
   const header = ['figure', 'pds', 'bare node', 'ratio', 'goal', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c) => c.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (c) =>
+    c
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`${line(header)}\n${cells.map(line).join('\n')}\n`);
   const missed = rows.filter((r) => r.met === false).map((r) => r.figure);
   process.stdout.write(missed.length === 0 ? '\nevery goal met\n' : `\ngoals missed: ${missed.join('; ')}\n`);
@@ -125,7 +143,11 @@ function startupFigures(env) {
 }
 
 function countArtists(env) {
-  const ids = spawnSync(process.execPath, [pdsBin, 'artists', 'ls', '--all', '-q'], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ids = spawnSync(process.execPath, [pdsBin, 'artists', 'ls', '--all', '-q'], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return ids.stdout.trim().split('\n').length;
 }
 
@@ -154,7 +176,13 @@ async function listingFigures(env) {
     const smallEnv = { ...env, PDS_API_URL: small.url };
     const count = countArtists(smallEnv);
     for (const format of FORMATS) {
-      const listing = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', ...format.flags], [floor('walk.js'), '/v1/artists', format.floor], smallEnv, { probed: true });
+      const listing = sideBySide(
+        listRuns,
+        [pdsBin, 'artists', 'ls', '--all', ...format.flags],
+        [floor('walk.js'), '/v1/artists', format.floor],
+        smallEnv,
+        { probed: true },
+      );
       smallRss.set(format.name, listing.pds.rssMb);
       if (format.floor !== 'json') continue;
       floorSmallRss = listing.base.rssMb;
@@ -163,7 +191,13 @@ async function listingFigures(env) {
       row(`pds artists ls --all --json, ${count} artists, peak RSS`, 'MiB', listing.pds.rssMb, undefined, null);
     }
     // jq holds the whole array (the plain list streams), and its WebAssembly is loaded for this flag only.
-    const jq = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--jq', '.[].name'], [pdsBin, 'artists', 'ls', '--all', '--json'], smallEnv, { probed: true });
+    const jq = sideBySide(
+      listRuns,
+      [pdsBin, 'artists', 'ls', '--all', '--jq', '.[].name'],
+      [pdsBin, 'artists', 'ls', '--all', '--json'],
+      smallEnv,
+      { probed: true },
+    );
     row(`pds artists ls --all --jq '.[].name', ${count} artists, ms`, 'ms', jq.pds.ms, jq.base.ms, null, '--json');
     row(`pds artists ls --all --jq '.[].name', ${count} artists, peak RSS`, 'MiB', jq.pds.rssMb, undefined, null);
   } finally {
@@ -174,19 +208,77 @@ async function listingFigures(env) {
     const largeEnv = { ...env, PDS_API_URL: large.url };
     const count = countArtists(largeEnv);
     for (const format of FORMATS) {
-      const listing = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', ...format.flags], [floor('walk.js'), '/v1/artists', format.floor], largeEnv, { probed: true });
-      row(`pds artists ls --all ${format.name}, ${count} artists, wall ms`, 'ms', listing.pds.ms, listing.base.ms, ratioAtMost(1.1));
-      row(`pds artists ls --all ${format.name}, ${count} artists, CPU ms`, 'ms', listing.pds.cpuMs, listing.base.cpuMs, ratioAtMost(1.2));
-      row(`pds artists ls --all ${format.name}, ${count} artists, peak RSS over the small run`, 'MiB', listing.pds.rssMb - smallRss.get(format.name), undefined, atMost(10, 'MiB'));
+      const listing = sideBySide(
+        listRuns,
+        [pdsBin, 'artists', 'ls', '--all', ...format.flags],
+        [floor('walk.js'), '/v1/artists', format.floor],
+        largeEnv,
+        { probed: true },
+      );
+      row(
+        `pds artists ls --all ${format.name}, ${count} artists, wall ms`,
+        'ms',
+        listing.pds.ms,
+        listing.base.ms,
+        ratioAtMost(1.1),
+      );
+      row(
+        `pds artists ls --all ${format.name}, ${count} artists, CPU ms`,
+        'ms',
+        listing.pds.cpuMs,
+        listing.base.cpuMs,
+        ratioAtMost(1.2),
+      );
+      row(
+        `pds artists ls --all ${format.name}, ${count} artists, peak RSS over the small run`,
+        'MiB',
+        listing.pds.rssMb - smallRss.get(format.name),
+        undefined,
+        atMost(10, 'MiB'),
+      );
       if (format.floor !== 'json') continue;
       // The emulator's side: a page costs the same whatever the list's length.
-      row(`emulator: a bare client walks ${count} artists, 8 pages at a time, ms`, 'ms', listing.base.ms, undefined, atMost(1500, 'ms'));
+      row(
+        `emulator: a bare client walks ${count} artists, 8 pages at a time, ms`,
+        'ms',
+        listing.base.ms,
+        undefined,
+        atMost(1500, 'ms'),
+      );
       // Beside a walk that does pds's per-page work too: what pds's layers cost beyond its checks.
-      const checked = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--json'], CHECKED_WALK, largeEnv, { probed: true });
-      row(`pds artists ls --all --json, ${count} artists, wall ms, beside a walk that checks as pds does`, 'ms', checked.pds.ms, checked.base.ms, null, 'checked walk');
-      row(`pds artists ls --all --json, ${count} artists, CPU ms, beside a walk that checks as pds does`, 'ms', checked.pds.cpuMs, checked.base.cpuMs, null, 'checked walk');
-      row(`bare walk of ${count} artists, peak RSS over the small run`, 'MiB', listing.base.rssMb - floorSmallRss, undefined, null);
-      row(`checked walk of ${count} artists, peak RSS over the small run`, 'MiB', checked.base.rssMb - checkedSmallRss, undefined, null);
+      const checked = sideBySide(listRuns, [pdsBin, 'artists', 'ls', '--all', '--json'], CHECKED_WALK, largeEnv, {
+        probed: true,
+      });
+      row(
+        `pds artists ls --all --json, ${count} artists, wall ms, beside a walk that checks as pds does`,
+        'ms',
+        checked.pds.ms,
+        checked.base.ms,
+        null,
+        'checked walk',
+      );
+      row(
+        `pds artists ls --all --json, ${count} artists, CPU ms, beside a walk that checks as pds does`,
+        'ms',
+        checked.pds.cpuMs,
+        checked.base.cpuMs,
+        null,
+        'checked walk',
+      );
+      row(
+        `bare walk of ${count} artists, peak RSS over the small run`,
+        'MiB',
+        listing.base.rssMb - floorSmallRss,
+        undefined,
+        null,
+      );
+      row(
+        `checked walk of ${count} artists, peak RSS over the small run`,
+        'MiB',
+        checked.base.rssMb - checkedSmallRss,
+        undefined,
+        null,
+      );
     }
   } finally {
     await large.stop();
@@ -212,13 +304,29 @@ async function uploadFigures(env) {
     const mb = quick ? 5 : 50;
     const file = pdfOf(mb);
     // The service's flow: mint, a PUT streamed from disk to the storage host, complete.
-    const samples = Array.from({ length: listRuns }, () => timed([pdsBin, 'upload', 'statement', file], { ...env, PDS_API_URL: emulator.url }, { probed: true }));
-    row(`pds upload statement (${mb} MB PDF, signed URL), peak RSS`, 'MiB', Math.max(...samples.map((s) => s.rssMb)), undefined, atMost(80, 'MiB'));
+    const samples = Array.from({ length: listRuns }, () =>
+      timed([pdsBin, 'upload', 'statement', file], { ...env, PDS_API_URL: emulator.url }, { probed: true }),
+    );
+    row(
+      `pds upload statement (${mb} MB PDF, signed URL), peak RSS`,
+      'MiB',
+      Math.max(...samples.map((s) => s.rssMb)),
+      undefined,
+      atMost(80, 'MiB'),
+    );
     // The seed's multipart request, against a service without signed-URL uploads.
     const seed = await startEmulator(['--flavor', 'seed']);
     try {
-      const multipart = Array.from({ length: listRuns }, () => timed([pdsBin, 'upload', 'statement', file], { ...env, PDS_API_URL: seed.url }, { probed: true }));
-      row(`pds upload statement (${mb} MB PDF, multipart fallback), peak RSS`, 'MiB', Math.max(...multipart.map((s) => s.rssMb)), undefined, atMost(90, 'MiB'));
+      const multipart = Array.from({ length: listRuns }, () =>
+        timed([pdsBin, 'upload', 'statement', file], { ...env, PDS_API_URL: seed.url }, { probed: true }),
+      );
+      row(
+        `pds upload statement (${mb} MB PDF, multipart fallback), peak RSS`,
+        'MiB',
+        Math.max(...multipart.map((s) => s.rssMb)),
+        undefined,
+        atMost(90, 'MiB'),
+      );
     } finally {
       await seed.stop();
     }
@@ -236,16 +344,30 @@ async function uploadFigures(env) {
       return file;
     });
     const slowEnv = { ...env, PDS_API_URL: slow.url };
-    const four = sideBySide(listRuns, [pdsBin, 'upload', 'statement', ...files, '--concurrency', '4'], [pdsBin, 'upload', 'statement', ...files, '--concurrency', '1'], slowEnv);
+    const four = sideBySide(
+      listRuns,
+      [pdsBin, 'upload', 'statement', ...files, '--concurrency', '4'],
+      [pdsBin, 'upload', 'statement', ...files, '--concurrency', '1'],
+      slowEnv,
+    );
     const faster = { text: 'faster than --concurrency 1', check: (_value, ratio) => ratio < 1 };
-    row(`pds upload statement x${files.length}, --latency 100, --concurrency 4, ms`, 'ms', four.pds.ms, four.base.ms, faster, '--concurrency 1');
+    row(
+      `pds upload statement x${files.length}, --latency 100, --concurrency 4, ms`,
+      'ms',
+      four.pds.ms,
+      four.base.ms,
+      faster,
+      '--concurrency 1',
+    );
   } finally {
     await slow.stop();
   }
 }
 
 const env = { PDS_TOKEN: 'demo-org-token', PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7', PDS_CONFIG_DIR: work };
-process.stderr.write(`pds bench on node ${process.version}${quick ? ' (BENCH_QUICK: a smoke run, not figures)' : ''}\n`);
+process.stderr.write(
+  `pds bench on node ${process.version}${quick ? ' (BENCH_QUICK: a smoke run, not figures)' : ''}\n`,
+);
 try {
   const emulator = await startEmulator();
   try {

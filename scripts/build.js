@@ -44,7 +44,9 @@ const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(bundle) {
     bundle.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+      /[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'child_process', namespace: 'lazy-child-process' }
+        : undefined,
     );
     bundle.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
       contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
@@ -59,7 +61,14 @@ const lazyChildProcess = {
  * they import; other verbs load it and chunks of their own. (`pds --version` is answered by
  * bin/pds.js and loads none of it.)
  */
-const EVERYDAY = ['src/cli.ts', 'src/program.ts', 'src/lib/context.ts', 'src/lib/verb-check.ts', 'src/commands/projects/ls.ts', 'src/commands/catalog/ls.ts'];
+const EVERYDAY = [
+  'src/cli.ts',
+  'src/program.ts',
+  'src/lib/context.ts',
+  'src/lib/verb-check.ts',
+  'src/commands/projects/ls.ts',
+  'src/commands/catalog/ls.ts',
+];
 
 /** Pass 1: esbuild, split per dynamic import, into `stage`; returns the chunks of EVERYDAY's modules. */
 async function compile(stage) {
@@ -76,7 +85,8 @@ async function compile(stage) {
     plugins: [mcpSdkApart, lazyChildProcess],
   });
   const chunks = Object.entries(metafile.outputs).filter(([, output]) => EVERYDAY.includes(output.entryPoint));
-  if (chunks.length !== EVERYDAY.length) throw new Error(`build: each of ${EVERYDAY.join(', ')} must be imported dynamically, to have a chunk`);
+  if (chunks.length !== EVERYDAY.length)
+    throw new Error(`build: each of ${EVERYDAY.join(', ')} must be imported dynamically, to have a chunk`);
   return chunks.map(([file]) => join(process.cwd(), file));
 }
 
@@ -140,7 +150,13 @@ async function markBuild(file) {
 const stage = await mkdtemp(join(tmpdir(), 'pds-build-'));
 try {
   await rm(dist, { recursive: true, force: true });
-  await build({ ...shared, format: 'cjs', entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' }, outExtension: { '.js': '.cjs' }, outdir: dist });
+  await build({
+    ...shared,
+    format: 'cjs',
+    entryPoints: { 'mcp-sdk': 'src/commands/mcp/sdk.ts' },
+    outExtension: { '.js': '.cjs' },
+    outdir: dist,
+  });
   await joinEveryday(stage, await compile(stage));
   await markBuild(join(dist, 'cli.cjs'));
 } finally {

@@ -22,7 +22,12 @@ const sources = ['bin', 'src', 'scripts', 'test']
   .map((dir) => join(root, dir))
   .filter(existsSync)
   .flatMap((dir) => [...sourceFiles(dir)].map((file) => readFileSync(file, 'utf8')));
-sources.push(...['vitest.config.ts'].map((file) => join(root, file)).filter(existsSync).map((file) => readFileSync(file, 'utf8')));
+sources.push(
+  ...['vitest.config.ts']
+    .map((file) => join(root, file))
+    .filter(existsSync)
+    .map((file) => readFileSync(file, 'utf8')),
+);
 const commandLines = [...Object.values(pkg.scripts ?? {}), readFileSync(join(root, '.ci', 'run'), 'utf8')].join('\n');
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -36,7 +41,8 @@ const commandsOf = (name) => {
   const { bin } = JSON.parse(readFileSync(file, 'utf8'));
   return typeof bin === 'string' ? [name.replace(/^@[^/]+\//, '')] : Object.keys(bin ?? {});
 };
-const runs = (name) => commandsOf(name).some((command) => new RegExp(`(^|[\\s;&|(])${escape(command)}(\\s|$)`, 'm').test(commandLines));
+const runs = (name) =>
+  commandsOf(name).some((command) => new RegExp(`(^|[\\s;&|(])${escape(command)}(\\s|$)`, 'm').test(commandLines));
 
 function used(name) {
   const typed = /^@types\/(.+)$/.exec(name);

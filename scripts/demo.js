@@ -67,7 +67,16 @@ try {
 
   heading('Upload a statement and wait for processing');
   step(['upload', 'statement', join(root, 'test', 'fixtures', 'sample.pdf'), '--wait', '--interval', '0.3']);
-  step(['upload', 'contract', join(root, 'test', 'fixtures', 'sample.pdf'), '--extract', 'royalties,splits', '--wait', '--interval', '0.3']);
+  step([
+    'upload',
+    'contract',
+    join(root, 'test', 'fixtures', 'sample.pdf'),
+    '--extract',
+    'royalties,splits',
+    '--wait',
+    '--interval',
+    '0.3',
+  ]);
 
   heading('Explore the project in the sandbox');
   step(['sandbox', 'ls']);

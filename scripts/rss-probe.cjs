@@ -5,5 +5,8 @@ const { writeFileSync } = require('node:fs');
 process.on('exit', () => {
   if (!process.env.PDS_RSS_FILE) return;
   const usage = process.resourceUsage();
-  writeFileSync(process.env.PDS_RSS_FILE, JSON.stringify({ maxRssKb: usage.maxRSS, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 }));
+  writeFileSync(
+    process.env.PDS_RSS_FILE,
+    JSON.stringify({ maxRssKb: usage.maxRSS, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 }),
+  );
 });

@@ -40,17 +40,27 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const runner: Runner = {
     deps,
     async run(verb, input, flags, path) {
-      const [{ Context }, { checkOptions }, module] = await Promise.all([import('./lib/context.js'), import('./lib/verb-check.js'), verb.load()]);
+      const [{ Context }, { checkOptions }, module] = await Promise.all([
+        import('./lib/context.js'),
+        import('./lib/verb-check.js'),
+        verb.load(),
+      ]);
       const opts = (await checkOptions(verb, input)) as never;
       checkScripting(verb, flags, path);
       checkDryRun(verb, flags, path);
       // A profile named by PDS_PROFILE is checked as one named by --profile: a typo is not "not logged in".
       const profile = flags.profile || env.PDS_PROFILE;
       if (profile && !verb.allowsNewProfile) (await import('./lib/config.js')).checkProfileExists(profile, env);
-      const paging = verb.paged && io.stdoutIsTTY && flags.pager !== false ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
+      const paging =
+        verb.paged && io.stdoutIsTTY && flags.pager !== false
+          ? await (await import('./lib/pager.js')).openPager(io, env)
+          : undefined;
       try {
         const ctxDeps = paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps;
-        const ctx = new Context(verb.replacesBrokenConfig ? { ...ctxDeps, corruptConfigAsEmpty: true } : ctxDeps, flags);
+        const ctx = new Context(
+          verb.replacesBrokenConfig ? { ...ctxDeps, corruptConfigAsEmpty: true } : ctxDeps,
+          flags,
+        );
         if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
         await ctx.resolveProjectName();
         try {
@@ -111,16 +121,22 @@ async function prepareScripting(ctx: Context, flags: GlobalFlags): Promise<void>
 
 /** --jq and --fields where the verb has no use for them: a usage error, not a silent no-op. */
 function checkScripting(verb: AnyVerb, flags: GlobalFlags, path: string): void {
-  for (const [flag, given] of [['jq', flags.jq], ['fields', flags.fields]] as const) {
+  for (const [flag, given] of [
+    ['jq', flags.jq],
+    ['fields', flags.fields],
+  ] as const) {
     if (given !== undefined && !verb.scripting?.includes(flag)) {
-      throw new UsageError(`--${flag} does not apply to \`${path}\`: ${flag === 'jq' ? 'it prints no JSON' : 'it prints no list or record'}`);
+      throw new UsageError(
+        `--${flag} does not apply to \`${path}\`: ${flag === 'jq' ? 'it prints no JSON' : 'it prints no list or record'}`,
+      );
     }
   }
 }
 
 /** --dry-run on a verb that would write anyway: refused before it runs. */
 function checkDryRun(verb: AnyVerb, flags: GlobalFlags, path: string): void {
-  if (flags.dryRun && typeof verb.dryRun === 'object') throw new UsageError(`--dry-run does not apply to \`${path}\`: ${verb.dryRun.none}`);
+  if (flags.dryRun && typeof verb.dryRun === 'object')
+    throw new UsageError(`--dry-run does not apply to \`${path}\`: ${verb.dryRun.none}`);
 }
 
 /**
@@ -188,9 +204,16 @@ export type { GlobalFlags };
 /** commander ends `--help` and `--version` by throwing: not a failure. */
 function isHelpOrVersion(error: unknown): boolean {
   if (!isCommanderError(error)) return false;
-  return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help';
+  return (
+    error.exitCode === 0 ||
+    error.code === 'commander.helpDisplayed' ||
+    error.code === 'commander.version' ||
+    error.code === 'commander.help'
+  );
 }
 
 function isCommanderError(error: unknown): error is CommanderError {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('commander.');
+  return (
+    error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('commander.')
+  );
 }

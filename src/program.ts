@@ -8,8 +8,8 @@ import { COMMANDS } from './commands/index.js';
 import { decorateHelp, examplesHelp, registerHelp } from './lib/help.js';
 
 export const ROOT_EXAMPLES = [
-  ['pds contracts ls', 'the first page of the current project\'s contracts'],
-  ['pds artists ls --all --jq \'.[].name\'', 'every artist\'s name, one per line'],
+  ['pds contracts ls', "the first page of the current project's contracts"],
+  ["pds artists ls --all --jq '.[].name'", "every artist's name, one per line"],
   ['pds help contracts ls', 'the help of one command'],
 ] as const satisfies readonly Example[];
 
@@ -20,7 +20,9 @@ export const ROOT_EXAMPLES = [
  */
 export function buildProgram(io: IO, runner: Runner, version: string, first?: string): Command {
   const program = new Command('pds')
-    .description('Work with the Project Data Service: projects, contracts, statements, catalog records, uploads and the sandbox.')
+    .description(
+      'Work with the Project Data Service: projects, contracts, statements, catalog records, uploads and the sandbox.',
+    )
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addHelpCommand(false)
@@ -41,7 +43,11 @@ export function buildProgram(io: IO, runner: Runner, version: string, first?: st
     else if (oneNoun && entry.name !== first) program.command(entry.name).description(entry.description);
     else registerNoun(program, entry, runner);
   }
-  registerHelp(program, (text) => io.stdout.write(text), () => io.columns);
+  registerHelp(
+    program,
+    (text) => io.stdout.write(text),
+    () => io.columns,
+  );
   // `help [command]` is not inherited as off: noun pages would list a verb no other page has.
   for (const noun of program.commands) noun.helpCommand(false);
   program.addHelpText('after', examplesHelp(ROOT_EXAMPLES));

@@ -46,7 +46,8 @@ const fetchPage = (page) =>
     const timer = checked ? setTimeout(() => req.destroy(new Error(`page ${page}: timed out`)), 30_000) : undefined;
   });
 
-const isArtist = (item) => typeof item === 'object' && item !== null && (typeof item.id === 'string' || Number.isSafeInteger(item.id));
+const isArtist = (item) =>
+  typeof item === 'object' && item !== null && (typeof item.id === 'string' || Number.isSafeInteger(item.id));
 /** `{data: [artist…]}` or `{data: {items: [artist…], total_count, page, per_page}}`. */
 const isPage = (body) => {
   const data = typeof body === 'object' && body !== null ? body.data : undefined;
@@ -70,7 +71,8 @@ function withoutRepeats(items) {
 }
 
 const cell = (value) => {
-  let text = value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text =
+    value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };

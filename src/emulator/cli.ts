@@ -11,7 +11,8 @@ export interface CliStreams {
 function describeStartError(error: unknown, options: EmulatorOptions): string {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   const where = `${options.host}:${options.port}`;
-  if (code === 'EADDRINUSE') return `cannot listen on ${where}: the address is already in use (try --port 0 for a free port)`;
+  if (code === 'EADDRINUSE')
+    return `cannot listen on ${where}: the address is already in use (try --port 0 for a free port)`;
   if (code === 'EACCES') return `cannot listen on ${where}: permission denied`;
   if (code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such local address`;
   return error instanceof Error ? error.message : String(error);
@@ -26,7 +27,9 @@ function banner(emulator: Emulator): string {
   const width = Math.max(...tokens.map(([token]) => token.length));
   for (const [token, scope] of tokens) {
     const project = scope.project_id && state.projects.find((p) => p.id === scope.project_id);
-    const reach = project ? `project: ${project.name} ${project.id}` : `organization: ${organization(scope.organization_id)}`;
+    const reach = project
+      ? `project: ${project.name} ${project.id}`
+      : `organization: ${organization(scope.organization_id)}`;
     lines.push(`  token ${token.padEnd(width)}  (${reach})`);
   }
   const reachable = new Set(tokens.map(([, scope]) => scope.organization_id));

@@ -3,12 +3,16 @@
 // statement by the file its download serves.
 
 /** The file name of a contract with no uploaded file: its name, as a PDF. */
-export const generatedFileName = (name: string): string => `${name.replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '')}.pdf`;
+export const generatedFileName = (name: string): string =>
+  `${name.replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '')}.pdf`;
 
 /** A small valid PDF (one page showing the document's title), with a correct cross-reference table. */
 export function generatedPdf(title: string): Buffer {
   // PDF strings in the standard fonts are Latin-1 at best; anything else becomes '?'.
-  const text = title.replace(/[^\x20-\x7e]/g, '?').replace(/[\\()]/g, (c) => `\\${c}`).slice(0, 90);
+  const text = title
+    .replace(/[^\x20-\x7e]/g, '?')
+    .replace(/[\\()]/g, (c) => `\\${c}`)
+    .slice(0, 90);
   const content = `BT /F1 14 Tf 56 780 Td (${text}) Tj ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',

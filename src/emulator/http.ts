@@ -64,10 +64,12 @@ export const FLAVORS = ['deployed', 'current', 'seed'] as const;
 export type Flavor = (typeof FLAVORS)[number];
 
 /** Whether a request is answered in the deployed service's forms (SERVICE-NOW.md, "Records"). */
-export const deployedForms = (options: Pick<EmulatorOptions, 'flavor'>): boolean => (options.flavor ?? 'deployed') === 'deployed';
+export const deployedForms = (options: Pick<EmulatorOptions, 'flavor'>): boolean =>
+  (options.flavor ?? 'deployed') === 'deployed';
 
 /** Whether the drifted forms apply: asked for with --drift, or implied by the deployed flavor. */
-export const driftedForms = (options: Pick<EmulatorOptions, 'flavor' | 'drift'>): boolean => options.drift || deployedForms(options);
+export const driftedForms = (options: Pick<EmulatorOptions, 'flavor' | 'drift'>): boolean =>
+  options.drift || deployedForms(options);
 
 /** Why --pause-uploads pauses an upload: the reason the service gives when its quota is reached. */
 export const PAUSE_REASON = 'the project has reached its processing quota; retry when uploads are resumed';
@@ -152,7 +154,8 @@ export class HttpError extends Error {
 }
 
 /** What a client is told when a change could not be made durable: it was not kept either. */
-export const notSaved = (what: string): HttpError => new HttpError(500, `could not save ${what}; nothing was kept, retry later`);
+export const notSaved = (what: string): HttpError =>
+  new HttpError(500, `could not save ${what}; nothing was kept, retry later`);
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID_RE.test(value);
@@ -200,7 +203,9 @@ export function paging(ctx: RouteContext): { page: number; perPage: number } {
     if (raw === null || raw === '') return fallback;
     const value = Number(raw);
     if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1 || (max !== undefined && value > max)) {
-      errors[name] = [max === undefined ? `${name} must be an integer ≥ 1` : `${name} must be an integer from 1 to ${max}`];
+      errors[name] = [
+        max === undefined ? `${name} must be an integer ≥ 1` : `${name} must be an integer from 1 to ${max}`,
+      ];
     }
     return value;
   };

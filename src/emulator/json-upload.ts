@@ -24,7 +24,17 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
-type State = 'begin' | 'key-or-end' | 'key' | 'colon' | 'value' | 'small' | 'file' | 'file-escape' | 'after-value' | 'done';
+type State =
+  | 'begin'
+  | 'key-or-end'
+  | 'key'
+  | 'colon'
+  | 'value'
+  | 'small'
+  | 'file'
+  | 'file-escape'
+  | 'after-value'
+  | 'done';
 
 export class JsonUploadScanner {
   private state: State = 'begin';
@@ -83,7 +93,8 @@ export class JsonUploadScanner {
         else throw notJson();
         return;
       case 'key':
-        if (this.bytes.length > MAX_KEY_BYTES) throw new HttpError(400, 'a member name of the request body is too long');
+        if (this.bytes.length > MAX_KEY_BYTES)
+          throw new HttpError(400, 'a member name of the request body is too long');
         if (b === QUOTE && !this.escaped) {
           try {
             this.key = JSON.parse(`"${Buffer.from(this.bytes).toString('utf8')}"`) as string;
@@ -201,7 +212,8 @@ export class JsonUploadScanner {
 
   private keep(part: Buffer): void {
     this.smallSize += part.length;
-    if (this.smallSize > MAX_SMALL_VALUE_BYTES) throw new HttpError(400, `the member '${this.key}' of the request body is too long`);
+    if (this.smallSize > MAX_SMALL_VALUE_BYTES)
+      throw new HttpError(400, `the member '${this.key}' of the request body is too long`);
     this.small.push(Buffer.from(part));
   }
 

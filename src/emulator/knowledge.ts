@@ -56,14 +56,32 @@ function buildNodes(projectId: string, data: ProjectData): KnowledgeNode[] {
   const nodes: KnowledgeNode[] = [];
   const node = (kind: KnowledgeKind, name: string, summary: string, claims: [string, string][]): KnowledgeNode => {
     const id = `kn-${projectId.slice(0, 8)}-${nodes.length + 1}`;
-    const made = { id, number: nodes.length + 1, kind, name, summary, claims: claims.map(([p, v], i) => claim(id, i + 1, p, v)), links: [], updated_at: UPDATED };
+    const made = {
+      id,
+      number: nodes.length + 1,
+      kind,
+      name,
+      summary,
+      claims: claims.map(([p, v], i) => claim(id, i + 1, p, v)),
+      links: [],
+      updated_at: UPDATED,
+    };
     nodes.push(made);
     return made;
   };
-  const orgs = data.entities.filter((e) => e.merged_into === undefined).slice(0, 5).map((e) => node('organization', e.name, `${e.name}, a party to the project's contracts.`, [['role', 'counterparty']]));
+  const orgs = data.entities
+    .filter((e) => e.merged_into === undefined)
+    .slice(0, 5)
+    .map((e) =>
+      node('organization', e.name, `${e.name}, a party to the project's contracts.`, [['role', 'counterparty']]),
+    );
   const people = [...data.artists.slice(0, 5), ...data.writers.slice(0, 5)]
     .filter((p) => p.merged_into === undefined)
-    .map((p) => node('person', p.name, `${p.name}, credited on the project's catalog.`, [['credited_as', data.artists.includes(p) ? 'artist' : 'writer']]));
+    .map((p) =>
+      node('person', p.name, `${p.name}, credited on the project's catalog.`, [
+        ['credited_as', data.artists.includes(p) ? 'artist' : 'writer'],
+      ]),
+    );
   const fixed = FIXED.map(([kind, name, summary]) => node(kind, name, summary, [['summary', summary]]));
   // Everyone is linked to the team; people to the first organization.
   const team = fixed[0] as KnowledgeNode;
@@ -74,9 +92,13 @@ function buildNodes(projectId: string, data: ProjectData): KnowledgeNode[] {
 
 /** `kind` query values (comma-separated or repeated); a 400 field error for an unknown one. */
 export function parseKinds(errors: Record<string, string[]>, raw: string[]): Set<KnowledgeKind> | undefined {
-  const values = raw.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const values = raw
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
   const unknown = values.filter((v) => !(KNOWLEDGE_KIND_NAMES as readonly string[]).includes(v));
-  if (unknown.length > 0) errors.kind = unknown.map((v) => `unknown kind '${v}'; valid: ${KNOWLEDGE_KIND_NAMES.join(', ')}`);
+  if (unknown.length > 0)
+    errors.kind = unknown.map((v) => `unknown kind '${v}'; valid: ${KNOWLEDGE_KIND_NAMES.join(', ')}`);
   return values.length === 0 ? undefined : new Set(values as KnowledgeKind[]);
 }
 
@@ -93,13 +115,23 @@ function rank(node: KnowledgeNode, words: string[]): number {
 const NUMERIC_NODES_START = 8_000_000;
 
 /** A node's id and its claims' and edges' ids: the stored strings, or numbers (the deployed forms). */
-function idsOf(n: KnowledgeNode, numeric: boolean): { node: string | number; sub: (tag: string, k: number) => string | number } {
+function idsOf(
+  n: KnowledgeNode,
+  numeric: boolean,
+): { node: string | number; sub: (tag: string, k: number) => string | number } {
   if (!numeric) return { node: n.id, sub: (tag, k) => `${n.id}-${tag}${k}` };
   const node = NUMERIC_NODES_START + n.number;
   return { node, sub: (_tag, k) => node * 10 + k };
 }
 
-export function knowledgeSearch(projectId: string, data: ProjectData, q: string, limit: number, kinds?: Set<KnowledgeKind>, numeric = false): Record<string, unknown> {
+export function knowledgeSearch(
+  projectId: string,
+  data: ProjectData,
+  q: string,
+  limit: number,
+  kinds?: Set<KnowledgeKind>,
+  numeric = false,
+): Record<string, unknown> {
   let nodes = cache.get(data);
   if (!nodes) {
     nodes = buildNodes(projectId, data);
@@ -125,7 +157,14 @@ export function knowledgeSearch(projectId: string, data: ProjectData, q: string,
         relationships: n.links.map((to, i) => {
           const other = byId.get(to) as KnowledgeNode;
           const node = { id: idsOf(other, numeric).node, kind: other.kind, name: other.name };
-          return { edge_id: ids.sub('e', i + 1), edge_type: other.kind === 'team' ? 'member_of' : 'works_with', direction: 'outgoing', node, state: 'accepted', evidence_count: 1 };
+          return {
+            edge_id: ids.sub('e', i + 1),
+            edge_type: other.kind === 'team' ? 'member_of' : 'works_with',
+            direction: 'outgoing',
+            node,
+            state: 'accepted',
+            evidence_count: 1,
+          };
         }),
         updated_at: n.updated_at,
       };

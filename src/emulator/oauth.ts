@@ -75,14 +75,28 @@ export class AuthorizationServer {
   register(body: unknown): OAuthClient {
     const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     const uris = fields.redirect_uris;
-    if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10 || !uris.every((uri) => typeof uri === 'string' && isRedirectUrl(uri))) {
-      throw new OAuthError('invalid_redirect_uri', 'redirect_uris must be 1 to 10 URLs, each https or http to a loopback address');
+    if (
+      !Array.isArray(uris) ||
+      uris.length === 0 ||
+      uris.length > 10 ||
+      !uris.every((uri) => typeof uri === 'string' && isRedirectUrl(uri))
+    ) {
+      throw new OAuthError(
+        'invalid_redirect_uri',
+        'redirect_uris must be 1 to 10 URLs, each https or http to a loopback address',
+      );
     }
     const method = fields.token_endpoint_auth_method;
     if (method !== undefined && method !== 'none') {
-      throw new OAuthError('invalid_client_metadata', 'only public clients (token_endpoint_auth_method "none") can register');
+      throw new OAuthError(
+        'invalid_client_metadata',
+        'only public clients (token_endpoint_auth_method "none") can register',
+      );
     }
-    const name = typeof fields.client_name === 'string' && fields.client_name.trim() !== '' ? fields.client_name.trim().slice(0, 100) : 'Unnamed client';
+    const name =
+      typeof fields.client_name === 'string' && fields.client_name.trim() !== ''
+        ? fields.client_name.trim().slice(0, 100)
+        : 'Unnamed client';
     const client: OAuthClient = {
       client_id: secret('client'),
       client_name: name,
@@ -143,8 +157,10 @@ export class AuthorizationServer {
 
   /** What the authorize parameters lack, other than the client and redirect URI. */
   requestProblem(params: URLSearchParams): { code: string; description: string } | undefined {
-    if (params.get('response_type') !== 'code') return { code: 'unsupported_response_type', description: 'response_type must be code' };
-    if (!params.get('code_challenge')) return { code: 'invalid_request', description: 'code_challenge is required (PKCE)' };
+    if (params.get('response_type') !== 'code')
+      return { code: 'unsupported_response_type', description: 'response_type must be code' };
+    if (!params.get('code_challenge'))
+      return { code: 'invalid_request', description: 'code_challenge is required (PKCE)' };
     if (params.get('code_challenge_method') !== 'S256') {
       return { code: 'invalid_request', description: 'code_challenge_method must be S256' };
     }
@@ -174,14 +190,23 @@ export class AuthorizationServer {
       throw new OAuthError('invalid_grant', 'authorization code already used; the tokens issued for it are revoked');
     }
     if (this.now() > code.expires_ms) throw new OAuthError('invalid_grant', 'authorization code expired');
-    if (form.get('client_id') !== code.client_id) throw new OAuthError('invalid_grant', 'the code was issued to another client');
-    if (form.get('redirect_uri') !== code.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+    if (form.get('client_id') !== code.client_id)
+      throw new OAuthError('invalid_grant', 'the code was issued to another client');
+    if (form.get('redirect_uri') !== code.redirect_uri)
+      throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
     const verifier = form.get('code_verifier') ?? '';
-    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) throw new OAuthError('invalid_grant', 'code_verifier is missing or malformed');
+    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier))
+      throw new OAuthError('invalid_grant', 'code_verifier is missing or malformed');
     if (createHash('sha256').update(verifier).digest('base64url') !== code.code_challenge) {
       throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE)');
     }
-    const grant: Grant = { id: secret('grant'), client_id: code.client_id, scope: code.scope, revoked: false, refresh_token: '' };
+    const grant: Grant = {
+      id: secret('grant'),
+      client_id: code.client_id,
+      scope: code.scope,
+      revoked: false,
+      refresh_token: '',
+    };
     this.grants.set(grant.id, grant);
     code.grant_id = grant.id;
     return this.issue(grant);
@@ -191,7 +216,8 @@ export class AuthorizationServer {
     const presented = form.get('refresh_token') ?? '';
     const grant = this.grants.get(this.refreshTokens.get(presented) ?? '');
     if (!grant || grant.revoked) throw new OAuthError('invalid_grant', 'refresh token is invalid or revoked');
-    if (form.get('client_id') !== grant.client_id) throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
+    if (form.get('client_id') !== grant.client_id)
+      throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
     if (presented !== grant.refresh_token) {
       this.revokeGrant(grant.id);
       throw new OAuthError('invalid_grant', 'refresh token already used; the grant is revoked');
@@ -258,7 +284,10 @@ export class AuthorizationServer {
 function isRedirectUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
-  return url.protocol === 'https:' || (url.protocol === 'http:' && /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(url.hostname));
+  return (
+    url.protocol === 'https:' ||
+    (url.protocol === 'http:' && /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(url.hostname))
+  );
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]']);
@@ -277,6 +306,7 @@ function redirectMatches(registered: string, requested: string): boolean {
   } catch {
     return false;
   }
-  if (a.protocol !== 'http:' || b.protocol !== 'http:' || !LOOPBACK_HOSTS.has(a.hostname) || a.hostname !== b.hostname) return false;
+  if (a.protocol !== 'http:' || b.protocol !== 'http:' || !LOOPBACK_HOSTS.has(a.hostname) || a.hostname !== b.hostname)
+    return false;
   return a.pathname === b.pathname && a.search === b.search;
 }

@@ -47,7 +47,16 @@ export interface OpenedState {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const PROJECT_KEYS = ['contracts', 'statements', 'entities', 'relations', 'artists', 'writers', 'recordings', 'compositions'];
+const PROJECT_KEYS = [
+  'contracts',
+  'statements',
+  'entities',
+  'relations',
+  'artists',
+  'writers',
+  'recordings',
+  'compositions',
+];
 
 /** The journal is folded into the snapshot once it is this large (or half the snapshot, if more). */
 const COMPACT_BYTES = 4 * 1024 * 1024;
@@ -63,7 +72,8 @@ function assertState(value: unknown, file: string): asserts value is EmulatorSta
 
 function frameProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'not a JSON object';
-  for (const key of ['organizations', 'projects', 'uploads']) if (!Array.isArray(value[key])) return `"${key}" is not an array`;
+  for (const key of ['organizations', 'projects', 'uploads'])
+    if (!Array.isArray(value[key])) return `"${key}" is not an array`;
   for (const key of ['tokens', 'sandboxes']) if (!isObject(value[key])) return `"${key}" is not an object`;
   for (const key of ['next_staging_id', 'next_statement_id']) {
     if (!Number.isSafeInteger(value[key])) return `"${key}" is not an integer`;
@@ -127,7 +137,8 @@ function removeStaleTemporaries(file: string): void {
   const prefix = `${basename(file)}.`;
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length))) rmSync(join(dir, name), { force: true });
+    if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length)))
+      rmSync(join(dir, name), { force: true });
   }
 }
 
@@ -158,7 +169,12 @@ function replayJournal(journal: string, state: EmulatorState): number {
 }
 
 class Journal {
-  private readonly queue: { text: string; changes: StateChange[]; resolve: () => void; reject: (error: Error) => void }[] = [];
+  private readonly queue: {
+    text: string;
+    changes: StateChange[];
+    resolve: () => void;
+    reject: (error: Error) => void;
+  }[] = [];
   private writing: Promise<void> | undefined;
   private appending = false;
   /** A write failed after changes were applied (advance): the next snapshot must catch up. */
@@ -260,7 +276,9 @@ class Journal {
 }
 
 /** The state to serve: from `options.dataFile` when set (seeding it on first use), else in memory. */
-export function openState(options: Pick<EmulatorOptions, 'dataFile' | 'scale' | 'journalCompactBytes'>): OpenedState & { markBehind(): void } {
+export function openState(
+  options: Pick<EmulatorOptions, 'dataFile' | 'scale' | 'journalCompactBytes'>,
+): OpenedState & { markBehind(): void } {
   const file = options.dataFile;
   if (file === undefined) {
     const state = seedState(options);

@@ -175,7 +175,12 @@ function statementForm(
 /** A paused staging says so the way the deployed service does: why, and that a retry resumes it. */
 function pauseFields(staging: { stage: StagingStage; info: Record<string, unknown> }): Record<string, unknown> {
   if (staging.stage !== 'paused') return {};
-  return { staging_terminal: false, requires_action: true, available_actions: ['retry'], pause_reason: staging.info.pause_reason };
+  return {
+    staging_terminal: false,
+    requires_action: true,
+    available_actions: ['retry'],
+    pause_reason: staging.info.pause_reason,
+  };
 }
 
 /**
@@ -198,7 +203,12 @@ export function deployedProcesses(body: Record<string, unknown>): Record<string,
 }
 
 /** `GET /v1/statements/{id}/processes` (SPEC 4.10) of an upload. */
-export function statementProcesses(upload: UploadRecord, now: number, step: number, drift = false): Record<string, unknown> {
+export function statementProcesses(
+  upload: UploadRecord,
+  now: number,
+  step: number,
+  drift = false,
+): Record<string, unknown> {
   const t = timeline(upload, step);
   const stage = stagingStage(upload, t, now);
   const staged = stage === 'completed';
@@ -206,7 +216,10 @@ export function statementProcesses(upload: UploadRecord, now: number, step: numb
   const processingStage =
     done || step <= 0 ? STATEMENT_STAGES : Math.min(STATEMENT_STAGES, 1 + Math.floor((now - t.stagingEnd) / step));
   return statementForm(
-    { staging_id: upload.staging_id, statement_id: staged && upload.result_id !== undefined ? Number(upload.result_id) : null },
+    {
+      staging_id: upload.staging_id,
+      statement_id: staged && upload.result_id !== undefined ? Number(upload.result_id) : null,
+    },
     { stage, info: stagingInfo(upload, stage) },
     staged ? { done, status: done ? 'completed' : 'processing', stage: processingStage } : null,
     drift,
@@ -218,12 +231,20 @@ export function statementProcesses(upload: UploadRecord, now: number, step: numb
  * it was staged long ago, and its own `processing_status` says whether processing ended.
  */
 export function seededStatementProcesses(statement: StatementRecord, drift = false): Record<string, unknown> {
-  const status = statement.processing_status === 'completed' || statement.processing_status === 'failed'
-    ? statement.processing_status
-    : 'processing';
+  const status =
+    statement.processing_status === 'completed' || statement.processing_status === 'failed'
+      ? statement.processing_status
+      : 'processing';
   return statementForm(
     { staging_id: stagingIdOf(statement), statement_id: statement.id },
-    { stage: 'completed', info: { check: stagingCheck(statement.file_type), status: 'passed', staging_check: { status: 'passed', info: null } } },
+    {
+      stage: 'completed',
+      info: {
+        check: stagingCheck(statement.file_type),
+        status: 'passed',
+        staging_check: { status: 'passed', info: null },
+      },
+    },
     { done: status === 'completed', status, stage: status === 'processing' ? 1 : STATEMENT_STAGES },
     drift,
   );
@@ -411,14 +432,19 @@ function tracker(state: EmulatorState): Tracker {
  * statement when staging completes, fills its extracted data when processing ends. Idempotent.
  * Returns the projects whose data changed and the changes made, for the journal of `--data`.
  */
-export function advance(state: EmulatorState, now: number, step: number): { changed: Set<ProjectData>; changes: StateChange[] } {
+export function advance(
+  state: EmulatorState,
+  now: number,
+  step: number,
+): { changed: Set<ProjectData>; changes: StateChange[] } {
   const changed = new Set<ProjectData>();
   const changes: StateChange[] = [];
   const record = (upload: UploadRecord, data: ProjectData) => {
     changed.add(data);
-    const result = upload.kind === 'contract'
-      ? data.contracts.find((c) => c.id === upload.result_id)
-      : data.statements.find((s) => s.id === upload.result_id);
+    const result =
+      upload.kind === 'contract'
+        ? data.contracts.find((c) => c.id === upload.result_id)
+        : data.statements.find((s) => s.id === upload.result_id);
     if (result) {
       changes.push(
         upload.kind === 'contract'

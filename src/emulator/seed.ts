@@ -43,7 +43,6 @@ import {
   STATEMENT_TYPES,
   SUBTYPES,
   type ContractKind,
-  type EntityKind,
 } from './seed-words.js';
 
 export const DEMO_ORG_ID = '0b7e9a52-3c1d-4f5e-9a8b-1c2d3e4f5a6b';
@@ -161,7 +160,10 @@ export class Rng {
   /** A version-4-shaped UUID. */
   uuid(): string {
     let hex = '';
-    for (let i = 0; i < 4; i++) hex += Math.floor(this.next() * 4294967296).toString(16).padStart(8, '0');
+    for (let i = 0; i < 4; i++)
+      hex += Math.floor(this.next() * 4294967296)
+        .toString(16)
+        .padStart(8, '0');
     const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   }
@@ -199,13 +201,13 @@ class NameSpace {
 
   name(i: number): string {
     const cycle = Math.floor(i / this.size);
-    const k = (((i % this.size) * this.stride) + this.offset) % this.size;
+    const k = ((i % this.size) * this.stride + this.offset) % this.size;
     return cycle === 0 ? this.build(k) : `${this.build(k)} ${cycle + 1}`;
   }
 }
 
-const product2 = (a: readonly string[], b: readonly string[], join: (x: string, y: string) => string) =>
-  (k: number) => join(at(a, k % a.length), at(b, Math.floor(k / a.length) % b.length));
+const product2 = (a: readonly string[], b: readonly string[], join: (x: string, y: string) => string) => (k: number) =>
+  join(at(a, k % a.length), at(b, Math.floor(k / a.length) % b.length));
 
 // Formatting timestamps dominated the cost of seeding at --scale 100, so the date part is cached
 // per day and the time part assembled from precomputed digit strings.
@@ -242,9 +244,16 @@ const pushTo = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
 };
 const date = (ms: number): string => iso(ms).slice(0, 10);
 const slug = (text: string): string =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '');
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '');
 const initials = (text: string): string =>
-  text.split(/\s+/).map((word) => word.charAt(0).toUpperCase()).join('');
+  text
+    .split(/\s+/)
+    .map((word) => word.charAt(0).toUpperCase())
+    .join('');
 
 /** A UPC-A: 11 digits and the standard check digit. */
 function upc(rng: Rng): string {
@@ -329,12 +338,15 @@ function personVariant(name: string, variant: number): string {
   const parts = name.split(' ');
   const first = parts[0] ?? name;
   const rest = parts.slice(1).join(' ');
-  if (name.startsWith('The ')) return [name.slice(4), name.toUpperCase(), `${name.slice(4)} (Band)`][variant % 3] ?? name;
+  if (name.startsWith('The '))
+    return [name.slice(4), name.toUpperCase(), `${name.slice(4)} (Band)`][variant % 3] ?? name;
   return [`${rest}, ${first}`, `${first.charAt(0)}. ${rest}`, name.toUpperCase()][variant % 3] ?? name;
 }
 
 function entityVariant(name: string, variant: number, rng: Rng): string {
-  return [`${name} ${rng.pick(LEGAL_SUFFIXES)}`, name.toUpperCase(), `${name} (${initials(name)})`][variant % 3] ?? name;
+  return (
+    [`${name} ${rng.pick(LEGAL_SUFFIXES)}`, name.toUpperCase(), `${name} (${initials(name)})`][variant % 3] ?? name
+  );
 }
 
 interface ProjectSeed {
@@ -456,7 +468,6 @@ function buildProject(seed: ProjectSeed, ids: IdStarts): ProjectData {
   });
 }
 
-
 /** Artists or writers: roots, each sometimes followed by the duplicates merged into it. */
 function buildPersons(p: ProjectSeeding, kind: 'artist' | 'writer', count: number, dupEvery: number): People {
   const { seed, ids, from, names } = p;
@@ -473,7 +484,12 @@ function buildPersons(p: ProjectSeeding, kind: 'artist' | 'writer', count: numbe
       kind === 'writer' ? names.people.name(i) : i % 3 === 2 ? names.bands.name(band++) : names.solo.name(solo++);
     // Spread evenly, without a draw of the PRNG: the records seeded before this field stay as they were.
     const created_at = iso(from + (i * (SEED_NOW - from)) / count);
-    const root: PersonRecord = { id: `${kind === 'artist' ? 'art' : 'wri'}_${pad(next++, 5)}`, name, project_id: seed.id, created_at };
+    const root: PersonRecord = {
+      id: `${kind === 'artist' ? 'art' : 'wri'}_${pad(next++, 5)}`,
+      name,
+      project_id: seed.id,
+      created_at,
+    };
     all.push(root);
     roots.push(root);
     if (i % dupEvery === dupEvery - 1) {
@@ -551,7 +567,8 @@ function buildCompanies(p: ProjectSeeding, artists: People, writers: People): Co
       updated_at: isoCapped(created + rng.int(0, 200) * DAY),
     };
     // Contact details are patchy, as extracted data is: absent fields stay absent.
-    if (rng.chance(0.7)) entity.email = `${rng.pick(['royalties', 'contracts', 'info', 'licensing', 'legal'])}@${domain}`;
+    if (rng.chance(0.7))
+      entity.email = `${rng.pick(['royalties', 'contracts', 'info', 'licensing', 'legal'])}@${domain}`;
     if (rng.chance(0.55)) entity.phone = phone(rng);
     if (rng.chance(0.6)) entity.address = rng.pick(ADDRESSES)(rng.int(1, 2400));
     if (kind !== 'company' && rng.chance(0.4)) entity.shorthand = initials(name);
@@ -567,11 +584,18 @@ function buildCompanies(p: ProjectSeeding, artists: People, writers: People): Co
 }
 
 /** The `c`th loan-out company: an artist's and a writer's in turn. */
-function loanOutCompany(c: number, artists: People, writers: People): { name: string; owner: { artist: number } | { writer: number } } {
+function loanOutCompany(
+  c: number,
+  artists: People,
+  writers: People,
+): { name: string; owner: { artist: number } | { writer: number } } {
   if (c % 2 === 0) {
     const artist = ((c / 2) * 7) % artists.roots.length;
     const artistName = at(artists.roots, artist).name;
-    return { name: artistName.startsWith('The ') ? `${artistName.slice(4)} Productions Ltd` : `${artistName} Music LLC`, owner: { artist } };
+    return {
+      name: artistName.startsWith('The ') ? `${artistName.slice(4)} Productions Ltd` : `${artistName} Music LLC`,
+      owner: { artist },
+    };
   }
   const writer = (((c - 1) / 2) * 5) % writers.roots.length;
   return { name: `${at(writers.roots, writer).name} Songs Ltd`, owner: { writer } };
@@ -648,7 +672,11 @@ function buildWorks(p: ProjectSeeding, artists: People, writers: People): Works 
   return { ...compositions, ...buildRecordings(p, artists, compositions.compositions) };
 }
 
-function buildCompositions(p: ProjectSeeding, artists: People, writers: People): Pick<Works, 'compositions' | 'compositionsByArtist' | 'compositionsByWriter'> {
+function buildCompositions(
+  p: ProjectSeeding,
+  artists: People,
+  writers: People,
+): Pick<Works, 'compositions' | 'compositionsByArtist' | 'compositionsByWriter'> {
   const { ids, from, size, titles } = p;
   const compositionRng = p.stream('composition');
   let nextComposition = ids.composition;
@@ -680,7 +708,11 @@ function buildCompositions(p: ProjectSeeding, artists: People, writers: People):
 }
 
 /** Each composition's recordings: the studio one first, then the other versions round by round. */
-function buildRecordings(p: ProjectSeeding, artists: People, compositions: CompositionRecord[]): Pick<Works, 'recordings' | 'recordingsByArtist'> {
+function buildRecordings(
+  p: ProjectSeeding,
+  artists: People,
+  compositions: CompositionRecord[],
+): Pick<Works, 'recordings' | 'recordingsByArtist'> {
   const { seed, ids, from, size } = p;
   const recordingRng = p.stream('recording');
   let nextRecording = ids.recording;
@@ -963,14 +995,28 @@ function contractIncludes(
     costs,
     compensations,
     dates,
-    'accounting-periods': periods.map(([name, start, end, due]) => ({ id: next('ap'), name, start, end, statement_due: due })),
+    'accounting-periods': periods.map(([name, start, end, due]) => ({
+      id: next('ap'),
+      name,
+      start,
+      end,
+      statement_due: due,
+    })),
     types: contractTypes(terms),
     signatures,
     'control-areas': controlAreas,
     'creative-approvals': creativeApprovals,
     balances:
       unrecouped > 0
-        ? [{ id: next('bal'), type: 'unrecouped balance', amount: unrecouped, currency, as_of: date(src.effective + YEAR) }]
+        ? [
+            {
+              id: next('bal'),
+              type: 'unrecouped balance',
+              amount: unrecouped,
+              currency,
+              as_of: date(src.effective + YEAR),
+            },
+          ]
         : [],
     recordings: src.recordings.map((r) => ({ id: r.id, name: r.name })),
     compositions: src.compositions.map((c) => ({ id: c.id, name: c.name })),
@@ -1016,11 +1062,26 @@ function accountingPeriods(rng: Rng): [string, string, string, string][] {
 }
 
 /** The costs the deal lets the assignee recoup (an administration deal has none). */
-function costTerms({ kind, rng, next, currency, money }: Terms): { id: string; amount: number; [key: string]: unknown }[] {
+function costTerms({
+  kind,
+  rng,
+  next,
+  currency,
+  money,
+}: Terms): { id: string; amount: number; [key: string]: unknown }[] {
   if (kind === 'administration') return [];
   return rng
-    .sample(['recording costs', 'video production', 'tour support', 'marketing', 'independent promotion'], rng.int(1, 3))
-    .map((type) => ({ id: next('cost'), type, amount: money(2000, 80000), currency, recoupable: type !== 'marketing' }));
+    .sample(
+      ['recording costs', 'video production', 'tour support', 'marketing', 'independent promotion'],
+      rng.int(1, 3),
+    )
+    .map((type) => ({
+      id: next('cost'),
+      type,
+      amount: money(2000, 80000),
+      currency,
+      recoupable: type !== 'marketing',
+    }));
 }
 
 /** The advance on signature, and sometimes one on exercising the option. */
@@ -1036,7 +1097,12 @@ function compensationTerms({ rng, next, currency, money }: Terms, advance: numbe
 }
 
 /** Signature, effective date, end of term, and sometimes an option deadline. */
-function keyDates({ rng, next }: Terms, signed: string, effective: number, termYears: number): Record<string, unknown>[] {
+function keyDates(
+  { rng, next }: Terms,
+  signed: string,
+  effective: number,
+  termYears: number,
+): Record<string, unknown>[] {
   const dates: Record<string, unknown>[] = [
     { id: next('date'), type: 'signature', date: signed },
     { id: next('date'), type: 'effective', date: date(effective) },
@@ -1068,7 +1134,8 @@ function contractTypes({ kind, publishing, next }: Terms): Record<string, unknow
       category: publishing ? 'publishing' : kind === 'distribution' ? 'distribution' : 'recording',
     },
   ];
-  if (kind === 'recording' || kind === 'songwriter') types.push({ id: next('type'), name: 'Exclusive', category: 'term' });
+  if (kind === 'recording' || kind === 'songwriter')
+    types.push({ id: next('type'), name: 'Exclusive', category: 'term' });
   return types;
 }
 
@@ -1109,7 +1176,8 @@ function buildStatements(seed: ProjectSeed, firstId: number, rng: Rng, issuers: 
     const type = rng.pick(STATEMENT_TYPES[category]);
     const subtype = rng.pick(SUBTYPES);
     const currencyTransaction = rng.pick(CURRENCIES);
-    const currencyRoyalty = currencyTransaction === 'EUR' || currencyTransaction === 'GBP' ? currencyTransaction : 'USD';
+    const currencyRoyalty =
+      currencyTransaction === 'EUR' || currencyTransaction === 'GBP' ? currencyTransaction : 'USD';
     const hasSummary = rng.chance(0.7);
     const processed = created + rng.int(2, 40) * 60_000;
     const approval = rng.next();
@@ -1166,9 +1234,24 @@ export function seedState(options: Pick<EmulatorOptions, 'scale'>): EmulatorStat
     throw new RangeError(`scale must be an integer ≥ 1, got ${options.scale}`);
   }
   const projects = [
-    { id: DEMO_PROJECT_ID, name: 'Northern Lights Catalog', created_at: '2022-11-08T09:30:00.000Z', organization_id: DEMO_ORG_ID },
-    { id: SECOND_PROJECT_ID, name: 'Harbor Sessions', created_at: '2024-05-20T14:05:00.000Z', organization_id: DEMO_ORG_ID },
-    { id: OTHER_PROJECT_ID, name: 'Other Label Vault', created_at: '2023-06-02T11:00:00.000Z', organization_id: OTHER_ORG_ID },
+    {
+      id: DEMO_PROJECT_ID,
+      name: 'Northern Lights Catalog',
+      created_at: '2022-11-08T09:30:00.000Z',
+      organization_id: DEMO_ORG_ID,
+    },
+    {
+      id: SECOND_PROJECT_ID,
+      name: 'Harbor Sessions',
+      created_at: '2024-05-20T14:05:00.000Z',
+      organization_id: DEMO_ORG_ID,
+    },
+    {
+      id: OTHER_PROJECT_ID,
+      name: 'Other Label Vault',
+      created_at: '2023-06-02T11:00:00.000Z',
+      organization_id: OTHER_ORG_ID,
+    },
   ];
   const sizes = [scaled(DEMO_CATALOG, options.scale), SECOND_CATALOG, OTHER_CATALOG];
   const ids: IdStarts = {
@@ -1184,7 +1267,10 @@ export function seedState(options: Pick<EmulatorOptions, 'scale'>): EmulatorStat
   const data: Record<string, ProjectData> = {};
   projects.forEach((project, index) => {
     const size = at(sizes, index);
-    data[project.id] = buildProject({ id: project.id, index, created: Date.parse(project.created_at), size }, { ...ids });
+    data[project.id] = buildProject(
+      { id: project.id, index, created: Date.parse(project.created_at), size },
+      { ...ids },
+    );
     // Room for every root and its merged duplicates (at most one per entity and relation, two per
     // artist and writer).
     ids.contract += size.contracts;

@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import {
   HttpError,
   type EmulatorOptions,
-  type Handler,
   type RecordedRequest,
   type Reply,
   type Route,
@@ -82,7 +81,10 @@ function compile(routes: Route[]): CompiledRoute[] {
 /** The path's segments, percent-decoded; 400 for a malformed escape such as `%zz`. */
 function pathSegments(pathname: string): string[] {
   try {
-    return pathname.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+    return pathname
+      .split('/')
+      .filter(Boolean)
+      .map((part) => decodeURIComponent(part));
   } catch {
     throw new HttpError(400, 'malformed percent-encoding in the request path');
   }
@@ -149,14 +151,16 @@ function checkOptions(options: EmulatorOptions): void {
   const fail = (message: string) => {
     throw new RangeError(message);
   };
-  if (!(options.failRate >= 0 && options.failRate <= 1)) fail(`fail rate must be between 0 and 1, got ${options.failRate}`);
+  if (!(options.failRate >= 0 && options.failRate <= 1))
+    fail(`fail rate must be between 0 and 1, got ${options.failRate}`);
   if (!(options.latencyMs >= 0)) fail(`latency must be ≥ 0 ms, got ${options.latencyMs}`);
   if (!Number.isSafeInteger(options.rateLimit) || options.rateLimit < 0) {
     fail(`rate limit must be an integer ≥ 0, got ${options.rateLimit}`);
   }
 }
 
-const bearer = (req: IncomingMessage): string => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
+const bearer = (req: IncomingMessage): string =>
+  /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -225,7 +229,12 @@ interface App {
 }
 
 /** The route the method and path name, its token checked, then its handler's answer. */
-async function routeRequest(app: App, req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> {
+async function routeRequest(
+  app: App,
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: RecordedRequest,
+): Promise<void> {
   const { routes, state, options, oauth, sandbox, commit, save, storage } = app;
   const url = new URL(req.url ?? '/', 'http://emulator');
   const parts = pathSegments(url.pathname);
@@ -283,9 +292,21 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const { state, save, commit, origin } = persistence;
   // The deployed service's routes come first: `POST /v1/contracts/uploads` before `/v1/contracts/:id`.
   const current = options.flavor === 'seed' ? [] : [...signedUploadRoutes, ...serviceNowRoutes];
-  const routes = compile([...current, ...projectRoutes, ...catalogRoutes, ...documentRoutes, ...sandboxRoutes, ...(options.downloads === false ? [] : downloadRoutes)]);
+  const routes = compile([
+    ...current,
+    ...projectRoutes,
+    ...catalogRoutes,
+    ...documentRoutes,
+    ...sandboxRoutes,
+    ...(options.downloads === false ? [] : downloadRoutes),
+  ]);
   const faultsOnDemand: EmulatorFaults = { dropAnswers: [] };
-  const storage = await startStorage(state, { host: options.host, quiet: options.quiet, log, ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }) });
+  const storage = await startStorage(state, {
+    host: options.host,
+    quiet: options.quiet,
+    log,
+    ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }),
+  });
   const requests: RecordedRequest[] = [];
   const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
   const sandbox = new SandboxRunner(options.execLimits);
@@ -294,7 +315,18 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const faults = new Rng(options.seed);
   const oauth = new AuthorizationServer(state, options.tokenTtlSeconds);
 
-  const app: App = { routes, state, options, oauth, sandbox, commit, save, storage, markBehind: persistence.markBehind, faults: faultsOnDemand };
+  const app: App = {
+    routes,
+    state,
+    options,
+    oauth,
+    sandbox,
+    commit,
+    save,
+    storage,
+    markBehind: persistence.markBehind,
+    faults: faultsOnDemand,
+  };
   const serve = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
     await admit(req, res, options, limiter, faults);
     if (await handleOAuth(req, res, oauth, state)) return;
@@ -345,9 +377,18 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
  * What comes before any handler: the host check, the rate limit, the latency asked for and an
  * injected fault. Throws the refusal.
  */
-async function admit(req: IncomingMessage, res: ServerResponse, options: EmulatorOptions, limiter: RateLimiter, faults: Rng): Promise<void> {
+async function admit(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: EmulatorOptions,
+  limiter: RateLimiter,
+  faults: Rng,
+): Promise<void> {
   if (!ownHost(req.headers.host, options.host)) {
-    throw new HttpError(421, `this emulator answers only to its own address (${options.host}, localhost or an IP address), not to '${req.headers.host ?? ''}'`);
+    throw new HttpError(
+      421,
+      `this emulator answers only to its own address (${options.host}, localhost or an IP address), not to '${req.headers.host ?? ''}'`,
+    );
   }
   const token = bearer(req);
   const rate = limiter.hit(token ? `token:${token}` : `address:${req.socket.remoteAddress ?? ''}`, Date.now());
@@ -362,7 +403,13 @@ async function admit(req: IncomingMessage, res: ServerResponse, options: Emulato
 }
 
 /** Once the answer is sent: its status into the record, and a line in the log unless quiet. */
-function logWhenFinished(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, options: EmulatorOptions, log: (line: string) => void): void {
+function logWhenFinished(
+  req: IncomingMessage,
+  res: ServerResponse,
+  record: RecordedRequest,
+  options: EmulatorOptions,
+  log: (line: string) => void,
+): void {
   const started = performance.now();
   res.on('finish', () => {
     record.status = res.statusCode;

@@ -61,4 +61,5 @@ const checkOf = (fileType: string): Check => CHECKS.find((check) => check.applie
 export const stagingCheck = (fileType: string): string => checkOf(fileType).name;
 
 /** The check of `stagingCheck` on the stored bytes' ends; the reason it fails, if it does. */
-export const stagingProblem = (fileType: string, head: Buffer, tail: Buffer): string | undefined => checkOf(fileType).problem(head, tail);
+export const stagingProblem = (fileType: string, head: Buffer, tail: Buffer): string | undefined =>
+  checkOf(fileType).problem(head, tail);

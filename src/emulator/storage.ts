@@ -8,7 +8,18 @@
 // restart, else in a temporary directory removed when the emulator stops. Seeded records, and
 // uploads whose file is gone, get a small generated PDF.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -80,16 +91,28 @@ export interface DocumentFile {
 }
 
 /** A contract or statement of the project, with its file name; undefined when there is none. */
-export function findDocumentFile(state: EmulatorState, kind: DocumentKind, projectId: string, id: string): DocumentFile | undefined {
+export function findDocumentFile(
+  state: EmulatorState,
+  kind: DocumentKind,
+  projectId: string,
+  id: string,
+): DocumentFile | undefined {
   const data = state.data[projectId];
   if (!data) return undefined;
   const upload = (stagingId: number | undefined) =>
-    stagingId === undefined ? undefined : state.uploads.find((u) => u.staging_id === stagingId && u.project_id === projectId);
+    stagingId === undefined
+      ? undefined
+      : state.uploads.find((u) => u.staging_id === stagingId && u.project_id === projectId);
   if (kind === 'contract') {
     const contract = data.contracts.find((c) => c.id === id);
     if (!contract) return undefined;
     const fileName = contract.file_name ?? upload(contract.staging_id)?.file_name ?? generatedFileName(contract.name);
-    return { fileName, fileType: contract.file_type ?? 'application/pdf', title: contract.name, ...(contract.staging_id === undefined ? {} : { stagingId: contract.staging_id }) };
+    return {
+      fileName,
+      fileType: contract.file_type ?? 'application/pdf',
+      title: contract.name,
+      ...(contract.staging_id === undefined ? {} : { stagingId: contract.staging_id }),
+    };
   }
   if (!/^\d{1,15}$/.test(id)) return undefined;
   const statement = data.statements.find((s) => s.id === Number(id));
@@ -101,7 +124,6 @@ export function findDocumentFile(state: EmulatorState, kind: DocumentKind, proje
     ...(statement.staging_id === undefined ? {} : { stagingId: statement.staging_id }),
   };
 }
-
 
 const FILE_PATH = /^\/files\/(contract|statement)\/([0-9a-f-]{36})\/([^/]+)$/;
 const EXPORT_PATH = /^\/exports\/statement\/([0-9a-f-]{36})\/(\d{1,15})\.csv$/;
@@ -183,7 +205,9 @@ function recordRequest(req: IncomingMessage, res: ServerResponse, options: Stora
   res.on('close', () => {
     if (!options.quiet) {
       const outcome = res.writableFinished ? '' : ' (not completed)';
-      options.log(`storage ${record.method} ${record.path} ${res.statusCode}${outcome} ${record.authorization ? 'WITH an Authorization header' : 'no Authorization header'}`);
+      options.log(
+        `storage ${record.method} ${record.path} ${res.statusCode}${outcome} ${record.authorization ? 'WITH an Authorization header' : 'no Authorization header'}`,
+      );
     }
   });
   return record;
@@ -317,9 +341,11 @@ function receivePut(host: Host, req: IncomingMessage, res: ServerResponse, url: 
     return refuse(400, 'InvalidRequest', 'an upload URL is signed: send no Authorization header to the storage host');
   }
   if (!authorized(host, res, url, 'PUT')) return void req.resume();
-  if (Number(req.headers['content-length'] ?? 0) > MAX_PUT_BYTES) return refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
+  if (Number(req.headers['content-length'] ?? 0) > MAX_PUT_BYTES)
+    return refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
   const upsert = String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
-  if (!upsert && existsSync(uploadPath(host.dir, stagingId))) return refuse(409, 'Duplicate', 'the file exists already (send x-upsert: true to replace it)');
+  if (!upsert && existsSync(uploadPath(host.dir, stagingId)))
+    return refuse(409, 'Duplicate', 'the file exists already (send x-upsert: true to replace it)');
   const file = startFile(host.dir);
   // The reset fault cuts the connection once some of the body has come, as a flaky link does.
   const resetAt = (faults.resetUploads ?? 0) > 0 ? 64 * 1024 : -1;

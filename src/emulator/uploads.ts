@@ -77,7 +77,11 @@ export function uploadForm(req: IncomingMessage): BodyForm {
  * A refusal found while reading a body, as a reply. Thrown, it would make the server close the
  * connection under a client still sending, which may then miss it (see discardRest).
  */
-export const errorReply = (error: HttpError): Reply => ({ status: error.status, body: error.body(), headers: error.headers });
+export const errorReply = (error: HttpError): Reply => ({
+  status: error.status,
+  body: error.body(),
+  headers: error.headers,
+});
 
 /** The declared body size, or undefined for a chunked body. */
 export function contentLength(req: IncomingMessage): number | undefined {
@@ -95,7 +99,11 @@ const notPdf = (): HttpError =>
  * The `extractions` of a contract upload: a JSON array (a string in multipart) of known names,
  * SPEC 4.8's by default; the signed-URL mint passes the deployed service's.
  */
-export function parseExtractions(kind: DocumentKind, raw: unknown, names: readonly ExtractionName[] = EXTRACTIONS): ExtractionName[] {
+export function parseExtractions(
+  kind: DocumentKind,
+  raw: unknown,
+  names: readonly ExtractionName[] = EXTRACTIONS,
+): ExtractionName[] {
   // SPEC 4.9 gives statements no extractions; refusing them tells the caller that nothing would run.
   if (kind === 'statement') throw new HttpError(400, { extractions: ['statement uploads take no extractions'] });
   let value = raw;
@@ -258,7 +266,10 @@ export function receiveUpload(req: IncomingMessage, form: BodyForm, options: Rec
   return form === 'json' ? receiveJsonUpload(req, options) : receiveMultipart(req, options);
 }
 
-function receiveMultipart(req: IncomingMessage, { kind, onBytes, onFileChunk, onReady }: ReceiveOptions): Promise<ReceivedUpload> {
+function receiveMultipart(
+  req: IncomingMessage,
+  { kind, onBytes, onFileChunk, onReady }: ReceiveOptions,
+): Promise<ReceivedUpload> {
   return streamBody<ReceivedUpload>(req, onBytes, (settle) => {
     let parser: busboy.Busboy;
     try {
@@ -297,7 +308,8 @@ function receiveMultipart(req: IncomingMessage, { kind, onBytes, onFileChunk, on
         fileEnded = true;
       });
       guard(() => {
-        if (name !== 'file') throw new HttpError(400, { file: [`unexpected file field '${name}': send the PDF as 'file'`] });
+        if (name !== 'file')
+          throw new HttpError(400, { file: [`unexpected file field '${name}': send the PDF as 'file'`] });
         const type = info.mimeType.toLowerCase();
         if (type !== '' && !PDF_TYPES.has(type)) throw unsupportedType(type);
         fileName = info.filename || 'upload.pdf';
@@ -329,7 +341,10 @@ function receiveMultipart(req: IncomingMessage, { kind, onBytes, onFileChunk, on
   });
 }
 
-function receiveJsonUpload(req: IncomingMessage, { kind, onBytes, onFileChunk, onReady }: ReceiveOptions): Promise<ReceivedUpload> {
+function receiveJsonUpload(
+  req: IncomingMessage,
+  { kind, onBytes, onFileChunk, onReady }: ReceiveOptions,
+): Promise<ReceivedUpload> {
   const declared = contentLength(req);
   if (declared !== undefined && declared > MAX_JSON_UPLOAD_BYTES) {
     discardRest(req);
@@ -346,7 +361,8 @@ function receiveJsonUpload(req: IncomingMessage, { kind, onBytes, onFileChunk, o
       field(name, value) {
         if (name === 'file') throw new HttpError(400, { file: ['file is required: the base64-encoded PDF'] });
         if (name === 'fileName') {
-          if (typeof value !== 'string' || value.trim() === '') throw new HttpError(400, { fileName: ['fileName is required'] });
+          if (typeof value !== 'string' || value.trim() === '')
+            throw new HttpError(400, { fileName: ['fileName is required'] });
           // Only the base name: a client may send a local path.
           fileName = value.split(/[\\/]/).pop() as string;
         } else if (name === 'fileType') {
@@ -376,7 +392,13 @@ function receiveJsonUpload(req: IncomingMessage, { kind, onBytes, onFileChunk, o
         if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
         const tail = probe.finish();
         onReady?.();
-        settle.resolve({ form: 'json', fileName: fileName as string, size: probe.size, tail, ...(extractions && { extractions }) });
+        settle.resolve({
+          form: 'json',
+          fileName: fileName as string,
+          size: probe.size,
+          tail,
+          ...(extractions && { extractions }),
+        });
       },
     };
   });
@@ -423,4 +445,3 @@ export function readBody(
     };
   });
 }
-

@@ -35,7 +35,11 @@ export interface Counts {
 
 /** A file that failed: its upload or local check, or (uploaded, with --wait) its processing. */
 function isFailure(file: FileReport): boolean {
-  return file.outcome === 'failed' || file.outcome === 'would fail' || (file.outcome === 'uploaded' && file.reason !== undefined);
+  return (
+    file.outcome === 'failed' ||
+    file.outcome === 'would fail' ||
+    (file.outcome === 'uploaded' && file.reason !== undefined)
+  );
 }
 
 /** `%`, CR and LF in a workflow command's message (the runner decodes them back). */
@@ -90,8 +94,19 @@ function cell(text: string | undefined): string {
 
 /** The step summary: the counts, then one row per file. */
 export function stepSummary(title: string, countsLine: string, files: readonly FileReport[]): string {
-  const rows = files.map((file) => `| ${cell(file.path)} | ${file.outcome} | ${cell(file.record)} | ${cell(file.reason?.split('\n')[0])} |`);
-  return [`### ${title}`, '', countsLine, '', '| File | Outcome | Record | Reason |', '| --- | --- | --- | --- |', ...rows, ''].join('\n') + '\n';
+  const rows = files.map(
+    (file) => `| ${cell(file.path)} | ${file.outcome} | ${cell(file.record)} | ${cell(file.reason?.split('\n')[0])} |`,
+  );
+  return `${[
+    `### ${title}`,
+    '',
+    countsLine,
+    '',
+    '| File | Outcome | Record | Reason |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n')}\n`;
 }
 
 /** `name=value` lines for $GITHUB_OUTPUT; an id keeps only characters that cannot start a line or a command. */
@@ -119,7 +134,9 @@ const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3
 /** JUnit XML: one testcase per file, a failure with its reason, a skip as skipped. */
 export function junitXml(suite: string, files: readonly FileReport[], totalMs: number): string {
   const failures = files.filter(isFailure).length;
-  const skipped = files.filter((f) => f.outcome === 'skipped' || f.outcome === 'would skip' || f.outcome === 'not started').length;
+  const skipped = files.filter(
+    (f) => f.outcome === 'skipped' || f.outcome === 'would skip' || f.outcome === 'not started',
+  ).length;
   const counts = `tests="${files.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(totalMs)}"`;
   const cases = files.map((file) => {
     const open = `    <testcase classname="${xml(suite)}" name="${xml(file.path)}" time="${seconds(file.ms)}"`;
@@ -155,9 +172,12 @@ export function refuseLinkedReport(path: string): void {
     return;
   }
   if (linked) {
-    throw new UsageError(`refusing to write the report ${path}: it is a symbolic link, and pds does not write through one`, {
-      details: [`remove the link (\`rm '${path}'\`), or name another file`],
-    });
+    throw new UsageError(
+      `refusing to write the report ${path}: it is a symbolic link, and pds does not write through one`,
+      {
+        details: [`remove the link (\`rm '${path}'\`), or name another file`],
+      },
+    );
   }
 }
 
@@ -199,7 +219,10 @@ export async function writeBatchReports(env: NodeJS.ProcessEnv, stdout: Writable
     writes.push([path, () => appendFile(path, stepOutputs(report.counts, ids))]);
   }
   for (const { format, path } of report.reports) {
-    const text = format === 'junit' ? junitXml(report.title, report.files, report.totalMs) : `${JSON.stringify({ ...report.counts, files: report.records }, null, 2)}\n`;
+    const text =
+      format === 'junit'
+        ? junitXml(report.title, report.files, report.totalMs)
+        : `${JSON.stringify({ ...report.counts, files: report.records }, null, 2)}\n`;
     writes.push([
       path,
       () => {

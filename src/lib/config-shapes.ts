@@ -46,4 +46,6 @@ export interface ConfigFile {
 }
 
 /** What the keychain holds for a profile: its credential, of either kind. */
-export const STORED_SECRET_SHAPE = { object: { token: optionalString, oauth: { optional: OAUTH_CREDENTIALS_SHAPE } } } as const satisfies Shape;
+export const STORED_SECRET_SHAPE = {
+  object: { token: optionalString, oauth: { optional: OAUTH_CREDENTIALS_SHAPE } },
+} as const satisfies Shape;

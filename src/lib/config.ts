@@ -13,11 +13,16 @@ import { checkPrivate, writePrivateFile } from './private-files.js';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { checkOf, isPlainObject } from './shape.js';
-import { PROFILES_SHAPE, STORED_SECRET_SHAPE, type ConfigFile, type OAuthCredentials, type Profile } from './config-shapes.js';
+import {
+  PROFILES_SHAPE,
+  STORED_SECRET_SHAPE,
+  type ConfigFile,
+  type OAuthCredentials,
+  type Profile,
+} from './config-shapes.js';
 import { AuthError, PdsError, UsageError } from './errors.js';
 import { deleteSecret, readSecret, readSecretSync, writeSecret } from './auth/keychain.js';
 import type { GlobalFlags } from './global-flags.js';
-import type { ConfigKey } from './config-keys.js';
 import { parseFormat, type Format } from './output-formats.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:4010';
@@ -77,8 +82,10 @@ export class BrokenConfigError extends UsageError {
 
 function brokenConfigHelp(path: string, kind: BrokenConfigKind): string[] {
   const aside = `mv '${path}' '${path}.old'`;
-  if (kind === 'corrupt') return ['`pds auth login` replaces it (the broken file is kept beside it)', `or move it away: \`${aside}\``];
-  if (kind === 'directory' || kind === 'not a file' || kind === 'too large') return [`move it away: \`${aside}\`, then \`pds auth login\``];
+  if (kind === 'corrupt')
+    return ['`pds auth login` replaces it (the broken file is kept beside it)', `or move it away: \`${aside}\``];
+  if (kind === 'directory' || kind === 'not a file' || kind === 'too large')
+    return [`move it away: \`${aside}\`, then \`pds auth login\``];
   return [`make it readable: \`chmod u+rw '${path}'\`, or move it away: \`${aside}\``];
 }
 
@@ -120,12 +127,18 @@ function readConfigText(path: string): string {
     const info = fstatSync(fd);
     if (info.isDirectory()) throw new BrokenConfigError(path, 'directory', 'is a directory, not a file');
     if (!info.isFile()) throw new BrokenConfigError(path, 'not a file', `is ${fileKind(info)}, not a regular file`);
-    const tooLarge = (size: string) => new BrokenConfigError(path, 'too large', `is ${size}, far more than a config file holds (pds reads at most ${formatBytes(MAX_CONFIG_BYTES)})`);
+    const tooLarge = (size: string) =>
+      new BrokenConfigError(
+        path,
+        'too large',
+        `is ${size}, far more than a config file holds (pds reads at most ${formatBytes(MAX_CONFIG_BYTES)})`,
+      );
     if (info.size > MAX_CONFIG_BYTES) throw tooLarge(formatBytes(info.size));
     // Read to the end, not to the size fstat gave: the file may grow meanwhile, within the bound.
     const buffer = Buffer.allocUnsafe(MAX_CONFIG_BYTES + 1);
     let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, length);
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      read = readSync(fd, buffer, length, buffer.length - length, length);
     if (length > MAX_CONFIG_BYTES) throw tooLarge(`over ${formatBytes(MAX_CONFIG_BYTES)}`);
     return buffer.toString('utf8', 0, length);
   } finally {
@@ -138,7 +151,8 @@ function readError(path: string, error: unknown): ConfigRead {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return { file: { profiles: {} } };
   if (code === 'EISDIR') return { broken: new BrokenConfigError(path, 'directory', 'is a directory, not a file') };
-  if (code === 'EACCES' || code === 'EPERM') return { broken: new BrokenConfigError(path, 'unreadable', 'cannot be read: permission denied') };
+  if (code === 'EACCES' || code === 'EPERM')
+    return { broken: new BrokenConfigError(path, 'unreadable', 'cannot be read: permission denied') };
   return { broken: new BrokenConfigError(path, 'unreadable', `cannot be read: ${(error as Error).message}`) };
 }
 
@@ -192,9 +206,12 @@ export function readProfile(env: NodeJS.ProcessEnv, name: string, reading: Confi
     secret = readSecretSync(env, keychainAccount(env, name));
   } catch (error) {
     if (reading.keychainUnreadableAsEmpty) return profile;
-    throw new KeychainReadError(`the credential of profile ${name} is kept in the keychain, which cannot be read: ${(error as Error).message}`, {
-      details: ['sign in again: `pds auth login` (with --insecure-storage to keep it in the config file instead)'],
-    });
+    throw new KeychainReadError(
+      `the credential of profile ${name} is kept in the keychain, which cannot be read: ${(error as Error).message}`,
+      {
+        details: ['sign in again: `pds auth login` (with --insecure-storage to keep it in the config file instead)'],
+      },
+    );
   }
   return withSecret(profile, secret);
 }
@@ -217,7 +234,9 @@ function withSecret(profile: Profile, secret: string | undefined): Profile {
 }
 
 const secretOf = ({ token, oauth }: Profile): string | undefined =>
-  token === undefined && oauth === undefined ? undefined : JSON.stringify({ ...(token === undefined ? {} : { token }), ...(oauth === undefined ? {} : { oauth }) });
+  token === undefined && oauth === undefined
+    ? undefined
+    : JSON.stringify({ ...(token === undefined ? {} : { token }), ...(oauth === undefined ? {} : { oauth }) });
 
 /**
  * The profile as the file keeps it. With `credential_store: keychain` the credential goes to the
@@ -225,7 +244,13 @@ const secretOf = ({ token, oauth }: Profile): string | undefined =>
  * runner) leaves the credential in the file (0600), said through `warn`. Without it, an entry
  * left in the keychain by an earlier sign-in is removed: a credential lives in one place.
  */
-async function storeCredential(env: NodeJS.ProcessEnv, name: string, before: Profile, next: Profile, warn?: (line: string) => void): Promise<Profile> {
+async function storeCredential(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  before: Profile,
+  next: Profile,
+  warn?: (line: string) => void,
+): Promise<Profile> {
   const account = keychainAccount(env, name);
   const secret = secretOf(next);
   const { token: _token, oauth: _oauth, credential_store: store, ...rest } = next;
@@ -235,15 +260,24 @@ async function storeCredential(env: NodeJS.ProcessEnv, name: string, before: Pro
     try {
       // Unchanged and already there: no write. A credential coming from the file is written even
       // when it is the same (it moves to the keychain), or the file would point at nothing.
-      if (before.credential_store !== 'keychain' || secret !== secretOf(before)) await writeSecret(env, account, secret);
+      if (before.credential_store !== 'keychain' || secret !== secretOf(before))
+        await writeSecret(env, account, secret);
       return { ...rest, credential_store: 'keychain' };
     } catch (error) {
-      warn?.(`no keychain to keep the credential in (${(error as Error).message}): it is kept in ${configPath(env)} (mode 0600)`);
-      return { ...rest, ...(next.token === undefined ? {} : { token: next.token }), ...(next.oauth === undefined ? {} : { oauth: next.oauth }) };
+      warn?.(
+        `no keychain to keep the credential in (${(error as Error).message}): it is kept in ${configPath(env)} (mode 0600)`,
+      );
+      return {
+        ...rest,
+        ...(next.token === undefined ? {} : { token: next.token }),
+        ...(next.oauth === undefined ? {} : { oauth: next.oauth }),
+      };
     }
   }
   if (before.credential_store === 'keychain') {
-    await deleteSecret(env, account).catch((error: unknown) => warn?.(`could not remove the credential from the keychain: ${(error as Error).message}`));
+    await deleteSecret(env, account).catch((error: unknown) =>
+      warn?.(`could not remove the credential from the keychain: ${(error as Error).message}`),
+    );
   }
   const { credential_store: _store, ...file } = next;
   return file;
@@ -273,7 +307,11 @@ const LOCK_WAIT_MS = STALE_LOCK_MS + 1_000;
  * and host are kept beside it (config.json.lock-pid; the lock itself must stay empty to be
  * removed), to be named to whoever waits, and to tell a holder that is gone from one at work.
  */
-async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>, warn?: (line: string) => void): Promise<T> {
+async function withConfigLock<T>(
+  env: NodeJS.ProcessEnv,
+  work: () => Promise<T>,
+  warn?: (line: string) => void,
+): Promise<T> {
   await prepareConfigDir(env);
   const lockDir = `${configPath(env)}.lock`;
   const pidFile = `${lockDir}-pid`;
@@ -294,7 +332,11 @@ async function withConfigLock<T>(env: NodeJS.ProcessEnv, work: () => Promise<T>,
  * at once. A holder that left no pid (or is on another host) is waited for until its lock goes
  * stale (not refreshed for STALE_LOCK_MS), when proper-lockfile takes it over.
  */
-async function acquireConfigLock(path: string, lockDir: string, warn?: (line: string) => void): Promise<() => Promise<void>> {
+async function acquireConfigLock(
+  path: string,
+  lockDir: string,
+  warn?: (line: string) => void,
+): Promise<() => Promise<void>> {
   // CommonJS: its functions hang off the default export once bundled.
   const { default: lockfile } = await import('proper-lockfile');
   const deadline = Date.now() + LOCK_WAIT_MS;
@@ -302,7 +344,12 @@ async function acquireConfigLock(path: string, lockDir: string, warn?: (line: st
   let pause = 10;
   for (;;) {
     const seen = await lockHolder(lockDir);
-    if (seen?.pid !== undefined && seen.host === hostname() && !processAlive(seen.pid) && (await takeOverLock(lockDir, seen.pid))) {
+    if (
+      seen?.pid !== undefined &&
+      seen.host === hostname() &&
+      !processAlive(seen.pid) &&
+      (await takeOverLock(lockDir, seen.pid))
+    ) {
       warn?.(`took over the config lock of pid ${seen.pid}, which stopped without releasing it`);
     }
     try {
@@ -316,9 +363,12 @@ async function acquireConfigLock(path: string, lockDir: string, warn?: (line: st
       waiting = holder ?? {};
     }
     if (Date.now() >= deadline) {
-      throw new PdsError(`another pds is writing the config${holder?.pid ? ` (pid ${holder.pid})` : ''}; waited ${LOCK_WAIT_MS / 1000} s`, {
-        details: [`if no pds is running, remove the lock: \`rm -r '${lockDir}'\``],
-      });
+      throw new PdsError(
+        `another pds is writing the config${holder?.pid ? ` (pid ${holder.pid})` : ''}; waited ${LOCK_WAIT_MS / 1000} s`,
+        {
+          details: [`if no pds is running, remove the lock: \`rm -r '${lockDir}'\``],
+        },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
     pause = Math.min(250, Math.ceil(pause * 1.3));
@@ -331,7 +381,8 @@ interface LockHolder {
 }
 
 function describeHolder(holder: LockHolder | undefined): string {
-  if (holder?.pid === undefined) return `a process that did not say its pid (taken over if it does not refresh it within ${STALE_LOCK_MS / 1000} s)`;
+  if (holder?.pid === undefined)
+    return `a process that did not say its pid (taken over if it does not refresh it within ${STALE_LOCK_MS / 1000} s)`;
   return `pid ${holder.pid}${holder.host !== undefined && holder.host !== hostname() ? ` on ${holder.host}` : ''}`;
 }
 
@@ -342,7 +393,10 @@ async function lockHolder(lockDir: string): Promise<LockHolder | undefined> {
   } catch {
     return undefined;
   }
-  const [pid, host] = await readFile(`${lockDir}-pid`, 'utf8').then((text) => text.split('\n').map((line) => line.trim()), () => []);
+  const [pid, host] = await readFile(`${lockDir}-pid`, 'utf8').then(
+    (text) => text.split('\n').map((line) => line.trim()),
+    () => [],
+  );
   // A pid file without a host was written by an earlier pds, on this host.
   return pid !== undefined && /^\d+$/.test(pid) ? { pid, host: host || hostname() } : {};
 }
@@ -401,30 +455,34 @@ export async function updateProfile(
   /** Told when the lock of a process that died was taken over, or the keychain could not be used. */
   warn?: (line: string) => void,
 ): Promise<Profile> {
-  return withConfigLock(env, async () => {
-    const path = configPath(env);
-    const read = await readConfigAsync(path);
-    if ('broken' in read && (!replacing || read.broken.kind !== 'corrupt')) throw read.broken;
-    const profiles = 'broken' in read ? {} : { ...read.file.profiles };
-    const stored = profiles[name] ?? {};
-    const before =
-      stored.credential_store === 'keychain'
-        ? withSecret(stored, await readSecret(env, keychainAccount(env, name)).catch(() => undefined))
-        : stored;
-    const next = { ...(await change({ ...before })) };
-    if ('broken' in read && replacing) {
-      const aside = `${path}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-      await rename(path, aside);
-      replacing.movedAside(aside, read.broken);
-    }
-    for (const key of Object.keys(next) as (keyof Profile)[]) {
-      if (next[key] === undefined) delete next[key];
-    }
-    profiles[name] = await storeCredential(env, name, before, next, warn);
-    const kept = 'broken' in read ? {} : read.file;
-    await writePrivateFile(path, `${JSON.stringify({ ...kept, profiles }, null, '\t')}\n`, 'config file');
-    return next;
-  }, warn);
+  return withConfigLock(
+    env,
+    async () => {
+      const path = configPath(env);
+      const read = await readConfigAsync(path);
+      if ('broken' in read && (!replacing || read.broken.kind !== 'corrupt')) throw read.broken;
+      const profiles = 'broken' in read ? {} : { ...read.file.profiles };
+      const stored = profiles[name] ?? {};
+      const before =
+        stored.credential_store === 'keychain'
+          ? withSecret(stored, await readSecret(env, keychainAccount(env, name)).catch(() => undefined))
+          : stored;
+      const next = { ...(await change({ ...before })) };
+      if ('broken' in read && replacing) {
+        const aside = `${path}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        await rename(path, aside);
+        replacing.movedAside(aside, read.broken);
+      }
+      for (const key of Object.keys(next) as (keyof Profile)[]) {
+        if (next[key] === undefined) delete next[key];
+      }
+      profiles[name] = await storeCredential(env, name, before, next, warn);
+      const kept = 'broken' in read ? {} : read.file;
+      await writePrivateFile(path, `${JSON.stringify({ ...kept, profiles }, null, '\t')}\n`, 'config file');
+      return next;
+    },
+    warn,
+  );
 }
 
 export type { GlobalFlags };
@@ -471,7 +529,8 @@ export interface Settings {
  */
 function resolveFormat(flags: GlobalFlags, env: NodeJS.ProcessEnv): Format | undefined {
   const named = flags.format === undefined ? undefined : parseFormat(flags.format, '--format');
-  if (named && flags.json === true && named !== 'json') throw new UsageError(`--json and --format ${named} contradict each other: use one`);
+  if (named && flags.json === true && named !== 'json')
+    throw new UsageError(`--json and --format ${named} contradict each other: use one`);
   if (named) return named;
   if (flags.json === true || flags.jq !== undefined) return 'json';
   return env.PDS_FORMAT ? parseFormat(env.PDS_FORMAT, 'PDS_FORMAT') : undefined;
@@ -508,16 +567,27 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, read
   const token = pick(undefined, env.PDS_TOKEN || env.ROYALTYPORT_TOKEN, profile.token ?? profile.oauth?.access_token);
   // Name where a bad value came from: a stale profile value would otherwise look like a bad flag.
   const timeout = flags.timeout ?? profile.timeout ?? String(DEFAULT_TIMEOUT_SECONDS);
-  const seconds = parseTimeout(timeout, flags.timeout === undefined ? `timeout of profile ${profileName}` : '--timeout');
+  const seconds = parseTimeout(
+    timeout,
+    flags.timeout === undefined ? `timeout of profile ${profileName}` : '--timeout',
+  );
   const budget = pick(flags.retryBudget, env.PDS_RETRY_BUDGET, profile['retry-budget']);
   const budgetSeconds = budget
-    ? parseRetryBudget(budget.value, budget.source === 'flag' ? '--retry-budget' : budget.source === 'env' ? 'PDS_RETRY_BUDGET' : `retry-budget of profile ${profileName}`)
+    ? parseRetryBudget(
+        budget.value,
+        budget.source === 'flag'
+          ? '--retry-budget'
+          : budget.source === 'env'
+            ? 'PDS_RETRY_BUDGET'
+            : `retry-budget of profile ${profileName}`,
+      )
     : DEFAULT_RETRY_BUDGET_SECONDS;
   const allowHttp =
     flags.allowHttp === true ||
     (env.PDS_ALLOW_HTTP !== undefined && env.PDS_ALLOW_HTTP !== ''
       ? parseSwitch(env.PDS_ALLOW_HTTP, 'PDS_ALLOW_HTTP')
-      : profile['allow-http'] !== undefined && parseSwitch(profile['allow-http'], `allow-http of profile ${profileName}`));
+      : profile['allow-http'] !== undefined &&
+        parseSwitch(profile['allow-http'], `allow-http of profile ${profileName}`));
   const url = apiUrl?.value ?? DEFAULT_API_URL;
   checkApiUrl(url);
 
@@ -547,7 +617,8 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv, read
     settings.token = token.value;
     settings.tokenSource = token.source === 'env' ? 'env' : 'profile';
     if (token.source !== 'env' && profile.token === undefined && profile.oauth) settings.oauth = profile.oauth;
-    if (token.source !== 'env') settings.storedIn = profile.credential_store === 'keychain' ? 'keychain' : configPath(env);
+    if (token.source !== 'env')
+      settings.storedIn = profile.credential_store === 'keychain' ? 'keychain' : configPath(env);
   }
   if (format) settings.format = format;
   if (project) {
@@ -604,7 +675,9 @@ export function parseTimeout(value: string, where: string): number {
 export function parseRetryBudget(value: string, where: string): number {
   const seconds = value.trim() === '' ? NaN : Number(value);
   if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_RETRY_BUDGET_SECONDS) {
-    throw new UsageError(`invalid ${where} '${value}': expected a number of seconds from 0 (no retries) to ${MAX_RETRY_BUDGET_SECONDS}`);
+    throw new UsageError(
+      `invalid ${where} '${value}': expected a number of seconds from 0 (no retries) to ${MAX_RETRY_BUDGET_SECONDS}`,
+    );
   }
   return seconds;
 }

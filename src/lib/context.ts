@@ -1,7 +1,14 @@
 // The Context handed to every command: streams, resolved settings, the output layer, the API
 // client (created on first use), the clock and the Ctrl-C signal.
 import type { IO } from './io.js';
-import { DEFAULT_API_URL, DEFAULT_PROFILE, readConfig, resolveSettings, type GlobalFlags, type Settings } from './config.js';
+import {
+  DEFAULT_API_URL,
+  DEFAULT_PROFILE,
+  readConfig,
+  resolveSettings,
+  type GlobalFlags,
+  type Settings,
+} from './config.js';
 import { Output } from './output.js';
 import { HttpClient, RetryBudget } from './http.js';
 import { checkTransportSafety } from './http-safety.js';
@@ -12,7 +19,6 @@ import { VERSION } from './version.js';
 import type { Clock } from './clock.js';
 import { OAuthSession } from './auth/session.js';
 import { OAuthRequests } from './auth/requests.js';
-
 
 const USER_AGENT = `pds/${VERSION} node/${process.versions.node}`;
 
@@ -85,7 +91,8 @@ export class Context {
 
   /** Fails with exit 3 when there is no token: for a command that should stop before its other work. */
   requireToken(): void {
-    if (!this.settings.token) throw this.settings.keychainProblem ?? new AuthError('not logged in', { details: [SIGN_IN_HINT] });
+    if (!this.settings.token)
+      throw this.settings.keychainProblem ?? new AuthError('not logged in', { details: [SIGN_IN_HINT] });
   }
 
   /** The browser sign-in in use (not when PDS_TOKEN or a stored API token applies). */
@@ -119,7 +126,8 @@ export class Context {
     const make = () => {
       const baseUrl = overrides.apiUrl ?? this.settings.apiUrl;
       const token = overrides.token ?? this.settings.token;
-      const tokenSource = overrides.token !== undefined ? 'the token given' : tokenSourceName(this.settings, this.deps.env);
+      const tokenSource =
+        overrides.token !== undefined ? 'the token given' : tokenSourceName(this.settings, this.deps.env);
       // Refused here, before any connection: a bad token or a token bound for plain http sends nothing.
       checkTransportSafety({
         baseUrl,
@@ -141,7 +149,9 @@ export class Context {
         notice: (line: string) => this.output.warn(line),
         whileSlow: (work) => this.output.whileSlow('waiting for the service', work),
         ...(token ? { tokenSource } : {}),
-        ...(token && overrides.token === undefined ? { refusedHint: () => refusedTokenHint(this.settings, this.deps.env) } : {}),
+        ...(token && overrides.token === undefined
+          ? { refusedHint: () => refusedTokenHint(this.settings, this.deps.env) }
+          : {}),
         unreachableHint: unreachableHint(this.settings, baseUrl),
         retryBudget: this.retryBudget as RetryBudget,
       });
@@ -158,7 +168,8 @@ export class Context {
   async resolveProjectName(): Promise<void> {
     const given = this.settings.project?.trim();
     // A profile's project is stored by `pds use` as an id: only -p and PDS_PROJECT may hold a name.
-    if (given === undefined || given === '' || UUID_PATTERN.test(given) || this.settings.projectSource === 'profile') return;
+    if (given === undefined || given === '' || UUID_PATTERN.test(given) || this.settings.projectSource === 'profile')
+      return;
     // Without a token, or without an answer, the name stays as given: the command then says what
     // it would have said (not logged in, invalid project id), and a local one is not held up.
     if (!this.settings.token) return;
@@ -223,7 +234,12 @@ function tokenSourceName(settings: Settings, env: NodeJS.ProcessEnv): string {
  * most likely an emulator not started yet: the command that starts one there.
  */
 function unreachableHint(settings: Settings, baseUrl: string): string[] {
-  const source = { flag: '--api-url', env: 'PDS_API_URL', profile: `profile ${settings.profile} (\`pds config list\`)`, default: 'the built-in default' }[settings.apiUrlSource];
+  const source = {
+    flag: '--api-url',
+    env: 'PDS_API_URL',
+    profile: `profile ${settings.profile} (\`pds config list\`)`,
+    default: 'the built-in default',
+  }[settings.apiUrlSource];
   const url = new URL(baseUrl);
   if (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
     const port = url.port || '80';

@@ -26,7 +26,8 @@ const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 **
 export function parseSize(flag: string, value: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(value);
   const bytes = match ? Math.floor(Number(match[1]) * (UNITS[(match[2] ?? '').toLowerCase()] ?? 1)) : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`invalid ${flag} '${value}': expected a size such as 500M or 2G`);
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new UsageError(`invalid ${flag} '${value}': expected a size such as 500M or 2G`);
   return bytes;
 }
 
@@ -61,12 +62,17 @@ export interface SaveOptions {
 
 /** Whether a download link names a PDF: by its type, else by its name; a link naming neither is taken as one. */
 export function isPdf(link: Record<string, unknown>): boolean {
-  if (typeof link.fileType === 'string' && link.fileType !== '') return link.fileType.toLowerCase() === 'application/pdf';
+  if (typeof link.fileType === 'string' && link.fileType !== '')
+    return link.fileType.toLowerCase() === 'application/pdf';
   return typeof link.fileName !== 'string' || link.fileName === '' || /\.pdf$/i.test(link.fileName);
 }
 
 /** What every fetch from storage in a command shares: its Ctrl-C, its timeout as the idle limit, --verbose. */
-export function storageOptions(ctx: Context, force: boolean, maxBytes = DEFAULT_MAX_BYTES): Omit<SaveOptions, 'onBytes'> {
+export function storageOptions(
+  ctx: Context,
+  force: boolean,
+  maxBytes = DEFAULT_MAX_BYTES,
+): Omit<SaveOptions, 'onBytes'> {
   return {
     transport: createTransport(ctx.env),
     signal: ctx.signal,
@@ -154,7 +160,9 @@ export async function saveToFile(url: string, target: string, options: SaveOptio
         throw exists(target, existing, total);
       }
       const file = handle;
-      const bytes = await receive(response, total, request, options, (chunk) => file.write(chunk).then(() => undefined));
+      const bytes = await receive(response, total, request, options, (chunk) =>
+        file.write(chunk).then(() => undefined),
+      );
       await handle.close();
       handle = undefined;
       if (existing !== undefined && !options.force) {
@@ -177,7 +185,9 @@ export async function saveToFile(url: string, target: string, options: SaveOptio
 function cannotWrite(target: string, error: unknown): PdsError {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
   const meaning = error instanceof Error ? /^[A-Z]+: ([^,]+)/.exec(error.message)?.[1] : undefined;
-  return new PdsError(`cannot write ${target}${code ? `: ${code}` : ''}${meaning ? ` (${meaning})` : ''}`, { cause: error });
+  return new PdsError(`cannot write ${target}${code ? `: ${code}` : ''}${meaning ? ` (${meaning})` : ''}`, {
+    cause: error,
+  });
 }
 
 /** Fetches `url` to a stream (stdout): nothing is written until the first bytes prove a PDF. */
@@ -248,7 +258,11 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
   options.trace?.(`> GET ${target.origin}${target.pathname} (signed URL, sent without credentials)`);
   try {
     // Only these two headers: no Authorization, no cookie, nothing that names the user.
-    response = await options.transport(target, { method: 'GET', headers: { 'user-agent': options.userAgent, accept: 'application/pdf, */*' }, signal });
+    response = await options.transport(target, {
+      method: 'GET',
+      headers: { 'user-agent': options.userAgent, accept: 'application/pdf, */*' },
+      signal,
+    });
   } catch (error) {
     request.done();
     throw failure(error, options, { origin: target.origin, idled });
@@ -257,7 +271,8 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
   if (!response.ok) {
     request.done();
     const message = `the storage host ${target.origin} answered HTTP ${response.status}`;
-    if (response.status === 403) throw new StorageDeniedError(`${message}: the download URL expired or was refused`, { status: 403 });
+    if (response.status === 403)
+      throw new StorageDeniedError(`${message}: the download URL expired or was refused`, { status: 403 });
     throw new ServiceError(message, { status: response.status });
   }
   const header = response.headers.get('content-length');
@@ -284,7 +299,9 @@ async function receive(
       // a body without end, never fills the disk.
       const after = received + (pdf && head.length < PDF_MAGIC.length ? head.length : 0) + chunk.length;
       if (total !== undefined && after > total) {
-        throw new ServiceError(`the storage host sent more than the ${total} bytes it announced (Content-Length); pds stopped reading`);
+        throw new ServiceError(
+          `the storage host sent more than the ${total} bytes it announced (Content-Length); pds stopped reading`,
+        );
       }
       if (after > options.maxBytes) throw tooLarge(options, 'more arrived');
       if (pdf && head.length < PDF_MAGIC.length) {
@@ -304,7 +321,10 @@ async function receive(
     if (error instanceof ServiceError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code.startsWith('HPE_')) {
-      throw new ServiceError(`the storage host sent more than its answer announced, or not HTTP (${code}); pds stopped reading`, { cause: error });
+      throw new ServiceError(
+        `the storage host sent more than its answer announced, or not HTTP (${code}); pds stopped reading`,
+        { cause: error },
+      );
     }
     throw failure(error, options, { origin: request.origin, idled: request.idle(), received, total });
   }
@@ -340,11 +360,15 @@ function failure(
 export class TooLargeError extends ServiceError {}
 
 const tooLarge = ({ maxBytes, maxSizeHint }: SaveOptions, what: string): TooLargeError =>
-  new TooLargeError(`the download is larger than the ${maxSizeHint === undefined ? '' : '--max-size '}limit of ${formatBytes(maxBytes)} (${what}); pds stopped reading it`, {
-    details: maxSizeHint === undefined ? [] : [maxSizeHint],
-  });
+  new TooLargeError(
+    `the download is larger than the ${maxSizeHint === undefined ? '' : '--max-size '}limit of ${formatBytes(maxBytes)} (${what}); pds stopped reading it`,
+    {
+      details: maxSizeHint === undefined ? [] : [maxSizeHint],
+    },
+  );
 
-const notPdf = (): ServiceError => new ServiceError('the storage host sent a file that is not a PDF (it does not start with %PDF-)');
+const notPdf = (): ServiceError =>
+  new ServiceError('the storage host sent a file that is not a PDF (it does not start with %PDF-)');
 
 function exists(target: string, size: number, remote: number): UsageError {
   return new UsageError(`${target} exists (${formatBytes(size)}; the download is ${formatBytes(remote)})`, {

@@ -27,7 +27,10 @@ export class PdsError extends Error {
   /** The service's id of the failed request (`x-request-id` or `request-id`), for its support. */
   requestId?: string;
 
-  constructor(message: string, options: { details?: string[]; status?: number; cause?: unknown; requestId?: string } = {}) {
+  constructor(
+    message: string,
+    options: { details?: string[]; status?: number; cause?: unknown; requestId?: string } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.details = options.details ?? [];
@@ -80,7 +83,10 @@ export class ServiceError extends PdsError {}
 export function asPdsError(error: unknown): PdsError {
   if (error instanceof PdsError) return error;
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
-  return new PdsError(error instanceof Error ? error.message : String(error), { ...(code ? { details: [code] } : {}), cause: error });
+  return new PdsError(error instanceof Error ? error.message : String(error), {
+    ...(code ? { details: [code] } : {}),
+    cause: error,
+  });
 }
 
 /**
@@ -92,7 +98,10 @@ export function errorFromResponse(status: number, body: unknown, fallback: strin
   const options = { details, status };
   if (status === 400 || status === 422) return new UsageError(message, options);
   if (status === 401) {
-    return new AuthError(message, { ...options, details: [...details, refusedHint ?? 'run `pds auth login` or set PDS_TOKEN'] });
+    return new AuthError(message, {
+      ...options,
+      details: [...details, refusedHint ?? 'run `pds auth login` or set PDS_TOKEN'],
+    });
   }
   if (status === 403) return new ForbiddenError(message, options);
   if (status === 404) return new NotFoundError(message, options);

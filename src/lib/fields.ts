@@ -6,7 +6,14 @@ import { UsageError } from './errors.js';
 
 /** `--fields` as given: comma-separated, blanks ignored, duplicates dropped. */
 export function parseFields(value: string): string[] {
-  const names = [...new Set(value.split(',').map((name) => name.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (names.length === 0) throw new UsageError('--fields needs at least one field name, e.g. --fields id,name');
   return names;
 }
@@ -21,11 +28,18 @@ export function schemaFields(schema: unknown, extra: readonly string[] = []): st
  * `--fields` against the fields a resource documents (`known`) and those its records hold
  * (`seen`): a name in neither is exit 2, listing both.
  */
-export function checkFields(requested: readonly string[], known: readonly string[], noun: string, seen: readonly string[] = []): void {
+export function checkFields(
+  requested: readonly string[],
+  known: readonly string[],
+  noun: string,
+  seen: readonly string[] = [],
+): void {
   const fields = [...new Set([...known, ...seen])];
   const unknown = requested.find((name) => !fields.includes(name));
   if (unknown !== undefined) {
-    throw new UsageError(`unknown field '${unknown}' for ${noun}`, { details: [`fields of ${noun}: ${fields.join(', ')}`] });
+    throw new UsageError(`unknown field '${unknown}' for ${noun}`, {
+      details: [`fields of ${noun}: ${fields.join(', ')}`],
+    });
   }
 }
 

@@ -20,8 +20,16 @@ export const STATEMENT_FORMATS: Readonly<Record<string, Format>> = {
   csv: { type: 'text/csv', magic: 'text' },
   tsv: TSV,
   tab: TSV,
-  txt: TEXT, cat: TEXT, roy: TEXT, crd: TEXT, prt: TEXT, p01: TEXT, gdf: TEXT,
-  '021': TEXT, '030': TEXT, '303': TEXT,
+  txt: TEXT,
+  cat: TEXT,
+  roy: TEXT,
+  crd: TEXT,
+  prt: TEXT,
+  p01: TEXT,
+  gdf: TEXT,
+  '021': TEXT,
+  '030': TEXT,
+  '303': TEXT,
   xlsx: { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', magic: 'zip' },
   xltx: { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.template', magic: 'zip' },
   xlsm: { type: 'application/vnd.ms-excel.sheet.macroenabled.12', magic: 'zip' },
@@ -37,7 +45,10 @@ export const STATEMENT_FORMATS: Readonly<Record<string, Format>> = {
 };
 
 /** The extensions in the service's own order (object keys put `303` first: it looks like an index). */
-export const STATEMENT_EXTENSIONS = 'csv tsv tab txt cat roy crd prt p01 gdf 021 030 303 xlsx xltx xlsm xls xlsb ods xml gz pdf asc dat cp9385146'.split(' ');
+export const STATEMENT_EXTENSIONS =
+  'csv tsv tab txt cat roy crd prt p01 gdf 021 030 303 xlsx xltx xlsm xls xlsb ods xml gz pdf asc dat cp9385146'.split(
+    ' ',
+  );
 
 export const PDF_FORMAT: Format = { type: 'application/pdf', magic: 'pdf' };
 
@@ -54,7 +65,10 @@ export function formatOf(kind: DocumentKind, fileName: string): Format | string 
   // The stager takes a name without an extension, as an opaque file.
   if (dot < 0) return OPAQUE;
   const ext = fileName.slice(dot + 1).toLowerCase();
-  return STATEMENT_FORMATS[ext] ?? `'.${ext}' is not a statement format the service takes; accepted: ${STATEMENT_EXTENSIONS.join(' ')}`;
+  return (
+    STATEMENT_FORMATS[ext] ??
+    `'.${ext}' is not a statement format the service takes; accepted: ${STATEMENT_EXTENSIONS.join(' ')}`
+  );
 }
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
@@ -66,9 +80,13 @@ const startsWith = (head: Uint8Array, magic: number[]): boolean => magic.every((
 export function magicProblem(format: Format, head: Uint8Array): string | undefined {
   switch (format.magic) {
     case 'pdf':
-      return Buffer.from(head.subarray(0, 5)).toString('latin1') === '%PDF-' ? undefined : 'not a PDF: the file does not start with %PDF-';
+      return Buffer.from(head.subarray(0, 5)).toString('latin1') === '%PDF-'
+        ? undefined
+        : 'not a PDF: the file does not start with %PDF-';
     case 'zip':
-      return startsWith(head, ZIP) ? undefined : 'not a spreadsheet: the file is not a zip package (as xlsx, xlsm, xltx, xlsb and ods are)';
+      return startsWith(head, ZIP)
+        ? undefined
+        : 'not a spreadsheet: the file is not a zip package (as xlsx, xlsm, xltx, xlsb and ods are)';
     case 'ole':
       return startsWith(head, OLE) ? undefined : 'not an Excel 97-2003 workbook (.xls): the file lacks its signature';
     case 'gzip':
@@ -83,21 +101,60 @@ export function magicProblem(format: Format, head: Uint8Array): string | undefin
 // ---- the upload context ----
 
 export const TARGET_FAMILIES = [
-  'recording_dsp_usage', 'recording_distribution', 'recording_contract_accounting',
-  'recording_neighbouring_rights', 'recording_direct_license', 'recording_jv_profit_share',
-  'publishing_collective_distribution', 'publishing_digital_mechanical', 'publishing_administration',
-  'publishing_direct_license', 'mixed_rights_settlement',
+  'recording_dsp_usage',
+  'recording_distribution',
+  'recording_contract_accounting',
+  'recording_neighbouring_rights',
+  'recording_direct_license',
+  'recording_jv_profit_share',
+  'publishing_collective_distribution',
+  'publishing_digital_mechanical',
+  'publishing_administration',
+  'publishing_direct_license',
+  'mixed_rights_settlement',
 ] as const;
 
 export const SCENARIO_FAMILIES = [
-  'distribution.general', 'distribution.label-services', 'distribution.diy', 'distribution.physical',
-  'jv.waterfall', 'license.recording-accounting', 'license.publishing-accounting', 'license.sync-sheet',
-  'license.sync-invoice', 'license.royalty-invoice', 'license.recoupment-invoice',
-  'dsp.general', 'dsp.spotify', 'dsp.soundcloud', 'dsp.meta', 'dsp.apple', 'dsp.youtube', 'dsp.tidal',
-  'dsp.tiktok', 'dsp.amazon', 'dsp.deezer', 'dsp.alibaba-taobao', 'dsp.awa', 'dsp.boomplay', 'dsp.iheart',
-  'dsp.kkbox', 'dsp.netease', 'dsp.pandora', 'dsp.peloton', 'dsp.resso', 'dsp.saavn', 'dsp.slacker',
-  'dsp.tencent', 'dsp.trebel', 'dsp.twitch',
-  'cmo.performance', 'cmo.mechanical', 'cmo.sync', 'cmo.neighbouring', 'cmo.publishing-aggregator',
+  'distribution.general',
+  'distribution.label-services',
+  'distribution.diy',
+  'distribution.physical',
+  'jv.waterfall',
+  'license.recording-accounting',
+  'license.publishing-accounting',
+  'license.sync-sheet',
+  'license.sync-invoice',
+  'license.royalty-invoice',
+  'license.recoupment-invoice',
+  'dsp.general',
+  'dsp.spotify',
+  'dsp.soundcloud',
+  'dsp.meta',
+  'dsp.apple',
+  'dsp.youtube',
+  'dsp.tidal',
+  'dsp.tiktok',
+  'dsp.amazon',
+  'dsp.deezer',
+  'dsp.alibaba-taobao',
+  'dsp.awa',
+  'dsp.boomplay',
+  'dsp.iheart',
+  'dsp.kkbox',
+  'dsp.netease',
+  'dsp.pandora',
+  'dsp.peloton',
+  'dsp.resso',
+  'dsp.saavn',
+  'dsp.slacker',
+  'dsp.tencent',
+  'dsp.trebel',
+  'dsp.twitch',
+  'cmo.performance',
+  'cmo.mechanical',
+  'cmo.sync',
+  'cmo.neighbouring',
+  'cmo.publishing-aggregator',
   'cmo.publishing-direct',
 ] as const;
 
@@ -141,12 +198,28 @@ export interface ContextInput {
  * nothing was given. Returns the problems instead when there are any, one per flag, for one
  * usage error naming them all. Contracts take tags only.
  */
-export function buildContext(kind: DocumentKind, input: ContextInput): { context?: Record<string, unknown>; problems: string[] } {
+export function buildContext(
+  kind: DocumentKind,
+  input: ContextInput,
+): { context?: Record<string, unknown>; problems: string[] } {
   const problems: string[] = [];
   const context: Record<string, unknown> = {};
-  const statementOnly = (['accountingPeriod', 'targetPeriod', 'currencyRoyalty', 'currencyTransaction', 'payee', 'payor', 'scenario', 'targetFamily'] as const).filter((key) => input[key] !== undefined);
+  const statementOnly = (
+    [
+      'accountingPeriod',
+      'targetPeriod',
+      'currencyRoyalty',
+      'currencyTransaction',
+      'payee',
+      'payor',
+      'scenario',
+      'targetFamily',
+    ] as const
+  ).filter((key) => input[key] !== undefined);
   if (kind === 'contract' && statementOnly.length > 0) {
-    problems.push(`contracts take --tag and --folder only; ${statementOnly.map(flagOf).join(', ')} ${statementOnly.length > 1 ? 'are' : 'is'} for statements`);
+    problems.push(
+      `contracts take --tag and --folder only; ${statementOnly.map(flagOf).join(', ')} ${statementOnly.length > 1 ? 'are' : 'is'} for statements`,
+    );
     return { problems };
   }
   for (const key of ['accountingPeriod', 'targetPeriod'] as const) {
@@ -185,19 +258,35 @@ const flagOf = (key: string): string =>
   key === 'scenario' ? '--scenario' : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** `--scenario` and `--target-family` go together (the service's classification has both). */
-function checkFamilies(input: ContextInput, problems: string[]): { scenarioFamily: string; targetFamily: string } | undefined {
+function checkFamilies(
+  input: ContextInput,
+  problems: string[],
+): { scenarioFamily: string; targetFamily: string } | undefined {
   const { scenario, targetFamily } = input;
   if (scenario === undefined && targetFamily === undefined) return undefined;
   const before = problems.length;
-  if (scenario === undefined || targetFamily === undefined) problems.push('--scenario and --target-family go together: give both');
+  if (scenario === undefined || targetFamily === undefined)
+    problems.push('--scenario and --target-family go together: give both');
   if (scenario !== undefined && !(SCENARIO_FAMILIES as readonly string[]).includes(scenario)) {
     problems.push(`unknown --scenario '${scenario}'; valid: ${SCENARIO_FAMILIES.join(', ')}`);
   }
   if (targetFamily !== undefined && !(TARGET_FAMILIES as readonly string[]).includes(targetFamily)) {
     problems.push(`unknown --target-family '${targetFamily}'; valid: ${TARGET_FAMILIES.join(', ')}`);
   }
-  return problems.length === before ? { scenarioFamily: scenario as string, targetFamily: targetFamily as string } : undefined;
+  return problems.length === before
+    ? { scenarioFamily: scenario as string, targetFamily: targetFamily as string }
+    : undefined;
 }
 
 /** The kinds of the knowledge graph's nodes (SERVICE-NOW.md). */
-export const KNOWLEDGE_KINDS = ['organization', 'team', 'person', 'process', 'decision', 'policy', 'principle', 'topic', 'question'] as const;
+export const KNOWLEDGE_KINDS = [
+  'organization',
+  'team',
+  'person',
+  'process',
+  'decision',
+  'policy',
+  'principle',
+  'topic',
+  'question',
+] as const;

@@ -8,7 +8,10 @@ import type { Example } from './verb.js';
 const EXIT_CODES: [string, string][] = [
   ['0', 'success (a list with no results is still 0)'],
   ['1', 'failure not covered below: server error after retries, network, unexpected answer'],
-  ['2', 'usage or invalid input: bad flag, bad id, unknown include or field, bad --jq expression, non-PDF, file too large, API 400'],
+  [
+    '2',
+    'usage or invalid input: bad flag, bad id, unknown include or field, bad --jq expression, non-PDF, file too large, API 400',
+  ],
   ['3', 'not authenticated: no token, API 401, a sign-in that cannot be refreshed'],
   ['4', 'forbidden: API 403 (the token is not scoped to the project)'],
   ['5', 'not found: API 404'],
@@ -33,7 +36,8 @@ const MIN_TERM_COLUMN = 12;
 function formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
   const width = this.helpWidth ?? 80;
   const column = Math.min(termWidth, Math.max(MIN_TERM_COLUMN, width - MIN_DESCRIPTION_WIDTH - 4));
-  if (helper.displayWidth(term) <= column || !description) return Help.prototype.formatItem.call(this, term, column, description, helper);
+  if (helper.displayWidth(term) <= column || !description)
+    return Help.prototype.formatItem.call(this, term, column, description, helper);
   return `  ${term}\n${Help.prototype.formatItem.call(this, '', column, description, helper)}`;
 }
 
@@ -50,7 +54,10 @@ function wrapper(width: number): Help {
 export function exitCodesText(width: number): string {
   const help = wrapper(width);
   const rows = EXIT_CODES.map(([code, meaning]) => help.formatItem(code, 3, meaning, help));
-  const note = help.boxWrap('`pds sandbox exec` exits with the last non-zero exit code of the commands it ran (0 if all succeed).', width);
+  const note = help.boxWrap(
+    '`pds sandbox exec` exits with the last non-zero exit code of the commands it ran (0 if all succeed).',
+    width,
+  );
   return `Exit codes of pds (scripts may rely on them):\n\n${rows.join('\n')}\n\n${note}\n`;
 }
 
@@ -113,7 +120,8 @@ const CUT_MARKER = '…';
  */
 function wrapCommand(line: string, columns: number): string {
   if (line.length + 2 <= columns) return `  ${line}`;
-  const fit = (text: string, room: number) => (text.length <= room ? text : `${text.slice(0, Math.max(room - 1, 1))}${CUT_MARKER}`);
+  const fit = (text: string, room: number) =>
+    text.length <= room ? text : `${text.slice(0, Math.max(room - 1, 1))}${CUT_MARKER}`;
   const rows: string[] = [];
   let current = '';
   for (const word of shellWords(line)) {
@@ -178,7 +186,9 @@ export function decorateHelp(program: Command, columns: () => number): void {
   const globalLine = (): string =>
     wrapper(columns()).boxWrap(
       `Global options: ${globalOptions(program)
-        .map((option) => (option.short && option.long ? `${option.short}, ${option.long}` : (option.long ?? option.short)))
+        .map((option) =>
+          option.short && option.long ? `${option.short}, ${option.long}` : (option.long ?? option.short),
+        )
         .join(', ')} (\`pds help options\` explains them)`,
       columns(),
     );
@@ -188,7 +198,8 @@ export function decorateHelp(program: Command, columns: () => number): void {
         minWidthToWrap: MIN_WIDTH_TO_WRAP,
         formatItem,
         showGlobalOptions: false,
-        formatHelp: (cmd, helper) => `${Help.prototype.formatHelp.call(helper, cmd, helper).trimEnd()}\n\n${globalLine()}\n`,
+        formatHelp: (cmd, helper) =>
+          `${Help.prototype.formatHelp.call(helper, cmd, helper).trimEnd()}\n\n${globalLine()}\n`,
       });
     }
     for (const sub of command.commands) visit(sub);
@@ -198,19 +209,25 @@ export function decorateHelp(program: Command, columns: () => number): void {
     'after',
     () =>
       `\n${wrapper(columns()).boxWrap(
-        'Run `pds help <command...>` for a command\'s options and examples, `pds help options` for the global options, `pds help exit-codes` for the exit codes; the README (README.md in the package) covers configuration, scripting and completion.',
+        "Run `pds help <command...>` for a command's options and examples, `pds help options` for the global options, `pds help exit-codes` for the exit codes; the README (README.md in the package) covers configuration, scripting and completion.",
         columns(),
       )}`,
   );
 }
 
-export const HELP_EXAMPLES: readonly Example[] = [['pds help contracts ls'], ['pds help options'], ['pds help exit-codes']];
+export const HELP_EXAMPLES: readonly Example[] = [
+  ['pds help contracts ls'],
+  ['pds help options'],
+  ['pds help exit-codes'],
+];
 
 /** `pds help [command...]`: the same page as `<command> --help`; `exit-codes` prints the table. */
 export function registerHelp(program: Command, write: (text: string) => void, columns: () => number): void {
   program
     .command('help')
-    .description('show help for a command, the global options (`pds help options`) or the exit codes (`pds help exit-codes`)')
+    .description(
+      'show help for a command, the global options (`pds help options`) or the exit codes (`pds help exit-codes`)',
+    )
     .argument('[command...]', 'a command, e.g. `contracts ls`; or options, or exit-codes')
     .addHelpText('after', examplesHelp(HELP_EXAMPLES))
     .action((words: string[]) => {
@@ -219,7 +236,8 @@ export function registerHelp(program: Command, write: (text: string) => void, co
         return;
       }
       if (words[0] === 'exit-codes') {
-        if (words.length > 1) throw new UsageError(`\`pds help exit-codes\` takes nothing more: '${words.slice(1).join(' ')}'`);
+        if (words.length > 1)
+          throw new UsageError(`\`pds help exit-codes\` takes nothing more: '${words.slice(1).join(' ')}'`);
         write(exitCodesText(columns()));
         return;
       }
@@ -234,7 +252,9 @@ export function registerHelp(program: Command, write: (text: string) => void, co
             .map((command) => command.name())
             .filter((name) => name !== 'help');
           throw new UsageError(`no help for '${words.join(' ')}': unknown command '${word}'`, {
-            details: [`commands${target === program ? '' : ` of ${pathOf(target)}`}: ${known.join(', ')}${target === program ? ', exit-codes' : ''}`],
+            details: [
+              `commands${target === program ? '' : ` of ${pathOf(target)}`}: ${known.join(', ')}${target === program ? ', exit-codes' : ''}`,
+            ],
           });
         }
         target = next;

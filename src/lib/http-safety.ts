@@ -11,7 +11,12 @@ export interface SafetyCheck {
   allowHttp: boolean;
 }
 
-const CHARACTER_NAMES: Record<string, string> = { '\n': 'a line feed', '\r': 'a carriage return', '\t': 'a tab', ' ': 'a space' };
+const CHARACTER_NAMES: Record<string, string> = {
+  '\n': 'a line feed',
+  '\r': 'a carriage return',
+  '\t': 'a tab',
+  ' ': 'a space',
+};
 
 export function checkTransportSafety({ baseUrl, token, tokenSource, allowHttp }: SafetyCheck): void {
   if (token !== undefined) {
@@ -20,13 +25,18 @@ export function checkTransportSafety({ baseUrl, token, tokenSource, allowHttp }:
     const bad = /[^\x21-\x7e]/.exec(token);
     if (bad) {
       const char = bad[0];
-      const name = CHARACTER_NAMES[char] ?? `the character U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-      throw new UsageError(`the token from ${tokenSource} contains ${name} (at position ${bad.index + 1}), which cannot be sent in an HTTP header`, {
-        details: ['set it again without it: `pds auth login --with-token`, or fix PDS_TOKEN'],
-      });
+      const name =
+        CHARACTER_NAMES[char] ?? `the character U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+      throw new UsageError(
+        `the token from ${tokenSource} contains ${name} (at position ${bad.index + 1}), which cannot be sent in an HTTP header`,
+        {
+          details: ['set it again without it: `pds auth login --with-token`, or fix PDS_TOKEN'],
+        },
+      );
     }
   }
-  if (token !== undefined) refusePlainHttp({ url: new URL(baseUrl), allowHttp, what: 'the token', instead: 'an https:// API URL' });
+  if (token !== undefined)
+    refusePlainHttp({ url: new URL(baseUrl), allowHttp, what: 'the token', instead: 'an https:// API URL' });
 }
 
 export interface PlainHttpCheck {

@@ -12,7 +12,7 @@ import { DEFAULT_RETRY_BUDGET_SECONDS } from './config.js';
 import {
   AuthError,
   InterruptedError,
-  PdsError,
+  type PdsError,
   RateLimitError,
   ServiceError,
   errorFromResponse,
@@ -154,7 +154,8 @@ export class HttpClient {
   url(path: string, query: Record<string, QueryValue> = {}): URL {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) {
-      if (value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0)) continue;
+      if (value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0))
+        continue;
       params.set(key, Array.isArray(value) ? value.join(',') : String(value));
     }
     const base = this.options.baseUrl.replace(/\/+$/, '') + path;
@@ -253,14 +254,20 @@ export class HttpClient {
       const outcome = await this.attempt(method, url, options, token);
       if (outcome.response?.ok) return outcome.response;
       const retryable = outcome.response ? isRetryableStatus(outcome.response.status) : outcome.retryable;
-      const failure = outcome.response ? await responseError(outcome.response, method, url, this.options.tokenSource, this.options.refusedHint) : outcome.error;
+      const failure = outcome.response
+        ? await responseError(outcome.response, method, url, this.options.tokenSource, this.options.refusedHint)
+        : outcome.error;
       if (!failure) throw new ServiceError('request failed');
       if (!retryable || !canRetry(outcome) || attempt >= this.options.maxRetries) throw failure;
       const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
       // A rate limit or a wait the service asked for is always said, with the limits it sent.
-      const asked = outcome.response !== undefined && (outcome.response.status === 429 || outcome.response.headers.get('retry-after') !== null);
+      const asked =
+        outcome.response !== undefined &&
+        (outcome.response.status === 429 || outcome.response.headers.get('retry-after') !== null);
       if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget, asked);
-      this.options.trace?.(`* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`);
+      this.options.trace?.(
+        `* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`,
+      );
       if (wait >= NOTICE_WAIT_MS || asked) {
         const limits = outcome.response ? rateLimitText(outcome.response) : '';
         const why = outcome.response?.status === 429 ? `rate limited${limits ? ` (${limits})` : ''}` : failure.message;
@@ -290,7 +297,10 @@ export class HttpClient {
       body = JSON.stringify(options.json);
     }
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
-    const { signal, release } = attemptSignal([this.options.signal, ...(options.signal ? [options.signal] : [])], timeoutMs);
+    const { signal, release } = attemptSignal(
+      [this.options.signal, ...(options.signal ? [options.signal] : [])],
+      timeoutMs,
+    );
     const started = Date.now();
     this.options.trace?.(`> ${method} ${maskUrl(url)}`);
     let answered = false;
@@ -305,7 +315,9 @@ export class HttpClient {
       if (!options.stream && response.ok) response = buffered(response, await response.text(MAX_BODY_BYTES));
       if (this.options.trace) {
         const limits = rateLimitText(response);
-        this.options.trace(`< ${response.status} ${response.statusText} (${Date.now() - started} ms${limits ? `, rate limit: ${limits}` : ''})`);
+        this.options.trace(
+          `< ${response.status} ${response.statusText} (${Date.now() - started} ms${limits ? `, rate limit: ${limits}` : ''})`,
+        );
       }
       // A stream is read by the caller, still under this signal, which lets go of Ctrl-C's signal
       // once the body is read (a listener left per upload would pile up over a batch).
@@ -339,16 +351,21 @@ export class HttpClient {
     if (error instanceof BodyTooLargeError) {
       trace(`< ${error.message}`);
       return {
-        error: new ServiceError(`the answer to ${method} ${url.pathname} is larger than ${error.limit / (1024 * 1024)} MiB: pds stopped reading it`, {
-          details: ['this is not an answer pds expects from the service; check --api-url'],
-        }),
+        error: new ServiceError(
+          `the answer to ${method} ${url.pathname} is larger than ${error.limit / (1024 * 1024)} MiB: pds stopped reading it`,
+          {
+            details: ['this is not an answer pds expects from the service; check --api-url'],
+          },
+        ),
         retryable: false,
       };
     }
     if (error instanceof BodyCutError || answered) {
       trace(`< the connection closed during the answer (${errorCode(error) ?? String(error)})`);
       return {
-        error: new ServiceError(`the connection closed before the answer was complete: ${method} ${url.pathname}`, { cause: error }),
+        error: new ServiceError(`the connection closed before the answer was complete: ${method} ${url.pathname}`, {
+          cause: error,
+        }),
         retryable: true,
       };
     }
@@ -356,10 +373,13 @@ export class HttpClient {
     trace(`< network error ${code ?? String(error)}`);
     if (error instanceof ThroughProxyError) {
       return {
-        error: new ServiceError(`cannot reach ${url.origin} through the proxy ${error.proxy}${code ? ` (${code})` : ''}`, {
-          details: ['check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY'],
-          cause: error,
-        }),
+        error: new ServiceError(
+          `cannot reach ${url.origin} through the proxy ${error.proxy}${code ? ` (${code})` : ''}`,
+          {
+            details: ['check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY'],
+            cause: error,
+          },
+        ),
         retryable: true,
       };
     }
@@ -433,7 +453,10 @@ class AttemptAbort implements AbortSource {
 function attemptSignal(sources: AbortSignal[], timeoutMs: number): { signal: AbortSource; release(): void } {
   const attempt = new AttemptAbort();
   const unfollow = sources.map((source) => follow(source, attempt));
-  const timer = timeoutMs > 0 ? setTimeout(() => attempt.abort(new DOMException('the request timed out', 'TimeoutError')), timeoutMs) : undefined;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => attempt.abort(new DOMException('the request timed out', 'TimeoutError')), timeoutMs)
+      : undefined;
   return {
     signal: attempt,
     release: () => {
@@ -575,7 +598,13 @@ async function readJson(response: HttpResponse): Promise<unknown> {
   }
 }
 
-async function responseError(response: HttpResponse, method: string, url: URL, tokenSource?: string, refusedHint?: () => string): Promise<PdsError> {
+async function responseError(
+  response: HttpResponse,
+  method: string,
+  url: URL,
+  tokenSource?: string,
+  refusedHint?: () => string,
+): Promise<PdsError> {
   let body: unknown;
   try {
     body = JSON.parse(await response.text(MAX_ERROR_BODY_BYTES));
@@ -587,7 +616,12 @@ async function responseError(response: HttpResponse, method: string, url: URL, t
     response.status === 407
       ? 'the proxy asks for credentials (HTTP 407): put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
       : `${method} ${url.pathname} failed with HTTP ${response.status}`;
-  const error = errorFromResponse(response.status, response.status === 407 ? undefined : body, fallback, response.status === 401 ? refusedHint?.() : undefined);
+  const error = errorFromResponse(
+    response.status,
+    response.status === 407 ? undefined : body,
+    fallback,
+    response.status === 401 ? refusedHint?.() : undefined,
+  );
   // A refused token: which one, since a stale PDS_TOKEN in the shell hides a fresh login.
   if (response.status === 401 && tokenSource) error.details.unshift(`the token in use is ${tokenSource}`);
   const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id');
@@ -595,7 +629,8 @@ async function responseError(response: HttpResponse, method: string, url: URL, t
   if (error instanceof RateLimitError) {
     const wait = askedDelay(response);
     const limits = rateLimitText(response);
-    if (wait !== undefined) error.details.push(`rate limited${limits ? ` (${limits})` : ''}: try again after ${Math.ceil(wait / 1000)} s`);
+    if (wait !== undefined)
+      error.details.push(`rate limited${limits ? ` (${limits})` : ''}: try again after ${Math.ceil(wait / 1000)} s`);
   }
   return error;
 }

@@ -42,7 +42,12 @@ export function processIO(): IO {
  * Color only where a person reads it: on a TTY, unless NO_COLOR or --no-color says otherwise;
  * FORCE_COLOR turns it on anywhere (FORCE_COLOR=0 off).
  */
-export function colorEnabled(stream: 'stdout' | 'stderr', io: IO, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
+export function colorEnabled(
+  stream: 'stdout' | 'stderr',
+  io: IO,
+  env: NodeJS.ProcessEnv,
+  noColorFlag: boolean,
+): boolean {
   if (noColorFlag) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
@@ -68,7 +73,9 @@ export interface MemoryIO extends IO {
   err(): string;
 }
 
-export function memoryIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: string | Buffer; columns?: number; rows?: number } = {}): MemoryIO {
+export function memoryIO(
+  options: { tty?: boolean; stdinTTY?: boolean; stdin?: string | Buffer; columns?: number; rows?: number } = {},
+): MemoryIO {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -107,7 +114,7 @@ export function memoryIO(options: { tty?: boolean; stdinTTY?: boolean; stdin?: s
 // pds's own annotations go out through writeWorkflowCommands, the one way around the guard.
 // A stream that is a terminal or a regular file is no runner's pipe, and is left alone.
 
-const LINE_END = /[\r\n]/;
+const _LINE_END = /[\r\n]/;
 /** White space .NET's TrimStart skips (a superset: JavaScript's \s, and NEL). */
 const COMMAND_START = /^[\s\u0085]*::/;
 const OLD_COMMAND = /##\[[^\]]*\]/;
@@ -144,7 +151,8 @@ class CommandGuard extends Writable {
     let out: Buffer;
     if (this.own.has(chunk)) {
       // A line left open would run into our command: it ends first. (An empty chunk is a flush.)
-      const open = this.pending.length > 0 && chunk.length > 0 ? Buffer.concat([this.pending, Buffer.from('\n')]) : this.pending;
+      const open =
+        this.pending.length > 0 && chunk.length > 0 ? Buffer.concat([this.pending, Buffer.from('\n')]) : this.pending;
       out = Buffer.concat([this.lines(open, true), chunk]);
     } else {
       out = this.lines(this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk, false);

@@ -67,7 +67,10 @@ type Answer = { output: string } | { error: { message: string; stderr?: unknown;
 /** Loads jq and compiles the expression against `null`; a bad expression is exit 2, before any request. */
 export async function compileJq(expression: string, limits: JqLimits): Promise<JqFilter> {
   const [{ Worker }, { createRequire }] = await Promise.all([import('node:worker_threads'), import('node:module')]);
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { jqPath: createRequire(import.meta.url).resolve('jq-web') } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { jqPath: createRequire(import.meta.url).resolve('jq-web') },
+  });
   // Idle between runs, the worker must not keep the process alive.
   worker.unref();
   const close = (): void => void worker.terminate();
@@ -92,7 +95,12 @@ export async function compileJq(expression: string, limits: JqLimits): Promise<J
         resolve(answer);
       };
       const timer = setTimeout(
-        () => stop(new UsageError(`--jq: the expression '${expression}' did not finish within ${limits.timeoutMs / 1000} s`, { details: ['raise the limit with --jq-timeout <seconds>'] })),
+        () =>
+          stop(
+            new UsageError(`--jq: the expression '${expression}' did not finish within ${limits.timeoutMs / 1000} s`, {
+              details: ['raise the limit with --jq-timeout <seconds>'],
+            }),
+          ),
         limits.timeoutMs,
       );
       if (limits.signal.aborted) return onAbort();
@@ -139,22 +147,32 @@ export async function compileJq(expression: string, limits: JqLimits): Promise<J
 }
 
 function exitCodeOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'exitCode' in error && typeof error.exitCode === 'number' ? error.exitCode : undefined;
+  return typeof error === 'object' && error !== null && 'exitCode' in error && typeof error.exitCode === 'number'
+    ? error.exitCode
+    : undefined;
 }
 
 /** jq's message as the error: `jq: error: syntax error, … at <top-level>, line 1:`, then its context lines. */
 function jqError(error: unknown): UsageError {
-  const stderr = typeof error === 'object' && error !== null && 'stderr' in error && typeof error.stderr === 'string' ? error.stderr : '';
+  const stderr =
+    typeof error === 'object' && error !== null && 'stderr' in error && typeof error.stderr === 'string'
+      ? error.stderr
+      : '';
   if (stderr !== '' && exitCodeOf(error) !== COMPILE_ERROR) {
     // A runtime error quotes the data (`error`, a value that does not fit): its line feeds are the
     // data's, not lines of jq's own, so it stays one message (the error handler shows them as \n).
-    return new UsageError(`--jq: ${stderr.replace(/\n+$/, '').replace(/^jq: error \(at [^)]*\)( \(not a string\))?: /, '')}`);
+    return new UsageError(
+      `--jq: ${stderr.replace(/\n+$/, '').replace(/^jq: error \(at [^)]*\)( \(not a string\))?: /, '')}`,
+    );
   }
-  const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+  const message =
+    typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
   const lines = (stderr || message)
     .split('\n')
     .map((line) => line.trimEnd())
     .filter((line) => line !== '' && !/^Non-zero exit code/.test(line) && !/^jq: \d+ compile errors?$/.test(line));
   const [first = 'jq failed', ...rest] = lines;
-  return new UsageError(`--jq: ${first.replace(/^jq: error: /, '').replace(/^jq: error \(at [^)]*\): /, '')}`, { details: rest });
+  return new UsageError(`--jq: ${first.replace(/^jq: error: /, '').replace(/^jq: error \(at [^)]*\): /, '')}`, {
+    details: rest,
+  });
 }

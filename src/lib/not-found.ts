@@ -3,7 +3,13 @@
 import type { Api } from './api/index.js';
 import { NotFoundError } from './errors.js';
 
-export async function notFoundIn(api: Api, what: string, id: string, projectId: string, cause: NotFoundError): Promise<NotFoundError> {
+export async function notFoundIn(
+  api: Api,
+  what: string,
+  id: string,
+  projectId: string,
+  cause: NotFoundError,
+): Promise<NotFoundError> {
   const options = { status: 404, cause };
   // When the project cannot be looked up, its id still says where.
   const name = await api.projects.get(projectId).then(

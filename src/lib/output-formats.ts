@@ -24,7 +24,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** One value as a CSV field (RFC 4180): nested values as compact JSON, quoted when needed. */
 export function csvCell(value: unknown, options: CsvOptions): string {
-  let text = value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text =
+    value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   if (!options.raw && FORMULA_START.test(text)) text = `'${text}`;
   if (options.safe) text = options.safe(text);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -86,7 +86,14 @@ export class Output {
     this.liveStderr = io.stderrIsTTY && (env.CI === undefined || env.CI === '' || env.CI === 'false');
     const format = settings.format ?? (settings.json ? 'json' : undefined);
     // -q (ids) gives way only to a data format: `-q --format table` still prints ids.
-    this.mode = format && (DATA_MODES.includes(format) || !settings.quiet) ? format : settings.quiet ? 'ids' : io.stdoutIsTTY ? 'table' : 'tsv';
+    this.mode =
+      format && (DATA_MODES.includes(format) || !settings.quiet)
+        ? format
+        : settings.quiet
+          ? 'ids'
+          : io.stdoutIsTTY
+            ? 'table'
+            : 'tsv';
     const wantsColor = (stream: 'stdout' | 'stderr') => colorEnabled(stream, io, env, settings.noColor);
     this.colorOut = !this.isData && wantsColor('stdout');
     this.colorErr = wantsColor('stderr');
@@ -150,7 +157,11 @@ export class Output {
     const options = this.csvOptions;
     let text = this.settings.csvBom ? UTF8_BOM : '';
     if (keys.length > 0) text += csvRow(keys, options);
-    for (const record of records) text += csvRow(keys.map((key) => record[key]), options);
+    for (const record of records)
+      text += csvRow(
+        keys.map((key) => record[key]),
+        options,
+      );
     this.io.stdout.write(text);
   }
 
@@ -161,7 +172,13 @@ export class Output {
       (async function* () {
         yield { items: [...records], page: 1, perPage: records.length };
       })(),
-      { columns: keys.map((key) => ({ header: key, value: (record) => record[key] })), id: (record) => textCell(record.id), noun: 'records', all: true, fields: keys },
+      {
+        columns: keys.map((key) => ({ header: key, value: (record) => record[key] })),
+        id: (record) => textCell(record.id),
+        noun: 'records',
+        all: true,
+        fields: keys,
+      },
     );
   }
 
@@ -250,7 +267,13 @@ export class Output {
     const { default: ora } = await import('ora');
     // discardStdin would put the terminal in raw mode, where Ctrl-C is a byte, not SIGINT: it
     // reached nobody, since ora adds its listener without resuming stdin. Cooked mode keeps Ctrl-C.
-    const spinner = ora({ text: safeText(text), stream: this.io.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    const spinner = ora({
+      text: safeText(text),
+      stream: this.io.stderr,
+      color: 'cyan',
+      isEnabled: true,
+      discardStdin: false,
+    }).start();
     this.drawing++;
     let stopped = false;
     return {
@@ -289,7 +312,15 @@ export class Output {
    * stands for all the work in flight; it is cleared when the last ends, or when a line is said.
    */
   async whileSlow<T>(text: string, work: Promise<T>): Promise<T> {
-    if (!this.liveStderr || !this.animates || zeroWidth(this.io.stderr) || this.settings.quiet || this.isData || this.io.paged) return work;
+    if (
+      !this.liveStderr ||
+      !this.animates ||
+      zeroWidth(this.io.stderr) ||
+      this.settings.quiet ||
+      this.isData ||
+      this.io.paged
+    )
+      return work;
     this.slowWork++;
     const timer = setTimeout(() => {
       if (this.drawing > 0 || this.waiting) return;
@@ -357,7 +388,9 @@ export class Output {
       for await (const page of pages) {
         const head = header ? '' : `${view.columns.map((c) => c.header.toUpperCase()).join('\t')}\n`;
         header = true;
-        out.write(head + page.items.map((item) => `${view.columns.map((c) => textCell(c.value(item))).join('\t')}\n`).join(''));
+        out.write(
+          head + page.items.map((item) => `${view.columns.map((c) => textCell(c.value(item))).join('\t')}\n`).join(''),
+        );
       }
     } else await this.tablePages(pages, view);
   }
@@ -368,14 +401,26 @@ export class Output {
    * page of a documented resource is still a column. The header waits for the first page, so a
    * request that fails leaves stdout empty; a list with no records is the header alone.
    */
-  private async csvPages<T extends object>(pages: AsyncIterable<ListPage<T>>, documented: readonly string[] = []): Promise<void> {
+  private async csvPages<T extends object>(
+    pages: AsyncIterable<ListPage<T>>,
+    documented: readonly string[] = [],
+  ): Promise<void> {
     let keys: string[] | undefined;
     for await (const page of pages) {
       if (page.items.length === 0) continue;
       const records = page.items as unknown as Record<string, unknown>[];
       if (keys) {
         const known = keys;
-        this.io.stdout.write(records.map((record) => csvRow(known.map((key) => record[key]), this.csvOptions)).join(''));
+        this.io.stdout.write(
+          records
+            .map((record) =>
+              csvRow(
+                known.map((key) => record[key]),
+                this.csvOptions,
+              ),
+            )
+            .join(''),
+        );
       } else {
         keys = this.fields ?? [...new Set([...documented, ...recordKeys(records)])];
         this.csv(records, keys);
@@ -428,8 +473,17 @@ export class Output {
       for (let r = 0; r < rows.length; r++) rows[r] = (rows[r] as string[]).filter((_, i) => shown[i]);
     }
     // The first column is the id: a cut id is useless, a cut name still reads.
-    const fits = view.columns.map((c, i): ColumnFit => c.fit ?? (i === 0 || c.header === 'id' ? 'copy' : c.date ? 'whole' : 'text'));
-    this.io.stdout.write(await this.table(view.columns.map((c) => c.header.toUpperCase()), rows, '', fits));
+    const fits = view.columns.map(
+      (c, i): ColumnFit => c.fit ?? (i === 0 || c.header === 'id' ? 'copy' : c.date ? 'whole' : 'text'),
+    );
+    this.io.stdout.write(
+      await this.table(
+        view.columns.map((c) => c.header.toUpperCase()),
+        rows,
+        '',
+        fits,
+      ),
+    );
     if (last) this.info(footer(last, count, view), 'dim');
   }
 
@@ -452,7 +506,10 @@ export class Output {
     }
     await this.prepareColor();
     const scalars = Object.entries(record).filter(([, value]) => !isRecordArray(value));
-    const nested = Object.entries(record).filter(([, value]) => isRecordArray(value)) as [string, Record<string, unknown>[]][];
+    const nested = Object.entries(record).filter(([, value]) => isRecordArray(value)) as [
+      string,
+      Record<string, unknown>[],
+    ][];
     if (this.mode === 'tsv') {
       for (const [key, value] of scalars) this.io.stdout.write(`${safeText(key)}\t${textCell(value)}\n`);
       for (const [key, value] of nested) this.io.stdout.write(`${safeText(key)}\t${safeText(JSON.stringify(value))}\n`);
@@ -467,9 +524,25 @@ export class Output {
       this.io.stdout.write(`\n${this.paint('bold', `${safeText(key)} (${items.length})`)}\n`);
       if (items.length === 0) continue;
       const headers = [...new Set(items.flatMap((item) => Object.keys(item)))];
-      const rows = items.map((item) => headers.map((h) => (looksLikeTimestamp(item[h]) ? readableDate(item[h]) : textCell(item[h]))));
-      const fits = headers.map((h): ColumnFit => (h === 'id' || h.endsWith('_id') ? 'copy' : items.some((item) => looksLikeTimestamp(item[h])) ? 'whole' : 'text'));
-      this.io.stdout.write(await this.table(headers.map((h) => safeText(h.toUpperCase())), rows, '  ', fits));
+      const rows = items.map((item) =>
+        headers.map((h) => (looksLikeTimestamp(item[h]) ? readableDate(item[h]) : textCell(item[h]))),
+      );
+      const fits = headers.map(
+        (h): ColumnFit =>
+          h === 'id' || h.endsWith('_id')
+            ? 'copy'
+            : items.some((item) => looksLikeTimestamp(item[h]))
+              ? 'whole'
+              : 'text',
+      );
+      this.io.stdout.write(
+        await this.table(
+          headers.map((h) => safeText(h.toUpperCase())),
+          rows,
+          '  ',
+          fits,
+        ),
+      );
     }
   }
 
@@ -496,7 +569,10 @@ export class Output {
       const total = () => columns.reduce((sum, i) => sum + (widths[i] ?? 0), 0);
       const text = columns.filter((i) => fitOf(i) === 'text');
       while (total() > room) {
-        const widest = text.reduce<number | undefined>((best, i) => (best === undefined || (widths[i] ?? 0) > (widths[best] ?? 0) ? i : best), undefined);
+        const widest = text.reduce<number | undefined>(
+          (best, i) => (best === undefined || (widths[i] ?? 0) > (widths[best] ?? 0) ? i : best),
+          undefined,
+        );
         if (widest === undefined || (widths[widest] ?? 0) <= floor) return false;
         widths[widest] = (widths[widest] ?? 0) - 1;
       }
@@ -542,7 +618,11 @@ export class Output {
     const lines = [line(headers, (text) => (text ? this.paint('bold', text) : text)), ...rows.map((row) => line(row))];
     // A command that does not fit a row is printed whole on a line of its own, in the rows' order.
     for (const i of below) {
-      lines.push('', prefix + this.paint('bold', headers[i] ?? ''), ...rows.flatMap((row) => (row[i] ? [prefix + row[i]] : [])));
+      lines.push(
+        '',
+        prefix + this.paint('bold', headers[i] ?? ''),
+        ...rows.flatMap((row) => (row[i] ? [prefix + row[i]] : [])),
+      );
     }
     return `${lines.join('\n')}\n`;
   }
@@ -589,7 +669,11 @@ async function* pickFromPages<T extends object>(
 
 /** `--fields`' columns: one per field, headed by its name; `…_at` fields are dates. */
 function fieldColumns(fields: readonly string[]): Column<Record<string, unknown>>[] {
-  return fields.map((name) => ({ header: name, value: (record) => record[name], ...(name.endsWith('_at') ? { date: true } : {}) }));
+  return fields.map((name) => ({
+    header: name,
+    value: (record) => record[name],
+    ...(name.endsWith('_at') ? { date: true } : {}),
+  }));
 }
 
 function footer(last: ListPage<unknown>, count: number, view: ListView<never>): string {
@@ -600,7 +684,6 @@ function footer(last: ListPage<unknown>, count: number, view: ListView<never>): 
   }
   return count >= last.perPage ? `page ${last.page} (more with --page ${last.page + 1} or --all)` : `page ${last.page}`;
 }
-
 
 /** Every key of the records, in the order first seen. */
 function recordKeys(records: readonly Record<string, unknown>[]): string[] {

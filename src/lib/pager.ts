@@ -37,9 +37,14 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
 export async function openPager(io: IO, env: NodeJS.ProcessEnv): Promise<Paging | undefined> {
   const command = pagerCommand(env);
   // The pager writes to the terminal itself: only the process's own stdout can be handed over.
-  if (command === undefined || !io.stdoutIsTTY || io.stdout !== process.stdout || !process.stdout.isTTY) return undefined;
+  if (command === undefined || !io.stdoutIsTTY || io.stdout !== process.stdout || !process.stdout.isTTY)
+    return undefined;
   const { default: stringWidth } = await import('string-width');
-  const pager = new PagerGate(io, env, command, { rows: process.stdout.rows || 24, columns: process.stdout.columns || io.columns, stringWidth });
+  const pager = new PagerGate(io, env, command, {
+    rows: process.stdout.rows || 24,
+    columns: process.stdout.columns || io.columns,
+    stringWidth,
+  });
   const gate = new Writable({ write: (chunk: Buffer, _encoding, done) => pager.writeOut(chunk, done) });
   const stderrGate = new Writable({ write: (chunk: Buffer, _encoding, done) => pager.writeErr(chunk, done) });
   return {
@@ -53,7 +58,10 @@ export async function openPager(io: IO, env: NodeJS.ProcessEnv): Promise<Paging 
     },
     async close() {
       // Everything written to the gate has reached it once its own queue is empty.
-      await Promise.all([new Promise<void>((resolve) => gate.end(resolve)), new Promise<void>((resolve) => stderrGate.end(resolve))]);
+      await Promise.all([
+        new Promise<void>((resolve) => gate.end(resolve)),
+        new Promise<void>((resolve) => stderrGate.end(resolve)),
+      ]);
       await pager.close();
     },
   };
@@ -199,7 +207,9 @@ class PagerGate {
     if ((code === 127 || code === 126) && this.sent && (this.state === 'paging' || this.state === 'ending')) {
       // The shell could not run the pager (not found, not executable): nothing was paged.
       this.state = 'direct';
-      this.io.stderr.write(`warning: the pager '${this.command}' could not be started (exit ${code}); printing directly\n`);
+      this.io.stderr.write(
+        `warning: the pager '${this.command}' could not be started (exit ${code}); printing directly\n`,
+      );
       for (const chunk of this.sent) this.io.stdout.write(chunk);
       this.sent = undefined;
       return;

@@ -29,15 +29,21 @@ export function checkPrivate(path: string, what: What): void {
   }
   const directory = what === 'config directory';
   if (info.isSymbolicLink()) {
-    throw new UnsafeFileError(`refusing the ${what} ${path}: it is a symbolic link, and pds does not read or write through one`, {
-      details: [`remove it (\`rm '${path}'\`), or put the file itself in its place`],
-    });
+    throw new UnsafeFileError(
+      `refusing the ${what} ${path}: it is a symbolic link, and pds does not read or write through one`,
+      {
+        details: [`remove it (\`rm '${path}'\`), or put the file itself in its place`],
+      },
+    );
   }
   const uid = process.getuid();
   if (info.uid !== uid && info.uid !== 0) {
-    throw new UnsafeFileError(`refusing the ${what} ${path}: it belongs to another user (uid ${info.uid}), who could have written it`, {
-      details: [`if it is yours: \`chown ${uid} '${path}'\`; otherwise remove it`],
-    });
+    throw new UnsafeFileError(
+      `refusing the ${what} ${path}: it belongs to another user (uid ${info.uid}), who could have written it`,
+      {
+        details: [`if it is yours: \`chown ${uid} '${path}'\`; otherwise remove it`],
+      },
+    );
   }
   const writable = [info.mode & 0o020 ? 'group' : '', info.mode & 0o002 ? 'others' : ''].filter(Boolean);
   if (writable.length > 0) {

@@ -15,17 +15,22 @@ const MAX_SUGGESTIONS = 3;
 export async function projectByName(name: string, api: Api): Promise<Project> {
   const projects = await api.projects.list();
   const exact = projects.filter((p) => p.name === name);
-  const matches = exact.length > 0 ? exact : projects.filter((p) => typeof p.name === 'string' && sameIgnoringCase(p.name, name));
+  const matches =
+    exact.length > 0 ? exact : projects.filter((p) => typeof p.name === 'string' && sameIgnoringCase(p.name, name));
   const [only] = matches;
   if (matches.length === 1 && only) return only;
   const line = (p: Project) => `${p.id}  ${p.name ?? ''}`;
   if (matches.length > 1) {
     throw new UsageError(`${matches.length} projects are named '${name}': use the id`, { details: matches.map(line) });
   }
-  if (projects.length === 0) throw new UsageError(`no project named '${name}'`, { details: ['this token reaches no projects'] });
+  if (projects.length === 0)
+    throw new UsageError(`no project named '${name}'`, { details: ['this token reaches no projects'] });
   const near = closest(name, projects);
   throw new UsageError(`no project named '${name}'`, {
-    details: [near.length > 0 ? 'did you mean:' : 'projects this token reaches:', ...(near.length > 0 ? near : projects).map((p) => `  ${line(p)}`)],
+    details: [
+      near.length > 0 ? 'did you mean:' : 'projects this token reaches:',
+      ...(near.length > 0 ? near : projects).map((p) => `  ${line(p)}`),
+    ],
   });
 }
 

@@ -18,8 +18,15 @@ export const uuid = z.string().check(z.regex(UUID_PATTERN, 'must be a UUID'));
  * number, checked; every documented field named, of any type (so the agents' tools list them), and
  * any other field kept. Typed as the documented form, whose fields are all optional and nullable.
  */
-function recordSchema<S extends { object: { readonly id: Shape; readonly [field: string]: Shape } }>(documented: S): z.ZodMiniType<ShapeType<S>> {
-  const fields = Object.fromEntries(Object.keys(documented.object).map((field): [string, Shape] => [field, field === 'id' ? documented.object.id : { optional: 'unknown' }]));
+function recordSchema<S extends { object: { readonly id: Shape; readonly [field: string]: Shape } }>(
+  documented: S,
+): z.ZodMiniType<ShapeType<S>> {
+  const fields = Object.fromEntries(
+    Object.keys(documented.object).map((field): [string, Shape] => [
+      field,
+      field === 'id' ? documented.object.id : { optional: 'unknown' },
+    ]),
+  );
   return schemaOf({ object: fields }) as unknown as z.ZodMiniType<ShapeType<S>>;
 }
 
@@ -61,7 +68,6 @@ export const StatementUpload = ContractUpload;
 export type ContractUpload = z.infer<typeof ContractUpload>;
 export type StatementUpload = z.infer<typeof StatementUpload>;
 
-
 // Processes (SPEC 4.10; SERVICE-NOW.md "Processes"): what `status`, `--watch` and `--wait` act on is
 // the staging stage, so only that is checked; ids, the extraction or processing run and the
 // deployed service's fields may come in any form, and commands read them through
@@ -102,7 +108,11 @@ export const StagingRetry = z.looseObject({ staging_id: z.union([z.int(), z.stri
 /** A tag: pds acts on its id and its text (`tag --add` merges with the tags a record has); the rest is shown as sent. */
 export const Tag = z.looseObject({ id: z.union([z.int(), z.string()]), tag: z.string() });
 export type Tag = z.infer<typeof Tag>;
-export const TagsPut = z.looseObject({ resource_id: z.union([z.int(), z.string()]), scope: z.string(), tags: z.array(Tag) });
+export const TagsPut = z.looseObject({
+  resource_id: z.union([z.int(), z.string()]),
+  scope: z.string(),
+  tags: z.array(Tag),
+});
 export type TagsPut = z.infer<typeof TagsPut>;
 
 /**
@@ -243,7 +253,9 @@ function buildSchema(shape: Shape): z.ZodMiniType {
   if ('array' in shape) return z.array(buildSchema(shape.array));
   if ('union' in shape) return z.union(shape.union.map(buildSchema));
   if ('record' in shape) return z.record(z.string(), buildSchema(shape.record));
-  return z.looseObject(Object.fromEntries(Object.entries(shape.object).map(([field, inner]) => [field, buildSchema(inner)])));
+  return z.looseObject(
+    Object.fromEntries(Object.entries(shape.object).map(([field, inner]) => [field, buildSchema(inner)])),
+  );
 }
 
 /** What the schema checks, as plain data (shape.ts), or null when it does more than check. */
@@ -281,7 +293,8 @@ export function shapeOf(schema: z.ZodMiniType): Shape | null {
     case 'record': {
       const key = def.keyType as z.ZodMiniType;
       const shape = inner('valueType');
-      if (!shape || key._zod.def.type !== 'string' || (key._zod.def as { checks?: unknown[] }).checks?.length) return null;
+      if (!shape || key._zod.def.type !== 'string' || (key._zod.def as { checks?: unknown[] }).checks?.length)
+        return null;
       return { record: shape };
     }
     case 'object': {

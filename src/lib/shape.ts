@@ -117,5 +117,7 @@ function build(shape: Exclude<Shape, string>): Check {
 
 /** A list as the service may send it: a plain array of records, or the paged envelope of them. */
 export function listShape(item: Shape): Shape {
-  return { union: [{ array: item }, { object: { items: { array: item }, total_count: 'int', page: 'int', per_page: 'int' } }] };
+  return {
+    union: [{ array: item }, { object: { items: { array: item }, total_count: 'int', page: 'int', per_page: 'int' } }],
+  };
 }

@@ -101,13 +101,17 @@ export interface TransportOptions {
   onProxy?(proxy: string): void;
 }
 
-type Request = (typeof import('node:http'))['request'];
+type Request = typeof import('node:http')['request'];
 
 export function createTransport(env: NodeJS.ProcessEnv, options: TransportOptions = {}): Transport {
   const agents = new Map<string, Promise<HttpAgent>>();
   // proxy-from-env reads process.env; a proxy set only in an injected env (tests) is ignored on purpose.
   const proxyFor = proxyConfigured(env)
-    ? import('proxy-from-env').then(({ getProxyForUrl }) => (url: URL) => getProxyForUrl(url.href))
+    ? import('proxy-from-env').then(
+        ({ getProxyForUrl }) =>
+          (url: URL) =>
+            getProxyForUrl(url.href),
+      )
     : Promise.resolve(() => '');
 
   const agentFor = (url: URL, proxy: string, fresh: boolean): Promise<HttpAgent> => {
@@ -126,7 +130,10 @@ export function createTransport(env: NodeJS.ProcessEnv, options: TransportOption
   const requestFor = (protocol: string): Promise<Request> => {
     let request = requests.get(protocol);
     if (!request) {
-      request = protocol === 'https:' ? import('node:https').then((module) => module.request) : import('node:http').then((module) => module.request);
+      request =
+        protocol === 'https:'
+          ? import('node:https').then((module) => module.request)
+          : import('node:http').then((module) => module.request);
       requests.set(protocol, request);
     }
     return request;
@@ -146,7 +153,13 @@ export function createTransport(env: NodeJS.ProcessEnv, options: TransportOption
  * One request on its way: the body is written once the connection is up, Ctrl-C or the timeout
  * (init.signal) destroys it, and the answer comes back as an HttpResponse.
  */
-function send(request: Request, url: URL, init: TransportRequest, agent: HttpAgent | false, proxy: string): Promise<HttpResponse> {
+function send(
+  request: Request,
+  url: URL,
+  init: TransportRequest,
+  agent: HttpAgent | false,
+  proxy: string,
+): Promise<HttpResponse> {
   const { signal } = init;
   return new Promise<HttpResponse>((resolve, reject) => {
     if (signal.aborted) {
@@ -242,7 +255,12 @@ function readAll(res: IncomingMessage, maxBytes: number): Promise<string> {
     return Promise.reject(new BodyTooLargeError(maxBytes));
   }
   // Destroyed before it was read (a timeout, a reset): the events that would say so have gone by.
-  if (res.destroyed) return Promise.reject(res.errored instanceof Error && ['AbortError', 'TimeoutError'].includes(res.errored.name) ? res.errored : new BodyCutError(res.errored));
+  if (res.destroyed)
+    return Promise.reject(
+      res.errored instanceof Error && ['AbortError', 'TimeoutError'].includes(res.errored.name)
+        ? res.errored
+        : new BodyCutError(res.errored),
+    );
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -251,7 +269,9 @@ function readAll(res: IncomingMessage, maxBytes: number): Promise<string> {
       if (settled) return;
       settled = true;
       // A timeout or Ctrl-C destroys the request with its own reason: leave that to the caller.
-      const own = error instanceof BodyTooLargeError || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
+      const own =
+        error instanceof BodyTooLargeError ||
+        (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
       reject(own ? error : new BodyCutError(error));
     };
     res.on('data', (chunk: Buffer) => {

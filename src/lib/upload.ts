@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { UploadProgressEvent } from './schemas.js';
 import { HEAD_BYTES, formatOf, magicProblem, type DocumentKind } from './formats.js';
@@ -104,7 +104,12 @@ export async function checkFile(path: string, kind: DocumentKind, fileName?: str
  * Checks a file already open (regular, size, format by name and first bytes), reading only from
  * `handle`: the upload then reads the same handle, so what is sent is what was checked.
  */
-export async function checkOpenFile(handle: FileHandle, arg: string, kind: DocumentKind, fileName: string): Promise<LocalUpload> {
+export async function checkOpenFile(
+  handle: FileHandle,
+  arg: string,
+  kind: DocumentKind,
+  fileName: string,
+): Promise<LocalUpload> {
   if (typeof formatOf(kind, fileName) === 'string') checkFormat(arg, kind, fileName, new Uint8Array());
   const info = await handle.stat();
   if (info.isDirectory()) throw new LocalFileError(arg, 'is a directory, not a file');
@@ -195,7 +200,8 @@ async function openSource(upload: LocalUpload): Promise<OpenSource> {
     return {
       size: source.data.length,
       async *chunks() {
-        for (let offset = 0; offset < source.data.length; offset += CHUNK_BYTES) yield source.data.subarray(offset, offset + CHUNK_BYTES);
+        for (let offset = 0; offset < source.data.length; offset += CHUNK_BYTES)
+          yield source.data.subarray(offset, offset + CHUNK_BYTES);
       },
       close: async () => undefined,
     };
@@ -232,7 +238,11 @@ async function openSource(upload: LocalUpload): Promise<OpenSource> {
 }
 
 /** A body that reports its first pull and each chunk's bytes as the transport takes them. */
-function countedBody(length: number, parts: () => AsyncGenerator<Uint8Array>, hooks: BodyHooks): AsyncIterable<Uint8Array> {
+function countedBody(
+  length: number,
+  parts: () => AsyncGenerator<Uint8Array>,
+  hooks: BodyHooks,
+): AsyncIterable<Uint8Array> {
   return {
     async *[Symbol.asyncIterator]() {
       let sent = 0;
@@ -258,7 +268,9 @@ export async function openMultipart(
   const source = await openSource(upload);
   const boundary = `----pds-${randomBytes(12).toString('hex')}`;
   const head = Buffer.from(
-    fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('') +
+    fields
+      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .join('') +
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; ${dispositionName(upload.fileName)}\r\n` +
       'Content-Type: application/pdf\r\n\r\n',
   );
@@ -278,7 +290,10 @@ export async function openMultipart(
 }
 
 /** The file's raw bytes as a re-iterable body (the signed-URL PUT), with its length. */
-export async function openRaw(upload: LocalUpload, hooks: BodyHooks = {}): Promise<{ body: AsyncIterable<Uint8Array>; length: number; close(): Promise<void> }> {
+export async function openRaw(
+  upload: LocalUpload,
+  hooks: BodyHooks = {},
+): Promise<{ body: AsyncIterable<Uint8Array>; length: number; close(): Promise<void> }> {
   const source = await openSource(upload);
   return { body: countedBody(source.size, () => source.chunks(), hooks), length: source.size, close: source.close };
 }
@@ -311,7 +326,9 @@ export async function readUploadAnswer(response: HttpResponse, hooks: AnswerHook
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new ServiceError(`the service answered the upload with a body that is neither JSON nor an event stream (${type || 'no content type'})`);
+      throw new ServiceError(
+        `the service answered the upload with a body that is neither JSON nor an event stream (${type || 'no content type'})`,
+      );
     }
   }
   let complete: { body: unknown } | undefined;
@@ -344,7 +361,9 @@ export async function readUploadAnswer(response: HttpResponse, hooks: AnswerHook
         if (complete || failure) break;
         // Comments and an endless unfinished event are bytes the parser may hold on to: bounded.
         if (pendingBytes > MAX_PENDING_EVENT_BYTES) {
-          throw new StreamTooLargeError(`the service sent more than ${MAX_PENDING_EVENT_BYTES / (1024 * 1024)} MiB of its event stream without an event`);
+          throw new StreamTooLargeError(
+            `the service sent more than ${MAX_PENDING_EVENT_BYTES / (1024 * 1024)} MiB of its event stream without an event`,
+          );
         }
       }
     }
@@ -373,7 +392,9 @@ function parseJson(text: string): unknown {
 /** An `error` event carries the error body of SPEC section 7, and a status when the service sends one. */
 function eventError(data: unknown): PdsError {
   const status =
-    typeof data === 'object' && data !== null && 'status' in data && typeof data.status === 'number' ? data.status : undefined;
+    typeof data === 'object' && data !== null && 'status' in data && typeof data.status === 'number'
+      ? data.status
+      : undefined;
   const fallback = 'the service reported an error during the upload';
   if (status !== undefined && status >= 400) return errorFromResponse(status, data, fallback);
   // No status: the message and field details still come from the standard error body.

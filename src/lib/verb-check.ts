@@ -87,5 +87,5 @@ function argValues(specs: readonly ArgSpec[], given: unknown): unknown[] | undef
   return values;
 }
 
-const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
-
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');

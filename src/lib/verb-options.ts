@@ -18,7 +18,11 @@ export function numeric(flag: string, spec: Extract<FlagSpec, { type: 'number' }
       const n = Number(value);
       const shaped = spec.integer ? /^\s*-?\d+\s*$/.test(value) : value.trim() !== '';
       if (!shaped || !Number.isFinite(n) || n < spec.min || (spec.max !== undefined && n > spec.max)) {
-        ctx.issues.push({ code: 'custom', input: value, message: `invalid ${flag} '${value}': expected ${kind}${rangeText(spec)}` });
+        ctx.issues.push({
+          code: 'custom',
+          input: value,
+          message: `invalid ${flag} '${value}': expected ${kind}${rangeText(spec)}`,
+        });
         return z.NEVER;
       }
       return n;
@@ -52,16 +56,25 @@ export function flagSchema(key: string, spec: FlagSpec): z.ZodMiniType {
     case 'boolean':
       return z.optional(z.boolean());
     case 'string': {
-      const text = spec.nonEmpty ? z.string().check(z.refine((value) => value.trim() !== '', { error: `invalid ${flag}: empty` })) : z.string();
+      const text = spec.nonEmpty
+        ? z.string().check(z.refine((value) => value.trim() !== '', { error: `invalid ${flag}: empty` }))
+        : z.string();
       return spec.required ? text : z.optional(text);
     }
     case 'list':
       // An array from commander (or an agent's tool call), or one string (a tool call).
-      return z.optional(z.pipe(z.union([z.string(), z.array(z.string())]), z.transform((values) => commaList(values))));
+      return z.optional(
+        z.pipe(
+          z.union([z.string(), z.array(z.string())]),
+          z.transform((values) => commaList(values)),
+        ),
+      );
     case 'repeated':
       return z._default(z.array(z.string()), () => []);
     case 'number':
-      return spec.default === undefined ? z.optional(numeric(flag, spec)) : z._default(numeric(flag, spec), spec.default);
+      return spec.default === undefined
+        ? z.optional(numeric(flag, spec))
+        : z._default(numeric(flag, spec), spec.default);
     case 'choice':
       return spec.default === undefined
         ? z.optional(choice(flag, spec.choices, spec.bare))

@@ -19,7 +19,12 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 /** The commander option of one flag of a definition. */
 export function commanderOption(key: string, spec: FlagSpec): Option {
   const name = flagName(key, spec);
-  const value = spec.type === 'boolean' ? '' : spec.type === 'choice' && spec.bare !== undefined ? ` [${spec.value}]` : ` <${spec.value}>`;
+  const value =
+    spec.type === 'boolean'
+      ? ''
+      : spec.type === 'choice' && spec.bare !== undefined
+        ? ` [${spec.value}]`
+        : ` <${spec.value}>`;
   const syntax = `${spec.short ? `-${spec.short}, ` : ''}${name}${value}`;
   const option = new Option(syntax, flagHelp(spec));
   if (spec.type === 'list' || spec.type === 'repeated') option.argParser(collect);
@@ -64,7 +69,8 @@ function configureVerb(command: Command, def: AnyVerb, runner: Runner): void {
     const globalNames = new Set(root.options.map((option) => option.attributeName()));
     const flags: Record<string, unknown> = {};
     const own: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(self.optsWithGlobals())) (globalNames.has(name) ? flags : own)[name] = value;
+    for (const [name, value] of Object.entries(self.optsWithGlobals()))
+      (globalNames.has(name) ? flags : own)[name] = value;
     const path: string[] = [];
     for (let current: Command | null = self; current; current = current.parent) path.unshift(current.name());
     checkExtraArguments(def, self, path.join(' '));
@@ -82,14 +88,20 @@ function checkExtraArguments(def: AnyVerb, self: Command, path: string): void {
   if (def.allowUnknownOptions || declared.some((arg) => arg.variadic) || self.args.length <= declared.length) return;
   const extra = self.args.slice(declared.length);
   if (declared.length === 0 && self.commands.length > 0) {
-    throw new UsageError(`unknown command '${extra[0]}' for '${path}'`, { details: [`commands of ${self.name()}: ${self.commands.map((c) => c.name()).join(', ')}`] });
+    throw new UsageError(`unknown command '${extra[0]}' for '${path}'`, {
+      details: [`commands of ${self.name()}: ${self.commands.map((c) => c.name()).join(', ')}`],
+    });
   }
   const optional = declared.some((arg) => !arg.required);
   const shown = declared.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`)).join(' ');
-  const takes = declared.length === 0 ? 'takes no arguments' : `takes ${optional ? 'at most ' : ''}${declared.length === 1 ? 'one argument' : `${declared.length} arguments`} (${shown})`;
+  const takes =
+    declared.length === 0
+      ? 'takes no arguments'
+      : `takes ${optional ? 'at most ' : ''}${declared.length === 1 ? 'one argument' : `${declared.length} arguments`} (${shown})`;
   const details = [...(def.extraArguments?.details ?? []), `see \`${path} --help\``];
   // A token typed where no argument goes is not echoed into a terminal's scrollback or a CI log.
-  if (def.extraArguments?.secret) throw new UsageError(`\`${path}\` ${takes} (${extra.length} given, not shown)`, { details });
+  if (def.extraArguments?.secret)
+    throw new UsageError(`\`${path}\` ${takes} (${extra.length} given, not shown)`, { details });
   const words = extra.map((word) => `'${safeText(word)}'`).join(', ');
   throw new UsageError(`extra argument${extra.length > 1 ? 's' : ''} ${words}: \`${path}\` ${takes}`, { details });
 }
@@ -106,7 +118,12 @@ export function registerNoun(program: Command, def: NounDef, runner: Runner): Co
       const [word] = self.args;
       if (word !== undefined) {
         throw new UsageError(`unknown command '${word}' for 'pds ${def.name}'`, {
-          details: [`commands of ${def.name}: ${def.verbs.filter((verb) => !verb.hidden).map((verb) => verb.name).join(', ')}`],
+          details: [
+            `commands of ${def.name}: ${def.verbs
+              .filter((verb) => !verb.hidden)
+              .map((verb) => verb.name)
+              .join(', ')}`,
+          ],
         });
       }
       self.outputHelp();

@@ -29,7 +29,15 @@ export type FlagSpec =
   | (FlagCommon & { type: 'list'; value: string })
   /** Repeatable, each value kept whole (`-H 'A: b, c'`). */
   | (FlagCommon & { type: 'repeated'; value: string })
-  | (FlagCommon & { type: 'number'; value: string; min: number; max?: number; integer?: boolean; seconds?: boolean; default?: number })
+  | (FlagCommon & {
+      type: 'number';
+      value: string;
+      min: number;
+      max?: number;
+      integer?: boolean;
+      seconds?: boolean;
+      default?: number;
+    })
   /**
    * One of `choices`. With `bare`, the value may be left out (`--skip-existing` or
    * `--skip-existing=content`) and then is `bare`.
@@ -116,9 +124,11 @@ export interface NounDef {
 export type AnyVerb = VerbDef;
 
 /** Keeps the literal types of a definition, from which its handler's options are derived. */
-export function verb<const F extends Record<string, FlagSpec> = {}, const A extends readonly ArgSpec[] = [], const X extends Record<string, unknown> = {}>(
-  def: VerbDef<F, A, X>,
-): VerbDef<F, A, X> {
+export function verb<
+  const F extends Record<string, FlagSpec> = {},
+  const A extends readonly ArgSpec[] = [],
+  const X extends Record<string, unknown> = {},
+>(def: VerbDef<F, A, X>): VerbDef<F, A, X> {
   return def;
 }
 
@@ -129,18 +139,18 @@ type FlagValue<S> = S extends { type: 'boolean'; negated: true }
     : S extends { type: 'list' }
       ? string[] | undefined
       : S extends { type: 'repeated' }
-      ? string[]
-      : S extends { type: 'number'; default: number }
-        ? number
-        : S extends { type: 'number' }
-          ? number | undefined
-          : S extends { type: 'choice'; choices: readonly (infer C)[]; default: string }
-            ? C
-            : S extends { type: 'choice'; choices: readonly (infer C)[] }
-              ? C | undefined
-              : S extends { required: true }
-                ? string
-                : string | undefined;
+        ? string[]
+        : S extends { type: 'number'; default: number }
+          ? number
+          : S extends { type: 'number' }
+            ? number | undefined
+            : S extends { type: 'choice'; choices: readonly (infer C)[]; default: string }
+              ? C
+              : S extends { type: 'choice'; choices: readonly (infer C)[] }
+                ? C | undefined
+                : S extends { required: true }
+                  ? string
+                  : string | undefined;
 
 type ArgValue<S> = S extends { variadic: true } ? string[] : S extends { required: true } ? string : string | undefined;
 
@@ -150,7 +160,8 @@ type ArgValues<A> = { -readonly [K in keyof A]: ArgValue<A[K]> };
 export type FlagValues<F> = { [K in keyof F]: FlagValue<F[K]> };
 
 /** The checked options a verb's `run` receives. */
-export type OptionsOf<D> = D extends VerbDef<infer F, infer A, infer X> ? { args: ArgValues<A> } & FlagValues<F> & X : never;
+export type OptionsOf<D> =
+  D extends VerbDef<infer F, infer A, infer X> ? { args: ArgValues<A> } & FlagValues<F> & X : never;
 
 /** `perPage` → `--per-page` (commander's attribute name, backwards). */
 export function flagName(key: string, spec: FlagSpec): string {
@@ -169,7 +180,8 @@ export function flagHelp(spec: FlagSpec): string {
   const facts: string[] = [];
   if (spec.type === 'number') facts.push(rangeText(spec));
   if (spec.type === 'choice') facts.push(spec.choices.join(', '));
-  if ((spec.type === 'number' || spec.type === 'choice') && spec.default !== undefined) facts.push(`default ${spec.default}`);
+  if ((spec.type === 'number' || spec.type === 'choice') && spec.default !== undefined)
+    facts.push(`default ${spec.default}`);
   return facts.length === 0 ? spec.help : `${spec.help} (${facts.join('; ')})`;
 }
 

@@ -21,7 +21,13 @@ export const SEED_CONTRACT_INCLUDES = [
   'compositions',
 ] as const;
 /** Every include the deployed service takes: the spec's and those SERVICE-NOW.md adds. */
-export const CONTRACT_INCLUDES = [...SEED_CONTRACT_INCLUDES, 'languages', 'commitments', 'relations', 'targets'] as const;
+export const CONTRACT_INCLUDES = [
+  ...SEED_CONTRACT_INCLUDES,
+  'languages',
+  'commitments',
+  'relations',
+  'targets',
+] as const;
 export type ContractInclude = (typeof CONTRACT_INCLUDES)[number];
 
 export const EXTRACTIONS = [
@@ -53,7 +59,13 @@ export const EXTRACTION_NAMES = EXTRACTIONS.map((name) => name.replace(/^extract
  */
 export function matchWord<W extends string>(given: string, words: readonly W[]): W | undefined {
   const lower = given.trim().toLowerCase();
-  const forms = new Set([lower, `${lower}s`, lower.replace(/s$/, ''), lower.replace(/y$/, 'ies'), lower.replace(/ies$/, 'y')]);
+  const forms = new Set([
+    lower,
+    `${lower}s`,
+    lower.replace(/s$/, ''),
+    lower.replace(/y$/, 'ies'),
+    lower.replace(/ies$/, 'y'),
+  ]);
   return words.find((word) => forms.has(word));
 }
 

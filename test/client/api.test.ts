@@ -29,19 +29,56 @@ describe('pds api', () => {
   });
 
   it('renders the answer in --format csv, ndjson and yaml, --paginate streamed', async () => {
-    const csv = await runCli(emulator, ['api', 'artists', '-f', 'projectId={project}', '-f', 'perPage=2', '--paginate', '--format', 'csv']);
+    const csv = await runCli(emulator, [
+      'api',
+      'artists',
+      '-f',
+      'projectId={project}',
+      '-f',
+      'perPage=2',
+      '--paginate',
+      '--format',
+      'csv',
+    ]);
     expect(csv.code).toBe(0);
     const lines = csv.stdout.split('\r\n');
     expect(lines[0]).toMatch(/^id,name,/);
-    expect(lines.length - 2).toBe(JSON.parse((await runCli(emulator, ['api', 'artists', '-f', 'projectId={project}', '--paginate', '--jq', 'length'])).stdout));
-    const ndjson = await runCli(emulator, ['api', 'artists', '-f', 'projectId={project}', '-f', 'perPage=3', '--paginate', '--format', 'ndjson']);
-    expect(ndjson.stdout.split('\n').filter(Boolean).every((line) => typeof JSON.parse(line).id === 'number' || typeof JSON.parse(line).id === 'string')).toBe(true);
+    expect(lines.length - 2).toBe(
+      JSON.parse(
+        (await runCli(emulator, ['api', 'artists', '-f', 'projectId={project}', '--paginate', '--jq', 'length']))
+          .stdout,
+      ),
+    );
+    const ndjson = await runCli(emulator, [
+      'api',
+      'artists',
+      '-f',
+      'projectId={project}',
+      '-f',
+      'perPage=3',
+      '--paginate',
+      '--format',
+      'ndjson',
+    ]);
+    expect(
+      ndjson.stdout
+        .split('\n')
+        .filter(Boolean)
+        .every((line) => typeof JSON.parse(line).id === 'number' || typeof JSON.parse(line).id === 'string'),
+    ).toBe(true);
     const yaml = await runCli(emulator, ['api', 'projects', '--format', 'yaml', '--jq', '.data[0] | {id}']);
     expect(yaml).toEqual({ code: 0, stdout: 'id: 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n', stderr: '' });
   });
 
   it('replaces {project} in the path and the query; -f is the query of a GET', async () => {
-    const result = await runCli(emulator, ['api', 'contracts?projectId={project}', '-f', 'perPage=1', '-f', 'includes=dates']);
+    const result = await runCli(emulator, [
+      'api',
+      'contracts?projectId={project}',
+      '-f',
+      'perPage=1',
+      '-f',
+      'includes=dates',
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).data).toHaveLength(1);
     await runCli(emulator, ['api', `projects/{project}`]);
@@ -52,11 +89,26 @@ describe('pds api', () => {
   });
 
   it('-X POST sends -f as a JSON body, and -H adds headers', async () => {
-    const result = await runCli(emulator, ['api', '-X', 'post', 'statements?projectId={project}', '-f', `file=${pdf}`, '-f', 'fileName=q1.pdf', '-H', 'X-Trace: abc']);
+    const result = await runCli(emulator, [
+      'api',
+      '-X',
+      'post',
+      'statements?projectId={project}',
+      '-f',
+      `file=${pdf}`,
+      '-f',
+      'fileName=q1.pdf',
+      '-H',
+      'X-Trace: abc',
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).data).toMatchObject({ staging_done: false });
     const [request] = emulator.requests;
-    expect(request).toMatchObject({ method: 'POST', path: '/v1/statements', upload: { fileName: 'q1.pdf', form: 'json' } });
+    expect(request).toMatchObject({
+      method: 'POST',
+      path: '/v1/statements',
+      upload: { fileName: 'q1.pdf', form: 'json' },
+    });
     expect(request?.headers['x-trace']).toBe('abc');
     expect(request?.headers['content-type']).toBe('application/json');
   });
@@ -65,9 +117,17 @@ describe('pds api', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pds-api-'));
     const file = join(dir, 'body.json');
     writeFileSync(file, JSON.stringify({ file: pdf, fileName: 'from-file.pdf' }));
-    expect((await runCli(emulator, ['api', '-X', 'POST', 'statements', '--input', file, '-f', 'projectId={project}'])).code).toBe(0);
+    expect(
+      (await runCli(emulator, ['api', '-X', 'POST', 'statements', '--input', file, '-f', 'projectId={project}'])).code,
+    ).toBe(0);
     const stdin = JSON.stringify({ file: pdf, fileName: 'from-stdin.pdf' });
-    expect((await runCli(emulator, ['api', '-X', 'POST', 'statements', '--input', '-', '-f', 'projectId={project}'], { stdin })).code).toBe(0);
+    expect(
+      (
+        await runCli(emulator, ['api', '-X', 'POST', 'statements', '--input', '-', '-f', 'projectId={project}'], {
+          stdin,
+        })
+      ).code,
+    ).toBe(0);
     expect(emulator.requests.map((r) => [r.query, r.upload?.fileName])).toEqual([
       [{ projectId: P }, 'from-file.pdf'],
       [{ projectId: P }, 'from-stdin.pdf'],
@@ -103,7 +163,15 @@ describe('pds api', () => {
   });
 
   it('--paginate follows a plain-array list and prints one array of every record', async () => {
-    const result = await runCli(emulator, ['api', 'artists', '-f', 'projectId={project}', '-f', 'perPage=50', '--paginate']);
+    const result = await runCli(emulator, [
+      'api',
+      'artists',
+      '-f',
+      'projectId={project}',
+      '-f',
+      'perPage=50',
+      '--paginate',
+    ]);
     expect(result.code).toBe(0);
     const all = JSON.parse(result.stdout) as { id: string }[];
     // The seed's 100 artists: two full pages, then an empty one ends the walk.
@@ -117,10 +185,20 @@ describe('pds api', () => {
     // processing ends, which would change the total between the two calls.
     const own = await testEmulator();
     try {
-      const total = (await runCli(own, ['api', 'statements?projectId={project}&perPage=1', '--jq', '.data.total_count'])).stdout;
+      const total = (
+        await runCli(own, ['api', 'statements?projectId={project}&perPage=1', '--jq', '.data.total_count'])
+      ).stdout;
       expect(Number(total)).toBeGreaterThan(100);
       own.requests.length = 0;
-      const result = await runCli(own, ['api', 'statements', '-f', 'projectId={project}', '--paginate', '--jq', '[length, (map(.id) | unique | length)] | @csv']);
+      const result = await runCli(own, [
+        'api',
+        'statements',
+        '-f',
+        'projectId={project}',
+        '--paginate',
+        '--jq',
+        '[length, (map(.id) | unique | length)] | @csv',
+      ]);
       expect(result).toEqual({ code: 0, stdout: `${total.trim()},${total.trim()}\n`, stderr: '' });
       expect(own.requests.map((r) => [r.method, r.path, r.query])).toEqual([
         ['GET', '/v1/statements', { projectId: P, page: '1', perPage: '100' }],
@@ -132,13 +210,22 @@ describe('pds api', () => {
   });
 
   it('--paginate pages from the page and perPage written in the path', async () => {
-    const every = JSON.parse((await runCli(emulator, ['api', 'artists?projectId={project}&perPage=100'])).stdout).data as { id: string }[];
+    const every = JSON.parse((await runCli(emulator, ['api', 'artists?projectId={project}&perPage=100'])).stdout)
+      .data as { id: string }[];
     emulator.requests.length = 0;
-    const result = await runCli(emulator, ['api', 'artists?projectId={project}&perPage=40&page=2', '--paginate', '--jq', 'map(.id) | [length, first, last] | @csv']);
+    const result = await runCli(emulator, [
+      'api',
+      'artists?projectId={project}&perPage=40&page=2',
+      '--paginate',
+      '--jq',
+      'map(.id) | [length, first, last] | @csv',
+    ]);
     expect(result).toEqual({ code: 0, stdout: `60,"${every[40]?.id}","${every[99]?.id}"\n`, stderr: '' });
     // Page 3 is short (20 of 40): the last. (Pages after it may have been asked for ahead, and cancelled.)
     const asked = sent().filter(([, , query]) => Number((query as { page: string }).page) <= 3);
-    expect(asked).toEqual([2, 3].map((page) => ['GET', '/v1/artists', { projectId: P, page: String(page), perPage: '40' }]));
+    expect(asked).toEqual(
+      [2, 3].map((page) => ['GET', '/v1/artists', { projectId: P, page: String(page), perPage: '40' }]),
+    );
   });
 
   it('--paginate ends like --all: a list that ignores page is exit 1 naming its pagination', async () => {
@@ -163,14 +250,36 @@ describe('pds api', () => {
     const contracts = emulator.state.data[P]?.contracts.length ?? 0;
     const statements = emulator.state.data[P]?.statements.length ?? 0;
     // Contracts come as a plain array: 10 a page, the last page is short.
-    const short = await runCli(emulator, ['api', 'contracts', '-f', 'projectId={project}', '-f', 'perPage=10', '--paginate', '--jq', 'length']);
+    const short = await runCli(emulator, [
+      'api',
+      'contracts',
+      '-f',
+      'projectId={project}',
+      '-f',
+      'perPage=10',
+      '--paginate',
+      '--jq',
+      'length',
+    ]);
     // Statements come in the paged envelope: the last page is full, and total_count says it is the last.
     const perPage = [50, 41, 40, 30, 25, 20, 10].find((size) => statements % size === 0) as number;
-    const total = await runCli(emulator, ['api', 'statements', '-f', 'projectId={project}', '-f', `perPage=${perPage}`, '--paginate', '--jq', 'length']);
+    const total = await runCli(emulator, [
+      'api',
+      'statements',
+      '-f',
+      'projectId={project}',
+      '-f',
+      `perPage=${perPage}`,
+      '--paginate',
+      '--jq',
+      'length',
+    ]);
     expect([short.code, short.stdout, total.code, total.stdout]).toEqual([0, `${contracts}\n`, 0, `${statements}\n`]);
     // Pages past the total are never asked for (a plain array has none: pages fetched ahead may be).
     const statementPages = Array.from({ length: statements / perPage }, (_, i) => String(i + 1));
-    expect(emulator.requests.filter((r) => r.path === '/v1/statements').map((r) => r.query.page)).toEqual(statementPages);
+    expect(emulator.requests.filter((r) => r.path === '/v1/statements').map((r) => r.query.page)).toEqual(
+      statementPages,
+    );
   });
 
   it('--paginate of something that is not a list is exit 2', async () => {
@@ -180,7 +289,10 @@ describe('pds api', () => {
   });
 
   it('errors and exit codes are those of every command', async () => {
-    expect(await runCli(emulator, ['api', 'contracts/nope?projectId={project}'])).toMatchObject({ code: 5, stdout: '' });
+    expect(await runCli(emulator, ['api', 'contracts/nope?projectId={project}'])).toMatchObject({
+      code: 5,
+      stdout: '',
+    });
     expect(await runCli(emulator, ['api', 'contracts'])).toMatchObject({ code: 2, stdout: '' });
     expect(await runCli(emulator, ['api', 'projects'], { token: 'wrong' })).toMatchObject({ code: 3, stdout: '' });
     expect(await runCli(emulator, ['api', 'projects'], { token: null })).toMatchObject({ code: 3, stdout: '' });
@@ -189,19 +301,34 @@ describe('pds api', () => {
   it('bad input is exit 2 and sends nothing', async () => {
     const cases: [string[], RegExp][] = [
       [['api', 'https://elsewhere.example/v1/projects'], /^error: give a path such as \/v1\/projects, not a URL/],
-      [['api', '-X', 'PATCH', 'projects'], /^error: invalid --method 'PATCH'\n {2}the service's methods: GET, POST, DELETE\n$/],
+      [
+        ['api', '-X', 'PATCH', 'projects'],
+        /^error: invalid --method 'PATCH'\n {2}the service's methods: GET, POST, DELETE\n$/,
+      ],
       [['api', 'projects', '-f', 'novalue'], /^error: invalid -f 'novalue': expected key=value\n$/],
       [['api', 'artists?perPage=2', '-f', 'perPage=3'], /^error: perPage is given twice: in the path and with -f\n$/],
-      [['api', 'projects', '-H', 'no colon'], /^error: invalid -H 'no colon': expected 'Name: value', in visible ASCII\n$/],
-      [['api', 'projects', '-H', 'Authorization: Basic abc'], /^error: -H cannot set Authorization: the token is the profile's \(pds auth login, or PDS_TOKEN\)\n$/],
+      [
+        ['api', 'projects', '-H', 'no colon'],
+        /^error: invalid -H 'no colon': expected 'Name: value', in visible ASCII\n$/,
+      ],
+      [
+        ['api', 'projects', '-H', 'Authorization: Basic abc'],
+        /^error: -H cannot set Authorization: the token is the profile's \(pds auth login, or PDS_TOKEN\)\n$/,
+      ],
       [['api', 'projects', '--input', '-'], /^error: --input sends a body: use it with -X POST or -X DELETE\n$/],
       [['api', '-X', 'POST', 'statements', '--input', '-'], /^error: --input \(stdin\) is not JSON: /],
-      [['api', '-X', 'POST', 'statements', '--input', '/nonexistent.json'], /^error: cannot read --input \/nonexistent.json: ENOENT\n$/],
+      [
+        ['api', '-X', 'POST', 'statements', '--input', '/nonexistent.json'],
+        /^error: cannot read --input \/nonexistent.json: ENOENT\n$/,
+      ],
       [['api', '-X', 'POST', 'statements', '--paginate'], /^error: --paginate follows the pages of a GET list\n$/],
       [['api', 'projects/{project}'], /^error: no project selected/],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli(emulator, args, { stdin: 'not json', ...(args.includes('{project}') || args.includes('projects/{project}') ? { project: null } : {}) });
+      const result = await runCli(emulator, args, {
+        stdin: 'not json',
+        ...(args.includes('{project}') || args.includes('projects/{project}') ? { project: null } : {}),
+      });
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(message);
@@ -215,7 +342,9 @@ describe('pds api', () => {
       expect((await runCli(flaky, ['api', 'projects'], { maxRetries: 2 })).code).toBe(1);
       expect(flaky.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
       flaky.requests.length = 0;
-      expect((await runCli(flaky, ['api', '-X', 'POST', `projects/${P}/sandbox/connect`], { maxRetries: 2 })).code).toBe(1);
+      expect(
+        (await runCli(flaky, ['api', '-X', 'POST', `projects/${P}/sandbox/connect`], { maxRetries: 2 })).code,
+      ).toBe(1);
       expect(flaky.requests.map((r) => r.method)).toEqual(['POST']);
     } finally {
       await flaky.close();

@@ -55,7 +55,9 @@ describe('pds auth login --web', () => {
 
     const page = await deliver(await decide(url, 'approve'));
     expect(page.status).toBe(200);
-    expect(page.text).toContain(`pds is signed in to ${emulator.url} as organization (2 projects). You can close this tab.`);
+    expect(page.text).toContain(
+      `pds is signed in to ${emulator.url} as organization (2 projects). You can close this tab.`,
+    );
     const result = await login;
     expect(result).toEqual({
       code: 0,
@@ -74,7 +76,15 @@ describe('pds auth login --web', () => {
       'GET /v1/projects 200',
     ]);
     const { oauth } = readProfiles(dir).default as { oauth: Record<string, string> };
-    expect(Object.keys(oauth).sort()).toEqual(['access_token', 'client_id', 'expires_at', 'issuer', 'refresh_token', 'revocation_endpoint', 'token_endpoint']);
+    expect(Object.keys(oauth).sort()).toEqual([
+      'access_token',
+      'client_id',
+      'expires_at',
+      'issuer',
+      'refresh_token',
+      'revocation_endpoint',
+      'token_endpoint',
+    ]);
     expect(oauth.issuer).toBe(emulator.url);
     expect(Date.parse(oauth.expires_at as string) - Date.now()).toBeGreaterThan(3500_000);
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
@@ -96,7 +106,8 @@ describe('pds auth login --web', () => {
       browser = captureBrowser();
       return url;
     };
-    const clientOf = () => (readProfiles(dir).default as { oauth_client: { issuer: string; client_id: string } }).oauth_client;
+    const clientOf = () =>
+      (readProfiles(dir).default as { oauth_client: { issuer: string; client_id: string } }).oauth_client;
     const first = await signIn();
     const registered = clientOf();
     expect(registered).toEqual({ issuer: emulator.url, client_id: first.searchParams.get('client_id') });
@@ -108,7 +119,11 @@ describe('pds auth login --web', () => {
     expect(second.searchParams.get('redirect_uri')).not.toBe(first.searchParams.get('redirect_uri'));
     // Not registered again: the authorization request is tried first, and taken (200).
     expect(paths().filter((line) => line.startsWith('POST /oauth/register'))).toEqual([]);
-    expect(paths().slice(0, 3)).toEqual(['GET /.well-known/oauth-protected-resource 200', 'GET /.well-known/oauth-authorization-server 200', 'GET /oauth/authorize 200']);
+    expect(paths().slice(0, 3)).toEqual([
+      'GET /.well-known/oauth-protected-resource 200',
+      'GET /.well-known/oauth-authorization-server 200',
+      'GET /oauth/authorize 200',
+    ]);
     expect((readProfiles(dir).default as { oauth: { client_id: string } }).oauth.client_id).toBe(registered.client_id);
 
     // A client the server does not know (400 before any consent) is replaced by a new registration.
@@ -120,7 +135,9 @@ describe('pds auth login --web', () => {
     expect(clientOf()).toEqual({ issuer: emulator.url, client_id: third.searchParams.get('client_id') });
 
     // A client of another issuer is not even tried.
-    writeProfiles(dir, { default: { oauth_client: { issuer: 'http://127.0.0.1:9', client_id: registered.client_id } } });
+    writeProfiles(dir, {
+      default: { oauth_client: { issuer: 'http://127.0.0.1:9', client_id: registered.client_id } },
+    });
     emulator.requests.length = 0;
     const fourth = await signIn();
     expect(paths().slice(2, 3)).toEqual(['POST /oauth/register 201']);
@@ -137,17 +154,27 @@ describe('pds auth login --web', () => {
     const replaced = (readProfiles(dir).default as { oauth: { refresh_token: string } }).oauth.refresh_token;
     emulator.requests.length = 0;
     expect((await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' })).code).toBe(0);
-    expect(readProfiles(dir).default).toEqual({ token: 'demo-org-token', project: 'kept', oauth_client: { issuer: emulator.url, client_id: expect.any(String) } });
+    expect(readProfiles(dir).default).toEqual({
+      token: 'demo-org-token',
+      project: 'kept',
+      oauth_client: { issuer: emulator.url, client_id: expect.any(String) },
+    });
     // The browser sign-in it replaced is revoked at the server, not left valid there.
     expect(paths()).toEqual(['GET /v1/projects 200', 'POST /oauth/revoke 200']);
     expect(emulator.oauth.grantActive(replaced)).toBe(false);
   });
 
   it('prints the URL instead with --no-browser, and takes --oauth-issuer and --client-id (real process)', async () => {
-    const client = emulator.oauth.register({ client_name: 'preregistered', redirect_uris: ['http://127.0.0.1/callback'] });
-    const login = startPds(['auth', 'login', '--web', '--no-browser', '--oauth-issuer', emulator.url, '--client-id', client.client_id], {
-      env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, BROWSER: browser.command, PDS_TOKEN: undefined },
+    const client = emulator.oauth.register({
+      client_name: 'preregistered',
+      redirect_uris: ['http://127.0.0.1/callback'],
     });
+    const login = startPds(
+      ['auth', 'login', '--web', '--no-browser', '--oauth-issuer', emulator.url, '--client-id', client.client_id],
+      {
+        env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, BROWSER: browser.command, PDS_TOKEN: undefined },
+      },
+    );
     await login.waitFor(/Waiting for the browser/);
     const printed = /Open this URL in a browser to sign in:\n {2}(\S+)\n/.exec(login.stderr())?.[1];
     const url = new URL(printed ?? '');
@@ -156,7 +183,10 @@ describe('pds auth login --web', () => {
     const result = await login.exited;
     expect(result.code).toBe(0);
     // No registration and no protected-resource metadata: the flags gave both; no browser started.
-    expect(paths().slice(0, 2)).toEqual(['GET /.well-known/oauth-authorization-server 200', 'GET /oauth/authorize 200']);
+    expect(paths().slice(0, 2)).toEqual([
+      'GET /.well-known/oauth-authorization-server 200',
+      'GET /oauth/authorize 200',
+    ]);
     await expect(browser.url(200)).rejects.toThrow('pds did not open a browser');
     expect((readProfiles(dir).default as { oauth: { client_id: string } }).oauth.client_id).toBe(client.client_id);
   });
@@ -176,7 +206,9 @@ describe('pds auth login --web', () => {
     login.child.stdin?.write(`${redirect.href}\n`);
     const result = await login.exited;
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`);
+    expect(result.stderr).toContain(
+      `Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
+    );
     expect(paths()).toContain('POST /oauth/token 200');
     expect(Object.keys(readProfiles(dir).default ?? {}).sort()).toEqual(['oauth', 'oauth_client']);
     // Nothing ever reached the loopback, and no browser was started.
@@ -218,14 +250,17 @@ describe('pds auth login --web', () => {
     });
 
     it('a code bound to another PKCE challenge', async () => {
-      await refused('the authorization server refused the code: code_verifier does not match the code_challenge (PKCE)', async (url) => {
-        // An approval of the same client and redirect, but for a challenge pds did not make.
-        const params = new URLSearchParams(url.searchParams);
-        params.set('code_challenge', pkcePair().challenge);
-        const other = new URL(url);
-        other.search = params.toString();
-        return decide(other, 'approve', params);
-      });
+      await refused(
+        'the authorization server refused the code: code_verifier does not match the code_challenge (PKCE)',
+        async (url) => {
+          // An approval of the same client and redirect, but for a challenge pds did not make.
+          const params = new URLSearchParams(url.searchParams);
+          params.set('code_challenge', pkcePair().challenge);
+          const other = new URL(url);
+          other.search = params.toString();
+          return decide(other, 'approve', params);
+        },
+      );
     });
 
     it('an expired code', async () => {
@@ -238,12 +273,15 @@ describe('pds auth login --web', () => {
     });
 
     it('a code already used', async () => {
-      await refused('the authorization server refused the code: authorization code already used; the tokens issued for it are revoked', async (url) => {
-        const callback = await decide(url, 'approve');
-        const code = emulator.oauth.codes.get(callback.searchParams.get('code') ?? '');
-        if (code) code.grant_id = 'grant_spent';
-        return callback;
-      });
+      await refused(
+        'the authorization server refused the code: authorization code already used; the tokens issued for it are revoked',
+        async (url) => {
+          const callback = await decide(url, 'approve');
+          const code = emulator.oauth.codes.get(callback.searchParams.get('code') ?? '');
+          if (code) code.grant_id = 'grant_spent';
+          return callback;
+        },
+      );
     });
   });
 
@@ -264,7 +302,9 @@ describe('pds auth login --web', () => {
     expect(result.code).toBe(0);
     const aside = readdirSync(dir).find((name) => name.startsWith('config.json.broken-')) as string;
     expect(readFileSync(join(dir, aside), 'utf8')).toBe(broken);
-    expect(result.stderr).toContain(`warning: the config file ${configFile()} is not valid JSON: moved it to ${join(dir, aside)}; logging in writes a new one\n`);
+    expect(result.stderr).toContain(
+      `warning: the config file ${configFile()} is not valid JSON: moved it to ${join(dir, aside)}; logging in writes a new one\n`,
+    );
     const stored = readProfiles(dir).default as { oauth: Record<string, string>; oauth_client: Record<string, string> };
     expect(stored.oauth_client).toEqual({ issuer: emulator.url, client_id: url.searchParams.get('client_id') });
     expect(stored.oauth.issuer).toBe(emulator.url);
@@ -296,7 +336,10 @@ describe('pds auth login --web', () => {
     let named = '';
     let url = '';
     const front: Server = createServer((req, res) => {
-      if (req.url === '/metadata') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resource: url, authorization_servers: [emulator.url] }));
+      if (req.url === '/metadata')
+        return res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ resource: url, authorization_servers: [emulator.url] }));
       if (req.url?.startsWith('/.well-known/')) return res.writeHead(404).end();
       res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${named}"` }).end('{}');
     });
@@ -325,7 +368,11 @@ describe('pds auth login --web', () => {
 
   it('exits 2 when both a token and --web are given', async () => {
     const result = await pds(['auth', 'login', '--web', '--with-token'], { stdin: 'x' });
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: sign in either with a browser (--web) or with a token (--with-token, --token), not both\n' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: sign in either with a browser (--web) or with a token (--with-token, --token), not both\n',
+    });
   });
 });
 
@@ -373,7 +420,12 @@ describe('a browser sign-in in use', () => {
     const result = await pds(['upload', 'contract', sample, '-q'], { project: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' });
     expect(result.code).toBe(0);
     // The mint of the signed-URL flow is what the service refused; the PUT goes to the storage host.
-    expect(paths()).toEqual(['POST /v1/contracts/uploads 401', 'POST /oauth/token 200', 'POST /v1/contracts/uploads 200', 'POST /v1/contracts/uploads/complete 200']);
+    expect(paths()).toEqual([
+      'POST /v1/contracts/uploads 401',
+      'POST /oauth/token 200',
+      'POST /v1/contracts/uploads 200',
+      'POST /v1/contracts/uploads/complete 200',
+    ]);
     expect(emulator.state.uploads.at(-1)?.file_name).toBe('sample.pdf');
   });
 
@@ -394,7 +446,15 @@ describe('a browser sign-in in use', () => {
   it('a reused (already rotated) refresh token: exit 3 with how to sign in again, nothing written', async () => {
     const { grant, oauth } = await signedIn(emulator, -1000);
     // Someone else spent the refresh token: the stored one is now a reuse, which revokes the grant.
-    expect((await tokenRequest(emulator, { grant_type: 'refresh_token', refresh_token: grant.refresh_token, client_id: grant.client_id })).status).toBe(200);
+    expect(
+      (
+        await tokenRequest(emulator, {
+          grant_type: 'refresh_token',
+          refresh_token: grant.refresh_token,
+          client_id: grant.client_id,
+        })
+      ).status,
+    ).toBe(200);
     emulator.requests.length = 0;
     const result = await pds(['projects', 'ls']);
     expect(result).toEqual({
@@ -423,20 +483,30 @@ describe('a browser sign-in in use', () => {
     expect(result.code).toBe(0);
     expect(paths()).toEqual(['GET /v1/projects 200']);
     expect(emulator.requests[0]?.headers.authorization).toBe('Bearer demo-project-token');
-    expect((await pds(['auth', 'token'], { env: { PDS_TOKEN: 'demo-project-token' } })).stdout).toBe('demo-project-token\n');
+    expect((await pds(['auth', 'token'], { env: { PDS_TOKEN: 'demo-project-token' } })).stdout).toBe(
+      'demo-project-token\n',
+    );
   });
 
   it('`config list` names the browser sign-in, its token masked', async () => {
     const { oauth } = await signedIn(emulator, 3600_000);
     const result = await pds(['config', 'list']);
-    expect(result).toEqual({ code: 0, stdout: `token\t${(oauth.access_token ?? '').slice(0, 4)}… (browser sign-in at ${emulator.url})\n`, stderr: '' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `token\t${(oauth.access_token ?? '').slice(0, 4)}… (browser sign-in at ${emulator.url})\n`,
+      stderr: '',
+    });
     expect(result.stdout).not.toContain(oauth.access_token);
   });
 
   it('logout revokes the grant at the server and forgets it locally', async () => {
     const { grant } = await signedIn(emulator, 3600_000, { project: 'kept' });
     const result = await pds(['auth', 'logout']);
-    expect(result).toEqual({ code: 0, stdout: '', stderr: `Logged out of ${emulator.url} (profile default); the sign-in is revoked at the server\n` });
+    expect(result).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `Logged out of ${emulator.url} (profile default); the sign-in is revoked at the server\n`,
+    });
     expect(paths()).toEqual(['POST /oauth/revoke 200']);
     expect(emulator.oauth.grantActive(grant.refresh_token)).toBe(false);
     expect(readProfiles(dir)).toEqual({ default: { project: 'kept' } });
@@ -448,7 +518,11 @@ describe('a browser sign-in in use', () => {
     await other.close();
     const result = await pds(['auth', 'logout'], { maxRetries: 0 });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`^warning: could not revoke the sign-in at ${oauth.issuer}: cannot reach ${oauth.issuer} \\(ECONNREFUSED\\)\\n`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^warning: could not revoke the sign-in at ${oauth.issuer}: cannot reach ${oauth.issuer} \\(ECONNREFUSED\\)\\n`,
+      ),
+    );
     expect(readProfiles(dir)).toEqual({ default: {} });
   });
 
@@ -458,7 +532,9 @@ describe('a browser sign-in in use', () => {
     await other.close();
     const result = await pds(['auth', 'status'], { maxRetries: 0 }, other.url);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`warning: the service did not answer (cannot reach ${other.url} (ECONNREFUSED)); showing what is stored\n`);
+    expect(result.stderr).toBe(
+      `warning: the service did not answer (cannot reach ${other.url} (ECONNREFUSED)); showing what is stored\n`,
+    );
     expect(result.stdout).toMatch(
       new RegExp(
         `^profile\tdefault\napi_url\t${other.url}, from PDS_API_URL\ncredential\tbrowser sign-in at ${oauth.issuer}\ntoken\tat_.…, from profile default\nstored_in\t${configFile()}\n` +
@@ -467,6 +543,11 @@ describe('a browser sign-in in use', () => {
     );
     const json = await pds(['auth', 'status', '--json'], { maxRetries: 0 }, other.url);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ credential: 'oauth', reachable: false, scope: null, issuer: oauth.issuer });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      credential: 'oauth',
+      reachable: false,
+      scope: null,
+      issuer: oauth.issuer,
+    });
   });
 });

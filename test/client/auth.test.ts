@@ -5,7 +5,8 @@ import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
 
-const HINT = 'sign in with `pds auth login` (it asks how on a terminal; --web: with a browser), pipe a token to `pds auth login --with-token`, or set PDS_TOKEN';
+const HINT =
+  'sign in with `pds auth login` (it asks how on a terminal; --web: with a browser), pipe a token to `pds auth login --with-token`, or set PDS_TOKEN';
 
 let emulator: Emulator;
 let dir: string;
@@ -24,7 +25,8 @@ const pds = (args: string[], options: RunOptions = {}) =>
   runCli(emulator, args, { token: null, project: null, ...options, env: { PDS_CONFIG_DIR: dir, ...options.env } });
 const configFile = () => join(dir, 'config.json');
 /** What a login says where there is no keychain (no D-Bus session here): the file keeps the token. */
-const noKeychain = () => `warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${configFile()} (mode 0600)\n`;
+const noKeychain = () =>
+  `warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${configFile()} (mode 0600)\n`;
 const profiles = (): Record<string, Record<string, string>> =>
   (JSON.parse(readFileSync(configFile(), 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles;
 
@@ -67,7 +69,9 @@ describe('pds auth login', () => {
         `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile work)\n` +
         `Using project Northern Lights Catalog (${DEMO_PROJECT}), the only one this token reaches\n`,
     });
-    expect(profiles()).toEqual({ work: { token: 'demo-project-token', 'api-url': emulator.url, project: DEMO_PROJECT } });
+    expect(profiles()).toEqual({
+      work: { token: 'demo-project-token', 'api-url': emulator.url, project: DEMO_PROJECT },
+    });
 
     // The saved profile is enough on its own: no PDS_API_URL, no PDS_TOKEN.
     const status = await runCli(null, ['auth', 'status', '--profile', 'work'], {
@@ -90,8 +94,16 @@ describe('pds auth login', () => {
   });
 
   it('uses PDS_PROFILE when there is no --profile', async () => {
-    const result = await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token', env: { PDS_PROFILE: 'ci' } });
-    expect(result.stderr.startsWith(`${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile ci)\n`), result.stderr).toBe(true);
+    const result = await pds(['auth', 'login', '--with-token'], {
+      stdin: 'demo-org-token',
+      env: { PDS_PROFILE: 'ci' },
+    });
+    expect(
+      result.stderr.startsWith(
+        `${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile ci)\n`,
+      ),
+      result.stderr,
+    ).toBe(true);
     expect(profiles()).toEqual({ ci: { token: 'demo-org-token' } });
   });
 
@@ -123,21 +135,38 @@ describe('pds auth login', () => {
     const result = await pds(['auth', 'login', '--with-token', '--json'], { stdin: 'nope' });
     expect(result.code).toBe(3);
     expect(JSON.parse(result.stderr)).toEqual({
-      error: { status: 401, message: `${emulator.url} rejected the token: invalid or expired token`, details: ['nothing was saved; check the token and try again'] },
+      error: {
+        status: 401,
+        message: `${emulator.url} rejected the token: invalid or expired token`,
+        details: ['nothing was saved; check the token and try again'],
+      },
     });
   });
 
   it('exits 2 with a hint when no token is given and stdin is a terminal; no request', async () => {
-    const hint = '  pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`\n';
+    const hint =
+      '  pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`\n';
     // stdin is a terminal but stderr is not: pds never prompts where no one can see the question.
-    expect(await pds(['auth', 'login'], { stdinTTY: true })).toEqual({ code: 2, stdout: '', stderr: `error: no token given, and no terminal to ask on\n${hint}` });
-    expect(await pds(['auth', 'login'], { stdin: '' })).toEqual({ code: 2, stdout: '', stderr: `error: no token on stdin\n${hint}` });
+    expect(await pds(['auth', 'login'], { stdinTTY: true })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: no token given, and no terminal to ask on\n${hint}`,
+    });
+    expect(await pds(['auth', 'login'], { stdin: '' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: no token on stdin\n${hint}`,
+    });
     expect(await pds(['auth', 'login', '--with-token'], { stdinTTY: true })).toEqual({
       code: 2,
       stdout: '',
       stderr: `error: --with-token reads the token from stdin, which is a terminal\n${hint}`,
     });
-    expect(await pds(['auth', 'login', '--with-token'], { stdin: ' \n' })).toEqual({ code: 2, stdout: '', stderr: `error: no token on stdin\n${hint}` });
+    expect(await pds(['auth', 'login', '--with-token'], { stdin: ' \n' })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: no token on stdin\n${hint}`,
+    });
     expect(await pds(['auth', 'login', '--with-token'], { stdin: 'two\nlines' })).toEqual({
       code: 2,
       stdout: '',
@@ -198,7 +227,10 @@ describe('pds auth status', () => {
   });
 
   it('prints an object with --json', async () => {
-    const result = await runCli(emulator, ['auth', 'status', '--json'], { token: 'demo-project-token', env: { PDS_CONFIG_DIR: dir } });
+    const result = await runCli(emulator, ['auth', 'status', '--json'], {
+      token: 'demo-project-token',
+      env: { PDS_CONFIG_DIR: dir },
+    });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
       profile: 'default',
@@ -218,11 +250,21 @@ describe('pds auth status', () => {
   });
 
   it('--fields and every --format show the same keys', async () => {
-    const fields = await runCli(emulator, ['auth', 'status', '--json', '--fields', 'profile,api_url'], { env: { PDS_CONFIG_DIR: dir } });
-    expect(fields).toEqual({ code: 0, stdout: `${JSON.stringify({ profile: 'default', api_url: emulator.url }, null, 2)}\n`, stderr: '' });
-    const csv = await runCli(emulator, ['auth', 'status', '--format', 'csv', '--fields', 'profile,api_url,reachable'], { env: { PDS_CONFIG_DIR: dir } });
+    const fields = await runCli(emulator, ['auth', 'status', '--json', '--fields', 'profile,api_url'], {
+      env: { PDS_CONFIG_DIR: dir },
+    });
+    expect(fields).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ profile: 'default', api_url: emulator.url }, null, 2)}\n`,
+      stderr: '',
+    });
+    const csv = await runCli(emulator, ['auth', 'status', '--format', 'csv', '--fields', 'profile,api_url,reachable'], {
+      env: { PDS_CONFIG_DIR: dir },
+    });
     expect(csv.stdout).toBe(`profile,api_url,reachable\r\ndefault,${emulator.url},true\r\n`);
-    const yaml = await runCli(emulator, ['auth', 'status', '--format', 'yaml', '--fields', 'api_url,token_source'], { env: { PDS_CONFIG_DIR: dir } });
+    const yaml = await runCli(emulator, ['auth', 'status', '--format', 'yaml', '--fields', 'api_url,token_source'], {
+      env: { PDS_CONFIG_DIR: dir },
+    });
     expect(yaml.stdout).toBe(`api_url: ${emulator.url}\ntoken_source: env\n`);
     const text = await runCli(emulator, ['auth', 'status', '--fields', 'api_url'], { env: { PDS_CONFIG_DIR: dir } });
     expect(text.stdout).toBe(`api_url\t${emulator.url}, from PDS_API_URL\n`);
@@ -231,16 +273,28 @@ describe('pds auth status', () => {
     expect(bad.stderr).toContain("error: unknown field 'api-url' for auth status\n");
   });
 
-  it('says when the default project is out of the token\'s reach', async () => {
+  it("says when the default project is out of the token's reach", async () => {
     const second = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
-    const result = await runCli(emulator, ['auth', 'status', '--json'], { token: 'demo-project-token', project: second, env: { PDS_CONFIG_DIR: dir } });
+    const result = await runCli(emulator, ['auth', 'status', '--json'], {
+      token: 'demo-project-token',
+      project: second,
+      env: { PDS_CONFIG_DIR: dir },
+    });
     expect(JSON.parse(result.stdout)).toMatchObject({ default_project: { id: second, name: null, source: 'env' } });
-    const text = await runCli(emulator, ['auth', 'status'], { token: 'demo-project-token', project: second, env: { PDS_CONFIG_DIR: dir } });
+    const text = await runCli(emulator, ['auth', 'status'], {
+      token: 'demo-project-token',
+      project: second,
+      env: { PDS_CONFIG_DIR: dir },
+    });
     expect(text.stdout).toContain(`default_project\t${second} (not reachable with this token), from PDS_PROJECT\n`);
   });
 
   it('never prints the whole token', async () => {
-    for (const args of [['auth', 'status'], ['auth', 'status', '--json'], ['auth', 'status', '--verbose']]) {
+    for (const args of [
+      ['auth', 'status'],
+      ['auth', 'status', '--json'],
+      ['auth', 'status', '--verbose'],
+    ]) {
       const result = await runCli(emulator, args, { env: { PDS_CONFIG_DIR: dir } });
       expect(result.code).toBe(0);
       expect(result.stdout + result.stderr).not.toContain('demo-org-token');
@@ -248,7 +302,11 @@ describe('pds auth status', () => {
   });
 
   it('answers with its exit code alone under -q', async () => {
-    expect(await runCli(emulator, ['auth', 'status', '-q'], { env: { PDS_CONFIG_DIR: dir } })).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await runCli(emulator, ['auth', 'status', '-q'], { env: { PDS_CONFIG_DIR: dir } })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
     expect((await pds(['auth', 'status', '-q'])).code).toBe(3);
   });
 
@@ -266,7 +324,12 @@ describe('pds auth status', () => {
     await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
     await pds(['config', 'set', 'project', DEMO_PROJECT]);
     const down = 'http://127.0.0.1:9';
-    const result = await runCli(down, ['auth', 'status'], { token: null, project: null, maxRetries: 0, env: { PDS_CONFIG_DIR: dir } });
+    const result = await runCli(down, ['auth', 'status'], {
+      token: null,
+      project: null,
+      maxRetries: 0,
+      env: { PDS_CONFIG_DIR: dir },
+    });
     expect(result).toEqual({
       code: 1,
       stdout:
@@ -279,7 +342,12 @@ describe('pds auth status', () => {
         `default_project\t${DEMO_PROJECT} (reach not known: the service did not answer), from profile default\n`,
       stderr: `warning: the service did not answer (cannot reach ${down} (ECONNREFUSED)); showing what is stored\n`,
     });
-    const quiet = await runCli(down, ['auth', 'status', '-q'], { token: null, project: null, maxRetries: 0, env: { PDS_CONFIG_DIR: dir } });
+    const quiet = await runCli(down, ['auth', 'status', '-q'], {
+      token: null,
+      project: null,
+      maxRetries: 0,
+      env: { PDS_CONFIG_DIR: dir },
+    });
     expect(quiet).toEqual({ code: 1, stdout: '', stderr: '' });
   });
 
@@ -305,7 +373,11 @@ describe('pds auth token', () => {
 
   it('prints the token in use: PDS_TOKEN over the profile', async () => {
     await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
-    expect(await pds(['auth', 'token'], { env: { PDS_TOKEN: 'from-env' } })).toEqual({ code: 0, stdout: 'from-env\n', stderr: '' });
+    expect(await pds(['auth', 'token'], { env: { PDS_TOKEN: 'from-env' } })).toEqual({
+      code: 0,
+      stdout: 'from-env\n',
+      stderr: '',
+    });
   });
 
   it('exits 3 with no token', async () => {
@@ -321,9 +393,15 @@ describe('pds auth logout', () => {
   it('forgets the token and keeps the other keys', async () => {
     await pds(['auth', 'login', '--with-token', '--api-url', emulator.url], { stdin: 'demo-org-token' });
     await pds(['config', 'set', 'project', DEMO_PROJECT]);
-    expect(profiles()).toEqual({ default: { token: 'demo-org-token', 'api-url': emulator.url, project: DEMO_PROJECT } });
+    expect(profiles()).toEqual({
+      default: { token: 'demo-org-token', 'api-url': emulator.url, project: DEMO_PROJECT },
+    });
 
-    expect(await pds(['auth', 'logout'])).toEqual({ code: 0, stdout: '', stderr: `Logged out of ${emulator.url} (profile default)\n` });
+    expect(await pds(['auth', 'logout'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `Logged out of ${emulator.url} (profile default)\n`,
+    });
     expect(profiles()).toEqual({ default: { 'api-url': emulator.url, project: DEMO_PROJECT } });
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
     expect((await pds(['auth', 'status'])).code).toBe(3);
@@ -331,11 +409,16 @@ describe('pds auth logout', () => {
   });
 
   it('is not an error twice, and warns when PDS_TOKEN still applies', async () => {
-    expect(await pds(['auth', 'logout'])).toEqual({ code: 0, stdout: '', stderr: 'profile default has no stored token\n' });
+    expect(await pds(['auth', 'logout'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'profile default has no stored token\n',
+    });
     expect(await pds(['auth', 'logout'], { env: { PDS_TOKEN: 'x' } })).toEqual({
       code: 0,
       stdout: '',
-      stderr: 'profile default has no stored token\nwarning: PDS_TOKEN is still set in this environment, and pds keeps using it\n',
+      stderr:
+        'profile default has no stored token\nwarning: PDS_TOKEN is still set in this environment, and pds keeps using it\n',
     });
   });
 

@@ -115,12 +115,20 @@ const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
 
 describe.each(Object.entries(LISTS))('pds %s ls', (resource, expected) => {
   it('prints TSV with a header when piped, and asks for the page', async () => {
-    expect(await runCli(emulator, [resource, 'ls', '--per-page', '3'])).toEqual({ code: 0, stdout: expected.tsv, stderr: '' });
+    expect(await runCli(emulator, [resource, 'ls', '--per-page', '3'])).toEqual({
+      code: 0,
+      stdout: expected.tsv,
+      stderr: '',
+    });
     expect(sent()).toEqual([['GET', `/v1/${resource}`, { projectId: P, page: '1', perPage: '3' }]]);
   });
 
   it('prints a table on a TTY with the paging footer on stderr', async () => {
-    expect(await runCli(emulator, [resource, 'ls', '--per-page', '3'], TTY)).toEqual({ code: 0, stdout: expected.table, stderr: expected.footer });
+    expect(await runCli(emulator, [resource, 'ls', '--per-page', '3'], TTY)).toEqual({
+      code: 0,
+      stdout: expected.table,
+      stderr: expected.footer,
+    });
   });
 
   it('prints a JSON array of the records with --json, and ids with -q', async () => {
@@ -136,7 +144,11 @@ describe.each(Object.entries(LISTS))('pds %s ls', (resource, expected) => {
       .slice(1)
       .map((line) => line.split('\t')[0]);
     expect(records.map((r) => String(r.id))).toEqual(ids);
-    expect(await runCli(emulator, [resource, 'ls', '--per-page', '3', '-q'], TTY)).toEqual({ code: 0, stdout: `${ids.join('\n')}\n`, stderr: '' });
+    expect(await runCli(emulator, [resource, 'ls', '--per-page', '3', '-q'], TTY)).toEqual({
+      code: 0,
+      stdout: `${ids.join('\n')}\n`,
+      stderr: '',
+    });
   });
 
   it('uses 20 per page by default and passes --page', async () => {
@@ -159,14 +171,30 @@ describe('both list envelopes look the same', () => {
       expect(tsv.stdout.split('\n')).toHaveLength(4);
       expect(tsv.stderr).toBe('');
     }
-    expect((await runCli(emulator, ['artists', 'ls', '--per-page', '2'], TTY)).stderr).toBe('page 1 (more with --page 2 or --all)\n');
-    expect((await runCli(emulator, ['statements', 'ls', '--per-page', '2'], TTY)).stderr).toBe('page 1 of 60 (120 total)\n');
+    expect((await runCli(emulator, ['artists', 'ls', '--per-page', '2'], TTY)).stderr).toBe(
+      'page 1 (more with --page 2 or --all)\n',
+    );
+    expect((await runCli(emulator, ['statements', 'ls', '--per-page', '2'], TTY)).stderr).toBe(
+      'page 1 of 60 (120 total)\n',
+    );
   });
 
   it('a page past the end is empty, exit 0', async () => {
-    expect(await runCli(emulator, ['artists', 'ls', '--page', '99'])).toEqual({ code: 0, stdout: 'ID\tNAME\n', stderr: '' });
-    expect(await runCli(emulator, ['statements', 'ls', '--page', '99'], TTY)).toEqual({ code: 0, stdout: '', stderr: 'no statements found\n' });
-    expect(await runCli(emulator, ['statements', 'ls', '--page', '99', '--json'])).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    expect(await runCli(emulator, ['artists', 'ls', '--page', '99'])).toEqual({
+      code: 0,
+      stdout: 'ID\tNAME\n',
+      stderr: '',
+    });
+    expect(await runCli(emulator, ['statements', 'ls', '--page', '99'], TTY)).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'no statements found\n',
+    });
+    expect(await runCli(emulator, ['statements', 'ls', '--page', '99', '--json'])).toEqual({
+      code: 0,
+      stdout: '[]\n',
+      stderr: '',
+    });
   });
 });
 
@@ -185,7 +213,11 @@ describe('pds <resource> get', () => {
   });
 
   it('contracts: includes as sub-tables on a TTY; repeated --include sends one includes list', async () => {
-    const result = await runCli(emulator, ['contracts', 'get', '20002', '--include', 'royalties', '--include', 'splits'], TTY);
+    const result = await runCli(
+      emulator,
+      ['contracts', 'get', '20002', '--include', 'royalties', '--include', 'splits'],
+      TTY,
+    );
     expect(result).toEqual({
       code: 0,
       stdout:
@@ -209,7 +241,14 @@ describe('pds <resource> get', () => {
   });
 
   it('contracts: the includes in --json', async () => {
-    const result = await runCli(emulator, ['contracts', 'get', '20002', '--include', 'splits,royalties,splits', '--json']);
+    const result = await runCli(emulator, [
+      'contracts',
+      'get',
+      '20002',
+      '--include',
+      'splits,royalties,splits',
+      '--json',
+    ]);
     const record = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(record)).toEqual(['id', 'name', 'project_id', 'created_at', 'splits', 'royalties']);
     expect(record.royalties).toEqual([
@@ -361,13 +400,20 @@ describe('pds <resource> get', () => {
   });
 
   it('prints the id with -q', async () => {
-    expect(await runCli(emulator, ['statements', 'get', '40002', '-q'])).toEqual({ code: 0, stdout: '40002\n', stderr: '' });
+    expect(await runCli(emulator, ['statements', 'get', '40002', '-q'])).toEqual({
+      code: 0,
+      stdout: '40002\n',
+      stderr: '',
+    });
   });
 });
 
 describe('resource flags', () => {
   it('contracts ls --include: comma-separated and repeated both send includes=royalties,splits', async () => {
-    for (const args of [['--include', 'royalties,splits'], ['--include', 'royalties', '--include', 'splits']]) {
+    for (const args of [
+      ['--include', 'royalties,splits'],
+      ['--include', 'royalties', '--include', 'splits'],
+    ]) {
       emulator.requests.length = 0;
       const result = await runCli(emulator, ['contracts', 'ls', '--per-page', '2', '--json', ...args]);
       expect(result.code).toBe(0);
@@ -376,12 +422,27 @@ describe('resource flags', () => {
         ['id', 'name', 'project_id', 'created_at', 'royalties', 'splits'],
         ['id', 'name', 'project_id', 'created_at', 'royalties', 'splits'],
       ]);
-      expect(sent()).toEqual([['GET', '/v1/contracts', { projectId: P, page: '1', perPage: '2', includes: 'royalties,splits' }]]);
+      expect(sent()).toEqual([
+        ['GET', '/v1/contracts', { projectId: P, page: '1', perPage: '2', includes: 'royalties,splits' }],
+      ]);
     }
   });
 
   it('an include is taken singular or plural, and sent as the service names it', async () => {
-    expect((await runCli(emulator, ['contracts', 'get', '20001', '--include', 'royalty,Accounting-Period', '--include', 'entities', '-q'])).code).toBe(0);
+    expect(
+      (
+        await runCli(emulator, [
+          'contracts',
+          'get',
+          '20001',
+          '--include',
+          'royalty,Accounting-Period',
+          '--include',
+          'entities',
+          '-q',
+        ])
+      ).code,
+    ).toBe(0);
     expect(emulator.requests.at(-1)?.query.includes).toBe('royalties,accounting-periods,entities');
   });
 
@@ -474,7 +535,11 @@ describe('resource flags', () => {
   });
 
   it('flags of other resources are unknown options (exit 2)', async () => {
-    for (const args of [['artists', 'ls', '--include', 'splits'], ['statements', 'ls', '--merged'], ['contracts', 'ls', '--products']]) {
+    for (const args of [
+      ['artists', 'ls', '--include', 'splits'],
+      ['statements', 'ls', '--merged'],
+      ['contracts', 'ls', '--products'],
+    ]) {
       const result = await runCli(emulator, args);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/^error: unknown option/);
@@ -487,7 +552,9 @@ describe('--all', () => {
   const roots = (resource: 'artists' | 'statements' | 'entities') => {
     const data = emulator.state.data[P]!;
     if (resource === 'statements') return data.statements.map((s) => String(s.id));
-    return (data[resource] as { id: string; merged_into?: string }[]).filter((r) => r.merged_into === undefined).map((r) => r.id);
+    return (data[resource] as { id: string; merged_into?: string }[])
+      .filter((r) => r.merged_into === undefined)
+      .map((r) => r.id);
   };
 
   it('follows every page of a plain-array list in order (-q: one id per line)', async () => {
@@ -497,7 +564,9 @@ describe('--all', () => {
     const pages = emulator.requests.map((r) => Number(r.query.page));
     const needed = Math.ceil(expected.length / 7);
     // Every page up to the short last one, plus at most concurrency - 1 fetched ahead.
-    expect([...new Set(pages)].sort((a, b) => a - b).slice(0, needed)).toEqual(Array.from({ length: needed }, (_, i) => i + 1));
+    expect([...new Set(pages)].sort((a, b) => a - b).slice(0, needed)).toEqual(
+      Array.from({ length: needed }, (_, i) => i + 1),
+    );
     expect(pages.length).toBeLessThanOrEqual(needed + 3);
     expect(emulator.requests.every((r) => r.query.perPage === '7')).toBe(true);
   });
@@ -517,7 +586,13 @@ describe('--all', () => {
   it('uses 100 per page by default, prints every record piped, and counts them on a TTY', async () => {
     const expected = roots('entities');
     const tsv = await runCli(emulator, ['entities', 'ls', '--all']);
-    expect(tsv.stdout.trim().split('\n').slice(1).map((line) => line.split('\t')[0])).toEqual(expected);
+    expect(
+      tsv.stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(expected);
     expect(emulator.requests[0]!.query).toEqual({ projectId: P, page: '1', perPage: '100' });
     const table = await runCli(emulator, ['statements', 'ls', '--all'], TTY);
     expect(table.stdout.trim().split('\n')).toHaveLength(1 + 120);
@@ -542,11 +617,27 @@ describe('--all', () => {
 describe('local validation: exit 2 and no request', () => {
   const cases: [string, string[], string][] = [
     ['--page 0', ['artists', 'ls', '--page', '0'], "error: invalid --page '0': expected a whole number ≥ 1\n"],
-    ['--per-page 101', ['statements', 'ls', '--per-page', '101'], "error: invalid --per-page '101': expected a whole number from 1 to 100\n"],
-    ['--per-page abc', ['artists', 'ls', '--per-page', 'abc'], "error: invalid --per-page 'abc': expected a whole number from 1 to 100\n"],
-    ['--per-page 0', ['artists', 'ls', '--per-page', '0'], "error: invalid --per-page '0': expected a whole number from 1 to 100\n"],
+    [
+      '--per-page 101',
+      ['statements', 'ls', '--per-page', '101'],
+      "error: invalid --per-page '101': expected a whole number from 1 to 100\n",
+    ],
+    [
+      '--per-page abc',
+      ['artists', 'ls', '--per-page', 'abc'],
+      "error: invalid --per-page 'abc': expected a whole number from 1 to 100\n",
+    ],
+    [
+      '--per-page 0',
+      ['artists', 'ls', '--per-page', '0'],
+      "error: invalid --per-page '0': expected a whole number from 1 to 100\n",
+    ],
     ['--page -1', ['artists', 'ls', '--page=-1'], "error: invalid --page '-1': expected a whole number ≥ 1\n"],
-    ['a statement id that is not a number', ['statements', 'get', 'abc'], "error: invalid statement id 'abc': statement ids are whole numbers\n"],
+    [
+      'a statement id that is not a number',
+      ['statements', 'get', 'abc'],
+      "error: invalid statement id 'abc': statement ids are whole numbers\n",
+    ],
     ['an id with a slash', ['artists', 'get', 'art/1'], "error: invalid artist id 'art/1'\n"],
   ];
   it.each(cases)('%s', async (_name, args, stderr) => {
@@ -558,7 +649,11 @@ describe('local validation: exit 2 and no request', () => {
   });
 
   it('a missing project is exit 2 with the hint', async () => {
-    for (const args of [['artists', 'ls'], ['contracts', 'get', '20001'], ['statements', 'ls', '--all']]) {
+    for (const args of [
+      ['artists', 'ls'],
+      ['contracts', 'get', '20001'],
+      ['statements', 'ls', '--all'],
+    ]) {
       expect(await runCli(emulator, args, { project: null })).toEqual({
         code: 2,
         stdout: '',
@@ -577,8 +672,11 @@ describe('local validation: exit 2 and no request', () => {
     expect(emulator.requests.map((r) => r.path)).toEqual(['/v1/projects', '/v1/projects']);
   });
 
-  it('-p takes a project\'s exact name, as pds use does', async () => {
-    expect((await runCli(emulator, ['artists', 'ls', '-q', '--per-page', '1', '-p', 'Harbor Sessions'], { project: null })).code).toBe(0);
+  it("-p takes a project's exact name, as pds use does", async () => {
+    expect(
+      (await runCli(emulator, ['artists', 'ls', '-q', '--per-page', '1', '-p', 'Harbor Sessions'], { project: null }))
+        .code,
+    ).toBe(0);
     expect(emulator.requests.map((r) => [r.path, r.query.projectId])).toEqual([
       ['/v1/projects', undefined],
       ['/v1/artists', '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e'],
@@ -587,7 +685,11 @@ describe('local validation: exit 2 and no request', () => {
 
   it('a missing id argument is exit 2', async () => {
     const result = await runCli(emulator, ['artists', 'get']);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: "error: missing required argument 'artist-id'\n  see `pds --help`, or `pds <command> --help`\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: missing required argument 'artist-id'\n  see `pds --help`, or `pds <command> --help`\n",
+    });
   });
 });
 

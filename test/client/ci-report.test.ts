@@ -1,13 +1,27 @@
 // The CI report formats, byte for byte (the end-to-end runs are in test/process/upload-batch.test.ts).
 import { describe, expect, it } from 'vitest';
-import { escapeCommandData, escapeCommandProperty, githubAnnotations, junitXml, stepOutputs, stepSummary, type FileReport } from '../../src/lib/ci-report.js';
+import {
+  escapeCommandData,
+  escapeCommandProperty,
+  githubAnnotations,
+  junitXml,
+  stepOutputs,
+  stepSummary,
+  type FileReport,
+} from '../../src/lib/ci-report.js';
 import { formatDuration } from '../../src/commands/upload/batch.js';
 
 const files: FileReport[] = [
   { path: 'ok.pdf', outcome: 'uploaded', record: 'staging id 7', stagingId: '7', ms: 1250 },
   { path: 'same.pdf', outcome: 'skipped', record: 'statement 12', reason: 'already uploaded (statement 12)' },
   { path: 'bad <1>.pdf', outcome: 'failed', reason: 'not a PDF\n  detail "quoted" & more' },
-  { path: 'late.pdf', outcome: 'uploaded', record: 'staging id 8', stagingId: '8', reason: 'processing failed (staging id 8)' },
+  {
+    path: 'late.pdf',
+    outcome: 'uploaded',
+    record: 'staging id 8',
+    stagingId: '8',
+    reason: 'processing failed (staging id 8)',
+  },
   { path: 'never.pdf', outcome: 'not started', reason: 'not started: --fail-fast stopped the batch' },
 ];
 
@@ -18,28 +32,46 @@ describe('GitHub workflow commands', () => {
   });
 
   it('annotates failed uploads and failed processing, relative to the workspace', () => {
-    expect(githubAnnotations(files.map((f) => ({ ...f, path: `/w/${f.path}` })), '/w')).toBe(
+    expect(
+      githubAnnotations(
+        files.map((f) => ({ ...f, path: `/w/${f.path}` })),
+        '/w',
+      ),
+    ).toBe(
       '::error file=bad <1>.pdf,title=pds upload::not a PDF%0A  detail "quoted" & more\n' +
         '::error file=late.pdf,title=pds upload::processing failed (staging id 8)\n',
     );
     // Outside the workspace, and stdin, which is no file.
-    expect(githubAnnotations([{ path: '/elsewhere/x.pdf', outcome: 'failed', reason: 'r' }, { path: '-', outcome: 'failed', reason: 'r' }], '/w')).toBe(
-      '::error file=/elsewhere/x.pdf,title=pds upload::r\n::error title=pds upload::r\n',
-    );
+    expect(
+      githubAnnotations(
+        [
+          { path: '/elsewhere/x.pdf', outcome: 'failed', reason: 'r' },
+          { path: '-', outcome: 'failed', reason: 'r' },
+        ],
+        '/w',
+      ),
+    ).toBe('::error file=/elsewhere/x.pdf,title=pds upload::r\n::error title=pds upload::r\n');
   });
 
   it('keeps only safe characters of a staging id in the outputs', () => {
-    expect(stepOutputs({ uploaded: 2, skipped: 0, failed: 0 }, ['7', '8\nfailed=0', ''])).toBe('uploaded=2\nskipped=0\nfailed=0\nstaging-ids=7,8failed0\n');
+    expect(stepOutputs({ uploaded: 2, skipped: 0, failed: 0 }, ['7', '8\nfailed=0', ''])).toBe(
+      'uploaded=2\nskipped=0\nfailed=0\nstaging-ids=7,8failed0\n',
+    );
   });
 
   it('writes one Markdown row per file, cells that cannot break the table', () => {
-    expect(stepSummary('pds upload statement', '2 uploaded', [{ path: 'a|b`c\n.pdf', outcome: 'failed', reason: '<b>x</b>\nmore' }])).toBe(
+    expect(
+      stepSummary('pds upload statement', '2 uploaded', [
+        { path: 'a|b`c\n.pdf', outcome: 'failed', reason: '<b>x</b>\nmore' },
+      ]),
+    ).toBe(
       '### pds upload statement\n\n2 uploaded\n\n| File | Outcome | Record | Reason |\n| --- | --- | --- | --- |\n| a\\|b\\`c\\\\n.pdf | failed |  | &lt;b&gt;x&lt;/b&gt; |\n\n',
     );
   });
 
   it('renders no link, image, emphasis, HTML, math or mention from service text in the step summary', () => {
-    const reason = '[sign in again](https://evil.example/x) ![t](https://evil.example/p.png) **now** _x_ ~~y~~ $z$ <img src=x> @octocat \\';
+    const reason =
+      '[sign in again](https://evil.example/x) ![t](https://evil.example/p.png) **now** _x_ ~~y~~ $z$ <img src=x> @octocat \\';
     const row = stepSummary('t', 'c', [{ path: '*a*.csv', outcome: 'failed', reason }]).split('\n')[6];
     expect(row).toBe(
       '| \\*a\\*.csv | failed |  | ' +
@@ -48,8 +80,12 @@ describe('GitHub workflow commands', () => {
   });
 
   it("shows control and bidi characters of a reason as escapes in an annotation, then escapes it for the runner; the file stays the file's path", () => {
-    const files: FileReport[] = [{ path: 'a,b:\nc.csv', outcome: 'failed', reason: 'bad \u001b]0;owned\u0007 \u001b[2J\r100%\nline two\u202e' }];
-    expect(githubAnnotations(files, undefined)).toBe('::error file=a%2Cb%3A%0Ac.csv,title=pds upload::bad \\x1b]0;owned\\x07 \\x1b[2J\\r100%25%0Aline two\\u{202e}\n');
+    const files: FileReport[] = [
+      { path: 'a,b:\nc.csv', outcome: 'failed', reason: 'bad \u001b]0;owned\u0007 \u001b[2J\r100%\nline two\u202e' },
+    ];
+    expect(githubAnnotations(files, undefined)).toBe(
+      '::error file=a%2Cb%3A%0Ac.csv,title=pds upload::bad \\x1b]0;owned\\x07 \\x1b[2J\\r100%25%0Aline two\\u{202e}\n',
+    );
   });
 });
 
@@ -81,5 +117,12 @@ it('JUnit XML: a testcase per file, failures with their reason, skips as skipped
 });
 
 it('says a duration as the summary line does', () => {
-  expect([0, 420, 12_345, 59_949, 64_000, 3_789_000].map(formatDuration)).toEqual(['0.0s', '0.4s', '12.3s', '59.9s', '1m04s', '1h03m09s']);
+  expect([0, 420, 12_345, 59_949, 64_000, 3_789_000].map(formatDuration)).toEqual([
+    '0.0s',
+    '0.4s',
+    '12.3s',
+    '59.9s',
+    '1m04s',
+    '1h03m09s',
+  ]);
 });

@@ -54,17 +54,26 @@ describe('resolveSettings: flag > env > profile > default', () => {
 
   it('takes --format over --json/--jq over PDS_FORMAT, and names where a bad one came from', () => {
     expect(resolveSettings({ format: 'csv' }, { ...env, PDS_FORMAT: 'yaml' }).format).toBe('csv');
-    expect(resolveSettings({ json: true }, { ...env, PDS_FORMAT: 'yaml' })).toMatchObject({ format: 'json', json: true });
+    expect(resolveSettings({ json: true }, { ...env, PDS_FORMAT: 'yaml' })).toMatchObject({
+      format: 'json',
+      json: true,
+    });
     expect(resolveSettings({ jq: '.' }, env)).toMatchObject({ format: 'json', json: true });
     expect(resolveSettings({ jq: '.', format: 'csv' }, env)).toMatchObject({ format: 'csv', json: false });
     expect(resolveSettings({}, { ...env, PDS_FORMAT: 'NDJSON' }).format).toBe('ndjson');
-    expect(() => resolveSettings({ format: 'xml' }, env)).toThrow("invalid --format 'xml': expected one of table, tsv, csv, json, ndjson, yaml");
+    expect(() => resolveSettings({ format: 'xml' }, env)).toThrow(
+      "invalid --format 'xml': expected one of table, tsv, csv, json, ndjson, yaml",
+    );
     expect(() => resolveSettings({}, { ...env, PDS_FORMAT: 'excel' })).toThrow("invalid PDS_FORMAT 'excel'");
-    expect(() => resolveSettings({ json: true, format: 'yaml' }, env)).toThrow('--json and --format yaml contradict each other');
+    expect(() => resolveSettings({ json: true, format: 'yaml' }, env)).toThrow(
+      '--json and --format yaml contradict each other',
+    );
   });
 
   it('takes each value from the highest source that has it', () => {
-    write({ default: { 'api-url': 'https://profile.example.com', project: 'p-profile', token: 't-profile', timeout: '12' } });
+    write({
+      default: { 'api-url': 'https://profile.example.com', project: 'p-profile', token: 't-profile', timeout: '12' },
+    });
     const fromProfile = resolveSettings({}, env);
     expect(fromProfile).toMatchObject({
       apiUrl: 'https://profile.example.com',
@@ -86,7 +95,9 @@ describe('resolveSettings: flag > env > profile > default', () => {
       tokenSource: 'env',
     });
 
-    expect(resolveSettings({ apiUrl: 'https://flag.example.com', project: 'p-flag', timeout: '0.5' }, withEnv)).toMatchObject({
+    expect(
+      resolveSettings({ apiUrl: 'https://flag.example.com', project: 'p-flag', timeout: '0.5' }, withEnv),
+    ).toMatchObject({
       apiUrl: 'https://flag.example.com',
       apiUrlSource: 'flag',
       project: 'p-flag',
@@ -105,7 +116,10 @@ describe('resolveSettings: flag > env > profile > default', () => {
     write({ default: { project: 'd' }, work: { project: 'w' }, ci: { project: 'c' } });
     expect(resolveSettings({}, env)).toMatchObject({ profile: 'default', project: 'd' });
     expect(resolveSettings({}, { ...env, PDS_PROFILE: 'ci' })).toMatchObject({ profile: 'ci', project: 'c' });
-    expect(resolveSettings({ profile: 'work' }, { ...env, PDS_PROFILE: 'ci' })).toMatchObject({ profile: 'work', project: 'w' });
+    expect(resolveSettings({ profile: 'work' }, { ...env, PDS_PROFILE: 'ci' })).toMatchObject({
+      profile: 'work',
+      project: 'w',
+    });
     expect(resolveSettings({ profile: 'none' }, env).project).toBeUndefined();
   });
 
@@ -128,7 +142,9 @@ describe('resolveSettings: flag > env > profile > default', () => {
   });
 
   it('keeps --timeout within 0.1 to 3600 seconds', () => {
-    expect(() => resolveSettings({ timeout: '0.0001' }, env)).toThrow("invalid --timeout '0.0001': expected a number of seconds from 0.1 to 3600");
+    expect(() => resolveSettings({ timeout: '0.0001' }, env)).toThrow(
+      "invalid --timeout '0.0001': expected a number of seconds from 0.1 to 3600",
+    );
     expect(() => resolveSettings({ timeout: '5000000' }, env)).toThrow("invalid --timeout '5000000'");
     expect(resolveSettings({ timeout: '3600' }, env).timeoutMs).toBe(3_600_000);
   });
@@ -136,9 +152,17 @@ describe('resolveSettings: flag > env > profile > default', () => {
   it('reads the retry budget and allow-http from flag > environment > profile', () => {
     write({ default: { 'retry-budget': '20', 'allow-http': 'true' } });
     expect(resolveSettings({}, env)).toMatchObject({ retryBudgetMs: 20_000, allowHttp: true });
-    expect(resolveSettings({}, { ...env, PDS_RETRY_BUDGET: '0', PDS_ALLOW_HTTP: '0' })).toMatchObject({ retryBudgetMs: 0, allowHttp: false });
-    expect(resolveSettings({ retryBudget: '5', allowHttp: true }, { ...env, PDS_RETRY_BUDGET: '0' })).toMatchObject({ retryBudgetMs: 5000, allowHttp: true });
-    expect(() => resolveSettings({ retryBudget: '-1' }, env)).toThrow("invalid --retry-budget '-1': expected a number of seconds from 0 (no retries) to 3600");
+    expect(resolveSettings({}, { ...env, PDS_RETRY_BUDGET: '0', PDS_ALLOW_HTTP: '0' })).toMatchObject({
+      retryBudgetMs: 0,
+      allowHttp: false,
+    });
+    expect(resolveSettings({ retryBudget: '5', allowHttp: true }, { ...env, PDS_RETRY_BUDGET: '0' })).toMatchObject({
+      retryBudgetMs: 5000,
+      allowHttp: true,
+    });
+    expect(() => resolveSettings({ retryBudget: '-1' }, env)).toThrow(
+      "invalid --retry-budget '-1': expected a number of seconds from 0 (no retries) to 3600",
+    );
     expect(() => resolveSettings({}, { ...env, PDS_RETRY_BUDGET: 'soon' })).toThrow("invalid PDS_RETRY_BUDGET 'soon'");
     expect(() => resolveSettings({}, { ...env, PDS_ALLOW_HTTP: 'maybe' })).toThrow("invalid PDS_ALLOW_HTTP 'maybe'");
   });

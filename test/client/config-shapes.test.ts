@@ -10,9 +10,17 @@ const OAuthCredentials = schemaOf(OAUTH_CREDENTIALS_SHAPE);
 const Profile = schemaOf(PROFILE_SHAPE);
 const ConfigFile = z.looseObject({ profiles: z._default(z.record(z.string(), Profile), {}) });
 /** A keychain entry as config.ts reads it: its credential, other fields dropped. */
-const StoredSecret = z.object(Object.fromEntries(Object.entries(STORED_SECRET_SHAPE.object).map(([field, shape]) => [field, schemaOf(shape)])));
+const StoredSecret = z.object(
+  Object.fromEntries(Object.entries(STORED_SECRET_SHAPE.object).map(([field, shape]) => [field, schemaOf(shape)])),
+);
 
-const oauth = { issuer: 'https://id.example', client_id: 'c', token_endpoint: 'https://id.example/token', access_token: 'a', extra: 1 };
+const oauth = {
+  issuer: 'https://id.example',
+  client_id: 'c',
+  token_endpoint: 'https://id.example/token',
+  access_token: 'a',
+  extra: 1,
+};
 const profiles = [
   {},
   { token: 't', project: 'p', 'api-url': 'http://x' },
@@ -28,8 +36,29 @@ const profiles = [
   null,
   'text',
 ];
-const files: unknown[] = [{}, { profiles: {} }, { other: 1 }, { profiles: null }, { profiles: [] }, null, [], 'x', 3, ...profiles.map((profile) => ({ profiles: { default: profile } }))];
-const secrets: unknown[] = [{}, { token: 't' }, { token: 1 }, { oauth }, { oauth: { issuer: 'i' } }, { token: 't', more: 'dropped' }, null, [], 'x'];
+const files: unknown[] = [
+  {},
+  { profiles: {} },
+  { other: 1 },
+  { profiles: null },
+  { profiles: [] },
+  null,
+  [],
+  'x',
+  3,
+  ...profiles.map((profile) => ({ profiles: { default: profile } })),
+];
+const secrets: unknown[] = [
+  {},
+  { token: 't' },
+  { token: 1 },
+  { oauth },
+  { oauth: { issuer: 'i' } },
+  { token: 't', more: 'dropped' },
+  null,
+  [],
+  'x',
+];
 
 describe('the config file read without zod', () => {
   it('has the shapes of the schemas', () => {

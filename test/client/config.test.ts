@@ -38,15 +38,29 @@ describe('pds config', () => {
       `Set project to ${DEMO_PROJECT} (profile default)\n`,
     );
     expect((await pds(['config', 'set', 'timeout', '2.5'])).code).toBe(0);
-    expect(profiles()).toEqual({ default: { 'api-url': 'https://pds.example.com', project: DEMO_PROJECT, timeout: '2.5' } });
+    expect(profiles()).toEqual({
+      default: { 'api-url': 'https://pds.example.com', project: DEMO_PROJECT, timeout: '2.5' },
+    });
     expect(statSync(configFile()).mode & 0o777).toBe(0o600);
 
-    expect(await pds(['config', 'get', 'api-url'])).toEqual({ code: 0, stdout: 'https://pds.example.com\n', stderr: '' });
+    expect(await pds(['config', 'get', 'api-url'])).toEqual({
+      code: 0,
+      stdout: 'https://pds.example.com\n',
+      stderr: '',
+    });
     expect(await pds(['config', 'get', 'timeout', '--json'])).toEqual({ code: 0, stdout: '"2.5"\n', stderr: '' });
     // The output's spelling works as a key too.
-    expect(await pds(['config', 'get', 'api_url'])).toEqual({ code: 0, stdout: 'https://pds.example.com\n', stderr: '' });
-    expect((await pds(['config', 'list', '--format', 'csv'])).stdout).toBe(`api_url,project,timeout\r\nhttps://pds.example.com,${DEMO_PROJECT},2.5\r\n`);
-    expect((await pds(['config', 'list', '--format', 'ndjson', '--fields', 'timeout'])).stdout).toBe('{"timeout":"2.5"}\n');
+    expect(await pds(['config', 'get', 'api_url'])).toEqual({
+      code: 0,
+      stdout: 'https://pds.example.com\n',
+      stderr: '',
+    });
+    expect((await pds(['config', 'list', '--format', 'csv'])).stdout).toBe(
+      `api_url,project,timeout\r\nhttps://pds.example.com,${DEMO_PROJECT},2.5\r\n`,
+    );
+    expect((await pds(['config', 'list', '--format', 'ndjson', '--fields', 'timeout'])).stdout).toBe(
+      '{"timeout":"2.5"}\n',
+    );
 
     expect(await pds(['config', 'list'])).toEqual({
       code: 0,
@@ -59,12 +73,28 @@ describe('pds config', () => {
       stderr: '',
     });
     const json = await pds(['config', 'list', '--json']);
-    expect(JSON.parse(json.stdout)).toEqual({ api_url: 'https://pds.example.com', project: DEMO_PROJECT, timeout: '2.5' });
+    expect(JSON.parse(json.stdout)).toEqual({
+      api_url: 'https://pds.example.com',
+      project: DEMO_PROJECT,
+      timeout: '2.5',
+    });
 
-    expect(await pds(['config', 'unset', 'timeout'])).toEqual({ code: 0, stdout: '', stderr: 'Unset timeout (profile default)\n' });
-    expect(await pds(['config', 'unset', 'timeout'])).toEqual({ code: 0, stdout: '', stderr: 'timeout was not set (profile default)\n' });
+    expect(await pds(['config', 'unset', 'timeout'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Unset timeout (profile default)\n',
+    });
+    expect(await pds(['config', 'unset', 'timeout'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'timeout was not set (profile default)\n',
+    });
     expect(profiles()).toEqual({ default: { 'api-url': 'https://pds.example.com', project: DEMO_PROJECT } });
-    expect(await pds(['config', 'get', 'timeout'])).toEqual({ code: 1, stdout: '', stderr: 'error: timeout is not set in profile default\n' });
+    expect(await pds(['config', 'get', 'timeout'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: timeout is not set in profile default\n',
+    });
     // No request for any of it.
     expect(emulator.requests).toEqual([]);
   });
@@ -74,11 +104,18 @@ describe('pds config', () => {
     await pds(['config', 'set', 'project', DEMO_PROJECT]);
     const result = await pds(['config', 'list']);
     expect(result).toEqual({ code: 0, stdout: `project\t${DEMO_PROJECT}\ntoken\tdemo…\n`, stderr: '' });
-    expect(JSON.parse((await pds(['config', 'list', '--json'])).stdout)).toEqual({ project: DEMO_PROJECT, token: 'demo…' });
+    expect(JSON.parse((await pds(['config', 'list', '--json'])).stdout)).toEqual({
+      project: DEMO_PROJECT,
+      token: 'demo…',
+    });
   });
 
   it('lists an empty profile', async () => {
-    expect(await pds(['config', 'list'])).toEqual({ code: 0, stdout: '', stderr: 'profile default has no stored settings\n' });
+    expect(await pds(['config', 'list'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'profile default has no stored settings\n',
+    });
     expect(await pds(['config', 'list', '--json'])).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
   });
 
@@ -90,11 +127,16 @@ describe('pds config', () => {
   });
 
   it('rejects an unknown key with exit 2, listing the valid ones', async () => {
-    for (const args of [['config', 'get', 'colour'], ['config', 'set', 'colour', 'red'], ['config', 'unset', 'colour']]) {
+    for (const args of [
+      ['config', 'get', 'colour'],
+      ['config', 'set', 'colour', 'red'],
+      ['config', 'unset', 'colour'],
+    ]) {
       expect(await pds(args)).toEqual({
         code: 2,
         stdout: '',
-        stderr: "error: unknown config key 'colour'\n  valid keys: api-url, project, timeout, retry-budget, allow-http\n",
+        stderr:
+          "error: unknown config key 'colour'\n  valid keys: api-url, project, timeout, retry-budget, allow-http\n",
       });
     }
     expect(await pds(['config', 'set', 'token', 'abc'])).toEqual({
@@ -109,14 +151,30 @@ describe('pds config', () => {
   it('checks values before saving them', async () => {
     const cases: [string, string, string][] = [
       ['api-url', 'not a url', "error: invalid API URL 'not a url': expected something like https://api.example.com\n"],
-      ['api-url', 'ftp://x.example.com', "error: invalid API URL 'ftp://x.example.com': only http and https are supported\n"],
-      ['api-url', 'https://x.example.com/v1', "error: invalid API URL 'https://x.example.com/v1': give the base URL without /v1\n"],
-      ['project', 'northern', "error: invalid project id 'northern': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n"],
+      [
+        'api-url',
+        'ftp://x.example.com',
+        "error: invalid API URL 'ftp://x.example.com': only http and https are supported\n",
+      ],
+      [
+        'api-url',
+        'https://x.example.com/v1',
+        "error: invalid API URL 'https://x.example.com/v1': give the base URL without /v1\n",
+      ],
+      [
+        'project',
+        'northern',
+        "error: invalid project id 'northern': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n",
+      ],
       ['timeout', '0', "error: invalid timeout '0': expected a number of seconds from 0.1 to 3600\n"],
       ['timeout', '-3', "error: invalid timeout '-3': expected a number of seconds from 0.1 to 3600\n"],
       ['timeout', 'soon', "error: invalid timeout 'soon': expected a number of seconds from 0.1 to 3600\n"],
       ['timeout', '5000000', "error: invalid timeout '5000000': expected a number of seconds from 0.1 to 3600\n"],
-      ['retry-budget', '-1', "error: invalid retry-budget '-1': expected a number of seconds from 0 (no retries) to 3600\n"],
+      [
+        'retry-budget',
+        '-1',
+        "error: invalid retry-budget '-1': expected a number of seconds from 0 (no retries) to 3600\n",
+      ],
       ['allow-http', 'maybe', "error: invalid allow-http 'maybe': expected true or false (1 or 0)\n"],
     ];
     for (const [key, value, stderr] of cases) {
@@ -184,7 +242,10 @@ describe('precedence: flag > environment > profile', () => {
     emulator.requests.length = 0;
     await pds(['projects', 'ls', '-q'], { token: null });
     await pds(['projects', 'ls', '-q'], { token: 'demo-org-token' });
-    expect(emulator.requests.map((r) => r.headers.authorization)).toEqual(['Bearer demo-project-token', 'Bearer demo-org-token']);
+    expect(emulator.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer demo-project-token',
+      'Bearer demo-org-token',
+    ]);
   });
 
   it('resolves the timeout: flag over profile', async () => {
@@ -193,8 +254,13 @@ describe('precedence: flag > environment > profile', () => {
       await pds(['config', 'set', 'timeout', '0.2']);
       const result = await runCli(slow, ['projects', 'ls'], { maxRetries: 0, env: { PDS_CONFIG_DIR: dir } });
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe('error: request timed out after 0.2 s: GET /v1/projects\n  raise it with --timeout <seconds>\n');
-      const patient = await runCli(slow, ['projects', 'ls', '-q', '--timeout', '10'], { maxRetries: 0, env: { PDS_CONFIG_DIR: dir } });
+      expect(result.stderr).toBe(
+        'error: request timed out after 0.2 s: GET /v1/projects\n  raise it with --timeout <seconds>\n',
+      );
+      const patient = await runCli(slow, ['projects', 'ls', '-q', '--timeout', '10'], {
+        maxRetries: 0,
+        env: { PDS_CONFIG_DIR: dir },
+      });
       expect(patient.code).toBe(0);
     } finally {
       await slow.close();
@@ -210,7 +276,9 @@ describe('pds use', () => {
       stderr: `Now using Harbor Sessions (${SECOND_PROJECT})\n`,
     });
     expect(profiles()).toEqual({ default: { project: SECOND_PROJECT } });
-    expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([['/v1/projects', 'Bearer demo-org-token']]);
+    expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/v1/projects', 'Bearer demo-org-token'],
+    ]);
     // Later commands use it.
     expect((await pds(['projects', 'get', '-q'])).stdout).toBe(`${SECOND_PROJECT}\n`);
   });
@@ -246,11 +314,14 @@ describe('pds use', () => {
   });
 
   it('takes a name in any case when one project has it; suggests the closest names for a near one', async () => {
-    expect(await pds(['use', 'harbor sessions'])).toMatchObject({ code: 0, stderr: `Now using Harbor Sessions (${SECOND_PROJECT})\n` });
+    expect(await pds(['use', 'harbor sessions'])).toMatchObject({
+      code: 0,
+      stderr: `Now using Harbor Sessions (${SECOND_PROJECT})\n`,
+    });
     expect(await pds(['use', 'harbour sesions'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: no project named 'harbour sesions'\n  did you mean:\n" + `    ${SECOND_PROJECT}  Harbor Sessions\n`,
+      stderr: `error: no project named 'harbour sesions'\n  did you mean:\n    ${SECOND_PROJECT}  Harbor Sessions\n`,
     });
   });
 
@@ -260,7 +331,10 @@ describe('pds use', () => {
       const [first] = twin.state.projects;
       const copy = { ...first!, id: '0d6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b' };
       twin.state.projects.push(copy);
-      const result = await runCli(twin, ['use', 'Northern Lights Catalog'], { project: null, env: { PDS_CONFIG_DIR: dir } });
+      const result = await runCli(twin, ['use', 'Northern Lights Catalog'], {
+        project: null,
+        env: { PDS_CONFIG_DIR: dir },
+      });
       expect(result).toEqual({
         code: 2,
         stdout: '',

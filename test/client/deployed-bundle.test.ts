@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterAll(() => replay.close());
 
 const pds = (args: string[]) =>
-  runPds(args, { env: { PDS_API_URL: replay.url, PDS_TOKEN: 'replay-token', PDS_PROJECT: PROJECT, PDS_CONFIG_DIR: freshConfigDir() } });
+  runPds(args, {
+    env: { PDS_API_URL: replay.url, PDS_TOKEN: 'replay-token', PDS_PROJECT: PROJECT, PDS_CONFIG_DIR: freshConfigDir() },
+  });
 
 describe('the built pds against the deployed forms', () => {
   it('lists and gets print what the service sent (--json) and name things (TSV)', async () => {
@@ -26,7 +28,17 @@ describe('the built pds against the deployed forms', () => {
       pds(['projects', 'ls', '--json']),
       pds(['contracts', 'ls']),
       pds(['recordings', 'ls']),
-      pds(['contracts', 'get', '61001', '--include', 'royalties,accounting-periods,splits,languages,commitments,recordings', '--score', '--extractor-ids', '12', '--json']),
+      pds([
+        'contracts',
+        'get',
+        '61001',
+        '--include',
+        'royalties,accounting-periods,splits,languages,commitments,recordings',
+        '--score',
+        '--extractor-ids',
+        '12',
+        '--json',
+      ]),
       pds(['writers', 'get', '3501', '--format', 'yaml']),
     ]);
     expect(projects).toMatchObject({ code: 0, stderr: '' });
@@ -36,7 +48,10 @@ describe('the built pds against the deployed forms', () => {
     expect(recordings.stdout).toMatch(/^7701\tGlass Harbour\tGBQAV2600011 \(?\+1\)?\tMara Quill, The Lowlights\t/m);
     expect(recordings.stdout).not.toContain('[object Object]');
     expect(JSON.parse(contract.stdout)).toEqual(example('contracts.get.all-includes.score').data);
-    expect(yaml).toMatchObject({ code: 0, stdout: 'id: 3501\nname: Ode Balin\ncreated_at: 2026-03-02T11:20:00.000Z\n' });
+    expect(yaml).toMatchObject({
+      code: 0,
+      stdout: 'id: 3501\nname: Ode Balin\ncreated_at: 2026-03-02T11:20:00.000Z\n',
+    });
   });
 
   it('statements lines streams the CSV from the signed URL, and an upload goes through mint, PUT and complete', async () => {
@@ -47,7 +62,9 @@ describe('the built pds against the deployed forms', () => {
     const upload = await pds(['upload', 'statement', csv, '--json']);
     expect(upload.code).toBe(0);
     expect(JSON.parse(upload.stdout)[0].upload).toMatchObject(example('uploads.complete.plain').data);
-    expect(replay.storage.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? 'no credential'}`)).toEqual([
+    expect(
+      replay.storage.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization ?? 'no credential'}`),
+    ).toEqual([
       'GET /exports/72001.csv no credential',
       `PUT /storage/v1/object/upload/sign/statements/${example('uploads.complete.plain').data.file_path} no credential`,
     ]);

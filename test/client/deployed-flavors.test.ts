@@ -14,7 +14,16 @@ import { runCli } from '../helpers/cli.js';
 import { expectReadable } from '../helpers/readable.js';
 
 const FLAVORS = ['seed', 'deployed'] as const;
-const RESOURCES = ['contracts', 'statements', 'entities', 'relations', 'artists', 'writers', 'recordings', 'compositions'] as const;
+const RESOURCES = [
+  'contracts',
+  'statements',
+  'entities',
+  'relations',
+  'artists',
+  'writers',
+  'recordings',
+  'compositions',
+] as const;
 /** The flags that change what each resource's list and get carry. */
 const FLAGS: Partial<Record<(typeof RESOURCES)[number], string[]>> = {
   contracts: ['--include', 'royalties,accounting-periods'],
@@ -37,8 +46,10 @@ const nameOf = (row: Record<string, string>) => row.name || row.file || row.file
 
 describe.each(FLAVORS)('the %s flavor', (flavor) => {
   const emulator = sharedEmulator({ flavor, processingMs: 20 });
-  const pds = (args: string[], tty = false) => runCli(emulator, args, { tty, columns: 220, env: { NO_COLOR: '1', PDS_PAGER: '' } });
-  const listed = (resource: keyof ProjectData) => emulator.state.data[DEMO_PROJECT_ID]![resource].filter((r) => !('merged_into' in r && r.merged_into));
+  const pds = (args: string[], tty = false) =>
+    runCli(emulator, args, { tty, columns: 220, env: { NO_COLOR: '1', PDS_PAGER: '' } });
+  const listed = (resource: keyof ProjectData) =>
+    emulator.state.data[DEMO_PROJECT_ID]![resource].filter((r) => !('merged_into' in r && r.merged_into));
   const firstId = async (resource: string) => (await pds([resource, 'ls', '-q', '--per-page', '1'])).stdout.trim();
 
   it.each(RESOURCES)('%s ls: every record (--all -q), each row named, tables readable', async (resource) => {
@@ -50,7 +61,10 @@ describe.each(FLAVORS)('the %s flavor', (flavor) => {
     // The flavor really is in play: the deployed service's ids are numbers.
     const [first] = JSON.parse((await pds([resource, 'ls', '--json', '--per-page', '1'])).stdout) as { id: unknown }[];
     if (flavor === 'deployed') expect(typeof first?.id).toBe('number');
-    for (const args of [[resource, 'ls'], [resource, 'ls', ...(FLAGS[resource] ?? [])]]) {
+    for (const args of [
+      [resource, 'ls'],
+      [resource, 'ls', ...(FLAGS[resource] ?? [])],
+    ]) {
       const piped = await pds(args);
       expect(piped.code).toBe(0);
       const rows = tsv(piped.stdout);
@@ -66,7 +80,9 @@ describe.each(FLAVORS)('the %s flavor', (flavor) => {
   /** What the emulator answers to the last request pds sent it, fetched again as it was sent. */
   async function answerToLast(): Promise<unknown> {
     const last = emulator.requests.at(-1)!;
-    const answer = await fetch(`${emulator.url}${last.path}?${new URLSearchParams(last.query)}`, { headers: { authorization: 'Bearer demo-org-token' } });
+    const answer = await fetch(`${emulator.url}${last.path}?${new URLSearchParams(last.query)}`, {
+      headers: { authorization: 'Bearer demo-org-token' },
+    });
     return ((await answer.json()) as { data: unknown }).data;
   }
 
@@ -190,7 +206,11 @@ describe.each(FLAVORS)('the %s flavor', (flavor) => {
     });
   } else {
     it('tags ls, knowledge search and statements lines, which SPEC.md lacks, fail clearly', async () => {
-      for (const args of [['tags', 'ls'], ['knowledge', 'search', 'royalty'], ['statements', 'lines', await firstId('statements')]]) {
+      for (const args of [
+        ['tags', 'ls'],
+        ['knowledge', 'search', 'royalty'],
+        ['statements', 'lines', await firstId('statements')],
+      ]) {
         const result = await pds(args);
         expect(result.code, args.join(' ')).not.toBe(0);
         expect(result.stderr).toMatch(/^error: /);

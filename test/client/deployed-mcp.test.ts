@@ -14,7 +14,9 @@ let mcp: Connected;
 beforeAll(async () => {
   replay = await startReplayServer();
   // connectMcp reads only the server's URL.
-  mcp = await connectMcp({ url: replay.url } as Emulator, [], { env: { PDS_PROJECT: PROJECT, PDS_TOKEN: 'replay-token' } });
+  mcp = await connectMcp({ url: replay.url } as Emulator, [], {
+    env: { PDS_PROJECT: PROJECT, PDS_TOKEN: 'replay-token' },
+  });
 }, 30_000);
 afterAll(async () => {
   await mcp?.close();
@@ -49,7 +51,17 @@ describe('pds mcp against the deployed forms', () => {
   it.each([
     ['get_project', {}, example('projects.get').data],
     ['get_contract', { id: 61001 }, itemsOf('contracts.list')[0]],
-    ['get_contract', { id: '61001', include: ['royalties', 'splits'] }, { ...itemsOf('contracts.list')[0], extractions: { royalties: example('contracts.get.all-includes.score').data.extractions.royalties, splits: example('contracts.get.all-includes.score').data.extractions.splits } }],
+    [
+      'get_contract',
+      { id: '61001', include: ['royalties', 'splits'] },
+      {
+        ...itemsOf('contracts.list')[0],
+        extractions: {
+          royalties: example('contracts.get.all-includes.score').data.extractions.royalties,
+          splits: example('contracts.get.all-includes.score').data.extractions.splits,
+        },
+      },
+    ],
     ['get_statement', { id: 72001 }, statement72001],
     ['get_recording', { id: 7701, products: true }, example('recordings.get.products').data],
     ['get_writer', { id: 3501 }, example('writers.get').data],
@@ -60,14 +72,25 @@ describe('pds mcp against the deployed forms', () => {
 
   it('statement_status and contract_status take numeric ids and keep the processes as sent', async () => {
     expect(await structured('statement_status', { id: 53011 })).toMatchObject(example('statements.processes').data);
-    expect(await structured('contract_status', { stagingId: 53021 })).toMatchObject(example('contracts.processes').data);
+    expect(await structured('contract_status', { stagingId: 53021 })).toMatchObject(
+      example('contracts.processes').data,
+    );
   });
 
-  it('statement_lines reads the CSV from the signed link without any credential; an unprocessed statement is the service\'s detailed_error', async () => {
+  it("statement_lines reads the CSV from the signed link without any credential; an unprocessed statement is the service's detailed_error", async () => {
     replay.storage.requests.length = 0;
-    expect(await structured('statement_lines', { id: 72001 })).toEqual({ id: '72001', csv: STATEMENT_LINES_CSV, next_cursor: null });
-    expect(replay.storage.requests.map((r) => [r.path, r.headers.authorization])).toEqual([['/exports/72001.csv', undefined]]);
-    const unprocessed = (await mcp.client.callTool({ name: 'statement_lines', arguments: { id: 72002 } })) as ToolResult;
+    expect(await structured('statement_lines', { id: 72001 })).toEqual({
+      id: '72001',
+      csv: STATEMENT_LINES_CSV,
+      next_cursor: null,
+    });
+    expect(replay.storage.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/exports/72001.csv', undefined],
+    ]);
+    const unprocessed = (await mcp.client.callTool({
+      name: 'statement_lines',
+      arguments: { id: 72002 },
+    })) as ToolResult;
     expect(unprocessed.isError).toBe(true);
     expect(unprocessed.content.map((c) => c.text).join('\n')).toContain('Statement extraction is not completed yet');
     expect(replay.storage.requests).toHaveLength(1);
@@ -76,26 +99,35 @@ describe('pds mcp against the deployed forms', () => {
   it('search keeps every field of each match, contracts by matched_file_name', async () => {
     const { items } = await structured('search', { query: 'glass' });
     const data = example('projects.search').data as Record<string, object[]>;
-    const matches = Object.entries(data).flatMap(([group, list]) => list.map((match) => ({ ...match, type: group.replace(/s$/, '') })));
+    const matches = Object.entries(data).flatMap(([group, list]) =>
+      list.map((match) => ({ ...match, type: group.replace(/s$/, '') })),
+    );
     expect(items).toHaveLength(matches.length);
     for (const match of matches) expect(items).toContainEqual(expect.objectContaining(match));
   });
 
   it('knowledge_search lists the nodes as sent; its kind filter is applied by pds', async () => {
-    expect((await structured('knowledge_search', { query: 'approval' })).items).toEqual(example('knowledge.search').data.results);
+    expect((await structured('knowledge_search', { query: 'approval' })).items).toEqual(
+      example('knowledge.search').data.results,
+    );
     expect((await structured('knowledge_search', { query: 'approval', kind: ['person'] })).items).toEqual([]);
-    for (const request of replay.requests.filter((r) => r.path.endsWith('/knowledge/search'))) expect(request.query).not.toHaveProperty('kind');
+    for (const request of replay.requests.filter((r) => r.path.endsWith('/knowledge/search')))
+      expect(request.query).not.toHaveProperty('kind');
   });
 
   it("statement_lines reads a processed statement's CSV from its signed link, sending no credential there", async () => {
     const { STATEMENT_LINES_CSV } = await import('../helpers/replay-server.js');
     replay.storage.requests.length = 0;
-    expect(await structured('statement_lines', { id: 72001 })).toEqual({ id: '72001', csv: STATEMENT_LINES_CSV, next_cursor: null });
+    expect(await structured('statement_lines', { id: 72001 })).toEqual({
+      id: '72001',
+      csv: STATEMENT_LINES_CSV,
+      next_cursor: null,
+    });
     expect(replay.storage.requests).toHaveLength(1);
     expect(replay.storage.requests[0]?.headers.authorization).toBeUndefined();
   });
 
-  it('statement_lines of a statement not processed yet is an error with the service\'s reason', async () => {
+  it("statement_lines of a statement not processed yet is an error with the service's reason", async () => {
     const result = (await mcp.client.callTool({ name: 'statement_lines', arguments: { id: 72002 } })) as ToolResult;
     expect(result.isError).toBe(true);
     expect(result.content[0]?.text).toContain(example('statements.get.detailed.not-processed').data.detailed_error);

@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type RunOptions } from '../helpers/cli.js';
-import { example, FIXTURE_DIR, startReplayServer, STATEMENT_LINES_CSV, type ReplayServer } from '../helpers/replay-server.js';
+import {
+  example,
+  FIXTURE_DIR,
+  startReplayServer,
+  STATEMENT_LINES_CSV,
+  type ReplayServer,
+} from '../helpers/replay-server.js';
 import { expectReadable } from '../helpers/readable.js';
 
 const PROJECT: string = example('projects.get').data.id;
@@ -28,7 +34,12 @@ beforeEach(() => {
 });
 
 const pds = (args: string[], options: RunOptions = {}) =>
-  runCli(replay.url, args, { project: PROJECT, token: TOKEN, ...options, env: { NO_COLOR: '1', PDS_PAGER: '', ...options.env } });
+  runCli(replay.url, args, {
+    project: PROJECT,
+    token: TOKEN,
+    ...options,
+    env: { NO_COLOR: '1', PDS_PAGER: '', ...options.env },
+  });
 /** A terminal, wide enough that no column is dropped. */
 const onTty = (args: string[]) => pds(args, { tty: true, columns: 220 });
 async function jsonOf(args: string[]): Promise<any> {
@@ -50,42 +61,58 @@ const queryOf = (path: string) => replay.requests.filter((r) => r.path === path)
 function tsv(stdout: string): { header: string[]; rows: Record<string, string>[] } {
   const [head = '', ...lines] = stdout.replace(/\n$/, '').split('\n');
   const header = head.split('\t').map((h) => h.toLowerCase());
-  return { header, rows: lines.map((line) => Object.fromEntries(line.split('\t').map((cell, i) => [header[i] ?? `#${i}`, cell]))) };
+  return {
+    header,
+    rows: lines.map((line) => Object.fromEntries(line.split('\t').map((cell, i) => [header[i] ?? `#${i}`, cell]))),
+  };
 }
 const rowOf = (rows: Record<string, string>[], id: number) => rows.find((row) => row.id === String(id)) ?? {};
 /** The column whose header matches, e.g. `file` or `file_name`. */
-const column = (header: string[], pattern: RegExp): string => header.find((h) => pattern.test(h)) ?? `(no column matching ${pattern})`;
+const column = (header: string[], pattern: RegExp): string =>
+  header.find((h) => pattern.test(h)) ?? `(no column matching ${pattern})`;
 
 /** A get on a terminal: the record's own fields come before the first blank line (then its lists). */
 const topFields = (stdout: string) => stdout.split('\n\n')[0] ?? '';
 /** Some line shows all these words together (a row of a nested table). */
 const expectLineWith = (text: string, ...words: string[]) =>
-  expect(text.split('\n').some((line) => words.every((word) => line.includes(word))), `a line with ${words.join(' + ')} in:\n${text}`).toBe(true);
+  expect(
+    text.split('\n').some((line) => words.every((word) => line.includes(word))),
+    `a line with ${words.join(' + ')} in:\n${text}`,
+  ).toBe(true);
 
 describe('the example answers', () => {
   const shared = fileURLToPath(new URL('../../../shared/examples/deployed/', import.meta.url));
 
   it('are byte-identical copies of ../shared/examples/deployed, when it is beside this clone', (context) => {
     if (!existsSync(shared)) {
-      console.log(`skipped: ${shared} does not exist here (a clone without ../shared); the copies in test/fixtures/deployed are used as they are`);
+      console.log(
+        `skipped: ${shared} does not exist here (a clone without ../shared); the copies in test/fixtures/deployed are used as they are`,
+      );
       context.skip();
     }
     const theirs = readdirSync(shared).sort();
     expect(readdirSync(FIXTURE_DIR).sort()).toEqual(theirs);
-    for (const name of theirs) expect(readFileSync(new URL(name, FIXTURE_DIR)).equals(readFileSync(join(shared, name))), name).toBe(true);
+    for (const name of theirs)
+      expect(readFileSync(new URL(name, FIXTURE_DIR)).equals(readFileSync(join(shared, name))), name).toBe(true);
   });
 
-  it('are replayed with rate-limit headers, a bearer token required, and the 404 in the service\'s form', async () => {
-    const answer = await fetch(`${replay.url}/v1/writers/3501?projectId=${PROJECT}`, { headers: { authorization: 'Bearer x' } });
+  it("are replayed with rate-limit headers, a bearer token required, and the 404 in the service's form", async () => {
+    const answer = await fetch(`${replay.url}/v1/writers/3501?projectId=${PROJECT}`, {
+      headers: { authorization: 'Bearer x' },
+    });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual(example('writers.get'));
     expect(Number(answer.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
     expect(answer.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     expect(answer.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
     expect((await fetch(`${replay.url}/v1/projects`)).status).toBe(401);
-    const missing = await fetch(`${replay.url}/v1/recordings/1?projectId=${PROJECT}`, { headers: { authorization: 'Bearer x' } });
+    const missing = await fetch(`${replay.url}/v1/recordings/1?projectId=${PROJECT}`, {
+      headers: { authorization: 'Bearer x' },
+    });
     expect(missing.status).toBe(404);
-    expect(Object.keys(((await missing.json()) as { error: object }).error)).toEqual(Object.keys((example('error.404') as unknown as { error: object }).error));
+    expect(Object.keys(((await missing.json()) as { error: object }).error)).toEqual(
+      Object.keys((example('error.404') as unknown as { error: object }).error),
+    );
   });
 });
 
@@ -103,7 +130,12 @@ describe('lists: --json is the items the service sent, -q their numeric ids, tab
   ])('%j', async (args, fixture) => {
     expect(await jsonOf(args)).toEqual(itemsOf(fixture));
     const quiet = await pds([...args, '-q']);
-    expect(quiet).toMatchObject({ code: 0, stdout: itemsOf(fixture).map((r) => `${r.id}\n`).join('') });
+    expect(quiet).toMatchObject({
+      code: 0,
+      stdout: itemsOf(fixture)
+        .map((r) => `${r.id}\n`)
+        .join(''),
+    });
     const piped = await pds(args);
     expect(piped.code).toBe(0);
     expect(tsv(piped.stdout).rows).toHaveLength(itemsOf(fixture).length);
@@ -123,7 +155,10 @@ describe('lists: --json is the items the service sent, -q their numeric ids, tab
     const { header, rows } = tsv((await pds(['contracts', 'ls'])).stdout);
     const file = column(header, /^file(_name)?$/);
     expect(header).toContain(file);
-    expect(rows.map((row) => row[file])).toEqual(['quill-recording-agreement-2026.pdf', 'aurora-vale-publishing-admin.pdf']);
+    expect(rows.map((row) => row[file])).toEqual([
+      'quill-recording-agreement-2026.pdf',
+      'aurora-vale-publishing-admin.pdf',
+    ]);
     expect(queryOf('/v1/contracts')).toMatchObject({ projectId: PROJECT });
     const table = await onTty(['contracts', 'ls']);
     expectLineWith(table.stdout, '61001', 'quill-recording-agreement-2026.pdf');
@@ -186,7 +221,8 @@ describe('lists: --json is the items the service sent, -q their numeric ids, tab
     expect(recordings).toContain('GBQAV2600011 +1');
     const compositions = (await pds(['compositions', 'ls'], { tty: true, columns: 40 })).stdout;
     expect(compositions).toContain('T-912.004.511-3');
-    for (const line of [...recordings.split('\n'), ...compositions.split('\n')]) expect(line.length).toBeLessThanOrEqual(40);
+    for (const line of [...recordings.split('\n'), ...compositions.split('\n')])
+      expect(line.length).toBeLessThanOrEqual(40);
   });
 
   it('compositions ls shows the ISWC', async () => {
@@ -200,7 +236,11 @@ describe('lists: --json is the items the service sent, -q their numeric ids, tab
     expect(rowOf(artists, 3101)).toMatchObject({ name: 'Mara Quill', merged: '1' });
     expect(queryOf('/v1/artists')).toMatchObject({ includeMerged: 'true' });
     const relations = tsv((await pds(['relations', 'ls'])).stdout).rows;
-    expect(rowOf(relations, 4501)).toMatchObject({ name: 'Ines Fairweather', department: 'Licensing', email: 'ines@auroravale.example' });
+    expect(rowOf(relations, 4501)).toMatchObject({
+      name: 'Ines Fairweather',
+      department: 'Licensing',
+      email: 'ines@auroravale.example',
+    });
     const tags = await pds(['tags', 'ls', '--scope', 'statements']);
     expect(tags.stdout).toContain('Quarterly');
     expect(tags.stdout).toContain('14');
@@ -217,7 +257,10 @@ describe('gets: --json is the record the service sent; a terminal shows its part
     [['writers', 'get', '3501'], 'writers.get'],
     [['entities', 'get', '9301'], 'entities.get'],
     [['recordings', 'get', '7701', '--products'], 'recordings.get.products'],
-    [['contracts', 'get', '61001', '--include', INCLUDES, '--score', '--extractor-ids', '12'], 'contracts.get.all-includes.score'],
+    [
+      ['contracts', 'get', '61001', '--include', INCLUDES, '--score', '--extractor-ids', '12'],
+      'contracts.get.all-includes.score',
+    ],
     [['statements', 'status', '53011'], 'statements.processes'],
     [['contracts', 'status', '53021'], 'contracts.processes'],
   ])('%j', async (args, fixture) => {
@@ -254,7 +297,14 @@ describe('gets: --json is the record the service sent; a terminal shows its part
     const { stdout } = await onTty(args);
     expect(queryOf('/v1/contracts/61001')).toMatchObject({ projectId: PROJECT, score: 'true', extractorIds: '12' });
     expect(queryOf('/v1/contracts/61001')?.includes?.split(',').sort()).toEqual(INCLUDES.split(',').sort());
-    for (const section of ['royalties (2)', 'accounting-periods (1)', 'splits (1)', 'languages (1)', 'commitments (1)', 'recordings (1)']) {
+    for (const section of [
+      'royalties (2)',
+      'accounting-periods (1)',
+      'splits (1)',
+      'languages (1)',
+      'commitments (1)',
+      'recordings (1)',
+    ]) {
       expect(stdout).toContain(section);
     }
     expectLineWith(stdout, '5101', 'Streaming');
@@ -267,7 +317,16 @@ describe('gets: --json is the record the service sent; a terminal shows its part
   });
 
   it('piped, a get draws what a terminal draws: includes by their own names, objects by their parts, not as JSON', async () => {
-    const contract = await pds(['contracts', 'get', '61001', '--include', INCLUDES, '--score', '--extractor-ids', '12']);
+    const contract = await pds([
+      'contracts',
+      'get',
+      '61001',
+      '--include',
+      INCLUDES,
+      '--score',
+      '--extractor-ids',
+      '12',
+    ]);
     expect(contract.code).toBe(0);
     // As a top-level include is drawn (`royalties<TAB>…`), never the `extractions` object whole.
     for (const include of INCLUDES.split(',')) expect(contract.stdout).toMatch(new RegExp(`^${include}\\t`, 'm'));
@@ -299,7 +358,9 @@ describe('gets: --json is the record the service sent; a terminal shows its part
   });
 
   it('statements get shows the summary lines', async () => {
-    expect(await jsonOf(['statements', 'get', '72001'])).toEqual(withoutDetailed(example('statements.get.detailed').data));
+    expect(await jsonOf(['statements', 'get', '72001'])).toEqual(
+      withoutDetailed(example('statements.get.detailed').data),
+    );
     const { code, stdout } = await onTty(['statements', 'get', '72001']);
     expect(code).toBe(0);
     expect(stdout).toContain('412,055 streams across 31 territories');
@@ -307,7 +368,10 @@ describe('gets: --json is the record the service sent; a terminal shows its part
     expectReadable(topFields(stdout));
     expect(await jsonOf(['statements', 'get', '72001', '--detailed'])).toEqual({
       ...example('statements.get.detailed').data,
-      detailed: { ...example('statements.get.detailed').data.detailed, csv_url: `${replay.storage.url}/exports/72001.csv?token=sig` },
+      detailed: {
+        ...example('statements.get.detailed').data.detailed,
+        csv_url: `${replay.storage.url}/exports/72001.csv?token=sig`,
+      },
     });
   });
 
@@ -345,7 +409,7 @@ describe('pds statements lines', () => {
     expect(replay.storage.requests[0]?.headers.authorization).toBeUndefined();
   });
 
-  it('exits 1 with the service\'s detailed_error for a statement not processed yet, fetching nothing', async () => {
+  it("exits 1 with the service's detailed_error for a statement not processed yet, fetching nothing", async () => {
     const result = await pds(['statements', 'lines', '72002']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
@@ -370,17 +434,21 @@ describe('search and knowledge', () => {
   it('search lists contracts by matched_file_name beside the named matches, with their type; --json keeps every field sent', async () => {
     const { rows } = tsv((await pds(['search', 'glass'])).stdout);
     const found = rows.map((row) => [row.type, row.id, row.name]);
-    expect(found).toEqual(expect.arrayContaining([
-      ['recording', '7701', 'Glass Harbour'],
-      ['composition', '8801', 'Glass Harbour'],
-      ['contract', '61001', 'quill-recording-agreement-2026.pdf'],
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ['recording', '7701', 'Glass Harbour'],
+        ['composition', '8801', 'Glass Harbour'],
+        ['contract', '61001', 'quill-recording-agreement-2026.pdf'],
+      ]),
+    );
     expect(found).toHaveLength(3);
     expectReadable((await pds(['search', 'glass'])).stdout);
     expectReadable((await onTty(['search', 'glass'])).stdout);
     const json: Record<string, unknown>[] = await jsonOf(['search', 'glass']);
     const data = example('projects.search').data;
-    const expected = Object.entries(data).flatMap(([group, matches]) => (matches as object[]).map((match) => ({ group, match })));
+    const expected = Object.entries(data).flatMap(([group, matches]) =>
+      (matches as object[]).map((match) => ({ group, match })),
+    );
     expect(json).toHaveLength(expected.length);
     for (const { group, match } of expected) {
       expect(json).toContainEqual(expect.objectContaining({ ...match, type: group.replace(/s$/, '') }));
@@ -389,7 +457,12 @@ describe('search and knowledge', () => {
   });
 
   it('a project without a name is called by its id, never "null"', async () => {
-    replay.alter = (at, data) => (at === '/v1/projects' || at === `/v1/projects/${PROJECT}` ? (Array.isArray(data) ? data.map((p: object) => ({ ...p, name: null })) : { ...data, name: null }) : data);
+    replay.alter = (at, data) =>
+      at === '/v1/projects' || at === `/v1/projects/${PROJECT}`
+        ? Array.isArray(data)
+          ? data.map((p: object) => ({ ...p, name: null }))
+          : { ...data, name: null }
+        : data;
     const used = await pds(['use', PROJECT], { project: null });
     expect(used.code).toBe(0);
     expect(used.stderr).toContain(`Now using ${PROJECT} (${PROJECT})`);
@@ -402,7 +475,11 @@ describe('search and knowledge', () => {
     replay.alter = (at, data) => (at === path ? { ...data, artists: null, took_ms: 12 } : data);
     const result = await pds(['search', 'glass']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(tsv(result.stdout).rows.map((row) => row.id).sort()).toEqual(['61001', '7701', '8801']);
+    expect(
+      tsv(result.stdout)
+        .rows.map((row) => row.id)
+        .sort(),
+    ).toEqual(['61001', '7701', '8801']);
     replay.alter = (at, data) => (at === path ? { ...data, recordings: [{ name: 'no id', rank: 1 }] } : data);
     const broken = await pds(['search', 'glass']);
     expect(broken.code).toBe(1);
@@ -418,7 +495,9 @@ describe('search and knowledge', () => {
     expect(table.stdout).toContain('Sync approval');
     expectReadable(table.stdout);
     expect(await jsonOf(['knowledge', 'search', 'approval', '--kind', 'person'])).toEqual([]);
-    expect(await jsonOf(['knowledge', 'search', 'approval', '--kind', 'policy,person'])).toEqual(example('knowledge.search').data.results);
+    expect(await jsonOf(['knowledge', 'search', 'approval', '--kind', 'policy,person'])).toEqual(
+      example('knowledge.search').data.results,
+    );
     const asked = replay.requests.filter((r) => r.path.endsWith('/knowledge/search'));
     expect(asked).toHaveLength(4);
     for (const request of asked) expect(Object.keys(request.query)).not.toContain('kind');
@@ -432,12 +511,18 @@ describe('uploads and retry in the deployed forms', () => {
   writeFileSync(csv, bytes);
   const complete = (name: string) => example(`uploads.complete.${name}`).data;
 
-  it('a plain upload goes mint → PUT (no credential) → complete, and prints the service\'s answer', async () => {
+  it("a plain upload goes mint → PUT (no credential) → complete, and prints the service's answer", async () => {
     const result = await pds(['upload', 'statement', csv, '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ upload: expect.objectContaining(complete('plain')) })]);
+    expect(JSON.parse(result.stdout)).toEqual([
+      expect.objectContaining({ upload: expect.objectContaining(complete('plain')) }),
+    ]);
     expect(sent()).toEqual(['POST /v1/statements/uploads', 'POST /v1/statements/uploads/complete']);
-    expect(JSON.parse(replay.requests[0]!.body)).toMatchObject({ fileName: 'q2.csv', fileType: 'text/csv', fileSize: bytes.length });
+    expect(JSON.parse(replay.requests[0]!.body)).toMatchObject({
+      fileName: 'q2.csv',
+      fileType: 'text/csv',
+      fileSize: bytes.length,
+    });
     expect(JSON.parse(replay.requests[1]!.body)).toEqual({ stagingId: complete('plain').staging_id });
     const [put] = replay.storage.requests;
     expect(put).toMatchObject({ method: 'PUT', body: bytes });
@@ -448,7 +533,9 @@ describe('uploads and retry in the deployed forms', () => {
   it('an upload with --accounting-period carries the context and reports the numeric counts', async () => {
     const result = await pds(['upload', 'statement', csv, '--accounting-period', '2026Q2', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ upload: expect.objectContaining(complete('context')) })]);
+    expect(JSON.parse(result.stdout)).toEqual([
+      expect.objectContaining({ upload: expect.objectContaining(complete('context')) }),
+    ]);
     expect(JSON.parse(replay.requests[0]!.body)).toMatchObject({ context: { accountingPeriod: { value: '2026Q2' } } });
     const human = await pds(['upload', 'statement', csv, '--accounting-period', '2026Q2']);
     expect(human.code).toBe(0);
@@ -466,7 +553,7 @@ describe('uploads and retry in the deployed forms', () => {
     expect(waited.code).toBe(7);
   });
 
-  it('statements retry prints the service\'s answer, counts as numbers', async () => {
+  it("statements retry prints the service's answer, counts as numbers", async () => {
     expect(await jsonOf(['statements', 'retry', '53015'])).toEqual(example('staging.retry').data);
     const human = await pds(['statements', 'retry', '53015']);
     expect(human.code).toBe(0);
@@ -480,10 +567,13 @@ describe('--verbose names the fields that differ from the documented form', () =
   it('once per field and command, and the command still succeeds with the values kept as received', async () => {
     // Both recordings get a duration as text and artists as one string: two fields in another form.
     replay.alter = (path, data) =>
-      path === '/v1/recordings' ? { ...data, items: data.items.map((r: object) => ({ ...r, duration_ms: '3:34', artists: 'Mara Quill' })) } : data;
+      path === '/v1/recordings'
+        ? { ...data, items: data.items.map((r: object) => ({ ...r, duration_ms: '3:34', artists: 'Mara Quill' })) }
+        : data;
     const result = await pds(['recordings', 'ls', '--verbose']);
     expect(result.code).toBe(0);
-    const naming = (field: string) => result.stderr.split('\n').filter((line) => new RegExp(`\\b${field}\\b`).test(line));
+    const naming = (field: string) =>
+      result.stderr.split('\n').filter((line) => new RegExp(`\\b${field}\\b`).test(line));
     expect(naming('duration_ms')).toHaveLength(1);
     expect(naming('artists')).toHaveLength(1);
     // Fields in their documented form are not named.
@@ -498,7 +588,10 @@ describe('--verbose names the fields that differ from the documented form', () =
   });
 
   it('once per command across every page of an --all', async () => {
-    replay.alter = (path, data) => (path === '/v1/contracts' ? { ...data, items: data.items.map((c: object) => ({ ...c, created_at: 20260302 })) } : data);
+    replay.alter = (path, data) =>
+      path === '/v1/contracts'
+        ? { ...data, items: data.items.map((c: object) => ({ ...c, created_at: 20260302 })) }
+        : data;
     const result = await pds(['contracts', 'ls', '--all', '--verbose']);
     expect(result.code).toBe(0);
     expect(replay.requests.length).toBeGreaterThan(2);

@@ -13,7 +13,9 @@ import { runCli } from '../helpers/cli.js';
 import { startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 
 const example = (name: string): { data: Record<string, any> } =>
-  JSON.parse(readFileSync(new URL(`../fixtures/deployed/${name}.json`, import.meta.url), 'utf8')) as { data: Record<string, any> };
+  JSON.parse(readFileSync(new URL(`../fixtures/deployed/${name}.json`, import.meta.url), 'utf8')) as {
+    data: Record<string, any>;
+  };
 
 const dir = mkdtempSync(join(tmpdir(), 'pds-deployed-answers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,7 +26,11 @@ const file = (name: string, text: string): string => {
 };
 
 /** What an upload of one file says on stderr when it fails: the file started, then its error. */
-const failedUpload = (path: string, bytes: number, lines: string[]): string => `uploading ${path} (${bytes} B)\nerror: ${path}: ${lines[0]}\n${lines.slice(1).map((line) => `  ${line}\n`).join('')}`;
+const failedUpload = (path: string, bytes: number, lines: string[]): string =>
+  `uploading ${path} (${bytes} B)\nerror: ${path}: ${lines[0]}\n${lines
+    .slice(1)
+    .map((line) => `  ${line}\n`)
+    .join('')}`;
 
 const CSV_LINES = 'isrc,territory,streams\r\nGBQAV2600011,GB,1200\r\nGBQAV2600011,FR,\x1b[31m310\r\n';
 
@@ -58,11 +64,22 @@ class DeployedService {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? '/', this.server.url);
     const body = Buffer.concat(chunks).toString('utf8');
-    this.seen.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization, body });
+    this.seen.push({
+      method: req.method ?? '',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      body,
+    });
     const route = this.routes.get(`${req.method} ${url.pathname}`);
     const answer: ReturnType<Route> = route ? route(req, res, body) : [404, { error: { message: 'not found' } }];
     if (answer === 'handled') return;
-    res.writeHead(answer[0], { 'content-type': 'application/json', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '60' });
+    res.writeHead(answer[0], {
+      'content-type': 'application/json',
+      'x-ratelimit-limit': '100',
+      'x-ratelimit-remaining': '99',
+      'x-ratelimit-reset': '60',
+    });
     res.end(JSON.stringify(answer[1]));
   }
 
@@ -88,13 +105,20 @@ beforeEach(async () => {
 afterAll(() => service.server?.close());
 
 /** The signed-URL upload of the examples: mint, PUT to storage, complete with `complete`. */
-function uploadRoutes(kind: 'statements' | 'contracts', complete: { data: Record<string, any> }, mint: unknown = undefined): void {
+function uploadRoutes(
+  kind: 'statements' | 'contracts',
+  complete: { data: Record<string, any> },
+  mint: unknown = undefined,
+): void {
   const minted = example('uploads.mint');
   // The staging id the completion will name (the examples' mint and completions differ).
   if (typeof complete.data?.staging_id === 'number') minted.data.staging_id = complete.data.staging_id;
   minted.data.upload_url = service.local(minted.data.upload_url as string);
   service.routes.set(`POST /v1/${kind}/uploads`, () => [201, mint ?? minted]);
-  service.routes.set(`PUT /storage/storage/v1/object/upload/sign/statements/7d3e/53013-q2.csv`, () => [200, { Key: 'statements/7d3e/53013-q2.csv' }]);
+  service.routes.set(`PUT /storage/storage/v1/object/upload/sign/statements/7d3e/53013-q2.csv`, () => [
+    200,
+    { Key: 'statements/7d3e/53013-q2.csv' },
+  ]);
   service.routes.set(`POST /v1/${kind}/uploads/complete`, () => [200, complete]);
 }
 
@@ -104,8 +128,15 @@ describe('uploads against the deployed answers', () => {
     const result = await run(['upload', 'statement', file('q2.csv', 'isrc,units\nX,1\n'), '--json']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)[0].upload).toEqual({ ...example('uploads.complete.plain').data, staging_stage: 'uploaded' });
-    expect(service.sent()).toEqual(['POST /v1/statements/uploads', 'PUT /storage/storage/v1/object/upload/sign/statements/7d3e/53013-q2.csv', 'POST /v1/statements/uploads/complete']);
+    expect(JSON.parse(result.stdout)[0].upload).toEqual({
+      ...example('uploads.complete.plain').data,
+      staging_stage: 'uploaded',
+    });
+    expect(service.sent()).toEqual([
+      'POST /v1/statements/uploads',
+      'PUT /storage/storage/v1/object/upload/sign/statements/7d3e/53013-q2.csv',
+      'POST /v1/statements/uploads/complete',
+    ]);
     // The storage host never sees the token.
     expect(service.seen[1]?.authorization).toBeUndefined();
     const table = await run(['upload', 'statement', file('q2.csv', 'isrc,units\nX,1\n')]);
@@ -116,24 +147,49 @@ describe('uploads against the deployed answers', () => {
     uploadRoutes('statements', example('uploads.complete.context'));
     const result = await run(['upload', 'statement', file('q2.csv', 'a\n'), '--accounting-period', '2026Q2', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)[0].upload).toMatchObject({ status: 'queued', enqueued: 1, context_applied: true, snapshot_hash: '9f2c4e' });
+    expect(JSON.parse(result.stdout)[0].upload).toMatchObject({
+      status: 'queued',
+      enqueued: 1,
+      context_applied: true,
+      snapshot_hash: '9f2c4e',
+    });
   });
 
   it('a paused upload (`paused: 1`) reads paused: exit 0 without --wait, STATE paused and exit 7 with it', async () => {
     uploadRoutes('statements', example('uploads.complete.paused'));
-    service.routes.set('GET /v1/statements/53015/processes', () => [200, { data: { ...example('statements.processes').data, staging_id: 53015, staging_processes: { stage: 'paused', info: {} }, pause_reason: 'quota reached' } }]);
+    service.routes.set('GET /v1/statements/53015/processes', () => [
+      200,
+      {
+        data: {
+          ...example('statements.processes').data,
+          staging_id: 53015,
+          staging_processes: { stage: 'paused', info: {} },
+          pause_reason: 'quota reached',
+        },
+      },
+    ]);
     const plain = await run(['upload', 'statement', file('q2.csv', 'a\n')]);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\n${join(dir, 'q2.csv')}\t53015\tpaused\n`);
-    expect(plain.stderr).toContain('staging id 53015, paused: quota reached; resume it with `pds statements retry 53015`');
+    expect(plain.stderr).toContain(
+      'staging id 53015, paused: quota reached; resume it with `pds statements retry 53015`',
+    );
     const waited = await run(['upload', 'statement', file('q2.csv', 'a\n'), '--wait']);
     expect(waited.code).toBe(7);
-    expect(waited.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\tSTATE\tSTATEMENT_ID\n${join(dir, 'q2.csv')}\t53015\tpaused\tpaused\t\n`);
+    expect(waited.stdout).toBe(
+      `FILE\tSTAGING_ID\tSTAGE\tSTATE\tSTATEMENT_ID\n${join(dir, 'q2.csv')}\t53015\tpaused\tpaused\t\n`,
+    );
   });
 
   it('`--extract language` sends extract-language', async () => {
     uploadRoutes('contracts', example('uploads.complete.plain'));
-    const result = await run(['upload', 'contract', file('deal.pdf', '%PDF-1.4\n%%EOF\n'), '--extract', 'language,royalties']);
+    const result = await run([
+      'upload',
+      'contract',
+      file('deal.pdf', '%PDF-1.4\n%%EOF\n'),
+      '--extract',
+      'language,royalties',
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(service.seen[0]?.body ?? '{}').extractions).toEqual(['extract-language', 'extract-royalties']);
   });
@@ -141,7 +197,9 @@ describe('uploads against the deployed answers', () => {
 
 describe('a malformed mint or complete answer is said as what it is', () => {
   it('staging_id "abc": the request, the field and its value; no PUT, no complete, exit 1', async () => {
-    uploadRoutes('statements', example('uploads.complete.plain'), { data: { ...example('uploads.mint').data, staging_id: 'abc' } });
+    uploadRoutes('statements', example('uploads.complete.plain'), {
+      data: { ...example('uploads.mint').data, staging_id: 'abc' },
+    });
     const result = await run(['upload', 'statement', file('q2.csv', 'a\n')]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
@@ -158,9 +216,13 @@ describe('a malformed mint or complete answer is said as what it is', () => {
     uploadRoutes('statements', example('uploads.complete.plain'), { data: noUrl });
     const missing = await run(['upload', 'statement', file('q2.csv', 'a\n')]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(': the service answered POST /v1/statements/uploads with no upload_url, not an http(s) URL\n  staging id 53013 holds no file\n');
+    expect(missing.stderr).toContain(
+      ': the service answered POST /v1/statements/uploads with no upload_url, not an http(s) URL\n  staging id 53013 holds no file\n',
+    );
     expect(missing.stderr).not.toContain('no answer');
-    uploadRoutes('statements', example('uploads.complete.plain'), { data: { ...noUrl, upload_url: 'file:///etc/passwd\x1b]0;x\x07' } });
+    uploadRoutes('statements', example('uploads.complete.plain'), {
+      data: { ...noUrl, upload_url: 'file:///etc/passwd\x1b]0;x\x07' },
+    });
     const bad = await run(['upload', 'statement', file('q2.csv', 'a\n')]);
     expect(bad.stderr).toContain('with upload_url "file:///etc/passwd\\u001b]0;x\\u0007", not an http(s) URL\n');
     // Two mints (one per run); nothing else.
@@ -183,7 +245,9 @@ describe('a malformed mint or complete answer is said as what it is', () => {
   it('a complete answer that is not {data: {…}} is malformed too, not unconfirmed', async () => {
     uploadRoutes('statements', { data: [1, 2] as never });
     const result = await run(['upload', 'statement', file('q2.csv', 'a\n')]);
-    expect(result.stderr).toContain(': the service answered POST /v1/statements/uploads/complete with data [1,2], not an object\n');
+    expect(result.stderr).toContain(
+      ': the service answered POST /v1/statements/uploads/complete with data [1,2], not an object\n',
+    );
     expect(result.stderr).not.toContain('did not confirm');
   });
 });
@@ -191,7 +255,9 @@ describe('a malformed mint or complete answer is said as what it is', () => {
 describe('no signed URL is used over plain http to a host that is not loopback', () => {
   for (const host of ['storage.example.invalid', '10.0.0.1']) {
     it(`an upload URL at http://${host}: refused before any connection (exit 2), the complete never sent`, async () => {
-      uploadRoutes('statements', example('uploads.complete.plain'), { data: { ...example('uploads.mint').data, upload_url: `http://${host}/object/upload/sign/q2.csv?token=sig` } });
+      uploadRoutes('statements', example('uploads.complete.plain'), {
+        data: { ...example('uploads.mint').data, upload_url: `http://${host}/object/upload/sign/q2.csv?token=sig` },
+      });
       const result = await run(['upload', 'statement', file('q2.csv', 'a\n')]);
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
@@ -206,17 +272,31 @@ describe('no signed URL is used over plain http to a host that is not loopback',
   }
 
   it('a download URL, and the lines CSV, at http://storage.example.invalid: refused, exit 2', async () => {
-    service.routes.set('GET /v1/statements/72001/download', () => [200, { data: { url: 'http://storage.example.invalid/72001.csv?token=sig', fileName: 'a.csv', fileType: 'text/csv', expiresIn: 60 } }]);
+    service.routes.set('GET /v1/statements/72001/download', () => [
+      200,
+      {
+        data: {
+          url: 'http://storage.example.invalid/72001.csv?token=sig',
+          fileName: 'a.csv',
+          fileType: 'text/csv',
+          expiresIn: 60,
+        },
+      },
+    ]);
     const download = await run(['statements', 'download', '72001', '-o', join(dir, 'never.csv')]);
     expect(download.code).toBe(2);
-    expect(download.stderr).toContain('error: refusing to send the signed download URL over plain http to storage.example.invalid');
+    expect(download.stderr).toContain(
+      'error: refusing to send the signed download URL over plain http to storage.example.invalid',
+    );
     expect(existsSync(join(dir, 'never.csv'))).toBe(false);
     const detailed = example('statements.get.detailed');
     detailed.data.detailed.csv_url = 'http://storage.example.invalid/exports/72001.csv?token=sig';
     service.routes.set('GET /v1/statements/72001', () => [200, detailed]);
     const lines = await run(['statements', 'lines', '72001']);
     expect(lines.code).toBe(2);
-    expect(lines.stderr).toContain('error: refusing to send the signed download URL over plain http to storage.example.invalid');
+    expect(lines.stderr).toContain(
+      'error: refusing to send the signed download URL over plain http to storage.example.invalid',
+    );
     expect(lines.stdout).toBe('');
     expect(service.sent()).toEqual(['GET /v1/statements/72001/download', 'GET /v1/statements/72001']);
   });
@@ -227,15 +307,24 @@ describe('pds statements|contracts retry against the deployed answer', () => {
     service.routes.set('POST /v1/statements/staging/53015/retry', () => [200, example('staging.retry')]);
     const result = await run(['statements', 'retry', '53015']);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('the service keeps staging 53015 paused (3 of 3); try again later with `pds statements retry 53015`');
+    expect(result.stderr).toContain(
+      'the service keeps staging 53015 paused (3 of 3); try again later with `pds statements retry 53015`',
+    );
     const json = await run(['statements', 'retry', '53015', '--json']);
     expect(JSON.parse(json.stdout)).toEqual(example('staging.retry').data);
   });
 
   it('an answer without a status is named, exit 1', async () => {
-    service.routes.set('POST /v1/contracts/staging/53015/retry', () => [200, { data: { staging_id: 53015, enqueued: 0 } }]);
+    service.routes.set('POST /v1/contracts/staging/53015/retry', () => [
+      200,
+      { data: { staging_id: 53015, enqueued: 0 } },
+    ]);
     const result = await run(['contracts', 'retry', '53015']);
-    expect(result).toMatchObject({ code: 1, stderr: 'error: the service answered POST /v1/contracts/staging/53015/retry with no status, not a status such as queued or paused\n' });
+    expect(result).toMatchObject({
+      code: 1,
+      stderr:
+        'error: the service answered POST /v1/contracts/staging/53015/retry with no status, not a status such as queued or paused\n',
+    });
   });
 });
 
@@ -289,33 +378,52 @@ describe('pds statements lines', () => {
     expect(readdirSync(join(dir, 'lines-out'))).toEqual(['q1.csv']);
   });
 
-  it('a statement not processed yet: exit 1 with the service\'s detailed_error, made safe', async () => {
+  it("a statement not processed yet: exit 1 with the service's detailed_error, made safe", async () => {
     const result = await run(['statements', 'lines', '72002']);
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: statement 72002 has no lines yet: Statement extraction is not completed yet\n  its processing must complete first: follow it with `pds statements status 72002`\n',
+      stderr:
+        'error: statement 72002 has no lines yet: Statement extraction is not completed yet\n  its processing must complete first: follow it with `pds statements status 72002`\n',
     });
-    service.routes.set('GET /v1/statements/72002', () => [200, { data: { id: 72002, detailed: null, detailed_error: 'not yet\x1b[2J\u202e' } }]);
+    service.routes.set('GET /v1/statements/72002', () => [
+      200,
+      { data: { id: 72002, detailed: null, detailed_error: 'not yet\x1b[2J\u202e' } },
+    ]);
     const unsafe = await run(['statements', 'lines', '72002']);
     expect(unsafe.stderr).toContain('error: statement 72002 has no lines yet: not yet\\x1b[2J\\u{202e}\n');
     expect(service.sent()).toEqual(['GET /v1/statements/72002', 'GET /v1/statements/72002']);
   });
 
-  it('a detailed without a csv_url is named as the answer\'s fault, exit 1', async () => {
-    service.routes.set('GET /v1/statements/72001', () => [200, { data: { id: 72001, detailed: { file_name: 'x.csv', row_count: 3 } } }]);
+  it("a detailed without a csv_url is named as the answer's fault, exit 1", async () => {
+    service.routes.set('GET /v1/statements/72001', () => [
+      200,
+      { data: { id: 72001, detailed: { file_name: 'x.csv', row_count: 3 } } },
+    ]);
     const result = await run(['statements', 'lines', '72001']);
-    expect(result).toMatchObject({ code: 1, stderr: 'error: the service answered GET /v1/statements/72001 with no detailed.csv_url, not an http(s) URL\n' });
+    expect(result).toMatchObject({
+      code: 1,
+      stderr: 'error: the service answered GET /v1/statements/72001 with no detailed.csv_url, not an http(s) URL\n',
+    });
   });
 
   it('refuses a bad id, --json without -o, and -o into a missing directory: exit 2, nothing sent', async () => {
     const badId = await run(['statements', 'lines', 'abc']);
-    expect(badId).toMatchObject({ code: 2, stderr: "error: invalid statement id 'abc': statement ids are whole numbers\n" });
+    expect(badId).toMatchObject({
+      code: 2,
+      stderr: "error: invalid statement id 'abc': statement ids are whole numbers\n",
+    });
     const csv = await run(['statements', 'lines', '72001', '--format', 'csv']);
-    expect(csv).toMatchObject({ code: 2, stderr: 'error: the lines are CSV, printed as they are: drop --format csv, or save them with -o <file>\n' });
+    expect(csv).toMatchObject({
+      code: 2,
+      stderr: 'error: the lines are CSV, printed as they are: drop --format csv, or save them with -o <file>\n',
+    });
     expect((await run(['statements', 'lines', '72001', '--json'])).code).toBe(2);
     const missing = await run(['statements', 'lines', '72001', '-o', join(dir, 'nowhere', 'x.csv')]);
-    expect(missing).toMatchObject({ code: 2, stderr: `error: cannot write ${join(dir, 'nowhere', 'x.csv')}: the directory ${join(dir, 'nowhere')} does not exist\n` });
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: `error: cannot write ${join(dir, 'nowhere', 'x.csv')}: the directory ${join(dir, 'nowhere')} does not exist\n`,
+    });
     const dirTarget = await run(['statements', 'lines', '72001', '-o', dir]);
     expect(dirTarget.code).toBe(2);
     expect(service.seen).toEqual([]);
@@ -326,7 +434,10 @@ describe('pds knowledge search --kind', () => {
   it('filters the answer in pds; no kind parameter is sent', async () => {
     const answer = example('knowledge.search');
     const policy = answer.data.results[0];
-    answer.data.results.push({ ...policy, id: 42, kind: 'person', name: 'Ines Fairweather', claims: null, relationships: 'none' }, { id: 43, name: 'No kind' });
+    answer.data.results.push(
+      { ...policy, id: 42, kind: 'person', name: 'Ines Fairweather', claims: null, relationships: 'none' },
+      { id: 43, name: 'No kind' },
+    );
     service.routes.set('GET /v1/projects/5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7/knowledge/search', () => [200, answer]);
     const people = await run(['knowledge', 'search', 'approval', '--kind', 'person', '--json']);
     expect(people.code).toBe(0);
@@ -343,7 +454,18 @@ describe('processes in the deployed form', () => {
   beforeEach(() => {
     service.routes.set('GET /v1/contracts/53021/processes', () => [200, example('contracts.processes')]);
     service.routes.set('GET /v1/statements/53011/processes', () => [200, example('statements.processes')]);
-    const paused = { ...example('statements.processes').data, staging_id: 53015, statement_id: null, staging_done: false, extraction_done: false, extraction_processes: null, staging_processes: { stage: 'paused', info: {} }, requires_action: true, available_actions: ['retry'], pause_reason: 'quota reached' };
+    const paused = {
+      ...example('statements.processes').data,
+      staging_id: 53015,
+      statement_id: null,
+      staging_done: false,
+      extraction_done: false,
+      extraction_processes: null,
+      staging_processes: { stage: 'paused', info: {} },
+      requires_action: true,
+      available_actions: ['retry'],
+      pause_reason: 'quota reached',
+    };
     service.routes.set('GET /v1/statements/53015/processes', () => [200, { data: paused }]);
   });
 
@@ -355,7 +477,9 @@ describe('processes in the deployed form', () => {
         'extractions\t[{"name":"extract-royalties","status":"completed","completed_at":"2026-05-19T07:45:12.000Z"},{"name":"extract-language","status":"queued","completed_at":null}]\n',
     );
     const statement = await run(['statements', 'status', '53011']);
-    expect(statement.stdout).toBe('state\tcompleted\nstaging_id\t53011\nstaging_stage\tcompleted\nstatement_id\t72001\nprocessing_status\tcompleted\nprocessing_stage\t5\n');
+    expect(statement.stdout).toBe(
+      'state\tcompleted\nstaging_id\t53011\nstaging_stage\tcompleted\nstatement_id\t72001\nprocessing_status\tcompleted\nprocessing_stage\t5\n',
+    );
   });
 
   it('a paused upload reads paused, not failed; --watch ends at once with exit 7', async () => {
@@ -365,14 +489,19 @@ describe('processes in the deployed form', () => {
     expect(status.stdout).toContain('paused\tquota reached; resume it with `pds statements retry 53015`\n');
     const watched = await run(['statements', 'status', '53015', '--watch']);
     expect(watched.code).toBe(7);
-    expect(watched.stderr).toBe('error: statement upload 53015 is paused\n  quota reached\n  resume it with `pds statements retry 53015`\n');
+    expect(watched.stderr).toBe(
+      'error: statement upload 53015 is paused\n  quota reached\n  resume it with `pds statements retry 53015`\n',
+    );
     expect(service.sent()).toEqual(['GET /v1/statements/53015/processes', 'GET /v1/statements/53015/processes']);
   });
 
   it('several ids: each in the order given, one block each; the exit code is the worst', async () => {
     const both = await run(['statements', 'status', '53015', '53011']);
     expect(both.code).toBe(0);
-    expect(both.stdout.split('\n\n').map((block) => block.split('\n')[0])).toEqual(['state\tpaused', 'state\tcompleted']);
+    expect(both.stdout.split('\n\n').map((block) => block.split('\n')[0])).toEqual([
+      'state\tpaused',
+      'state\tcompleted',
+    ]);
     const json = await run(['statements', 'status', '53011', '53015', '--json']);
     expect((JSON.parse(json.stdout) as { staging_id: number }[]).map((p) => p.staging_id)).toEqual([53011, 53015]);
     const withMissing = await run(['statements', 'status', '53011', '99999', '53015']);
@@ -395,7 +524,11 @@ describe('processes in the deployed form', () => {
 
   it('refuses a bad id among several before anything is sent: exit 2', async () => {
     const result = await run(['statements', 'status', '53011', 'x1', '53015']);
-    expect(result).toMatchObject({ code: 2, stderr: "error: invalid staging or statement id 'x1': expected a whole number, like the staging_id an upload printed\n" });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr:
+        "error: invalid staging or statement id 'x1': expected a whole number, like the staging_id an upload printed\n",
+    });
     expect(service.seen).toEqual([]);
   });
 });
@@ -408,7 +541,17 @@ describe('--skip-existing=content compares no further than the listed size', () 
     listed.data.items = [{ ...listed.data.items[0], id: 72001, file_name: 'a.csv', file_size: 26 }];
     listed.data.total_count = 1;
     service.routes.set('GET /v1/statements', () => [200, listed]);
-    service.routes.set('GET /v1/statements/72001/download', () => [200, { data: { url: `${service.server.url}/storage/endless.csv?token=sig`, fileName: 'a.csv', fileType: 'text/csv', expiresIn: 60 } }]);
+    service.routes.set('GET /v1/statements/72001/download', () => [
+      200,
+      {
+        data: {
+          url: `${service.server.url}/storage/endless.csv?token=sig`,
+          fileName: 'a.csv',
+          fileType: 'text/csv',
+          expiresIn: 60,
+        },
+      },
+    ]);
     let written = 0;
     service.routes.set('GET /storage/endless.csv', (_req, res) => {
       // A body without end (no Content-Length), written as fast as pds reads it.
@@ -424,7 +567,9 @@ describe('--skip-existing=content compares no further than the listed size', () 
     uploadRoutes('statements', example('uploads.complete.plain'));
     const result = await run(['upload', 'statement', local, '--skip-existing=content', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual([expect.objectContaining({ file: local, changed: true, upload: expect.objectContaining({ staging_id: 53013 }) })]);
+    expect(JSON.parse(result.stdout)).toEqual([
+      expect.objectContaining({ file: local, changed: true, upload: expect.objectContaining({ staging_id: 53013 }) }),
+    ]);
     expect(result.stderr).not.toContain('--max-size');
     // What the socket buffers took before pds stopped reading, not a gigabyte.
     expect(written).toBeLessThan(8 * 1024 * 1024);
@@ -438,7 +583,17 @@ describe('--skip-existing=content compares no further than the listed size', () 
     listed.data.items = [{ ...listed.data.items[0], id: 72001, file_name: 'b.csv', file_size: 26 }];
     listed.data.total_count = 1;
     service.routes.set('GET /v1/statements', () => [200, listed]);
-    service.routes.set('GET /v1/statements/72001/download', () => [200, { data: { url: `${service.server.url}/storage/b.csv?token=sig`, fileName: 'b.csv', fileType: 'text/csv', expiresIn: 60 } }]);
+    service.routes.set('GET /v1/statements/72001/download', () => [
+      200,
+      {
+        data: {
+          url: `${service.server.url}/storage/b.csv?token=sig`,
+          fileName: 'b.csv',
+          fileType: 'text/csv',
+          expiresIn: 60,
+        },
+      },
+    ]);
     let served = body;
     service.routes.set('GET /storage/b.csv', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(Buffer.byteLength(served)) });
@@ -463,8 +618,13 @@ describe('against the emulator', () => {
     try {
       const several = await runCli(emulator, ['statements', 'status', '40001', '40002', '--json']);
       expect(several.code).toBe(0);
-      expect((JSON.parse(several.stdout) as { statement_id: number }[]).map((p) => p.statement_id)).toEqual([40001, 40002]);
-      expect(emulator.requests.map((r) => r.path).filter((p) => p.endsWith('/processes'))).toEqual(['/v1/statements/40001/processes', '/v1/statements/40002/processes']);
+      expect((JSON.parse(several.stdout) as { statement_id: number }[]).map((p) => p.statement_id)).toEqual([
+        40001, 40002,
+      ]);
+      expect(emulator.requests.map((r) => r.path).filter((p) => p.endsWith('/processes'))).toEqual([
+        '/v1/statements/40001/processes',
+        '/v1/statements/40002/processes',
+      ]);
       const csv = file('paused.csv', 'a,b\n1,2\n');
       const waited = await runCli(emulator, ['upload', 'statement', csv, '--wait']);
       expect(waited.code).toBe(7);

@@ -15,7 +15,8 @@ const emulator = sharedEmulator();
 const project = () => emulator.state.data[DEMO_PROJECT_ID] as NonNullable<(typeof emulator.state.data)[string]>;
 const contractId = (index = 0) => project().contracts[index]?.id as string;
 const statementId = (index = 0) => String(project().statements[index]?.id);
-const fileNameOf = (kind: 'contract' | 'statement', id: string) => findDocumentFile(emulator.state, kind, DEMO_PROJECT_ID, id)?.fileName as string;
+const fileNameOf = (kind: 'contract' | 'statement', id: string) =>
+  findDocumentFile(emulator.state, kind, DEMO_PROJECT_ID, id)?.fileName as string;
 const freshDir = () => mkdtempSync(join(tmpdir(), 'pds-download-'));
 const downloadCalls = () => emulator.requests.filter((r) => r.path.endsWith('/download'));
 
@@ -40,7 +41,7 @@ describe('one download', () => {
     expect(emulator.storage.requests[0]).toMatchObject({ authorization: false, status: 200 });
   });
 
-  it('to a directory: named after the service\'s fileName; -q prints the path', async () => {
+  it("to a directory: named after the service's fileName; -q prints the path", async () => {
     const dir = freshDir();
     const result = await runCli(emulator, ['statements', 'download', statementId(), '-o', `${dir}/`, '-q']);
     const expected = join(dir, fileNameOf('statement', statementId()));
@@ -56,7 +57,12 @@ describe('one download', () => {
 
   it('-o - refuses a terminal for stdout', async () => {
     const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', '-'], { tty: true });
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: refusing to write a binary file to the terminal: redirect stdout to a file or a pipe to use -o -\n' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: refusing to write a binary file to the terminal: redirect stdout to a file or a pipe to use -o -\n',
+    });
     expect(emulator.requests).toEqual([]);
   });
 
@@ -69,9 +75,18 @@ describe('one download', () => {
   });
 
   it('--verbose traces the storage request without its signature', async () => {
-    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', join(freshDir(), 'c.pdf'), '--verbose']);
+    const result = await runCli(emulator, [
+      'contracts',
+      'download',
+      contractId(),
+      '-o',
+      join(freshDir(), 'c.pdf'),
+      '--verbose',
+    ]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`> GET ${emulator.storage.origin}/files/contract/${DEMO_PROJECT_ID}/${contractId()} (signed URL, sent without credentials)\n< 200 OK\n`);
+    expect(result.stderr).toContain(
+      `> GET ${emulator.storage.origin}/files/contract/${DEMO_PROJECT_ID}/${contractId()} (signed URL, sent without credentials)\n< 200 OK\n`,
+    );
     expect(result.stderr).not.toContain('signature=');
   });
 
@@ -80,7 +95,9 @@ describe('one download', () => {
     const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', join(dir, 'c.pdf'), '--json']);
     expect(result.code).toBe(0);
     const size = statSync(join(dir, 'c.pdf')).size;
-    expect(JSON.parse(result.stdout)).toEqual([{ id: contractId(), file: join(dir, 'c.pdf'), bytes: size, up_to_date: false }]);
+    expect(JSON.parse(result.stdout)).toEqual([
+      { id: contractId(), file: join(dir, 'c.pdf'), bytes: size, up_to_date: false },
+    ]);
   });
 });
 
@@ -116,7 +133,9 @@ describe('several downloads', () => {
     const result = await runCli(emulator, ['statements', 'download', statementId(0), '99999', '-o', `${dir}/`]);
     expect(result.code).toBe(1);
     expect(readdirSync(dir)).toEqual([fileNameOf('statement', statementId(0))]);
-    expect(result.stderr).toContain(`error: statement 99999: not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n`);
+    expect(result.stderr).toContain(
+      `error: statement 99999: not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n`,
+    );
     expect(result.stderr).toMatch(/1 downloaded, 1 failed\n$/);
   });
 });
@@ -128,13 +147,19 @@ describe('refusals', () => {
     writeFileSync(target, 'precious');
     const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', target]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^error: ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} exists \\(8 B; the download is \\d+ B\\)\n  --force replaces it\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^error: ${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} exists \\(8 B; the download is \\d+ B\\)\n  --force replaces it\n$`,
+      ),
+    );
     expect(readFileSync(target, 'utf8')).toBe('precious');
     expect(readdirSync(dir)).toEqual(['kept.pdf']);
   });
 
   it('without a token: exit 3, nothing sent', async () => {
-    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', `${freshDir()}/`], { token: null });
+    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', `${freshDir()}/`], {
+      token: null,
+    });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^error: not logged in\n/);
     expect(emulator.requests).toEqual([]);
@@ -143,7 +168,11 @@ describe('refusals', () => {
   it('a 404 id: exit 5, nothing written', async () => {
     const dir = freshDir();
     const result = await runCli(emulator, ['contracts', 'download', '424242', '-o', `${dir}/`]);
-    expect(result).toEqual({ code: 5, stdout: '', stderr: `error: contract 424242 not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n` });
+    expect(result).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: `error: contract 424242 not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n`,
+    });
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -152,10 +181,22 @@ describe('refusals', () => {
     [['contracts', 'download', '1', '--all'], 'error: give ids or --all, not both\n'],
     [['statements', 'download', 'abc'], "error: invalid statement id 'abc': statement ids are whole numbers\n"],
     [['contracts', 'download', '1', '2', '-o', '-'], 'error: -o - writes one file to stdout: give exactly one id\n'],
-    [['contracts', 'download', '1', '2', '-o', '/tmp/pds-no-such-file.pdf'], 'error: -o /tmp/pds-no-such-file.pdf names one file: give a directory (ending with /) for several downloads\n'],
-    [['contracts', 'download', '1', '-o', '/tmp/pds-no-such-dir/x.pdf'], 'error: cannot write /tmp/pds-no-such-dir/x.pdf: the directory /tmp/pds-no-such-dir does not exist\n'],
-    [['contracts', 'download', '1', '--concurrency', '0'], "error: invalid --concurrency '0': expected a whole number from 1 to 8\n"],
-    [['contracts', 'download', '1', '--concurrency', '9'], "error: invalid --concurrency '9': expected a whole number from 1 to 8\n"],
+    [
+      ['contracts', 'download', '1', '2', '-o', '/tmp/pds-no-such-file.pdf'],
+      'error: -o /tmp/pds-no-such-file.pdf names one file: give a directory (ending with /) for several downloads\n',
+    ],
+    [
+      ['contracts', 'download', '1', '-o', '/tmp/pds-no-such-dir/x.pdf'],
+      'error: cannot write /tmp/pds-no-such-dir/x.pdf: the directory /tmp/pds-no-such-dir does not exist\n',
+    ],
+    [
+      ['contracts', 'download', '1', '--concurrency', '0'],
+      "error: invalid --concurrency '0': expected a whole number from 1 to 8\n",
+    ],
+    [
+      ['contracts', 'download', '1', '--concurrency', '9'],
+      "error: invalid --concurrency '9': expected a whole number from 1 to 8\n",
+    ],
     [['emulator', 'start', '--url-ttl', '-1'], "error: invalid --url-ttl '-1': expected a whole number ≥ 0\n"],
   ])('%j is a usage error, nothing sent', async (args, stderr) => {
     const result = await runCli(emulator, args);
@@ -168,7 +209,11 @@ describe('refusals', () => {
     writeFileSync(file, 'x');
     for (const output of [`${file}/`, `${file}/sub/`]) {
       const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', output]);
-      expect(result).toEqual({ code: 2, stdout: '', stderr: `error: cannot write to ${output}: ${file} is a file, not a directory\n` });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: cannot write to ${output}: ${file} is a file, not a directory\n`,
+      });
     }
     expect(emulator.requests).toEqual([]);
   });
@@ -177,7 +222,9 @@ describe('refusals', () => {
     emulator.storage.requests.length = 0;
     const result = await runCli(emulator, ['contracts', 'download', '20001', '-o', '/proc/']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: cannot (write \/proc\/\S+\.pdf: E[A-Z]+ \([a-z ]+\)|write to \/proc\/: no permission to write in \/proc)\n$/);
+    expect(result.stderr).toMatch(
+      /^error: cannot (write \/proc\/\S+\.pdf: E[A-Z]+ \([a-z ]+\)|write to \/proc\/: no permission to write in \/proc)\n$/,
+    );
     expect(result.stderr).not.toContain('.part');
     expect(emulator.storage.requests).toEqual([]);
   });
@@ -188,7 +235,9 @@ describe('refusals', () => {
       const dir = freshDir();
       const result = await runCli(without, ['contracts', 'download', '--all', '-o', dir]);
       expect(result.code).toBe(5);
-      expect(result.stderr).toBe(`error: this service does not offer downloads\n  ${without.url} has no GET /v1/contracts/{id}/download endpoint\n`);
+      expect(result.stderr).toBe(
+        `error: this service does not offer downloads\n  ${without.url} has no GET /v1/contracts/{id}/download endpoint\n`,
+      );
       expect(readdirSync(dir)).toEqual([]);
       // It stopped after the first answers instead of asking for every contract.
       expect(without.requests.filter((r) => r.path.endsWith('/download')).length).toBeLessThanOrEqual(4);
@@ -224,7 +273,9 @@ describe('the storage host misbehaves', () => {
     emulator.storage.faults.expire = 5;
     const result = await runCli(emulator, ['statements', 'download', statementId(), '-o', join(dir, 's.pdf')]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`error: the storage host ${emulator.storage.origin} answered HTTP 403: the download URL expired or was refused\n`);
+    expect(result.stderr).toBe(
+      `error: the storage host ${emulator.storage.origin} answered HTTP 403: the download URL expired or was refused\n`,
+    );
     expect(downloadCalls()).toHaveLength(2);
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -240,7 +291,10 @@ describe('the storage host misbehaves', () => {
     try {
       const dir = freshDir();
       const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', join(dir, 'x.pdf')]);
-      expect(result).toMatchObject({ code: 1, stderr: 'error: the storage host sent a file that is not a PDF (it does not start with %PDF-)\n' });
+      expect(result).toMatchObject({
+        code: 1,
+        stderr: 'error: the storage host sent a file that is not a PDF (it does not start with %PDF-)\n',
+      });
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       emulator.storage.sign = original;
@@ -282,8 +336,20 @@ describe('unsafe file names from the service', () => {
     b.file_name = 'SAME.pdf';
     try {
       const dir = freshDir();
-      const result = await runCli(emulator, ['statements', 'download', String(a.id), String(b.id), '-o', `${dir}/`, '-q']);
-      expect(result).toEqual({ code: 0, stdout: `${join(dir, 'same.pdf')}\n${join(dir, 'SAME (2).pdf')}\n`, stderr: '' });
+      const result = await runCli(emulator, [
+        'statements',
+        'download',
+        String(a.id),
+        String(b.id),
+        '-o',
+        `${dir}/`,
+        '-q',
+      ]);
+      expect(result).toEqual({
+        code: 0,
+        stdout: `${join(dir, 'same.pdf')}\n${join(dir, 'SAME (2).pdf')}\n`,
+        stderr: '',
+      });
     } finally {
       [a.file_name, b.file_name] = names as [string, string];
     }
@@ -294,7 +360,15 @@ describe('a stalled download', () => {
   it('ends after --timeout without a byte: exit 1, nothing left', async () => {
     const dir = freshDir();
     emulator.storage.faults.stallAfterBytes = 10;
-    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', join(dir, 'x.pdf'), '--timeout', '0.3']);
+    const result = await runCli(emulator, [
+      'contracts',
+      'download',
+      contractId(),
+      '-o',
+      join(dir, 'x.pdf'),
+      '--timeout',
+      '0.3',
+    ]);
     expect(result).toEqual({
       code: 1,
       stdout: '',

@@ -18,7 +18,10 @@ const quickClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realCl
 let spec: Emulator;
 let drifted: Emulator;
 beforeAll(async () => {
-  [spec, drifted] = await Promise.all([testEmulator({ processingMs: 20 }), testEmulator({ processingMs: 20, drift: true })]);
+  [spec, drifted] = await Promise.all([
+    testEmulator({ processingMs: 20 }),
+    testEmulator({ processingMs: 20, drift: true }),
+  ]);
 });
 afterAll(() => Promise.all([spec.close(), drifted.close()]));
 
@@ -28,7 +31,11 @@ async function upload(target: Emulator, kind: 'contract' | 'statement', body: Bu
   return Number(result.stdout.trim());
 }
 
-async function processes(target: Emulator, kind: 'contracts' | 'statements', id: number): Promise<Record<string, unknown>> {
+async function processes(
+  target: Emulator,
+  kind: 'contracts' | 'statements',
+  id: number,
+): Promise<Record<string, unknown>> {
   const response = await call(target, `/v1/${kind}/${id}/processes?projectId=${DEMO_PROJECT_ID}`);
   expect(response.status).toBe(200);
   return ((await response.json()) as { data: Record<string, unknown> }).data;
@@ -52,7 +59,12 @@ describe('why staging failed', () => {
     const data = await processes(spec, 'contracts', id);
     expect(data.staging_processes).toEqual({
       stage: 'failed',
-      info: { check: 'pdf-trailer', status: 'failed', message: REASON, staging_check: { status: 'failed', info: REASON } },
+      info: {
+        check: 'pdf-trailer',
+        status: 'failed',
+        message: REASON,
+        staging_check: { status: 'failed', info: REASON },
+      },
     });
   });
 
@@ -115,7 +127,9 @@ describe('statement processes under --drift', () => {
   it('pds statements status, --watch and upload --wait finish the same against both forms', async () => {
     const ids = await Promise.all([upload(spec, 'statement'), upload(drifted, 'statement')]);
     const watched = await Promise.all(
-      [spec, drifted].map((target, i) => runCli(target, ['statements', 'status', String(ids[i]), '--watch'], { clock: quickClock })),
+      [spec, drifted].map((target, i) =>
+        runCli(target, ['statements', 'status', String(ids[i]), '--watch'], { clock: quickClock }),
+      ),
     );
     const uploadIds = [spec, drifted].map((target) => target.state.uploads.at(-1));
     for (const [i, result] of watched.entries()) {
@@ -137,10 +151,14 @@ describe('statement processes under --drift', () => {
     expect(status).toEqual({ code: 0, stdout: 'completed\n', stderr: '' });
 
     for (const target of [spec, drifted]) {
-      const waited = await runCli(target, ['upload', 'statement', '-', '--file-name', 'w.pdf', '--wait', '--interval', '0.1'], {
-        stdin: PDF,
-        clock: quickClock,
-      });
+      const waited = await runCli(
+        target,
+        ['upload', 'statement', '-', '--file-name', 'w.pdf', '--wait', '--interval', '0.1'],
+        {
+          stdin: PDF,
+          clock: quickClock,
+        },
+      );
       expect(waited.code).toBe(0);
       expect(waited.stderr).toMatch(/completed/);
     }

@@ -32,7 +32,9 @@ describe('--dry-run', () => {
 
     expect((await pds(['config', 'set', 'timeout', '5'])).code).toBe(0);
     const before = readFileSync(configFile(), 'utf8');
-    expect((await pds(['--dry-run', 'config', 'unset', 'timeout'])).stderr).toBe('Would unset timeout (profile default); nothing was written (--dry-run)\n');
+    expect((await pds(['--dry-run', 'config', 'unset', 'timeout'])).stderr).toBe(
+      'Would unset timeout (profile default); nothing was written (--dry-run)\n',
+    );
     expect((await pds(['use', DEMO_PROJECT, '--dry-run'])).stderr).toMatch(
       new RegExp(`^Would use .+ \\(${DEMO_PROJECT}\\) in profile default; nothing was written \\(--dry-run\\)\\n$`),
     );
@@ -55,9 +57,15 @@ describe('--dry-run', () => {
   it('downloads read the links and fetch no file, write none', async () => {
     const out = join(freshConfigDir(), 'files');
     const ids = (emulator.state.data[DEMO_PROJECT_ID]?.contracts ?? []).slice(0, 2).map((c) => c.id);
-    const result = await pds(['contracts', 'download', ...ids, '-o', `${out}/`, '--dry-run'], { project: DEMO_PROJECT });
+    const result = await pds(['contracts', 'download', ...ids, '-o', `${out}/`, '--dry-run'], {
+      project: DEMO_PROJECT,
+    });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^would download contract ${ids[0]} to ${out}/\\S.*\\nwould download contract ${ids[1]} to ${out}/\\S.*\\n$`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^would download contract ${ids[0]} to ${out}/\\S.*\\nwould download contract ${ids[1]} to ${out}/\\S.*\\n$`,
+      ),
+    );
     expect(result.stderr).toBe('dry run: 2 would download\n');
     expect(existsSync(out)).toBe(false);
     expect(emulator.storage.requests).toEqual([]);
@@ -66,7 +74,9 @@ describe('--dry-run', () => {
     // A file named as the target stays as it is.
     const target = join(freshConfigDir(), 'one.pdf');
     writeFileSync(target, 'old');
-    const one = await pds(['contracts', 'download', ids[0] as string, '-o', target, '--dry-run', '--json'], { project: DEMO_PROJECT });
+    const one = await pds(['contracts', 'download', ids[0] as string, '-o', target, '--dry-run', '--json'], {
+      project: DEMO_PROJECT,
+    });
     expect(JSON.parse(one.stdout)).toEqual([{ id: ids[0], file: target, would: 'download' }]);
     expect(readFileSync(target, 'utf8')).toBe('old');
     expect(readdirSync(join(target, '..'))).toEqual(['one.pdf']);
@@ -87,16 +97,39 @@ describe('--dry-run', () => {
     expect((await pds(['contracts', 'tag', '20001', 'urgent', '--add', '--dry-run'], opts)).stderr).toMatch(
       /^Would set the tags of contract 20001 to (.+, )?urgent; nothing was sent \(--dry-run\)\n$/,
     );
-    expect((await pds(['statements', 'tag', '40001', '--clear', '--dry-run'], opts)).stderr).toBe('Would set the tags of statement 40001 to none; nothing was sent (--dry-run)\n');
-    expect((await pds(['statements', 'retry', '1001', '--dry-run'], opts)).stderr).toBe('Would queue statement staging 1001 again; nothing was sent (--dry-run)\n');
-    expect((await pds(['statements', 'update', '40002', '--payee', 'Nova', '--accounting-period', '2026-q3', '--clear-payor', '--dry-run'], opts)).stderr).toBe(
+    expect((await pds(['statements', 'tag', '40001', '--clear', '--dry-run'], opts)).stderr).toBe(
+      'Would set the tags of statement 40001 to none; nothing was sent (--dry-run)\n',
+    );
+    expect((await pds(['statements', 'retry', '1001', '--dry-run'], opts)).stderr).toBe(
+      'Would queue statement staging 1001 again; nothing was sent (--dry-run)\n',
+    );
+    expect(
+      (
+        await pds(
+          [
+            'statements',
+            'update',
+            '40002',
+            '--payee',
+            'Nova',
+            '--accounting-period',
+            '2026-q3',
+            '--clear-payor',
+            '--dry-run',
+          ],
+          opts,
+        )
+      ).stderr,
+    ).toBe(
       'Would change statement 40002: payee Nova, payor cleared, accountingPeriod 2026Q3; nothing was sent (--dry-run)\n',
     );
     expect((await pds(['api', '-X', 'POST', 'projects', '-f', 'name=x', '--dry-run'])).stderr).toBe(
       'Would send POST /v1/projects with a JSON body of 12 bytes; nothing was sent (--dry-run)\n',
     );
     // Bad input fails as for real.
-    expect((await pds(['statements', 'update', '40002', '--accounting-period', '2026Q9', '--dry-run'], opts)).code).toBe(2);
+    expect(
+      (await pds(['statements', 'update', '40002', '--accounting-period', '2026Q9', '--dry-run'], opts)).code,
+    ).toBe(2);
     expect(writes()).toEqual([]);
     expect(emulator.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/contracts/20001']);
   });
@@ -104,8 +137,14 @@ describe('--dry-run', () => {
   it('is refused, not ignored, by the commands that cannot do without writing: exit 2, nothing sent', async () => {
     emulator.requests.length = 0;
     const cases: [string[], string][] = [
-      [['auth', 'login', '--with-token'], '`pds auth login`: it signs in and saves the credential; `pds auth status` checks one without saving anything'],
-      [['sandbox', 'exec', 'ls'], '`pds sandbox exec`: the sandbox runs the commands; `pds sandbox ls` and `cat` only read'],
+      [
+        ['auth', 'login', '--with-token'],
+        '`pds auth login`: it signs in and saves the credential; `pds auth status` checks one without saving anything',
+      ],
+      [
+        ['sandbox', 'exec', 'ls'],
+        '`pds sandbox exec`: the sandbox runs the commands; `pds sandbox ls` and `cat` only read',
+      ],
       [['sandbox', 'connect'], '`pds sandbox connect`: it starts a sandbox session'],
       [['emulator', 'start', '--port', '0'], '`pds emulator start`: it starts a server (writing only its --data file)'],
       [['mcp'], '`pds mcp`: it serves tools to an agent; without --allow-writes they cannot write'],

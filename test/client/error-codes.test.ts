@@ -40,15 +40,28 @@ describe('errorFromResponse', () => {
   it('turns field-level details into one line per field under the message', () => {
     const error = errorFromResponse(
       400,
-      { error: { message: 'invalid query', perPage: ['perPage must be an integer from 1 to 100'], page: ['must be ≥ 1', 'must be a number'] } },
+      {
+        error: {
+          message: 'invalid query',
+          perPage: ['perPage must be an integer from 1 to 100'],
+          page: ['must be ≥ 1', 'must be a number'],
+        },
+      },
       FALLBACK,
     );
     expect(error.message).toBe('invalid query');
-    expect(error.details).toEqual(['perPage: perPage must be an integer from 1 to 100', 'page: must be ≥ 1; must be a number']);
+    expect(error.details).toEqual([
+      'perPage: perPage must be an integer from 1 to 100',
+      'page: must be ≥ 1; must be a number',
+    ]);
   });
 
   it('puts the details into the message when there is no message', () => {
-    const error = errorFromResponse(400, { error: { projectId: ['projectId must be a valid UUID'], q: 'too long' } }, FALLBACK);
+    const error = errorFromResponse(
+      400,
+      { error: { projectId: ['projectId must be a valid UUID'], q: 'too long' } },
+      FALLBACK,
+    );
     expect(error.message).toBe(`${FALLBACK}: projectId: projectId must be a valid UUID, q: too long`);
     expect(error.details).toEqual([]);
   });

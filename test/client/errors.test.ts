@@ -13,7 +13,8 @@ describe('401: not authenticated (exit 3)', () => {
     expect(await runCli(emulator, ['artists', 'ls'], { token: 'expired-token' })).toEqual({
       code: 3,
       stdout: '',
-      stderr: 'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`\n',
+      stderr:
+        'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`\n',
     });
     // A 401 is not retried.
     expect(emulator.requests.map((r) => r.status)).toEqual([401]);
@@ -33,12 +34,16 @@ describe('401: not authenticated (exit 3)', () => {
 
 describe('403: forbidden (exit 4)', () => {
   it('a project token on another project', async () => {
-    expect(await runCli(emulator, ['artists', 'ls'], { token: 'demo-project-token', project: SECOND_PROJECT })).toEqual({
-      code: 4,
-      stdout: '',
-      stderr: 'error: token does not have access to this project\n',
-    });
-    expect(emulator.requests.map((r) => [r.path, r.query.projectId, r.status])).toEqual([['/v1/artists', SECOND_PROJECT, 403]]);
+    expect(await runCli(emulator, ['artists', 'ls'], { token: 'demo-project-token', project: SECOND_PROJECT })).toEqual(
+      {
+        code: 4,
+        stdout: '',
+        stderr: 'error: token does not have access to this project\n',
+      },
+    );
+    expect(emulator.requests.map((r) => [r.path, r.query.projectId, r.status])).toEqual([
+      ['/v1/artists', SECOND_PROJECT, 403],
+    ]);
   });
 });
 
@@ -52,10 +57,16 @@ describe('404: not found (exit 5)', () => {
   });
 
   it('an unknown statement, contract and entity', async () => {
-    for (const [resource, id] of [['statements', '1'], ['contracts', '1'], ['entities', '00000000-0000-4000-8000-000000000000']] as const) {
+    for (const [resource, id] of [
+      ['statements', '1'],
+      ['contracts', '1'],
+      ['entities', '00000000-0000-4000-8000-000000000000'],
+    ] as const) {
       const result = await runCli(emulator, [resource, 'get', id]);
       expect(result.code).toBe(5);
-      expect(result.stderr).toBe(`error: ${resource === 'entities' ? 'entity' : resource.slice(0, -1)} ${id} not found in project Northern Lights Catalog (${DEMO_PROJECT})\n`);
+      expect(result.stderr).toBe(
+        `error: ${resource === 'entities' ? 'entity' : resource.slice(0, -1)} ${id} not found in project Northern Lights Catalog (${DEMO_PROJECT})\n`,
+      );
     }
   });
 });
@@ -70,7 +81,7 @@ describe('what was not found, and where', () => {
   });
 });
 
-describe('the service\'s request id', () => {
+describe("the service's request id", () => {
   it('is shown under the error, and in the JSON error object (--json, --format json, PDS_FORMAT=ndjson)', async () => {
     const rogue = await startRogueServer((_req, res) => {
       res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': 'req-7f3a' });
@@ -85,14 +96,20 @@ describe('the service\'s request id', () => {
         [['projects', 'ls', '--format=json'], {}],
         [['projects', 'ls'], { PDS_FORMAT: 'ndjson' }],
       ] as const) {
-        expect(await runCli(rogue.url, [...args], { maxRetries: 0, env })).toEqual({ code: 1, stdout: '', stderr: object });
+        expect(await runCli(rogue.url, [...args], { maxRetries: 0, env })).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: object,
+        });
       }
       // `request-id` is the other name services use.
       const other = await startRogueServer((_req, res) => {
         res.writeHead(404, { 'content-type': 'application/json', 'request-id': 'abc 123' });
         res.end(JSON.stringify({ error: { message: 'no such thing' } }));
       });
-      expect((await runCli(other.url, ['api', 'things'], { maxRetries: 0 })).stderr).toBe('error: no such thing\n  request id: abc 123\n');
+      expect((await runCli(other.url, ['api', 'things'], { maxRetries: 0 })).stderr).toBe(
+        'error: no such thing\n  request id: abc 123\n',
+      );
       await other.close();
     } finally {
       await rogue.close();
@@ -107,7 +124,8 @@ describe('400: invalid input the service caught (exit 2)', () => {
     expect(await runCli(emulator, ['statements', 'get', '1234567890123456'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: GET /v1/statements/1234567890123456 failed with HTTP 400: statement_id: statement_id must be an integer\n',
+      stderr:
+        'error: GET /v1/statements/1234567890123456 failed with HTTP 400: statement_id: statement_id must be an integer\n',
     });
     expect(emulator.requests.map((r) => r.status)).toEqual([400]);
   });
@@ -116,16 +134,28 @@ describe('400: invalid input the service caught (exit 2)', () => {
 describe('--json errors', () => {
   it('are one JSON object on stderr, with the status', async () => {
     const cases: [string[], Record<string, unknown>, number][] = [
-      [['artists', 'get', 'art_99999', '--json'], { status: 404, message: `artist art_99999 not found in project Northern Lights Catalog (${DEMO_PROJECT})` }, 5],
+      [
+        ['artists', 'get', 'art_99999', '--json'],
+        { status: 404, message: `artist art_99999 not found in project Northern Lights Catalog (${DEMO_PROJECT})` },
+        5,
+      ],
       [['--json', 'artists', 'ls'], { status: 403, message: 'token does not have access to this project' }, 4],
       [
         ['statements', 'get', '1234567890123456', '--json'],
-        { status: 400, message: 'GET /v1/statements/1234567890123456 failed with HTTP 400: statement_id: statement_id must be an integer' },
+        {
+          status: 400,
+          message:
+            'GET /v1/statements/1234567890123456 failed with HTTP 400: statement_id: statement_id must be an integer',
+        },
         2,
       ],
     ];
     for (const [args, error, code] of cases) {
-      const result = await runCli(emulator, args, args.includes('ls') ? { token: 'demo-project-token', project: SECOND_PROJECT } : {});
+      const result = await runCli(
+        emulator,
+        args,
+        args.includes('ls') ? { token: 'demo-project-token', project: SECOND_PROJECT } : {},
+      );
       expect(result.code).toBe(code);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(`${JSON.stringify({ error })}\n`);
@@ -136,11 +166,22 @@ describe('--json errors', () => {
     const result = await runCli(emulator, ['artists', 'ls', '--json'], { project: null });
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stderr)).toEqual({
-      error: { status: null, message: 'no project selected', details: ['pass -p <project-id>, set PDS_PROJECT, or run `pds use <project>`'] },
+      error: {
+        status: null,
+        message: 'no project selected',
+        details: ['pass -p <project-id>, set PDS_PROJECT, or run `pds use <project>`'],
+      },
     });
     const auth = await runCli(emulator, ['artists', 'ls', '--json'], { token: 'nope' });
     expect(JSON.parse(auth.stderr)).toEqual({
-      error: { status: 401, message: 'invalid or expired token', details: ['the token in use is PDS_TOKEN', 'set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`'] },
+      error: {
+        status: 401,
+        message: 'invalid or expired token',
+        details: [
+          'the token in use is PDS_TOKEN',
+          'set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`',
+        ],
+      },
     });
   });
 
@@ -148,7 +189,11 @@ describe('--json errors', () => {
     const result = await runCli(emulator, ['artists', 'ls', '--bogus', '--json']);
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stderr)).toEqual({
-      error: { status: null, message: "unknown option '--bogus'", details: ['see `pds --help`, or `pds <command> --help`'] },
+      error: {
+        status: null,
+        message: "unknown option '--bogus'",
+        details: ['see `pds --help`, or `pds <command> --help`'],
+      },
     });
   });
 });
@@ -158,7 +203,8 @@ describe('usage errors (exit 2)', () => {
     expect(await runCli(emulator, ['artist', 'ls'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown command 'artist'\n  (Did you mean artists?)\n  see `pds --help`, or `pds <command> --help`\n",
+      stderr:
+        "error: unknown command 'artist'\n  (Did you mean artists?)\n  see `pds --help`, or `pds <command> --help`\n",
     });
     expect((await runCli(emulator, ['artists', 'ls', '--bogus'])).code).toBe(2);
     expect(emulator.requests).toEqual([]);
@@ -183,7 +229,11 @@ describe('usage errors (exit 2)', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: pds');
     const version = await runCli(emulator, ['--version']);
-    expect(version).toEqual({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) as unknown as string, stderr: '' });
+    expect(version).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) as unknown as string,
+      stderr: '',
+    });
   });
 });
 
@@ -210,7 +260,10 @@ describe('global options', () => {
   });
 
   it('--no-color and NO_COLOR keep ANSI codes out of a TTY', async () => {
-    const colored = await runCli(emulator, ['artists', 'ls', '--per-page', '1'], { tty: true, env: { FORCE_COLOR: undefined, NO_COLOR: undefined } });
+    const colored = await runCli(emulator, ['artists', 'ls', '--per-page', '1'], {
+      tty: true,
+      env: { FORCE_COLOR: undefined, NO_COLOR: undefined },
+    });
     expect(colored.stdout).toContain('\u001b[');
     for (const options of [{ tty: true, env: { NO_COLOR: '1' } }, { tty: true }]) {
       const args = ['artists', 'ls', '--per-page', '1', ...(options.env ? [] : ['--no-color'])];

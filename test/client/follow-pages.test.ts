@@ -6,7 +6,11 @@ import { compiledObject, listOf } from '../../src/lib/schemas.js';
 import * as z from 'zod/mini';
 
 /** A fake list of `total` numbered records served `perPage` at a time, with jittered latency. */
-function source(total: number, perPage: number, options: { paged: boolean; latency?: (page: number) => number } = { paged: true }) {
+function source(
+  total: number,
+  perPage: number,
+  options: { paged: boolean; latency?: (page: number) => number } = { paged: true },
+) {
   const calls: number[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -101,7 +105,9 @@ describe('followPages against a misbehaving pagination', () => {
       for await (const page of followPages(fetchPage, 1, 4)) yielded.push(...page.items);
     };
     await expect(walk()).rejects.toThrow(PaginationError);
-    await expect(walk()).rejects.toThrow("the service's pagination repeats itself: page 2 holds only records already listed, so --all stopped after 10 records");
+    await expect(walk()).rejects.toThrow(
+      "the service's pagination repeats itself: page 2 holds only records already listed, so --all stopped after 10 records",
+    );
     expect(yielded.slice(0, 10)).toEqual(range(10));
     expect(calls.length).toBeLessThanOrEqual(2 * 5);
   });
@@ -263,8 +269,18 @@ describe('compiledObject (the parser of list records)', () => {
   it('makes the list schema of a resource refuse a record without an id, and take any form of the rest', () => {
     const schema = listOf(compiledObject(RESOURCE_SCHEMAS.artists));
     expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }]).success).toBe(true);
-    expect(schema.safeParse([{ id: 'a', name: 'n', project_id: 'p' }, { name: 'b', project_id: 'p' }]).success).toBe(false);
-    expect(schema.safeParse({ items: [{ id: { a: 1 }, name: 'n' }], total_count: 1, page: 1, per_page: 20 }).success).toBe(false);
-    expect(schema.safeParse({ items: [{ id: 3101, name: 5, project_id: null }], total_count: 1, page: 1, per_page: 20 }).success).toBe(true);
+    expect(
+      schema.safeParse([
+        { id: 'a', name: 'n', project_id: 'p' },
+        { name: 'b', project_id: 'p' },
+      ]).success,
+    ).toBe(false);
+    expect(
+      schema.safeParse({ items: [{ id: { a: 1 }, name: 'n' }], total_count: 1, page: 1, per_page: 20 }).success,
+    ).toBe(false);
+    expect(
+      schema.safeParse({ items: [{ id: 3101, name: 5, project_id: null }], total_count: 1, page: 1, per_page: 20 })
+        .success,
+    ).toBe(true);
   });
 });

@@ -20,7 +20,12 @@ describe('lists in every format', () => {
     expect(records.length).toBe(project().contracts.length);
 
     const ndjson = await runCli(emulator, ['contracts', 'ls', '--all', '--format', 'ndjson']);
-    expect(ndjson.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual(records);
+    expect(
+      ndjson.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual(records);
     expect(ndjson.stderr).toBe('');
 
     const yaml = await runCli(emulator, ['contracts', 'ls', '--all', '--format', 'yaml']);
@@ -32,13 +37,27 @@ describe('lists in every format', () => {
     // Every documented field of a contract in its order, then the others the records hold.
     expect(header).toEqual([...new Set([...listFields('contracts'), ...records.flatMap((r) => Object.keys(r))])]);
     expect(rows.map((row) => row[0])).toEqual(records.map((r) => String(r.id)));
-    const nested = (header as string[]).findIndex((key) => typeof records[0]?.[key] === 'object' && records[0]?.[key] !== null);
-    if (nested >= 0) expect(JSON.parse(rows[0]?.[nested] as string)).toEqual(records[0]?.[(header as string[])[nested] as string]);
+    const nested = (header as string[]).findIndex(
+      (key) => typeof records[0]?.[key] === 'object' && records[0]?.[key] !== null,
+    );
+    if (nested >= 0)
+      expect(JSON.parse(rows[0]?.[nested] as string)).toEqual(records[0]?.[(header as string[])[nested] as string]);
   });
 
   it('--fields and --jq mean the same in csv as in json', async () => {
-    const csv = await runCli(emulator, ['contracts', 'ls', '--format', 'csv', '--fields', 'name,id', '--per-page', '2']);
-    const json = JSON.parse((await runCli(emulator, ['contracts', 'ls', '--json', '--fields', 'name,id', '--per-page', '2'])).stdout) as { name: string; id: string }[];
+    const csv = await runCli(emulator, [
+      'contracts',
+      'ls',
+      '--format',
+      'csv',
+      '--fields',
+      'name,id',
+      '--per-page',
+      '2',
+    ]);
+    const json = JSON.parse(
+      (await runCli(emulator, ['contracts', 'ls', '--json', '--fields', 'name,id', '--per-page', '2'])).stdout,
+    ) as { name: string; id: string }[];
     expect(parseCsv(csv.stdout)).toEqual([['name', 'id'], ...json.map((r) => [r.name, String(r.id)])]);
     const jq = await runCli(emulator, ['contracts', 'ls', '--format', 'csv', '--per-page', '2', '--jq', 'map({id})']);
     expect(parseCsv(jq.stdout)).toEqual([['id'], ...json.map((r) => [String(r.id)])]);
@@ -47,7 +66,12 @@ describe('lists in every format', () => {
   it('PDS_FORMAT sets the format; --json wins over it; a bad one is exit 2 and sends nothing', async () => {
     const env = { PDS_FORMAT: 'ndjson' };
     const viaEnv = await runCli(emulator, ['projects', 'ls'], { env });
-    expect(viaEnv.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line).id)).toContain(DEMO_PROJECT_ID);
+    expect(
+      viaEnv.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).id),
+    ).toContain(DEMO_PROJECT_ID);
     expect(JSON.parse((await runCli(emulator, ['projects', 'ls', '--json'], { env })).stdout)).toBeInstanceOf(Array);
     const before = emulator.requests.length;
     expect(await runCli(emulator, ['projects', 'ls'], { env: { PDS_FORMAT: 'xlsx' } })).toEqual({
@@ -60,17 +84,28 @@ describe('lists in every format', () => {
     expect(bad.stderr).toBe("error: invalid --format 'xml': expected one of table, tsv, csv, json, ndjson, yaml\n");
     const both = await runCli(emulator, ['projects', 'ls', '--json', '--format', 'csv']);
     // --json asked for JSON errors too.
-    expect(both).toEqual({ code: 2, stdout: '', stderr: '{"error":{"status":null,"message":"--json and --format csv contradict each other: use one"}}\n' });
+    expect(both).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: '{"error":{"status":null,"message":"--json and --format csv contradict each other: use one"}}\n',
+    });
     expect(emulator.requests.length).toBe(before);
   });
 });
 
 describe('commands that print other data', () => {
   it('sandbox exec: a record a command in ndjson and csv, as --json has them', async () => {
-    const json = JSON.parse((await runCli(emulator, ['sandbox', 'exec', 'echo one', 'exit 3', '--json'])).stdout) as object[];
+    const json = JSON.parse(
+      (await runCli(emulator, ['sandbox', 'exec', 'echo one', 'exit 3', '--json'])).stdout,
+    ) as object[];
     const ndjson = await runCli(emulator, ['sandbox', 'exec', 'echo one', 'exit 3', '--format', 'ndjson']);
     expect(ndjson.code).toBe(3);
-    expect(ndjson.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual(json);
+    expect(
+      ndjson.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual(json);
     const csv = await runCli(emulator, ['sandbox', 'exec', 'echo one', '--format', 'csv']);
     expect(csv.stdout).toBe('command,stdout,stderr,exitCode\r\necho one,"one\n",,0\r\n');
   });
@@ -85,6 +120,10 @@ describe('commands that print other data', () => {
     expect(row?.[0]).toBe(id);
     expect(row?.[3]).toBe('false');
     const toStdout = await runCli(emulator, ['contracts', 'download', id, '-o', '-', '--format', 'yaml']);
-    expect(toStdout).toEqual({ code: 2, stdout: '', stderr: 'error: -o - writes the file to stdout, where --format yaml would go: use one of them\n' });
+    expect(toStdout).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: -o - writes the file to stdout, where --format yaml would go: use one of them\n',
+    });
   });
 });

@@ -34,9 +34,14 @@ describe('help', () => {
       expect(examples, `examples of ${path.join(' ')}`).toBeDefined();
       const lines = (examples ?? '').split('\n').filter((line) => /^ {2}\S/.test(line));
       expect(lines.length, path.join(' ')).toBeGreaterThanOrEqual(1);
-      expect(lines.filter((line) => /^ {2}(pds|echo|cat|curl|printf)\b/.test(line)).length, path.join(' ')).toBeLessThanOrEqual(3);
+      expect(
+        lines.filter((line) => /^ {2}(pds|echo|cat|curl|printf)\b/.test(line)).length,
+        path.join(' '),
+      ).toBeLessThanOrEqual(3);
       // The line as a reader reads it, whatever the width wrapped.
-      expect(stdout.replace(/\n/g, ' '), path.join(' ')).toMatch(/ {2}Global options: -p, --project, --profile, --api-url, --format, .*--jq, .*\(`pds help options` explains them\) /);
+      expect(stdout.replace(/\n/g, ' '), path.join(' ')).toMatch(
+        / {2}Global options: -p, --project, --profile, --api-url, --format, .*--jq, .*\(`pds help options` explains them\) /,
+      );
       expect(stdout, path.join(' ')).not.toMatch(/^ {2}--api-url|Global Options:/m);
       // Only the root program's options are global: not a parent command's own.
       expect(stdout.split('\nGlobal options:')[1]).not.toMatch(/--allow-writes|--version/);
@@ -46,8 +51,11 @@ describe('help', () => {
   it('`pds help options` lists every global option with its help; at 60 columns no word is cut', async () => {
     const { code, stdout } = await runCli(null, ['help', 'options'], { columns: 60 });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Global options \(before or after the command\):\n\n {2}-p, --project <id> +project UUID or exact name/);
-    for (const flag of ['--format <format>', '--csv-bom', '--jq <expression>', '--fields <names>', '--no-pager']) expect(stdout).toContain(flag);
+    expect(stdout).toMatch(
+      /^Global options \(before or after the command\):\n\n {2}-p, --project <id> +project UUID or exact name/,
+    );
+    for (const flag of ['--format <format>', '--csv-bom', '--jq <expression>', '--fields <names>', '--no-pager'])
+      expect(stdout).toContain(flag);
     for (const line of stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
     // Wrapped at spaces: every word of a description is whole on one line.
     const words = (text: string) => text.replace(/\s+/g, ' ').trim().split(' ');
@@ -69,12 +77,15 @@ describe('help', () => {
     expect(await runCli(null, ['help', 'contracts', 'lss'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: no help for 'contracts lss': unknown command 'lss'\n  commands of contracts: ls, get, status, download, retry, tag\n",
+      stderr:
+        "error: no help for 'contracts lss': unknown command 'lss'\n  commands of contracts: ls, get, status, download, retry, tag\n",
     });
     // The top level lists what `pds --help` lists: no hidden helper.
     const top = await runCli(null, ['help', 'nope']);
     expect(top.code).toBe(2);
-    expect(top.stderr).toMatch(/^error: no help for 'nope': unknown command 'nope'\n {2}commands: projects, search, .*, completion, exit-codes\n$/);
+    expect(top.stderr).toMatch(
+      /^error: no help for 'nope': unknown command 'nope'\n {2}commands: projects, search, .*, completion, exit-codes\n$/,
+    );
     expect(top.stderr).not.toContain('__complete');
     expect(await runCli(null, ['help', 'exit-codes', 'extra'])).toEqual({
       code: 2,
@@ -86,7 +97,14 @@ describe('help', () => {
   it('`pds help exit-codes` prints the exit-code table', async () => {
     const { code, stdout } = await runCli(null, ['help', 'exit-codes']);
     expect(code).toBe(0);
-    for (const [exit, meaning] of [['0', 'success'], ['2', 'usage'], ['3', 'not authenticated'], ['5', 'not found'], ['7', 'processing failed'], ['130', 'interrupted']]) {
+    for (const [exit, meaning] of [
+      ['0', 'success'],
+      ['2', 'usage'],
+      ['3', 'not authenticated'],
+      ['5', 'not found'],
+      ['7', 'processing failed'],
+      ['130', 'interrupted'],
+    ]) {
       expect(stdout).toMatch(new RegExp(`^ {2}${exit} +${meaning}`, 'm'));
     }
   });
@@ -108,7 +126,8 @@ describe('help', () => {
       for (const args of [['--help'], ['help', 'exit-codes'], ...commandPaths().map((path) => [...path, '--help'])]) {
         const { code, stdout } = await runCli(null, args, { columns });
         expect(code).toBe(0);
-        for (const line of stdout.split('\n')) if (line.length > columns) tooWide.push(`${columns}: pds ${args.join(' ')}: ${line}`);
+        for (const line of stdout.split('\n'))
+          if (line.length > columns) tooWide.push(`${columns}: pds ${args.join(' ')}: ${line}`);
       }
     }
     expect(tooWide).toEqual([]);
@@ -118,7 +137,8 @@ describe('help', () => {
     const narrow = await runCli(null, ['--help'], { columns: 80 });
     const wide = await runCli(null, ['--help'], { columns: 160 });
     // Commander's part of the page: the examples and the closing lines are ours, short enough as written.
-    const widest = (text: string) => Math.max(...(text.split('\nExamples:')[0] ?? '').split('\n').map((line) => line.length));
+    const widest = (text: string) =>
+      Math.max(...(text.split('\nExamples:')[0] ?? '').split('\n').map((line) => line.length));
     expect(widest(narrow.stdout)).toBeLessThanOrEqual(80);
     expect(widest(wide.stdout)).toBeGreaterThan(80);
     expect(narrow.stdout.split('\n').length).toBeGreaterThan(wide.stdout.split('\n').length);

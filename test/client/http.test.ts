@@ -90,7 +90,15 @@ describe('requests', () => {
     const data = await http.data(
       {
         path: '/v1/contracts',
-        query: { projectId: 'p', page: 2, includes: ['royalties', 'splits'], roles: [], includeMerged: undefined, flag: false, q: 'a b&c' },
+        query: {
+          projectId: 'p',
+          page: 2,
+          includes: ['royalties', 'splits'],
+          roles: [],
+          includeMerged: undefined,
+          flag: false,
+          q: 'a b&c',
+        },
       },
       z.array(Item),
     );
@@ -134,7 +142,9 @@ describe('requests', () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>');
     });
-    await expect(http.data({ path: '/v1/artists' }, z.array(Item))).rejects.toThrow('the service answered 200 with a body that is not JSON');
+    await expect(http.data({ path: '/v1/artists' }, z.array(Item))).rejects.toThrow(
+      'the service answered 200 with a body that is not JSON',
+    );
   });
 });
 
@@ -146,7 +156,10 @@ describe('errors', () => {
     expect(bad).toBeInstanceOf(UsageError);
     expect((bad as UsageError).details).toEqual(['perPage: perPage must be an integer from 1 to 100']);
 
-    replies.push(json(401, { error: { message: 'invalid or expired token' } }), json(404, { error: { message: 'artist not found' } }));
+    replies.push(
+      json(401, { error: { message: 'invalid or expired token' } }),
+      json(404, { error: { message: 'artist not found' } }),
+    );
     await expect(http.send({ path: '/v1/projects' })).rejects.toBeInstanceOf(AuthError);
     await expect(http.send({ path: '/v1/artists/x' })).rejects.toThrow(NotFoundError);
     expect(seen).toHaveLength(3);
@@ -165,7 +178,11 @@ describe('errors', () => {
 describe('retries', () => {
   it('retries a GET on 5xx with backoff and succeeds', async () => {
     const { http, waits } = client();
-    replies.push(json(503, { error: { message: 'unavailable' } }), json(500, { error: { message: 'boom' } }), json(200, { data: [] }));
+    replies.push(
+      json(503, { error: { message: 'unavailable' } }),
+      json(500, { error: { message: 'boom' } }),
+      json(200, { data: [] }),
+    );
     await expect(http.data({ path: '/v1/artists' }, z.array(Item))).resolves.toEqual([]);
     expect(seen).toHaveLength(3);
     expect(waits).toHaveLength(2);
@@ -194,7 +211,8 @@ describe('retries', () => {
 
   it('gives up after maxRetries with the last error: 429 is exit 6, 5xx exit 1', async () => {
     const { http } = client({ maxRetries: 2 });
-    for (let i = 0; i < 3; i++) replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '1' }));
+    for (let i = 0; i < 3; i++)
+      replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '1' }));
     const limited = await http.send({ path: '/v1/artists' }).catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(RateLimitError);
     expect((limited as RateLimitError).exitCode).toBe(6);
@@ -227,7 +245,13 @@ describe('retries', () => {
   it('says a rate-limit wait even under 1 s, with the limits the answer states', async () => {
     const notices: string[] = [];
     const { http } = client({ notice: (line) => notices.push(line) });
-    replies.push(json(429, { error: { message: 'slow down' } }, { 'retry-after': '0', 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '0' }));
+    replies.push(
+      json(
+        429,
+        { error: { message: 'slow down' } },
+        { 'retry-after': '0', 'ratelimit-limit': '100', 'ratelimit-remaining': '0', 'ratelimit-reset': '0' },
+      ),
+    );
     replies.push(json(200, { data: [] }));
     await http.send({ path: '/v1/artists' });
     expect(notices).toEqual(['rate limited (limit 100, remaining 0, reset 0): retrying in 1 s (Ctrl-C to stop)']);
@@ -262,7 +286,10 @@ describe('retries', () => {
     const second = client({ retryBudget: budget });
     replies.push(json(503, { error: { message: 'busy' } }, { 'retry-after': '8' }));
     const error = (await second.http.send({ path: '/v1/artists' }).catch((e: unknown) => e)) as ServiceError;
-    expect(error.details).toEqual(['try again in 8 s', 'not retried: a wait of 8 s is more than the 2 s left of the 10 s retry budget (--retry-budget)']);
+    expect(error.details).toEqual([
+      'try again in 8 s',
+      'not retried: a wait of 8 s is more than the 2 s left of the 10 s retry budget (--retry-budget)',
+    ]);
     expect([...first.waits, ...second.waits]).toEqual([8000]);
   });
 
@@ -270,7 +297,9 @@ describe('retries', () => {
     const { http, waits } = client({ retryBudget: new RetryBudget(0) });
     replies.push(json(503, { error: { message: 'busy' } }));
     const error = (await http.send({ path: '/v1/artists' }).catch((e: unknown) => e)) as ServiceError;
-    expect(error.details.at(-1)).toBe('not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)');
+    expect(error.details.at(-1)).toBe(
+      'not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)',
+    );
     expect(waits).toEqual([]);
     expect(seen).toHaveLength(1);
   });
@@ -302,7 +331,9 @@ describe('retries', () => {
       started = true;
       return allowed;
     };
-    await expect(http.send({ method: 'POST', path: '/v1/contracts', json: {}, retry })).rejects.toBeInstanceOf(ServiceError);
+    await expect(http.send({ method: 'POST', path: '/v1/contracts', json: {}, retry })).rejects.toBeInstanceOf(
+      ServiceError,
+    );
     expect(seen).toHaveLength(2);
   });
 
@@ -381,7 +412,9 @@ describe('long-lived signals (Ctrl-C, an --all walk)', () => {
       setTimeout(() => json(200, { data: [] })(_req, res), 2000);
     };
     replies.push(slow, slow, slow);
-    const pending = Array.from({ length: 3 }, () => http.send({ path: '/v1/projects', signal: walk.signal }).catch((e: unknown) => e));
+    const pending = Array.from({ length: 3 }, () =>
+      http.send({ path: '/v1/projects', signal: walk.signal }).catch((e: unknown) => e),
+    );
     while (seen.length < 23) await new Promise((resolve) => setTimeout(resolve, 5));
     // One listener each for the three requests in flight, not one per request added and removed:
     // Node's EventTarget keeps a removed listener linked to the next, which chained every request
@@ -407,7 +440,10 @@ describe('long-lived signals (Ctrl-C, an --all walk)', () => {
 describe('--verbose trace', () => {
   it('logs one line per request and response, never the token', async () => {
     const { http, trace } = client({ maxRetries: 1 });
-    replies.push(json(503, { error: { message: 'x' } }, { 'retry-after': '0', 'x-ratelimit-remaining': '9' }), json(200, { data: [] }));
+    replies.push(
+      json(503, { error: { message: 'x' } }, { 'retry-after': '0', 'x-ratelimit-remaining': '9' }),
+      json(200, { data: [] }),
+    );
     await http.send({ path: '/v1/projects', query: { q: 'x' } });
     expect(trace.map((line) => line.replace(/\(\d+ ms/, '(N ms'))).toEqual([
       `> GET ${base}/v1/projects?q=x`,

@@ -25,7 +25,9 @@ describe('LiveLines', () => {
     const ids = ['1', '2\u001b[2J', '3', '4', '5'];
     const lines = ids.map((id) => live.add('·', `contract ${id}  waiting`));
     await vi.advanceTimersByTimeAsync(100);
-    expect(take()).toBe(`\u001b[?25l${line('· contract 1  waiting')}${line('· contract 2\\x1b[2J  waiting')}${line('  … 3 more')}`);
+    expect(take()).toBe(
+      `\u001b[?25l${line('· contract 1  waiting')}${line('· contract 2\\x1b[2J  waiting')}${line('  … 3 more')}`,
+    );
 
     live.settle(lines[0] as number, '✓', 'contract 1  done');
     live.settle(lines[1] as number, '✓', 'contract 2\u001b[2J  done');
@@ -37,7 +39,9 @@ describe('LiveLines', () => {
 
     live.settle(lines[2] as number, '✓', 'contract 3  done');
     live.finish();
-    expect(take()).toBe(`\u001b[3A${line('✓ contract 3  done')}${line('· contract 4  waiting')}${line('· contract 5  waiting')}\u001b[?25h`);
+    expect(take()).toBe(
+      `\u001b[3A${line('✓ contract 3  done')}${line('· contract 4  waiting')}${line('· contract 5  waiting')}\u001b[?25h`,
+    );
   });
 
   it('a line that is not done stays in the block, however many wait below it', async () => {

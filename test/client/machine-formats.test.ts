@@ -14,7 +14,16 @@ const PAGES: Record<string, unknown>[][] = [
     { id: 1, file_name: 'a.pdf', processing_status: 'completed', x_region: 'north' },
     { id: 2, file_name: 'b.pdf', processing_status: null },
   ],
-  [{ id: 3, file_name: 'c.pdf', processing_status: 'completed', accounting_period: '2024-H1', tags: ['q1', 'audit'], x_late: 'seen on page 2' }],
+  [
+    {
+      id: 3,
+      file_name: 'c.pdf',
+      processing_status: 'completed',
+      accounting_period: '2024-H1',
+      tags: ['q1', 'audit'],
+      x_late: 'seen on page 2',
+    },
+  ],
 ];
 
 const statementPages: Behaviour = (req, res) => {
@@ -36,7 +45,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const ls = (...args: string[]) => runCli(server.url, ['statements', 'ls', '--all', '--per-page', '2', ...args], { project: DEMO_PROJECT });
+const ls = (...args: string[]) =>
+  runCli(server.url, ['statements', 'ls', '--all', '--per-page', '2', ...args], { project: DEMO_PROJECT });
 const pagesAsked = () => server.requests.filter((r) => r.url.startsWith('/v1/statements?')).length;
 
 describe('CSV columns', () => {
@@ -53,7 +63,9 @@ describe('CSV columns', () => {
   });
 
   it('is the same header, with no rows, for a list without records', async () => {
-    const csv = await runCli(server.url, ['statements', 'ls', '--page', '5', '--format', 'csv'], { project: DEMO_PROJECT });
+    const csv = await runCli(server.url, ['statements', 'ls', '--page', '5', '--format', 'csv'], {
+      project: DEMO_PROJECT,
+    });
     expect(csv).toEqual({ code: 0, stdout: `${listFields('statements').join(',')}\r\n`, stderr: '' });
   });
 });
@@ -74,7 +86,11 @@ describe('--fields', () => {
       { id: 2, x_region: null },
       { id: 3, x_region: null },
     ]);
-    const record = await runCli(server.url, ['statements', 'get', '3', '--json', '--fields', 'id,x_late,accounting_period'], { project: DEMO_PROJECT });
+    const record = await runCli(
+      server.url,
+      ['statements', 'get', '3', '--json', '--fields', 'id,x_late,accounting_period'],
+      { project: DEMO_PROJECT },
+    );
     expect(JSON.parse(record.stdout)).toEqual({ id: 3, x_late: 'seen on page 2', accounting_period: '2024-H1' });
   });
 
@@ -83,7 +99,9 @@ describe('--fields', () => {
     const result = await ls('--format', 'csv', '--fields', 'id,x_late');
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe(`error: unknown field 'x_late' for statements\n  fields of statements: ${[...listFields('statements'), 'x_region'].join(', ')}\n`);
+    expect(result.stderr).toBe(
+      `error: unknown field 'x_late' for statements\n  fields of statements: ${[...listFields('statements'), 'x_region'].join(', ')}\n`,
+    );
     expect(pagesAsked()).toBe(1);
   });
 });
@@ -92,7 +110,10 @@ describe('TSV', () => {
   it('leaves a missing value empty: no dash stands for it in a pipe', async () => {
     const tsv = await ls();
     expect(tsv.code).toBe(0);
-    const [header = [], ...rows] = tsv.stdout.split('\n').filter(Boolean).map((line) => line.split('\t'));
+    const [header = [], ...rows] = tsv.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'));
     expect(header[0]).toBe('ID');
     expect(rows.map((row) => row[0])).toEqual(['1', '2', '3']);
     for (const row of rows) {

@@ -31,7 +31,9 @@ describe('pds mcp config', () => {
 
   it('prints the Cursor snippet', async () => {
     const result = await runConfig(['mcp', 'config', '--client', 'cursor', '--allow-writes']);
-    expect(JSON.parse(result.stdout)).toEqual({ mcpServers: { pds: { command: 'pds', args: ['mcp', '--allow-writes'] } } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      mcpServers: { pds: { command: 'pds', args: ['mcp', '--allow-writes'] } },
+    });
     expect(result.stderr).toBe('add it to .cursor/mcp.json in a project, or to ~/.cursor/mcp.json for every project\n');
   });
 
@@ -39,7 +41,11 @@ describe('pds mcp config', () => {
     const capped = await runConfig(['mcp', 'config', '--client', 'cursor', '--max-results', '5']);
     expect(JSON.parse(capped.stdout).mcpServers.pds.args).toEqual(['mcp', '--max-results', '5']);
     const bad = await runConfig(['mcp', 'config', '--client', 'cursor', '--max-results', '500']);
-    expect(bad).toEqual({ code: 2, stdout: '', stderr: "error: invalid --max-results '500': expected a whole number from 1 to 100\n" });
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: invalid --max-results '500': expected a whole number from 1 to 100\n",
+    });
   });
 
   it('prints the VS Code snippet, a stdio server under "servers"', async () => {
@@ -50,7 +56,16 @@ describe('pds mcp config', () => {
   });
 
   it('puts a -p project and a --profile in the arguments, not a project from the environment', async () => {
-    const pinned = await runConfig(['mcp', 'config', '--client', 'cursor', '-p', DEMO_PROJECT.toUpperCase(), '--profile', 'work']);
+    const pinned = await runConfig([
+      'mcp',
+      'config',
+      '--client',
+      'cursor',
+      '-p',
+      DEMO_PROJECT.toUpperCase(),
+      '--profile',
+      'work',
+    ]);
     expect(JSON.parse(pinned.stdout).mcpServers.pds.args).toEqual(['mcp', '-p', DEMO_PROJECT, '--profile', 'work']);
     const fromEnv = await runConfig(['mcp', 'config', '--client', 'cursor']);
     expect(JSON.parse(fromEnv.stdout).mcpServers.pds.args).toEqual(['mcp']);
@@ -58,12 +73,23 @@ describe('pds mcp config', () => {
     const service = await runConfig(['--api-url', 'http://127.0.0.1:4010', 'mcp', 'config', '--client', 'claude']);
     expect(JSON.parse(service.stdout).mcpServers.pds.args).toEqual(['mcp', '--api-url', 'http://127.0.0.1:4010']);
     expect(service.stderr).toContain('claude mcp add pds -- pds mcp --api-url http://127.0.0.1:4010\n');
-    const serviceFromEnv = await runConfig(['mcp', 'config', '--client', 'claude'], { env: { PDS_API_URL: 'http://127.0.0.1:4010' } });
+    const serviceFromEnv = await runConfig(['mcp', 'config', '--client', 'claude'], {
+      env: { PDS_API_URL: 'http://127.0.0.1:4010' },
+    });
     expect(JSON.parse(serviceFromEnv.stdout).mcpServers.pds.args).toEqual(['mcp']);
   });
 
   it('quotes what a shell would split in the claude mcp add line', async () => {
-    const result = await runConfig(['mcp', 'config', '--client', 'claude', '--tools', 'search, get_contract', '--profile', 'my work']);
+    const result = await runConfig([
+      'mcp',
+      'config',
+      '--client',
+      'claude',
+      '--tools',
+      'search, get_contract',
+      '--profile',
+      'my work',
+    ]);
     // The tool list is written as the server reads it; a profile name with a blank is quoted.
     expect(result.stderr).toContain("claude mcp add pds -- pds mcp --profile 'my work' --tools search,get_contract\n");
   });
@@ -84,7 +110,19 @@ describe('pds mcp config', () => {
 
   it('carries --toolsets and --root into the snippet, a root made absolute, checked like the server checks them', async () => {
     const pdfs = mkdtempSync(join(tmpdir(), 'pds-pdfs-'));
-    const result = await runConfig(['mcp', 'config', '--client', 'cursor', '--allow-writes', '--toolsets', 'search,uploads', '--root', 'docs', '--root', pdfs]);
+    const result = await runConfig([
+      'mcp',
+      'config',
+      '--client',
+      'cursor',
+      '--allow-writes',
+      '--toolsets',
+      'search,uploads',
+      '--root',
+      'docs',
+      '--root',
+      pdfs,
+    ]);
     expect(JSON.parse(result.stdout).mcpServers.pds.args).toEqual([
       'mcp',
       '--allow-writes',
@@ -103,9 +141,12 @@ describe('pds mcp config', () => {
     expect(await runConfig(['mcp', 'config', '--client', 'cursor', '--toolsets', 'serch'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: --toolsets: unknown toolset 'serch'\n  toolsets: catalog, documents, search, sandbox, knowledge, uploads, tags\n",
+      stderr:
+        "error: --toolsets: unknown toolset 'serch'\n  toolsets: catalog, documents, search, sandbox, knowledge, uploads, tags\n",
     });
-    expect(await runConfig(['mcp', 'config', '--client', 'cursor', '--toolsets', 'search', '--tools', 'get_contract'])).toEqual({
+    expect(
+      await runConfig(['mcp', 'config', '--client', 'cursor', '--toolsets', 'search', '--tools', 'get_contract']),
+    ).toEqual({
       code: 2,
       stdout: '',
       stderr: 'error: --tools: get_contract is in the documents toolset, which --toolsets leaves out\n',
@@ -120,21 +161,31 @@ describe('pds mcp config', () => {
       stdout: '',
       stderr: 'error: --root no-such-dir: not a directory\n',
     });
-    expect(await runConfig(['mcp', 'config', '--client', 'claude', '--root', file])).toEqual({ code: 2, stdout: '', stderr: `error: --root ${file}: not a directory\n` });
+    expect(await runConfig(['mcp', 'config', '--client', 'claude', '--root', file])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: --root ${file}: not a directory\n`,
+    });
   });
 
   it('starts this pds by absolute paths when pds is not on PATH, and says so in one line', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'pds-path-'));
-    const result = await runCli(null, ['mcp', 'config', '--client', 'claude', '--allow-writes'], { env: { PATH: `${empty}:/usr/bin:/bin` } });
+    const result = await runCli(null, ['mcp', 'config', '--client', 'claude', '--allow-writes'], {
+      env: { PATH: `${empty}:/usr/bin:/bin` },
+    });
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ mcpServers: { pds: { command: process.execPath, args: [OWN_BIN, 'mcp', '--allow-writes'] } } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      mcpServers: { pds: { command: process.execPath, args: [OWN_BIN, 'mcp', '--allow-writes'] } },
+    });
     expect(result.stderr).toBe(
       `pds is not on PATH: the snippet starts this pds by absolute paths, Node and ${OWN_BIN}\n` +
         'add it to .mcp.json in a project (Claude Code) or to claude_desktop_config.json (Claude Desktop); ' +
         `or run: claude mcp add pds -- ${process.execPath} ${OWN_BIN} mcp --allow-writes\n`,
     );
     const vscode = await runCli(null, ['mcp', 'config', '--client', 'vscode'], { env: { PATH: undefined } });
-    expect(JSON.parse(vscode.stdout)).toEqual({ servers: { pds: { type: 'stdio', command: process.execPath, args: [OWN_BIN, 'mcp'] } } });
+    expect(JSON.parse(vscode.stdout)).toEqual({
+      servers: { pds: { type: 'stdio', command: process.execPath, args: [OWN_BIN, 'mcp'] } },
+    });
   });
 
   it('starts this pds by absolute paths when the pds on PATH is another installation', async () => {
@@ -164,7 +215,11 @@ describe('pds mcp tools', () => {
     expect(lines).toContain('list_tags\ttags\tno\tList tags');
     expect(lines).toContain("statement_lines\tdocuments\tno\tRead a statement's lines");
     expect(lines).toHaveLength(35);
-    const json = JSON.parse((await runCli(null, ['mcp', 'tools', '--json'])).stdout) as { tool: string; toolset: string; writes: boolean }[];
+    const json = JSON.parse((await runCli(null, ['mcp', 'tools', '--json'])).stdout) as {
+      tool: string;
+      toolset: string;
+      writes: boolean;
+    }[];
     expect(json.filter((tool) => tool.writes).map((tool) => [tool.tool, tool.toolset])).toEqual([
       ['upload_contract', 'uploads'],
       ['upload_statement', 'uploads'],
@@ -174,7 +229,9 @@ describe('pds mcp tools', () => {
       ['retry_statement', 'uploads'],
       ['update_statement', 'uploads'],
     ]);
-    expect(new Set(json.map((tool) => tool.toolset))).toEqual(new Set(['catalog', 'documents', 'search', 'sandbox', 'knowledge', 'uploads', 'tags']));
+    expect(new Set(json.map((tool) => tool.toolset))).toEqual(
+      new Set(['catalog', 'documents', 'search', 'sandbox', 'knowledge', 'uploads', 'tags']),
+    );
     const fields = await runCli(null, ['mcp', 'tools', '--fields', 'tool,writes']);
     expect(fields.stdout.split('\n').slice(0, 2)).toEqual(['TOOL\tWRITES', 'list_projects\tfalse']);
     expect((await runCli(null, ['mcp', 'tools', '--fields', 'colour'])).code).toBe(2);

@@ -20,20 +20,31 @@ function withProfile(profile: Record<string, string>): string {
 
 describe('ROYALTYPORT_TOKEN and ROYALTYPORT_API_URL', () => {
   it('come after PDS_TOKEN and PDS_API_URL', () => {
-    const settings = resolveSettings({}, {
-      PDS_CONFIG_DIR: freshConfigDir(),
-      PDS_TOKEN: 'pds-token',
-      ROYALTYPORT_TOKEN: 'rp-token',
-      PDS_API_URL: 'http://127.0.0.1:1',
-      ROYALTYPORT_API_URL: 'http://127.0.0.1:2',
+    const settings = resolveSettings(
+      {},
+      {
+        PDS_CONFIG_DIR: freshConfigDir(),
+        PDS_TOKEN: 'pds-token',
+        ROYALTYPORT_TOKEN: 'rp-token',
+        PDS_API_URL: 'http://127.0.0.1:1',
+        ROYALTYPORT_API_URL: 'http://127.0.0.1:2',
+      },
+    );
+    expect(settings).toMatchObject({
+      token: 'pds-token',
+      tokenSource: 'env',
+      apiUrl: 'http://127.0.0.1:1',
+      apiUrlSource: 'env',
     });
-    expect(settings).toMatchObject({ token: 'pds-token', tokenSource: 'env', apiUrl: 'http://127.0.0.1:1', apiUrlSource: 'env' });
     expect(settings.royaltyportEnv).toBeUndefined();
   });
 
   it('come before the profile', () => {
     const dir = withProfile({ token: 'profile-token', 'api-url': 'http://127.0.0.1:3' });
-    const settings = resolveSettings({}, { PDS_CONFIG_DIR: dir, ROYALTYPORT_TOKEN: 'rp-token', ROYALTYPORT_API_URL: 'http://127.0.0.1:2/' });
+    const settings = resolveSettings(
+      {},
+      { PDS_CONFIG_DIR: dir, ROYALTYPORT_TOKEN: 'rp-token', ROYALTYPORT_API_URL: 'http://127.0.0.1:2/' },
+    );
     expect(settings).toMatchObject({
       token: 'rp-token',
       tokenSource: 'env',
@@ -41,7 +52,12 @@ describe('ROYALTYPORT_TOKEN and ROYALTYPORT_API_URL', () => {
       apiUrlSource: 'env',
       royaltyportEnv: { token: 'ROYALTYPORT_TOKEN', apiUrl: 'ROYALTYPORT_API_URL' },
     });
-    expect(resolveSettings({ apiUrl: 'http://127.0.0.1:4' }, { PDS_CONFIG_DIR: dir, ROYALTYPORT_API_URL: 'http://127.0.0.1:2' }).apiUrl).toBe('http://127.0.0.1:4');
+    expect(
+      resolveSettings(
+        { apiUrl: 'http://127.0.0.1:4' },
+        { PDS_CONFIG_DIR: dir, ROYALTYPORT_API_URL: 'http://127.0.0.1:2' },
+      ).apiUrl,
+    ).toBe('http://127.0.0.1:4');
   });
 
   it('are checked like PDS_API_URL', () => {
@@ -66,7 +82,9 @@ describe('ROYALTYPORT_TOKEN and ROYALTYPORT_API_URL', () => {
         `default_project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
       stderr: '',
     });
-    expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([['/v1/projects', 'Bearer demo-org-token']]);
+    expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/v1/projects', 'Bearer demo-org-token'],
+    ]);
   });
 });
 
@@ -75,9 +93,16 @@ describe('-w', () => {
     const upload = await runCli(emulator, ['upload', 'statement', 'test/fixtures/sample.pdf', '-q']);
     expect(upload).toMatchObject({ code: 0, stderr: '' });
     const stagingId = upload.stdout.trim();
-    const result = await runCli(emulator, ['statements', 'status', stagingId, '-w', '--interval', '0.1', '--json'], { clock: quickClock });
+    const result = await runCli(emulator, ['statements', 'status', stagingId, '-w', '--interval', '0.1', '--json'], {
+      clock: quickClock,
+    });
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(result.stdout)).toMatchObject({ staging_id: Number(stagingId), processing_processes: { status: 'completed' } });
-    expect(emulator.requests.filter((r) => r.path === `/v1/statements/${stagingId}/processes`).length).toBeGreaterThan(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      staging_id: Number(stagingId),
+      processing_processes: { status: 'completed' },
+    });
+    expect(emulator.requests.filter((r) => r.path === `/v1/statements/${stagingId}/processes`).length).toBeGreaterThan(
+      1,
+    );
   });
 });

@@ -51,7 +51,12 @@ const view: ListView<Row> = {
 
 const rows: Row[] = [
   { id: 'a1', name: 'First', created_at: '2026-01-15T10:00:00.000Z' },
-  { id: 'a2', name: 'Second\tTabbed\nand two lines\r\n', created_at: '2026-01-16T08:05:00.000Z', note: { nested: ['x', 1] } },
+  {
+    id: 'a2',
+    name: 'Second\tTabbed\nand two lines\r\n',
+    created_at: '2026-01-16T08:05:00.000Z',
+    note: { nested: ['x', 1] },
+  },
   { id: 'a3', name: 'Third' },
 ];
 
@@ -109,7 +114,11 @@ describe('JSON', () => {
     const { io, output } = setup({ json: true });
     const all = [...rows, { id: 'b1', name: 'Next "page"', note: null }, { id: 'b2', name: 'ünïcødé ✓' }];
     await output.list(
-      pagesOf<Row>({ items: rows, page: 1, perPage: 3 }, { items: [], page: 2, perPage: 3 }, { items: all.slice(3), page: 3, perPage: 3 }),
+      pagesOf<Row>(
+        { items: rows, page: 1, perPage: 3 },
+        { items: [], page: 2, perPage: 3 },
+        { items: all.slice(3), page: 3, perPage: 3 },
+      ),
       view,
     );
     expect(io.out()).toBe(`${JSON.stringify(all, null, 2)}\n`);
@@ -139,7 +148,10 @@ describe('--format csv, ndjson, yaml', () => {
 
   it('csv: RFC 4180 with CRLF, the JSON keys as header, nested as compact JSON, formula cells prefixed', async () => {
     const { io, output } = setup({ format: 'csv', tty: true, env: { FORCE_COLOR: '1' } });
-    await output.list(pagesOf({ items: formula.slice(0, 2), page: 1, perPage: 2 }, { items: formula.slice(2), page: 2, perPage: 2 }), view);
+    await output.list(
+      pagesOf({ items: formula.slice(0, 2), page: 1, perPage: 2 }, { items: formula.slice(2), page: 2, perPage: 2 }),
+      view,
+    );
     expect(io.out()).toBe(
       'id,name,note\r\n' +
         'c1,"\'=HYPERLINK(""http://x"")","{""nested"":[""x"",1]}"\r\n' +
@@ -153,7 +165,9 @@ describe('--format csv, ndjson, yaml', () => {
   it('csv: --csv-raw leaves formulas, --csv-bom starts with the BOM, piped cells keep their line feeds', async () => {
     const { io, output } = setup({ format: 'csv', csvRaw: true, csvBom: true });
     await output.list(pagesOf({ items: formula.slice(0, 2), page: 1, perPage: 20 }), view);
-    expect(io.out()).toBe('\uFEFFid,name,note\r\nc1,"=HYPERLINK(""http://x"")","{""nested"":[""x"",1]}"\r\nc2,"a, ""b""\nc",\r\n');
+    expect(io.out()).toBe(
+      '\uFEFFid,name,note\r\nc1,"=HYPERLINK(""http://x"")","{""nested"":[""x"",1]}"\r\nc2,"a, ""b""\nc",\r\n',
+    );
   });
 
   it('csv: --fields makes the header, even for no records; a record is a header and one row', async () => {
@@ -170,7 +184,10 @@ describe('--format csv, ndjson, yaml', () => {
     const { io, output } = setup({ format: 'ndjson', quiet: true });
     const writes: string[] = [];
     io.stdout.on('data', (chunk: Buffer) => writes.push(chunk.toString()));
-    await output.list(pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }, { items: rows.slice(2), page: 2, perPage: 2 }), view);
+    await output.list(
+      pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }, { items: rows.slice(2), page: 2, perPage: 2 }),
+      view,
+    );
     expect(io.out()).toBe(rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
     expect(writes).toHaveLength(2);
     const second = setup({ format: 'ndjson' });
@@ -180,7 +197,10 @@ describe('--format csv, ndjson, yaml', () => {
 
   it('yaml: one document for a list or a record', async () => {
     const { io, output } = setup({ format: 'yaml' });
-    await output.list(pagesOf({ items: rows.slice(0, 1), page: 1, perPage: 1 }, { items: rows.slice(2), page: 2, perPage: 1 }), view);
+    await output.list(
+      pagesOf({ items: rows.slice(0, 1), page: 1, perPage: 1 }, { items: rows.slice(2), page: 2, perPage: 1 }),
+      view,
+    );
     expect(io.out()).toBe('- id: a1\n  name: First\n  created_at: 2026-01-15T10:00:00.000Z\n- id: a3\n  name: Third\n');
     const second = setup({ format: 'yaml' });
     await second.output.record({ api_url: 'http://x', nested: { a: [1, 2] } });
@@ -188,7 +208,10 @@ describe('--format csv, ndjson, yaml', () => {
   });
 
   it('data(): any value in each format, tables for records in human modes', async () => {
-    const value = [{ command: 'ls', exit_code: 0 }, { command: 'pwd', exit_code: 1 }];
+    const value = [
+      { command: 'ls', exit_code: 0 },
+      { command: 'pwd', exit_code: 1 },
+    ];
     const outputs: Record<string, string> = {};
     for (const format of ['json', 'ndjson', 'yaml', 'csv', 'tsv'] as const) {
       const { io, output } = setup({ format });
@@ -226,7 +249,10 @@ describe('spinner', () => {
 describe('ids (-q)', () => {
   it('prints one id per line across pages and nothing else', async () => {
     const { io, output } = setup({ quiet: true, tty: true });
-    await output.list(pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }, { items: rows.slice(2), page: 2, perPage: 2 }), view);
+    await output.list(
+      pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }, { items: rows.slice(2), page: 2, perPage: 2 }),
+      view,
+    );
     expect(io.out()).toBe('a1\na2\na3\n');
     expect(io.err()).toBe('');
   });
@@ -249,10 +275,13 @@ describe('table (TTY)', () => {
     await first.output.list(pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }), view);
     expect(first.io.err()).toBe('page 1 (more with --page 2 or --all)\n');
     const all = setup({ tty: true });
-    await all.output.list(pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }, { items: rows.slice(2), page: 2, perPage: 2 }), {
-      ...view,
-      all: true,
-    });
+    await all.output.list(
+      pagesOf({ items: rows.slice(0, 2), page: 1, perPage: 2 }, { items: rows.slice(2), page: 2, perPage: 2 }),
+      {
+        ...view,
+        all: true,
+      },
+    );
     expect(all.io.err()).toBe('3 rows\n');
   });
 
@@ -266,7 +295,11 @@ describe('table (TTY)', () => {
   it('truncates the widest column with … to fit the terminal width, keeping the gaps', async () => {
     const { io, output } = setup({ tty: true, columns: 60 });
     const long: Row[] = [
-      { id: 'id-000000000001', name: 'A very long name that cannot possibly fit in sixty columns', created_at: '2026-01-15T10:00:00.000Z' },
+      {
+        id: 'id-000000000001',
+        name: 'A very long name that cannot possibly fit in sixty columns',
+        created_at: '2026-01-15T10:00:00.000Z',
+      },
       { id: 'id-000000000002', name: 'Short', created_at: '2026-01-15T10:00:00.000Z' },
     ];
     await output.list(pagesOf({ items: long, page: 1, perPage: 20, total: 2 }), view);

@@ -29,13 +29,25 @@ describe('the token answer', () => {
 
   it('keeps the expiry as a date, and the old refresh token when the answer has none', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(credentialsFrom({ access_token: 'a2', token_type: 'Bearer', expires_in: 60 }, { ...base, refresh_token: 'r1' }, now)).toEqual({
+    expect(
+      credentialsFrom(
+        { access_token: 'a2', token_type: 'Bearer', expires_in: 60 },
+        { ...base, refresh_token: 'r1' },
+        now,
+      ),
+    ).toEqual({
       ...base,
       access_token: 'a2',
       refresh_token: 'r1',
       expires_at: '2026-01-01T00:01:00.000Z',
     });
-    expect(credentialsFrom({ access_token: 'a3', token_type: 'Bearer', refresh_token: 'r2' }, { ...base, refresh_token: 'r1' }, now)).toEqual({
+    expect(
+      credentialsFrom(
+        { access_token: 'a3', token_type: 'Bearer', refresh_token: 'r2' },
+        { ...base, refresh_token: 'r1' },
+        now,
+      ),
+    ).toEqual({
       ...base,
       access_token: 'a3',
       refresh_token: 'r2',
@@ -45,8 +57,15 @@ describe('the token answer', () => {
 
 describe("an authorization server's error", () => {
   it('is shown with its control characters as escapes (safeText), a long description cut', () => {
-    const error = new OAuthAnswerError(new URL('http://127.0.0.1:9/token?x=1'), 400, 'invalid\u001b[2Jgrant', `expired\n${'x'.repeat(400)}`);
+    const error = new OAuthAnswerError(
+      new URL('http://127.0.0.1:9/token?x=1'),
+      400,
+      'invalid\u001b[2Jgrant',
+      `expired\n${'x'.repeat(400)}`,
+    );
     expect(error.code).toBe('invalid\\x1b[2Jgrant');
-    expect(error.message).toBe(`http://127.0.0.1:9/token answered 400: invalid\\x1b[2Jgrant (expired\\n${'x'.repeat(292)}…)`);
+    expect(error.message).toBe(
+      `http://127.0.0.1:9/token answered 400: invalid\\x1b[2Jgrant (expired\\n${'x'.repeat(292)}…)`,
+    );
   });
 });

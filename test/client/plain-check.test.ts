@@ -2,7 +2,16 @@
 // that does more than check (a transform) gets none, so zod parses it.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { Artist, Composition, ContractProcesses, Project, Statement, envelope, listOf, plainCheck } from '../../src/lib/schemas.js';
+import {
+  Artist,
+  Composition,
+  ContractProcesses,
+  Project,
+  Statement,
+  envelope,
+  listOf,
+  plainCheck,
+} from '../../src/lib/schemas.js';
 
 const project = { id: 'p1', name: 'Northern Lights', created_at: '2022-11-08T09:30:00.000Z', organization_id: 'o1' };
 const artist = { id: 'art_1', name: 'Nova Reyes', project_id: 'p1' };
@@ -18,30 +27,92 @@ const composition = {
 };
 
 const cases: [string, z.ZodMiniType, unknown[]][] = [
-  ['a project', Project, [project, { ...project, extra: [1] }, { ...project, id: 7 }, { ...project, name: undefined }, null, [project], 'p1']],
+  [
+    'a project',
+    Project,
+    [
+      project,
+      { ...project, extra: [1] },
+      { ...project, id: 7 },
+      { ...project, name: undefined },
+      null,
+      [project],
+      'p1',
+    ],
+  ],
   [
     'an artist',
     Artist,
-    [artist, { ...artist, merged: [{ id: 'art_2', name: 'N.' }] }, { ...artist, merged: [{ id: 'art_2' }] }, { ...artist, merged: null }, { ...artist, merged: {} }],
+    [
+      artist,
+      { ...artist, merged: [{ id: 'art_2', name: 'N.' }] },
+      { ...artist, merged: [{ id: 'art_2' }] },
+      { ...artist, merged: null },
+      { ...artist, merged: {} },
+    ],
   ],
   [
     'a statement',
     Statement,
-    [{ id: 1 }, { id: 1.5 }, { id: '1' }, { id: 2 ** 53 }, { id: 1, file_size: -3 }, { id: 1, has_costs: 'no' }, { id: 1, file_name: null }],
+    [
+      { id: 1 },
+      { id: 1.5 },
+      { id: '1' },
+      { id: 2 ** 53 },
+      { id: 1, file_size: -3 },
+      { id: 1, has_costs: 'no' },
+      { id: 1, file_name: null },
+    ],
   ],
-  ['a composition', Composition, [composition, { ...composition, products: [{ ...composition.products[0], upc: 1 }] }, { ...composition, writers: 'A' }]],
+  [
+    'a composition',
+    Composition,
+    [
+      composition,
+      { ...composition, products: [{ ...composition.products[0], upc: 1 }] },
+      { ...composition, writers: 'A' },
+    ],
+  ],
   [
     'a list in either envelope',
     listOf(Artist),
-    [[artist], [], { items: [artist], total_count: 1, page: 1, per_page: 20 }, { items: [artist], total_count: '1', page: 1, per_page: 20 }, { items: [{}] }, [artist, 3]],
+    [
+      [artist],
+      [],
+      { items: [artist], total_count: 1, page: 1, per_page: 20 },
+      { items: [artist], total_count: '1', page: 1, per_page: 20 },
+      { items: [{}] },
+      [artist, 3],
+    ],
   ],
   [
     'contract processes (nullable objects, records)',
     ContractProcesses,
     [
-      { staging_id: 1, contract_id: null, staging_done: true, extraction_done: false, staging_processes: { stage: 's', info: {} }, extraction_processes: null },
-      { staging_id: 1, contract_id: 2, staging_done: true, extraction_done: true, staging_processes: { stage: 's', info: {} }, extraction_processes: { stage: 'x', extractions: [{ name: 'n', status: 's', completed_at: null }] } },
-      { staging_id: 1, contract_id: 2, staging_done: true, extraction_done: true, staging_processes: { stage: 's', info: {} }, extraction_processes: { stage: 'x', extractions: [{ name: 'n' }] } },
+      {
+        staging_id: 1,
+        contract_id: null,
+        staging_done: true,
+        extraction_done: false,
+        staging_processes: { stage: 's', info: {} },
+        extraction_processes: null,
+      },
+      {
+        staging_id: 1,
+        contract_id: 2,
+        staging_done: true,
+        extraction_done: true,
+        staging_processes: { stage: 's', info: {} },
+        extraction_processes: { stage: 'x', extractions: [{ name: 'n', status: 's', completed_at: null }] },
+      },
+      {
+        staging_id: 1,
+        contract_id: 2,
+        staging_done: true,
+        extraction_done: true,
+        staging_processes: { stage: 's', info: {} },
+        extraction_processes: { stage: 'x', extractions: [{ name: 'n' }] },
+      },
     ],
   ],
 ];
@@ -54,7 +125,10 @@ describe('plainCheck', () => {
     expect(inEnvelope).toBeTypeOf('function');
     for (const value of values) {
       expect([value, check?.(value)]).toEqual([value, schema.safeParse(value).success]);
-      expect([value, inEnvelope?.({ data: value })]).toEqual([value, envelope(schema).safeParse({ data: value }).success]);
+      expect([value, inEnvelope?.({ data: value })]).toEqual([
+        value,
+        envelope(schema).safeParse({ data: value }).success,
+      ]);
     }
   });
 

@@ -19,7 +19,10 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 /** Runs the built CLI without blocking this process (the emulator answers from here). */
-function pds(args: string[], nodeArgs: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pds(
+  args: string[],
+  nodeArgs: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -32,19 +35,28 @@ function pds(args: string[], nodeArgs: string[] = []): Promise<{ code: number | 
 async function importedChunks(args: string[]): Promise<string[]> {
   const result = await pds(args, ['--import', tracer]);
   expect(result.code).toBe(0);
-  return result.stderr
-    .split('\n')
-    .filter((line) => line.startsWith('import '))
-    .map((line) => line.slice('import '.length))
-    // rolldown keeps its small runtime (module interop helpers) in a file of its own.
-    .filter((url) => !url.endsWith('/bin/pds.js') && !url.endsWith('/dist/cli.cjs') && !/\/dist\/chunks\/rolldown-runtime-[\w-]+\.cjs$/.test(url));
+  return (
+    result.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('import '))
+      .map((line) => line.slice('import '.length))
+      // rolldown keeps its small runtime (module interop helpers) in a file of its own.
+      .filter(
+        (url) =>
+          !url.endsWith('/bin/pds.js') &&
+          !url.endsWith('/dist/cli.cjs') &&
+          !/\/dist\/chunks\/rolldown-runtime-[\w-]+\.cjs$/.test(url),
+      )
+  );
 }
 
 describe('the pds process', () => {
   it('--version loads nothing of the bundle; a list loads dist/cli.cjs alone', async () => {
     const version = await pds(['--version'], ['--import', tracer]);
     expect(version.stdout).toBe('0.1.0\n');
-    expect(version.stderr.split('\n').filter((line) => line.startsWith('import ') && line.includes('/dist/'))).toEqual([]);
+    expect(version.stderr.split('\n').filter((line) => line.startsWith('import ') && line.includes('/dist/'))).toEqual(
+      [],
+    );
     // scripts/build.js joins what an everyday run needs (commander, the definitions, the context,
     // HTTP, output, the list verbs) into the entry: one file to load rather than some thirty.
     expect(await importedChunks(['projects', 'ls'])).toEqual([]);
@@ -57,7 +69,8 @@ describe('the pds process', () => {
 
   it('loads the MCP SDK only in `pds mcp`', async () => {
     // A string of the protocol that minifying keeps: it marks the SDK's code in whichever chunk it lands.
-    const sdkIn = (urls: string[]) => urls.some((url) => readFileSync(new URL(url), 'utf8').includes('notifications/initialized'));
+    const sdkIn = (urls: string[]) =>
+      urls.some((url) => readFileSync(new URL(url), 'utf8').includes('notifications/initialized'));
     // stdin is /dev/null: the server starts, sees the end of its input and exits 0.
     expect(sdkIn(await importedChunks(['mcp']))).toBe(true);
     expect(sdkIn(await importedChunks(['--help']))).toBe(false);

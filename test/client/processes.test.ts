@@ -21,7 +21,10 @@ describe('processes in the deployed forms only', () => {
     const progress = progressOf(processes);
     expect(progress.outcome).toBe('failed');
     expect(progress.failure).toEqual(['the staging check failed', 'status: failed', 'message: not a PDF']);
-    expect(statusView(processes, progress)).toMatchObject({ 'staging_check.status': 'failed', 'staging_check.message': 'not a PDF' });
+    expect(statusView(processes, progress)).toMatchObject({
+      'staging_check.status': 'failed',
+      'staging_check.message': 'not a PDF',
+    });
   });
 
   it('reads statement processing from extraction_done and extraction_processes {stage, step, remarks}', () => {
@@ -36,11 +39,28 @@ describe('processes in the deployed forms only', () => {
       requires_action: false,
       available_actions: [],
     });
-    expect(progressOf(running)).toMatchObject({ outcome: 'running', resultId: 40200, processing: { status: 'processing', stage: 2 } });
-    const failed = statement({ ...running.data, extraction_processes: { stage: 'failed', step: 2, remarks: { reason: 'unreadable' } } });
-    expect(progressOf(failed)).toMatchObject({ outcome: 'failed', failure: ['processing failed', 'reason: unreadable'] });
-    const done = statement({ ...running.data, extraction_done: true, extraction_processes: { stage: 'completed', step: null } });
+    expect(progressOf(running)).toMatchObject({
+      outcome: 'running',
+      resultId: 40200,
+      processing: { status: 'processing', stage: 2 },
+    });
+    const failed = statement({
+      ...running.data,
+      extraction_processes: { stage: 'failed', step: 2, remarks: { reason: 'unreadable' } },
+    });
+    expect(progressOf(failed)).toMatchObject({
+      outcome: 'failed',
+      failure: ['processing failed', 'reason: unreadable'],
+    });
+    const done = statement({
+      ...running.data,
+      extraction_done: true,
+      extraction_processes: { stage: 'completed', step: null },
+    });
     expect(progressOf(done).outcome).toBe('completed');
-    expect(statusView(done, progressOf(done))).toMatchObject({ processing_status: 'completed', processing_stage: null });
+    expect(statusView(done, progressOf(done))).toMatchObject({
+      processing_status: 'completed',
+      processing_stage: null,
+    });
   });
 });

@@ -39,7 +39,12 @@ describe('pds projects ls', () => {
 
   it('prints a JSON array with --json, on a TTY too', async () => {
     const expected = [
-      { id: DEMO_PROJECT, name: 'Northern Lights Catalog', created_at: '2022-11-08T09:30:00.000Z', organization_id: ORG },
+      {
+        id: DEMO_PROJECT,
+        name: 'Northern Lights Catalog',
+        created_at: '2022-11-08T09:30:00.000Z',
+        organization_id: ORG,
+      },
       { id: SECOND_PROJECT, name: 'Harbor Sessions', created_at: '2024-05-20T14:05:00.000Z', organization_id: ORG },
     ];
     for (const tty of [false, true]) {
@@ -115,7 +120,8 @@ describe('pds projects get', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: invalid project id 'northern-lights': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n",
+      stderr:
+        "error: invalid project id 'northern-lights': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n",
     });
     expect(emulator.requests).toEqual([]);
   });

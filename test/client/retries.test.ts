@@ -37,10 +37,14 @@ describe('429 after retries: exit 6', () => {
     // The first wait (the rest of the one-minute window, over 30 s) fits the 60 s budget; a second
     // one does not, so the error tells when to come back instead.
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^warning: rate limited \(limit 1, remaining 0, reset \d+\): retrying in \d+ s \(Ctrl-C to stop\)$/);
+    expect(lines[0]).toMatch(
+      /^warning: rate limited \(limit 1, remaining 0, reset \d+\): retrying in \d+ s \(Ctrl-C to stop\)$/,
+    );
     expect(lines[1]).toBe('error: rate limit exceeded');
     expect(lines[2]).toMatch(/^ {2}rate limited \(limit 1, remaining 0, reset \d+\): try again after \d+ s$/);
-    expect(lines[3]).toMatch(/^ {2}not retried: a wait of \d+ s is more than the \d+ s left of the 60 s retry budget \(--retry-budget\)$/);
+    expect(lines[3]).toMatch(
+      /^ {2}not retried: a wait of \d+ s is more than the \d+ s left of the 60 s retry budget \(--retry-budget\)$/,
+    );
     expect(emulator.requests.map((r) => [r.path, r.status])).toEqual([
       ['/v1/projects', 200],
       ['/v1/artists', 429],
@@ -76,7 +80,11 @@ describe('5xx after retries: exit 1', () => {
     const result = await runCli(emulator, ['artists', 'ls'], { maxRetries: 3 });
     // The emulator's 503 asks for Retry-After: 1; every wait of 1 s or more is announced.
     const notice = 'warning: service unavailable (injected fault): retrying in 1 s (Ctrl-C to stop)\n';
-    expect(result).toEqual({ code: 1, stdout: '', stderr: `${notice.repeat(3)}error: service unavailable (injected fault)\n` });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${notice.repeat(3)}error: service unavailable (injected fault)\n`,
+    });
     expect(emulator.requests.map((r) => r.status)).toEqual([503, 503, 503, 503]);
   });
 
@@ -138,7 +146,10 @@ describe('retries recover', () => {
 
     const flaky = await emulatorWith({ failRate: 0.3, seed: 42 });
     // Enough retries that no page fails for good, whatever order the concurrent pages arrive in.
-    const result = await runCli(flaky, ['statements', 'ls', '--all', '--per-page', '10', '--json', '-q'], { maxRetries: 8, clock: instantClock });
+    const result = await runCli(flaky, ['statements', 'ls', '--all', '--per-page', '10', '--json', '-q'], {
+      maxRetries: 8,
+      clock: instantClock,
+    });
     expect(result).toEqual(expected);
     const statuses = flaky.requests.map((r) => r.status);
     const failures = statuses.filter((s) => s === 503).length;
@@ -150,11 +161,19 @@ describe('retries recover', () => {
   it('one request at a time: every command of a session succeeds', async () => {
     const flaky = await emulatorWith({ failRate: 0.3, seed: 7 });
     const reference = await emulatorWith({});
-    for (const args of [['projects', 'ls'], ['projects', 'get'], ['artists', 'ls'], ['contracts', 'get', '20001'], ['search', 'nova']]) {
+    for (const args of [
+      ['projects', 'ls'],
+      ['projects', 'get'],
+      ['artists', 'ls'],
+      ['contracts', 'get', '20001'],
+      ['search', 'nova'],
+    ]) {
       const result = await runCli(flaky, [...args, '-q'], { maxRetries: 8 });
       expect(result).toEqual(await runCli(reference, [...args, '-q']));
     }
     expect(flaky.requests.some((r) => r.status === 503)).toBe(true);
-    expect(flaky.requests.every((r) => r.query.projectId === undefined || r.query.projectId === DEMO_PROJECT)).toBe(true);
+    expect(flaky.requests.every((r) => r.query.projectId === undefined || r.query.projectId === DEMO_PROJECT)).toBe(
+      true,
+    );
   });
 });

@@ -59,12 +59,18 @@ describe('pds sandbox exec', () => {
   });
 
   it('puts a dim `$ command` header on stderr before each command on a terminal', async () => {
-    const result = await runCli(emulator, ['sandbox', 'exec', 'echo one', 'echo two >&2', 'printf three'], { tty: true, ...plain });
+    const result = await runCli(emulator, ['sandbox', 'exec', 'echo one', 'echo two >&2', 'printf three'], {
+      tty: true,
+      ...plain,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('one\nthree');
     expect(result.stderr).toBe('$ echo one\n$ echo two >&2\ntwo\n$ printf three\n');
 
-    const colored = await runCli(emulator, ['sandbox', 'exec', 'true', 'true'], { tty: true, env: { FORCE_COLOR: '1' } });
+    const colored = await runCli(emulator, ['sandbox', 'exec', 'true', 'true'], {
+      tty: true,
+      env: { FORCE_COLOR: '1' },
+    });
     expect(colored.stderr).toBe('\u001b[2m$ true\u001b[22m\n\u001b[2m$ true\u001b[22m\n');
   });
 
@@ -97,7 +103,12 @@ describe('pds sandbox exec', () => {
     expect(result).toEqual({ code: 5, stdout: 'a\n', stderr: 'b\n' });
 
     const json = await runCli(emulator, ['sandbox', 'exec', '-', '--json'], { stdin });
-    expect(z.array(ExecResult).parse(JSON.parse(json.stdout)).map((r) => r.command)).toEqual(['echo a', 'echo b >&2', 'exit 5']);
+    expect(
+      z
+        .array(ExecResult)
+        .parse(JSON.parse(json.stdout))
+        .map((r) => r.command),
+    ).toEqual(['echo a', 'echo b >&2', 'exit 5']);
   });
 
   it('prints the result array with --json, exit code unchanged', async () => {
@@ -266,7 +277,14 @@ describe('confinement: commands cannot reach outside the workspace', () => {
   });
 
   it('sees only the workspace at /', async () => {
-    const result = await runCli(emulator, ['sandbox', 'exec', '--json', 'ls /', 'cd .. && cd .. && ls', 'ls /usr/bin/node']);
+    const result = await runCli(emulator, [
+      'sandbox',
+      'exec',
+      '--json',
+      'ls /',
+      'cd .. && cd .. && ls',
+      'ls /usr/bin/node',
+    ]);
     expect(result.code).not.toBe(0);
     const [root, up, node] = z.array(ExecResult).parse(JSON.parse(result.stdout));
     const names = root?.stdout.trim().split('\n') ?? [];

@@ -101,7 +101,13 @@ describe('pds sandbox shell', () => {
   it('on a terminal, Ctrl-C while a command runs returns to the prompt without waiting for it', async () => {
     // Typed while the shell runs, so stdin stays open between keystrokes.
     const io = memoryIO({ tty: true, stdinTTY: true });
-    const env = { PDS_CONFIG_DIR: freshConfigDir(), PDS_API_URL: emulator.url, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: DEMO_PROJECT, NO_COLOR: '1' };
+    const env = {
+      PDS_CONFIG_DIR: freshConfigDir(),
+      PDS_API_URL: emulator.url,
+      PDS_TOKEN: 'demo-org-token',
+      PDS_PROJECT: DEMO_PROJECT,
+      NO_COLOR: '1',
+    };
     const started = Date.now();
     const before = emulator.requests.length;
     const running = main(['sandbox', 'shell'], { io, env, clock: instantClock });
@@ -151,7 +157,7 @@ describe('handleLine', () => {
       command === 'pwd' ? { stdout: '/\n' } : command.endsWith('&& pwd') ? { stdout: "/it's here\n" } : {},
     );
     await handleLine('ls', state, host);
-    await handleLine("cd \"it's here\"", state, host);
+    await handleLine('cd "it\'s here"', state, host);
     await handleLine('ls | head', state, host);
     expect(sent).toEqual([['ls'], ['pwd', `cd "it's here" && pwd`], [`cd '/it'\\''s here' && ls | head`]]);
     expect(displayDir(state)).toBe("/it's here");

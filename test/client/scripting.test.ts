@@ -15,7 +15,8 @@ describe('--jq', () => {
     const result = await runCli(emulator, ['contracts', 'ls', '--per-page', '2', '--jq', '.[].name']);
     expect(result).toEqual({
       code: 0,
-      stdout: 'Recording Agreement — Nova Reyes / Lumen Records\nExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\n',
+      stdout:
+        'Recording Agreement — Nova Reyes / Lumen Records\nExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\n',
       stderr: '',
     });
   });
@@ -29,7 +30,11 @@ describe('--jq', () => {
 
   it('implies --json on a get, and an empty result prints nothing', async () => {
     expect((await runCli(emulator, ['contracts', 'get', '20001', '--jq', '.id'])).stdout).toBe('20001\n');
-    expect(await runCli(emulator, ['contracts', 'get', '20001', '--jq', 'empty'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await runCli(emulator, ['contracts', 'get', '20001', '--jq', 'empty'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
   });
 
   it('applies to the whole array with --all', async () => {
@@ -68,7 +73,9 @@ describe('--fields', () => {
     expect((await runCli(emulator, args)).stdout).toBe(
       'CREATED_AT\tID\n2022-12-05T07:42:02.765Z\t20001\n2022-12-31T01:55:42.666Z\t20002\n',
     );
-    expect((await runCli(emulator, args, TTY)).stdout).toBe('CREATED_AT        ID\n2022-12-05 07:42  20001\n2022-12-31 01:55  20002\n');
+    expect((await runCli(emulator, args, TTY)).stdout).toBe(
+      'CREATED_AT        ID\n2022-12-05 07:42  20001\n2022-12-31 01:55  20002\n',
+    );
     expect(JSON.parse((await runCli(emulator, [...args, '--json'])).stdout)).toEqual([
       { created_at: '2022-12-05T07:42:02.765Z', id: '20001' },
       { created_at: '2022-12-31T01:55:42.666Z', id: '20002' },
@@ -85,17 +92,26 @@ describe('--fields', () => {
   it('-q still prints ids', async () => {
     const plain = await runCli(emulator, ['artists', 'ls', '--per-page', '2', '-q']);
     expect(plain.stdout).toMatch(/^\S+\n\S+\n$/);
-    expect((await runCli(emulator, ['artists', 'ls', '--per-page', '2', '--fields', 'name', '-q'])).stdout).toBe(plain.stdout);
+    expect((await runCli(emulator, ['artists', 'ls', '--per-page', '2', '--fields', 'name', '-q'])).stdout).toBe(
+      plain.stdout,
+    );
   });
 
   it('an unknown field is exit 2 listing the fields of that resource, with nothing printed', async () => {
     // A field the resource does not document may still be in its records (--fields takes those):
     // it is checked against the first page, or the record, before anything is printed.
-    for (const verb of [['artists', 'ls'], ['artists', 'get', 'art_00001'], ['projects', 'ls'], ['projects', 'get', DEMO_PROJECT]]) {
+    for (const verb of [
+      ['artists', 'ls'],
+      ['artists', 'get', 'art_00001'],
+      ['projects', 'ls'],
+      ['projects', 'get', DEMO_PROJECT],
+    ]) {
       const result = await runCli(emulator, [...verb, '--fields', 'id,nmae']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^error: unknown field 'nmae' for (artists|projects)\n {2}fields of (artists|projects): id, .*\bname\b/);
+      expect(result.stderr).toMatch(
+        /^error: unknown field 'nmae' for (artists|projects)\n {2}fields of (artists|projects): id, .*\bname\b/,
+      );
     }
     expect(emulator.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
   });
@@ -112,28 +128,55 @@ describe('--fields', () => {
 describe('--jq and --fields where they mean nothing', () => {
   it('is exit 2 naming the command, and nothing is sent', async () => {
     const cases: [string[], string][] = [
-      [['sandbox', 'info', '--fields', 'x'], "--fields does not apply to `pds sandbox info`: it prints no list or record"],
+      [
+        ['sandbox', 'info', '--fields', 'x'],
+        '--fields does not apply to `pds sandbox info`: it prints no list or record',
+      ],
       [['use', DEMO_PROJECT, '--jq', '.'], '--jq does not apply to `pds use`: it prints no JSON'],
-      [['contracts', 'download', '20001', '--fields', 'id'], '--fields does not apply to `pds contracts download`: it prints no list or record'],
-      [['contracts', 'status', '20001', '--fields', 'state'], '--fields does not apply to `pds contracts status`: it prints no list or record'],
+      [
+        ['contracts', 'download', '20001', '--fields', 'id'],
+        '--fields does not apply to `pds contracts download`: it prints no list or record',
+      ],
+      [
+        ['contracts', 'status', '20001', '--fields', 'state'],
+        '--fields does not apply to `pds contracts status`: it prints no list or record',
+      ],
       [['auth', 'token', '--jq', '.'], '--jq does not apply to `pds auth token`: it prints no JSON'],
-      [['sandbox', 'exec', 'ls', '--fields', 'stdout'], '--fields does not apply to `pds sandbox exec`: it prints no list or record'],
+      [
+        ['sandbox', 'exec', 'ls', '--fields', 'stdout'],
+        '--fields does not apply to `pds sandbox exec`: it prints no list or record',
+      ],
     ];
     for (const [args, message] of cases) {
-      expect(await runCli(emulator, args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: `error: ${message}\n` });
+      expect(await runCli(emulator, args), args.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: ${message}\n`,
+      });
     }
     expect(emulator.requests).toEqual([]);
   });
 
   it('--jq still filters every command that prints JSON', async () => {
     expect((await runCli(emulator, ['sandbox', 'info', '--jq', '.type'])).stdout).toBe('file\n');
-    expect((await runCli(emulator, ['mcp', 'config', '--client', 'claude', '--jq', '.mcpServers | keys[0]'])).stdout).toBe('pds\n');
+    expect(
+      (await runCli(emulator, ['mcp', 'config', '--client', 'claude', '--jq', '.mcpServers | keys[0]'])).stdout,
+    ).toBe('pds\n');
   });
 });
 
 describe('lists and profiles', () => {
   it('contracts ls --include shows a count per include, in the table and the TSV', async () => {
-    const args = ['contracts', 'ls', '--per-page', '2', '--include', 'royalties', '--include', 'splits,accounting-periods'];
+    const args = [
+      'contracts',
+      'ls',
+      '--per-page',
+      '2',
+      '--include',
+      'royalties',
+      '--include',
+      'splits,accounting-periods',
+    ];
     expect((await runCli(emulator, args)).stdout).toBe(
       'ID\tNAME\tFILE\tCREATED\tROYALTIES\tSPLITS\tACCOUNTING-PERIODS\n' +
         '20001\tRecording Agreement — Nova Reyes / Lumen Records\tRecording_Agreement_Nova_Reyes_Lumen_Records.pdf\t2022-12-05T07:42:02.765Z\t4\t2\t2\n' +
@@ -149,8 +192,12 @@ describe('lists and profiles', () => {
   });
 
   it('the MERGED column appears only with --merged', async () => {
-    expect((await runCli(emulator, ['writers', 'ls', '--per-page', '1'], TTY)).stdout).toBe('ID         NAME\nwri_00001  Ida Petrov\n');
-    expect((await runCli(emulator, ['writers', 'ls', '--per-page', '1', '--merged'], TTY)).stdout).toBe('ID         NAME        MERGED\nwri_00001  Ida Petrov  0\n');
+    expect((await runCli(emulator, ['writers', 'ls', '--per-page', '1'], TTY)).stdout).toBe(
+      'ID         NAME\nwri_00001  Ida Petrov\n',
+    );
+    expect((await runCli(emulator, ['writers', 'ls', '--per-page', '1', '--merged'], TTY)).stdout).toBe(
+      'ID         NAME        MERGED\nwri_00001  Ida Petrov  0\n',
+    );
   });
 
   it('an unknown --profile is exit 2 listing the profiles, and nothing is sent', async () => {
@@ -159,7 +206,8 @@ describe('lists and profiles', () => {
     expect(await runCli(emulator, ['--profile', 'prod', 'projects', 'ls'], { env })).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown profile 'prod'\n  profiles: default, staging\n  `pds --profile prod auth login` creates it\n",
+      stderr:
+        "error: unknown profile 'prod'\n  profiles: default, staging\n  `pds --profile prod auth login` creates it\n",
     });
     expect(emulator.requests).toEqual([]);
     expect((await runCli(emulator, ['--profile', 'staging', 'projects', 'ls', '-q'], { env })).code).toBe(0);
@@ -169,19 +217,34 @@ describe('lists and profiles', () => {
     expect(await runCli(emulator, ['projects', 'ls'], { env: { ...env, PDS_PROFILE: 'prod' } })).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown profile 'prod'\n  profiles: default, staging\n  `pds --profile prod auth login` creates it\n",
+      stderr:
+        "error: unknown profile 'prod'\n  profiles: default, staging\n  `pds --profile prod auth login` creates it\n",
     });
     expect(emulator.requests).toEqual([]);
-    expect((await runCli(emulator, ['projects', 'ls', '-q'], { env: { ...env, PDS_PROFILE: 'staging' } })).code).toBe(0);
+    expect((await runCli(emulator, ['projects', 'ls', '-q'], { env: { ...env, PDS_PROFILE: 'staging' } })).code).toBe(
+      0,
+    );
   });
 
   it('`auth login --profile new` still creates the profile, as do `config set` and `use`', async () => {
     const env = { PDS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'pds-profiles-')) };
-    expect((await runCli(emulator, ['auth', 'login', '--with-token', '--profile', 'fresh'], { env, stdin: 'demo-org-token\n', token: null })).code).toBe(0);
+    expect(
+      (
+        await runCli(emulator, ['auth', 'login', '--with-token', '--profile', 'fresh'], {
+          env,
+          stdin: 'demo-org-token\n',
+          token: null,
+        })
+      ).code,
+    ).toBe(0);
     expect((await runCli(emulator, ['config', 'set', 'timeout', '9', '--profile', 'other'], { env })).code).toBe(0);
     expect((await runCli(emulator, ['use', DEMO_PROJECT, '--profile', 'third'], { env })).code).toBe(0);
-    expect((await runCli(emulator, ['config', 'set', 'timeout', '9'], { env: { ...env, PDS_PROFILE: 'fourth' } })).code).toBe(0);
-    const config = JSON.parse(readFileSync(join(env.PDS_CONFIG_DIR, 'config.json'), 'utf8')) as { profiles: Record<string, unknown> };
+    expect(
+      (await runCli(emulator, ['config', 'set', 'timeout', '9'], { env: { ...env, PDS_PROFILE: 'fourth' } })).code,
+    ).toBe(0);
+    const config = JSON.parse(readFileSync(join(env.PDS_CONFIG_DIR, 'config.json'), 'utf8')) as {
+      profiles: Record<string, unknown>;
+    };
     expect(Object.keys(config.profiles).sort()).toEqual(['fourth', 'fresh', 'other', 'third']);
   });
 });

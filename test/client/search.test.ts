@@ -25,7 +25,9 @@ describe('pds search', () => {
       stderr: '',
     });
     // The words are joined into one q, sent once.
-    expect(emulator.requests.map((r) => [r.method, r.path, r.query, r.status])).toEqual([['GET', SEARCH_PATH, { q: 'golden hour' }, 200]]);
+    expect(emulator.requests.map((r) => [r.method, r.path, r.query, r.status])).toEqual([
+      ['GET', SEARCH_PATH, { q: 'golden hour' }, 200],
+    ]);
   });
 
   it('prints a table and the count on a TTY', async () => {
@@ -63,7 +65,11 @@ describe('pds search', () => {
 
   it('prints type:id with -q', async () => {
     const result = await runCli(emulator, ['search', 'harbor', '-q', '--limit', '3']);
-    expect(result).toEqual({ code: 0, stdout: 'recording:rec_00080\ncomposition:com_00080\nrecording:rec_00062\n', stderr: '' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: 'recording:rec_00080\ncomposition:com_00080\nrecording:rec_00062\n',
+      stderr: '',
+    });
   });
 
   it('filters by --type, singular or plural, comma-separated or repeated', async () => {
@@ -72,7 +78,12 @@ describe('pds search', () => {
       'writer\twri_00058\tNova Lund\t0.922\n' +
       'writer\twri_00002\tNova Mercer\t0.918\n' +
       'entity\tent_00007\tNova Reyes Music LLC\t0.91\n';
-    for (const type of [['writer,entity'], ['writers,entities'], ['entities, writers'], ['writers', '--type', 'entity']]) {
+    for (const type of [
+      ['writer,entity'],
+      ['writers,entities'],
+      ['entities, writers'],
+      ['writers', '--type', 'entity'],
+    ]) {
       const result = await runCli(emulator, ['search', 'nova', '--limit', '3', '--type', ...type]);
       expect(result).toEqual({ code: 0, stdout: expected, stderr: '' });
     }
@@ -98,8 +109,16 @@ describe('pds search', () => {
   });
 
   it('prints only the header (piped) or "no results found" (TTY) when nothing matches; exit 0', async () => {
-    expect(await runCli(emulator, ['search', 'zzzzqqq'])).toEqual({ code: 0, stdout: 'TYPE\tID\tNAME\tSCORE\n', stderr: '' });
-    expect(await runCli(emulator, ['search', 'zzzzqqq'], { tty: true })).toEqual({ code: 0, stdout: '', stderr: 'no results found\n' });
+    expect(await runCli(emulator, ['search', 'zzzzqqq'])).toEqual({
+      code: 0,
+      stdout: 'TYPE\tID\tNAME\tSCORE\n',
+      stderr: '',
+    });
+    expect(await runCli(emulator, ['search', 'zzzzqqq'], { tty: true })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'no results found\n',
+    });
     expect(await runCli(emulator, ['search', 'zzzzqqq', '--json'])).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
   });
 
@@ -112,7 +131,10 @@ describe('pds search', () => {
 
 describe('pds search: input checked before any request', () => {
   it('exits 2 for an empty query', async () => {
-    for (const args of [['search', ''], ['search', '  ', ' ']]) {
+    for (const args of [
+      ['search', ''],
+      ['search', '  ', ' '],
+    ]) {
       expect(await runCli(emulator, args)).toEqual({
         code: 2,
         stdout: '',
@@ -144,7 +166,8 @@ describe('pds search: input checked before any request', () => {
     expect(await runCli(emulator, ['search', 'nova', '--type', 'song'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown search type 'song'\n  valid types: contract, entity, artist, writer, recording, composition\n",
+      stderr:
+        "error: unknown search type 'song'\n  valid types: contract, entity, artist, writer, recording, composition\n",
     });
     for (const limit of ['0', 'ten', '-1']) {
       const result = await runCli(emulator, ['search', 'nova', '--limit', limit]);

@@ -11,7 +11,14 @@ const sent = () => emulator.requests.map((r) => `${r.method} ${r.path}`);
 
 describe('pds projects create', () => {
   it('creates a project, sent once, and prints it', async () => {
-    const result = await runCli(emulator, ['projects', 'create', 'Back catalogue', '--entity-name', 'Nova Records', '--json']);
+    const result = await runCli(emulator, [
+      'projects',
+      'create',
+      'Back catalogue',
+      '--entity-name',
+      'Nova Records',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     const project = JSON.parse(result.stdout);
     expect(project).toMatchObject({ name: 'Back catalogue', entity_name: 'Nova Records' });
@@ -52,7 +59,10 @@ describe('pds contracts|statements tag and pds tags ls', () => {
     const both = await runCli(emulator, ['statements', 'tag', '40001', 'x', '--add', '--remove']);
     expect(both).toMatchObject({ code: 2, stderr: 'error: --add, --remove and --clear exclude each other\n' });
     const none = await runCli(emulator, ['statements', 'tag', '40001']);
-    expect(none).toMatchObject({ code: 2, stderr: 'error: name the tags to set (the complete list), or use --clear\n' });
+    expect(none).toMatchObject({
+      code: 2,
+      stderr: 'error: name the tags to set (the complete list), or use --clear\n',
+    });
     const clearWith = await runCli(emulator, ['statements', 'tag', '40001', 'x', '--clear']);
     expect(clearWith).toMatchObject({ code: 2, stderr: 'error: --clear takes no tags\n' });
     const badScope = await runCli(emulator, ['tags', 'ls', '--scope', 'artists']);
@@ -68,14 +78,40 @@ describe('pds contracts|statements tag and pds tags ls', () => {
 
 describe('pds statements update', () => {
   it('sends the fields given, normalized, and null for --clear-<field>', async () => {
-    const result = await runCli(emulator, ['statements', 'update', '40002', '--payee', 'Nova', '--accounting-period', '2026-q3', '--currency-royalty', 'eur', '--clear-payor', '--json']);
+    const result = await runCli(emulator, [
+      'statements',
+      'update',
+      '40002',
+      '--payee',
+      'Nova',
+      '--accounting-period',
+      '2026-q3',
+      '--currency-royalty',
+      'eur',
+      '--clear-payor',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ id: 40002, payee: 'Nova', payor: null, accounting_period: '2026Q3', currency_royalty: 'EUR' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      id: 40002,
+      payee: 'Nova',
+      payor: null,
+      accounting_period: '2026Q3',
+      currency_royalty: 'EUR',
+    });
   });
 
   it('refuses bad periods, currencies, conflicting flags and an empty change: exit 2, nothing sent', async () => {
     emulator.requests.length = 0;
-    const bad = await runCli(emulator, ['statements', 'update', '40002', '--accounting-period', '2026Q5', '--currency-transaction', 'dollars']);
+    const bad = await runCli(emulator, [
+      'statements',
+      'update',
+      '40002',
+      '--accounting-period',
+      '2026Q5',
+      '--currency-transaction',
+      'dollars',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(
       "error: 2 problems; nothing was sent\n  invalid --accounting-period '2026Q5': expected a period such as 2026Q1\n  invalid --currency-transaction 'dollars': expected an ISO 4217 code such as USD\n",
@@ -83,7 +119,9 @@ describe('pds statements update', () => {
     const both = await runCli(emulator, ['statements', 'update', '40002', '--payee', 'x', '--clear-payee']);
     expect(both.stderr).toBe('error: --payee and --clear-payee exclude each other\n');
     const nothing = await runCli(emulator, ['statements', 'update', '40002']);
-    expect(nothing.stderr).toBe('error: nothing to change: give a field (--payee, --accounting-period, …) or a --clear-<field>\n');
+    expect(nothing.stderr).toBe(
+      'error: nothing to change: give a field (--payee, --accounting-period, …) or a --clear-<field>\n',
+    );
     const id = await runCli(emulator, ['statements', 'update', 'abc', '--payee', 'x']);
     expect(id.stderr).toBe("error: invalid statement id 'abc': expected a whole number\n");
     expect(sent()).toEqual([]);
@@ -95,7 +133,9 @@ describe('pds knowledge search', () => {
     const table = await runCli(emulator, ['knowledge', 'search', 'Recoupment', 'policy']);
     expect(table.code).toBe(0);
     expect(table.stdout.split('\n')[0]).toBe('ID\tKIND\tNAME\tCLAIMS\tRELATED');
-    expect(table.stdout).toContain('\tpolicy\tRecoupment policy\tsummary: Advances are recouped from the artist share before payout.\t\n');
+    expect(table.stdout).toContain(
+      '\tpolicy\tRecoupment policy\tsummary: Advances are recouped from the artist share before payout.\t\n',
+    );
     const json = await runCli(emulator, ['knowledge', 'search', 'Royalty', '--kind', 'team', '--limit', '1', '--json']);
     const nodes = JSON.parse(json.stdout);
     expect(nodes).toHaveLength(1);
@@ -117,16 +157,45 @@ describe('pds knowledge search', () => {
 
 describe('the new list options', () => {
   it('contracts: --score, --citations, --extractor-ids and the new includes are sent', async () => {
-    const result = await runCli(emulator, ['contracts', 'ls', '--score', '--citations', '--extractor-ids', 'a,b', '--include', 'languages,targets', '--json']);
+    const result = await runCli(emulator, [
+      'contracts',
+      'ls',
+      '--score',
+      '--citations',
+      '--extractor-ids',
+      'a,b',
+      '--include',
+      'languages,targets',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
-    expect(emulator.requests.at(-1)?.query).toMatchObject({ projectId: DEMO_PROJECT_ID, score: 'true', citations: 'true', extractorIds: 'a,b', includes: 'languages,targets' });
+    expect(emulator.requests.at(-1)?.query).toMatchObject({
+      projectId: DEMO_PROJECT_ID,
+      score: 'true',
+      citations: 'true',
+      extractorIds: 'a,b',
+      includes: 'languages,targets',
+    });
     expect(JSON.parse(result.stdout)[0]).toMatchObject({ languages: [], targets: [], file_type: 'application/pdf' });
   });
 
   it('statements: --staging-ids, --extraction-stage on ls, --detailed on get; bad values refused', async () => {
-    const ls = await runCli(emulator, ['statements', 'ls', '--extraction-stage', 'completed', '--staging-ids', '1,2', '--score', '--json']);
+    const ls = await runCli(emulator, [
+      'statements',
+      'ls',
+      '--extraction-stage',
+      'completed',
+      '--staging-ids',
+      '1,2',
+      '--score',
+      '--json',
+    ]);
     expect(ls.code).toBe(0);
-    expect(emulator.requests.at(-1)?.query).toMatchObject({ extractionStage: 'completed', stagingIds: '1,2', score: 'true' });
+    expect(emulator.requests.at(-1)?.query).toMatchObject({
+      extractionStage: 'completed',
+      stagingIds: '1,2',
+      score: 'true',
+    });
     const get = await runCli(emulator, ['statements', 'get', '40001', '--detailed', '--json']);
     expect(emulator.requests.at(-1)?.query).toMatchObject({ detailed: 'true' });
     expect(JSON.parse(get.stdout)).toHaveProperty('file_size');
@@ -134,7 +203,10 @@ describe('the new list options', () => {
     const stage = await runCli(emulator, ['statements', 'ls', '--extraction-stage', 'done']);
     expect(stage.code).toBe(2);
     const ids = await runCli(emulator, ['statements', 'ls', '--staging-ids', 'x']);
-    expect(ids).toMatchObject({ code: 2, stderr: "error: invalid staging id 'x' in --staging-ids: expected whole numbers\n" });
+    expect(ids).toMatchObject({
+      code: 2,
+      stderr: "error: invalid staging id 'x' in --staging-ids: expected whole numbers\n",
+    });
     expect(sent()).toEqual([]);
   });
 });
@@ -181,7 +253,9 @@ describe('a statement of another format downloads as it was uploaded', () => {
     const { join } = await import('node:path');
     const csv = join(mkdtempSync(join(tmpdir(), 'pds-dl-')), 'back.csv');
     writeFileSync(csv, 'isrc,units\nX,1\n');
-    const upload = await runCli(emulator, ['upload', 'statement', csv, '--wait', '--json'], { clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 30))) } });
+    const upload = await runCli(emulator, ['upload', 'statement', csv, '--wait', '--json'], {
+      clock: { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 30))) },
+    });
     expect(upload.code).toBe(0);
     const id = JSON.parse(upload.stdout)[0].processes.statement_id;
     const downloaded = await runCli(emulator, ['statements', 'download', String(id), '-o', '-']);

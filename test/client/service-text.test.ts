@@ -11,7 +11,11 @@ const emulator = sharedEmulator();
 
 describe('service text on a terminal', () => {
   it('a jq error that quotes the data shows its control characters as escapes', async () => {
-    const result = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '"a\\u001b]0;title\\u0007b\\nc" | error'], { tty: true });
+    const result = await runCli(
+      emulator,
+      ['contracts', 'get', '20001', '--jq', '"a\\u001b]0;title\\u0007b\\nc" | error'],
+      { tty: true },
+    );
     expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: --jq: a\\x1b]0;title\\x07b\\nc\n' });
   });
 
@@ -21,7 +25,9 @@ describe('service text on a terminal', () => {
     const name = project.name;
     project.name = 'Evil\u001b]0;pwned\u0007\nforged';
     try {
-      const result = await runCli(emulator, ['__complete', '--', 'use', ''], { env: { PDS_CONFIG_DIR: freshConfigDir() } });
+      const result = await runCli(emulator, ['__complete', '--', 'use', ''], {
+        env: { PDS_CONFIG_DIR: freshConfigDir() },
+      });
       expect(result.stdout).toBe(`${DEMO_PROJECT}\n8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e\nHarbor Sessions\n`);
     } finally {
       project.name = name;
@@ -29,13 +35,18 @@ describe('service text on a terminal', () => {
   });
 
   it('browser sign-in names an issuer with control characters safely', async () => {
-    const metadata = (await (await fetch(`${emulator.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    const metadata = (await (await fetch(`${emulator.url}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
     let issuer = '';
     let url = '';
     // An API whose authorization server (the emulator's endpoints) names itself with an escape sequence.
     const front: Server = createServer((req, res) => {
-      const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.url === '/.well-known/oauth-protected-resource') return json({ resource: url, authorization_servers: [issuer] });
+      const json = (body: unknown) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.url === '/.well-known/oauth-protected-resource')
+        return json({ resource: url, authorization_servers: [issuer] });
       if (req.url?.startsWith('/.well-known/oauth-authorization-server')) return json({ ...metadata, issuer });
       res.writeHead(404).end();
     });
@@ -44,11 +55,17 @@ describe('service text on a terminal', () => {
       url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
       issuer = `${url}/as\u001b]0;pwned\u0007`;
       const browser = captureBrowser();
-      const login = runCli(url, ['auth', 'login', '--web'], { token: null, project: null, env: { BROWSER: browser.command } });
+      const login = runCli(url, ['auth', 'login', '--web'], {
+        token: null,
+        project: null,
+        env: { BROWSER: browser.command },
+      });
       await deliver(await decide(await browser.url(), 'deny'));
       const result = await login;
       expect(result.code).toBe(3);
-      expect(result.stderr).toContain(`Opened the browser to sign in at ${url}/as\\x1b]0;pwned\\x07. If it did not open, visit:\n`);
+      expect(result.stderr).toContain(
+        `Opened the browser to sign in at ${url}/as\\x1b]0;pwned\\x07. If it did not open, visit:\n`,
+      );
       expect(result.stderr).not.toContain('\u001b');
     } finally {
       front.closeAllConnections();

@@ -9,7 +9,10 @@ import { ITEM_SHAPES, PROJECT_SHAPE, shapeFields } from '../../src/lib/api/shape
 import { Project } from '../../src/lib/schemas.js';
 import { schemaFields } from '../../src/lib/fields.js';
 
-const pairs = [['projects', PROJECT_SHAPE, Project], ...RESOURCE_NAMES.map((name) => [name, ITEM_SHAPES[name], RESOURCE_SCHEMAS[name]] as const)] as const;
+const pairs = [
+  ['projects', PROJECT_SHAPE, Project],
+  ...RESOURCE_NAMES.map((name) => [name, ITEM_SHAPES[name], RESOURCE_SCHEMAS[name]] as const),
+] as const;
 
 describe('the record schemas', () => {
   it('name every documented field, in order', () => {
@@ -21,7 +24,11 @@ describe('the record schemas', () => {
   it('need only an id, and take any form of every other field', () => {
     for (const [name, shape, schema] of pairs) {
       const id = name === 'projects' ? '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' : 7;
-      const odd = Object.fromEntries(shapeFields(shape).filter((field) => field !== 'id').map((field, i) => [field, [null, 3, 'x', [{ a: 1 }], { b: true }][i % 5]]));
+      const odd = Object.fromEntries(
+        shapeFields(shape)
+          .filter((field) => field !== 'id')
+          .map((field, i) => [field, [null, 3, 'x', [{ a: 1 }], { b: true }][i % 5]]),
+      );
       expect({ name, ok: schema.safeParse({ id, ...odd, brand_new: { x: 1 } }).success }).toEqual({ name, ok: true });
       expect({ name, ok: schema.safeParse({ id }).success }).toEqual({ name, ok: true });
       expect({ name, ok: schema.safeParse({ name: 'no id' }).success }).toEqual({ name, ok: false });
@@ -31,7 +38,11 @@ describe('the record schemas', () => {
 
   it('take a number or a string as the id of every record but a project', () => {
     for (const [name, , schema] of pairs) {
-      expect({ name, number: schema.safeParse({ id: 61001 }).success, text: schema.safeParse({ id: 'ent_1' }).success }).toEqual({
+      expect({
+        name,
+        number: schema.safeParse({ id: 61001 }).success,
+        text: schema.safeParse({ id: 'ent_1' }).success,
+      }).toEqual({
         name,
         number: name !== 'projects',
         text: true,

@@ -25,8 +25,15 @@ const quickClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realCl
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Uploads from stdin and returns the staging id. */
-async function upload(kind: 'contract' | 'statement', extra: string[] = [], body: Buffer = PDF, target: Emulator = emulator): Promise<number> {
-  const result = await runCli(target, ['upload', kind, '-', '--file-name', `${kind}.pdf`, '-q', ...extra], { stdin: body });
+async function upload(
+  kind: 'contract' | 'statement',
+  extra: string[] = [],
+  body: Buffer = PDF,
+  target: Emulator = emulator,
+): Promise<number> {
+  const result = await runCli(target, ['upload', kind, '-', '--file-name', `${kind}.pdf`, '-q', ...extra], {
+    stdin: body,
+  });
   expect(result.code).toBe(0);
   return Number(result.stdout.trim());
 }
@@ -76,7 +83,9 @@ describe('pds contracts status', () => {
     const quiet = await runCli(slow, ['contracts', 'status', String(id), '-q']);
     expect(quiet).toEqual({ code: 0, stdout: 'running\n', stderr: '' });
     const piped = await runCli(slow, ['contracts', 'status', String(id)]);
-    expect(piped.stdout).toBe(`state\trunning\nstaging_id\t${id}\nstaging_stage\tqueued\ncontract_id\t\nextraction_stage\t\n`);
+    expect(piped.stdout).toBe(
+      `state\trunning\nstaging_id\t${id}\nstaging_stage\tqueued\ncontract_id\t\nextraction_stage\t\n`,
+    );
   });
 
   it('shows why staging failed', async () => {
@@ -85,7 +94,9 @@ describe('pds contracts status', () => {
     const result = await runCli(emulator, ['contracts', 'status', String(id)]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('state\tfailed\n');
-    expect(result.stdout).toContain('staging_check.message\tthe file does not end with %%EOF; it may be truncated or damaged\n');
+    expect(result.stdout).toContain(
+      'staging_check.message\tthe file does not end with %%EOF; it may be truncated or damaged\n',
+    );
   });
 
   it('watches until the extractions are done', async () => {
@@ -100,11 +111,22 @@ describe('pds contracts status', () => {
 
   async function watchesToTheEnd(emulator: Emulator): Promise<void> {
     const id = await upload('contract', ['--extract', 'royalties,splits,dates'], PDF, emulator);
-    const result = await runCli(emulator, ['contracts', 'status', String(id), '--watch', '--interval', '0.1', '--json'], { clock: quickClock });
+    const result = await runCli(
+      emulator,
+      ['contracts', 'status', String(id), '--watch', '--interval', '0.1', '--json'],
+      { clock: quickClock },
+    );
     expect(result.code).toBe(0);
-    const processes = JSON.parse(result.stdout) as { extraction_done: boolean; extraction_processes: { extractions: { status: string }[] } };
+    const processes = JSON.parse(result.stdout) as {
+      extraction_done: boolean;
+      extraction_processes: { extractions: { status: string }[] };
+    };
     expect(processes.extraction_done).toBe(true);
-    expect(processes.extraction_processes.extractions.map((e) => e.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(processes.extraction_processes.extractions.map((e) => e.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
     const polls = emulator.requests.filter((r) => r.path === `/v1/contracts/${id}/processes`);
     expect(polls.length).toBeGreaterThan(1);
   }
@@ -125,7 +147,9 @@ describe('pds contracts status', () => {
 
   it('stops watching on Ctrl-C with exit 130', async () => {
     {
-      const id = (await runCli(slow, ['upload', 'contract', '-', '--file-name', 'a.pdf', '-q'], { stdin: PDF })).stdout.trim();
+      const id = (
+        await runCli(slow, ['upload', 'contract', '-', '--file-name', 'a.pdf', '-q'], { stdin: PDF })
+      ).stdout.trim();
       const controller = new AbortController();
       const clock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realClock.sleep(Math.min(ms, 20), signal) };
       setTimeout(() => controller.abort(), 100);
@@ -155,14 +179,18 @@ describe('pds contracts status', () => {
     expect(result.stderr).toBe("error: contract upload '999999' not found\n");
     const json = await runCli(emulator, ['statements', 'status', '999999', '--json']);
     expect(json.code).toBe(5);
-    expect(JSON.parse(json.stderr)).toEqual({ error: { status: 404, message: "statement or statement upload '999999' not found" } });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { status: 404, message: "statement or statement upload '999999' not found" },
+    });
   });
 });
 
 describe('pds statements status', () => {
   it('resolves a staging id and the statement id to the same processes', async () => {
     const id = await upload('statement');
-    const watched = await runCli(emulator, ['statements', 'status', String(id), '--watch', '--json'], { clock: quickClock });
+    const watched = await runCli(emulator, ['statements', 'status', String(id), '--watch', '--json'], {
+      clock: quickClock,
+    });
     expect(watched.code).toBe(0);
     const processes = JSON.parse(watched.stdout) as { statement_id: number; processing_done: boolean };
     expect(processes.processing_done).toBe(true);
@@ -185,7 +213,11 @@ describe('pds statements status', () => {
 
   it('shows a spinner while watching on a terminal, then the final view', async () => {
     const id = await upload('statement');
-    const result = await runCli(emulator, ['statements', 'status', String(id), '--watch'], { tty: true, clock: quickClock, env: { NO_COLOR: '1' } });
+    const result = await runCli(emulator, ['statements', 'status', String(id), '--watch'], {
+      tty: true,
+      clock: quickClock,
+      env: { NO_COLOR: '1' },
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^state +completed\n/);
     expect(result.stderr).toContain(`statement upload ${id}`);

@@ -37,8 +37,12 @@ describe('safeLines', () => {
 
 describe('stripInvisible', () => {
   it('removes tag, zero-width, bidi, other format and control characters, keeping line feeds, tabs and visible text', () => {
-    const hidden = '\u{e0001}\u{e0069}\u{e007f}\u200b\u200c\u200d\u2060\ufeff\u202a\u202e\u2066\u2069\u00ad\u0000\u0007\r\u001b\u007f\u009b';
-    expect(stripInvisible(`a${hidden}b\n\tc é 日本 👍`)).toEqual({ text: 'ab\n\tc é 日本 👍', removed: [...hidden].length });
+    const hidden =
+      '\u{e0001}\u{e0069}\u{e007f}\u200b\u200c\u200d\u2060\ufeff\u202a\u202e\u2066\u2069\u00ad\u0000\u0007\r\u001b\u007f\u009b';
+    expect(stripInvisible(`a${hidden}b\n\tc é 日本 👍`)).toEqual({
+      text: 'ab\n\tc é 日本 👍',
+      removed: [...hidden].length,
+    });
     expect(stripInvisible('plain')).toEqual({ text: 'plain', removed: 0 });
   });
 });

@@ -27,8 +27,20 @@ describe('a service that drifted from the spec', () => {
     const search = await fetch(`${drifted.url}/v1/projects/5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7/search?q=nova`, {
       headers: { authorization: 'Bearer demo-org-token' },
     }).then((r) => r.json() as Promise<{ data: Record<string, unknown[]> }>);
-    expect(Object.keys(search.data).sort()).toEqual(['artists', 'compositions', 'contracts', 'entities', 'recordings', 'writers']);
-    expect(search.data.artists?.[0]).toMatchObject({ id: 'art_00001', name: 'Nova Reyes', matched_keywords: ['nova'], rank: expect.any(Number) });
+    expect(Object.keys(search.data).sort()).toEqual([
+      'artists',
+      'compositions',
+      'contracts',
+      'entities',
+      'recordings',
+      'writers',
+    ]);
+    expect(search.data.artists?.[0]).toMatchObject({
+      id: 'art_00001',
+      name: 'Nova Reyes',
+      matched_keywords: ['nova'],
+      rank: expect.any(Number),
+    });
   });
 
   it.each([
@@ -69,7 +81,13 @@ describe('a service that drifted from the spec', () => {
     expect(lines(result.drifted.stdout).sort()).toEqual(lines(result.spec.stdout).sort());
     const json = JSON.parse((await runCli(drifted, ['search', 'nova', '--json'])).stdout) as Record<string, unknown>[];
     // Every field of a match is kept in --json as the service sent it (its rank too); it gains its group's type.
-    expect(json[0]).toMatchObject({ type: expect.any(String), id: expect.any(String), name: expect.any(String), rank: expect.any(Number), matched_keywords: ['nova'] });
+    expect(json[0]).toMatchObject({
+      type: expect.any(String),
+      id: expect.any(String),
+      name: expect.any(String),
+      rank: expect.any(Number),
+      matched_keywords: ['nova'],
+    });
     expect(json[0]).not.toHaveProperty('score');
   });
 

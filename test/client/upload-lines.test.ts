@@ -15,10 +15,14 @@ const progress = (overrides: Partial<Progress>): Progress => ({
 
 describe('briefOf', () => {
   it('says a statement being processed once ("processing", not "processing processing"), with its stage', () => {
-    expect(briefOf('statement', progress({ processing: { status: 'processing', stage: 2 } }))).toBe('statement 40001 · processing (stage 2)');
-    expect(briefOf('statement', progress({ processing: { status: 'pending', stage: null } }))).toBe('statement 40001 · processing pending');
-    expect(briefOf('statement', progress({ outcome: 'completed', processing: { status: 'completed', stage: 3 } }))).toBe(
-      'statement 40001 · processing completed (stage 3) · completed',
+    expect(briefOf('statement', progress({ processing: { status: 'processing', stage: 2 } }))).toBe(
+      'statement 40001 · processing (stage 2)',
     );
+    expect(briefOf('statement', progress({ processing: { status: 'pending', stage: null } }))).toBe(
+      'statement 40001 · processing pending',
+    );
+    expect(
+      briefOf('statement', progress({ outcome: 'completed', processing: { status: 'completed', stage: 3 } })),
+    ).toBe('statement 40001 · processing completed (stage 3) · completed');
   });
 });

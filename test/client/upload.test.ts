@@ -36,7 +36,9 @@ const quickClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realCl
 
 /** The upload requests since `since`; not the mint that found the service has no signed-URL flow (405). */
 const posts = (since: number, path?: string): RecordedRequest[] =>
-  emulator.requests.slice(since).filter((r) => r.method === 'POST' && !r.path.endsWith('/uploads') && (path === undefined || r.path === path));
+  emulator.requests
+    .slice(since)
+    .filter((r) => r.method === 'POST' && !r.path.endsWith('/uploads') && (path === undefined || r.path === path));
 
 /** A PDF of `size` bytes in the temp dir, with or without its %%EOF trailer. */
 function pdfFile(name: string, size = PDF.length, trailer = true): string {
@@ -84,7 +86,15 @@ describe('pds upload: sending', () => {
   it('uploads a contract with the extractions named either way', async () => {
     const file = pdfFile('contract.pdf');
     const before = emulator.requests.length;
-    const result = await runCli(emulator, ['upload', 'contract', file, '--extract', 'royalties,extract-splits', '--extract', 'royalties']);
+    const result = await runCli(emulator, [
+      'upload',
+      'contract',
+      file,
+      '--extract',
+      'royalties,extract-splits',
+      '--extract',
+      'royalties',
+    ]);
     expect(result.code).toBe(0);
     const id = lastUpload()?.staging_id;
     expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\n${file}\t${id}\tqueued\n`);
@@ -108,7 +118,13 @@ describe('pds upload: sending', () => {
 
   it('refuses an unknown extraction, listing the valid names, before any request', async () => {
     const before = emulator.requests.length;
-    const result = await runCli(emulator, ['upload', 'contract', pdfFile('x.pdf'), '--extract', 'royalties,tea-leaves']);
+    const result = await runCli(emulator, [
+      'upload',
+      'contract',
+      pdfFile('x.pdf'),
+      '--extract',
+      'royalties,tea-leaves',
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("error: unknown extraction 'tea-leaves'");
     expect(result.stderr).toContain('valid extractions: accounting-period, assets, commitments');
@@ -126,11 +142,15 @@ describe('pds upload: sending', () => {
 
   it('reads one PDF from stdin with --file-name', async () => {
     const before = emulator.requests.length;
-    const result = await runCli(emulator, ['upload', 'statement', '-', '--file-name', 'from-stdin.pdf'], { stdin: PDF });
+    const result = await runCli(emulator, ['upload', 'statement', '-', '--file-name', 'from-stdin.pdf'], {
+      stdin: PDF,
+    });
     expect(result.code).toBe(0);
     const id = lastUpload()?.staging_id;
     expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\n-\t${id}\tqueued\n`);
-    expect(result.stderr).toBe(`uploading stdin (from-stdin.pdf) (601 B)\nuploaded stdin (from-stdin.pdf) (601 B): staging id ${id}, queued; follow it with \`pds statements status ${id}\`\n`);
+    expect(result.stderr).toBe(
+      `uploading stdin (from-stdin.pdf) (601 B)\nuploaded stdin (from-stdin.pdf) (601 B): staging id ${id}, queued; follow it with \`pds statements status ${id}\`\n`,
+    );
     expect(posts(before)[0]?.upload).toEqual({ fileName: 'from-stdin.pdf', size: PDF.length, form: 'multipart' });
   });
 
@@ -154,7 +174,13 @@ describe('pds upload: sending', () => {
 
   it('names a single file with --file-name', async () => {
     const before = emulator.requests.length;
-    const result = await runCli(emulator, ['upload', 'statement', pdfFile('local-name.pdf'), '--file-name', 'Q1 statement.pdf']);
+    const result = await runCli(emulator, [
+      'upload',
+      'statement',
+      pdfFile('local-name.pdf'),
+      '--file-name',
+      'Q1 statement.pdf',
+    ]);
     expect(result.code).toBe(0);
     expect(posts(before)[0]?.upload?.fileName).toBe('Q1 statement.pdf');
   });
@@ -220,7 +246,10 @@ describe('pds upload: local checks', () => {
     const exact = join(dir, 'exact.pdf');
     writeFileSync(exact, '%PDF-1.4\n');
     truncateSync(exact, MAX_UPLOAD_BYTES);
-    await expect(checkFile(exact, 'contract')).resolves.toMatchObject({ fileName: 'exact.pdf', size: MAX_UPLOAD_BYTES });
+    await expect(checkFile(exact, 'contract')).resolves.toMatchObject({
+      fileName: 'exact.pdf',
+      size: MAX_UPLOAD_BYTES,
+    });
     unlinkSync(exact);
   });
 });
@@ -267,7 +296,11 @@ describe('pds upload: progress and answers', () => {
       method: 'POST',
       path: '/v1/statements',
       query: { projectId: DEMO_PROJECT },
-      headers: { accept: 'application/json', 'content-type': multipart.contentType, 'content-length': String(multipart.length) },
+      headers: {
+        accept: 'application/json',
+        'content-type': multipart.contentType,
+        'content-length': String(multipart.length),
+      },
       body: multipart.body,
       retry: false,
       stream: true,
@@ -275,7 +308,9 @@ describe('pds upload: progress and answers', () => {
     await multipart.close();
     expect(response.headers.get('content-type')).toContain('application/json');
     const answer = await readUploadAnswer(response);
-    expect(answer).toEqual({ data: expect.objectContaining({ staging_id: lastUpload()?.staging_id, staging_stage: 'queued' }) });
+    expect(answer).toEqual({
+      data: expect.objectContaining({ staging_id: lastUpload()?.staging_id, staging_stage: 'queued' }),
+    });
   });
 
   it('shows a live progress line on a terminal', async () => {
@@ -286,7 +321,9 @@ describe('pds upload: progress and answers', () => {
       const result = await runCli(slow, ['upload', 'statement', file], { tty: true, env: { NO_COLOR: '1' } });
       expect(result.code).toBe(0);
       expect(result.stderr).toMatch(/live\.pdf {2}[\d.]+ (KiB|MiB) \/ 8\.0 MiB {2}\d+% sent/);
-      expect(result.stderr).toContain(`✓ live.pdf  8.0 MiB  staging id ${slow.state.uploads.at(-1)?.staging_id} · queued`);
+      expect(result.stderr).toContain(
+        `✓ live.pdf  8.0 MiB  staging id ${slow.state.uploads.at(-1)?.staging_id} · queued`,
+      );
       expect(result.stdout).toContain('pds statements status');
     } finally {
       await slow.close();
@@ -294,11 +331,19 @@ describe('pds upload: progress and answers', () => {
   });
 
   it('keeps a live line readable at 80 columns: the base name of a long path, the state whole', async () => {
-    const deep = join(mkdtempSync(join(tmpdir(), 'pds-a-rather-long-directory-name-for-uploads-')), 'and-another-level', 'of-nesting');
+    const deep = join(
+      mkdtempSync(join(tmpdir(), 'pds-a-rather-long-directory-name-for-uploads-')),
+      'and-another-level',
+      'of-nesting',
+    );
     mkdirSync(deep, { recursive: true });
     const file = join(deep, 'statement-2026-q1.pdf');
     writeFileSync(file, readFileSync(pdfFile('source-for-deep.pdf')));
-    const result = await runCli(emulator, ['upload', 'statement', file], { tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    const result = await runCli(emulator, ['upload', 'statement', file], {
+      tty: true,
+      columns: 80,
+      env: { NO_COLOR: '1' },
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`✓ statement-2026-q1.pdf  601 B  staging id ${lastUpload()?.staging_id} · queued`);
     expect(result.stderr).not.toContain('…');
@@ -326,7 +371,9 @@ describe('pds upload: progress and answers', () => {
  * stream that stops before `complete`, and an `error` event. It answers every upload POST the given
  * way; it has no signed-URL uploads (404), as a service of the seed's time.
  */
-async function fakeService(answer: 'cut' | 'end' | 'error'): Promise<{ url: string; posts: () => number; close: () => Promise<void> }> {
+async function fakeService(
+  answer: 'cut' | 'end' | 'error',
+): Promise<{ url: string; posts: () => number; close: () => Promise<void> }> {
   let count = 0;
   const server: Server = createServer((req, res) => {
     if (req.method !== 'POST' || (req.url ?? '').includes('/uploads')) {
@@ -389,7 +436,9 @@ describe('pds upload: failures', () => {
     try {
       const result = await runCli(service.url, ['upload', 'contract', pdfFile('err.pdf'), '--json']);
       expect(result.code).toBe(1);
-      expect(JSON.parse(result.stdout)).toEqual([{ file: join(dir, 'err.pdf'), error: { message: 'the file could not be stored' } }]);
+      expect(JSON.parse(result.stdout)).toEqual([
+        { file: join(dir, 'err.pdf'), error: { message: 'the file could not be stored' } },
+      ]);
       expect(service.posts()).toBe(1);
     } finally {
       await service.close();
@@ -410,7 +459,9 @@ describe('pds upload: failures', () => {
       },
     };
     try {
-      const result = await runCli(`http://127.0.0.1:${port}`, ['upload', 'statement', pdfFile('refused.pdf')], { clock });
+      const result = await runCli(`http://127.0.0.1:${port}`, ['upload', 'statement', pdfFile('refused.pdf')], {
+        clock,
+      });
       expect(result.code).toBe(0);
       expect(late?.requests.filter((r) => r.method === 'POST' && !r.path.endsWith('/uploads'))).toHaveLength(1);
     } finally {
@@ -457,7 +508,15 @@ describe('pds upload: failures', () => {
     const service = await fakeService('error');
     try {
       const files = ['ff-1.pdf', 'ff-2.pdf', 'ff-3.pdf'].map((name) => pdfFile(name));
-      const result = await runCli(service.url, ['upload', 'statement', ...files, '--fail-fast', '--concurrency', '1', '--json']);
+      const result = await runCli(service.url, [
+        'upload',
+        'statement',
+        ...files,
+        '--fail-fast',
+        '--concurrency',
+        '1',
+        '--json',
+      ]);
       expect(service.posts()).toBe(1);
       expect(result.code).toBe(1);
       expect(JSON.parse(result.stdout)).toEqual([
@@ -493,7 +552,9 @@ describe('pds upload: failures', () => {
       const files = Array.from({ length: 12 }, (_, i) => pdfFile(`flaky-${i}.pdf`));
       const result = await runCli(flaky, ['upload', 'statement', ...files, '--json']);
       // A file whose probing mint drew a 503 is reported and never sent; none is sent twice.
-      const mints = flaky.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/uploads') && r.status === 503).length;
+      const mints = flaky.requests.filter(
+        (r) => r.method === 'POST' && r.path.endsWith('/uploads') && r.status === 503,
+      ).length;
       const uploads = flaky.requests.filter((r) => r.method === 'POST' && !r.path.endsWith('/uploads'));
       expect(uploads).toHaveLength(files.length - mints);
       const entries = JSON.parse(result.stdout) as { file: string; upload?: unknown; error?: { status?: number } }[];
@@ -504,7 +565,9 @@ describe('pds upload: failures', () => {
       const names = flaky.state.uploads.map((u) => u.file_name);
       expect(new Set(names).size).toBe(names.length);
       expect(result.code).toBe(1);
-      expect(withoutTime(result.stderr)).toBe(`${files.length - failed.length} uploaded, 0 skipped, ${failed.length} failed\n`);
+      expect(withoutTime(result.stderr)).toBe(
+        `${files.length - failed.length} uploaded, 0 skipped, ${failed.length} failed\n`,
+      );
     } finally {
       await flaky.close();
     }
@@ -523,13 +586,17 @@ describe('pds upload: failures', () => {
 describe('pds upload --wait', () => {
   it('waits until a contract is processed, exit 0', async () => {
     const file = pdfFile('wait-contract.pdf');
-    const result = await runCli(emulator, ['upload', 'contract', file, '--extract', 'royalties,dates', '--wait'], { clock: quickClock });
+    const result = await runCli(emulator, ['upload', 'contract', file, '--extract', 'royalties,dates', '--wait'], {
+      clock: quickClock,
+    });
     expect(result.code).toBe(0);
     const upload = lastUpload();
     expect(result.stdout).toBe(
       `FILE\tSTAGING_ID\tSTAGE\tSTATE\tCONTRACT_ID\n${file}\t${upload?.staging_id}\tcompleted\tcompleted\t${upload?.result_id}\n`,
     );
-    expect(result.stderr).toBe(`uploading ${file} (601 B)\nprocessed ${file}: staging id ${upload?.staging_id}, contract ${upload?.result_id} completed\n`);
+    expect(result.stderr).toBe(
+      `uploading ${file} (601 B)\nprocessed ${file}: staging id ${upload?.staging_id}, contract ${upload?.result_id} completed\n`,
+    );
     const polls = emulator.requests.filter((r) => r.path === `/v1/contracts/${upload?.staging_id}/processes`);
     expect(polls.length).toBeGreaterThan(0);
   });
@@ -548,7 +615,10 @@ describe('pds upload --wait', () => {
           statement_id: upload?.result_id,
           staging_done: true,
           processing_done: true,
-          staging_processes: { stage: 'completed', info: expect.objectContaining({ check: 'pdf-trailer', status: 'passed' }) },
+          staging_processes: {
+            stage: 'completed',
+            info: expect.objectContaining({ check: 'pdf-trailer', status: 'passed' }),
+          },
           processing_processes: { status: 'completed', stage: 3, remarks: {} },
         },
       },
@@ -557,7 +627,9 @@ describe('pds upload --wait', () => {
 
   it('exits 7 with the staging check details when staging fails', async () => {
     const file = pdfFile('no-trailer.pdf', 4096, false);
-    const result = await runCli(emulator, ['upload', 'contract', file, '--extract', 'royalties', '--wait'], { clock: quickClock });
+    const result = await runCli(emulator, ['upload', 'contract', file, '--extract', 'royalties', '--wait'], {
+      clock: quickClock,
+    });
     expect(result.code).toBe(7);
     const id = lastUpload()?.staging_id;
     expect(result.stdout).toBe(`FILE\tSTAGING_ID\tSTAGE\tSTATE\tCONTRACT_ID\n${file}\t${id}\tfailed\tfailed\t\n`);
@@ -575,13 +647,21 @@ describe('pds upload --wait', () => {
   it('processes a batch while it uploads, and a failure in one is exit 7 for all', async () => {
     const good = pdfFile('wb-good.pdf');
     const bad = pdfFile('wb-bad.pdf', 2048, false);
-    const result = await runCli(emulator, ['upload', 'statement', good, bad, '--wait', '--json'], { clock: quickClock });
+    const result = await runCli(emulator, ['upload', 'statement', good, bad, '--wait', '--json'], {
+      clock: quickClock,
+    });
     expect(result.code).toBe(7);
-    const entries = JSON.parse(result.stdout) as { file: string; processes: { staging_processes: { stage: string } }; error?: { message: string; details: string[] } }[];
+    const entries = JSON.parse(result.stdout) as {
+      file: string;
+      processes: { staging_processes: { stage: string } };
+      error?: { message: string; details: string[] };
+    }[];
     expect(entries.map((e) => e.processes.staging_processes.stage)).toEqual(['completed', 'failed']);
     expect(entries[0]?.error).toBeUndefined();
     expect(entries[1]?.error?.message).toMatch(/^processing failed \(staging id \d+\)$/);
-    expect(entries[1]?.error?.details).toContain('message: the file does not end with %%EOF; it may be truncated or damaged');
+    expect(entries[1]?.error?.details).toContain(
+      'message: the file does not end with %%EOF; it may be truncated or damaged',
+    );
     expect(withoutTime(result.stderr)).toBe('2 uploaded, 0 skipped, 0 failed; 1 processed, 1 failed processing\n');
   });
 
@@ -614,7 +694,10 @@ describe('pds upload --wait', () => {
     try {
       const waiting = new AbortController();
       const clock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realClock.sleep(Math.min(ms, 20), signal) };
-      const interrupted = runCli(slow, ['upload', 'statement', pdfFile('ctrl-c.pdf'), '--wait'], { clock, signal: waiting.signal });
+      const interrupted = runCli(slow, ['upload', 'statement', pdfFile('ctrl-c.pdf'), '--wait'], {
+        clock,
+        signal: waiting.signal,
+      });
       // Once the upload is through (the mint that finds no signed-URL flow, then the upload, each
       // after the 400 ms latency) the wait polls; interrupt it then.
       setTimeout(() => waiting.abort(), 1400);
@@ -622,7 +705,9 @@ describe('pds upload --wait', () => {
       expect(result).toEqual({
         code: 130,
         stdout: '',
-        stderr: expect.stringMatching(/^uploading \S+ctrl-c\.pdf \(601 B\)\nwarning: \S+ctrl-c\.pdf was uploaded \(staging id (\d+)\); processing goes on in the service: follow it with `pds statements status \1`\n$/),
+        stderr: expect.stringMatching(
+          /^uploading \S+ctrl-c\.pdf \(601 B\)\nwarning: \S+ctrl-c\.pdf was uploaded \(staging id (\d+)\); processing goes on in the service: follow it with `pds statements status \1`\n$/,
+        ),
       });
 
       // Mid-body: the latency holds the service back while pds is sending (after the 400 ms mint).
@@ -656,7 +741,9 @@ describe('pds upload --wait', () => {
     });
     expect(result.code).toBe(0);
     const upload = lastUpload();
-    expect(result.stderr).toContain(`✓ tty-wait.pdf  staging id ${upload?.staging_id} · contract ${upload?.result_id} · extractions 2/2: royalties ✓ splits ✓`);
+    expect(result.stderr).toContain(
+      `✓ tty-wait.pdf  staging id ${upload?.staging_id} · contract ${upload?.result_id} · extractions 2/2: royalties ✓ splits ✓`,
+    );
     expect(result.stdout).toContain(`pds contracts get ${upload?.result_id}`);
   });
 });

@@ -108,7 +108,9 @@ describe('exec output and memory', () => {
     const limited = await testEmulator({ execLimits: { outputBytes: 64 * 1024 } });
     try {
       await connect(limited);
-      const [small, big, after] = await results(await exec(limited, ['echo small', `${grow(16)}; echo "$s"; echo more`, 'echo after']));
+      const [small, big, after] = await results(
+        await exec(limited, ['echo small', `${grow(16)}; echo "$s"; echo more`, 'echo after']),
+      );
       expect(small).toMatchObject({ stdout: 'small\n', exitCode: 0 });
       const marker = '\n[sandbox: output cut: a request may return 64 KiB of output]\n';
       expect(big!.stdout.endsWith(marker)).toBe(true);
@@ -135,7 +137,7 @@ describe('exec output and memory', () => {
     expect((await call(emulator, '/v1/projects')).status).toBe(200);
   });
 
-  it("stops a thread that passes its heap limit, answering 125 for its commands, and keeps serving", async () => {
+  it('stops a thread that passes its heap limit, answering 125 for its commands, and keeps serving', async () => {
     // A heap far too small for just-bash itself: the thread dies while loading.
     const tiny = await testEmulator({ execLimits: { heapMb: 2 } });
     try {
@@ -183,13 +185,15 @@ describe('parallel exec', () => {
     expect(emulator.requests.at(-1)?.exec).toEqual({ commands, mode: 'parallel' });
   });
 
-  it("holds a parallel request to one time limit, even when its commands wait for threads", async () => {
+  it('holds a parallel request to one time limit, even when its commands wait for threads', async () => {
     const limited = await testEmulator({ sandboxTimeoutMs: 1500, execLimits: { workers: 1 } });
     try {
       await connect(limited);
       // One thread: the first sleeper is stopped near the limit, the second gets what is left of
       // it and is stopped too, and the third gets a thread only when nothing is left.
-      const [first, second, third] = await results(await exec(limited, ['sleep 5; echo late', 'sleep 5; echo late', 'echo third'], { mode: 'parallel' }));
+      const [first, second, third] = await results(
+        await exec(limited, ['sleep 5; echo late', 'sleep 5; echo late', 'echo third'], { mode: 'parallel' }),
+      );
       expect(first).toMatchObject({ stdout: '', exitCode: 124 });
       expect(second).toMatchObject({ stdout: '', exitCode: 124 });
       expect(third).toMatchObject({ command: 'echo third', stdout: '', exitCode: 124 });
@@ -203,13 +207,21 @@ describe('parallel exec', () => {
     const unknown = await exec(emulator, ['ls'], { mode: 'sideways' });
     expect(unknown.status).toBe(400);
     expect(ErrorBody.parse(await unknown.json()).error).toEqual({ mode: ['mode must be "sequential" or "parallel"'] });
-    const many = await exec(emulator, Array.from({ length: 33 }, () => 'true'), { mode: 'parallel' });
+    const many = await exec(
+      emulator,
+      Array.from({ length: 33 }, () => 'true'),
+      { mode: 'parallel' },
+    );
     expect(many.status).toBe(400);
-    expect(ErrorBody.parse(await many.json()).error).toEqual({ commands: ['a parallel request runs at most 32 commands'] });
+    expect(ErrorBody.parse(await many.json()).error).toEqual({
+      commands: ['a parallel request runs at most 32 commands'],
+    });
   });
 
   it('is what `pds sandbox exec --parallel` asks for; its results print in command order', async () => {
-    const result = await runCli(emulator, ['sandbox', 'exec', '--parallel', 'sleep 1; echo one', 'echo two'], { project: DEMO_PROJECT });
+    const result = await runCli(emulator, ['sandbox', 'exec', '--parallel', 'sleep 1; echo one', 'echo two'], {
+      project: DEMO_PROJECT,
+    });
     expect(result).toEqual({ code: 0, stdout: 'one\ntwo\n', stderr: '' });
     const sent = emulator.requests.filter((r) => r.path.endsWith('/exec')).at(-1);
     expect(sent?.exec).toEqual({ commands: ['sleep 1; echo one', 'echo two'], mode: 'parallel' });
@@ -234,7 +246,9 @@ describe('request log and paths', () => {
     for (const token of ['demo-org-token', null]) {
       const response = await call(emulator, '/v1/projects/%zz', { token });
       expect(response.status).toBe(400);
-      expect(ErrorBody.parse(await response.json()).error).toEqual({ message: 'malformed percent-encoding in the request path' });
+      expect(ErrorBody.parse(await response.json()).error).toEqual({
+        message: 'malformed percent-encoding in the request path',
+      });
     }
     const sandbox = await call(emulator, `/v1/projects/${DEMO_PROJECT_ID}/sandbox/files%E0?path=x`);
     expect(sandbox.status).toBe(400);

@@ -40,7 +40,11 @@ const url = (path: string, params: Record<string, string> = {}, projectId: strin
   `${path}?${new URLSearchParams({ ...(projectId === null ? {} : { projectId }), ...params })}`;
 
 /** GET and parse a 200 body with `{data: schema}`. */
-async function get<T extends z.ZodMiniType>(schema: T, path: string, params: Record<string, string> = {}): Promise<z.output<T>> {
+async function get<T extends z.ZodMiniType>(
+  schema: T,
+  path: string,
+  params: Record<string, string> = {},
+): Promise<z.output<T>> {
   const res = await call(emulator, url(path, params));
   const body: unknown = await res.json();
   expect(res.status, JSON.stringify(body)).toBe(200);
@@ -68,15 +72,46 @@ const mergedIds = (records: readonly { id: string; merged_into?: string }[]) =>
   new Set(records.filter((r) => r.merged_into !== undefined).map((r) => r.id));
 
 const ENTITY_KEYS = [
-  'id', 'internal_uuid', 'name', 'email', 'phone', 'address', 'shorthand', 'division_of',
-  'project_id', 'created_at', 'updated_at',
+  'id',
+  'internal_uuid',
+  'name',
+  'email',
+  'phone',
+  'address',
+  'shorthand',
+  'division_of',
+  'project_id',
+  'created_at',
+  'updated_at',
 ];
 const STATEMENT_LIST_KEYS = [
-  'id', 'file_name', 'file_type', 'file_size', 'statement_name', 'statement_type', 'statement_category', 'statement_producer',
-  'processing_status', 'upload_status', 'approval_status', 'has_revenues', 'has_costs', 'has_summary', 'currency_transaction',
-  'currency_royalty', 'entity_id', 'created_at', 'processed_at',
+  'id',
+  'file_name',
+  'file_type',
+  'file_size',
+  'statement_name',
+  'statement_type',
+  'statement_category',
+  'statement_producer',
+  'processing_status',
+  'upload_status',
+  'approval_status',
+  'has_revenues',
+  'has_costs',
+  'has_summary',
+  'currency_transaction',
+  'currency_royalty',
+  'entity_id',
+  'created_at',
+  'processed_at',
 ];
-const STATEMENT_SINGLE_KEYS = ['statement_desc', 'statement_subtype', 'statement_version', 'has_summary_lines', 'modified_at'];
+const STATEMENT_SINGLE_KEYS = [
+  'statement_desc',
+  'statement_subtype',
+  'statement_version',
+  'has_summary_lines',
+  'modified_at',
+];
 const CONTRACT_BASE_KEYS = ['created_at', 'id', 'name', 'project_id'];
 
 describe('the seed behind the catalog', () => {
@@ -156,7 +191,10 @@ describe('GET /v1/entities', () => {
     for (const roles of [['assignor'], ['assignee'], ['assignee', 'assignor']]) {
       const list = await get(z.array(Entity), '/v1/entities', { roles: roles.join(','), perPage: '100' });
       const expected = all.filter((id) => byRole(roles).has(id));
-      expect(list.map((e) => e.id), roles.join(',')).toEqual(expected);
+      expect(
+        list.map((e) => e.id),
+        roles.join(','),
+      ).toEqual(expected);
       expect(list.length).toBeGreaterThan(0);
       expect(list.length).toBeLessThan(all.length);
     }
@@ -173,7 +211,9 @@ describe('GET /v1/entities', () => {
   });
 
   it('gets one entity by id or by internal_uuid', async () => {
-    const root = seeded.entities.find((e) => e.merged_into === undefined && seeded.entities.some((d) => d.merged_into === e.id));
+    const root = seeded.entities.find(
+      (e) => e.merged_into === undefined && seeded.entities.some((d) => d.merged_into === e.id),
+    );
     if (!root) throw new Error('no entity with duplicates');
     const byId = await get(Entity, `/v1/entities/${root.id}`);
     const byUuid = await get(Entity, `/v1/entities/${root.internal_uuid}`);
@@ -201,8 +241,14 @@ describe('GET /v1/entities', () => {
 
 describe('projectId and token scope on the catalog endpoints', () => {
   const paths = [
-    '/v1/entities', '/v1/statements', '/v1/contracts', '/v1/compositions',
-    '/v1/recordings', '/v1/relations', '/v1/writers', '/v1/artists',
+    '/v1/entities',
+    '/v1/statements',
+    '/v1/contracts',
+    '/v1/compositions',
+    '/v1/recordings',
+    '/v1/relations',
+    '/v1/writers',
+    '/v1/artists',
   ];
 
   it.each(paths)('%s needs projectId', async (path) => {
@@ -210,7 +256,9 @@ describe('projectId and token scope on the catalog endpoints', () => {
   });
 
   it.each(paths)('%s needs projectId to be a UUID', async (path) => {
-    expect(await failure(400, path, {}, undefined, 'not-a-uuid')).toEqual({ projectId: ['projectId must be a valid UUID'] });
+    expect(await failure(400, path, {}, undefined, 'not-a-uuid')).toEqual({
+      projectId: ['projectId must be a valid UUID'],
+    });
   });
 
   it.each(paths)('%s refuses a project token on another project with 403', async (path) => {
@@ -310,14 +358,19 @@ describe('GET /v1/contracts', () => {
     const list = await get(z.array(Contract), '/v1/contracts', { includes: 'royalties,splits' });
     for (const contract of list) {
       expect(keys(contract)).toEqual([...CONTRACT_BASE_KEYS, 'royalties', 'splits'].sort());
-      const royalties = z.array(z.looseObject({ id: z.string(), rate: z.number(), type: z.string() })).parse(contract.royalties);
+      const royalties = z
+        .array(z.looseObject({ id: z.string(), rate: z.number(), type: z.string() }))
+        .parse(contract.royalties);
       expect(royalties.length).toBeGreaterThan(0);
       expect(Array.isArray(contract.splits)).toBe(true);
     }
   });
 
   it('serves content for every include', async () => {
-    const list = await get(z.array(Contract), '/v1/contracts', { includes: CONTRACT_INCLUDES.join(','), perPage: '100' });
+    const list = await get(z.array(Contract), '/v1/contracts', {
+      includes: CONTRACT_INCLUDES.join(','),
+      perPage: '100',
+    });
     for (const include of CONTRACT_INCLUDES) {
       const rows = list.flatMap((c) => z.array(z.looseObject({ id: z.string() })).parse(c[include]));
       expect(rows.length, include).toBeGreaterThan(0);
@@ -451,7 +504,12 @@ describe.each([
 
 describe("every record of the seed, listed and fetched, in SPEC.md's form", () => {
   /** Every page of a list, the plain array or the paged envelope's items. */
-  async function everyPage<T extends z.ZodMiniType>(item: T, path: string, params: Record<string, string>, isPaged: boolean) {
+  async function everyPage<T extends z.ZodMiniType>(
+    item: T,
+    path: string,
+    params: Record<string, string>,
+    isPaged: boolean,
+  ) {
     const all: z.output<T>[] = [];
     for (let page = 1; ; page++) {
       const query = { ...params, perPage: '100', page: String(page) };

@@ -18,7 +18,11 @@ describe('pds emulator start', () => {
     const io = memoryIO();
     const controller = new AbortController();
     const env = { PDS_CONFIG_DIR: freshConfigDir() } as NodeJS.ProcessEnv;
-    const running = main(['emulator', 'start', '--port', '0', '--quiet', '--scale', '2', '--seed', '3'], { io, env, signal: controller.signal });
+    const running = main(['emulator', 'start', '--port', '0', '--quiet', '--scale', '2', '--seed', '3'], {
+      io,
+      env,
+      signal: controller.signal,
+    });
     await until(() => io.out().includes('\n'));
     const first = io.out().split('\n')[0]!;
     expect(first).toMatch(/^pds emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
@@ -31,7 +35,10 @@ describe('pds emulator start', () => {
       stdout: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e\n',
       stderr: '',
     });
-    const statements = await runCli(url, ['statements', 'ls', '--per-page', '1'], { tty: true, env: { NO_COLOR: '1' } });
+    const statements = await runCli(url, ['statements', 'ls', '--per-page', '1'], {
+      tty: true,
+      env: { NO_COLOR: '1' },
+    });
     // --scale 2 doubles the seeded catalog.
     expect(statements.stderr).toBe('page 1 of 240 (240 total)\n');
     // --quiet: no request log.
@@ -60,10 +67,16 @@ describe('pds emulator start', () => {
       const io = memoryIO();
       const controller = new AbortController();
       const env = { PDS_CONFIG_DIR: freshConfigDir() } as NodeJS.ProcessEnv;
-      const running = main(['emulator', 'start', '--port', '0', '--quiet', ...flags], { io, env, signal: controller.signal });
+      const running = main(['emulator', 'start', '--port', '0', '--quiet', ...flags], {
+        io,
+        env,
+        signal: controller.signal,
+      });
       await until(() => io.out().includes('\n'));
       const url = io.out().split('\n')[0]!.replace('pds emulator listening on ', '');
-      const response = await fetch(`${url}/v1/artists?projectId=5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7&perPage=1`, { headers: { authorization: 'Bearer demo-org-token' } });
+      const response = await fetch(`${url}/v1/artists?projectId=5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7&perPage=1`, {
+        headers: { authorization: 'Bearer demo-org-token' },
+      });
       const { data } = (await response.json()) as { data: { items?: { id: unknown }[] } | { id: unknown }[] };
       controller.abort();
       expect(await running).toBe(0);
@@ -102,7 +115,9 @@ describe('pds emulator start', () => {
     const port = io.out().split('\n')[0]!.split(':').at(-1)!;
     const second = await runCli(null, ['emulator', 'start', '--port', port]);
     expect(second.code).toBe(1);
-    expect(second.stderr).toBe(`error: cannot listen on 127.0.0.1:${port}: the address is already in use (try --port 0 for a free port)\n`);
+    expect(second.stderr).toBe(
+      `error: cannot listen on 127.0.0.1:${port}: the address is already in use (try --port 0 for a free port)\n`,
+    );
     controller.abort();
     expect(await running).toBe(0);
   });

@@ -71,7 +71,11 @@ describe('projects, auth and errors', () => {
   });
 
   it('answers 401 without a token, with a bad one, and with another scheme', async () => {
-    const variants: Record<string, string>[] = [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic ZGVtbw==' }];
+    const variants: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong' },
+      { authorization: 'Basic ZGVtbw==' },
+    ];
     for (const headers of variants) {
       const res = await call(emulator, '/v1/projects', { token: null, headers });
       expect(res.status).toBe(401);
@@ -209,7 +213,12 @@ describe('rate limiting', () => {
     const seen = [];
     for (let i = 0; i < 4; i++) {
       const res = await call(emulator, '/v1/projects');
-      seen.push({ status: res.status, ...limitHeaders(res), retryAfter: res.headers.get('retry-after'), body: await json(res) });
+      seen.push({
+        status: res.status,
+        ...limitHeaders(res),
+        retryAfter: res.headers.get('retry-after'),
+        body: await json(res),
+      });
     }
     expect(seen.map((s) => [s.status, s.limit, s.remaining])).toEqual([
       [200, '3', '2'],
@@ -475,7 +484,11 @@ describe('serveFromCli', () => {
     const taken = await testEmulator();
     try {
       const io = streams();
-      const code = await serveFromCli({ ...defaultOptions, port: taken.port, quiet: true }, io, new AbortController().signal);
+      const code = await serveFromCli(
+        { ...defaultOptions, port: taken.port, quiet: true },
+        io,
+        new AbortController().signal,
+      );
       expect(code).toBe(1);
       expect(io.out()).toBe('');
       expect(io.err()).toMatch(/^error: cannot listen on 127\.0\.0\.1:\d+: the address is already in use/);

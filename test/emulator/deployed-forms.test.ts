@@ -14,17 +14,27 @@ import { call, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 
 /** A problem with a value, or undefined when it has the form. */
 type Check = (value: unknown, at: string) => string | undefined;
-const is = (what: string, test: (v: unknown) => boolean): Check => (v, at) => (test(v) ? undefined : `${at}: expected ${what}, got ${JSON.stringify(v)}`);
+const is =
+  (what: string, test: (v: unknown) => boolean): Check =>
+  (v, at) =>
+    test(v) ? undefined : `${at}: expected ${what}, got ${JSON.stringify(v)}`;
 const int = is('an integer', (v) => Number.isSafeInteger(v));
 const num = is('a number', (v) => typeof v === 'number' && Number.isFinite(v));
 const str = is('a string', (v) => typeof v === 'string');
 const bool = is('a boolean', (v) => typeof v === 'boolean');
 const any: Check = () => undefined;
 const oneOf = (...values: unknown[]): Check => is(`one of ${values.join('|')}`, (v) => values.includes(v));
-const orNull = (check: Check): Check => (v, at) => (v === null ? undefined : check(v, at));
-const numOrStr: Check = (v, at) => (typeof v === 'string' ? undefined : num(v, at));
-const list = (item: Check): Check => (v, at) =>
-  Array.isArray(v) ? v.map((x, i) => item(x, `${at}[${i}]`)).find((p) => p !== undefined) : `${at}: expected an array, got ${JSON.stringify(v)}`;
+const orNull =
+  (check: Check): Check =>
+  (v, at) =>
+    v === null ? undefined : check(v, at);
+const _numOrStr: Check = (v, at) => (typeof v === 'string' ? undefined : num(v, at));
+const list =
+  (item: Check): Check =>
+  (v, at) =>
+    Array.isArray(v)
+      ? v.map((x, i) => item(x, `${at}[${i}]`)).find((p) => p !== undefined)
+      : `${at}: expected an array, got ${JSON.stringify(v)}`;
 
 /**
  * An object with the `required` keys and any of the `optional` ones; `open` lets other keys by
@@ -32,7 +42,8 @@ const list = (item: Check): Check => (v, at) =>
  */
 function record(required: Record<string, Check>, optional: Record<string, Check> = {}, open = false): Check {
   return (v, at) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${at}: expected an object, got ${JSON.stringify(v)}`;
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      return `${at}: expected an object, got ${JSON.stringify(v)}`;
     const fields = v as Record<string, unknown>;
     for (const [key, check] of Object.entries(required)) {
       if (!(key in fields)) return `${at}.${key}: missing`;
@@ -61,7 +72,17 @@ const product = record({ name: str, upc: str, store: str }, { release_date: str,
 const scoreForm = record({
   summary: orNull(record({ score: num, meanScore: num, failed: int, warned: int }, { buckets: any })),
   triggered_rules: list(
-    record({ rule_id: str, status: oneOf('fail', 'warn'), severity: str, message: orNull(str), level: str, section: orNull(str), item_kind: orNull(str), item_id: orNull(str), meta: any }),
+    record({
+      rule_id: str,
+      status: oneOf('fail', 'warn'),
+      severity: str,
+      message: orNull(str),
+      level: str,
+      section: orNull(str),
+      item_kind: orNull(str),
+      item_id: orNull(str),
+      meta: any,
+    }),
   ),
 });
 const nullable = (keys: string): Record<string, Check> => Object.fromEntries(keys.split(' ').map((k) => [k, any]));
@@ -69,26 +90,67 @@ const nullable = (keys: string): Record<string, Check> => Object.fromEntries(key
 const FORMS = {
   project: record(
     { id: str, name: str, created_at: str, updated_at: orNull(str) },
-    { entity_name: orNull(str), billing_type: orNull(str), user_id: str, organization_id: str, live: orNull(bool), archived: bool },
+    {
+      entity_name: orNull(str),
+      billing_type: orNull(str),
+      user_id: str,
+      organization_id: str,
+      live: orNull(bool),
+      archived: bool,
+    },
   ),
   entity: record(
     { id: int, internal_uuid: str, name: str, created_at: str, updated_at: str },
-    { email: str, phone: str, address: str, shorthand: str, division_of: int, artists: link, writers: link, relations: link, merged },
+    {
+      email: str,
+      phone: str,
+      address: str,
+      shorthand: str,
+      division_of: int,
+      artists: link,
+      writers: link,
+      relations: link,
+      merged,
+    },
   ),
-  relation: record({ id: int, internal_uuid: str, name: str, created_at: str, updated_at: str }, { email: str, phone: str, department: str, merged }),
+  relation: record(
+    { id: int, internal_uuid: str, name: str, created_at: str, updated_at: str },
+    { email: str, phone: str, department: str, merged },
+  ),
   artist: record({ id: int, name: str, created_at: str, internal_uuid: str }, { merged }),
   writer: record({ id: int, name: str, created_at: str }, { merged }),
   recording: record(
-    { id: int, internal_uuid: str, name: str, type: oneOf('original', 'derivative'), identifiers: list(identifier('isrc')), artists: list(artistRef), creators: list(record({ name: str, role: str })) },
+    {
+      id: int,
+      internal_uuid: str,
+      name: str,
+      type: oneOf('original', 'derivative'),
+      identifiers: list(identifier('isrc')),
+      artists: list(artistRef),
+      creators: list(record({ name: str, role: str })),
+    },
     { duration_ms: int, release_date: str, products: list(product) },
   ),
   composition: record(
-    { id: int, name: str, identifiers: list(identifier('iswc')), creators: list(record({ name: str }, { role: str })), created_at: str, updated_at: str },
+    {
+      id: int,
+      name: str,
+      identifiers: list(identifier('iswc')),
+      creators: list(record({ name: str }, { role: str })),
+      created_at: str,
+      updated_at: str,
+    },
     { type: str, writers: any, artists: any, products: list(product) },
   ),
   contract: record(
     { id: int, internal_uuid: str, file_name: str, file_type: str, created_at: str },
-    { extractions: any, custom_extractions: list(record({ id: int, extractor_id: any, extractor_name: orNull(str), data: any }, {}, true)), score: scoreForm },
+    {
+      extractions: any,
+      custom_extractions: list(
+        record({ id: int, extractor_id: any, extractor_name: orNull(str), data: any }, {}, true),
+      ),
+      score: scoreForm,
+    },
   ),
   statement: record(
     { id: int, file_name: str, file_type: str, created_at: str },
@@ -104,7 +166,10 @@ const FORMS = {
       entity_id: int,
       extraction_stage: oneOf('queued', 'processing', 'completed', 'failed', 'paused', 'timed_out', 'skipped'),
       financials: record({ currency: orNull(str), period: orNull(str), licensee_revenue: num, licensor_revenue: num }),
-      statement_summary: record({ summary: list(str) }, { meta: record({}, { generated_at: str, schema_version: str, extraction_run_id: any }) }),
+      statement_summary: record(
+        { summary: list(str) },
+        { meta: record({}, { generated_at: str, schema_version: str, extraction_run_id: any }) },
+      ),
       detailed: orNull(record({ csv_url: str, file_name: str, row_count: int })),
       detailed_error: orNull(str),
       score: scoreForm,
@@ -125,7 +190,8 @@ const INCLUDE_FIELDS: Record<string, string> = {
   costs: 'rule_id title description recoupment_rate requires_approval cost_base',
   compensations: 'currency currency_estimated advances fixed_fees recurring_payment_type',
   dates: 'extracted_dates extracted_terms missing_dates calculated_end_dates',
-  'accounting-periods': 'accounting_period reporting_delay_value reporting_delay_unit payment_period_value payment_period_unit payout_threshold_value payout_threshold_currency cross_collateralizes audit_rights',
+  'accounting-periods':
+    'accounting_period reporting_delay_value reporting_delay_unit payment_period_value payment_period_unit payout_threshold_value payout_threshold_currency cross_collateralizes audit_rights',
   types: 'type note',
   languages: 'language',
   signatures: 'name entity signed signing_date effective_date',
@@ -143,9 +209,14 @@ const INCLUDE_FIELDS: Record<string, string> = {
 };
 const INCLUDES = Object.keys(INCLUDE_FIELDS);
 const extractionRow = (include: string, citations: boolean): Check =>
-  record(
-    { id: int, internal_uuid: str, created_at: orNull(str), updated_at: orNull(str), ...nullable(INCLUDE_FIELDS[include] as string), ...(citations && { citations: list(citation) }) },
-  );
+  record({
+    id: int,
+    internal_uuid: str,
+    created_at: orNull(str),
+    updated_at: orNull(str),
+    ...nullable(INCLUDE_FIELDS[include] as string),
+    ...(citations && { citations: list(citation) }),
+  });
 
 const paged = (item: Check): Check => record({ items: list(item), total_count: int, page: int, per_page: int });
 
@@ -158,10 +229,16 @@ const EXAMPLES = new URL('../fixtures/deployed/', import.meta.url);
 const example = (name: string): any => JSON.parse(readFileSync(new URL(`${name}.json`, EXAMPLES), 'utf8')).data;
 const keysOf = (value: object): string[] => Object.keys(value).sort();
 
-async function answer(em: Emulator, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; data: any; headers: Headers }> {
+async function answer(
+  em: Emulator,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; data: any; headers: Headers }> {
   const response = await call(em, path, {
     method: init.method ?? 'GET',
-    ...(init.body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) }),
+    ...(init.body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) }),
   });
   const body = (await response.json()) as { data?: unknown };
   return { status: response.status, data: body.data ?? body, headers: response.headers };
@@ -175,15 +252,38 @@ async function formed(path: string, form: Check): Promise<any> {
   return data;
 }
 
-async function upload(kind: 'contracts' | 'statements', fileName: string, bytes: Buffer, fileType: string, extra: Record<string, unknown> = {}) {
+async function upload(
+  kind: 'contracts' | 'statements',
+  fileName: string,
+  bytes: Buffer,
+  fileType: string,
+  extra: Record<string, unknown> = {},
+) {
   const mint = record({ staging_id: int, upload_url: str, file_path: str });
-  const minted = await answer(emulator, `/v1/${kind}/uploads?${P}`, { method: 'POST', body: { fileName, fileType, fileSize: bytes.length, ...extra } });
+  const minted = await answer(emulator, `/v1/${kind}/uploads?${P}`, {
+    method: 'POST',
+    body: { fileName, fileType, fileSize: bytes.length, ...extra },
+  });
   expect(minted.status, JSON.stringify(minted.data)).toBe(201);
   expect(mint(minted.data, 'mint')).toBeUndefined();
-  expect((await fetch(minted.data.upload_url, { method: 'PUT', body: bytes, headers: { 'content-type': fileType, 'x-upsert': 'true' } })).status).toBe(200);
-  const complete = await answer(emulator, `/v1/${kind}/uploads/complete?${P}`, { method: 'POST', body: { stagingId: minted.data.staging_id } });
+  expect(
+    (
+      await fetch(minted.data.upload_url, {
+        method: 'PUT',
+        body: bytes,
+        headers: { 'content-type': fileType, 'x-upsert': 'true' },
+      })
+    ).status,
+  ).toBe(200);
+  const complete = await answer(emulator, `/v1/${kind}/uploads/complete?${P}`, {
+    method: 'POST',
+    body: { stagingId: minted.data.staging_id },
+  });
   expect(complete.status).toBe(200);
-  const form = record({ staging_id: int, status: oneOf('uploaded', 'queued', 'paused'), file_path: str, context_applied: bool }, { snapshot_hash: str, enqueued: int, paused: int });
+  const form = record(
+    { staging_id: int, status: oneOf('uploaded', 'queued', 'paused'), file_path: str, context_applied: bool },
+    { snapshot_hash: str, enqueued: int, paused: int },
+  );
   expect(form(complete.data, 'complete')).toBeUndefined();
   return complete.data;
 }
@@ -204,14 +304,25 @@ describe('every list paged, every record in its form', () => {
     const page = await formed(`/v1/${resource}?${P}&perPage=100`, paged(form));
     expect(page.items.length).toBeGreaterThan(10);
     expect(page).toMatchObject({ page: 1, per_page: 100 });
-    const merged = ['entities', 'relations', 'artists', 'writers'].includes(resource) ? '&includeMerged=true' : '&includeProducts=true';
+    const merged = ['entities', 'relations', 'artists', 'writers'].includes(resource)
+      ? '&includeMerged=true'
+      : '&includeProducts=true';
     const full = await formed(`/v1/${resource}?${P}&perPage=100${merged}`, paged(form));
     expect(full.items.map((r: { id: number }) => r.id)).toEqual(page.items.map((r: { id: number }) => r.id));
   });
 
   it('gets one of each by its numeric id; an id of another kind is a 404', async () => {
     const firsts: Record<string, number> = {};
-    for (const [resource, form] of Object.entries({ entities: FORMS.entity, relations: FORMS.relation, artists: FORMS.artist, writers: FORMS.writer, recordings: FORMS.recording, compositions: FORMS.composition, contracts: FORMS.contract, statements: FORMS.statement })) {
+    for (const [resource, form] of Object.entries({
+      entities: FORMS.entity,
+      relations: FORMS.relation,
+      artists: FORMS.artist,
+      writers: FORMS.writer,
+      recordings: FORMS.recording,
+      compositions: FORMS.composition,
+      contracts: FORMS.contract,
+      statements: FORMS.statement,
+    })) {
       const page = await formed(`/v1/${resource}?${P}&perPage=1`, paged(form));
       firsts[resource] = page.items[0].id;
       expect(await formed(`/v1/${resource}/${firsts[resource]}?${P}`, form)).toEqual(page.items[0]);
@@ -252,7 +363,8 @@ describe('every list paged, every record in its form', () => {
   });
 
   it('the example answers and the emulator give records the same keys', async () => {
-    const first = async (resource: string, query = '') => (await answer(emulator, `/v1/${resource}?${P}&perPage=1${query}`)).data.items[0];
+    const first = async (resource: string, query = '') =>
+      (await answer(emulator, `/v1/${resource}?${P}&perPage=1${query}`)).data.items[0];
     expect(keysOf(await first('contracts'))).toEqual(keysOf(example('contracts.list').items[0]));
     expect(keysOf(await first('recordings'))).toEqual(keysOf(example('recordings.list').items[0]));
     expect(keysOf(await first('relations'))).toEqual(keysOf(example('relations.list').items[0]));
@@ -281,16 +393,23 @@ describe('contracts', () => {
   it('citations only with citations=true, six keys each', async () => {
     const plain = await formed(`/v1/contracts?${P}&perPage=5&includes=royalties,dates`, paged(FORMS.contract));
     expect(JSON.stringify(plain)).not.toContain('citations');
-    const cited = await formed(`/v1/contracts?${P}&perPage=5&includes=royalties,dates&citations=true`, paged(FORMS.contract));
+    const cited = await formed(
+      `/v1/contracts?${P}&perPage=5&includes=royalties,dates&citations=true`,
+      paged(FORMS.contract),
+    );
     for (const contract of cited.items) {
       for (const include of ['royalties', 'dates']) {
-        for (const row of contract.extractions[include]) expect(extractionRow(include, true)(row, include)).toBeUndefined();
+        for (const row of contract.extractions[include])
+          expect(extractionRow(include, true)(row, include)).toBeUndefined();
       }
     }
   });
 
   it('score and custom_extractions on request, in the example get key set', async () => {
-    const contract = await formed(`/v1/contracts/20001?${P}&includes=royalties&score=true&extractorIds=12,13`, FORMS.contract);
+    const contract = await formed(
+      `/v1/contracts/20001?${P}&includes=royalties&score=true&extractorIds=12,13`,
+      FORMS.contract,
+    );
     expect(keysOf(contract)).toEqual(keysOf(example('contracts.get.all-includes.score')));
     expect(contract.custom_extractions.map((c: { extractor_id: number }) => c.extractor_id)).toEqual([12, 13]);
   });
@@ -327,15 +446,22 @@ describe('statements', () => {
     expect(lines).toHaveLength(rows + 1);
     expect(lines[0]).toBe('line,territory,isrc,title,units,currency,licensee_revenue,licensor_revenue');
     // The totals are the lines' sums.
-    const sum = (column: number) => Math.round(lines.slice(1).reduce((total, line) => total + Number(line.split(',').at(column - 8)), 0) * 100) / 100;
+    const sum = (column: number) =>
+      Math.round(lines.slice(1).reduce((total, line) => total + Number(line.split(',').at(column - 8)), 0) * 100) / 100;
     expect(sum(6)).toBe(statement.financials.licensee_revenue);
     expect(sum(7)).toBe(statement.financials.licensor_revenue);
     // What the record says of its lines is what the export holds.
     const territories = new Set(lines.slice(1).map((line) => line.split(',')[1])).size;
-    expect(statement.statement_desc).toContain(`${rows.toLocaleString('en-US')} lines across ${territories} territories`);
+    expect(statement.statement_desc).toContain(
+      `${rows.toLocaleString('en-US')} lines across ${territories} territories`,
+    );
     expect(statement.statement_summary.summary[0]).toMatch(new RegExp(` across ${territories} territories$`));
     expect(statement).toMatchObject({ has_summary: true, has_summary_lines: true, has_revenues: true });
-    expect(emulator.storage.requests.at(-1)).toMatchObject({ path: new URL(url).pathname, authorization: false, status: 200 });
+    expect(emulator.storage.requests.at(-1)).toMatchObject({
+      path: new URL(url).pathname,
+      authorization: false,
+      status: 200,
+    });
     // The signature holds for this statement only.
     expect((await fetch(url.replace('/40001.csv', '/40002.csv'))).status).toBe(403);
   });
@@ -360,9 +486,31 @@ describe('statements', () => {
 describe('search, processes, uploads, knowledge, tags, headers', () => {
   it('search: grouped by type, contracts by file name; an empty q is a 400', async () => {
     const search = record({
-      recordings: list(record({ id: int, name: str, duration_ms: orNull(int), artists: orNull(list(artistRef)), matched_keywords: any, is_metadata_match: bool, rank: num })),
-      compositions: list(record({ id: int, name: str, writers: any, artists: any, matched_keywords: any, is_metadata_match: bool, rank: num })),
-      contracts: list(record({ id: int, matched_file_name: str, matched_keywords: any, is_content_match: bool, rank: num })),
+      recordings: list(
+        record({
+          id: int,
+          name: str,
+          duration_ms: orNull(int),
+          artists: orNull(list(artistRef)),
+          matched_keywords: any,
+          is_metadata_match: bool,
+          rank: num,
+        }),
+      ),
+      compositions: list(
+        record({
+          id: int,
+          name: str,
+          writers: any,
+          artists: any,
+          matched_keywords: any,
+          is_metadata_match: bool,
+          rank: num,
+        }),
+      ),
+      contracts: list(
+        record({ id: int, matched_file_name: str, matched_keywords: any, is_content_match: bool, rank: num }),
+      ),
       entities: list(record({ id: int, name: str })),
       artists: list(record({ id: int, name: str })),
       writers: list(record({ id: int, name: str })),
@@ -397,7 +545,9 @@ describe('search, processes, uploads, knowledge, tags, headers', () => {
     );
 
   it('uploads: uploaded with no context or folder, queued with one, counts as numbers; extract-language taken; processes in the form', async () => {
-    const plain = await upload('contracts', 'plain.pdf', PDF, 'application/pdf', { extractions: ['extract-royalties', 'extract-language'] });
+    const plain = await upload('contracts', 'plain.pdf', PDF, 'application/pdf', {
+      extractions: ['extract-royalties', 'extract-language'],
+    });
     expect(plain).toMatchObject({ status: 'uploaded', context_applied: false });
     const queued = await upload('statements', 'q.csv', Buffer.from('a,b\n1,2\n'), 'text/csv', { folderName: 'inbox' });
     expect(queued).toMatchObject({ status: 'queued', enqueued: 1 });
@@ -406,7 +556,10 @@ describe('search, processes, uploads, knowledge, tags, headers', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const done = await formed(`/v1/contracts/${plain.staging_id}/processes?${P}`, processes('contract'));
     expect(done).toMatchObject({ extraction_done: true, staging_terminal: true });
-    expect(done.extraction_processes.extractions.map((e: { name: string }) => e.name)).toEqual(['extract-royalties', 'extract-language']);
+    expect(done.extraction_processes.extractions.map((e: { name: string }) => e.name)).toEqual([
+      'extract-royalties',
+      'extract-language',
+    ]);
     const contract = await formed(`/v1/contracts/${done.contract_id}?${P}&includes=languages`, FORMS.contract);
     expect(contract.extractions.languages).toEqual([expect.objectContaining({ language: 'en' })]);
     await formed(`/v1/statements/${queued.staging_id}/processes?${P}`, processes('statement'));
@@ -415,12 +568,30 @@ describe('search, processes, uploads, knowledge, tags, headers', () => {
   it('retry of a paused staging: the counts as numbers', async () => {
     const paused = await testEmulator({ flavor: 'deployed', pauseUploads: true });
     try {
-      const minted = await answer(paused, `/v1/statements/uploads?${P}`, { method: 'POST', body: { fileName: 'p.csv', fileType: 'text/csv', fileSize: 4 } });
-      await fetch(minted.data.upload_url, { method: 'PUT', body: 'a,b\n', headers: { 'content-type': 'text/csv', 'x-upsert': 'true' } });
-      const complete = await answer(paused, `/v1/statements/uploads/complete?${P}`, { method: 'POST', body: { stagingId: minted.data.staging_id } });
+      const minted = await answer(paused, `/v1/statements/uploads?${P}`, {
+        method: 'POST',
+        body: { fileName: 'p.csv', fileType: 'text/csv', fileSize: 4 },
+      });
+      await fetch(minted.data.upload_url, {
+        method: 'PUT',
+        body: 'a,b\n',
+        headers: { 'content-type': 'text/csv', 'x-upsert': 'true' },
+      });
+      const complete = await answer(paused, `/v1/statements/uploads/complete?${P}`, {
+        method: 'POST',
+        body: { stagingId: minted.data.staging_id },
+      });
       expect(complete.data).toMatchObject({ status: 'paused', paused: 1 });
-      const retry = await answer(paused, `/v1/statements/staging/${minted.data.staging_id}/retry?${P}`, { method: 'POST', body: {} });
-      expect(record({ staging_id: int, status: oneOf('queued', 'paused') }, { enqueued: int, current_count: orNull(int), limit: orNull(int) })(retry.data, 'retry')).toBeUndefined();
+      const retry = await answer(paused, `/v1/statements/staging/${minted.data.staging_id}/retry?${P}`, {
+        method: 'POST',
+        body: {},
+      });
+      expect(
+        record(
+          { staging_id: int, status: oneOf('queued', 'paused') },
+          { enqueued: int, current_count: orNull(int), limit: orNull(int) },
+        )(retry.data, 'retry'),
+      ).toBeUndefined();
       expect(retry.data.enqueued).toBe(0);
     } finally {
       await paused.close();
@@ -447,7 +618,10 @@ describe('search, processes, uploads, knowledge, tags, headers', () => {
   it('tag writes name the contract by its number, as every other answer does', async () => {
     const put = await answer(emulator, `/v1/contracts/20001?${P}`, { method: 'PUT', body: { tags: ['urgent'] } });
     expect(put.data).toEqual({ id: 20001, tags: ['urgent'] });
-    const tagged = await answer(emulator, `/v1/tags?${P}`, { method: 'PUT', body: { scope: 'contracts', resourceId: 20001, tags: ['urgent'] } });
+    const tagged = await answer(emulator, `/v1/tags?${P}`, {
+      method: 'PUT',
+      body: { scope: 'contracts', resourceId: 20001, tags: ['urgent'] },
+    });
     expect(tagged.data).toMatchObject({ resource_id: 20001, scope: 'contracts' });
   });
 
@@ -464,18 +638,31 @@ describe('search, processes, uploads, knowledge, tags, headers', () => {
 describe('the same records in both forms', () => {
   const seed = sharedEmulator({ flavor: 'seed' });
 
-  it.each(['entities', 'relations', 'artists', 'writers', 'recordings', 'compositions', 'contracts', 'statements'])('%s: same names, same order', async (resource) => {
-    const names = async (em: Emulator) => {
-      const { data } = await answer(em, `/v1/${resource}?${P}&perPage=100`);
-      const items = (Array.isArray(data) ? data : data.items) as Record<string, unknown>[];
-      return items.map((r) => (resource === 'contracts' ? r.file_name ?? r.name : resource === 'statements' ? r.file_name : r.name));
-    };
-    const seeded = await names(seed);
-    // The shared emulator may hold an upload of the tests above, after the seeded records.
-    const deployed = (await names(emulator)).slice(0, seeded.length);
-    if (resource === 'contracts') expect(deployed).toEqual(seeded.map((name) => `${String(name).replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '')}.pdf`));
-    else expect(deployed).toEqual(seeded);
-  });
+  it.each(['entities', 'relations', 'artists', 'writers', 'recordings', 'compositions', 'contracts', 'statements'])(
+    '%s: same names, same order',
+    async (resource) => {
+      const names = async (em: Emulator) => {
+        const { data } = await answer(em, `/v1/${resource}?${P}&perPage=100`);
+        const items = (Array.isArray(data) ? data : data.items) as Record<string, unknown>[];
+        return items.map((r) =>
+          resource === 'contracts' ? (r.file_name ?? r.name) : resource === 'statements' ? r.file_name : r.name,
+        );
+      };
+      const seeded = await names(seed);
+      // The shared emulator may hold an upload of the tests above, after the seeded records.
+      const deployed = (await names(emulator)).slice(0, seeded.length);
+      if (resource === 'contracts')
+        expect(deployed).toEqual(
+          seeded.map(
+            (name) =>
+              `${String(name)
+                .replace(/[^\p{L}\p{N}]+/gu, '_')
+                .replace(/^_+|_+$/g, '')}.pdf`,
+          ),
+        );
+      else expect(deployed).toEqual(seeded);
+    },
+  );
 
   it('the seed flavor still answers in SPEC.md forms: string ids, plain arrays, names on contracts', async () => {
     const artists = (await answer(seed, `/v1/artists?${P}`)).data;
@@ -486,7 +673,12 @@ describe('the same records in both forms', () => {
     const recording = (await answer(seed, `/v1/recordings/rec_00001?${P}`)).data;
     expect(recording.artists.every((a: unknown) => typeof a === 'string')).toBe(true);
     const search = (await answer(seed, `/v1/projects/${DEMO_PROJECT_ID}/search?q=golden`)).data;
-    expect(search[0]).toEqual({ type: expect.any(String), id: expect.any(String), name: expect.any(String), score: expect.any(Number) });
+    expect(search[0]).toEqual({
+      type: expect.any(String),
+      id: expect.any(String),
+      name: expect.any(String),
+      score: expect.any(Number),
+    });
   });
 });
 

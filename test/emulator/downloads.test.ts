@@ -3,7 +3,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ContractUpload, DownloadLink, ErrorBody, StatementProcesses, StatementUpload, envelope } from '../helpers/spec-forms.js';
+import {
+  ContractUpload,
+  DownloadLink,
+  ErrorBody,
+  StatementProcesses,
+  StatementUpload,
+  envelope,
+} from '../helpers/spec-forms.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { generatedPdf } from '../../src/emulator/generated-files.js';
 import { call, sharedEmulator, testEmulator } from '../helpers/emulator.js';

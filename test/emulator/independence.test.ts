@@ -49,7 +49,12 @@ describe('the emulator tests and the client schemas', () => {
       "import { ok } from '../helpers/spec-forms.js';",
       "import { seed } from '../../src/emulator/seed.js';",
     ].join('\n');
-    expect(clientSchemaImports(file, source)).toEqual(['src/lib/schemas', 'src/lib/schemas', 'src/lib/schemas', 'src/lib/api/catalog']);
+    expect(clientSchemaImports(file, source)).toEqual([
+      'src/lib/schemas',
+      'src/lib/schemas',
+      'src/lib/schemas',
+      'src/lib/api/catalog',
+    ]);
   });
 
   it('no test of the emulator imports src/lib/schemas.ts or src/lib/api/*', () => {
@@ -82,7 +87,14 @@ describe("spec-forms hold SPEC.md's forms strictly", () => {
   });
 
   it('fields omitted when null are optional, never null (SPEC 2, Entity)', () => {
-    const entity = { id: 'ent_1', internal_uuid: uuid, name: 'Lumen', project_id: uuid, created_at: at, updated_at: at };
+    const entity = {
+      id: 'ent_1',
+      internal_uuid: uuid,
+      name: 'Lumen',
+      project_id: uuid,
+      created_at: at,
+      updated_at: at,
+    };
     expect(ok(Entity, entity)).toBe(true);
     expect(ok(Entity, { ...entity, email: 'a@b.example' })).toBe(true);
     expect(ok(Entity, { ...entity, email: null })).toBe(false);
@@ -98,7 +110,13 @@ describe("spec-forms hold SPEC.md's forms strictly", () => {
   });
 
   it('the single-item fields of a statement are not in the list shape (SPEC 2, Statement)', () => {
-    const statement = { id: 7, file_name: 'q3.pdf', file_type: 'application/pdf', created_at: at, statement_desc: 'Q3' };
+    const statement = {
+      id: 7,
+      file_name: 'q3.pdf',
+      file_type: 'application/pdf',
+      created_at: at,
+      statement_desc: 'Q3',
+    };
     expect(ok(StatementDetail, statement)).toBe(true);
     expect(ok(Statement, statement)).toBe(false);
     expect(ok(StatementDetail, { ...statement, currency_royalty: 'euro' })).toBe(false);
@@ -115,11 +133,19 @@ describe("spec-forms hold SPEC.md's forms strictly", () => {
 
   it('search is the array form, not the drifted one (SPEC 2, Search result)', () => {
     expect(ok(SearchResult, { type: 'artist', id: 'art_1', name: 'Nova', score: 1 })).toBe(true);
-    expect(ok(SearchResult, { id: 'art_1', name: 'Nova', matched_keywords: ['nova'], is_metadata_match: true, rank: 1 })).toBe(false);
+    expect(
+      ok(SearchResult, { id: 'art_1', name: 'Nova', matched_keywords: ['nova'], is_metadata_match: true, rank: 1 }),
+    ).toBe(false);
   });
 
   it('an upload record has the stages of SPEC 3 only (SPEC 4.8)', () => {
-    const upload = { staging_id: 1, staging_stage: 'queued', staging_done: false, extractions_done: false, created_at: at };
+    const upload = {
+      staging_id: 1,
+      staging_stage: 'queued',
+      staging_done: false,
+      extractions_done: false,
+      created_at: at,
+    };
     expect(ok(ContractUpload, upload)).toBe(true);
     expect(ok(ContractUpload, { ...upload, staging_stage: 'uploaded' })).toBe(false);
   });

@@ -1,7 +1,17 @@
 // `--data`: a snapshot plus an append-only journal. A change costs what it writes, is durable
 // before it is answered, a failed write answers 500 and keeps nothing, and the journal is folded
 // into the snapshot now and then and at a clean stop.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +51,9 @@ describe('the journal of --data', () => {
       const ids = [];
       for (let i = 0; i < 5; i++) ids.push(await stagingId(await upload(emulator, `s${i}.pdf`)));
       const journal = readFileSync(`${dataFile}.journal`, 'utf8').trim().split('\n');
-      const uploads = journal.map((line) => JSON.parse(line) as { upload?: { staging_id: number } }).flatMap((c) => (c.upload ? [c.upload.staging_id] : []));
+      const uploads = journal
+        .map((line) => JSON.parse(line) as { upload?: { staging_id: number } })
+        .flatMap((c) => (c.upload ? [c.upload.staging_id] : []));
       // Each upload, and again as processing advanced it (the default step is a second).
       expect([...new Set(uploads)]).toEqual(ids);
       expect(statSync(`${dataFile}.journal`).size).toBeLessThan(10 * 2048);
@@ -113,7 +125,9 @@ describe('the journal of --data', () => {
       mkdirSync(`${dataFile}.journal`);
       const failed = await upload(emulator, 'lost.pdf');
       expect(failed.status).toBe(500);
-      expect(ErrorBody.parse(await failed.json()).error.message).toBe('could not save the upload; nothing was kept, retry later');
+      expect(ErrorBody.parse(await failed.json()).error.message).toBe(
+        'could not save the upload; nothing was kept, retry later',
+      );
       expect(emulator.state.uploads.map((u) => u.file_name)).toEqual(['first.pdf']);
       const connect = await call(emulator, `/v1/projects/${DEMO_PROJECT_ID}/sandbox/connect`, { method: 'POST' });
       expect(connect.status).toBe(500);

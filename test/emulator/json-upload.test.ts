@@ -7,7 +7,10 @@ import { JsonUploadScanner } from '../../src/emulator/json-upload.js';
 function scan(body: string, pieceSize: number): { fields: Record<string, unknown>; file: Buffer; fileSeen: boolean } {
   const fields: Record<string, unknown> = {};
   const chunks: Buffer[] = [];
-  const scanner = new JsonUploadScanner({ field: (name, value) => (fields[name] = value), fileBytes: (bytes) => chunks.push(bytes) });
+  const scanner = new JsonUploadScanner({
+    field: (name, value) => (fields[name] = value),
+    fileBytes: (bytes) => chunks.push(bytes),
+  });
   const bytes = Buffer.from(body);
   for (let i = 0; i < bytes.length; i += pieceSize) scanner.push(bytes.subarray(i, i + pieceSize));
   scanner.end();
@@ -63,6 +66,8 @@ describe('JsonUploadScanner', () => {
     expect(errorOf('{"file": "JVBER"}')).toEqual({ file: ['file must be base64-encoded'] });
     expect(errorOf('{"file": "\\u0041AAA"}')).toEqual({ file: ['file must be base64-encoded'] });
     expect(errorOf('{"file": "QUFB", "file": "QUFB"}')).toEqual({ file: ['send one file'] });
-    expect(errorOf(`{"fileName": "${'x'.repeat(70_000)}"}`)).toEqual({ message: "the member 'fileName' of the request body is too long" });
+    expect(errorOf(`{"fileName": "${'x'.repeat(70_000)}"}`)).toEqual({
+      message: "the member 'fileName' of the request body is too long",
+    });
   });
 });

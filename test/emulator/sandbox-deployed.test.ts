@@ -13,8 +13,13 @@ const data = (): ProjectData => sandbox.emulator().state.data[DEMO_PROJECT_ID] a
 const lines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
 
 /** What the files endpoint answers for a path of the workspace. */
-async function entry(path: string): Promise<{ type: 'directory'; entries: string[] } | { type: 'file'; content: string }> {
-  const response = await call(sandbox.emulator(), `/v1/projects/${DEMO_PROJECT_ID}/sandbox/files?path=${encodeURIComponent(path)}`);
+async function entry(
+  path: string,
+): Promise<{ type: 'directory'; entries: string[] } | { type: 'file'; content: string }> {
+  const response = await call(
+    sandbox.emulator(),
+    `/v1/projects/${DEMO_PROJECT_ID}/sandbox/files?path=${encodeURIComponent(path)}`,
+  );
   expect(response.status, path).toBe(200);
   return ((await response.json()) as { data: never }).data;
 }
@@ -69,7 +74,8 @@ describe('the deployed sandbox names records by the ids the API answers to', () 
     expect((await apiRecord('entities', stored?.id as string)).status).toBe(404);
     // The contracts it is party to, by the number GET /v1/contracts/{id} finds.
     expect(entity.contracts.length).toBeGreaterThan(0);
-    for (const contract of entity.contracts) expect((await apiRecord('contracts', contract.contract_id)).status).toBe(200);
+    for (const contract of entity.contracts)
+      expect((await apiRecord('contracts', contract.contract_id)).status).toBe(200);
   });
 
   it("a contract's uploaded.yaml: its id and every party's entity_id are found by the API", async () => {
@@ -123,7 +129,11 @@ describe('the deployed sandbox names records by the ids the API answers to', () 
     const commands = lines(block);
     expect(commands.length).toBeGreaterThan(4);
     for (const result of await sandbox.run(commands)) {
-      expect({ command: result.command, exitCode: result.exitCode, stderr: result.stderr }).toEqual({ command: result.command, exitCode: 0, stderr: '' });
+      expect({ command: result.command, exitCode: result.exitCode, stderr: result.stderr }).toEqual({
+        command: result.command,
+        exitCode: 0,
+        stderr: '',
+      });
       expect(result.stdout, result.command).not.toBe('');
     }
   });

@@ -22,7 +22,11 @@ const roots = <T extends { merged_into?: string }>(records: T[]) => records.filt
 const lines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
 
 /** Root records whose file mentions `word` (in a name of their own or of a duplicate merged into them). */
-function mentioning(records: { id: string; name: string; merged_into?: string }[], word: RegExp, file: (id: string) => string): string[] {
+function mentioning(
+  records: { id: string; name: string; merged_into?: string }[],
+  word: RegExp,
+  file: (id: string) => string,
+): string[] {
   return roots(records)
     .filter((root) => records.some((r) => (r.id === root.id || r.merged_into === root.id) && word.test(r.name)))
     .map((root) => file(root.id))
@@ -53,26 +57,42 @@ const ANSWERS: Record<string, (stdout: string) => void | Promise<void>> = {
     });
   },
   'ls contracts | head': (stdout) => {
-    expect(lines(stdout)).toEqual(data().contracts.map((c) => `contract_${c.id}`).sort(byText).slice(0, 10));
+    expect(lines(stdout)).toEqual(
+      data()
+        .contracts.map((c) => `contract_${c.id}`)
+        .sort(byText)
+        .slice(0, 10),
+    );
   },
   "grep -h 'type:' contracts/*/extracted/royalties.yaml | sort | uniq -c | sort -rn": (stdout) => {
     const expected = new Map<string, number>();
-    for (const contract of data().contracts) for (const row of contract.includes.royalties ?? []) expected.set(String(row.type), (expected.get(String(row.type)) ?? 0) + 1);
+    for (const contract of data().contracts)
+      for (const row of contract.includes.royalties ?? [])
+        expected.set(String(row.type), (expected.get(String(row.type)) ?? 0) + 1);
     const counted = lines(stdout).map((line) => /^\s*(\d+)\s+type: (.*)$/.exec(line)?.slice(1) ?? [line]);
     expect(new Map(counted.map(([n, type]) => [type as string, Number(n)]))).toEqual(expected);
     expect(counted.map(([n]) => Number(n))).toEqual([...expected.values()].sort((a, b) => b - a));
   },
   "grep -l 'role: assignee' entities/*/metadata.yaml | wc -l": (stdout) => {
-    const assignees = new Set(data().contracts.flatMap((c) => c.parties.filter((p) => p.role === 'assignee').map((p) => p.entity_id)));
+    const assignees = new Set(
+      data().contracts.flatMap((c) => c.parties.filter((p) => p.role === 'assignee').map((p) => p.entity_id)),
+    );
     expect(stdout.trim()).toBe(String(roots(data().entities).filter((e) => assignees.has(e.id)).length));
   },
   "yq -N '.name' artists/*.yaml | sort | head": (stdout) => {
-    expect(lines(stdout)).toEqual(roots(data().artists).map((a) => a.name).sort(byText).slice(0, 10));
+    expect(lines(stdout)).toEqual(
+      roots(data().artists)
+        .map((a) => a.name)
+        .sort(byText)
+        .slice(0, 10),
+    );
   },
   "yq ea '[.] | length' artists/*.yaml": (stdout) => {
     expect(stdout).toBe(`${roots(data().artists).length}\n`);
   },
-  "yq -o json '.' contracts/contract_*/uploaded.yaml | jq -s 'map({id, name, parties: (.parties | length)})'": (stdout) => {
+  "yq -o json '.' contracts/contract_*/uploaded.yaml | jq -s 'map({id, name, parties: (.parties | length)})'": (
+    stdout,
+  ) => {
     const contracts = [...data().contracts].sort((a, b) => byText(`contract_${a.id}`, `contract_${b.id}`));
     expect(JSON.parse(stdout)).toEqual(contracts.map((c) => ({ id: c.id, name: c.name, parties: c.parties.length })));
   },
@@ -85,7 +105,9 @@ const ANSWERS: Record<string, (stdout: string) => void | Promise<void>> = {
     expect(lines(stdout)).toEqual(mentioning(data().artists, /nova/i, (id) => `artists/artist_${id}.yaml`).slice(0, 5));
   },
   'grep -ril nova artists': (stdout) => {
-    expect(lines(stdout).sort(byText)).toEqual(mentioning(data().artists, /nova/i, (id) => `artists/artist_${id}.yaml`));
+    expect(lines(stdout).sort(byText)).toEqual(
+      mentioning(data().artists, /nova/i, (id) => `artists/artist_${id}.yaml`),
+    );
   },
   'grep -ril nova writers': (stdout) => {
     const found = mentioning(data().writers, /nova/i, (id) => `writers/writer_${id}.yaml`);
@@ -93,10 +115,15 @@ const ANSWERS: Record<string, (stdout: string) => void | Promise<void>> = {
     expect(found.length).toBeGreaterThan(0);
   },
   'wc -l contracts/*/uploaded.yaml': async (stdout) => {
-    const files = data().contracts.map((c) => `contracts/contract_${c.id}/uploaded.yaml`).sort(byText);
+    const files = data()
+      .contracts.map((c) => `contracts/contract_${c.id}/uploaded.yaml`)
+      .sort(byText);
     const counts = await Promise.all(files.map(async (file) => lines(await workspaceText(file)).length));
     const total = counts.reduce((sum, n) => sum + n, 0);
-    expect(lines(stdout).map((line) => line.trim().split(/\s+/))).toEqual([...files.map((file, i) => [String(counts[i]), file]), [String(total), 'total']]);
+    expect(lines(stdout).map((line) => line.trim().split(/\s+/))).toEqual([
+      ...files.map((file, i) => [String(counts[i]), file]),
+      [String(total), 'total'],
+    ]);
   },
 };
 
@@ -109,7 +136,8 @@ function codeLines(markdown: string): string[] {
 function shellWords(line: string): string[] {
   const words: string[] = [];
   const word = /'([^']*)'|"((?:\\.|[^"\\])*)"|(\S+)/g;
-  for (const match of line.matchAll(word)) words.push(match[1] ?? (match[2] as string | undefined)?.replace(/\\(.)/g, '$1') ?? (match[3] as string));
+  for (const match of line.matchAll(word))
+    words.push(match[1] ?? (match[2] as string | undefined)?.replace(/\\(.)/g, '$1') ?? (match[3] as string));
   return words;
 }
 
@@ -129,10 +157,15 @@ describe('documented sandbox commands give the right answers', () => {
     const block = /```bash\n([\s\S]*?)```/.exec(guide)?.[1] ?? '';
     const commands = lines(block);
     expect(commands.length).toBeGreaterThan(4);
-    for (const command of commands) expect(Object.keys(ANSWERS), `add an answer check for: ${command}`).toContain(command);
+    for (const command of commands)
+      expect(Object.keys(ANSWERS), `add an answer check for: ${command}`).toContain(command);
     const results = await run(commands);
     for (const result of results) {
-      expect({ command: result.command, exitCode: result.exitCode, stderr: result.stderr }).toEqual({ command: result.command, exitCode: 0, stderr: '' });
+      expect({ command: result.command, exitCode: result.exitCode, stderr: result.stderr }).toEqual({
+        command: result.command,
+        exitCode: 0,
+        stderr: '',
+      });
       await (ANSWERS[result.command] as (stdout: string) => void | Promise<void>)(result.stdout);
     }
   });
@@ -144,14 +177,18 @@ describe('documented sandbox commands give the right answers', () => {
       // `exec -` reads its commands from stdin, which the example does not show.
       if (args.includes('-')) continue;
       const commands = args.slice(2).filter((arg) => !arg.startsWith('--'));
-      for (const command of commands) expect(Object.keys(ANSWERS), `${file}: add an answer check for: ${command}`).toContain(command);
+      for (const command of commands)
+        expect(Object.keys(ANSWERS), `${file}: add an answer check for: ${command}`).toContain(command);
       const pds = await runCli(sandbox.emulator(), args);
       expect({ line, code: pds.code, stderr: pds.stderr }).toEqual({ line, code: 0, stderr: '' });
-      const stdouts = args.includes('--json') ? (JSON.parse(pds.stdout) as ExecResult[]).map((r) => r.stdout) : undefined;
+      const stdouts = args.includes('--json')
+        ? (JSON.parse(pds.stdout) as ExecResult[]).map((r) => r.stdout)
+        : undefined;
       const results = await run(commands);
       // Piped, pds writes each command's stdout in order, as the sandbox gave it.
       if (!stdouts) expect(pds.stdout).toBe(results.map((r) => r.stdout).join(''));
-      for (const [i, result] of results.entries()) await (ANSWERS[result.command] as (stdout: string) => void | Promise<void>)(stdouts?.[i] ?? result.stdout);
+      for (const [i, result] of results.entries())
+        await (ANSWERS[result.command] as (stdout: string) => void | Promise<void>)(stdouts?.[i] ?? result.stdout);
     }
   });
 });

@@ -3,13 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { SandboxRunner } from '../../src/emulator/sandbox/runner.js';
 import type { Workspace } from '../../src/emulator/sandbox/workspace.js';
 
-const workspace = (): Workspace => ({ files: new Map([['/a.txt', { text: 'a\n' }]]), dirs: new Map([['/', new Set(['a.txt'])]]) });
+const workspace = (): Workspace => ({
+  files: new Map([['/a.txt', { text: 'a\n' }]]),
+  dirs: new Map([['/', new Set(['a.txt'])]]),
+});
 
 describe('SandboxRunner.close', () => {
   it('refuses a request whose workspace was still being read, starting no thread', async () => {
     const runner = new SandboxRunner();
     let give: (value: Workspace) => void = () => undefined;
-    const running = runner.run(new Promise<Workspace>((resolve) => (give = resolve)), ['sleep 30'], { timeoutMs: 30_000 });
+    const running = runner.run(new Promise<Workspace>((resolve) => (give = resolve)), ['sleep 30'], {
+      timeoutMs: 30_000,
+    });
     await runner.close();
     give(workspace());
     const started = Date.now();
@@ -22,6 +27,8 @@ describe('SandboxRunner.close', () => {
   it('refuses new requests', async () => {
     const runner = new SandboxRunner();
     await runner.close();
-    await expect(runner.run(workspace(), ['echo hi'], { timeoutMs: 1000 })).rejects.toThrow('the sandbox runner is closed');
+    await expect(runner.run(workspace(), ['echo hi'], { timeoutMs: 1000 })).rejects.toThrow(
+      'the sandbox runner is closed',
+    );
   });
 });

@@ -20,7 +20,9 @@ async function runOne(command: string) {
 const project = () => sandbox.emulator().state.data[DEMO_PROJECT_ID] as NonNullable<Emulator['state']['data'][string]>;
 /** The artists that have a file: those not merged into another, in file-name order. */
 const rootArtists = (): [PersonRecord, PersonRecord, PersonRecord, ...PersonRecord[]] => {
-  const roots = project().artists.filter((a) => a.merged_into === undefined).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const roots = project()
+    .artists.filter((a) => a.merged_into === undefined)
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
   expect(roots.length).toBeGreaterThan(2);
   return roots as [PersonRecord, PersonRecord, PersonRecord, ...PersonRecord[]];
 };
@@ -34,7 +36,11 @@ describe("just-bash's own yq (when a test here fails, the library is fixed: drop
   });
 
   it('still takes the expression after `ea` for a file name', async () => {
-    expect(await library().exec("yq ea '[.] | length' a.yaml b.yaml")).toMatchObject({ stdout: '', stderr: 'yq: [.] | length: No such file or directory\n', exitCode: 2 });
+    expect(await library().exec("yq ea '[.] | length' a.yaml b.yaml")).toMatchObject({
+      stdout: '',
+      stderr: 'yq: [.] | length: No such file or directory\n',
+      exitCode: 2,
+    });
   });
 });
 
@@ -42,7 +48,11 @@ describe("the sandbox's yq, several files", () => {
   it('evaluates the expression on each file, a --- line between their YAML (as mikefarah yq prints it)', async () => {
     const [first, second, third] = rootArtists();
     const files = [first, second, third].map((a) => artistFile(a.id)).join(' ');
-    expect(await runOne(`yq '.name' ${files}`)).toMatchObject({ stdout: `${first.name}\n---\n${second.name}\n---\n${third.name}\n`, stderr: '', exitCode: 0 });
+    expect(await runOne(`yq '.name' ${files}`)).toMatchObject({
+      stdout: `${first.name}\n---\n${second.name}\n---\n${third.name}\n`,
+      stderr: '',
+      exitCode: 0,
+    });
     expect((await runOne(`yq -N '.name' ${files}`)).stdout).toBe(`${first.name}\n${second.name}\n${third.name}\n`);
     expect((await runOne(`yq --no-doc e '.id' ${files}`)).stdout).toBe(`${first.id}\n${second.id}\n${third.id}\n`);
     // JSON has no document separator: one value per file, whatever the flags' spelling.
@@ -77,13 +87,18 @@ describe("the sandbox's yq, several files", () => {
     const [first, second] = rootArtists();
     const files = `${artistFile(first.id)} ${artistFile(second.id)}`;
     expect(await runOne(`yq -N -e '.nope' ${files}`)).toMatchObject({ stdout: 'null\nnull\n', exitCode: 1 });
-    expect(await runOne(`yq -Ne '.name | select(. == "${rootArtists()[1].name}")' ${files}`)).toMatchObject({ exitCode: 0 });
+    expect(await runOne(`yq -Ne '.name | select(. == "${rootArtists()[1].name}")' ${files}`)).toMatchObject({
+      exitCode: 0,
+    });
   });
 
   it('one argument naming a file is that file, read with .; one file, stdin and -n run as before', async () => {
     const stats = await runOne('yq stats.yaml');
     expect(stats.stdout).toContain(`  artists: ${rootArtists().length}\n`);
-    expect(await runOne("yq '.counts.contracts' stats.yaml")).toMatchObject({ stdout: `${project().contracts.length}\n`, exitCode: 0 });
+    expect(await runOne("yq '.counts.contracts' stats.yaml")).toMatchObject({
+      stdout: `${project().contracts.length}\n`,
+      exitCode: 0,
+    });
     expect(await runOne("echo '{\"a\": 3}' | yq -p json '.a'")).toMatchObject({ stdout: '3\n', exitCode: 0 });
     expect(await runOne("yq -n '1 + 1'")).toMatchObject({ stdout: '2\n', exitCode: 0 });
   });
@@ -92,9 +107,19 @@ describe("the sandbox's yq, several files", () => {
 describe("the sandbox's yq, eval-all", () => {
   it('counts the documents of every file: ea, eval-all, options before the command, stdin', async () => {
     const count = `${rootArtists().length}\n`;
-    expect(await runOne("yq ea '[.] | length' artists/*.yaml")).toMatchObject({ stdout: count, stderr: '', exitCode: 0 });
+    expect(await runOne("yq ea '[.] | length' artists/*.yaml")).toMatchObject({
+      stdout: count,
+      stderr: '',
+      exitCode: 0,
+    });
     expect((await runOne("yq eval-all '[.] | length' artists/*.yaml")).stdout).toBe(count);
-    expect((await runOne("yq -o json -c ea '[.] | map(.id) | .[0:2]' artists/*.yaml")).stdout).toBe(`${JSON.stringify(rootArtists().slice(0, 2).map((a) => a.id))}\n`);
+    expect((await runOne("yq -o json -c ea '[.] | map(.id) | .[0:2]' artists/*.yaml")).stdout).toBe(
+      `${JSON.stringify(
+        rootArtists()
+          .slice(0, 2)
+          .map((a) => a.id),
+      )}\n`,
+    );
     // Two documents in one stream, and one file: each is a document.
     expect((await runOne("printf 'a: 1\\n---\\na: 2\\n' | yq ea '[.] | length'")).stdout).toBe('2\n');
     expect((await runOne("yq ea '[.] | length' stats.yaml")).stdout).toBe('1\n');
@@ -104,17 +129,27 @@ describe("the sandbox's yq, eval-all", () => {
     const [first, second] = rootArtists();
     const files = `${artistFile(first.id)} ${artistFile(second.id)}`;
     expect((await runOne(`yq ea '.name' ${files}`)).stdout).toBe(`${first.name}\n${second.name}\n`);
-    expect((await runOne(`yq ea 'select(.name == "${second.name}") | .id' artists/*.yaml`)).stdout).toBe(`${second.id}\n`);
+    expect((await runOne(`yq ea 'select(.name == "${second.name}") | .id' artists/*.yaml`)).stdout).toBe(
+      `${second.id}\n`,
+    );
     // Pipes inside if … end, brackets and strings do not split the expression's stages.
     const ifEnd = `yq ea 'if .name == "${first.name}" then .id | ascii_upcase else empty end | [.] | length' artists/*.yaml`;
     expect((await runOne(ifEnd)).stdout).toBe('1\n');
-    expect((await runOne(`yq -o json -c ea '[.name | ascii_downcase] | .[0]' ${files}`)).stdout).toBe(`${JSON.stringify(first.name.toLowerCase())}\n`);
-    expect((await runOne(`yq -r -o json ea '[.] | map(.name) | join("|")' ${files}`)).stdout).toBe(`${first.name}|${second.name}\n`);
+    expect((await runOne(`yq -o json -c ea '[.name | ascii_downcase] | .[0]' ${files}`)).stdout).toBe(
+      `${JSON.stringify(first.name.toLowerCase())}\n`,
+    );
+    expect((await runOne(`yq -r -o json ea '[.] | map(.name) | join("|")' ${files}`)).stdout).toBe(
+      `${first.name}|${second.name}\n`,
+    );
     // An update (|=) is not a pipe.
     expect((await runOne(`yq -N ea '.name |= "x" | .name' ${files}`)).stdout).toBe('x\nx\n');
   });
 
   it('a file that cannot be read fails the whole command with its error', async () => {
-    expect(await runOne("yq ea '[.] | length' stats.yaml nope.yaml")).toMatchObject({ stdout: '', stderr: 'yq: nope.yaml: No such file or directory\n', exitCode: 2 });
+    expect(await runOne("yq ea '[.] | length' stats.yaml nope.yaml")).toMatchObject({
+      stdout: '',
+      stderr: 'yq: nope.yaml: No such file or directory\n',
+      exitCode: 2,
+    });
   });
 });

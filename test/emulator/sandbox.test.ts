@@ -54,10 +54,14 @@ async function run(commands: string[], target = emulator) {
 
 describe('sandbox sessions', () => {
   it('connects, reconnects to the same session, and disconnects', async () => {
-    const first = SandboxSession.parse(await dataOf(await call(emulator, `${base(SECOND_PROJECT_ID)}/connect`, { method: 'POST' })));
+    const first = SandboxSession.parse(
+      await dataOf(await call(emulator, `${base(SECOND_PROJECT_ID)}/connect`, { method: 'POST' })),
+    );
     expect(first.status).toBe('connected');
     expect(first.sandboxId).toMatch(/^sbx_/);
-    const again = SandboxSession.parse(await dataOf(await call(emulator, `${base(SECOND_PROJECT_ID)}/connect`, { method: 'POST' })));
+    const again = SandboxSession.parse(
+      await dataOf(await call(emulator, `${base(SECOND_PROJECT_ID)}/connect`, { method: 'POST' })),
+    );
     expect(again.sandboxId).toBe(first.sandboxId);
     expect((await exec(['pwd'], emulator, SECOND_PROJECT_ID)).status).toBe(200);
 
@@ -86,7 +90,10 @@ describe('sandbox sessions', () => {
     // The project token has its own session: the org token's connect does not count for it.
     const response = await call(emulator, `${base()}/files?path=/`, { token: 'demo-project-token' });
     expect(response.status).toBe(400);
-    const forbidden = await call(emulator, `${base(SECOND_PROJECT_ID)}/connect`, { method: 'POST', token: 'demo-project-token' });
+    const forbidden = await call(emulator, `${base(SECOND_PROJECT_ID)}/connect`, {
+      method: 'POST',
+      token: 'demo-project-token',
+    });
     expect(forbidden.status).toBe(403);
     const foreign = await call(emulator, `${base(OTHER_PROJECT_ID)}/connect`, { method: 'POST' });
     expect(foreign.status).toBe(404);
@@ -113,7 +120,8 @@ describe('sandbox files', () => {
         'writers/',
       ],
     });
-    for (const same of ['', '.', '/..', '../../']) expect(SandboxFile.parse(await dataOf(await files(same)))).toEqual(root);
+    for (const same of ['', '.', '/..', '../../'])
+      expect(SandboxFile.parse(await dataOf(await files(same)))).toEqual(root);
   });
 
   it('reads stats.yaml and AGENTS.md, relative or absolute', async () => {
@@ -180,7 +188,8 @@ describe('sandbox exec', () => {
 
   it('behaves like a complete tree when directories are removed, moved or copied', async () => {
     const data = emulator.state.data[DEMO_PROJECT_ID]!;
-    const roots = (records: { merged_into?: string }[]) => String(records.filter((r) => r.merged_into === undefined).length);
+    const roots = (records: { merged_into?: string }[]) =>
+      String(records.filter((r) => r.merged_into === undefined).length);
     const results = await run([
       'rm -r contracts',
       'ls contracts',
@@ -222,7 +231,11 @@ describe('sandbox exec', () => {
       expect(response.status).toBe(400);
       expect((await errorOf(response)).commands).toEqual([message]);
     }
-    const text = await call(emulator, `${base()}/exec`, { method: 'POST', body: 'ls', headers: { 'content-type': 'text/plain' } });
+    const text = await call(emulator, `${base()}/exec`, {
+      method: 'POST',
+      body: 'ls',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(400);
     expect((await errorOf(text)).message).toBe('Content-Type must be application/json');
   });

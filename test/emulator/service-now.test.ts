@@ -32,13 +32,24 @@ const mintBody = (fileName: string, bytes: Buffer, fileType: string, extra: Reco
 });
 
 /** The three steps; returns the staging id and the complete answer. */
-async function upload(em: Emulator, kind: 'contracts' | 'statements', fileName: string, bytes: Buffer, fileType: string, extra: Record<string, unknown> = {}) {
+async function upload(
+  em: Emulator,
+  kind: 'contracts' | 'statements',
+  fileName: string,
+  bytes: Buffer,
+  fileType: string,
+  extra: Record<string, unknown> = {},
+) {
   const minted = await json(em, `/v1/${kind}/uploads?${P}`, 'POST', mintBody(fileName, bytes, fileType, extra));
   expect(minted.status, JSON.stringify(minted.body)).toBe(200);
   const { staging_id, upload_url, file_path } = minted.body.data;
   expect(new URL(upload_url).origin).toBe(em.storage.origin);
   expect(file_path).toBe(`${DEMO_PROJECT_ID}/${kind}/${staging_id}/${fileName}`);
-  const put = await fetch(upload_url, { method: 'PUT', body: bytes, headers: { 'content-type': fileType, 'x-upsert': 'true' } });
+  const put = await fetch(upload_url, {
+    method: 'PUT',
+    body: bytes,
+    headers: { 'content-type': fileType, 'x-upsert': 'true' },
+  });
   expect(put.status).toBe(200);
   const done = await json(em, `/v1/${kind}/uploads/complete?${P}`, 'POST', { stagingId: staging_id });
   expect(done.status, JSON.stringify(done.body)).toBe(200);
@@ -59,8 +70,17 @@ describe('three-step upload', () => {
       classification: { scenarioFamily: 'dsp.spotify', targetFamily: 'recording_dsp_usage' },
       tags: ['q1', 'spotify'],
     };
-    const { stagingId, complete } = await upload(emulator, 'statements', 'sales.csv', CSV, 'text/csv', { context, folderName: 'inbox' });
-    expect(complete).toEqual({ staging_id: stagingId, status: 'queued', context_applied: true, enqueued: true, paused: false });
+    const { stagingId, complete } = await upload(emulator, 'statements', 'sales.csv', CSV, 'text/csv', {
+      context,
+      folderName: 'inbox',
+    });
+    expect(complete).toEqual({
+      staging_id: stagingId,
+      status: 'queued',
+      context_applied: true,
+      enqueued: true,
+      paused: false,
+    });
     await settle();
     const list = await json(emulator, `/v1/statements?${P}&stagingIds=${stagingId}`, 'GET');
     expect(list.body.data.items).toHaveLength(1);
@@ -88,14 +108,32 @@ describe('three-step upload', () => {
     emulator.storage.requests.length = 0;
     await upload(emulator, 'statements', 'royalties.gz', gzipSync(CSV), 'application/gzip');
     const xlsx = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(100, 1)]);
-    await upload(emulator, 'statements', 'royalties.xlsx', xlsx, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    const { stagingId } = await upload(emulator, 'contracts', 'deal.pdf', PDF, 'application/pdf', { extractions: ['extract-royalties'], context: { tags: ['deal'] } });
-    expect(emulator.storage.requests.map((r) => [r.method, r.authorization])).toEqual([['PUT', false], ['PUT', false], ['PUT', false]]);
+    await upload(
+      emulator,
+      'statements',
+      'royalties.xlsx',
+      xlsx,
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    const { stagingId } = await upload(emulator, 'contracts', 'deal.pdf', PDF, 'application/pdf', {
+      extractions: ['extract-royalties'],
+      context: { tags: ['deal'] },
+    });
+    expect(emulator.storage.requests.map((r) => [r.method, r.authorization])).toEqual([
+      ['PUT', false],
+      ['PUT', false],
+      ['PUT', false],
+    ]);
     await settle();
     await json(emulator, `/v1/contracts/${stagingId}/processes?${P}`, 'GET'); // the clock moves on a request
     const contract = emulator.state.data[DEMO_PROJECT_ID]?.contracts.find((c) => c.staging_id === stagingId);
     const got = await json(emulator, `/v1/contracts/${contract?.id}?${P}&includes=royalties,languages`, 'GET');
-    expect(got.body.data).toMatchObject({ file_name: 'deal.pdf', file_type: 'application/pdf', tags: ['deal'], languages: [] });
+    expect(got.body.data).toMatchObject({
+      file_name: 'deal.pdf',
+      file_type: 'application/pdf',
+      tags: ['deal'],
+      languages: [],
+    });
     expect(got.body.data.royalties).toHaveLength(1);
   });
 
@@ -103,7 +141,10 @@ describe('three-step upload', () => {
     const { stagingId } = await upload(emulator, 'statements', 'fake.gz', CSV, 'application/gzip');
     await settle();
     const processes = await json(emulator, `/v1/statements/${stagingId}/processes?${P}`, 'GET');
-    expect(processes.body.data.staging_processes).toMatchObject({ stage: 'failed', info: { message: 'the file is not gzip-compressed' } });
+    expect(processes.body.data.staging_processes).toMatchObject({
+      stage: 'failed',
+      info: { message: 'the file is not gzip-compressed' },
+    });
   });
 
   it('refuses a bad mint with field details', async () => {
@@ -112,7 +153,12 @@ describe('three-step upload', () => {
       fileType: 'application/x-msdownload',
       fileSize: 60 * 1024 * 1024,
       extractions: ['extract-royalties'],
-      context: { accountingPeriod: { value: '2026-13' }, currencyRoyalty: 'euro', classification: { scenarioFamily: 'dsp.nope', targetFamily: 'x' }, bogus: 1 },
+      context: {
+        accountingPeriod: { value: '2026-13' },
+        currencyRoyalty: 'euro',
+        classification: { scenarioFamily: 'dsp.nope', targetFamily: 'x' },
+        bogus: 1,
+      },
     });
     expect(bad.status).toBe(400);
     const error = ErrorBody.parse(bad.body).error;
@@ -126,20 +172,35 @@ describe('three-step upload', () => {
       'fileName',
       'fileSize',
     ]);
-    const contract = await json(emulator, `/v1/contracts/uploads?${P}`, 'POST', { fileName: 'a.csv', fileType: 'text/csv', fileSize: 3, context: { payee: 'x' } });
+    const contract = await json(emulator, `/v1/contracts/uploads?${P}`, 'POST', {
+      fileName: 'a.csv',
+      fileType: 'text/csv',
+      fileSize: 3,
+      context: { payee: 'x' },
+    });
     expect(Object.keys(ErrorBody.parse(contract.body).error).sort()).toEqual(['context.payee', 'fileName']);
-    const mismatch = await json(emulator, `/v1/statements/uploads?${P}`, 'POST', { fileName: 'a.csv', fileType: 'application/pdf', fileSize: 3 });
-    expect(ErrorBody.parse(mismatch.body).error).toEqual({ fileType: ["fileType 'application/pdf' does not match 'a.csv' (expected text/csv)"] });
+    const mismatch = await json(emulator, `/v1/statements/uploads?${P}`, 'POST', {
+      fileName: 'a.csv',
+      fileType: 'application/pdf',
+      fileSize: 3,
+    });
+    expect(ErrorBody.parse(mismatch.body).error).toEqual({
+      fileType: ["fileType 'application/pdf' does not match 'a.csv' (expected text/csv)"],
+    });
     const empty = await json(emulator, `/v1/statements/uploads?${P}`, 'POST', {});
     expect(Object.keys(ErrorBody.parse(empty.body).error).sort()).toEqual(['fileName', 'fileSize', 'fileType']);
   });
 
   it('refuses a complete before the PUT, of an unknown staging, or with a bad id', async () => {
     const minted = await json(emulator, `/v1/statements/uploads?${P}`, 'POST', mintBody('a.csv', CSV, 'text/csv'));
-    const early = await json(emulator, `/v1/statements/uploads/complete?${P}`, 'POST', { stagingId: minted.body.data.staging_id });
+    const early = await json(emulator, `/v1/statements/uploads/complete?${P}`, 'POST', {
+      stagingId: minted.body.data.staging_id,
+    });
     expect(early.status).toBe(400);
     expect(ErrorBody.parse(early.body).error.stagingId).toBeDefined();
-    expect((await json(emulator, `/v1/statements/uploads/complete?${P}`, 'POST', { stagingId: 999_999 })).status).toBe(404);
+    expect((await json(emulator, `/v1/statements/uploads/complete?${P}`, 'POST', { stagingId: 999_999 })).status).toBe(
+      404,
+    );
     const bad = await json(emulator, `/v1/statements/uploads/complete?${P}`, 'POST', { stagingId: 'x' });
     expect(bad.body).toEqual({ error: { stagingId: ['stagingId must be a positive integer'] } });
   });
@@ -204,12 +265,18 @@ describe('--pause-uploads and retry', () => {
 describe('tags and statement edits', () => {
   it('puts and lists tags; PUT /contracts/{id} replaces them; bad input is a field error', async () => {
     const contract = emulator.state.data[DEMO_PROJECT_ID]?.contracts[1];
-    const put = await json(emulator, `/v1/tags?${P}`, 'PUT', { scope: 'contracts', resourceId: contract?.id, tags: ['urgent', 'urgent', 'review'] });
+    const put = await json(emulator, `/v1/tags?${P}`, 'PUT', {
+      scope: 'contracts',
+      resourceId: contract?.id,
+      tags: ['urgent', 'urgent', 'review'],
+    });
     expect(put.status).toBe(200);
     expect(put.body.data.resource_id).toBe(contract?.id);
     expect(put.body.data.tags.map((t: { tag: string }) => t.tag)).toEqual(['urgent', 'review']);
     const list = await json(emulator, `/v1/tags?${P}&scope=contracts&search=urg`, 'GET');
-    expect(list.body.data).toEqual([{ id: put.body.data.tags[0].id, tag: 'urgent', scope: 'contracts', usage_count: 1 }]);
+    expect(list.body.data).toEqual([
+      { id: put.body.data.tags[0].id, tag: 'urgent', scope: 'contracts', usage_count: 1 },
+    ]);
     expect(list.body.pagination).toMatchObject({ page: 1, total_count: 1 });
     const cleared = await json(emulator, `/v1/contracts/${contract?.id}?${P}`, 'PUT', { tags: [] });
     expect(cleared.body.data).toEqual({ id: contract?.id, tags: [] });
@@ -217,12 +284,20 @@ describe('tags and statement edits', () => {
     expect(Object.keys(ErrorBody.parse(bad.body).error).sort()).toEqual(['resourceId', 'scope', 'tags']);
     expect((await json(emulator, `/v1/tags?${P}&scope=nope`, 'GET')).status).toBe(400);
     expect((await json(emulator, `/v1/contracts/nope?${P}`, 'PUT', { tags: [] })).status).toBe(404);
-    expect((await json(emulator, `/v1/contracts/${contract?.id}?${P}`, 'PUT', { name: 'x', tags: [] })).body).toEqual({ error: { name: ['a contract takes only tags'] } });
+    expect((await json(emulator, `/v1/contracts/${contract?.id}?${P}`, 'PUT', { name: 'x', tags: [] })).body).toEqual({
+      error: { name: ['a contract takes only tags'] },
+    });
   });
 
   it('updates a statement and clears a field with null', async () => {
     const statement = emulator.state.data[DEMO_PROJECT_ID]?.statements[0];
-    const put = await json(emulator, `/v1/statements/${statement?.id}?${P}`, 'PUT', { payee: 'New Payee', accountingPeriod: '2026M11', currencyTx: 'GBP', currency: null, tags: ['x'] });
+    const put = await json(emulator, `/v1/statements/${statement?.id}?${P}`, 'PUT', {
+      payee: 'New Payee',
+      accountingPeriod: '2026M11',
+      currencyTx: 'GBP',
+      currency: null,
+      tags: ['x'],
+    });
     expect(put.body.data).toEqual({
       id: statement?.id,
       tags: ['x'],
@@ -233,7 +308,11 @@ describe('tags and statement edits', () => {
       currency_tx: 'GBP',
       currency: null,
     });
-    const bad = await json(emulator, `/v1/statements/${statement?.id}?${P}`, 'PUT', { accountingPeriod: '2026-Q3', currency: 'eur', other: 1 });
+    const bad = await json(emulator, `/v1/statements/${statement?.id}?${P}`, 'PUT', {
+      accountingPeriod: '2026-Q3',
+      currency: 'eur',
+      other: 1,
+    });
     expect(Object.keys(ErrorBody.parse(bad.body).error).sort()).toEqual(['accountingPeriod', 'currency', 'other']);
   });
 });
@@ -246,34 +325,54 @@ describe('projects, knowledge, list options', () => {
     const list = await json(emulator, '/v1/projects', 'GET');
     expect(list.body.data.map((p: { id: string }) => p.id)).toContain(made.body.data.id);
     expect((await json(emulator, '/v1/projects', 'POST', { name: 'x' }, DEMO_PROJECT_TOKEN)).status).toBe(403);
-    expect((await json(emulator, '/v1/projects', 'POST', { name: '' })).body).toEqual({ error: { name: ['name is required (1 to 200 characters)'] } });
+    expect((await json(emulator, '/v1/projects', 'POST', { name: '' })).body).toEqual({
+      error: { name: ['name is required (1 to 200 characters)'] },
+    });
   });
 
   it('searches knowledge nodes seeded from the catalog, by kind and limit', async () => {
     const artist = emulator.state.data[DEMO_PROJECT_ID]?.artists[0];
     const word = artist?.name ?? '';
-    const found = await json(emulator, `/v1/projects/${DEMO_PROJECT_ID}/knowledge/search?q=${encodeURIComponent(word)}&kind=person&limit=3`, 'GET');
+    const found = await json(
+      emulator,
+      `/v1/projects/${DEMO_PROJECT_ID}/knowledge/search?q=${encodeURIComponent(word)}&kind=person&limit=3`,
+      'GET',
+    );
     expect(found.status).toBe(200);
     expect(found.body.data.results.length).toBeGreaterThan(0);
     expect(found.body.data.results.length).toBeLessThanOrEqual(3);
     const first = found.body.data.results[0];
     expect(first).toMatchObject({ kind: 'person', name: artist?.name });
     expect(first.claims[0]).toMatchObject({ predicate: 'credited_as', state: 'accepted' });
-    expect(first.relationships[0]).toMatchObject({ edge_type: 'member_of', node: { kind: 'team', name: 'Royalty Operations' } });
+    expect(first.relationships[0]).toMatchObject({
+      edge_type: 'member_of',
+      node: { kind: 'team', name: 'Royalty Operations' },
+    });
     expect(found.body.data.freshness).toMatchObject({ eventually_consistent: true });
     const bad = await json(emulator, `/v1/projects/${DEMO_PROJECT_ID}/knowledge/search?kind=robot&limit=0`, 'GET');
     expect(Object.keys(ErrorBody.parse(bad.body).error).sort()).toEqual(['kind', 'limit', 'q']);
   });
 
   it('takes the new contract and statement options and refuses bad ones', async () => {
-    const list = await json(emulator, `/v1/contracts?${P}&score=true&citations=true&extractorIds=a,b&includes=commitments,targets,relations`, 'GET');
+    const list = await json(
+      emulator,
+      `/v1/contracts?${P}&score=true&citations=true&extractorIds=a,b&includes=commitments,targets,relations`,
+      'GET',
+    );
     expect(list.status).toBe(200);
-    expect(list.body.data[0]).toMatchObject({ commitments: [], targets: [], relations: [], file_type: 'application/pdf' });
+    expect(list.body.data[0]).toMatchObject({
+      commitments: [],
+      targets: [],
+      relations: [],
+      file_type: 'application/pdf',
+    });
     expect(typeof list.body.data[0].score).toBe('number');
     const bad = await json(emulator, `/v1/contracts?${P}&score=yes&includes=nope`, 'GET');
     expect(Object.keys(ErrorBody.parse(bad.body).error).sort()).toEqual(['includes', 'score']);
     const st = await json(emulator, `/v1/statements?${P}&extractionStage=completed`, 'GET');
-    expect(st.body.data.items.every((s: { extraction_stage: string }) => s.extraction_stage === 'completed')).toBe(true);
+    expect(st.body.data.items.every((s: { extraction_stage: string }) => s.extraction_stage === 'completed')).toBe(
+      true,
+    );
     const badSt = await json(emulator, `/v1/statements?${P}&extractionStage=done&stagingIds=a`, 'GET');
     expect(Object.keys(ErrorBody.parse(badSt.body).error).sort()).toEqual(['extractionStage', 'stagingIds']);
   });
@@ -283,7 +382,9 @@ describe('--flavor seed', () => {
   it('serves the seed spec only: no /uploads (404/405), no tags, no new includes or fields', async () => {
     const em = await testEmulator({ flavor: 'seed' });
     try {
-      expect((await json(em, `/v1/statements/uploads?${P}`, 'POST', mintBody('a.csv', CSV, 'text/csv'))).status).toBe(405);
+      expect((await json(em, `/v1/statements/uploads?${P}`, 'POST', mintBody('a.csv', CSV, 'text/csv'))).status).toBe(
+        405,
+      );
       expect((await json(em, `/v1/statements/uploads/complete?${P}`, 'POST', { stagingId: 1 })).status).toBe(404);
       expect((await json(em, `/v1/tags?${P}`, 'GET')).status).toBe(404);
       expect((await json(em, `/v1/contracts?${P}&includes=languages`, 'GET')).status).toBe(400);
@@ -319,7 +420,9 @@ describe('the client and the emulator agree on the vocabulary (two copies, each 
     expect([...client.SEED_CONTRACT_INCLUDES]).toEqual([...own.SEED_INCLUDES]);
     expect([...client.EXTRACTIONS]).toEqual([...own.CURRENT_EXTRACTION_NAMES]);
     expect(formats.STATEMENT_EXTENSIONS).toEqual(own.STATEMENT_EXTENSIONS);
-    expect(Object.fromEntries(Object.entries(formats.STATEMENT_FORMATS).map(([ext, f]) => [ext, f.type]))).toEqual(own.STATEMENT_TYPES);
+    expect(Object.fromEntries(Object.entries(formats.STATEMENT_FORMATS).map(([ext, f]) => [ext, f.type]))).toEqual(
+      own.STATEMENT_TYPES,
+    );
     expect([...formats.SCENARIO_FAMILIES]).toEqual([...own.SCENARIO_FAMILY_NAMES]);
     expect([...formats.TARGET_FAMILIES]).toEqual([...own.TARGET_FAMILY_NAMES]);
     expect([...formats.KNOWLEDGE_KINDS]).toEqual([...own.KNOWLEDGE_KIND_NAMES]);

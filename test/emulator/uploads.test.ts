@@ -32,7 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-const uploadsPath = (kind: 'contracts' | 'statements', projectId = DEMO_PROJECT_ID) => `/v1/${kind}?projectId=${projectId}`;
+const uploadsPath = (kind: 'contracts' | 'statements', projectId = DEMO_PROJECT_ID) =>
+  `/v1/${kind}?projectId=${projectId}`;
 
 /** A valid PDF of about `size` bytes: the sample with a comment line of padding before its objects. */
 function pdfOfSize(size: number): Buffer {
@@ -42,7 +43,10 @@ function pdfOfSize(size: number): Buffer {
   return Buffer.concat([header, padding, Buffer.from('\n'), rest]);
 }
 
-function multipart(file: Buffer | string | undefined, options: { name?: string; type?: string; extractions?: string } = {}) {
+function multipart(
+  file: Buffer | string | undefined,
+  options: { name?: string; type?: string; extractions?: string } = {},
+) {
   const form = new FormData();
   if (options.extractions !== undefined) form.append('extractions', options.extractions);
   if (file !== undefined) {
@@ -83,7 +87,10 @@ async function eventsOf(response: Response): Promise<ServerEvent[]> {
     .map((block) => {
       const lines = block.split('\n');
       const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length) ?? 'message';
-      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice('data: '.length)).join('\n');
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice('data: '.length))
+        .join('\n');
       return { event, data: JSON.parse(data) as unknown };
     });
 }
@@ -152,7 +159,11 @@ function streamHugeUpload(
       new URL(uploadsPath('contracts'), emulator.url),
       {
         method: 'POST',
-        headers: { authorization: 'Bearer demo-org-token', 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers },
+        headers: {
+          authorization: 'Bearer demo-org-token',
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          ...headers,
+        },
       },
       (res) => {
         const sentBeforeResponse = sent;
@@ -196,9 +207,13 @@ describe('POST /v1/contracts and /v1/statements (uploads)', () => {
     const upload = ContractUpload.parse(data);
     expect(upload).toMatchObject({ staging_stage: 'queued', staging_done: false, extractions_done: false });
     expect(Number.isNaN(Date.parse(upload.created_at))).toBe(false);
-    expect(Object.keys(data as object).sort()).toEqual(
-      ['created_at', 'extractions_done', 'staging_done', 'staging_id', 'staging_stage'],
-    );
+    expect(Object.keys(data as object).sort()).toEqual([
+      'created_at',
+      'extractions_done',
+      'staging_done',
+      'staging_id',
+      'staging_stage',
+    ]);
     expect(lastRequest()?.upload).toEqual({
       fileName: 'sample.pdf',
       size: PDF.length,
@@ -212,7 +227,11 @@ describe('POST /v1/contracts and /v1/statements (uploads)', () => {
     const response = await postMultipart('statements', multipart(PDF, { name: 'royalties-q3.pdf' }));
     expect(response.status).toBe(200);
     const { data } = envelope(z.unknown()).parse(await response.json());
-    expect(StatementUpload.parse(data)).toMatchObject({ staging_stage: 'queued', staging_done: false, processing_done: false });
+    expect(StatementUpload.parse(data)).toMatchObject({
+      staging_stage: 'queued',
+      staging_done: false,
+      processing_done: false,
+    });
     expect(data).not.toHaveProperty('extractions_done');
     expect(lastRequest()?.upload).toEqual({ fileName: 'royalties-q3.pdf', size: PDF.length, form: 'multipart' });
   });
@@ -231,19 +250,32 @@ describe('POST /v1/contracts and /v1/statements (uploads)', () => {
       extractions: ['extract-splits'],
       form: 'json',
     });
-    const statement = await postJson('statements', { file: PDF.toString('base64'), fileName: 's.pdf', fileType: 'application/pdf' });
+    const statement = await postJson('statements', {
+      file: PDF.toString('base64'),
+      fileName: 's.pdf',
+      fileType: 'application/pdf',
+    });
     expect(statement.status).toBe(200);
     envelope(StatementUpload).parse(await statement.json());
   });
 
   it('refuses unknown extractions with field-level details, in both body forms', async () => {
     const before = emulator.state.uploads.length;
-    const form = await postMultipart('contracts', multipart(PDF, { extractions: '["extract-royalties","extract-nope"]' }));
+    const form = await postMultipart(
+      'contracts',
+      multipart(PDF, { extractions: '["extract-royalties","extract-nope"]' }),
+    );
     expect(form.status).toBe(400);
     const formError = await errorOf(form);
-    expect(formError.extractions).toEqual([expect.stringContaining("unknown extraction 'extract-nope'; valid: extract-accounting-period")]);
+    expect(formError.extractions).toEqual([
+      expect.stringContaining("unknown extraction 'extract-nope'; valid: extract-accounting-period"),
+    ]);
 
-    const json = await postJson('contracts', { file: PDF.toString('base64'), fileName: 'a.pdf', extractions: ['royalties'] });
+    const json = await postJson('contracts', {
+      file: PDF.toString('base64'),
+      fileName: 'a.pdf',
+      extractions: ['royalties'],
+    });
     expect(json.status).toBe(400);
     expect((await errorOf(json)).extractions).toEqual([expect.stringContaining("unknown extraction 'royalties'")]);
 
@@ -273,7 +305,11 @@ describe('POST /v1/contracts and /v1/statements (uploads)', () => {
     expect(json.status).toBe(400);
     expect((await errorOf(json)).message).toMatch(/^unsupported file type/);
 
-    const jsonType = await postJson('statements', { file: PDF.toString('base64'), fileName: 'x.txt', fileType: 'text/plain' });
+    const jsonType = await postJson('statements', {
+      file: PDF.toString('base64'),
+      fileName: 'x.txt',
+      fileType: 'text/plain',
+    });
     expect(jsonType.status).toBe(400);
     expect((await errorOf(jsonType)).message).toBe("unsupported file type 'text/plain': only PDF files are accepted");
     expect(emulator.state.uploads).toHaveLength(before);
@@ -343,14 +379,19 @@ describe('POST /v1/contracts and /v1/statements (uploads)', () => {
   });
 
   it('refuses a declared body over the limit before reading it', async () => {
-    expect(await postDeclaredTooLarge()).toEqual({ status: 400, body: JSON.stringify({ error: { message: 'file exceeds the 50 MB limit' } }) });
+    expect(await postDeclaredTooLarge()).toEqual({
+      status: 400,
+      body: JSON.stringify({ error: { message: 'file exceeds the 50 MB limit' } }),
+    });
   });
 });
 
 describe('upload progress events (SPEC section 6)', () => {
   it('streams progress that follows the bytes received, then complete with the record', async () => {
     const file = pdfOfSize(3 * MiB);
-    const response = await postMultipart('contracts', multipart(file, { name: 'big.pdf' }), { accept: 'text/event-stream' });
+    const response = await postMultipart('contracts', multipart(file, { name: 'big.pdf' }), {
+      accept: 'text/event-stream',
+    });
     const events = await eventsOf(response);
     const progress = events.filter((e) => e.event === 'progress').map((e) => UploadProgressEvent.parse(e.data));
     expect(events.map((e) => e.event)).toEqual([...progress.map(() => 'progress'), 'complete']);
@@ -370,7 +411,11 @@ describe('upload progress events (SPEC section 6)', () => {
   });
 
   it('sends at least one progress event for a small JSON upload', async () => {
-    const response = await postJson('statements', { file: PDF.toString('base64'), fileName: 'small.pdf' }, { accept: 'text/event-stream' });
+    const response = await postJson(
+      'statements',
+      { file: PDF.toString('base64'), fileName: 'small.pdf' },
+      { accept: 'text/event-stream' },
+    );
     const events = await eventsOf(response);
     expect(events.map((e) => e.event)).toEqual(['progress', 'complete']);
     expect(UploadProgressEvent.parse(events[0]!.data).percent).toBe(100);
@@ -388,11 +433,21 @@ describe('upload progress events (SPEC section 6)', () => {
     expect(noFile.status).toBe(400);
     expect((await errorOf(noFile)).file).toEqual(['file is required']);
 
-    const badExtractions = await postMultipart('contracts', multipart(PDF, { extractions: '["extract-nope"]' }), stream);
+    const badExtractions = await postMultipart(
+      'contracts',
+      multipart(PDF, { extractions: '["extract-nope"]' }),
+      stream,
+    );
     expect(badExtractions.status).toBe(400);
-    expect((await errorOf(badExtractions)).extractions).toEqual([expect.stringContaining("unknown extraction 'extract-nope'")]);
+    expect((await errorOf(badExtractions)).extractions).toEqual([
+      expect.stringContaining("unknown extraction 'extract-nope'"),
+    ]);
 
-    const jsonNotPdf = await postJson('statements', { fileName: 'x.pdf', file: Buffer.from('GIF89a...').toString('base64') }, stream);
+    const jsonNotPdf = await postJson(
+      'statements',
+      { fileName: 'x.pdf', file: Buffer.from('GIF89a...').toString('base64') },
+      stream,
+    );
     expect(jsonNotPdf.status).toBe(400);
     expect((await errorOf(jsonNotPdf)).message).toMatch(/^unsupported file type/);
 
@@ -408,7 +463,10 @@ describe('upload progress events (SPEC section 6)', () => {
     expect(badJson.status).toBe(400);
     expect((await errorOf(badJson)).message).toBe('the request body is not valid JSON');
 
-    expect(await postDeclaredTooLarge(stream)).toEqual({ status: 400, body: JSON.stringify({ error: { message: 'file exceeds the 50 MB limit' } }) });
+    expect(await postDeclaredTooLarge(stream)).toEqual({
+      status: 400,
+      body: JSON.stringify({ error: { message: 'file exceeds the 50 MB limit' } }),
+    });
     expect(emulator.state.uploads).toHaveLength(before);
   });
 
@@ -423,13 +481,19 @@ describe('upload progress events (SPEC section 6)', () => {
 
     const badExtractions = await postJson('contracts', { fileName: 'a.pdf', file: pdf, extractions: 'bogus' }, stream);
     expect(badExtractions.status).toBe(400);
-    expect(await errorOf(badExtractions)).toEqual({ extractions: ['extractions must be a JSON array of extraction names'] });
+    expect(await errorOf(badExtractions)).toEqual({
+      extractions: ['extractions must be a JSON array of extraction names'],
+    });
 
     const badType = await postJson('contracts', { file: pdf, fileName: 'a.pdf', fileType: 'image/png' }, stream);
     expect(badType.status).toBe(400);
     expect((await errorOf(badType)).message).toBe("unsupported file type 'image/png': only PDF files are accepted");
 
-    const statementExtractions = await postJson('statements', { file: pdf, fileName: 'a.pdf', extractions: [] }, stream);
+    const statementExtractions = await postJson(
+      'statements',
+      { file: pdf, fileName: 'a.pdf', extractions: [] },
+      stream,
+    );
     expect(statementExtractions.status).toBe(400);
     expect(await errorOf(statementExtractions)).toEqual({ extractions: ['statement uploads take no extractions'] });
 
@@ -446,7 +510,11 @@ describe('upload progress events (SPEC section 6)', () => {
 
   it('streams a valid JSON upload once the whole body is checked: bytes counted, then 100 % and complete', async () => {
     const file = pdfOfSize(2 * MiB);
-    const body = JSON.stringify({ file: file.toString('base64'), fileName: 'late-name.pdf', extractions: ['extract-dates'] });
+    const body = JSON.stringify({
+      file: file.toString('base64'),
+      fileName: 'late-name.pdf',
+      extractions: ['extract-dates'],
+    });
     const response = await call(emulator, uploadsPath('contracts'), {
       method: 'POST',
       body,
@@ -454,9 +522,18 @@ describe('upload progress events (SPEC section 6)', () => {
     });
     const events = await eventsOf(response);
     expect(events.map((e) => e.event)).toEqual(['progress', 'complete']);
-    expect(UploadProgressEvent.parse(events[0]!.data)).toEqual({ bytesUploaded: body.length, bytesTotal: body.length, percent: 100 });
+    expect(UploadProgressEvent.parse(events[0]!.data)).toEqual({
+      bytesUploaded: body.length,
+      bytesTotal: body.length,
+      percent: 100,
+    });
     uploadComplete(ContractUpload).parse(events[1]!.data);
-    expect(lastRequest()?.upload).toEqual({ fileName: 'late-name.pdf', size: file.length, extractions: ['extract-dates'], form: 'json' });
+    expect(lastRequest()?.upload).toEqual({
+      fileName: 'late-name.pdf',
+      size: file.length,
+      extractions: ['extract-dates'],
+      form: 'json',
+    });
   });
 
   // SPEC 6 shows no `error` event: once the stream's 200 is sent, SPEC 4.8's 400 for a file over
@@ -466,7 +543,9 @@ describe('upload progress events (SPEC section 6)', () => {
     const before = emulator.state.uploads.length;
     const { status, body } = await streamHugeUpload(60 * MiB, { accept: 'text/event-stream' });
     expect(status).toBe(200);
-    const blocks = String(body).split('\n\n').filter((b) => b.trim() !== '');
+    const blocks = String(body)
+      .split('\n\n')
+      .filter((b) => b.trim() !== '');
     const last = blocks.at(-1) as string;
     expect(blocks.slice(0, -1).every((b) => b.startsWith('event: progress\n'))).toBe(true);
     expect(last.split('\n')[0]).toBe('event: error');
@@ -496,12 +575,21 @@ describe('upload progress events (SPEC section 6)', () => {
       duplex: 'half',
     } as RequestInit);
     expect(response.status).toBe(200);
-    expect(lastRequest()?.upload).toEqual({ fileName: 'wrapped.pdf', size: PDF.length, extractions: ['extract-dates'], form: 'json' });
+    expect(lastRequest()?.upload).toEqual({
+      fileName: 'wrapped.pdf',
+      size: PDF.length,
+      extractions: ['extract-dates'],
+      form: 'json',
+    });
 
     const notBase64 = await postJson('statements', { file: 'JVBER!!!', fileName: 'x.pdf' });
     expect(notBase64.status).toBe(400);
     expect((await errorOf(notBase64)).file).toEqual(['file must be base64-encoded']);
-    const notObject = await call(emulator, uploadsPath('statements'), { method: 'POST', body: '[1]', headers: { 'content-type': 'application/json' } });
+    const notObject = await call(emulator, uploadsPath('statements'), {
+      method: 'POST',
+      body: '[1]',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notObject.status).toBe(400);
     expect((await errorOf(notObject)).message).toBe('the request body must be a JSON object');
   });
@@ -518,7 +606,10 @@ describe('upload progress events (SPEC section 6)', () => {
 });
 
 async function uploadContract(file: Buffer, name: string, extractions: string[]) {
-  const response = await postMultipart('contracts', multipart(file, { name, extractions: JSON.stringify(extractions) }));
+  const response = await postMultipart(
+    'contracts',
+    multipart(file, { name, extractions: JSON.stringify(extractions) }),
+  );
   expect(response.status).toBe(200);
   return envelope(ContractUpload).parse(await response.json()).data;
 }
@@ -546,7 +637,11 @@ describe('processing (SPEC 4.10)', () => {
     const extractions = ['extract-royalties', 'extract-dates', 'extract-targets'];
     const upload = await uploadContract(PDF, 'Zephyrine Accord.pdf', extractions);
     const path = `/v1/contracts/${upload.staging_id}/processes?projectId=${DEMO_PROJECT_ID}`;
-    const seen = await pollUntil(path, (d) => ContractProcesses.parse(d), (p) => p.extraction_done);
+    const seen = await pollUntil(
+      path,
+      (d) => ContractProcesses.parse(d),
+      (p) => p.extraction_done,
+    );
 
     let previous = 0;
     for (const state of seen) {
@@ -563,7 +658,10 @@ describe('processing (SPEC 4.10)', () => {
     }
     const done = seen.at(-1)!;
     expect(done).toMatchObject({ staging_id: upload.staging_id, staging_done: true, extraction_done: true });
-    expect(done.staging_processes).toMatchObject({ stage: 'completed', info: { check: 'pdf-trailer', status: 'passed' } });
+    expect(done.staging_processes).toMatchObject({
+      stage: 'completed',
+      info: { check: 'pdf-trailer', status: 'passed' },
+    });
     expect(done.extraction_processes?.stage).toBe('completed');
     const completedAt = done.extraction_processes!.extractions.map((e) => {
       expect(e.status).toBe('completed');
@@ -574,11 +672,16 @@ describe('processing (SPEC 4.10)', () => {
     expect(new Set(completedAt).size).toBe(extractions.length);
 
     const contractId = String(done.contract_id);
-    const get = await call(emulator, `/v1/contracts/${contractId}?projectId=${DEMO_PROJECT_ID}&includes=royalties,dates`);
+    const get = await call(
+      emulator,
+      `/v1/contracts/${contractId}?projectId=${DEMO_PROJECT_ID}&includes=royalties,dates`,
+    );
     expect(get.status).toBe(200);
     const contract = envelope(Contract).parse(await get.json()).data;
     expect(contract).toMatchObject({ id: contractId, name: 'Zephyrine Accord', project_id: DEMO_PROJECT_ID });
-    expect(contract.royalties).toEqual([expect.objectContaining({ rate: expect.any(Number), type: expect.any(String) })]);
+    expect(contract.royalties).toEqual([
+      expect.objectContaining({ rate: expect.any(Number), type: expect.any(String) }),
+    ]);
     expect(contract.dates).toHaveLength(1);
 
     const ids: string[] = [];
@@ -600,7 +703,11 @@ describe('processing (SPEC 4.10)', () => {
     const contractsBefore = emulator.state.data[DEMO_PROJECT_ID]!.contracts.length;
     const upload = await uploadContract(TRUNCATED_PDF, 'cut.pdf', ['extract-royalties']);
     const path = `/v1/contracts/${upload.staging_id}/processes?projectId=${DEMO_PROJECT_ID}`;
-    const seen = await pollUntil(path, (d) => ContractProcesses.parse(d), (p) => p.staging_done);
+    const seen = await pollUntil(
+      path,
+      (d) => ContractProcesses.parse(d),
+      (p) => p.staging_done,
+    );
     const failed = seen.at(-1)!;
     expect(failed).toMatchObject({
       contract_id: null,
@@ -612,7 +719,9 @@ describe('processing (SPEC 4.10)', () => {
     expect(String(failed.staging_processes.info.message)).toContain('%%EOF');
     // Later requests leave it failed and create nothing.
     await new Promise((resolve) => setTimeout(resolve, STEP_MS * 3));
-    expect(envelope(ContractProcesses).parse(await (await call(emulator, path)).json()).data.staging_processes.stage).toBe('failed');
+    expect(
+      envelope(ContractProcesses).parse(await (await call(emulator, path)).json()).data.staging_processes.stage,
+    ).toBe('failed');
     expect(emulator.state.data[DEMO_PROJECT_ID]!.contracts).toHaveLength(contractsBefore);
   });
 
@@ -620,7 +729,11 @@ describe('processing (SPEC 4.10)', () => {
     const response = await postMultipart('statements', multipart(PDF, { name: 'Harbor Q3 2025.pdf' }));
     const upload = envelope(StatementUpload).parse(await response.json()).data;
     const byStaging = `/v1/statements/${upload.staging_id}/processes?projectId=${DEMO_PROJECT_ID}`;
-    const seen = await pollUntil(byStaging, (d) => StatementProcesses.parse(d), (p) => p.processing_done === true);
+    const seen = await pollUntil(
+      byStaging,
+      (d) => StatementProcesses.parse(d),
+      (p) => p.processing_done === true,
+    );
     for (const state of seen) {
       // Statements have no `processing` staging stage (SPEC section 3).
       expect(['queued', 'completed']).toContain(state.staging_processes.stage);

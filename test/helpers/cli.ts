@@ -37,7 +37,11 @@ export const freshConfigDir = (): string => mkdtempSync(join(tmpdir(), 'pds-test
 /** Sleeps are skipped (retry backoff, polling), so tests do not wait on the wall clock. */
 export const instantClock: Clock = { now: () => Date.now(), sleep: async () => undefined };
 
-export async function runCli(emulator: Emulator | string | null, args: string[], options: RunOptions = {}): Promise<RunResult> {
+export async function runCli(
+  emulator: Emulator | string | null,
+  args: string[],
+  options: RunOptions = {},
+): Promise<RunResult> {
   const io = memoryIO({
     tty: options.tty ?? false,
     ...(options.stdin === undefined ? {} : { stdin: options.stdin }),

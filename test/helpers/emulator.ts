@@ -17,7 +17,7 @@ export interface CallOptions {
   method?: string;
   token?: string | null;
   headers?: Record<string, string>;
-  body?: RequestInit["body"];
+  body?: RequestInit['body'];
 }
 
 /** One raw HTTP call to the emulator (for tests of the emulator itself, not of commands). */

@@ -31,7 +31,11 @@ export async function startForwardProxy(options: ProxyOptions = {}): Promise<For
   const server = createServer();
   // Recorded before the proxy handles it (prepend: the proxy's own listeners are added below).
   const record = (req: IncomingMessage) => {
-    saw.push({ method: req.method ?? '', target: req.url ?? '', proxyAuthorization: req.headers['proxy-authorization'] });
+    saw.push({
+      method: req.method ?? '',
+      target: req.url ?? '',
+      proxyAuthorization: req.headers['proxy-authorization'],
+    });
   };
   server.on('request', record);
   server.on('connect', record);

@@ -38,10 +38,15 @@ export type Chromium = { path: string; missing?: undefined } | { path?: undefine
 export async function findChromium(): Promise<Chromium> {
   const chosen = process.env.PDS_TEST_CHROMIUM;
   if (chosen) return existsSync(chosen) ? { path: chosen } : { missing: `PDS_TEST_CHROMIUM=${chosen} does not exist` };
-  const system = (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined) ?? findProgram('chromium') ?? findProgram('chromium-browser');
+  const system =
+    (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined) ??
+    findProgram('chromium') ??
+    findProgram('chromium-browser');
   if (system) return { path: system };
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    return { missing: `no Chromium: set PDS_TEST_CHROMIUM, or install one (@sparticuz/chromium has none for ${process.platform}-${process.arch})` };
+    return {
+      missing: `no Chromium: set PDS_TEST_CHROMIUM, or install one (@sparticuz/chromium has none for ${process.platform}-${process.arch})`,
+    };
   }
   return { path: await unpackSparticuz() };
 }
@@ -54,7 +59,9 @@ export async function findChromium(): Promise<Chromium> {
  */
 async function unpackSparticuz(): Promise<string> {
   const modules = new URL('../../node_modules/', import.meta.url);
-  const { version } = JSON.parse(readFileSync(new URL('@sparticuz/chromium/package.json', modules), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(new URL('@sparticuz/chromium/package.json', modules), 'utf8')) as {
+    version: string;
+  };
   const cache = fileURLToPath(new URL(`.cache/sparticuz-chromium-${version}`, modules));
   const binary = join(cache, 'chromium');
   if (existsSync(binary)) return binary;

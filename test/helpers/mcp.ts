@@ -24,7 +24,11 @@ export interface ConnectOptions {
   setup?(client: Client): void;
 }
 
-export async function connectMcp(emulator: Emulator, args: string[] = [], options: ConnectOptions = {}): Promise<Connected> {
+export async function connectMcp(
+  emulator: Emulator,
+  args: string[] = [],
+  options: ConnectOptions = {},
+): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [PDS_BIN, 'mcp', ...args],
@@ -40,7 +44,11 @@ export async function connectMcp(emulator: Emulator, args: string[] = [], option
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
-export type ToolResult = { content: { type: string; text?: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
+export type ToolResult = {
+  content: { type: string; text?: string }[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+};
 
 export interface Called {
   text: string;

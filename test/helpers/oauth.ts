@@ -42,13 +42,21 @@ export function captureBrowser(): CapturedBrowser {
  * What a browser does on the consent page: loads it, then submits Approve or Deny. Returns the
  * URL the emulator redirects to (the loopback callback), not yet followed.
  */
-export async function decide(authorizeUrl: URL, decision: 'approve' | 'deny', params = authorizeUrl.searchParams): Promise<URL> {
+export async function decide(
+  authorizeUrl: URL,
+  decision: 'approve' | 'deny',
+  params = authorizeUrl.searchParams,
+): Promise<URL> {
   const page = await fetch(authorizeUrl);
   if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${await page.text()}`);
   await page.text();
   const form = new URLSearchParams(params);
   form.set('decision', decision);
-  const answer = await fetch(new URL('/oauth/authorize', authorizeUrl), { method: 'POST', body: form, redirect: 'manual' });
+  const answer = await fetch(new URL('/oauth/authorize', authorizeUrl), {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+  });
   await answer.text();
   const location = answer.headers.get('location');
   if (answer.status !== 302 || !location) throw new Error(`authorize answered ${answer.status}`);
@@ -79,7 +87,11 @@ export async function signInDirectly(emulator: Emulator, redirectUri = 'http://1
     await fetch(`${emulator.url}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'test client', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'test client',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+      }),
     })
   ).json()) as { client_id: string };
   const { verifier, challenge } = pkcePair();
@@ -107,7 +119,10 @@ export async function signInDirectly(emulator: Emulator, redirectUri = 'http://1
   return { client_id: registered.client_id, ...(tokens.body as Omit<Grant, 'client_id'>) };
 }
 
-export async function tokenRequest(emulator: Emulator, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function tokenRequest(
+  emulator: Emulator,
+  form: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${emulator.url}/oauth/token`, { method: 'POST', body: new URLSearchParams(form) });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -131,5 +146,7 @@ export function writeProfiles(dir: string, profiles: Record<string, Record<strin
 }
 
 export function readProfiles(dir: string): Record<string, Record<string, unknown>> {
-  return (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, unknown>> }).profiles;
+  return (
+    JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, unknown>> }
+  ).profiles;
 }

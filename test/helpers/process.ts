@@ -9,8 +9,17 @@ import { DEMO_PROJECT, freshConfigDir } from './cli.js';
  * The environment of a pds signed in to `apiUrl` (an emulator) with the organization token, in the
  * first demo project, with a config directory of its own.
  */
-export function signedInEnv(apiUrl: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { PDS_API_URL: apiUrl, PDS_TOKEN: 'demo-org-token', PDS_PROJECT: DEMO_PROJECT, PDS_CONFIG_DIR: freshConfigDir(), ...extra };
+export function signedInEnv(
+  apiUrl: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
+    PDS_API_URL: apiUrl,
+    PDS_TOKEN: 'demo-org-token',
+    PDS_PROJECT: DEMO_PROJECT,
+    PDS_CONFIG_DIR: freshConfigDir(),
+    ...extra,
+  };
 }
 
 export const PDS_BIN = fileURLToPath(new URL('../../bin/pds.js', import.meta.url));
@@ -47,7 +56,14 @@ export interface SpawnOptions {
  */
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  const chosen = { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, LANG: 'C.UTF-8', TZ: 'UTC', ...extra };
+  const chosen = {
+    PATH: process.env.PATH,
+    TMPDIR: process.env.TMPDIR,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+    TZ: 'UTC',
+    ...extra,
+  };
   // Unset means absent: node-pty would pass an undefined value on as the string "undefined".
   for (const [key, value] of Object.entries(chosen)) if (value !== undefined) env[key] = value;
   return env;
@@ -98,7 +114,13 @@ export function startPds(args: string[], options: SpawnOptions = {}): PipedProce
     child,
     stdout: () => stdout,
     stderr: () => stderr,
-    waitFor: (pattern, timeoutMs = 10_000) => waitUntil(() => matches(stdout + stderr, pattern), waiters, timeoutMs, () => `stdout: ${stdout}\nstderr: ${stderr}`),
+    waitFor: (pattern, timeoutMs = 10_000) =>
+      waitUntil(
+        () => matches(stdout + stderr, pattern),
+        waiters,
+        timeoutMs,
+        () => `stdout: ${stdout}\nstderr: ${stderr}`,
+      ),
     exited,
   };
 }
@@ -133,7 +155,10 @@ export interface PtyProcess {
 }
 
 export async function ptyPds(args: string[], options: PtyOptions = {}): Promise<PtyProcess> {
-  const [{ spawn: spawnPty }, { Terminal }] = await Promise.all([import('@lydell/node-pty'), import('@xterm/headless')]);
+  const [{ spawn: spawnPty }, { Terminal }] = await Promise.all([
+    import('@lydell/node-pty'),
+    import('@xterm/headless'),
+  ]);
   const cols = options.cols ?? 120;
   const rows = options.rows ?? 40;
   const env = childEnv({ TERM: 'xterm-256color', ...options.env });
@@ -184,7 +209,13 @@ export async function ptyPds(args: string[], options: PtyOptions = {}): Promise<
       const hidden = raw.lastIndexOf('\u001b[?25l');
       return hidden === -1 || raw.lastIndexOf('\u001b[?25h') > hidden;
     },
-    waitFor: (pattern, timeoutMs = 10_000) => waitUntil(() => matches(raw, pattern), waiters, timeoutMs, () => `screen so far: ${JSON.stringify(raw)}`),
+    waitFor: (pattern, timeoutMs = 10_000) =>
+      waitUntil(
+        () => matches(raw, pattern),
+        waiters,
+        timeoutMs,
+        () => `screen so far: ${JSON.stringify(raw)}`,
+      ),
     exited,
   };
 }
@@ -193,7 +224,12 @@ function matches(text: string, pattern: RegExp | string): boolean {
   return typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
 }
 
-function waitUntil(check: () => boolean, waiters: Set<() => void>, timeoutMs: number, describe: () => string): Promise<void> {
+function waitUntil(
+  check: () => boolean,
+  waiters: Set<() => void>,
+  timeoutMs: number,
+  describe: () => string,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (check()) {
       resolve();

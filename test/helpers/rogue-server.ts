@@ -138,7 +138,9 @@ export const htmlError =
   (req, res) => {
     void drain(req).then(() => {
       res.writeHead(status, { 'content-type': 'text/html' });
-      res.end(`<html><head><title>${status}</title></head><body><h1>${status} Bad Gateway</h1><hr>nginx</body></html>\n`);
+      res.end(
+        `<html><head><title>${status}</title></head><body><h1>${status} Bad Gateway</h1><hr>nginx</body></html>\n`,
+      );
     });
   };
 
@@ -183,7 +185,9 @@ export const envelopePages =
     const page = Number(url.searchParams.get('page') ?? 1);
     const perPage = Number(url.searchParams.get('perPage') ?? 20);
     const start = (page - 1) * perPage;
-    const items = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, i) => artist(start + i + 1));
+    const items = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, i) =>
+      artist(start + i + 1),
+    );
     json(200, { data: { items, total_count: total, page, per_page: perPageField } })(req, res);
   };
 
@@ -219,12 +223,27 @@ export async function makeCertificate(): Promise<Certificate> {
   const dir = mkdtempSync(join(tmpdir(), 'pds-cert-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1',
-    '-keyout', keyFile, '-out', certFile,
-    '-subj', '/CN=127.0.0.1',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
 }
 

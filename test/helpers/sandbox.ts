@@ -30,7 +30,11 @@ export function demoSandbox(options: Partial<EmulatorOptions> = {}): DemoSandbox
   return {
     emulator: running,
     async run(commands) {
-      const response = await call(running(), `${path}/exec`, { method: 'POST', body: JSON.stringify({ commands }), headers: { 'content-type': 'application/json' } });
+      const response = await call(running(), `${path}/exec`, {
+        method: 'POST',
+        body: JSON.stringify({ commands }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.status).toBe(200);
       return envelope(ExecResults).parse(await response.json()).data;
     },

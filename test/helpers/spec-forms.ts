@@ -17,7 +17,9 @@ const timestamp = z.iso.datetime({ offset: true });
 /** "Dates are `YYYY-MM-DD` strings." */
 const date = z.iso.date();
 /** "`projectId` and `project_id` are UUID strings" (and every field SPEC 2 types as UUID). */
-const uuid = z.string().check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID'));
+const uuid = z
+  .string()
+  .check(z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID'));
 /** SPEC 2, Statement: "string (currency code)", the three letters of ISO 4217. */
 const currency = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be a three-letter currency code'));
 /** SPEC 2, Statement: "string (MIME type)". */
@@ -93,9 +95,22 @@ export const StatementDetail = z.strictObject({
 // ---- SPEC 2, "Contract" ----
 /** The include names of SPEC 2's table ("The include names and their content"). */
 export const CONTRACT_INCLUDES = [
-  'entities', 'artists', 'writers', 'royalties', 'splits', 'costs', 'compensations', 'dates',
-  'accounting-periods', 'types', 'signatures', 'control-areas', 'creative-approvals', 'balances',
-  'recordings', 'compositions',
+  'entities',
+  'artists',
+  'writers',
+  'royalties',
+  'splits',
+  'costs',
+  'compensations',
+  'dates',
+  'accounting-periods',
+  'types',
+  'signatures',
+  'control-areas',
+  'creative-approvals',
+  'balances',
+  'recordings',
+  'compositions',
 ] as const;
 
 // "Fields of the embedded sub-resource records: not shown beyond an `id` and a `name` on entities,
@@ -104,10 +119,9 @@ export const CONTRACT_INCLUDES = [
 // strings; other fields of those rows, and every row of the other includes, are not shown.
 const IncludedEntity = z.looseObject({ id: z.string(), name: z.string() });
 const IncludedRoyalty = z.looseObject({ id: z.string(), rate: z.number(), type: z.string() });
-const includeRows = Object.fromEntries(CONTRACT_INCLUDES.map((name) => [name, z.optional(z.array(z.unknown()))])) as Record<
-  (typeof CONTRACT_INCLUDES)[number],
-  z.ZodMiniOptional<z.ZodMiniArray<z.ZodMiniUnknown>>
->;
+const includeRows = Object.fromEntries(
+  CONTRACT_INCLUDES.map((name) => [name, z.optional(z.array(z.unknown()))]),
+) as Record<(typeof CONTRACT_INCLUDES)[number], z.ZodMiniOptional<z.ZodMiniArray<z.ZodMiniUnknown>>>;
 
 /**
  * A contract: its four base fields and one array per requested include. Loose: "Further base
@@ -211,11 +225,16 @@ export const ContractProcesses = z.strictObject({
   contract_id: z.nullable(z.int()),
   staging_done: z.boolean(),
   extraction_done: z.boolean(),
-  staging_processes: z.strictObject({ stage: z.enum(['queued', 'processing', 'completed', 'failed']), info: stagingInfo }),
+  staging_processes: z.strictObject({
+    stage: z.enum(['queued', 'processing', 'completed', 'failed']),
+    info: stagingInfo,
+  }),
   extraction_processes: z.nullable(
     z.strictObject({
       stage: z.enum(['pending', 'processing', 'completed', 'failed']),
-      extractions: z.array(z.strictObject({ name: z.string(), status: z.string(), completed_at: z.nullable(z.string()) })),
+      extractions: z.array(
+        z.strictObject({ name: z.string(), status: z.string(), completed_at: z.nullable(z.string()) }),
+      ),
     }),
   ),
 });
@@ -246,7 +265,12 @@ export const SandboxFile = z.discriminatedUnion('type', [
 ]);
 export type SandboxFile = z.infer<typeof SandboxFile>;
 /** One element of exec's array, "one element per command in order". */
-export const ExecResult = z.strictObject({ command: z.string(), stdout: z.string(), stderr: z.string(), exitCode: z.int() });
+export const ExecResult = z.strictObject({
+  command: z.string(),
+  stdout: z.string(),
+  stderr: z.string(),
+  exitCode: z.int(),
+});
 export type ExecResult = z.infer<typeof ExecResult>;
 /** Exec's `data`: "The response is always an array, also for one command." */
 export const ExecResults = z.array(ExecResult);
@@ -283,7 +307,12 @@ export const envelope = <T extends z.ZodMiniType>(data: T) => z.strictObject({ d
 
 // ---- SPEC 4.3, 4.5, 4.6, 8: the paged lists' `data` ----
 export const paged = <T extends z.ZodMiniType>(item: T) =>
-  z.strictObject({ items: z.array(item), total_count: z.int(), page: z.int().check(z.gte(1)), per_page: z.int().check(z.gte(1), z.lte(100)) });
+  z.strictObject({
+    items: z.array(item),
+    total_count: z.int(),
+    page: z.int().check(z.gte(1)),
+    per_page: z.int().check(z.gte(1), z.lte(100)),
+  });
 
 // ---- beyond SPEC.md: SERVICE-NOW.md and CLI.md ----
 
@@ -307,7 +336,9 @@ export const DownloadLink = z.strictObject({
  */
 export const SERVICE_NOW_STATEMENT_FIELDS = {
   staging_id: z.optional(z.int()),
-  extraction_stage: z.optional(z.enum(['queued', 'processing', 'completed', 'failed', 'paused', 'timed_out', 'skipped'])),
+  extraction_stage: z.optional(
+    z.enum(['queued', 'processing', 'completed', 'failed', 'paused', 'timed_out', 'skipped']),
+  ),
   accounting_period: z.optional(z.string()),
   target_period: z.optional(z.string()),
   payee: z.optional(z.string()),

@@ -23,9 +23,17 @@ interface Ran {
 
 function runStep(env: Record<string, string>): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile('bash', [join(ROOT, 'scripts/action/upload.sh')], { env: childEnv({ PDS_TOKEN: undefined, PDS_PROJECT: undefined, PDS_API_URL: undefined, ...env }), timeout: 20_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      'bash',
+      [join(ROOT, 'scripts/action/upload.sh')],
+      {
+        env: childEnv({ PDS_TOKEN: undefined, PDS_PROJECT: undefined, PDS_API_URL: undefined, ...env }),
+        timeout: 20_000,
+      },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -43,7 +51,9 @@ it('action.yml declares the inputs and outputs, and runs the scripts the test ru
     'bash "$GITHUB_ACTION_PATH/scripts/action/upload.sh"',
   ]);
   // Every input reaches the script as a variable, none spliced into its command line.
-  expect(Object.keys(action.runs.steps[1]?.env ?? {})).toEqual(Object.keys(action.inputs).map((name) => `INPUT_${name.toUpperCase().replace(/-/g, '_')}`));
+  expect(Object.keys(action.runs.steps[1]?.env ?? {})).toEqual(
+    Object.keys(action.inputs).map((name) => `INPUT_${name.toUpperCase().replace(/-/g, '_')}`),
+  );
 });
 
 it('uploads, masks the token, sets the outputs and the summary; a re-run skips everything', async () => {
@@ -81,14 +91,21 @@ it('uploads, masks the token, sets the outputs and the summary; a re-run skips e
 
   const again = await runStep(env);
   expect(again.code).toBe(0);
-  expect(readFileSync(outputs, 'utf8').split('\n').slice(4).join('\n')).toBe('uploaded=0\nskipped=2\nfailed=0\nstaging-ids=\n');
+  expect(readFileSync(outputs, 'utf8').split('\n').slice(4).join('\n')).toBe(
+    'uploaded=0\nskipped=2\nfailed=0\nstaging-ids=\n',
+  );
   expect(emulator.state.uploads.filter((u) => u.file_name.startsWith('action'))).toHaveLength(2);
 });
 
 it('refuses an empty token or a bad input before running pds', async () => {
   const empty = await runStep({ GITHUB_ACTION_PATH: ROOT, INPUT_FILES: 'x.pdf', INPUT_TOKEN: '' });
   expect(empty).toEqual({ code: 2, stdout: '::error title=pds upload::the token input is empty\n', stderr: '' });
-  const bad = await runStep({ GITHUB_ACTION_PATH: ROOT, INPUT_FILES: 'x.pdf', INPUT_TOKEN: 't', INPUT_SKIP_EXISTING: 'maybe' });
+  const bad = await runStep({
+    GITHUB_ACTION_PATH: ROOT,
+    INPUT_FILES: 'x.pdf',
+    INPUT_TOKEN: 't',
+    INPUT_SKIP_EXISTING: 'maybe',
+  });
   expect(bad.code).toBe(2);
   expect(bad.stdout).toBe('::add-mask::t\n::error title=pds upload::skip-existing takes name, content or false\n');
   expect(emulator.requests).toEqual([]);

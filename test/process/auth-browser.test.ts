@@ -20,7 +20,16 @@ beforeAll(async () => {
   if (!found.path) return;
   browser = await chromium.launch({
     executablePath: found.path,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(() => browser?.close());
@@ -52,16 +61,23 @@ async function signIn(button: 'Approve' | 'Deny') {
 describe('pds auth login --web with a real browser', () => {
   it('Approve: pds ends signed in, the credentials stored with mode 0600', async () => {
     const { dir, landing, exit } = await signIn('Approve');
-    expect(landing).toEqual({ heading: 'Signed in', text: `pds is signed in to ${emulator.url} as organization (2 projects). You can close this tab.` });
+    expect(landing).toEqual({
+      heading: 'Signed in',
+      text: `pds is signed in to ${emulator.url} as organization (2 projects). You can close this tab.`,
+    });
     expect(exit.code).toBe(0);
     // Nothing it started (the loopback server, the browser command) keeps it alive.
     expect(exit.afterLastOutputMs).toBeLessThan(1000);
-    expect(exit.stderr).toContain(`Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`);
+    expect(exit.stderr).toContain(
+      `Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
+    );
     const { oauth } = readProfiles(dir).default as { oauth: Record<string, string> };
     expect(oauth.issuer).toBe(emulator.url);
     expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
     // The sign-in works for the next command, a separate process.
-    const next = startPds(['projects', 'ls', '-q'], { env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: undefined } });
+    const next = startPds(['projects', 'ls', '-q'], {
+      env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: undefined },
+    });
     const listed = await next.exited;
     expect(listed.code).toBe(0);
     expect(listed.stdout.split('\n').filter(Boolean)).toHaveLength(2);
@@ -69,9 +85,14 @@ describe('pds auth login --web with a real browser', () => {
 
   it('Deny: pds exits 3 and stores no credential', async () => {
     const { dir, landing, exit } = await signIn('Deny');
-    expect(landing).toEqual({ heading: 'Sign-in failed', text: 'sign-in was denied in the browser. Return to the terminal.' });
+    expect(landing).toEqual({
+      heading: 'Sign-in failed',
+      text: 'sign-in was denied in the browser. Return to the terminal.',
+    });
     expect(exit.code).toBe(3);
-    expect(exit.stderr).toContain('error: sign-in was denied in the browser\n  nothing was saved; run `pds auth login --web` again\n');
+    expect(exit.stderr).toContain(
+      'error: sign-in was denied in the browser\n  nothing was saved; run `pds auth login --web` again\n',
+    );
     // Not even the client registered for it: a failed sign-in leaves the config as it was.
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });

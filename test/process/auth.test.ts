@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { freshConfigDir } from '../helpers/cli.js';
-import { captureBrowser, decide, deliver, readProfiles, signInDirectly, storedOAuth, writeProfiles } from '../helpers/oauth.js';
+import {
+  captureBrowser,
+  decide,
+  deliver,
+  readProfiles,
+  signInDirectly,
+  storedOAuth,
+  writeProfiles,
+} from '../helpers/oauth.js';
 import { ptyPds, runPds, startPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
@@ -117,7 +125,9 @@ describe('two processes refreshing one sign-in at once', () => {
       writeProfiles(dir, { default: { oauth: storedOAuth(slow, grant, new Date(Date.now() - 1000)) } });
       slow.requests.length = 0;
       const env = { PDS_CONFIG_DIR: dir, PDS_API_URL: slow.url, PDS_TOKEN: undefined };
-      const runs = await Promise.all([1, 2, 3].map(() => runPds(['projects', 'ls', '-q'], { env, killAfterMs: 20_000 })));
+      const runs = await Promise.all(
+        [1, 2, 3].map(() => runPds(['projects', 'ls', '-q'], { env, killAfterMs: 20_000 })),
+      );
       for (const run of runs) {
         expect(run.stderr).toBe('');
         expect(run.code).toBe(0);

@@ -35,7 +35,11 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     expect(stderr).toContain('BENCH_QUICK');
     expect(code).toBe(0);
 
-    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { node: string; quick: boolean; rows: Record<string, unknown>[] };
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
+      node: string;
+      quick: boolean;
+      rows: Record<string, unknown>[];
+    };
     expect(results.node).toBe(process.version);
     expect(results.quick).toBe(true);
     const figures = results.rows.map((row) => row.figure);
@@ -71,7 +75,9 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     }
     // The start-up figures are compared with bare node in the same run.
     expect(results.rows.find((row) => row.figure === 'pds projects ls, ms')?.baseIs).toBe('bare node');
-    expect(results.rows.find((row) => String(row.figure).endsWith('beside a walk that checks as pds does'))?.baseIs).toBe('checked walk');
+    expect(
+      results.rows.find((row) => String(row.figure).endsWith('beside a walk that checks as pds does'))?.baseIs,
+    ).toBe('checked walk');
 
     // The table: a header, then one line per row, in the same order, with the verdict last.
     const lines = stdout.trimEnd().split('\n');
@@ -93,8 +99,14 @@ describe('the floor of the list figures (scripts/floor/walk.js)', () => {
     const emulator = await testEmulator({ scale: 10 });
     try {
       const env = childEnv(signedInEnv(emulator.url));
-      const floor = async (...args: string[]) => (await promisify(execFile)(process.execPath, [walk, '/v1/artists', ...args], { env, maxBuffer: 1 << 26 })).stdout;
-      for (const [format, flags] of [['json', ['--json']], ['ndjson', ['--format', 'ndjson']], ['csv', ['--format', 'csv']]] as const) {
+      const floor = async (...args: string[]) =>
+        (await promisify(execFile)(process.execPath, [walk, '/v1/artists', ...args], { env, maxBuffer: 1 << 26 }))
+          .stdout;
+      for (const [format, flags] of [
+        ['json', ['--json']],
+        ['ndjson', ['--format', 'ndjson']],
+        ['csv', ['--format', 'csv']],
+      ] as const) {
         const pds = await runPds(['artists', 'ls', '--all', ...flags], { env: signedInEnv(emulator.url) });
         expect(pds.code).toBe(0);
         expect(pds.stdout.split('\n').length).toBeGreaterThan(1000);

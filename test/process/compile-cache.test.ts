@@ -22,7 +22,8 @@ afterAll(() => emulator.close());
 function withCacheHome() {
   const home = join(process.env.TMPDIR as string, `cache-${caches++}`);
   const dir = join(home, 'pds', 'compile-cache');
-  const run = (extra: Record<string, string> = {}) => runPds(['projects', 'ls', '--json'], { env: signedInEnv(emulator.url, { XDG_CACHE_HOME: home, ...extra }) });
+  const run = (extra: Record<string, string> = {}) =>
+    runPds(['projects', 'ls', '--json'], { env: signedInEnv(emulator.url, { XDG_CACHE_HOME: home, ...extra }) });
   const files = (): string[] => {
     try {
       // Only pds's own: a Node with a compile cache of its own keeps that beside them.
@@ -41,7 +42,10 @@ async function expectProjects(run: Promise<{ code: number | null; stdout: string
   const result = await run;
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
-  expect(JSON.parse(result.stdout).map((project: { name: string }) => project.name)).toEqual(['Northern Lights Catalog', 'Harbor Sessions']);
+  expect(JSON.parse(result.stdout).map((project: { name: string }) => project.name)).toEqual([
+    'Northern Lights Catalog',
+    'Harbor Sessions',
+  ]);
 }
 
 describe('the compile cache', () => {
@@ -68,7 +72,10 @@ describe('the compile cache', () => {
     mkdirSync(cache.dir, { recursive: true });
     const name = `cli-${buildId}-v8-${process.versions.v8}-${process.arch}.bin`;
     writeFileSync(join(cache.dir, name), 'not a code cache');
-    writeFileSync(join(cache.dir, `cli-olderbuild000000-v8-${process.versions.v8}-${process.arch}.bin`), 'an earlier build');
+    writeFileSync(
+      join(cache.dir, `cli-olderbuild000000-v8-${process.versions.v8}-${process.arch}.bin`),
+      'an earlier build',
+    );
     writeFileSync(join(cache.dir, `${name}.12345`), 'left by a run killed while writing');
     await expectProjects(cache.run());
     expect(cache.files()).toEqual([name]);

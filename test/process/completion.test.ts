@@ -42,7 +42,13 @@ async function startShell(command: string, args: string[]): Promise<Shell> {
   });
   const cols = 120;
   const rows = 30;
-  const pty = spawn(command, args, { name: 'xterm-256color', cols, rows, cwd: home, env: env as Record<string, string> });
+  const pty = spawn(command, args, {
+    name: 'xterm-256color',
+    cols,
+    rows,
+    cwd: home,
+    env: env as Record<string, string>,
+  });
   const terminal = new Terminal({ cols, rows, allowProposedApi: true });
   let pending: Promise<void> = Promise.resolve();
   pty.onData((data) => {
@@ -75,13 +81,34 @@ async function startShell(command: string, args: string[]): Promise<Shell> {
 }
 
 const SHELLS: { name: string; command: string; args: string[]; setup: string; ambiguousTab: string }[] = [
-  { name: 'bash', command: 'bash', args: ['--norc', '--noprofile', '-i'], setup: "PS1='ready> '; source <(pds completion bash)", ambiguousTab: '\t\t' },
-  { name: 'zsh', command: 'zsh', args: ['-f', '-i'], setup: "PS1='ready> '; autoload -U compinit && compinit -u && source <(pds completion zsh)", ambiguousTab: '\t' },
-  { name: 'fish', command: 'fish', args: ['--no-config', '-i'], setup: "function fish_prompt; echo -n 'ready> '; end; pds completion fish | source", ambiguousTab: '\t' },
+  {
+    name: 'bash',
+    command: 'bash',
+    args: ['--norc', '--noprofile', '-i'],
+    setup: "PS1='ready> '; source <(pds completion bash)",
+    ambiguousTab: '\t\t',
+  },
+  {
+    name: 'zsh',
+    command: 'zsh',
+    args: ['-f', '-i'],
+    setup: "PS1='ready> '; autoload -U compinit && compinit -u && source <(pds completion zsh)",
+    ambiguousTab: '\t',
+  },
+  {
+    name: 'fish',
+    command: 'fish',
+    args: ['--no-config', '-i'],
+    setup: "function fish_prompt; echo -n 'ready> '; end; pds completion fish | source",
+    ambiguousTab: '\t',
+  },
 ];
 
 describe.each(SHELLS)('completion in $name', ({ command, args, setup, ambiguousTab }) => {
-  skipWhenMissing(`completion in ${command}`, findProgram(command) ? undefined : `${command} is not installed (not on PATH)`);
+  skipWhenMissing(
+    `completion in ${command}`,
+    findProgram(command) ? undefined : `${command} is not installed (not on PATH)`,
+  );
   it('completes commands, flags, include names and project names', async () => {
     const shell = await startShell(command, args);
     try {
@@ -128,17 +155,22 @@ describe.each(SHELLS)('completion in $name', ({ command, args, setup, ambiguousT
 });
 
 describe('pds __complete', () => {
-  const complete = (words: string[], options: Parameters<typeof runCli>[2] = {}) => runCli(emulator, ['__complete', '--', ...words], options);
+  const complete = (words: string[], options: Parameters<typeof runCli>[2] = {}) =>
+    runCli(emulator, ['__complete', '--', ...words], options);
 
   it('offers subcommands, flags (global ones too) and known values', async () => {
     expect((await complete(['con'])).stdout).toBe('contracts\nconfig\n');
     expect((await complete(['contracts', 'ls', '--p'])).stdout).toBe('--page\n--per-page\n--project\n--profile\n');
-    expect((await complete(['contracts', 'get', '20001', '--include', 'royalties,s'])).stdout).toBe('royalties,splits\nroyalties,signatures\n');
+    expect((await complete(['contracts', 'get', '20001', '--include', 'royalties,s'])).stdout).toBe(
+      'royalties,splits\nroyalties,signatures\n',
+    );
     expect((await complete(['entities', 'ls', '--roles', ''])).stdout).toBe('assignee\nassignor\n');
     expect((await complete(['upload', 'contract', '--extract', 'roy'])).stdout).toBe('royalties\n');
     expect((await complete(['search', 'x', '--type', 'art'])).stdout).toBe('artist\n');
     expect((await complete(['artists', 'ls', '--fields', 'id,n'])).stdout).toBe('id,name\n');
-    expect((await complete(['config', 'get', ''])).stdout).toBe('api-url\nproject\ntimeout\nretry-budget\nallow-http\n');
+    expect((await complete(['config', 'get', ''])).stdout).toBe(
+      'api-url\nproject\ntimeout\nretry-budget\nallow-http\n',
+    );
     expect((await complete(['help', 'contracts', ''])).stdout).toBe('ls\nget\nstatus\ndownload\nretry\ntag\n');
     expect((await complete(['api', 'art'])).stdout).toBe('artists?projectId={project}\n');
     expect((await complete(['completion', ''])).stdout).toBe('bash\nzsh\nfish\n');
@@ -155,7 +187,9 @@ describe('pds __complete', () => {
     const dir = freshConfigDir();
     const env = { PDS_CONFIG_DIR: dir };
     const names = await complete(['use', ''], { env });
-    expect(names.stdout).toBe(`${DEMO_PROJECT}\nNorthern Lights Catalog\n8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e\nHarbor Sessions\n`);
+    expect(names.stdout).toBe(
+      `${DEMO_PROJECT}\nNorthern Lights Catalog\n8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e\nHarbor Sessions\n`,
+    );
     expect((await complete(['-p', '5f'], { env })).stdout).toBe(`${DEMO_PROJECT}\n`);
     expect(emulator.requests.filter((r) => r.path === '/v1/projects')).toHaveLength(1);
     const cache = JSON.parse(readFileSync(join(dir, 'completion-cache.json'), 'utf8')) as { projects: unknown[] };
@@ -183,10 +217,18 @@ describe('pds __complete', () => {
     expect(script.code).toBe(0);
     expect(script.stdout).toContain('complete -o bashdefault -o default -F _pds_complete pds');
     expect((await runCli(null, ['completion', 'zsh'], { env: { PDS_PROFILE: 'nope' } })).code).toBe(0);
-    expect(await runCli(null, ['__complete', '--', 'con'], { env: { PDS_PROFILE: 'nope' } })).toEqual({ code: 0, stdout: 'contracts\nconfig\n', stderr: '' });
+    expect(await runCli(null, ['__complete', '--', 'con'], { env: { PDS_PROFILE: 'nope' } })).toEqual({
+      code: 0,
+      stdout: 'contracts\nconfig\n',
+      stderr: '',
+    });
   });
 
   it('`pds completion` of an unknown shell is exit 2', async () => {
-    expect(await runCli(null, ['completion', 'tcsh'])).toEqual({ code: 2, stdout: '', stderr: "error: no completion for shell 'tcsh'\n  shells: bash, zsh, fish\n" });
+    expect(await runCli(null, ['completion', 'tcsh'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: no completion for shell 'tcsh'\n  shells: bash, zsh, fish\n",
+    });
   });
 });

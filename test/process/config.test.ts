@@ -1,6 +1,15 @@
 // The config file under real, concurrent pds processes: no write lost, private modes, and a broken
 // file named with a way out (and `pds auth login` able to replace a corrupt one).
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -13,7 +22,9 @@ import { runPds, signedInEnv, startPds } from '../helpers/process.js';
 const emulator = sharedEmulator();
 const OTHER_PROJECT_NAME = 'Northern Lights Catalog';
 
-const profiles = (dir: string) => (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles;
+const profiles = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> })
+    .profiles;
 
 describe('concurrent writers', () => {
   it('ten concurrent writers on ten profiles, three keys each, keep every profile and key', async () => {
@@ -27,7 +38,10 @@ describe('concurrent writers', () => {
     const chains = await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
         const runs = [];
-        for (const [key, value] of keys(i)) runs.push(await runPds(['--profile', `p${i}`, 'config', 'set', key, value], { env: { PDS_CONFIG_DIR: dir } }));
+        for (const [key, value] of keys(i))
+          runs.push(
+            await runPds(['--profile', `p${i}`, 'config', 'set', key, value], { env: { PDS_CONFIG_DIR: dir } }),
+          );
         return runs;
       }),
     );
@@ -43,7 +57,9 @@ describe('concurrent writers', () => {
     const dir = freshConfigDir();
     const file = join(dir, 'config.json');
     const release = await lockfile.lock(file, { realpath: false });
-    const waiting = startPds(['--profile', 'second', 'config', 'set', 'timeout', '7'], { env: { PDS_CONFIG_DIR: dir } });
+    const waiting = startPds(['--profile', 'second', 'config', 'set', 'timeout', '7'], {
+      env: { PDS_CONFIG_DIR: dir },
+    });
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(waiting.child.exitCode).toBeNull();
     // What the lock holder writes meanwhile is not lost.
@@ -75,7 +91,10 @@ describe('concurrent writers', () => {
         const env = signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir, PDS_PROJECT: undefined });
         return Promise.all([
           runPds(['use', OTHER_PROJECT_NAME], { env }),
-          runPds(['auth', 'login', '--with-token'], { env: { ...env, PDS_TOKEN: undefined }, stdin: 'demo-org-token\n' }),
+          runPds(['auth', 'login', '--with-token'], {
+            env: { ...env, PDS_TOKEN: undefined },
+            stdin: 'demo-org-token\n',
+          }),
         ]);
       }),
     );
@@ -96,7 +115,9 @@ describe('modes', () => {
     const xdg = mkdtempSync(join(tmpdir(), 'pds-xdg-'));
     mkdirSync(join(xdg, 'pds'), { mode: 0o755 });
     chmodSync(join(xdg, 'pds'), 0o755);
-    const run = await runPds(['config', 'set', 'timeout', '5'], { env: { PDS_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
+    const run = await runPds(['config', 'set', 'timeout', '5'], {
+      env: { PDS_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg },
+    });
     expect(run.code).toBe(0);
     expect(statSync(join(xdg, 'pds')).mode & 0o777).toBe(0o700);
 
@@ -115,12 +136,20 @@ describe('a config file that cannot be used', () => {
     const file = join(dir, 'config.json');
     mkdirSync(file);
     const expected =
-      `error: the config file ${file} is a directory, not a file\n` + `  move it away: \`mv '${file}' '${file}.old'\`, then \`pds auth login\`\n`;
-    for (const args of [['projects', 'ls'], ['config', 'list'], ['config', 'set', 'timeout', '5']]) {
+      `error: the config file ${file} is a directory, not a file\n` +
+      `  move it away: \`mv '${file}' '${file}.old'\`, then \`pds auth login\`\n`;
+    for (const args of [
+      ['projects', 'ls'],
+      ['config', 'list'],
+      ['config', 'set', 'timeout', '5'],
+    ]) {
       const run = await runPds(args, { env: env(dir) });
       expect(run).toMatchObject({ code: 2, stdout: '', stderr: expected });
     }
-    const login = await runPds(['auth', 'login', '--with-token'], { env: { ...env(dir), PDS_TOKEN: undefined }, stdin: 'demo-org-token\n' });
+    const login = await runPds(['auth', 'login', '--with-token'], {
+      env: { ...env(dir), PDS_TOKEN: undefined },
+      stdin: 'demo-org-token\n',
+    });
     expect(login).toMatchObject({ code: 2, stderr: expected });
     expect(statSync(file).isDirectory()).toBe(true);
   });
@@ -150,11 +179,16 @@ describe('a config file that cannot be used', () => {
         `  or move it away: \`mv '${file}' '${file}.old'\`\n`,
     });
 
-    const login = await runPds(['auth', 'login', '--with-token'], { env: { ...env(dir), PDS_TOKEN: undefined }, stdin: 'demo-org-token\n' });
+    const login = await runPds(['auth', 'login', '--with-token'], {
+      env: { ...env(dir), PDS_TOKEN: undefined },
+      stdin: 'demo-org-token\n',
+    });
     expect(login.code).toBe(0);
     const aside = readdirSync(dir).find((name) => name.startsWith('config.json.broken-'));
     expect(aside).toBeDefined();
-    expect(login.stderr).toContain(`warning: the config file ${file} is not valid JSON: moved it to ${join(dir, aside as string)}; logging in writes a new one\n`);
+    expect(login.stderr).toContain(
+      `warning: the config file ${file} is not valid JSON: moved it to ${join(dir, aside as string)}; logging in writes a new one\n`,
+    );
     expect(readFileSync(join(dir, aside as string), 'utf8')).toBe('{"profiles": {"default": {"token": "ab');
     expect(profiles(dir).default).toEqual({ token: 'demo-org-token' });
     expect((await runPds(['projects', 'ls', '-q'], { env: { ...env(dir), PDS_TOKEN: undefined } })).code).toBe(0);
@@ -165,7 +199,10 @@ describe('a config file that cannot be used', () => {
     const file = join(dir, 'config.json');
     const broken = '{"profiles": {"default": {"token": "ab';
     writeFileSync(file, broken);
-    const login = await runPds(['auth', 'login', '--with-token'], { env: { ...env(dir), PDS_TOKEN: undefined }, stdin: 'not-a-token\n' });
+    const login = await runPds(['auth', 'login', '--with-token'], {
+      env: { ...env(dir), PDS_TOKEN: undefined },
+      stdin: 'not-a-token\n',
+    });
     expect(login.code).toBe(3);
     expect(login.stderr).toMatch(/rejected the token/);
     expect(login.stderr).not.toContain('moved it to');

@@ -19,7 +19,11 @@ function pdsArgvOf(line: string, dir: string): string[][] {
   // `pds` is a function recording its arguments (one call a line, NUL between words); the rest of
   // the pipeline (echo, wc) is the real program.
   const script = `pds() { printf '%s\\0' "$@" >> "$OUT"; printf '\\n' >> "$OUT"; }\n${line}\n`;
-  const parsed = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { env: { PATH: '/usr/bin:/bin', HOME: dir, OUT: out }, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const parsed = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
+    env: { PATH: '/usr/bin:/bin', HOME: dir, OUT: out },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
   expect(parsed.status, `${line}\n${parsed.stderr}`).toBe(0);
   expect(parsed.stderr, line).toBe('');
   return readFileSync(out, 'utf8')

@@ -59,7 +59,10 @@ it('on a terminal: a line per file, then the summary', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pds-download-'));
   const [a, b] = emulator.state.data[DEMO_PROJECT_ID]?.statements ?? [];
   // Wide enough for a line per file, however long the temp dir's path in it.
-  const pds = await ptyPds(['statements', 'download', String(a?.id), String(b?.id), '99999', '-o', `${dir}/`], { env: { ...env(), NO_COLOR: '1' }, cols: 250 });
+  const pds = await ptyPds(['statements', 'download', String(a?.id), String(b?.id), '99999', '-o', `${dir}/`], {
+    env: { ...env(), NO_COLOR: '1' },
+    cols: 250,
+  });
   const exit = await pds.exited;
   expect(exit.code).toBe(1);
   const screen = await pds.screen();
@@ -90,7 +93,10 @@ it('more files than the screen has rows: every file once in the scrollback, no r
     const ids = (slow.state.data[DEMO_PROJECT_ID]?.contracts ?? []).map((c) => c.id);
     expect(ids.length).toBeGreaterThan(30);
     const rows = 20;
-    const pds = await ptyPds(['contracts', 'download', '--all', '-o', `${dir}/`], { env: { ...env(), PDS_API_URL: slow.url, NO_COLOR: '1' }, rows });
+    const pds = await ptyPds(['contracts', 'download', '--all', '-o', `${dir}/`], {
+      env: { ...env(), PDS_API_URL: slow.url, NO_COLOR: '1' },
+      rows,
+    });
     expect((await pds.exited).code).toBe(0);
     // The cursor never went up further than the screen allows (rows - 1 lines live, the cursor below).
     const ups = [...pds.raw().matchAll(/\u001b\[(\d+)A/g)].map((match) => Number(match[1]));

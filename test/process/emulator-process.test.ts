@@ -70,7 +70,9 @@ describe('pds emulator start under exec load', () => {
       await post(url, `/v1/projects/${PROJECT}/sandbox/connect`);
       const load = Promise.all(
         Array.from({ length: 20 }, () =>
-          post(url, `/v1/projects/${PROJECT}/sandbox/exec`, { commands: ['grep -ril a . | wc -l', 'cat */*.yaml | wc -c'] }),
+          post(url, `/v1/projects/${PROJECT}/sandbox/exec`, {
+            commands: ['grep -ril a . | wc -l', 'cat */*.yaml | wc -c'],
+          }),
         ),
       );
       for (let i = 0; i < 10; i++) {
@@ -88,12 +90,19 @@ describe('pds emulator start under exec load', () => {
 });
 
 describe('pds emulator start under upload load', () => {
-  it('decodes JSON uploads as they arrive: 8 concurrent 60 MiB bodies stay under 300 MB', { timeout: 60_000 }, async () => {
+  it('decodes JSON uploads as they arrive: 8 concurrent 60 MiB bodies stay under 300 MB', {
+    timeout: 60_000,
+  }, async () => {
     const { emulator, url } = await startEmulator();
     try {
       const sample = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url));
       // A 45 MiB PDF: the sample's header, padding in a comment, and the sample's end.
-      const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n%'), Buffer.alloc(45 * 1024 * 1024, 'x'), Buffer.from('\n'), sample.subarray(sample.indexOf('\n') + 1)]);
+      const pdf = Buffer.concat([
+        Buffer.from('%PDF-1.4\n%'),
+        Buffer.alloc(45 * 1024 * 1024, 'x'),
+        Buffer.from('\n'),
+        sample.subarray(sample.indexOf('\n') + 1),
+      ]);
       const body = Buffer.from(JSON.stringify({ fileName: 'big.pdf', file: pdf.toString('base64') }));
       expect(body.length).toBeGreaterThan(60 * 1024 * 1024);
       const responses = await Promise.all(
@@ -131,7 +140,8 @@ describe('pds emulator start --data survives kill -9', () => {
               headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
               body: JSON.stringify({ file: pdf, fileName: `w${n}-${i}.pdf` }),
             });
-            if (response.status === 200) answered.push(((await response.json()) as { data: { staging_id: number } }).data.staging_id);
+            if (response.status === 200)
+              answered.push(((await response.json()) as { data: { staging_id: number } }).data.staging_id);
           } catch {
             return; // the emulator is gone
           }

@@ -2,7 +2,16 @@
 // emulator (the built bin/pds.js as `pds` on PATH), so no example is broken. An example that needs
 // what a test cannot give (a real service, a terminal, a server left running) says so in its
 // definition, and the reason is printed here instead of running it.
-import { cpSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -53,7 +62,8 @@ function readmeExamples(): Example[] {
 function readmeNeeds(line: string): string | undefined {
   if (line.includes('pds.example.com')) return 'a real service';
   if (/^pds emulator start/.test(line)) return 'a server left running (the emulator tests start and stop it)';
-  if (/pds auth login( --web|$| --web --no-browser)/.test(line) && !line.includes('token')) return 'a browser or a terminal';
+  if (/pds auth login( --web|$| --web --no-browser)/.test(line) && !line.includes('token'))
+    return 'a browser or a terminal';
   if (/pds sandbox shell/.test(line)) return 'a terminal';
   if (line.includes('${fpath')) return 'zsh (the line is zsh syntax)';
   if (line.endsWith('| source')) return 'fish (the line is fish syntax)';
@@ -65,7 +75,8 @@ function missingProgram(line: string): string | undefined {
   const unquoted = line.replace(/'[^']*'|"[^"]*"/g, "''");
   for (const stage of unquoted.split('|').slice(1)) {
     const program = stage.trim().split(/\s+/)[0];
-    if (program && program !== 'pds' && spawnSync('sh', ['-c', `command -v ${program}`]).status !== 0) return `${program} installed`;
+    if (program && program !== 'pds' && spawnSync('sh', ['-c', `command -v ${program}`]).status !== 0)
+      return `${program} installed`;
   }
   return undefined;
 }
@@ -117,7 +128,8 @@ async function runExample(line: string, index: number): Promise<{ code: number |
   const dir = join(work, `run-${index}`);
   cpSync(join(work, 'files'), dir, { recursive: true });
   cpSync(preparedConfig, join(dir, '.config', 'pds'), { recursive: true });
-  for (const sub of ['.local/share/bash-completion/completions', '.config/fish/completions']) mkdirSync(join(dir, sub), { recursive: true });
+  for (const sub of ['.local/share/bash-completion/completions', '.config/fish/completions'])
+    mkdirSync(join(dir, sub), { recursive: true });
   const env = childEnv({
     PATH: `${join(work, 'bin')}:${process.env.PATH ?? ''}`,
     HOME: dir,
@@ -138,7 +150,9 @@ async function runExample(line: string, index: number): Promise<{ code: number |
   return { code, output };
 }
 
-const examples = [...new Map([...helpExamples(), ...readmeExamples()].map((example) => [example[0], example])).values()];
+const examples = [
+  ...new Map([...helpExamples(), ...readmeExamples()].map((example) => [example[0], example])).values(),
+];
 
 describe('every example of help and the README runs against the emulator', () => {
   it('collects the examples', () => {

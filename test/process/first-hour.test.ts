@@ -22,7 +22,9 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const profiles = (dir: string) => (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles;
+const profiles = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> })
+    .profiles;
 
 describe('1. no service reachable', () => {
   it('says so, suggests the emulator for that port, and the suggestion works', async () => {
@@ -33,7 +35,9 @@ describe('1. no service reachable', () => {
     expect(failed.stderr).toContain(`error: cannot reach http://127.0.0.1:${port} (ECONNREFUSED)\n`);
     const suggested = /run `(pds emulator start[^`]*)`/.exec(failed.stderr)?.[1];
     expect(suggested).toBe(`pds emulator start --port ${port}`);
-    const started = startPds([...(suggested as string).split(' ').slice(1)], { env: { PDS_CONFIG_DIR: env.PDS_CONFIG_DIR } });
+    const started = startPds([...(suggested as string).split(' ').slice(1)], {
+      env: { PDS_CONFIG_DIR: env.PDS_CONFIG_DIR },
+    });
     try {
       await started.waitFor(String(port));
       const again = await runPds(['projects', 'ls', '-q'], { env });
@@ -52,13 +56,18 @@ describe('2. a bad token', () => {
     expect(await runPds(['projects', 'ls'], { env })).toMatchObject({
       code: 3,
       stdout: '',
-      stderr: 'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`\n',
+      stderr:
+        'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`\n',
     });
-    const official = await runPds(['projects', 'ls'], { env: { ...env, PDS_TOKEN: undefined, ROYALTYPORT_TOKEN: 'revoked' } });
+    const official = await runPds(['projects', 'ls'], {
+      env: { ...env, PDS_TOKEN: undefined, ROYALTYPORT_TOKEN: 'revoked' },
+    });
     expect(official.stderr).toContain('  the token in use is ROYALTYPORT_TOKEN\n');
     const dir = freshConfigDir();
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { work: { token: 'revoked' } } }));
-    const stored = await runPds(['--profile', 'work', 'projects', 'ls'], { env: { ...env, PDS_TOKEN: undefined, PDS_CONFIG_DIR: dir } });
+    const stored = await runPds(['--profile', 'work', 'projects', 'ls'], {
+      env: { ...env, PDS_TOKEN: undefined, PDS_CONFIG_DIR: dir },
+    });
     expect(stored.stderr).toContain('  the token in use is the token of profile work\n');
   });
 });
@@ -66,7 +75,14 @@ describe('2. a bad token', () => {
 describe('3. not logged in, and no project', () => {
   it('is reported as not logged in first, and nothing is sent', async () => {
     const before = emulator.requests.length;
-    const result = await runPds(['contracts', 'ls'], { env: { PDS_CONFIG_DIR: freshConfigDir(), PDS_API_URL: emulator.url, PDS_TOKEN: undefined, PDS_PROJECT: undefined } });
+    const result = await runPds(['contracts', 'ls'], {
+      env: {
+        PDS_CONFIG_DIR: freshConfigDir(),
+        PDS_API_URL: emulator.url,
+        PDS_TOKEN: undefined,
+        PDS_PROJECT: undefined,
+      },
+    });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^error: not logged in\n/);
     expect(emulator.requests.length).toBe(before);
@@ -77,16 +93,25 @@ describe('4. after auth login', () => {
   it('the only project becomes the default; with several, the next step is printed', async () => {
     const dir = freshConfigDir();
     // No D-Bus session, so no keychain: login says where the token is kept (test/process/keychain.test.ts).
-    const env = { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: undefined, PDS_PROJECT: undefined, DBUS_SESSION_BUS_ADDRESS: undefined };
+    const env = {
+      PDS_CONFIG_DIR: dir,
+      PDS_API_URL: emulator.url,
+      PDS_TOKEN: undefined,
+      PDS_PROJECT: undefined,
+      DBUS_SESSION_BUS_ADDRESS: undefined,
+    };
     const one = await runPds(['auth', 'login', '--with-token'], { env, stdin: 'demo-project-token' });
     expect(one.stderr).toBe(
       `warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${join(dir, 'config.json')} (mode 0600)\n` +
-      `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile default)\n` +
+        `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile default)\n` +
         `Using project Northern Lights Catalog (${DEMO_PROJECT}), the only one this token reaches\n`,
     );
     expect(profiles(dir).default?.project).toBe(DEMO_PROJECT);
     expect((await runPds(['contracts', 'ls', '-q', '--per-page', '1'], { env })).code).toBe(0);
-    const several = await runPds(['--profile', 'org', 'auth', 'login', '--with-token'], { env, stdin: 'demo-org-token' });
+    const several = await runPds(['--profile', 'org', 'auth', 'login', '--with-token'], {
+      env,
+      stdin: 'demo-org-token',
+    });
     expect(several.stderr).toContain('Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n');
     expect(profiles(dir).org?.project).toBeUndefined();
   });
@@ -94,7 +119,9 @@ describe('4. after auth login', () => {
 
 describe('5. -p takes an exact project name', () => {
   it('as pds use does', async () => {
-    const result = await runPds(['artists', 'ls', '-q', '--per-page', '1', '-p', 'Harbor Sessions'], { env: signedInEnv(emulator.url) });
+    const result = await runPds(['artists', 'ls', '-q', '--per-page', '1', '-p', 'Harbor Sessions'], {
+      env: signedInEnv(emulator.url),
+    });
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(emulator.requests.at(-1)?.query.projectId).toBe(SECOND_PROJECT);
   });
@@ -122,15 +149,26 @@ describe('8. where am I', () => {
     const dir = freshConfigDir();
     writeFileSync(
       join(dir, 'config.json'),
-      JSON.stringify({ profiles: { default: { token: 't1', project: DEMO_PROJECT }, staging: { 'api-url': 'https://staging.example.com', token: 't2' } } }),
+      JSON.stringify({
+        profiles: {
+          default: { token: 't1', project: DEMO_PROJECT },
+          staging: { 'api-url': 'https://staging.example.com', token: 't2' },
+        },
+      }),
     );
-    const listed = await runPds(['--profile', 'staging', 'auth', 'list'], { env: { PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined } });
+    const listed = await runPds(['--profile', 'staging', 'auth', 'list'], {
+      env: { PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined },
+    });
     expect(listed).toMatchObject({
       code: 0,
       stdout: `\tPROFILE\tAPI URL\tCREDENTIAL\tPROJECT\n\tdefault\thttp://127.0.0.1:4010\ttoken\t${DEMO_PROJECT}\n*\tstaging\thttps://staging.example.com\ttoken\t\n`,
     });
-    const csv = await runPds(['auth', 'list', '--format', 'csv'], { env: { PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined } });
-    expect(csv.stdout).toBe(`current,profile,api_url,credential,project\r\ntrue,default,http://127.0.0.1:4010,token,${DEMO_PROJECT}\r\nfalse,staging,https://staging.example.com,token,\r\n`);
+    const csv = await runPds(['auth', 'list', '--format', 'csv'], {
+      env: { PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined },
+    });
+    expect(csv.stdout).toBe(
+      `current,profile,api_url,credential,project\r\ntrue,default,http://127.0.0.1:4010,token,${DEMO_PROJECT}\r\nfalse,staging,https://staging.example.com,token,\r\n`,
+    );
   });
 });
 
@@ -148,7 +186,10 @@ describe('10. statements not yet processed', () => {
       const listed = await runPds(['statements', 'ls', '--all'], { env });
       const row = listed.stdout.split('\n').find((line) => line.includes('new.pdf'));
       expect(row?.split('\t').slice(1, 5)).toEqual(['new.pdf', 'processing', 'processing', 'processing']);
-      const json = JSON.parse((await runPds(['statements', 'ls', '--all', '--json'], { env })).stdout) as { file_name?: string; statement_type?: unknown }[];
+      const json = JSON.parse((await runPds(['statements', 'ls', '--all', '--json'], { env })).stdout) as {
+        file_name?: string;
+        statement_type?: unknown;
+      }[];
       expect(json.find((s) => s.file_name === 'new.pdf')?.statement_type ?? null).toBeNull();
     } finally {
       await slow.close();

@@ -20,7 +20,10 @@ function listRecords(format: DataFormat, stdout: string): Record<string, unknown
     case 'json':
       return JSON.parse(stdout) as Record<string, unknown>[];
     case 'ndjson':
-      return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+      return stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     case 'yaml':
       return parseYaml(stdout) as Record<string, unknown>[];
     case 'csv':
@@ -35,9 +38,17 @@ function listRecords(format: DataFormat, stdout: string): Record<string, unknown
 
 /** One record's output in `format` as an object (TSV: `key<TAB>value` lines). */
 function recordOf(format: DataFormat, stdout: string): Record<string, unknown> {
-  if (format === 'tsv') return Object.fromEntries(stdout.split('\n').filter(Boolean).map((line) => line.split('\t', 2)));
+  if (format === 'tsv')
+    return Object.fromEntries(
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('\t', 2)),
+    );
   const records = listRecords(format, stdout);
-  return format === 'json' || format === 'yaml' ? (records as unknown as Record<string, unknown>) : (records[0] as Record<string, unknown>);
+  return format === 'json' || format === 'yaml'
+    ? (records as unknown as Record<string, unknown>)
+    : (records[0] as Record<string, unknown>);
 }
 
 const artists = () => emulator.state.data[DEMO_PROJECT_ID]?.artists ?? [];
@@ -50,7 +61,9 @@ describe('--format through the built CLI', () => {
       expect(list.stderr).toBe('');
       expect(list.code).toBe(0);
       const expected = artists().slice(0, 5);
-      expect(listRecords(format, list.stdout).map((record) => [String(record.id), record.name])).toEqual(expected.map((a) => [a.id, a.name]));
+      expect(listRecords(format, list.stdout).map((record) => [String(record.id), record.name])).toEqual(
+        expected.map((a) => [a.id, a.name]),
+      );
 
       const first = expected[0] as { id: string; name: string };
       const record = await runPds(['artists', 'get', first.id, '--format', format], { env });

@@ -9,7 +9,17 @@ import { COMMANDS } from '../../src/commands/index.js';
 import { runCli } from '../helpers/cli.js';
 import { ptyPds, runPds } from '../helpers/process.js';
 
-const PAGES = [[], ['contracts', 'ls'], ['upload', 'statement'], ['sandbox', 'exec'], ['mcp'], ['mcp', 'config'], ['statements', 'update'], ['options'], ['exit-codes']];
+const PAGES = [
+  [],
+  ['contracts', 'ls'],
+  ['upload', 'statement'],
+  ['sandbox', 'exec'],
+  ['mcp'],
+  ['mcp', 'config'],
+  ['statements', 'update'],
+  ['options'],
+  ['exit-codes'],
+];
 
 /** The lines of `text` wider than `columns` terminal cells (escape sequences not counted). */
 function tooWide(text: string, columns: number): string[] {
@@ -29,12 +39,15 @@ function commandPaths(): string[][] {
 }
 
 describe('help at 60 columns', () => {
-  it.each(PAGES.map((page) => [page.join(' ') || '(the root page)', page]))('pds help %s fits COLUMNS=60 over a pipe', async (_, page) => {
-    const result = await runPds(['help', ...(page as string[])], { env: { COLUMNS: '60' } });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout.split('\n').length).toBeGreaterThan(5);
-    expect(tooWide(result.stdout, 60)).toEqual([]);
-  });
+  it.each(PAGES.map((page) => [page.join(' ') || '(the root page)', page]))(
+    'pds help %s fits COLUMNS=60 over a pipe',
+    async (_, page) => {
+      const result = await runPds(['help', ...(page as string[])], { env: { COLUMNS: '60' } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.split('\n').length).toBeGreaterThan(5);
+      expect(tooWide(result.stdout, 60)).toEqual([]);
+    },
+  );
 
   it('COLUMNS=100 widens it, and a width that is not a number is ignored (80)', async () => {
     const wide = await runPds(['help', 'upload', 'statement'], { env: { COLUMNS: '100' } });
@@ -51,15 +64,23 @@ describe('help at 60 columns', () => {
     expect(first.length).toBeGreaterThan(1);
     expect(first.slice(1).every((line) => line.startsWith('      '))).toBe(true);
     // bash joins the lines back: the words are those of the one-line example.
-    const words = spawnSync('bash', ['-c', `set -- ${first.join('\n').trim().replace(/^pds /, '')}; printf '%s\\n' "$@"`], { encoding: 'utf8' });
+    const words = spawnSync(
+      'bash',
+      ['-c', `set -- ${first.join('\n').trim().replace(/^pds /, '')}; printf '%s\\n' "$@"`],
+      { encoding: 'utf8' },
+    );
     expect(words.stdout.trim().split('\n')).toEqual(
-      'upload statement sales.csv --accounting-period 2026Q1 --currency-royalty EUR --scenario dsp.spotify --target-family recording_dsp_usage --tag q1'.split(' '),
+      'upload statement sales.csv --accounting-period 2026Q1 --currency-royalty EUR --scenario dsp.spotify --target-family recording_dsp_usage --tag q1'.split(
+        ' ',
+      ),
     );
   });
 
   it('the options column gives way: a long option stands on its own line, its description below', async () => {
     const { stdout } = await runPds(['help', 'upload', 'statement'], { env: { COLUMNS: '60' } });
-    expect(stdout).toContain('\n  --report <junit=file|json=file>\n                        also write a report: JUnit XML or\n');
+    expect(stdout).toContain(
+      '\n  --report <junit=file|json=file>\n                        also write a report: JUnit XML or\n',
+    );
     expect(stdout).toContain('\n  --wait                wait until processing completed or\n');
   });
 

@@ -29,7 +29,8 @@ const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter((program) =>
 function filesUnder(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files[join(entry.parentPath, entry.name)] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+    if (entry.isFile())
+      files[join(entry.parentPath, entry.name)] = readFileSync(join(entry.parentPath, entry.name), 'utf8');
   }
   return files;
 }
@@ -38,7 +39,10 @@ function filesUnder(dir: string): Record<string, string> {
  * Runs `steps` (shell lines using `pds`) in a D-Bus session with an unlocked keyring; each step's
  * output goes to `<n>.out`, `<n>.err` and `<n>.code` in the returned directory.
  */
-async function inKeyringSession(configDir: string, steps: string[]): Promise<(n: number) => { out: string; err: string; code: number }> {
+async function inKeyringSession(
+  configDir: string,
+  steps: string[],
+): Promise<(n: number) => { out: string; err: string; code: number }> {
   const work = mkdtempSync(join(tmpdir(), 'pds-keyring-'));
   const bin = join(work, 'bin');
   const { mkdirSync } = await import('node:fs');
@@ -62,7 +66,9 @@ async function inKeyringSession(configDir: string, steps: string[]): Promise<(n:
   });
   // Not execFileSync: the emulator answering pds runs in this process.
   await new Promise<void>((resolve, reject) =>
-    execFile('dbus-run-session', ['--', 'sh', '-c', script], { env, timeout: 60_000 }, (error) => (error ? reject(error) : resolve())),
+    execFile('dbus-run-session', ['--', 'sh', '-c', script], { env, timeout: 60_000 }, (error) =>
+      error ? reject(error) : resolve(),
+    ),
   );
   return (n) => ({
     out: readFileSync(join(work, `${n}.out`), 'utf8'),
@@ -75,9 +81,13 @@ async function inKeyringSession(configDir: string, steps: string[]): Promise<(n:
 const NEXT_STEP = 'Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n';
 
 describe('18. the credential in the system keychain', () => {
-  it('with a Secret Service: login keeps the token there and nowhere in the config directory; a new process reads it; logout removes it', { timeout: 90_000 }, async (context) => {
+  it('with a Secret Service: login keeps the token there and nowhere in the config directory; a new process reads it; logout removes it', {
+    timeout: 90_000,
+  }, async (context) => {
     if (missing.length > 0) {
-      console.log(`skipped: ${missing.join(' and ')} not installed (Debian: apt-get install gnome-keyring dbus); .ci/run installs them`);
+      console.log(
+        `skipped: ${missing.join(' and ')} not installed (Debian: apt-get install gnome-keyring dbus); .ci/run installs them`,
+      );
       context.skip();
     }
     const dir = freshConfigDir();
@@ -90,11 +100,18 @@ describe('18. the credential in the system keychain', () => {
       'pds auth status',
       'cat "$PDS_CONFIG_DIR/config.json"',
     ]);
-    expect(step(0)).toEqual({ code: 0, out: '', err: `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n${NEXT_STEP}` });
+    expect(step(0)).toEqual({
+      code: 0,
+      out: '',
+      err: `Logged in to ${emulator.url} as organization (2 projects) (profile default)\n${NEXT_STEP}`,
+    });
     expect(JSON.parse(step(1).out)).toEqual({ profiles: { default: { credential_store: 'keychain' } } });
     expect(step(2).code).toBe(0);
     expect(step(2).out).toContain('token\tdemo…, from profile default\nstored_in\tkeychain\n');
-    expect(step(3)).toMatchObject({ code: 0, out: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e\n' });
+    expect(step(3)).toMatchObject({
+      code: 0,
+      out: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e\n',
+    });
     expect(step(4)).toMatchObject({ code: 0, err: `Logged out of ${emulator.url} (profile default)\n` });
     // Gone from the keychain too: a new process finds no credential.
     expect(step(5).code).toBe(3);
@@ -103,13 +120,19 @@ describe('18. the credential in the system keychain', () => {
     expect(Object.values(filesUnder(dir)).join('\n')).not.toContain('demo-org-token');
   });
 
-  it('with a Secret Service: a file-stored credential keeps working, login moves it; --insecure-storage keeps it in the file', { timeout: 90_000 }, async (context) => {
+  it('with a Secret Service: a file-stored credential keeps working, login moves it; --insecure-storage keeps it in the file', {
+    timeout: 90_000,
+  }, async (context) => {
     if (missing.length > 0) {
-      console.log(`skipped: ${missing.join(' and ')} not installed (Debian: apt-get install gnome-keyring dbus); .ci/run installs them`);
+      console.log(
+        `skipped: ${missing.join(' and ')} not installed (Debian: apt-get install gnome-keyring dbus); .ci/run installs them`,
+      );
       context.skip();
     }
     const dir = freshConfigDir();
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { token: 'demo-org-token' } } }), { mode: 0o600 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { token: 'demo-org-token' } } }), {
+      mode: 0o600,
+    });
     const step = await inKeyringSession(dir, [
       'pds auth status',
       'echo demo-org-token | pds auth login --with-token',
@@ -123,13 +146,20 @@ describe('18. the credential in the system keychain', () => {
     expect(JSON.parse(step(2).out)).toEqual({ profiles: { default: { credential_store: 'keychain' } } });
     expect(step(3)).toMatchObject({ code: 0, err: expect.not.stringContaining('warning') });
     // The project token reaches one project, which login made the default.
-    expect(JSON.parse(step(4).out)).toEqual({ profiles: { default: { token: 'demo-project-token', project: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' } } });
+    expect(JSON.parse(step(4).out)).toEqual({
+      profiles: { default: { token: 'demo-project-token', project: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' } },
+    });
     expect(step(5).out).toContain(`stored_in\t${join(dir, 'config.json')}\n`);
   });
 
   it('without D-Bus: login falls back to the 0600 file at once, says so, and auth status names the file', async () => {
     const dir = freshConfigDir();
-    const env = { PDS_API_URL: emulator.url, PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined, DBUS_SESSION_BUS_ADDRESS: undefined };
+    const env = {
+      PDS_API_URL: emulator.url,
+      PDS_CONFIG_DIR: dir,
+      PDS_TOKEN: undefined,
+      DBUS_SESSION_BUS_ADDRESS: undefined,
+    };
     const login = await runPds(['auth', 'login', '--with-token'], { env, stdin: 'demo-org-token\n' });
     const file = join(dir, 'config.json');
     expect(login).toMatchObject({
@@ -151,8 +181,17 @@ describe('18. the credential in the system keychain', () => {
 
   it('a profile whose keychain cannot be read now: commands say why (exit 3); logout still clears it', async () => {
     const dir = freshConfigDir();
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { credential_store: 'keychain', project: 'p' } } }), { mode: 0o600 });
-    const env = { PDS_API_URL: emulator.url, PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined, DBUS_SESSION_BUS_ADDRESS: undefined };
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ profiles: { default: { credential_store: 'keychain', project: 'p' } } }),
+      { mode: 0o600 },
+    );
+    const env = {
+      PDS_API_URL: emulator.url,
+      PDS_CONFIG_DIR: dir,
+      PDS_TOKEN: undefined,
+      DBUS_SESSION_BUS_ADDRESS: undefined,
+    };
     const ls = await runPds(['projects', 'ls'], { env });
     expect(ls).toMatchObject({
       code: 3,
@@ -164,16 +203,27 @@ describe('18. the credential in the system keychain', () => {
     expect(emulator.requests).toEqual([]);
     const logout = await runPds(['auth', 'logout'], { env });
     expect(logout.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { default: { project: 'p' } } });
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({
+      profiles: { default: { project: 'p' } },
+    });
   });
 
   it('a D-Bus address where nothing answers: the fallback still comes within 2 s', async () => {
     const dir = freshConfigDir();
-    const env = { PDS_API_URL: emulator.url, PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'no-bus')}` };
+    const env = {
+      PDS_API_URL: emulator.url,
+      PDS_CONFIG_DIR: dir,
+      PDS_TOKEN: undefined,
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'no-bus')}`,
+    };
     const login = await runPds(['auth', 'login', '--with-token'], { env, stdin: 'demo-org-token\n' });
     expect(login.code).toBe(0);
-    expect(login.stderr).toMatch(/^warning: no keychain to keep the credential in \(.+\): it is kept in .+config\.json \(mode 0600\)\n/);
+    expect(login.stderr).toMatch(
+      /^warning: no keychain to keep the credential in \(.+\): it is kept in .+config\.json \(mode 0600\)\n/,
+    );
     expect(login.ms).toBeLessThan(2_000 + 1_500);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { default: { token: 'demo-org-token' } } });
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({
+      profiles: { default: { token: 'demo-org-token' } },
+    });
   });
 });

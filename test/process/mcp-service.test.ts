@@ -37,8 +37,20 @@ describe('tools made from the CLI verbs', () => {
     const { tools } = await writer.client.listTools();
     const tool = (name: string) => tools.find((t) => t.name === name);
     const tag = tool('tag_statement');
-    expect(Object.keys(tag?.inputSchema.properties ?? {})).toEqual(['id', 'tags', 'add', 'remove', 'clear', 'projectId']);
-    expect(tag?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+    expect(Object.keys(tag?.inputSchema.properties ?? {})).toEqual([
+      'id',
+      'tags',
+      'add',
+      'remove',
+      'clear',
+      'projectId',
+    ]);
+    expect(tag?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     const help = (await runPds(['statements', 'tag', '--help'])).stdout;
     for (const name of ['add', 'remove', 'clear']) {
       const description = (tag?.inputSchema.properties?.[name] as { description?: string }).description ?? '';
@@ -61,7 +73,12 @@ describe('tools made from the CLI verbs', () => {
       'clearCurrencyTransaction',
       'projectId',
     ]);
-    expect(Object.keys(tool('knowledge_search')?.inputSchema.properties ?? {})).toEqual(['query', 'kind', 'limit', 'projectId']);
+    expect(Object.keys(tool('knowledge_search')?.inputSchema.properties ?? {})).toEqual([
+      'query',
+      'kind',
+      'limit',
+      'projectId',
+    ]);
     expect(Object.keys(tool('retry_contract')?.inputSchema.properties ?? {})).toEqual(['stagingId', 'projectId']);
     expect(Object.keys(tool('upload_statement')?.inputSchema.properties ?? {})).toEqual([
       'path',
@@ -77,7 +94,13 @@ describe('tools made from the CLI verbs', () => {
       'folder',
       'projectId',
     ]);
-    expect(Object.keys(tool('upload_contract')?.inputSchema.properties ?? {})).toEqual(['path', 'extract', 'tag', 'folder', 'projectId']);
+    expect(Object.keys(tool('upload_contract')?.inputSchema.properties ?? {})).toEqual([
+      'path',
+      'extract',
+      'tag',
+      'folder',
+      'projectId',
+    ]);
   });
 
   it('knowledge_search returns what `pds knowledge search --json` prints, inside the markers', async () => {
@@ -87,9 +110,15 @@ describe('tools made from the CLI verbs', () => {
     expect(printed.length).toBeGreaterThan(0);
     const result = await call(writer.client, 'knowledge_search', { query: 'royalty', limit: 3 });
     expect(data(result.text)).toEqual(printed);
-    expect(await structured(writer.client, 'knowledge_search', { query: ['royalty'], limit: '3' })).toEqual({ items: printed, next_cursor: null });
+    expect(await structured(writer.client, 'knowledge_search', { query: ['royalty'], limit: '3' })).toEqual({
+      items: printed,
+      next_cursor: null,
+    });
     const bad = await call(writer.client, 'knowledge_search', { query: 'royalty', kind: 'robot' });
-    expect(bad).toEqual({ isError: true, text: "error: unknown kind 'robot'\n  valid kinds: organization, team, person, process, decision, policy, principle, topic, question" });
+    expect(bad).toEqual({
+      isError: true,
+      text: "error: unknown kind 'robot'\n  valid kinds: organization, team, person, process, decision, policy, principle, topic, question",
+    });
   });
 
   it('tag_statement sets, adds and clears; list_tags lists; a conflicting call sends nothing', async () => {
@@ -99,10 +128,15 @@ describe('tools made from the CLI verbs', () => {
       tags: 'q1,spotify',
     });
     emulator.requests.length = 0;
-    expect((await structured(writer.client, 'tag_statement', { id: '40001', tags: 'review', add: true })).tags).toBe('q1,spotify,review');
+    expect((await structured(writer.client, 'tag_statement', { id: '40001', tags: 'review', add: true })).tags).toBe(
+      'q1,spotify,review',
+    );
     expect(sent()).toEqual(['GET /v1/statements/40001', 'PUT /v1/tags']);
     const tags = await structured(writer.client, 'list_tags', { scope: 'statements', search: 'spot' });
-    expect(tags).toEqual({ items: [expect.objectContaining({ tag: 'spotify', scope: 'statements', usage_count: 1 })], next_cursor: null });
+    expect(tags).toEqual({
+      items: [expect.objectContaining({ tag: 'spotify', scope: 'statements', usage_count: 1 })],
+      next_cursor: null,
+    });
     emulator.requests.length = 0;
     const both = await call(writer.client, 'tag_statement', { id: 40001, tags: ['x'], add: true, remove: true });
     expect(both).toEqual({ isError: true, text: 'error: add, remove and clear exclude each other' });
@@ -113,11 +147,27 @@ describe('tools made from the CLI verbs', () => {
   });
 
   it('update_statement sends the fields normalized; bad values are refused with nothing sent', async () => {
-    const updated = await structured(writer.client, 'update_statement', { id: 40002, payee: 'Nova', accountingPeriod: '2026-q3', currencyRoyalty: 'eur', clearPayor: true });
+    const updated = await structured(writer.client, 'update_statement', {
+      id: 40002,
+      payee: 'Nova',
+      accountingPeriod: '2026-q3',
+      currencyRoyalty: 'eur',
+      clearPayor: true,
+    });
     // The service's currency_tx and currency, under the names statements get gives them.
-    expect(updated).toMatchObject({ id: 40002, payee: 'Nova', payor: null, accounting_period: '2026Q3', currency_royalty: 'EUR' });
+    expect(updated).toMatchObject({
+      id: 40002,
+      payee: 'Nova',
+      payor: null,
+      accounting_period: '2026Q3',
+      currency_royalty: 'EUR',
+    });
     emulator.requests.length = 0;
-    const bad = await call(writer.client, 'update_statement', { id: 40002, accountingPeriod: '2026Q5', currencyTransaction: 'dollars' });
+    const bad = await call(writer.client, 'update_statement', {
+      id: 40002,
+      accountingPeriod: '2026Q5',
+      currencyTransaction: 'dollars',
+    });
     expect(bad).toEqual({
       isError: true,
       text: "error: 2 problems; nothing was sent\n  invalid accountingPeriod '2026Q5': expected a period such as 2026Q1\n  invalid currencyTransaction 'dollars': expected an ISO 4217 code such as USD",
@@ -128,7 +178,10 @@ describe('tools made from the CLI verbs', () => {
   it('upload_statement takes a CSV with its context, as `pds upload statement` does; a bad period sends nothing', async () => {
     emulator.requests.length = 0;
     const bad = await call(writer.client, 'upload_statement', { path: 'sales.csv', accountingPeriod: '2026Q9' });
-    expect(bad).toEqual({ isError: true, text: "error: invalid accountingPeriod '2026Q9': expected a period such as 2026Y, 2026H1, 2026Q3 or 2026M11" });
+    expect(bad).toEqual({
+      isError: true,
+      text: "error: invalid accountingPeriod '2026Q9': expected a period such as 2026Y, 2026H1, 2026Q3 or 2026M11",
+    });
     expect(sent()).toEqual([]);
     const uploaded = await structured(writer.client, 'upload_statement', {
       path: 'sales.csv',
@@ -138,9 +191,18 @@ describe('tools made from the CLI verbs', () => {
       tag: ['q1', 'mcp'],
     });
     expect(uploaded).toMatchObject({ status: 'queued', context_applied: true });
-    const listed = await runPds(['statements', 'ls', '--staging-ids', String(uploaded.staging_id), '--json'], { env: mcpEnv(emulator) });
+    const listed = await runPds(['statements', 'ls', '--staging-ids', String(uploaded.staging_id), '--json'], {
+      env: mcpEnv(emulator),
+    });
     expect(JSON.parse(listed.stdout)).toEqual([
-      expect.objectContaining({ file_name: 'sales.csv', file_type: 'text/csv', accounting_period: '2026Q1', currency_royalty: 'EUR', payee: 'Nova Records', tags: ['q1', 'mcp'] }),
+      expect.objectContaining({
+        file_name: 'sales.csv',
+        file_type: 'text/csv',
+        accounting_period: '2026Q1',
+        currency_royalty: 'EUR',
+        payee: 'Nova Records',
+        tags: ['q1', 'mcp'],
+      }),
     ]);
   });
 });
@@ -163,7 +225,9 @@ describe('retry_statement', () => {
         `warning: the service keeps staging ${uploaded.staging_id} paused (120 of 100); try again later with \`pds statements retry ${uploaded.staging_id}\``,
       );
       paused.options.pauseUploads = false;
-      expect(await structured(server.client, 'retry_statement', { stagingId: String(uploaded.staging_id) })).toMatchObject({
+      expect(
+        await structured(server.client, 'retry_statement', { stagingId: String(uploaded.staging_id) }),
+      ).toMatchObject({
         staging_id: uploaded.staging_id,
         status: 'queued',
       });
@@ -191,7 +255,11 @@ describe('the knowledge and tags toolsets', () => {
     });
     const tags = await connectMcp(emulator, ['--allow-writes', '--toolsets', 'tags']);
     try {
-      expect((await tags.client.listTools()).tools.map((t) => t.name)).toEqual(['list_tags', 'tag_contract', 'tag_statement']);
+      expect((await tags.client.listTools()).tools.map((t) => t.name)).toEqual([
+        'list_tags',
+        'tag_contract',
+        'tag_statement',
+      ]);
     } finally {
       await tags.close();
     }

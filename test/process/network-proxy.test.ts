@@ -4,7 +4,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findProgram, skipWhenMissing } from '../helpers/machine.js';
 import { runPds, signedInEnv } from '../helpers/process.js';
 import { startForwardProxy, type ForwardProxy } from '../helpers/forward-proxy.js';
-import { DEMO_PROJECT, makeCertificate, projects, startRogueServer, type Certificate, type RogueServer } from '../helpers/rogue-server.js';
+import {
+  DEMO_PROJECT,
+  makeCertificate,
+  projects,
+  startRogueServer,
+  type Certificate,
+  type RogueServer,
+} from '../helpers/rogue-server.js';
 
 let service: RogueServer;
 let tlsService: RogueServer;
@@ -39,7 +46,11 @@ async function proxy(options: Parameters<typeof startForwardProxy>[0] = {}): Pro
 
 function pds(args: string[], env: Record<string, string>) {
   return runPds(args, {
-    env: signedInEnv(env.PDS_API_URL ?? '', { PDS_PROJECT: undefined, NODE_EXTRA_CA_CERTS: certificate.certFile, ...env }),
+    env: signedInEnv(env.PDS_API_URL ?? '', {
+      PDS_PROJECT: undefined,
+      NODE_EXTRA_CA_CERTS: certificate.certFile,
+      ...env,
+    }),
   });
 }
 
@@ -88,7 +99,11 @@ describe('NO_PROXY', () => {
   for (const [what, value] of cases) {
     it(`bypasses the proxy for ${what}`, async () => {
       const forward = await proxy();
-      const result = await pds(['projects', 'ls', '-q'], { PDS_API_URL: service.url, HTTP_PROXY: forward.url, NO_PROXY: value(service.port) });
+      const result = await pds(['projects', 'ls', '-q'], {
+        PDS_API_URL: service.url,
+        HTTP_PROXY: forward.url,
+        NO_PROXY: value(service.port),
+      });
       expect(result).toMatchObject({ code: 0, stdout: listed, stderr: '' });
       expect(forward.saw).toEqual([]);
       expect(service.requests).toHaveLength(1);
@@ -98,7 +113,11 @@ describe('NO_PROXY', () => {
   it('does not bypass it for another port, another host or a domain that does not match', async () => {
     const forward = await proxy();
     const noProxy = `127.0.0.1:${service.port + 1}, 127.0.0.2, .example.com`;
-    const result = await pds(['projects', 'ls', '-q'], { PDS_API_URL: service.url, http_proxy: forward.url, no_proxy: noProxy });
+    const result = await pds(['projects', 'ls', '-q'], {
+      PDS_API_URL: service.url,
+      http_proxy: forward.url,
+      no_proxy: noProxy,
+    });
     expect(result).toMatchObject({ code: 0, stdout: listed });
     expect(forward.saw).toHaveLength(1);
   });
@@ -129,7 +148,10 @@ describe('credentials in the proxy URL', () => {
     const proxyUrl = `http://ann:p%40ss%20word@127.0.0.1:${forward.port}`;
     const expected = `Basic ${Buffer.from('ann:p@ss word').toString('base64')}`;
     const plain = await pds(['projects', 'ls', '-q', '--verbose'], { PDS_API_URL: service.url, HTTP_PROXY: proxyUrl });
-    const secure = await pds(['projects', 'ls', '-q', '--verbose'], { PDS_API_URL: tlsService.url, HTTPS_PROXY: proxyUrl });
+    const secure = await pds(['projects', 'ls', '-q', '--verbose'], {
+      PDS_API_URL: tlsService.url,
+      HTTPS_PROXY: proxyUrl,
+    });
     for (const result of [plain, secure]) {
       expect(result.code).toBe(0);
       expect(result.stdout).toBe(listed);
@@ -144,8 +166,14 @@ describe('credentials in the proxy URL', () => {
 
   it('wrong credentials: the 407 says to put them in the proxy URL, and shows none', async () => {
     const forward = await proxy({ credentials: { user: 'ann', password: 'right' } });
-    for (const [variable, url] of [['HTTP_PROXY', service.url], ['HTTPS_PROXY', tlsService.url]] as const) {
-      const result = await pds(['projects', 'ls'], { PDS_API_URL: url, [variable]: `http://ann:wrong@127.0.0.1:${forward.port}` });
+    for (const [variable, url] of [
+      ['HTTP_PROXY', service.url],
+      ['HTTPS_PROXY', tlsService.url],
+    ] as const) {
+      const result = await pds(['projects', 'ls'], {
+        PDS_API_URL: url,
+        [variable]: `http://ann:wrong@127.0.0.1:${forward.port}`,
+      });
       expect(result.code).toBe(2);
       expect(result.stderr).toBe(
         'error: the proxy asks for credentials (HTTP 407): put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128\n',
@@ -159,7 +187,9 @@ describe('credentials in the proxy URL', () => {
 describe('--verbose', () => {
   it('masks user:password@ of an API URL', async () => {
     const [scheme, rest] = service.url.split('://');
-    const result = await pds(['projects', 'ls', '-q', '--verbose'], { PDS_API_URL: `${scheme}://admin:hunter2@${rest}` });
+    const result = await pds(['projects', 'ls', '-q', '--verbose'], {
+      PDS_API_URL: `${scheme}://admin:hunter2@${rest}`,
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`> GET ${scheme}://***:***@${rest}/v1/projects`);
     expect(result.stderr).not.toMatch(/hunter2|admin/);

@@ -41,7 +41,12 @@ async function rogue(behaviour: Behaviour, options: Parameters<typeof startRogue
   return server;
 }
 
-function pds(server: RogueServer | string, args: string[], env: Record<string, string | undefined> = {}, options: SpawnOptions = {}) {
+function pds(
+  server: RogueServer | string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  options: SpawnOptions = {},
+) {
   return runPds(args, {
     ...options,
     env: signedInEnv(typeof server === 'string' ? server : server.url, env),
@@ -56,7 +61,8 @@ const authorizationServer =
   ({ issuer, endpoints = {} }: { issuer?: string; endpoints?: Record<string, string> }): Behaviour =>
   (req, res) => {
     const self = `http://${req.headers.host}`;
-    if (req.url === '/.well-known/oauth-protected-resource') return json(200, { resource: self, authorization_servers: [issuer ?? self] })(req, res);
+    if (req.url === '/.well-known/oauth-protected-resource')
+      return json(200, { resource: self, authorization_servers: [issuer ?? self] })(req, res);
     if (req.url === '/.well-known/oauth-authorization-server') {
       return json(200, {
         issuer: self,
@@ -72,7 +78,8 @@ const authorizationServer =
     return json(404, { error: 'not_found' })(req, res);
   };
 
-const unavailable = (headers: Record<string, string> = {}) => json(503, { error: { message: 'service unavailable' } }, headers);
+const unavailable = (headers: Record<string, string> = {}) =>
+  json(503, { error: { message: 'service unavailable' } }, headers);
 
 describe('retry waits: one budget per command, every wait announced', () => {
   it('announces a wait of 1 s or more on piped stderr, then succeeds', async () => {
@@ -111,7 +118,9 @@ describe('retry waits: one budget per command, every wait announced', () => {
       'warning: service unavailable: retrying in 1 s (Ctrl-C to stop)',
       'warning: service unavailable: retrying in 1 s (Ctrl-C to stop)',
     ]);
-    expect(result.stderr).toContain('not retried: a wait of 1 s is more than the 0 s left of the 2 s retry budget (--retry-budget)');
+    expect(result.stderr).toContain(
+      'not retried: a wait of 1 s is more than the 0 s left of the 2 s retry budget (--retry-budget)',
+    );
     expect(server.requests).toHaveLength(3);
   });
 
@@ -210,7 +219,10 @@ describe('answers that never end, end early or are not JSON', () => {
     const server = await rogue(answerBeforeBody(503, 'over capacity'));
     // 8 MiB: more than the socket buffers take, so most of the body is still unsent when the answer comes.
     const big = join(mkdtempSync(join(tmpdir(), 'pds-net-')), 'big.pdf');
-    writeFileSync(big, Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(8 * 1024 * 1024, 0x20), Buffer.from('\n%%EOF\n')]));
+    writeFileSync(
+      big,
+      Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(8 * 1024 * 1024, 0x20), Buffer.from('\n%%EOF\n')]),
+    );
     const result = await pds(server, ['upload', 'statement', big]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('over capacity');
@@ -223,7 +235,12 @@ describe('a batch of uploads', () => {
   it('leaves no listener behind per upload (no MaxListenersExceededWarning over 12 files)', async () => {
     const emulator = await testEmulator();
     try {
-      const result = await pds(emulator.url, ['upload', 'statement', ...Array.from({ length: 12 }, () => SAMPLE_PDF), '-q']);
+      const result = await pds(emulator.url, [
+        'upload',
+        'statement',
+        ...Array.from({ length: 12 }, () => SAMPLE_PDF),
+        '-q',
+      ]);
       expect(result.code).toBe(0);
       expect(result.stdout.trim().split('\n')).toHaveLength(12);
       expect(result.stderr).toBe('');
@@ -248,11 +265,17 @@ describe('refused before anything is sent', () => {
     });
     expect(proxy.requests).toHaveLength(0);
 
-    for (const optIn of [{ args: ['--allow-http'], env: {} }, { args: [], env: { PDS_ALLOW_HTTP: '1' } }]) {
+    for (const optIn of [
+      { args: ['--allow-http'], env: {} },
+      { args: [], env: { PDS_ALLOW_HTTP: '1' } },
+    ]) {
       const allowed = await pds(proxy, ['projects', 'ls', '-q', ...optIn.args], { ...env, ...optIn.env });
       expect(allowed).toMatchObject({ code: 0, stdout: `${DEMO_PROJECT}\n` });
     }
-    expect(proxy.requests.map((r) => r.url)).toEqual(['http://pds.example.com/v1/projects', 'http://pds.example.com/v1/projects']);
+    expect(proxy.requests.map((r) => r.url)).toEqual([
+      'http://pds.example.com/v1/projects',
+      'http://pds.example.com/v1/projects',
+    ]);
   });
 
   it('loopback as written stays allowed: 127.0.0.0/8, localhost and [::1]', async () => {
@@ -269,11 +292,16 @@ describe('refused before anything is sent', () => {
     // The proxy on loopback stands in for the network: had pds sent anything, it would have seen it.
     const proxy = await rogue(projects);
     for (const host of ['localhost.', 'pds.localhost']) {
-      const refused = await pds(proxy, ['projects', 'ls', '-q'], { PDS_API_URL: `http://${host}:9`, HTTP_PROXY: proxy.url });
+      const refused = await pds(proxy, ['projects', 'ls', '-q'], {
+        PDS_API_URL: `http://${host}:9`,
+        HTTP_PROXY: proxy.url,
+      });
       expect(refused).toMatchObject({
         code: 2,
         stdout: '',
-        stderr: expect.stringContaining(`error: refusing to send the token over plain http to ${host}:9: anyone on the way could read it\n`),
+        stderr: expect.stringContaining(
+          `error: refusing to send the token over plain http to ${host}:9: anyone on the way could read it\n`,
+        ),
       });
     }
     expect(proxy.requests).toHaveLength(0);
@@ -284,7 +312,12 @@ describe('refused before anything is sent', () => {
     // An honest authorization server on loopback: --oauth-issuer skips the API, and still the API
     // URL is refused (the new token would be tried on it).
     const issuer = await rogue(authorizationServer({}));
-    const env = { PDS_API_URL: 'http://api.example.com', HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1', PDS_TOKEN: undefined };
+    const env = {
+      PDS_API_URL: 'http://api.example.com',
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1',
+      PDS_TOKEN: undefined,
+    };
     for (const extra of [[], ['--oauth-issuer', issuer.url]]) {
       const refused = await pds(proxy, ['auth', 'login', '--web', '--no-browser', ...extra], env);
       expect(refused).toMatchObject({
@@ -305,15 +338,23 @@ describe('refused before anything is sent', () => {
 
   it('browser sign-in: an issuer or an endpoint over plain http to another host is refused, exit 2, nothing sent there', async () => {
     const proxy = await rogue(projects);
-    const env = (server: RogueServer) => ({ PDS_API_URL: server.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1', PDS_TOKEN: undefined });
-    const wayOut = '  use an authorization server with https:// endpoints, or, if this network is trusted, opt in with --allow-http, PDS_ALLOW_HTTP=1 or `pds config set allow-http true`\n';
+    const env = (server: RogueServer) => ({
+      PDS_API_URL: server.url,
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: '127.0.0.1',
+      PDS_TOKEN: undefined,
+    });
+    const wayOut =
+      '  use an authorization server with https:// endpoints, or, if this network is trusted, opt in with --allow-http, PDS_ALLOW_HTTP=1 or `pds config set allow-http true`\n';
 
     // The API's metadata names an issuer over plain http.
     const api = await rogue(authorizationServer({ issuer: 'http://auth.example.com' }));
     expect(await pds(api, ['auth', 'login', '--web', '--no-browser'], env(api))).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: 'error: refusing to send the sign-in over plain http to auth.example.com: anyone on the way could read it\n' + wayOut,
+      stderr:
+        'error: refusing to send the sign-in over plain http to auth.example.com: anyone on the way could read it\n' +
+        wayOut,
     });
     expect(api.requests.map((r) => r.url)).toEqual(['/.well-known/oauth-protected-resource']);
 
@@ -322,7 +363,9 @@ describe('refused before anything is sent', () => {
     for (const name of ['authorization', 'token', 'registration', 'revocation'] as const) {
       const endpoint = `http://auth.example.com/${name}`;
       const server = await rogue(authorizationServer({ endpoints: { [`${name}_endpoint`]: endpoint } }));
-      const result = await pds(server, ['auth', 'login', '--web', '--no-browser'], env(server), { killAfterMs: 10_000 });
+      const result = await pds(server, ['auth', 'login', '--web', '--no-browser'], env(server), {
+        killAfterMs: 10_000,
+      });
       expect(result).toMatchObject({
         code: 2,
         stdout: '',
@@ -331,7 +374,10 @@ describe('refused before anything is sent', () => {
           `  the authorization server ${server.url} names ${endpoint} as its ${name} endpoint\n` +
           wayOut,
       });
-      expect(server.requests.map((r) => r.url)).toEqual(['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server']);
+      expect(server.requests.map((r) => r.url)).toEqual([
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-authorization-server',
+      ]);
     }
     expect(proxy.requests).toHaveLength(0);
   });
@@ -354,7 +400,10 @@ describe('refused before anything is sent', () => {
     const server = await rogue(projects);
     for (const value of ['0.0001', '5000000']) {
       const result = await pds(server, ['projects', 'ls', '--timeout', value]);
-      expect(result).toMatchObject({ code: 2, stderr: `error: invalid --timeout '${value}': expected a number of seconds from 0.1 to 3600\n` });
+      expect(result).toMatchObject({
+        code: 2,
+        stderr: `error: invalid --timeout '${value}': expected a number of seconds from 0.1 to 3600\n`,
+      });
     }
     expect(server.requests).toHaveLength(0);
   });

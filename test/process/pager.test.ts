@@ -54,12 +54,17 @@ describe('the pager', () => {
   });
 
   it('takes a help page longer than the screen (`--help`, `pds help`), not one that fits', async () => {
-    for (const args of [['contracts', 'ls', '--help'], ['help', 'options']]) {
+    for (const args of [
+      ['contracts', 'ls', '--help'],
+      ['help', 'options'],
+    ]) {
       const { env: vars, pagedTo } = env();
       const pds = await ptyPds(args, { env: vars, rows: 12 });
       expect((await pds.exited).code).toBe(0);
       expect((await pds.screen()).join('\n')).toContain('PAGER DONE');
-      expect(readFileSync(pagedTo, 'utf8')).toMatch(args[0] === 'help' ? /^Global options/ : /^Usage: pds contracts ls/);
+      expect(readFileSync(pagedTo, 'utf8')).toMatch(
+        args[0] === 'help' ? /^Global options/ : /^Usage: pds contracts ls/,
+      );
     }
     const { env: vars, pagedTo } = env();
     const fits = await ptyPds(['help', 'exit-codes'], { env: vars, rows: 40 });
@@ -108,7 +113,10 @@ describe('the pager', () => {
   });
 
   it('a pager that cannot be started loses nothing: the output prints directly, with a warning', async () => {
-    for (const extra of [{ PDS_PAGER: undefined, PAGER: 'nosuchpager-pds-test' }, { PDS_PAGER: join(dir, 'missing.sh') }]) {
+    for (const extra of [
+      { PDS_PAGER: undefined, PAGER: 'nosuchpager-pds-test' },
+      { PDS_PAGER: join(dir, 'missing.sh') },
+    ]) {
       const { env: vars } = env(extra);
       // Wide enough for the warning on one row, however long the temp dir's path in it.
       const pds = await ptyPds(['artists', 'ls', '--all'], { env: vars, rows: 30, cols: 250 });
@@ -116,7 +124,9 @@ describe('the pager', () => {
       const screen = await pds.screen();
       expect(screen.filter((line) => /^art_\d+ /.test(line))).toHaveLength(100);
       expect(screen).toContain('100 artists');
-      expect(screen.join('\n')).toMatch(/warning: the pager '.*(nosuchpager-pds-test|missing\.sh)' could not be started \(exit 127\); printing directly/);
+      expect(screen.join('\n')).toMatch(
+        /warning: the pager '.*(nosuchpager-pds-test|missing\.sh)' could not be started \(exit 127\); printing directly/,
+      );
     }
   });
 

@@ -6,7 +6,17 @@
 // the background listens on a free port (PDS_API_URL names it) rather than on 4010, which another
 // emulator on this machine may hold.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -60,7 +70,10 @@ function checkout(dir: string): void {
   }
   writeFileSync(join(dir, 'sales.csv'), 'isrc,units,amount\nUSRC17607839,120,3.60\n');
   writeFileSync(join(dir, 'q1.txt.gz'), gzipSync('isrc\tunits\nUSRC17607839\t120\n'));
-  writeFileSync(join(dir, 'royalties.xlsx'), Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(512, 7)]));
+  writeFileSync(
+    join(dir, 'royalties.xlsx'),
+    Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(512, 7)]),
+  );
   writeFileSync(join(dir, 'commands.txt'), '# the workspace\nls\ncat stats.yaml\n');
 }
 
@@ -85,66 +98,87 @@ describe('the README', () => {
     expect(blocks[1]?.commands).toContain(EMULATOR_LINE);
   });
 
-  it.runIf(bash)('runs its shell blocks in order, in a fresh shell with only Node and the system on PATH, and each command exits 0', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pds-readme-'));
-    const home = join(dir, 'home');
-    const work = join(dir, 'checkout');
-    mkdirSync(home);
-    mkdirSync(work);
-    checkout(work);
-    const port = await freePort();
-    const blocks = shellBlocks(README);
-    for (const block of blocks) if (block.notRun) process.stderr.write(`readme.test.ts: README line ${block.line} not run: ${block.notRun}\n`);
-    const script = blocks
-      .filter((block) => !block.notRun)
-      .map((block) => `# README line ${block.line}\n${block.commands.replace(EMULATOR_LINE, `pds emulator start --quiet --port ${port} &`)}`)
-      .join('\n');
-    // The Quick start's own commands (npm install, npm test) would run this suite again.
-    expect(script).not.toMatch(/^\s*npm /m);
-    const path = [...new Set([dirname(process.execPath), '/usr/bin', '/bin'])].join(':');
-    const env = { PATH: path, HOME: home, LANG: 'C.UTF-8', TZ: 'UTC', PDS_API_URL: `http://127.0.0.1:${port}` };
-    // Before the README's first lines, this shell has no pds.
-    expect(spawnSync('bash', ['--norc', '--noprofile', '-c', 'command -v pds'], { env, cwd: work }).status).not.toBe(0);
+  it.runIf(bash)(
+    'runs its shell blocks in order, in a fresh shell with only Node and the system on PATH, and each command exits 0',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pds-readme-'));
+      const home = join(dir, 'home');
+      const work = join(dir, 'checkout');
+      mkdirSync(home);
+      mkdirSync(work);
+      checkout(work);
+      const port = await freePort();
+      const blocks = shellBlocks(README);
+      for (const block of blocks)
+        if (block.notRun) process.stderr.write(`readme.test.ts: README line ${block.line} not run: ${block.notRun}\n`);
+      const script = blocks
+        .filter((block) => !block.notRun)
+        .map(
+          (block) =>
+            `# README line ${block.line}\n${block.commands.replace(EMULATOR_LINE, `pds emulator start --quiet --port ${port} &`)}`,
+        )
+        .join('\n');
+      // The Quick start's own commands (npm install, npm test) would run this suite again.
+      expect(script).not.toMatch(/^\s*npm /m);
+      const path = [...new Set([dirname(process.execPath), '/usr/bin', '/bin'])].join(':');
+      const env = { PATH: path, HOME: home, LANG: 'C.UTF-8', TZ: 'UTC', PDS_API_URL: `http://127.0.0.1:${port}` };
+      // Before the README's first lines, this shell has no pds.
+      expect(spawnSync('bash', ['--norc', '--noprofile', '-c', 'command -v pds'], { env, cwd: work }).status).not.toBe(
+        0,
+      );
 
-    // Its own process group, so that the emulator it leaves in the background is stopped with it.
-    const child = spawn('bash', ['--norc', '--noprofile', '-c', `set -eo pipefail\ntrap 'echo "README command failed (exit $?): $BASH_COMMAND" >&2' ERR\n${script}`], {
-      cwd: work,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const stopGroup = (signal: NodeJS.Signals) => {
-      try {
-        process.kill(-(child.pid as number), signal);
-      } catch {
-        // Nothing left in the group.
-      }
-    };
-    const killer = setTimeout(() => stopGroup('SIGKILL'), 50_000);
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    clearTimeout(killer);
-    // The emulator still holds the pipes: stopped as Ctrl-C would, its output then ends.
-    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    stopGroup('SIGINT');
-    const late = setTimeout(() => stopGroup('SIGKILL'), 3_000);
-    await closed;
-    clearTimeout(late);
-    expect(code, `stderr:\n${stderr.slice(-3000)}`).toBe(0);
-    expect(stderr).not.toContain('README command failed');
-    expect(stderr).not.toContain('command not found');
+      // Its own process group, so that the emulator it leaves in the background is stopped with it.
+      const child = spawn(
+        'bash',
+        [
+          '--norc',
+          '--noprofile',
+          '-c',
+          `set -eo pipefail\ntrap 'echo "README command failed (exit $?): $BASH_COMMAND" >&2' ERR\n${script}`,
+        ],
+        {
+          cwd: work,
+          env,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const stopGroup = (signal: NodeJS.Signals) => {
+        try {
+          process.kill(-(child.pid as number), signal);
+        } catch {
+          // Nothing left in the group.
+        }
+      };
+      const killer = setTimeout(() => stopGroup('SIGKILL'), 50_000);
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      clearTimeout(killer);
+      // The emulator still holds the pipes: stopped as Ctrl-C would, its output then ends.
+      const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+      stopGroup('SIGINT');
+      const late = setTimeout(() => stopGroup('SIGKILL'), 3_000);
+      await closed;
+      clearTimeout(late);
+      expect(code, `stderr:\n${stderr.slice(-3000)}`).toBe(0);
+      expect(stderr).not.toContain('README command failed');
+      expect(stderr).not.toContain('command not found');
 
-    // A few answers: pds was put on PATH as the README says, the login and `pds use` were saved,
-    // the lists answered.
-    expect(lstatSync(join(home, '.local', 'bin', 'pds')).isSymbolicLink()).toBe(true);
-    const config = JSON.parse(readFileSync(join(home, '.config', 'pds', 'config.json'), 'utf8')) as { profiles: Record<string, { project?: string }> };
-    expect(config.profiles.default?.project).toBe(DEMO_PROJECT);
-    expect(stdout).toContain(DEMO_PROJECT);
-    expect(stdout).toMatch(/^ID\tNAME\t/m);
-    expect(existsSync(join(work, 'deal.pdf'))).toBe(true);
-    rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+      // A few answers: pds was put on PATH as the README says, the login and `pds use` were saved,
+      // the lists answered.
+      expect(lstatSync(join(home, '.local', 'bin', 'pds')).isSymbolicLink()).toBe(true);
+      const config = JSON.parse(readFileSync(join(home, '.config', 'pds', 'config.json'), 'utf8')) as {
+        profiles: Record<string, { project?: string }>;
+      };
+      expect(config.profiles.default?.project).toBe(DEMO_PROJECT);
+      expect(stdout).toContain(DEMO_PROJECT);
+      expect(stdout).toMatch(/^ID\tNAME\t/m);
+      expect(existsSync(join(work, 'deal.pdf'))).toBe(true);
+      rmSync(dir, { recursive: true, force: true });
+    },
+    60_000,
+  );
 });

@@ -57,7 +57,11 @@ describe('6. project names', () => {
   it('match in any case when one project has the name; a near name is suggested, never picked', async () => {
     const env = signedInEnv(emulator.url, { PDS_PROJECT: undefined });
     const used = await runPds(['use', 'northern lights catalog'], { env });
-    expect(used).toMatchObject({ code: 0, stdout: '', stderr: `Now using Northern Lights Catalog (${DEMO_PROJECT})\n` });
+    expect(used).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: `Now using Northern Lights Catalog (${DEMO_PROJECT})\n`,
+    });
     const near = await runPds(['use', 'Harbour Sesions'], { env });
     expect(near).toMatchObject({
       code: 2,
@@ -86,17 +90,25 @@ describe('7. a cancelled browser sign-in', () => {
 describe('8. narrow tables never cut what is copied', () => {
   it('auth list at 80 columns shows the whole project id, and its footer says 1 profile', async () => {
     const { dir } = configWith({ default: { token: 'demo-org-token', project: DEMO_PROJECT } });
-    const term = await ptyPds(['auth', 'list'], { cols: 80, env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, ...NO_COLOR } });
+    const term = await ptyPds(['auth', 'list'], {
+      cols: 80,
+      env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, ...NO_COLOR },
+    });
     expect((await term.exited).code).toBe(0);
     const screen = await term.screen();
-    expect(screen.find((line) => line.startsWith('*'))).toMatch(new RegExp(`^\\*  default  \\S+ +token +${DEMO_PROJECT}$`));
+    expect(screen.find((line) => line.startsWith('*'))).toMatch(
+      new RegExp(`^\\*  default  \\S+ +token +${DEMO_PROJECT}$`),
+    );
     expect(screen.at(-1)).toBe('1 profile');
   });
 
   it('the upload table at 80 columns keeps a 9-character file name and the next command whole', async () => {
     const files = mkdtempSync(join(tmpdir(), 'pds-narrow-'));
     copyFileSync(new URL('../fixtures/sample.pdf', import.meta.url), join(files, 'deal1.pdf'));
-    const term = await ptyPds(['upload', 'contract', '--wait', join(files, 'deal1.pdf')], { cols: 80, env: { ...signedInEnv(emulator.url), ...NO_COLOR } });
+    const term = await ptyPds(['upload', 'contract', '--wait', join(files, 'deal1.pdf')], {
+      cols: 80,
+      env: { ...signedInEnv(emulator.url), ...NO_COLOR },
+    });
     expect((await term.exited).code).toBe(0);
     const screen = await term.screen();
     const header = screen.findIndex((line) => line.startsWith('FILE'));
@@ -111,7 +123,9 @@ describe('8. narrow tables never cut what is copied', () => {
 describe('9. a refused token: the hint fits its source', () => {
   it('a bad PDS_TOKEN over a stored login says to unset it; with none, how to get one', async () => {
     const { dir } = configWith({ default: { token: 'demo-org-token' } });
-    const over = await runPds(['projects', 'ls'], { env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: 'bad' } });
+    const over = await runPds(['projects', 'ls'], {
+      env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url, PDS_TOKEN: 'bad' },
+    });
     expect(over).toMatchObject({
       code: 3,
       stderr:
@@ -119,13 +133,19 @@ describe('9. a refused token: the hint fits its source', () => {
         '  PDS_TOKEN overrides the sign-in stored in profile default: unset it to use that (`unset PDS_TOKEN`)\n',
     });
     // The stored login works once PDS_TOKEN is gone.
-    expect((await runPds(['projects', 'ls', '-q'], { env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url } })).code).toBe(0);
-    const alone = await runPds(['projects', 'ls'], { env: { PDS_CONFIG_DIR: freshConfigDir(), PDS_API_URL: emulator.url, PDS_TOKEN: 'bad' } });
+    expect(
+      (await runPds(['projects', 'ls', '-q'], { env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url } })).code,
+    ).toBe(0);
+    const alone = await runPds(['projects', 'ls'], {
+      env: { PDS_CONFIG_DIR: freshConfigDir(), PDS_API_URL: emulator.url, PDS_TOKEN: 'bad' },
+    });
     expect(alone.stderr).toBe(
       'error: invalid or expired token\n  the token in use is PDS_TOKEN\n  set PDS_TOKEN to a valid API token, or unset it and sign in: `pds auth login`\n',
     );
     const stale = configWith({ work: { token: 'revoked' } });
-    const profile = await runPds(['--profile', 'work', 'projects', 'ls'], { env: { PDS_CONFIG_DIR: stale.dir, PDS_API_URL: emulator.url } });
+    const profile = await runPds(['--profile', 'work', 'projects', 'ls'], {
+      env: { PDS_CONFIG_DIR: stale.dir, PDS_API_URL: emulator.url },
+    });
     expect(profile.stderr).toBe(
       'error: invalid or expired token\n  the token in use is the token of profile work\n  sign in again: `pds auth login --profile work`\n',
     );
@@ -153,7 +173,9 @@ describe('10. the config lock', () => {
     rmSync(lock, { recursive: true });
     const exit = await writer.exited;
     expect(exit.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { default: { timeout: '7' } } });
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({
+      profiles: { default: { timeout: '7' } },
+    });
   });
 
   it('a live holder is named at once by its pid', async () => {
@@ -210,7 +232,11 @@ describe('12. a spinner while a slow request runs', () => {
   });
 
   it('sandbox exec on a terminal: a spinner on stderr after about a second, cleared before the output', async () => {
-    const term = await ptyPds(['sandbox', 'exec', 'echo hello'], { cols: 80, env: signedInEnv(slow.url), killAfterMs: 20_000 });
+    const term = await ptyPds(['sandbox', 'exec', 'echo hello'], {
+      cols: 80,
+      env: signedInEnv(slow.url),
+      killAfterMs: 20_000,
+    });
     const started = Date.now();
     await term.waitFor('waiting for the service', 5_000);
     expect(Date.now() - started).toBeGreaterThan(800);
@@ -224,7 +250,10 @@ describe('12. a spinner while a slow request runs', () => {
   it('piped, or under CI: nothing on stderr', async () => {
     const piped = await runPds(['sandbox', 'exec', 'echo hello'], { env: signedInEnv(slow.url), killAfterMs: 20_000 });
     expect(piped).toMatchObject({ code: 0, stdout: 'hello\n', stderr: '' });
-    const ci = await ptyPds(['sandbox', 'exec', 'echo hello'], { env: signedInEnv(slow.url, { CI: 'true' }), killAfterMs: 20_000 });
+    const ci = await ptyPds(['sandbox', 'exec', 'echo hello'], {
+      env: signedInEnv(slow.url, { CI: 'true' }),
+      killAfterMs: 20_000,
+    });
     expect((await ci.exited).code).toBe(0);
     expect(ci.raw()).not.toContain('waiting for the service');
   }, 20_000);

@@ -10,8 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPds, signedInEnv, startPds } from '../helpers/process.js';
 import { startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 
-const DETAILED = JSON.parse(readFileSync(new URL('../fixtures/deployed/statements.get.detailed.json', import.meta.url), 'utf8')) as { data: Record<string, any> };
-const MINT = JSON.parse(readFileSync(new URL('../fixtures/deployed/uploads.mint.json', import.meta.url), 'utf8')) as { data: Record<string, any> };
+const DETAILED = JSON.parse(
+  readFileSync(new URL('../fixtures/deployed/statements.get.detailed.json', import.meta.url), 'utf8'),
+) as { data: Record<string, any> };
+const MINT = JSON.parse(readFileSync(new URL('../fixtures/deployed/uploads.mint.json', import.meta.url), 'utf8')) as {
+  data: Record<string, any>;
+};
 const CSV = 'isrc,territory,streams\nGBQAV2600011,GB,1200\n';
 
 const dir = mkdtempSync(join(tmpdir(), 'pds-lines-'));
@@ -22,15 +26,31 @@ const paths: string[] = [];
 function answer(req: IncomingMessage, res: ServerResponse): void {
   const path = new URL(req.url ?? '/', server.url).pathname;
   paths.push(`${req.method} ${path}`);
-  const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   req.resume();
-  if (path === '/v1/statements/72001') json(200, { data: { ...DETAILED.data, detailed: { ...DETAILED.data.detailed, csv_url: `${server.url}/exports/72001.csv?token=sig` } } });
-  else if (path === '/v1/statements/72003') json(200, { data: { ...DETAILED.data, id: 72003, detailed: { ...DETAILED.data.detailed, csv_url: `${server.url}/slow.csv?token=sig` } } });
-  else if (path === '/exports/72001.csv') res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(CSV.length) }).end(CSV);
+  if (path === '/v1/statements/72001')
+    json(200, {
+      data: {
+        ...DETAILED.data,
+        detailed: { ...DETAILED.data.detailed, csv_url: `${server.url}/exports/72001.csv?token=sig` },
+      },
+    });
+  else if (path === '/v1/statements/72003')
+    json(200, {
+      data: {
+        ...DETAILED.data,
+        id: 72003,
+        detailed: { ...DETAILED.data.detailed, csv_url: `${server.url}/slow.csv?token=sig` },
+      },
+    });
+  else if (path === '/exports/72001.csv')
+    res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(CSV.length) }).end(CSV);
   else if (path === '/slow.csv') {
     res.writeHead(200, { 'content-type': 'text/csv', 'content-length': '100000' });
     res.write('isrc,territory,streams\n');
-  } else if (path === '/v1/statements/uploads') json(201, { data: { ...MINT.data, upload_url: 'http://10.0.0.1/object/upload/sign/q2.csv?token=sig' } });
+  } else if (path === '/v1/statements/uploads')
+    json(201, { data: { ...MINT.data, upload_url: 'http://10.0.0.1/object/upload/sign/q2.csv?token=sig' } });
   else json(404, { error: { message: 'not found' } });
 }
 
@@ -54,9 +74,12 @@ describe('pds statements lines (the built CLI)', () => {
 
   it('Ctrl-C while the CSV arrives: exit 130, no file and no temporary file left', async () => {
     const sub = mkdtempSync(join(dir, 'ctrl-c-'));
-    const running = startPds(['statements', 'lines', '72003', '-o', join(sub, 'slow.csv')], { env: signedInEnv(server.url) });
+    const running = startPds(['statements', 'lines', '72003', '-o', join(sub, 'slow.csv')], {
+      env: signedInEnv(server.url),
+    });
     const started = Date.now();
-    while (!paths.includes('GET /slow.csv') && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (!paths.includes('GET /slow.csv') && Date.now() - started < 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     running.child.kill('SIGINT');
     const exit = await running.exited;
     expect(exit.code).toBe(130);
@@ -71,7 +94,9 @@ describe('a signed upload URL over plain http to a host that is not loopback (th
     paths.length = 0;
     const result = await runPds(['upload', 'statement', csv], { env: signedInEnv(server.url) });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('refusing to send q2.csv and its signed upload URL over plain http to 10.0.0.1: anyone on the way could read it');
+    expect(result.stderr).toContain(
+      'refusing to send q2.csv and its signed upload URL over plain http to 10.0.0.1: anyone on the way could read it',
+    );
     expect(paths).toEqual(['POST /v1/statements/uploads']);
   });
 });

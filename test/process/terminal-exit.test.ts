@@ -38,7 +38,9 @@ function gateway(status: number): { start(): Promise<string>; stop(): Promise<vo
               return;
             }
             const body = JSON.stringify({ message: `${REASONS[status]} from the gateway` });
-            socket.write(`HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+            socket.write(
+              `HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+            );
             socket.pause();
           });
         });
@@ -90,7 +92,9 @@ describe('an interrupted upload', () => {
     expect(exit.code).toBe(130);
     expect(Date.now() - sent).toBeLessThan(1000);
     expect(exit.afterLastOutputMs).toBeLessThan(1000);
-    expect(exit.stderr).toMatch(/the upload of .*big\.pdf was interrupted; check with `pds contracts ls` before retrying/);
+    expect(exit.stderr).toMatch(
+      /the upload of .*big\.pdf was interrupted; check with `pds contracts ls` before retrying/,
+    );
   });
 });
 

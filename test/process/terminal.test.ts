@@ -19,7 +19,10 @@ async function stagingId(): Promise<number> {
 }
 
 /** Types Ctrl-C once `ready` has shown; resolves to the exit and how long it took after the key. */
-async function interrupt(pty: PtyProcess, ready: RegExp | string): Promise<{ code: number | null; afterKeyMs: number }> {
+async function interrupt(
+  pty: PtyProcess,
+  ready: RegExp | string,
+): Promise<{ code: number | null; afterKeyMs: number }> {
   await pty.waitFor(ready);
   // Let a redraw or two happen, so Ctrl-C lands mid-animation.
   await new Promise((resolve) => setTimeout(resolve, 250));
@@ -130,6 +133,13 @@ describe('Ctrl-C while an upload is being sent', () => {
     expect(rows.filter((row) => row.startsWith('↑ '))).toHaveLength(1);
     expect(rows[0]).toMatch(/^↑ .*big\.pdf {2}[\d.]+ (KiB|MiB) \/ 8\.0 MiB {2}\d+% sent$/);
     // The terminal wrapped the warning: its full rows, trailing blanks given back, make the line.
-    expect(rows.slice(1).map((row, i, all) => (i < all.length - 1 ? row.padEnd(cols) : row)).join('')).toMatch(/^warning: the upload of .*big\.pdf was interrupted; check with `pds contracts ls` before retrying: the upload may have been received$/);
+    expect(
+      rows
+        .slice(1)
+        .map((row, i, all) => (i < all.length - 1 ? row.padEnd(cols) : row))
+        .join(''),
+    ).toMatch(
+      /^warning: the upload of .*big\.pdf was interrupted; check with `pds contracts ls` before retrying: the upload may have been received$/,
+    );
   });
 });

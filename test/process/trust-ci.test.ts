@@ -2,7 +2,17 @@
 // look like GitHub workflow commands, reports written through a planted symbolic link), and local
 // trust (a config.json that is a FIFO or far too large, arguments that would be dropped).
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,9 +32,14 @@ interface Ran {
 /** The built pds in `cwd`, over pipes (as a runner starts a step's program). */
 function runIn(cwd: string, args: string[], env: Record<string, string | undefined>): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [PDS_BIN, ...args], { cwd, env: childEnv(env), timeout: 20_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [PDS_BIN, ...args],
+      { cwd, env: childEnv(env), timeout: 20_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -43,19 +58,33 @@ const CI = { GITHUB_ACTIONS: 'true', CI: 'true' };
 describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its own annotations', () => {
   it('upload: the result rows (stdout) and progress lines (stderr) of files named like commands', async () => {
     const dir = hostileNames();
-    const result = await runIn(dir, ['upload', 'statement', '.'], signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir }));
+    const result = await runIn(
+      dir,
+      ['upload', 'statement', '.'],
+      signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir }),
+    );
     expect(result.code, result.stderr).toBe(1);
     expect(obeyed(result.stdout)).toEqual([OWN_ANNOTATION]);
     expect(obeyed(result.stderr)).toEqual([]);
     // The data is all there, each line as it was, between the runner's stop and resume lines.
     const rows = unfenced(result.stdout).split('\n');
     expect(rows[0]).toBe('FILE\tSTAGING_ID\tSTAGE');
-    expect(rows.slice(1, 5).map((row) => row.split('\t')[0])).toEqual(['  ::warning::w.csv', '::error::y.csv', '::stop-commands::x.csv', 'a##[error]b.csv']);
+    expect(rows.slice(1, 5).map((row) => row.split('\t')[0])).toEqual([
+      '  ::warning::w.csv',
+      '::error::y.csv',
+      '::stop-commands::x.csv',
+      'a##[error]b.csv',
+    ]);
     expect(rows.slice(5)).toEqual([OWN_ANNOTATION, '']);
     // A person reading stderr sees each name, what made it a command shown as an escape.
     expect(result.stderr).toContain('uploading a##\\x5berror]b.csv');
     const uploaded = emulator.state.uploads.slice(-4).map((upload) => upload.file_name);
-    expect(uploaded.sort()).toEqual(['  ::warning::w.csv', '::error::y.csv', '::stop-commands::x.csv', 'a##[error]b.csv']);
+    expect(uploaded.sort()).toEqual([
+      '  ::warning::w.csv',
+      '::error::y.csv',
+      '::stop-commands::x.csv',
+      'a##[error]b.csv',
+    ]);
   });
 
   it('--dry-run -q (names on stdout) and --fail-fast (names in the error details on stderr)', async () => {
@@ -64,19 +93,27 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
     const plan = await runIn(dir, ['upload', 'statement', '.', '--dry-run', '-q'], env);
     expect(obeyed(plan.stdout)).toEqual([OWN_ANNOTATION]);
     expect(obeyed(plan.stderr)).toEqual([]);
-    expect(unfenced(plan.stdout)).toBe(`  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n`);
+    expect(unfenced(plan.stdout)).toBe(
+      `  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n`,
+    );
 
     const failFast = await runIn(dir, ['upload', 'statement', '.', '--fail-fast'], env);
     expect(failFast.code).toBe(2);
     expect(obeyed(failFast.stdout)).toEqual([]);
     expect(obeyed(failFast.stderr)).toEqual([]);
-    expect(failFast.stderr).toBe('error: 1 of 5 files cannot be uploaded; nothing was sent (--fail-fast)\n  \\x3a:notice::empty.csv: the file is empty\n');
+    expect(failFast.stderr).toBe(
+      'error: 1 of 5 files cannot be uploaded; nothing was sent (--fail-fast)\n  \\x3a:notice::empty.csv: the file is empty\n',
+    );
     expect(emulator.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it("every verb: the sandbox's output, a last line without a line feed and a lone CR included", async () => {
     const script = "printf '::error::from the service\\r::add-mask::x\\n  ::set-output name=a::b'";
-    const result = await runIn(tmpdir(), ['sandbox', 'exec', script, "printf '::warning::on stderr\\n' >&2"], signedInEnv(emulator.url, CI));
+    const result = await runIn(
+      tmpdir(),
+      ['sandbox', 'exec', script, "printf '::warning::on stderr\\n' >&2"],
+      signedInEnv(emulator.url, CI),
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(obeyed(result.stdout)).toEqual([]);
     expect(obeyed(result.stderr)).toEqual([]);
@@ -86,7 +123,11 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
 
   it('without GITHUB_ACTIONS, or into a file (no runner reads it), the output is left as it is', async () => {
     const dir = hostileNames();
-    const plain = await runIn(dir, ['upload', 'statement', '.', '--dry-run', '-q'], signedInEnv(emulator.url, { GITHUB_WORKSPACE: dir }));
+    const plain = await runIn(
+      dir,
+      ['upload', 'statement', '.', '--dry-run', '-q'],
+      signedInEnv(emulator.url, { GITHUB_WORKSPACE: dir }),
+    );
     expect(plain.stdout).toBe('  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n');
     const file = join(realpathSync(mkdtempSync(join(tmpdir(), 'pds-ci-file-'))), 'plan.txt');
     const fd = openSync(file, 'w');
@@ -97,7 +138,9 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
     });
     await new Promise((resolve) => child.on('exit', resolve));
     closeSync(fd);
-    expect(readFileSync(file, 'utf8')).toBe(`  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n`);
+    expect(readFileSync(file, 'utf8')).toBe(
+      `  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n`,
+    );
   });
 });
 
@@ -108,11 +151,16 @@ describe('--report is written through no symbolic link', () => {
     writeFileSync(outside, 'ssh-ed25519 AAAA the owner\n');
     writeFileSync(join(dir, 'ok.csv'), 'period,amount\n2026Q1,1\n');
     symlinkSync(outside, join(dir, 'pds.xml'));
-    const result = await runIn(dir, ['upload', 'statement', 'ok.csv', '--report', 'junit=pds.xml'], signedInEnv(emulator.url, CI));
+    const result = await runIn(
+      dir,
+      ['upload', 'statement', 'ok.csv', '--report', 'junit=pds.xml'],
+      signedInEnv(emulator.url, CI),
+    );
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: refusing to write the report pds.xml: it is a symbolic link, and pds does not write through one\n  remove the link (`rm 'pds.xml'`), or name another file\n",
+      stderr:
+        "error: refusing to write the report pds.xml: it is a symbolic link, and pds does not write through one\n  remove the link (`rm 'pds.xml'`), or name another file\n",
     });
     expect(readFileSync(outside, 'utf8')).toBe('ssh-ed25519 AAAA the owner\n');
     expect(emulator.requests).toEqual([]);
@@ -124,9 +172,17 @@ describe('--report is written through no symbolic link', () => {
     const other = join(dir, 'other.txt');
     writeFileSync(other, 'keep me\n');
     execFileSync('ln', [other, join(dir, 'out.json')]);
-    const result = await runIn(dir, ['upload', 'statement', 'ok.csv', '--report', 'json=out.json'], signedInEnv(emulator.url, CI));
+    const result = await runIn(
+      dir,
+      ['upload', 'statement', 'ok.csv', '--report', 'json=out.json'],
+      signedInEnv(emulator.url, CI),
+    );
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'))).toMatchObject({ uploaded: 1, skipped: 0, failed: 0 });
+    expect(JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'))).toMatchObject({
+      uploaded: 1,
+      skipped: 0,
+      failed: 0,
+    });
     expect(readFileSync(other, 'utf8')).toBe('keep me\n');
     expect(execFileSync('ls', ['-A', dir], { encoding: 'utf8' })).toBe('ok.csv\nother.txt\nout.json\n');
   });
@@ -135,7 +191,10 @@ describe('--report is written through no symbolic link', () => {
 describe('arguments are never dropped in silence', () => {
   it('`auth login <token>`: exit 2 pointing to --with-token and --token; the token is not echoed, stdin not read, nothing saved', async () => {
     const dir = freshConfigDir();
-    const result = await runPds(['auth', 'login', 'tok-secret-123'], { env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url }, stdin: 'piped-token\n' });
+    const result = await runPds(['auth', 'login', 'tok-secret-123'], {
+      env: { PDS_CONFIG_DIR: dir, PDS_API_URL: emulator.url },
+      stdin: 'piped-token\n',
+    });
     expect(result).toMatchObject({
       code: 2,
       stdout: '',
@@ -149,9 +208,18 @@ describe('arguments are never dropped in silence', () => {
   });
 
   it.each([
-    [['projects', 'get', 'a', 'b', 'c'], "error: extra arguments 'b', 'c': `pds projects get` takes at most one argument ([project-id])\n  see `pds projects get --help`\n"],
-    [['config', 'get', 'api-url', 'extra'], "error: extra argument 'extra': `pds config get` takes one argument (<key>)\n  see `pds config get --help`\n"],
-    [['contracts', 'ls', '2'], "error: extra argument '2': `pds contracts ls` takes no arguments\n  see `pds contracts ls --help`\n"],
+    [
+      ['projects', 'get', 'a', 'b', 'c'],
+      "error: extra arguments 'b', 'c': `pds projects get` takes at most one argument ([project-id])\n  see `pds projects get --help`\n",
+    ],
+    [
+      ['config', 'get', 'api-url', 'extra'],
+      "error: extra argument 'extra': `pds config get` takes one argument (<key>)\n  see `pds config get --help`\n",
+    ],
+    [
+      ['contracts', 'ls', '2'],
+      "error: extra argument '2': `pds contracts ls` takes no arguments\n  see `pds contracts ls --help`\n",
+    ],
     [['mcp', 'bogus'], "error: unknown command 'bogus' for 'pds mcp'\n  commands of mcp: config, tools\n"],
   ])('%j: exit 2 naming the extra ones, nothing sent', async (args, stderr) => {
     const result = await runPds(args, { env: signedInEnv(emulator.url) });
@@ -165,7 +233,10 @@ describe('a config file that is not a regular file, or far too large, is refused
     const dir = freshConfigDir();
     const path = join(dir, 'config.json');
     execFileSync('mkfifo', ['-m', '600', path]);
-    const result = await runPds(['projects', 'ls'], { env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined }), killAfterMs: 5000 });
+    const result = await runPds(['projects', 'ls'], {
+      env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir, PDS_TOKEN: undefined }),
+      killAfterMs: 5000,
+    });
     expect(result).toMatchObject({
       code: 2,
       signal: null,
@@ -194,6 +265,8 @@ describe('a config file that is not a regular file, or far too large, is refused
     mkdirSync(join(dir, 'config.json'));
     const result = await runPds(['config', 'list'], { env: { PDS_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^error: the config file .*config\.json is a directory, not a file\n {2}move it away/);
+    expect(result.stderr).toMatch(
+      /^error: the config file .*config\.json is a directory, not a file\n {2}move it away/,
+    );
   });
 });

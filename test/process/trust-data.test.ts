@@ -24,7 +24,9 @@ async function storageSending(file: (req: IncomingMessage, res: ServerResponse) 
   let base = '';
   const server = await startRogueServer((req, res) => {
     if (req.url?.startsWith('/file')) return file(req, res);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { url: `${base}/file`, fileName: 'c.pdf' } }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ data: { url: `${base}/file`, fileName: 'c.pdf' } }));
   });
   base = server.url;
   return server;
@@ -43,7 +45,9 @@ describe('6. downloads are bounded', () => {
       more();
     });
     const dir = freshDir();
-    const result = await runPds(['contracts', 'download', 'c1', '-o', `${dir}/`, '--max-size', '1M'], { env: signedInEnv(rogue.url) });
+    const result = await runPds(['contracts', 'download', 'c1', '-o', `${dir}/`, '--max-size', '1M'], {
+      env: signedInEnv(rogue.url),
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       'error: the download is larger than the --max-size limit of 1.0 MiB (more arrived); pds stopped reading it\n' +
@@ -58,25 +62,37 @@ describe('6. downloads are bounded', () => {
       res.write('%PDF-1.7\n');
     });
     const dir = freshDir();
-    const result = await runPds(['contracts', 'download', 'c1', '-o', join(dir, 'c.pdf'), '--max-size', '2M'], { env: signedInEnv(rogue.url) });
+    const result = await runPds(['contracts', 'download', 'c1', '-o', join(dir, 'c.pdf'), '--max-size', '2M'], {
+      env: signedInEnv(rogue.url),
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: the download is larger than the --max-size limit of 2\.0 MiB \(it is 5\.0 MiB\); pds stopped reading it\n/);
+    expect(result.stderr).toMatch(
+      /^error: the download is larger than the --max-size limit of 2\.0 MiB \(it is 5\.0 MiB\); pds stopped reading it\n/,
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it('more bytes than the Content-Length announced: cut, no file, exit 1', async () => {
     rogue = await storageSending((_req, res) => {
-      res.socket?.write(`HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 100\r\n\r\n%PDF-1.7\n${'x'.repeat(91)}${'y'.repeat(20_000)}`);
+      res.socket?.write(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\nContent-Length: 100\r\n\r\n%PDF-1.7\n${'x'.repeat(91)}${'y'.repeat(20_000)}`,
+      );
     });
     const dir = freshDir();
-    const result = await runPds(['contracts', 'download', 'c1', '-o', join(dir, 'c.pdf')], { env: signedInEnv(rogue.url) });
+    const result = await runPds(['contracts', 'download', 'c1', '-o', join(dir, 'c.pdf')], {
+      env: signedInEnv(rogue.url),
+    });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: the storage host sent more than its answer announced, or not HTTP \(HPE_[A-Z_]+\); pds stopped reading\n$/);
+    expect(result.stderr).toMatch(
+      /^error: the storage host sent more than its answer announced, or not HTTP \(HPE_[A-Z_]+\); pds stopped reading\n$/,
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it.each([['0'], ['-5'], ['lots'], ['1X']])('--max-size %j: exit 2, nothing sent', async (size) => {
-    const result = await runPds(['contracts', 'download', 'c1', '--max-size', size], { env: signedInEnv(emulator.url) });
+    const result = await runPds(['contracts', 'download', 'c1', '--max-size', size], {
+      env: signedInEnv(emulator.url),
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`invalid --max-size '${size}': expected a size such as 500M or 2G`);
     expect(emulator.requests).toEqual([]);
@@ -102,7 +118,9 @@ describe('9. names from the service are safe file names everywhere', () => {
     statement.file_name = given;
     try {
       const dir = freshDir();
-      const result = await runPds(['statements', 'download', String(statement.id), '-o', `${dir}/`, '-q'], { env: signedInEnv(emulator.url) });
+      const result = await runPds(['statements', 'download', String(statement.id), '-o', `${dir}/`, '-q'], {
+        env: signedInEnv(emulator.url),
+      });
       expect(result).toMatchObject({ code: 0, stdout: `${join(dir, expected)}\n` });
       expect(readdirSync(dir)).toEqual([expected]);
       expect(Buffer.byteLength(expected)).toBeLessThanOrEqual(200);

@@ -32,12 +32,15 @@ function getWithHost(path: string, host: string): Promise<{ status: number; body
 }
 
 describe('16. the emulator answers only to its own name', () => {
-  it.each([['attacker.example'], ['attacker.example:4010'], ['127.0.0.1.nip.io'], ['localhost.attacker.example']])('Host %j: 421, no data', async (host) => {
-    const answer = await getWithHost('/v1/projects', host);
-    expect(answer.status).toBe(421);
-    expect(answer.body).not.toContain('Northern Lights');
-    expect(answer.body).toContain('this emulator answers only to its own address');
-  });
+  it.each([['attacker.example'], ['attacker.example:4010'], ['127.0.0.1.nip.io'], ['localhost.attacker.example']])(
+    'Host %j: 421, no data',
+    async (host) => {
+      const answer = await getWithHost('/v1/projects', host);
+      expect(answer.status).toBe(421);
+      expect(answer.body).not.toContain('Northern Lights');
+      expect(answer.body).toContain('this emulator answers only to its own address');
+    },
+  );
 
   it.each([['127.0.0.1'], ['localhost'], ['[::1]'], ['127.0.0.2']])('Host %j (with its port): served', async (name) => {
     const answer = await getWithHost('/v1/projects', `${name}:${new URL(url).port}`);
@@ -51,17 +54,33 @@ describe('16. the emulator answers only to its own name', () => {
 });
 
 const register = (body: unknown) =>
-  fetch(`${url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-const client = (redirect_uris: string[], client_name = 'test') => ({ client_name, redirect_uris, token_endpoint_auth_method: 'none' });
+  fetch(`${url}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const client = (redirect_uris: string[], client_name = 'test') => ({
+  client_name,
+  redirect_uris,
+  token_endpoint_auth_method: 'none',
+});
 
 describe('17. dynamic client registration is bounded', () => {
-  it.each([['http://attacker.example/cb'], ['http://10.0.0.1/cb'], ['file:///etc/passwd'], ['javascript:alert(1)']])('redirect URI %j: refused', async (uri) => {
-    const answer = await register(client([uri]));
-    expect(answer.status).toBe(400);
-    expect(await answer.json()).toMatchObject({ error: 'invalid_redirect_uri' });
-  });
+  it.each([['http://attacker.example/cb'], ['http://10.0.0.1/cb'], ['file:///etc/passwd'], ['javascript:alert(1)']])(
+    'redirect URI %j: refused',
+    async (uri) => {
+      const answer = await register(client([uri]));
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: 'invalid_redirect_uri' });
+    },
+  );
 
-  it.each([['http://127.0.0.1:9/callback'], ['http://[::1]:9/callback'], ['http://localhost/cb'], ['https://app.example/cb']])('redirect URI %j: taken', async (uri) => {
+  it.each([
+    ['http://127.0.0.1:9/callback'],
+    ['http://[::1]:9/callback'],
+    ['http://localhost/cb'],
+    ['https://app.example/cb'],
+  ])('redirect URI %j: taken', async (uri) => {
     expect((await register(client([uri]))).status).toBe(201);
   });
 
@@ -70,9 +89,14 @@ describe('17. dynamic client registration is bounded', () => {
     expect(answer.status).toBe(413);
   });
 
-  it('10,000 registrations: at most 100 clients kept (the least recently used dropped), under 300 MiB', { timeout: 120_000 }, async () => {
+  it('10,000 registrations: at most 100 clients kept (the least recently used dropped), under 300 MiB', {
+    timeout: 120_000,
+  }, async () => {
     const first = (await (await register(client(['http://127.0.0.1/cb']))).json()) as { client_id: string };
-    const authorize = (id: string) => fetch(`${url}/oauth/authorize?response_type=code&client_id=${id}&redirect_uri=${encodeURIComponent('http://127.0.0.1/cb')}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256&state=s`);
+    const authorize = (id: string) =>
+      fetch(
+        `${url}/oauth/authorize?response_type=code&client_id=${id}&redirect_uri=${encodeURIComponent('http://127.0.0.1/cb')}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256&state=s`,
+      );
     expect((await authorize(first.client_id)).status).toBe(200);
     const name = 'n'.repeat(100);
     const uris = Array.from({ length: 10 }, (_, i) => `http://127.0.0.1:${9000 + i}/${'p'.repeat(1000)}`);

@@ -3,7 +3,17 @@
 // completion does not glob what it offers.
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,17 +21,25 @@ import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { freshConfigDir } from '../helpers/cli.js';
 import { findProgram } from '../helpers/machine.js';
 import { sharedEmulator } from '../helpers/emulator.js';
-import { PDS_BIN, childEnv, runPds, signedInEnv, startPds } from '../helpers/process.js';
+import { PDS_BIN, childEnv, runPds, signedInEnv } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
 const PROFILE = JSON.stringify({ profiles: { default: { project: DEMO_PROJECT_ID } } });
 const isRoot = process.getuid?.() === 0;
 
 /** Runs the built pds as root of a new user and mount namespace, after `setup` (a shell command) there. */
-async function inUserNamespace(setup: string, args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stderr: string }> {
+async function inUserNamespace(
+  setup: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stderr: string }> {
   const script = `${setup} && exec "$0" "$@"`;
   try {
-    const { stderr } = await promisify(execFile)('unshare', ['-rm', 'sh', '-c', script, process.execPath, PDS_BIN, ...args], { env: childEnv(env) });
+    const { stderr } = await promisify(execFile)(
+      'unshare',
+      ['-rm', 'sh', '-c', script, process.execPath, PDS_BIN, ...args],
+      { env: childEnv(env) },
+    );
     return { code: 0, stderr };
   } catch (error) {
     const failed = error as { code?: number; stderr?: string };
@@ -56,9 +74,13 @@ describe('10. a config another user could have written is refused', () => {
   it('a PDS_CONFIG_DIR writable by others: exit 3, and nothing is written into it', async () => {
     const dir = freshConfigDir();
     chmodSync(dir, 0o777);
-    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], { env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }) });
+    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], {
+      env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }),
+    });
     expect(result.code).toBe(3);
-    expect(result.stderr).toBe(`error: refusing the config directory ${dir}: it is writable by group and others (mode 0777), who could have changed it\n  fix: \`chmod 700 '${dir}'\`\n`);
+    expect(result.stderr).toBe(
+      `error: refusing the config directory ${dir}: it is writable by group and others (mode 0777), who could have changed it\n  fix: \`chmod 700 '${dir}'\`\n`,
+    );
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
@@ -75,19 +97,25 @@ describe('10. a config another user could have written is refused', () => {
       // the machine's root mounted over it, which that namespace sees as nobody's (uid 65534).
       const unshare = findProgram('unshare');
       if (!unshare || spawnSync(unshare, ['-rm', 'true']).status !== 0) {
-        console.log(`skipped: not root, and ${unshare ? 'unshare cannot make a user namespace here' : 'unshare (util-linux) is not installed'}`);
+        console.log(
+          `skipped: not root, and ${unshare ? 'unshare cannot make a user namespace here' : 'unshare (util-linux) is not installed'}`,
+        );
         context.skip();
       }
       result = await inUserNamespace(`mount --bind /etc/passwd '${path}'`, ['projects', 'ls'], env);
     }
     expect(result.code).toBe(3);
-    expect(result.stderr).toBe(`error: refusing the config file ${path}: it belongs to another user (uid 65534), who could have written it\n  if it is yours: \`chown 0 '${path}'\`; otherwise remove it\n`);
+    expect(result.stderr).toBe(
+      `error: refusing the config file ${path}: it belongs to another user (uid 65534), who could have written it\n  if it is yours: \`chown 0 '${path}'\`; otherwise remove it\n`,
+    );
     expect(emulator.requests).toEqual([]);
   });
 
   it('a private config (0600 in 0700) is used as before', async () => {
     const dir = configWith(0o600);
-    const result = await runPds(['config', 'get', 'project'], { env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir, PDS_PROJECT: undefined }) });
+    const result = await runPds(['config', 'get', 'project'], {
+      env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir, PDS_PROJECT: undefined }),
+    });
     expect(result).toMatchObject({ code: 0, stdout: `${DEMO_PROJECT_ID}\n` });
   });
 });
@@ -104,9 +132,13 @@ describe('11. nothing is written through a symbolic link', () => {
     const dir = freshConfigDir();
     const target = elsewhere();
     symlinkSync(target, join(dir, 'config.json'));
-    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], { env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }) });
+    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], {
+      env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }),
+    });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`error: refusing the config file ${join(dir, 'config.json')}: it is a symbolic link, and pds does not read or write through one\n`);
+    expect(result.stderr).toContain(
+      `error: refusing the config file ${join(dir, 'config.json')}: it is a symbolic link, and pds does not read or write through one\n`,
+    );
     expect(readFileSync(target, 'utf8')).toBe('untouched');
   });
 
@@ -114,9 +146,13 @@ describe('11. nothing is written through a symbolic link', () => {
     const dir = freshConfigDir();
     const target = mkdtempSync(join(tmpdir(), 'pds-elsewhere-'));
     symlinkSync(target, join(dir, 'config.json.lock'));
-    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], { env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }) });
+    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], {
+      env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }),
+    });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`error: refusing the config lock ${join(dir, 'config.json.lock')}: it is a symbolic link`);
+    expect(result.stderr).toContain(
+      `error: refusing the config lock ${join(dir, 'config.json.lock')}: it is a symbolic link`,
+    );
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
   });
 
@@ -124,7 +160,9 @@ describe('11. nothing is written through a symbolic link', () => {
     const dir = freshConfigDir();
     const target = elsewhere();
     symlinkSync(target, join(dir, 'completion-cache.json'));
-    const result = await runPds(['__complete', '--', '--project', ''], { env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }) });
+    const result = await runPds(['__complete', '--', '--project', ''], {
+      env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }),
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`${DEMO_PROJECT_ID}\n`);
     expect(readFileSync(target, 'utf8')).toBe('untouched');
@@ -133,12 +171,16 @@ describe('11. nothing is written through a symbolic link', () => {
 
   it('a written config is a regular file of mode 0600, and no temporary file is left', async () => {
     const dir = freshConfigDir();
-    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], { env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }) });
+    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], {
+      env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }),
+    });
     expect(result.code).toBe(0);
     const { readdirSync, lstatSync } = await import('node:fs');
     expect(readdirSync(dir)).toEqual(['config.json']);
     expect(lstatSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { default: { project: DEMO_PROJECT_ID } } });
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({
+      profiles: { default: { project: DEMO_PROJECT_ID } },
+    });
   });
 });
 
@@ -155,9 +197,14 @@ describe('12. the config lock of a process that died', () => {
 
   it('is taken over at once when its pid is gone (same host), with a readable line', async () => {
     const { dir } = lockedDir('424242', 5);
-    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], { env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }), killAfterMs: 30_000 });
+    const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], {
+      env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }),
+      killAfterMs: 30_000,
+    });
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('warning: took over the config lock of pid 424242, which stopped without releasing it\n');
+    expect(result.stderr).toContain(
+      'warning: took over the config lock of pid 424242, which stopped without releasing it\n',
+    );
     // No wait for the lock to go stale: pid 424242 is not alive.
     expect(result.ms).toBeLessThan(3_000);
     expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
@@ -168,7 +215,10 @@ describe('12. the config lock of a process that died', () => {
     const { dir, lock } = lockedDir(String(process.pid), 0);
     const keepFresh = setInterval(() => utimesSync(lock, new Date(), new Date()), 1_000);
     try {
-      const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], { env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }), killAfterMs: 30_000 });
+      const result = await runPds(['config', 'set', 'project', DEMO_PROJECT_ID], {
+        env: signedInEnv(emulator.url, { PDS_CONFIG_DIR: dir }),
+        killAfterMs: 30_000,
+      });
       expect(result).toMatchObject({
         code: 1,
         stderr:

@@ -13,7 +13,10 @@ const emulator = sharedEmulator();
 
 /** A small PDF whose bytes differ by `tag`; the same length for tags of the same length. */
 function pdf(tag: string): Buffer {
-  return Buffer.from(`%PDF-1.4\n% ${tag}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1');
+  return Buffer.from(
+    `%PDF-1.4\n% ${tag}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+    'latin1',
+  );
 }
 
 function tempDir(): string {
@@ -22,9 +25,11 @@ function tempDir(): string {
 
 const writes = () => emulator.requests.filter((r) => r.method !== 'GET');
 /** The default emulator is the deployed service: an upload is a mint (`POST …/uploads`), a PUT to the storage host and a complete. */
-const mints = () => writes().filter((r) => r.method === 'POST' && /^\/v1\/(contract|statement)s\/uploads$/.test(r.path));
+const mints = () =>
+  writes().filter((r) => r.method === 'POST' && /^\/v1\/(contract|statement)s\/uploads$/.test(r.path));
 /** A mint's request log records no file; its staging record names it. The upload records made after `since`, in order. */
-const newUploads = (since: number) => emulator.state.uploads.filter((u) => u.staging_id > since).sort((a, b) => a.staging_id - b.staging_id);
+const newUploads = (since: number) =>
+  emulator.state.uploads.filter((u) => u.staging_id > since).sort((a, b) => a.staging_id - b.staging_id);
 const lastStagingId = () => Math.max(0, ...emulator.state.uploads.map((u) => u.staging_id));
 const uploadsOf = (names: string[]) => emulator.state.uploads.filter((u) => names.includes(u.file_name));
 const lastLine = (stderr: string) => stderr.trimEnd().split('\n').at(-1);
@@ -47,7 +52,12 @@ describe('a batch of 40 with one bad file', () => {
     // One mint and one complete per uploaded file, nothing else written; the bad file sent nothing.
     expect(mints()).toHaveLength(39);
     expect(writes().filter((r) => r.path === '/v1/statements/uploads/complete')).toHaveLength(39);
-    expect(writes().every((r) => r.method === 'POST' && (r.path === '/v1/statements/uploads' || r.path === '/v1/statements/uploads/complete'))).toBe(true);
+    expect(
+      writes().every(
+        (r) =>
+          r.method === 'POST' && (r.path === '/v1/statements/uploads' || r.path === '/v1/statements/uploads/complete'),
+      ),
+    ).toBe(true);
     expect(first.stderr).toContain(`error: ${bad}: not a PDF: the file does not start with %PDF-\n`);
     expect(lastLine(first.stderr)).toMatch(/^39 uploaded, 0 skipped, 1 failed \(\d+\.\ds\)$/);
     expect(first.stdout.split('\n').filter(Boolean)).toHaveLength(40); // header + 39 rows
@@ -61,7 +71,12 @@ describe('a batch of 40 with one bad file', () => {
     expect(lists.length).toBeGreaterThan(0);
     expect(new Set(lists.map((r) => r.query.page)).size).toBe(lists.length);
     expect(lastLine(again.stderr)).toMatch(/^0 uploaded, 39 skipped, 1 failed \(\d+\.\ds\)$/);
-    const entries = JSON.parse(again.stdout) as { file: string; skipped?: boolean; id?: string; error?: { message: string } }[];
+    const entries = JSON.parse(again.stdout) as {
+      file: string;
+      skipped?: boolean;
+      id?: string;
+      error?: { message: string };
+    }[];
     expect(entries).toHaveLength(40);
     expect(entries[17]).toEqual({ file: bad, error: { message: 'not a PDF: the file does not start with %PDF-' } });
     const statements = emulator.state.data[Object.keys(emulator.state.data)[0] as string]?.statements ?? [];
@@ -89,7 +104,9 @@ describe('--skip-existing', () => {
     const byName = await runPds(['upload', 'statement', same, changed, '--skip-existing'], { env });
     expect(byName.code).toBe(0);
     expect(writes()).toEqual([]);
-    const record = (name: string) => emulator.state.data[Object.keys(emulator.state.data)[0] as string]?.statements.find((s) => s.file_name === name)?.id;
+    const record = (name: string) =>
+      emulator.state.data[Object.keys(emulator.state.data)[0] as string]?.statements.find((s) => s.file_name === name)
+        ?.id;
     expect(byName.stderr.replace(SUMMARY_TIME, '\n')).toBe(
       `skipped ${same}: already uploaded (statement ${record('same-q1.pdf')})\n` +
         `skipped ${changed}: already uploaded (statement ${record('changed-q1.pdf')})\n` +
@@ -127,7 +144,9 @@ describe('--skip-existing', () => {
       const run = await runPds(['upload', 'statement', file, '--skip-existing=content'], { env });
       expect(run.code).toBe(1);
       expect(writes()).toEqual([]);
-      expect(run.stderr).toMatch(/^error: \S+unfetchable\.pdf: cannot compare it with the project's copy: the storage host http:\/\/127\.0\.0\.1:\d+ answered HTTP 403: the download URL expired or was refused\n/);
+      expect(run.stderr).toMatch(
+        /^error: \S+unfetchable\.pdf: cannot compare it with the project's copy: the storage host http:\/\/127\.0\.0\.1:\d+ answered HTTP 403: the download URL expired or was refused\n/,
+      );
       expect(lastLine(run.stderr)).toMatch(/^0 uploaded, 0 skipped, 1 failed /);
     } finally {
       emulator.storage.faults.expire = 0;
@@ -140,7 +159,10 @@ describe('--skip-existing', () => {
     const before = lastStagingId();
     const run = await runPds(['upload', 'contract', file, file, '--skip-existing'], { env: signedInEnv(emulator.url) });
     expect(run.code).toBe(0);
-    expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/contracts/uploads', 'POST /v1/contracts/uploads/complete']);
+    expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v1/contracts/uploads',
+      'POST /v1/contracts/uploads/complete',
+    ]);
     expect(newUploads(before).map((u) => u.file_name)).toEqual(['twice.pdf']);
     const id = uploadsOf(['twice.pdf'])[0]?.staging_id;
     expect(run.stderr).toContain(`skipped ${file}: already uploaded (staging id ${id})\n`);
@@ -148,9 +170,13 @@ describe('--skip-existing', () => {
   });
 
   it('refuses a value other than name or content, and says how to write it before the files', async () => {
-    const run = await runPds(['upload', 'statement', '--skip-existing', 'a.pdf', 'b.pdf'], { env: signedInEnv(emulator.url) });
+    const run = await runPds(['upload', 'statement', '--skip-existing', 'a.pdf', 'b.pdf'], {
+      env: signedInEnv(emulator.url),
+    });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("invalid --skip-existing 'a.pdf': expected one of name, content (write --skip-existing=<name|content>, or put --skip-existing after the files)");
+    expect(run.stderr).toContain(
+      "invalid --skip-existing 'a.pdf': expected one of name, content (write --skip-existing=<name|content>, or put --skip-existing after the files)",
+    );
     expect(emulator.requests).toEqual([]);
   });
 });
@@ -172,7 +198,9 @@ describe('--dry-run', () => {
     expect(run.code).toBe(1);
     expect(emulator.requests.length).toBeGreaterThan(0);
     expect(emulator.requests.every((r) => r.method === 'GET')).toBe(true);
-    const id = emulator.state.data[Object.keys(emulator.state.data)[0] as string]?.statements.find((s) => s.file_name === 'dry-old.pdf')?.id;
+    const id = emulator.state.data[Object.keys(emulator.state.data)[0] as string]?.statements.find(
+      (s) => s.file_name === 'dry-old.pdf',
+    )?.id;
     expect(run.stdout).toBe(
       `would fail: ${bad}: the file is empty\n` +
         `would upload ${fresh} (${pdf('dry new').length} B)\n` +
@@ -190,7 +218,9 @@ describe('--dry-run', () => {
   });
 
   it('a single bad file: exit 2 as the real run, nothing sent', async () => {
-    const run = await runPds(['upload', 'contract', '/nonexistent/x.pdf', '--dry-run'], { env: signedInEnv(emulator.url) });
+    const run = await runPds(['upload', 'contract', '/nonexistent/x.pdf', '--dry-run'], {
+      env: signedInEnv(emulator.url),
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('error: /nonexistent/x.pdf: no such file\n');
     expect(writes()).toEqual([]);
@@ -202,7 +232,16 @@ describe('directories', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'sub', 'deeper'), { recursive: true });
     mkdirSync(join(dir, '.git'));
-    for (const name of ['b-2026.pdf', 'a-2026.PDF', 'a-2025.pdf', '.hidden.pdf', 'sub/c-2026.pdf', 'sub/deeper/d-2026.pdf', '.git/e-2026.pdf', 'sub/draft-2026.pdf']) {
+    for (const name of [
+      'b-2026.pdf',
+      'a-2026.PDF',
+      'a-2025.pdf',
+      '.hidden.pdf',
+      'sub/c-2026.pdf',
+      'sub/deeper/d-2026.pdf',
+      '.git/e-2026.pdf',
+      'sub/draft-2026.pdf',
+    ]) {
       writeFileSync(join(dir, name), pdf(name));
     }
     // A .txt is one of the service's statement formats (SERVICE-NOW.md); a .md is not, and is left out.
@@ -210,18 +249,31 @@ describe('directories', () => {
     writeFileSync(join(dir, 'notes.md'), '# notes\n');
     const env = signedInEnv(emulator.url);
     const flat = await runPds(['upload', 'statement', dir, '--dry-run', '-q'], { env });
-    expect(flat.stdout).toBe([join(dir, 'a-2025.pdf'), join(dir, 'a-2026.PDF'), join(dir, 'b-2026.pdf'), join(dir, 'notes.txt'), ''].join('\n'));
+    expect(flat.stdout).toBe(
+      [join(dir, 'a-2025.pdf'), join(dir, 'a-2026.PDF'), join(dir, 'b-2026.pdf'), join(dir, 'notes.txt'), ''].join(
+        '\n',
+      ),
+    );
 
     const before = lastStagingId();
-    const run = await runPds(['upload', 'statement', dir, '--recursive', '--include', '*-2026.*', '--exclude', 'sub/draft-*', '-q'], { env });
+    const run = await runPds(
+      ['upload', 'statement', dir, '--recursive', '--include', '*-2026.*', '--exclude', 'sub/draft-*', '-q'],
+      { env },
+    );
     expect(run.code).toBe(0);
     expect(mints()).toHaveLength(4);
-    expect(newUploads(before).map((u) => u.file_name).sort()).toEqual(['a-2026.PDF', 'b-2026.pdf', 'c-2026.pdf', 'd-2026.pdf']);
+    expect(
+      newUploads(before)
+        .map((u) => u.file_name)
+        .sort(),
+    ).toEqual(['a-2026.PDF', 'b-2026.pdf', 'c-2026.pdf', 'd-2026.pdf']);
     expect(run.stdout.split('\n').filter(Boolean)).toHaveLength(4);
 
     const none = await runPds(['upload', 'statement', join(dir, 'sub'), '--include', '*.csv', '--dry-run'], { env });
     expect(none.code).toBe(2);
-    expect(none.stderr).toBe(`warning: ${join(dir, 'sub')}: no statement files to upload in it (--recursive takes its subdirectories too)\nerror: no files to upload\n`);
+    expect(none.stderr).toBe(
+      `warning: ${join(dir, 'sub')}: no statement files to upload in it (--recursive takes its subdirectories too)\nerror: no files to upload\n`,
+    );
   });
 });
 
@@ -244,10 +296,15 @@ describe('reports', () => {
       GITHUB_OUTPUT: outputFile,
       CI: 'true',
     });
-    const run = await runPds(['upload', 'statement', good, bad, '-q', '--report', `junit=${junit}`, '--report', `json=${jsonReport}`], { env });
+    const run = await runPds(
+      ['upload', 'statement', good, bad, '-q', '--report', `junit=${junit}`, '--report', `json=${jsonReport}`],
+      { env },
+    );
     expect(run.code).toBe(1);
     const id = uploadsOf(['gh-good.pdf']).at(-1)?.staging_id;
-    expect(run.stdout).toBe(`${id}\n::error file=gh 100%25%2C bad%3A one%0Aline.pdf,title=pds upload::not a PDF: the file does not start with %25PDF-\n`);
+    expect(run.stdout).toBe(
+      `${id}\n::error file=gh 100%25%2C bad%3A one%0Aline.pdf,title=pds upload::not a PDF: the file does not start with %25PDF-\n`,
+    );
     expect(readFileSync(outputFile, 'utf8')).toBe(`earlier=1\nuploaded=1\nskipped=0\nfailed=1\nstaging-ids=${id}\n`);
     expect(readFileSync(summaryFile, 'utf8')).toBe(
       '### pds upload statement\n\n' +
@@ -261,12 +318,19 @@ describe('reports', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toContain('<testsuite name="pds upload statement" tests="2" failures="1" errors="0" skipped="0" ');
     expect(xml).toContain(`name="${dir}/gh 100%, bad: one&#10;line.pdf"`);
-    expect(xml).toContain('<failure message="not a PDF: the file does not start with %PDF-">not a PDF: the file does not start with %PDF-</failure>');
+    expect(xml).toContain(
+      '<failure message="not a PDF: the file does not start with %PDF-">not a PDF: the file does not start with %PDF-</failure>',
+    );
     const parsed = parseXml(junit);
     if (parsed === undefined) console.log('skipped: the XML parser check needs python3, which this machine lacks');
     else expect(parsed).toEqual({ tests: '2', failures: '1', skipped: '0', cases: 2 });
 
-    const report = JSON.parse(readFileSync(jsonReport, 'utf8')) as { uploaded: number; skipped: number; failed: number; files: { file: string }[] };
+    const report = JSON.parse(readFileSync(jsonReport, 'utf8')) as {
+      uploaded: number;
+      skipped: number;
+      failed: number;
+      files: { file: string }[];
+    };
     expect(report).toMatchObject({ uploaded: 1, skipped: 0, failed: 1 });
     expect(report.files.map((f) => f.file)).toEqual([good, bad]);
   });
@@ -295,14 +359,18 @@ describe('reports', () => {
     const bad = join(dir, 'plain.pdf');
     writeFileSync(bad, '');
     const outputFile = join(dir, 'output.txt');
-    const run = await runPds(['upload', 'statement', bad, bad], { env: signedInEnv(emulator.url, { GITHUB_ACTIONS: undefined, GITHUB_OUTPUT: outputFile }) });
+    const run = await runPds(['upload', 'statement', bad, bad], {
+      env: signedInEnv(emulator.url, { GITHUB_ACTIONS: undefined, GITHUB_OUTPUT: outputFile }),
+    });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(() => readFileSync(outputFile)).toThrow();
   });
 
   it('refuses a --report it cannot write before sending anything', async () => {
-    const bad = await runPds(['upload', 'statement', 'a.pdf', '--report', 'xml=r.xml'], { env: signedInEnv(emulator.url) });
+    const bad = await runPds(['upload', 'statement', 'a.pdf', '--report', 'xml=r.xml'], {
+      env: signedInEnv(emulator.url),
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("error: invalid --report 'xml=r.xml': expected junit=<file> or json=<file>\n");
     expect(emulator.requests).toEqual([]);
@@ -323,7 +391,8 @@ describe('a non-interactive log', () => {
     const lines = run.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(5);
     expect(lines[0]).toBe(`uploading ${big} (6.0 MiB)`);
-    for (const [i, quarter] of ['25', '50', '75'].entries()) expect(lines[i + 1]).toMatch(new RegExp(`^${big}: ${quarter}% sent \\([\\d.]+ MiB of 6\\.0 MiB\\)$`));
+    for (const [i, quarter] of ['25', '50', '75'].entries())
+      expect(lines[i + 1]).toMatch(new RegExp(`^${big}: ${quarter}% sent \\([\\d.]+ MiB of 6\\.0 MiB\\)$`));
     expect(lines[4]).toMatch(new RegExp(`^uploaded ${big} \\(6\\.0 MiB\\): staging id \\d+, queued; `));
   });
 });

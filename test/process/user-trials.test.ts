@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
 import { startForwardProxy } from '../helpers/forward-proxy.js';
-import { PDS_BIN, childEnv, ptyPds, runPds, signedInEnv, startPds, type PtyProcess } from '../helpers/process.js';
+import { PDS_BIN, childEnv, ptyPds, runPds, signedInEnv, type PtyProcess } from '../helpers/process.js';
 import { startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 import { obeyed, unfenced } from '../helpers/workflow-commands.js';
 
@@ -50,7 +50,10 @@ describe('Ctrl-C while the service takes 3 s to answer (a terminal)', () => {
   afterAll(() => slow.close());
 
   /** Starts `args` on a terminal, waits until its first request has reached the service, then types Ctrl-C. */
-  async function interruptWaiting(args: string[], cwd?: string): Promise<{ code: number | null; afterKeyMs: number; rows: string[] }> {
+  async function interruptWaiting(
+    args: string[],
+    cwd?: string,
+  ): Promise<{ code: number | null; afterKeyMs: number; rows: string[] }> {
     slow.requests.length = 0;
     const pty = await ptyPds(args, { env: signedInEnv(slow.url), cols: 80, cwd });
     await until(() => slow.requests.length > 0, 'the first request');
@@ -93,7 +96,10 @@ describe('Ctrl-C while waiting on work that goes on (a terminal)', () => {
   afterAll(() => emulator.close());
 
   it('`statements status --watch` of a statement still processing: 130 within 2 s, the spinner cleared', async () => {
-    const pty = await ptyPds(['statements', 'status', PROCESSING, '--watch', '--interval', '0.2'], { env: signedInEnv(emulator.url), cols: 60 });
+    const pty = await ptyPds(['statements', 'status', PROCESSING, '--watch', '--interval', '0.2'], {
+      env: signedInEnv(emulator.url),
+      cols: 60,
+    });
     await pty.waitFor(`statement ${PROCESSING} · processing`);
     const { code, afterKeyMs } = await ctrlC(pty);
     expect(code).toBe(130);
@@ -105,7 +111,11 @@ describe('Ctrl-C while waiting on work that goes on (a terminal)', () => {
 
   it("`sandbox exec 'sleep 5'`: the spinner after about a second, then Ctrl-C ends it with 130 long before the 5 s", async () => {
     const started = Date.now();
-    const pty = await ptyPds(['sandbox', 'exec', 'sleep 5'], { env: signedInEnv(emulator.url), cols: 60, killAfterMs: 20_000 });
+    const pty = await ptyPds(['sandbox', 'exec', 'sleep 5'], {
+      env: signedInEnv(emulator.url),
+      cols: 60,
+      killAfterMs: 20_000,
+    });
     await pty.waitFor('waiting for the service', 4_000);
     expect(Date.now() - started).toBeGreaterThan(800);
     const { code, afterKeyMs } = await ctrlC(pty);
@@ -119,10 +129,16 @@ describe('Ctrl-C while waiting on work that goes on (a terminal)', () => {
 });
 
 /** Runs `pds <args> | head -1` in bash; the exit status is pds's (pipefail: head exits 0). */
-function pipedToHead(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pipedToHead(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const quoted = [PDS_BIN, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
-    const child = spawn('bash', ['-c', `set -o pipefail; '${process.execPath}' ${quoted} | head -1`], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', `set -o pipefail; '${process.execPath}' ${quoted} | head -1`], {
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -141,12 +157,19 @@ describe('a pipe closed after the first line (`| head -1`)', () => {
   // More than a pipe holds (64 KiB), sent after the first line: pds is still writing when head has gone.
   const header = 'line,territory,isrc,units\n';
   const rest = Array.from({ length: 20_000 }, (_, i) => `${i + 1},GB,QMNLC1800096,${i}\n`).join('');
-  const DETAILED = JSON.parse(readFileSync(new URL('../fixtures/deployed/statements.get.detailed.json', import.meta.url), 'utf8')) as { data: Record<string, any> };
+  const DETAILED = JSON.parse(
+    readFileSync(new URL('../fixtures/deployed/statements.get.detailed.json', import.meta.url), 'utf8'),
+  ) as { data: Record<string, any> };
   function answer(req: IncomingMessage, res: ServerResponse): void {
     req.resume();
     const path = new URL(req.url ?? '/', lines.url).pathname;
     if (path === '/v1/statements/72001') {
-      const body = { data: { ...DETAILED.data, detailed: { ...DETAILED.data.detailed, csv_url: `${lines.url}/exports/72001.csv?token=sig` } } };
+      const body = {
+        data: {
+          ...DETAILED.data,
+          detailed: { ...DETAILED.data.detailed, csv_url: `${lines.url}/exports/72001.csv?token=sig` },
+        },
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     } else if (path === '/exports/72001.csv') {
       res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(header.length + rest.length) });
@@ -192,15 +215,21 @@ describe('statements lines behind a proxy', () => {
     expect(direct.code, direct.stderr).toBe(0);
     const proxy = await startForwardProxy();
     try {
-      const proxied = await runPds(['statements', 'lines', PROCESSED], { env: signedInEnv(emulator.url, { HTTP_PROXY: proxy.url }) });
+      const proxied = await runPds(['statements', 'lines', PROCESSED], {
+        env: signedInEnv(emulator.url, { HTTP_PROXY: proxy.url }),
+      });
       expect(proxied).toMatchObject({ code: 0, stdout: direct.stdout, stderr: '' });
-      const targets = proxy.saw.map((seen) => `${seen.method} ${new URL(seen.target).origin}${new URL(seen.target).pathname}`);
+      const targets = proxy.saw.map(
+        (seen) => `${seen.method} ${new URL(seen.target).origin}${new URL(seen.target).pathname}`,
+      );
       expect(targets[0]).toBe(`GET ${emulator.url}/v1/statements/${PROCESSED}`);
       // The signed link is the storage host's (a port of its own): through the proxy too.
       expect(targets.slice(1)).toEqual([expect.stringMatching(new RegExp(`^GET ${emulator.storage.origin}/exports/`))]);
 
       proxy.saw.length = 0;
-      const bypassed = await runPds(['statements', 'lines', PROCESSED], { env: signedInEnv(emulator.url, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }) });
+      const bypassed = await runPds(['statements', 'lines', PROCESSED], {
+        env: signedInEnv(emulator.url, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }),
+      });
       expect(bypassed).toMatchObject({ code: 0, stdout: direct.stdout, stderr: '' });
       expect(proxy.saw).toEqual([]);
     } finally {
@@ -211,10 +240,14 @@ describe('statements lines behind a proxy', () => {
   it('a proxy where nothing listens: exit 1 naming the proxy, no CSV', async () => {
     const proxy = await startForwardProxy();
     await proxy.close();
-    const run = await runPds(['statements', 'lines', PROCESSED], { env: signedInEnv(emulator.url, { HTTP_PROXY: proxy.url, PDS_RETRY_BUDGET: '0' }) });
+    const run = await runPds(['statements', 'lines', PROCESSED], {
+      env: signedInEnv(emulator.url, { HTTP_PROXY: proxy.url, PDS_RETRY_BUDGET: '0' }),
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(`error: cannot reach ${emulator.url} through the proxy http://127.0.0.1:${proxy.port}/ (ECONNREFUSED)\n`);
+    expect(run.stderr).toContain(
+      `error: cannot reach ${emulator.url} through the proxy http://127.0.0.1:${proxy.port}/ (ECONNREFUSED)\n`,
+    );
   });
 });
 
@@ -225,7 +258,10 @@ describe('under GITHUB_ACTIONS, statements named like workflow commands', () => 
     emulator = await testEmulator({ flavor: 'deployed', processingMs: 20 });
     const dir = mkdtempSync(join(tmpdir(), 'pds-trial-ci-'));
     for (const name of NAMES) writeFileSync(join(dir, name), 'isrc,units\nQMNLC1800096,10\n');
-    const uploaded = await runPds(['upload', 'statement', ...NAMES.map((name) => join(dir, name)), '--wait', '--interval', '0.1', '-q'], { env: signedInEnv(emulator.url) });
+    const uploaded = await runPds(
+      ['upload', 'statement', ...NAMES.map((name) => join(dir, name)), '--wait', '--interval', '0.1', '-q'],
+      { env: signedInEnv(emulator.url) },
+    );
     expect(uploaded.code, uploaded.stderr).toBe(0);
   });
   afterAll(() => emulator.close());
@@ -247,7 +283,9 @@ describe('under GITHUB_ACTIONS, statements named like workflow commands', () => 
 
   it('statements get of each: no line is a command', async () => {
     const listed = await runPds(['statements', 'ls', '--all', '--json'], { env: signedInEnv(emulator.url) });
-    const ids = (JSON.parse(listed.stdout) as { id: number; file_name: string }[]).filter((s) => NAMES.includes(s.file_name)).map((s) => String(s.id));
+    const ids = (JSON.parse(listed.stdout) as { id: number; file_name: string }[])
+      .filter((s) => NAMES.includes(s.file_name))
+      .map((s) => String(s.id));
     expect(ids).toHaveLength(NAMES.length);
     for (const id of ids) {
       const run = await runPds(['statements', 'get', id], { env: signedInEnv(emulator.url, CI) });

@@ -21,13 +21,17 @@ const PAGINATE_PER_PAGE = 100;
 export async function run(opts: Options, ctx: Context): Promise<void> {
   const method = (opts.method ?? 'GET').toUpperCase() as Method;
   if (!METHODS.includes(method)) {
-    throw new UsageError(`invalid --method '${opts.method}'`, { details: [`the service's methods: ${METHODS.join(', ')}`] });
+    throw new UsageError(`invalid --method '${opts.method}'`, {
+      details: [`the service's methods: ${METHODS.join(', ')}`],
+    });
   }
   const fields = (opts.field ?? []).map(parseField);
   const headers = Object.fromEntries((opts.header ?? []).map(parseHeader));
-  if (opts.input !== undefined && method === 'GET') throw new UsageError('--input sends a body: use it with -X POST or -X DELETE');
+  if (opts.input !== undefined && method === 'GET')
+    throw new UsageError('--input sends a body: use it with -X POST or -X DELETE');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET list');
-  if (opts.paginate && opts.include) throw new UsageError('-i and --paginate cannot be combined: --paginate prints one array of every record');
+  if (opts.paginate && opts.include)
+    throw new UsageError('-i and --paginate cannot be combined: --paginate prints one array of every record');
 
   let path = apiPath(opts.args[0]);
   // {project} is the current project, wherever it appears; asked for only when it is used.
@@ -42,7 +46,8 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   // perPage too.
   const fieldsInQuery = method === 'GET' || opts.input !== undefined;
   const question = path.indexOf('?');
-  const query: Record<string, string> = question === -1 ? {} : Object.fromEntries(new URLSearchParams(path.slice(question + 1)));
+  const query: Record<string, string> =
+    question === -1 ? {} : Object.fromEntries(new URLSearchParams(path.slice(question + 1)));
   if (question !== -1) path = path.slice(0, question);
   if (fieldsInQuery) {
     for (const [key, value] of fields) {
@@ -75,7 +80,9 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
 /** A JSON or text answer (by its type, or, untyped, by having no NUL): one that gets its last newline. */
 function isText(contentType: string | null, answer: string): boolean {
   if (contentType === null || contentType.trim() === '') return !answer.includes('\0');
-  return /^text\/|[/+](json|xml)\b|^application\/(javascript|x-www-form-urlencoded|x-ndjson)\b/i.test(contentType.trim());
+  return /^text\/|[/+](json|xml)\b|^application\/(javascript|x-www-form-urlencoded|x-ndjson)\b/i.test(
+    contentType.trim(),
+  );
 }
 
 const STAYS_AT_THE_SERVICE = "requests go to the profile's service (--api-url to change it), with its token";
@@ -88,7 +95,9 @@ const STAYS_AT_THE_SERVICE = "requests go to the profile's service (--api-url to
 function apiPath(given: string): string {
   const trimmed = given.trim();
   if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) || /^[/\\]{2}/.test(trimmed)) {
-    throw new UsageError(`give a path such as /v1/projects, not a URL: '${safeText(given)}'`, { details: [STAYS_AT_THE_SERVICE] });
+    throw new UsageError(`give a path such as /v1/projects, not a URL: '${safeText(given)}'`, {
+      details: [STAYS_AT_THE_SERVICE],
+    });
   }
   const path = trimmed.replace(/^\/+/, '');
   if (path === '') throw new UsageError('give a path, e.g. `pds api projects`');
@@ -96,7 +105,9 @@ function apiPath(given: string): string {
   // URL parsing turns `.`, `..`, `%2e%2e` and `\` into moves up the tree; refuse them before it does.
   const segments = pathPart.split(/[/\\]|%2f|%5c/i).map((segment) => segment.replace(/%2e/gi, '.'));
   if (segments.some((segment) => segment === '.' || segment === '..') || pathPart.includes('\\')) {
-    throw new UsageError(`the path '${safeText(given)}' leaves /v1/ (it has '.', '..' or a backslash)`, { details: [STAYS_AT_THE_SERVICE] });
+    throw new UsageError(`the path '${safeText(given)}' leaves /v1/ (it has '.', '..' or a backslash)`, {
+      details: [STAYS_AT_THE_SERVICE],
+    });
   }
   return /^v1(\/|\?|$)/.test(path) ? `/${path}` : `/v1/${path}`;
 }
@@ -110,7 +121,7 @@ function parseField(given: string): [string, string] {
 /** Headers pds sets itself: the credential, and what framing and routing the transport owns. */
 const OWN_HEADERS: Record<string, string> = {
   host: 'the host is that of the API URL (--api-url)',
-  authorization: 'the token is the profile\'s (pds auth login, or PDS_TOKEN)',
+  authorization: "the token is the profile's (pds auth login, or PDS_TOKEN)",
   'content-length': 'the length is that of the body pds sends',
   'transfer-encoding': 'the framing is chosen by pds',
   connection: 'connections are managed by pds',
@@ -166,7 +177,8 @@ async function printBody(ctx: Context, answer: string, text: boolean): Promise<v
     isJson = false;
   }
   if (ctx.output.jq || (ctx.output.isData && ctx.output.mode !== 'json')) {
-    if (!isJson) throw new UsageError(`${ctx.output.jq ? '--jq' : `--format ${ctx.output.mode}`}: the answer is not JSON`);
+    if (!isJson)
+      throw new UsageError(`${ctx.output.jq ? '--jq' : `--format ${ctx.output.mode}`}: the answer is not JSON`);
     await ctx.output.data(parsed);
     return;
   }
@@ -179,7 +191,12 @@ async function printBody(ctx: Context, answer: string, text: boolean): Promise<v
   ctx.output.write(shown.endsWith('\n') ? shown : `${shown}\n`);
 }
 
-async function fetchPage(http: HttpClient, request: RequestOptions, page: number, signal: AbortSignal): Promise<ListPage<unknown>> {
+async function fetchPage(
+  http: HttpClient,
+  request: RequestOptions,
+  page: number,
+  signal: AbortSignal,
+): Promise<ListPage<unknown>> {
   const query = { ...request.query };
   const perPage = Number(query.perPage ?? PAGINATE_PER_PAGE);
   const response = await http.send({ ...request, query: { ...query, page, perPage }, signal });
@@ -213,7 +230,8 @@ async function printPages(
   query: Record<string, unknown>,
 ): Promise<void> {
   const start = Number(query.page ?? 1);
-  if (!Number.isSafeInteger(start) || start < 1) throw new UsageError(`invalid page '${String(query.page)}' for --paginate`);
+  if (!Number.isSafeInteger(start) || start < 1)
+    throw new UsageError(`invalid page '${String(query.page)}' for --paginate`);
   const pages = followPages(fetch, start, 4, { walk: { flag: '--paginate', onePage: '-f page=N' } });
   if (ctx.output.jq || (ctx.output.isData && ctx.output.mode !== 'json')) {
     await ctx.output.list(pages as AsyncIterable<ListPage<object>>, { columns: [], id: () => '', noun: 'records' });

@@ -17,11 +17,19 @@ export const api = verb({
   ],
   flags: {
     method: { type: 'string', short: 'X', value: 'method', help: 'GET (default), POST or DELETE', completion: METHODS },
-    field: { type: 'repeated', short: 'f', value: 'key=value', help: 'a query parameter for GET (and with --input), else a field of the JSON body; repeatable' },
+    field: {
+      type: 'repeated',
+      short: 'f',
+      value: 'key=value',
+      help: 'a query parameter for GET (and with --input), else a field of the JSON body; repeatable',
+    },
     input: { type: 'string', value: 'file', help: 'the JSON body, from a file or - for stdin' },
     header: { type: 'repeated', short: 'H', value: 'header', help: "an extra header, 'Name: value'; repeatable" },
     include: { type: 'boolean', short: 'i', help: 'print the status line and the headers before the body' },
-    paginate: { type: 'boolean', help: 'follow every page of a list (either envelope) and print one JSON array of every record' },
+    paginate: {
+      type: 'boolean',
+      help: 'follow every page of a list (either envelope) and print one JSON array of every record',
+    },
   },
   paged: true,
   // A GET is sent (it reads); a POST or DELETE is only said.

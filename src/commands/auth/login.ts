@@ -13,10 +13,12 @@ type Options = OptionsOf<typeof login>;
 /** The most of stdin `--with-token` reads. */
 const MAX_TOKEN_BYTES = 64 * 1024;
 
-const HINT = 'pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`';
+const HINT =
+  'pipe a token in: `pds auth login --with-token < token.txt`, or sign in with a browser: `pds auth login --web`';
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
-  const wantsWeb = opts.web === true || opts.browser === false || opts.oauthIssuer !== undefined || opts.clientId !== undefined;
+  const wantsWeb =
+    opts.web === true || opts.browser === false || opts.oauthIssuer !== undefined || opts.clientId !== undefined;
   const wantsToken = opts.withToken === true || opts.token !== undefined;
   if (wantsWeb && wantsToken) {
     throw new UsageError('sign in either with a browser (--web) or with a token (--with-token, --token), not both');
@@ -59,7 +61,10 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
   // that fails or is cancelled (Ctrl-C while waiting for the browser) leaves the config as it was.
   let registeredNow: Profile['oauth_client'];
   // --no-browser: the address the browser ended on may be pasted (a browser on another machine).
-  const pasting = opts.browser === false ? (await import('node:readline')).createInterface({ input: ctx.io.stdin, terminal: false }) : undefined;
+  const pasting =
+    opts.browser === false
+      ? (await import('node:readline')).createInterface({ input: ctx.io.stdin, terminal: false })
+      : undefined;
   try {
     await signIn(ctx.oauthRequests(), {
       ...(pasting ? { pasted: pasting } : {}),
@@ -85,12 +90,17 @@ async function webLogin(opts: Options, ctx: Context): Promise<void> {
               details: ['nothing was saved; is --oauth-issuer the authorization server of this service?'],
             });
           });
-        const replaced = await store(ctx, { oauth: credentials, ...(registeredNow ? { oauth_client: registeredNow } : {}) }, opts);
+        const replaced = await store(
+          ctx,
+          { oauth: credentials, ...(registeredNow ? { oauth_client: registeredNow } : {}) },
+          opts,
+        );
         const scope = describeScope(scopeOf(projects));
         ctx.output.info(`Logged in to ${apiUrl} as ${scope} through the browser (profile ${profile})`);
         await nextStep(ctx, projects);
         await revokeReplaced(ctx, replaced);
-        if (ctx.env.PDS_TOKEN) ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the browser sign-in');
+        if (ctx.env.PDS_TOKEN)
+          ctx.output.warn('PDS_TOKEN is set in this environment and is used instead of the browser sign-in');
         return `pds is signed in to ${apiUrl} as ${scope}. You can close this tab.`;
       },
     });
@@ -112,7 +122,9 @@ async function nextStep(ctx: Context, projects: readonly Project[]): Promise<voi
     await updateProfile(ctx.env, profile, (stored) => ({ ...stored, project: only.id }));
     ctx.output.info(`Using project ${projectLabel(only)} (${only.id}), the only one this token reaches`);
   } else if (projects.length > 1) {
-    ctx.output.info(`Next: choose a project with \`pds use <name>\` (\`pds projects ls\` lists the ${projects.length})`);
+    ctx.output.info(
+      `Next: choose a project with \`pds use <name>\` (\`pds projects ls\` lists the ${projects.length})`,
+    );
   }
 }
 
@@ -120,7 +132,11 @@ async function nextStep(ctx: Context, projects: readonly Project[]): Promise<voi
  * Stores a new credential in place of the profile's (a profile holds one at a time); returns the
  * browser sign-in it replaced, if any.
  */
-async function store(ctx: Context, credential: Pick<Profile, 'token' | 'oauth' | 'oauth_client'>, opts: Options): Promise<OAuthCredentials | undefined> {
+async function store(
+  ctx: Context,
+  credential: Pick<Profile, 'token' | 'oauth' | 'oauth_client'>,
+  opts: Options,
+): Promise<OAuthCredentials | undefined> {
   let replaced: OAuthCredentials | undefined;
   await updateProfile(
     ctx.env,
@@ -128,9 +144,17 @@ async function store(ctx: Context, credential: Pick<Profile, 'token' | 'oauth' |
     ({ token: _token, oauth, credential_store: _store, ...rest }) => {
       replaced = oauth;
       // The keychain unless told otherwise; config.ts falls back to the file when there is none.
-      return { ...rest, ...credential, ...savedUrl(ctx), ...(opts.insecureStorage ? {} : { credential_store: 'keychain' as const }) };
+      return {
+        ...rest,
+        ...credential,
+        ...savedUrl(ctx),
+        ...(opts.insecureStorage ? {} : { credential_store: 'keychain' as const }),
+      };
     },
-    { movedAside: (aside, problem) => ctx.output.warn(`${problem.message}: moved it to ${aside}; logging in writes a new one`) },
+    {
+      movedAside: (aside, problem) =>
+        ctx.output.warn(`${problem.message}: moved it to ${aside}; logging in writes a new one`),
+    },
     (line) => ctx.output.warn(line),
   );
   return replaced;
@@ -172,10 +196,14 @@ async function ask(ctx: Context, question: 'web-or-paste' | 'token'): Promise<st
     }
     const { default: password } = await import('@inquirer/password');
     // No mask: nothing of the token is echoed, not even its length.
-    return await password({ message: 'Paste your API token:', validate: (value) => value.trim() !== '' || 'the token is empty' }, context);
+    return await password(
+      { message: 'Paste your API token:', validate: (value) => value.trim() !== '' || 'the token is empty' },
+      context,
+    );
   } catch (error) {
     // Ctrl-C in a prompt (ExitPromptError) or an abort of the run (AbortPromptError).
-    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new InterruptedError();
+    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError'))
+      throw new InterruptedError();
     throw error;
   }
 }
@@ -193,9 +221,14 @@ async function tokenFrom(opts: Options, ctx: Context): Promise<string> {
   // Without a flag a piped stdin is read as with --with-token. Without a terminal to ask on, pds
   // never prompts: the error names both ways to sign in.
   if (ctx.io.stdinIsTTY) {
-    throw new UsageError(opts.withToken ? '--with-token reads the token from stdin, which is a terminal' : 'no token given, and no terminal to ask on', {
-      details: [HINT],
-    });
+    throw new UsageError(
+      opts.withToken
+        ? '--with-token reads the token from stdin, which is a terminal'
+        : 'no token given, and no terminal to ask on',
+      {
+        details: [HINT],
+      },
+    );
   }
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -204,7 +237,9 @@ async function tokenFrom(opts: Options, ctx: Context): Promise<string> {
     bytes += chunks[chunks.length - 1]!.length;
     // A token is a few hundred bytes: a file or a stream piped here by mistake is not read to its end.
     if (bytes > MAX_TOKEN_BYTES) {
-      throw new UsageError(`stdin holds more than ${MAX_TOKEN_BYTES / 1024} KiB, which is no token; nothing was sent`, { details: [HINT] });
+      throw new UsageError(`stdin holds more than ${MAX_TOKEN_BYTES / 1024} KiB, which is no token; nothing was sent`, {
+        details: [HINT],
+      });
     }
   }
   const token = Buffer.concat(chunks).toString('utf8').trim();

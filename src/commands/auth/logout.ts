@@ -16,7 +16,9 @@ export async function run(_opts: Options, ctx: Context): Promise<void> {
   } else if (ctx.settings.dryRun) {
     // Revoking is a write at the authorization server: a dry run only says it would.
     const revoke = stored.oauth ? ` and revoke the sign-in at ${new URL(stored.oauth.issuer).origin}` : '';
-    ctx.output.info(`Would log out of ${apiUrl} (profile ${profile}): forget the stored credential${revoke}; nothing was changed (--dry-run)`);
+    ctx.output.info(
+      `Would log out of ${apiUrl} (profile ${profile}): forget the stored credential${revoke}; nothing was changed (--dry-run)`,
+    );
   } else {
     let revoked = false;
     if (stored.oauth) {
@@ -29,8 +31,16 @@ export async function run(_opts: Options, ctx: Context): Promise<void> {
       }
     }
     // From the file and from the keychain alike.
-    await updateProfile(ctx.env, profile, ({ token: _token, oauth: _oauth, credential_store: _store, ...rest }) => rest, undefined, (line) => ctx.output.warn(line));
-    ctx.output.info(`Logged out of ${apiUrl} (profile ${profile})${revoked ? '; the sign-in is revoked at the server' : ''}`);
+    await updateProfile(
+      ctx.env,
+      profile,
+      ({ token: _token, oauth: _oauth, credential_store: _store, ...rest }) => rest,
+      undefined,
+      (line) => ctx.output.warn(line),
+    );
+    ctx.output.info(
+      `Logged out of ${apiUrl} (profile ${profile})${revoked ? '; the sign-in is revoked at the server' : ''}`,
+    );
   }
   if (ctx.env.PDS_TOKEN) ctx.output.warn('PDS_TOKEN is still set in this environment, and pds keeps using it');
 }

@@ -60,7 +60,9 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
     reachable: silence === undefined,
     scope: scope ?? null,
     default_project:
-      project === undefined ? null : { id: project, name: defaultProject?.name ?? null, source: settings.projectSource ?? 'profile' },
+      project === undefined
+        ? null
+        : { id: project, name: defaultProject?.name ?? null, source: settings.projectSource ?? 'profile' },
   };
   ctx.output.checkFields(Object.keys(data), 'auth status');
   if (ctx.output.isData || ctx.output.jq) {
@@ -79,7 +81,11 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
     token: `${data.token as string}, ${tokenFrom}`,
     ...(settings.storedIn === undefined ? {} : { stored_in: settings.storedIn }),
   };
-  if (oauth) record.expires_at = oauth.expires_at === undefined ? 'not said by the server' : describeExpiry(oauth.expires_at, ctx.clock.now(), oauth.refresh_token !== undefined);
+  if (oauth)
+    record.expires_at =
+      oauth.expires_at === undefined
+        ? 'not said by the server'
+        : describeExpiry(oauth.expires_at, ctx.clock.now(), oauth.refresh_token !== undefined);
   record.scope = scope ? describeScope(scope) : 'not known (the service did not answer)';
   record.default_project = projectText;
   await ctx.output.record(record);
@@ -96,7 +102,8 @@ const ENV_NAMES = { 'api-url': 'PDS_API_URL', project: 'PDS_PROJECT', token: 'PD
 const FLAG_NAMES = { 'api-url': '--api-url', project: '--project', token: '--token' } as const;
 
 function from(key: keyof typeof ENV_NAMES, source: Source, settings: Settings): string {
-  if (source === 'env') return `from ${(key !== 'project' && settings.royaltyportEnv?.[key === 'api-url' ? 'apiUrl' : 'token']) || ENV_NAMES[key]}`;
+  if (source === 'env')
+    return `from ${(key !== 'project' && settings.royaltyportEnv?.[key === 'api-url' ? 'apiUrl' : 'token']) || ENV_NAMES[key]}`;
   if (source === 'flag') return `from ${FLAG_NAMES[key]}`;
   if (source === 'profile') return `from profile ${settings.profile}`;
   return 'built-in default';

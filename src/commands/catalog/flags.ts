@@ -24,7 +24,9 @@ export function resourceQuery(flags: {
   const badInclude = given.find((name) => matchWord(name, CONTRACT_INCLUDES) === undefined);
   const includes = given.map((name) => matchWord(name, CONTRACT_INCLUDES) as string);
   if (badInclude !== undefined) {
-    throw new UsageError(`unknown include '${badInclude}'`, { details: [`valid includes: ${CONTRACT_INCLUDES.join(', ')}`] });
+    throw new UsageError(`unknown include '${badInclude}'`, {
+      details: [`valid includes: ${CONTRACT_INCLUDES.join(', ')}`],
+    });
   }
   const roles = commaList(flags.roles);
   const badRole = roles.find((role) => !(ROLES as readonly string[]).includes(role));
@@ -33,7 +35,8 @@ export function resourceQuery(flags: {
   }
   const stagingIds = commaList(flags.stagingIds);
   const badStaging = stagingIds.find((id) => !/^\d{1,15}$/.test(id));
-  if (badStaging !== undefined) throw new UsageError(`invalid staging id '${badStaging}' in --staging-ids: expected whole numbers`);
+  if (badStaging !== undefined)
+    throw new UsageError(`invalid staging id '${badStaging}' in --staging-ids: expected whole numbers`);
   const on = (value: boolean | undefined) => (value === true ? 'true' : undefined);
   return {
     includes: [...new Set(includes)],

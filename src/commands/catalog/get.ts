@@ -16,7 +16,9 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   ctx.output.checkFields(listFields(resource), resource);
   const projectId = ctx.project();
   const record = await ctx.api.catalog.get(resource, projectId, id, extra).catch(async (error: unknown) => {
-    throw error instanceof NotFoundError ? await notFoundIn(ctx.api, CATALOG[resource].singular, id, projectId, error) : error;
+    throw error instanceof NotFoundError
+      ? await notFoundIn(ctx.api, CATALOG[resource].singular, id, projectId, error)
+      : error;
   });
   // The human forms (a table, and its piped `field<TAB>value`) get the record's reading: the
   // deployed service's includes under the names SPEC.md's have. Data formats get it as it came.

@@ -22,7 +22,9 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
         yield await catalog.listPage(resource, query);
       })();
   await ctx.output.list(pages, {
-    columns: listColumns(resource, { merged: opts.merged, includes: extra.includes as string[] }) as Column<{ id: string | number }>[],
+    columns: listColumns(resource, { merged: opts.merged, includes: extra.includes as string[] }) as Column<{
+      id: string | number;
+    }>[],
     id: (record) => String(record.id),
     noun: resource,
     all: opts.all === true,

@@ -5,7 +5,15 @@ import type { FlagSpec } from '../../lib/verb.js';
 import { CONTRACT_INCLUDES } from '../../lib/vocabulary.js';
 
 export const ROLES = ['assignee', 'assignor'] as const;
-export const EXTRACTION_STAGES = ['queued', 'processing', 'completed', 'failed', 'paused', 'timed_out', 'skipped'] as const;
+export const EXTRACTION_STAGES = [
+  'queued',
+  'processing',
+  'completed',
+  'failed',
+  'paused',
+  'timed_out',
+  'skipped',
+] as const;
 
 /** The flags beyond paging that resources take (CLI.md, "Reading"), each on the verbs named. */
 export const RESOURCE_FLAGS = {
@@ -15,7 +23,12 @@ export const RESOURCE_FLAGS = {
     help: 'sub-resources to embed, comma-separated or repeated (e.g. royalties,splits)',
     completion: CONTRACT_INCLUDES,
   },
-  roles: { type: 'list', value: 'roles', help: `only entities with these contract roles: ${ROLES.join(', ')}`, completion: ROLES },
+  roles: {
+    type: 'list',
+    value: 'roles',
+    help: `only entities with these contract roles: ${ROLES.join(', ')}`,
+    completion: ROLES,
+  },
   merged: { type: 'boolean', help: 'include merged duplicates' },
   products: { type: 'boolean', help: 'include products (releases with UPCs)' },
   // The deployed service's options (SERVICE-NOW.md).
@@ -23,7 +36,12 @@ export const RESOURCE_FLAGS = {
   score: { type: 'boolean', help: 'add the confidence score' },
   citations: { type: 'boolean', help: 'add the citations of what was extracted' },
   stagingIds: { type: 'list', value: 'ids', help: 'only the statements of these staging ids, comma-separated' },
-  extractionStage: { type: 'choice', value: 'stage', choices: EXTRACTION_STAGES, help: 'only statements at this extraction stage' },
+  extractionStage: {
+    type: 'choice',
+    value: 'stage',
+    choices: EXTRACTION_STAGES,
+    help: 'only statements at this extraction stage',
+  },
   detailed: { type: 'boolean', help: 'the detailed record (folder, file size…)' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -45,7 +63,10 @@ export const CATALOG = {
     singular: 'contract',
     description: 'contracts of the project',
     seedId: '20001',
-    flags: { ls: ['include', 'extractorIds', 'score', 'citations'], get: ['include', 'extractorIds', 'score', 'citations'] },
+    flags: {
+      ls: ['include', 'extractorIds', 'score', 'citations'],
+      get: ['include', 'extractorIds', 'score', 'citations'],
+    },
   },
   statements: {
     singular: 'statement',
@@ -61,11 +82,36 @@ export const CATALOG = {
     seedId: '1000001',
     flags: { ls: ['roles', 'merged'], get: ['merged'] },
   },
-  relations: { singular: 'relation', description: 'relations: contacts extracted from contracts', seedId: '2000001', flags: { ls: ['merged'], get: ['merged'] } },
-  artists: { singular: 'artist', description: 'artists', seedId: '3000001', flags: { ls: ['merged'], get: ['merged'] } },
-  writers: { singular: 'writer', description: 'writers: songwriters and composers', seedId: '4000001', flags: { ls: ['merged'], get: ['merged'] } },
-  recordings: { singular: 'recording', description: 'sound recordings', seedId: '5000001', flags: { ls: ['products'], get: ['products'] } },
-  compositions: { singular: 'composition', description: 'compositions: musical works', seedId: '6000001', flags: { ls: ['products'], get: ['products'] } },
+  relations: {
+    singular: 'relation',
+    description: 'relations: contacts extracted from contracts',
+    seedId: '2000001',
+    flags: { ls: ['merged'], get: ['merged'] },
+  },
+  artists: {
+    singular: 'artist',
+    description: 'artists',
+    seedId: '3000001',
+    flags: { ls: ['merged'], get: ['merged'] },
+  },
+  writers: {
+    singular: 'writer',
+    description: 'writers: songwriters and composers',
+    seedId: '4000001',
+    flags: { ls: ['merged'], get: ['merged'] },
+  },
+  recordings: {
+    singular: 'recording',
+    description: 'sound recordings',
+    seedId: '5000001',
+    flags: { ls: ['products'], get: ['products'] },
+  },
+  compositions: {
+    singular: 'composition',
+    description: 'compositions: musical works',
+    seedId: '6000001',
+    flags: { ls: ['products'], get: ['products'] },
+  },
 } as const satisfies Record<string, CatalogResource>;
 
 export type CatalogNoun = keyof typeof CATALOG;

@@ -13,7 +13,10 @@ const count = (value: unknown): number | undefined => (Array.isArray(value) ? va
 /** A field of a nested object (`financials.period`), when the object is there. */
 const inner = (value: unknown, key: string): unknown => (isPlainObject(value) ? value[key] : undefined);
 /** A field processing has not filled (yet): `processing` while it runs, nothing when it will not. */
-const untilProcessed = (stage: unknown) => (stage === undefined || stage === null || ['completed', 'failed', 'skipped'].includes(String(stage)) ? undefined : 'processing');
+const untilProcessed = (stage: unknown) =>
+  stage === undefined || stage === null || ['completed', 'failed', 'skipped'].includes(String(stage))
+    ? undefined
+    : 'processing';
 /** Where a statement is in processing: the deployed service's stage, or SPEC.md's status. */
 const stageOf = (s: Record_): unknown => s.extraction_stage ?? s.processing_status;
 
@@ -103,11 +106,16 @@ export const COLUMNS: { [R in ResourceName]: Column<Record_>[] } = {
  * The columns of a list: MERGED only with --merged (without it the service sends no duplicates, so
  * the column would be blank), and for contracts one count per --include, wherever it came.
  */
-export function listColumns(resource: ResourceName, flags: { merged?: boolean | undefined; includes: readonly string[] }): Column<Record_>[] {
+export function listColumns(
+  resource: ResourceName,
+  flags: { merged?: boolean | undefined; includes: readonly string[] },
+): Column<Record_>[] {
   let columns = COLUMNS[resource];
   if (!flags.merged) columns = columns.filter((column) => column !== merged);
   // A count asked for by name is never cut (its header neither); names and dates give way first.
-  const included = flags.includes.map((name): Column<Record_> => ({ header: name, value: (record) => count(includeOf(record, name)), fit: 'copy' }));
+  const included = flags.includes.map(
+    (name): Column<Record_> => ({ header: name, value: (record) => count(includeOf(record, name)), fit: 'copy' }),
+  );
   return [...columns, ...included];
 }
 

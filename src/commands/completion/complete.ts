@@ -16,7 +16,14 @@ import { projectLabel } from '../projects/view.js';
 import { listFields } from '../catalog/views.js';
 import { safeText } from '../../lib/text.js';
 import { GLOBAL_FLAGS } from '../../lib/global-flags.js';
-import { definitionOf, flagName, type ArgSpec, type Completion, type FlagSpec, type OptionsOf } from '../../lib/verb.js';
+import {
+  definitionOf,
+  flagName,
+  type ArgSpec,
+  type Completion,
+  type FlagSpec,
+  type OptionsOf,
+} from '../../lib/verb.js';
 import type { complete as definition } from './index.js';
 
 type Options = OptionsOf<typeof definition>;
@@ -106,7 +113,11 @@ const fixed = (values: readonly string[], list = false): Values => ({ candidates
 function specOf(option: Option, command: Command): FlagSpec | undefined {
   for (let current: Command | null = command; current; current = current.parent) {
     const def = definitionOf(current);
-    const flags: Record<string, FlagSpec> = current.parent ? (def && 'flags' in def ? (def.flags ?? {}) : {}) : GLOBAL_FLAGS;
+    const flags: Record<string, FlagSpec> = current.parent
+      ? def && 'flags' in def
+        ? (def.flags ?? {})
+        : {}
+      : GLOBAL_FLAGS;
     for (const [key, spec] of Object.entries(flags)) if (flagName(key, spec) === option.long) return spec;
   }
   return undefined;
@@ -140,7 +151,12 @@ function argumentValues(program: Command, command: Command, positionals: string[
     let target: Command | undefined = program;
     for (const word of positionals) target = target ? subcommand(target, word) : undefined;
     if (!target) return fixed([]);
-    return fixed([...visible(target).map((sub) => sub.name()).filter((name) => name !== 'help'), ...(target === program ? ['exit-codes'] : [])]);
+    return fixed([
+      ...visible(target)
+        .map((sub) => sub.name())
+        .filter((name) => name !== 'help'),
+      ...(target === program ? ['exit-codes'] : []),
+    ]);
   }
   const def = definitionOf(command);
   const args: readonly ArgSpec[] = def && 'args' in def ? (def.args ?? []) : [];
@@ -197,14 +213,23 @@ async function cachedProjects(ctx: Context): Promise<{ id: string; name: string 
   try {
     checkPrivate(file, 'completion cache');
     const cache = JSON.parse(await readFile(file, 'utf8')) as ProjectsCache;
-    if (cache.apiUrl === apiUrl && cache.profile === profile && cache.credential === credential && Date.now() - cache.at < CACHE_MS && Array.isArray(cache.projects)) {
+    if (
+      cache.apiUrl === apiUrl &&
+      cache.profile === profile &&
+      cache.credential === credential &&
+      Date.now() - cache.at < CACHE_MS &&
+      Array.isArray(cache.projects)
+    ) {
       return cache.projects;
     }
   } catch {
     // No cache yet, or an unreadable one: ask the service.
   }
   try {
-    const answer = await ctx.api.http.data({ path: '/v1/projects', timeoutMs: PROJECTS_TIMEOUT_MS, retry: false }, listOf(Project));
+    const answer = await ctx.api.http.data(
+      { path: '/v1/projects', timeoutMs: PROJECTS_TIMEOUT_MS, retry: false },
+      listOf(Project),
+    );
     const items = Array.isArray(answer) ? answer : answer.items;
     const list = items.map((project) => ({ id: project.id, name: projectLabel(project) }));
     const cache: ProjectsCache = { at: Date.now(), apiUrl, profile, credential, projects: list };

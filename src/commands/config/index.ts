@@ -27,7 +27,14 @@ export const set = verb({
   name: 'set',
   dryRun: 'honoured',
   description: 'store a setting in the profile',
-  args: [KEY, { name: 'value', help: 'a base URL without /v1, a project UUID, seconds, or true/false (allow-http)', required: true }],
+  args: [
+    KEY,
+    {
+      name: 'value',
+      help: 'a base URL without /v1, a project UUID, seconds, or true/false (allow-http)',
+      required: true,
+    },
+  ],
   allowsNewProfile: true,
   examples: [['pds config set api-url https://pds.example.com'], ['pds config set timeout 60']],
   load: () => import('./set.js'),
@@ -53,7 +60,9 @@ export const use = verb({
   name: 'use',
   dryRun: 'honoured',
   description: "set the profile's default project",
-  args: [{ name: 'project', help: 'project UUID, or its exact name', required: true, completion: 'projects and names' }],
+  args: [
+    { name: 'project', help: 'project UUID, or its exact name', required: true, completion: 'projects and names' },
+  ],
   allowsNewProfile: true,
   examples: [['pds use "Northern Lights Catalog"'], [`pds use ${DEMO_PROJECT}`]],
   load: () => import('./use.js'),

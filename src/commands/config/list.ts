@@ -16,7 +16,8 @@ export async function run(_opts: Options, ctx: Context): Promise<void> {
     if (value !== undefined) values[outputKey(key)] = value;
   }
   if (stored.token !== undefined) values.token = maskToken(stored.token);
-  if (stored.oauth !== undefined) values.token = `${maskToken(stored.oauth.access_token)} (browser sign-in at ${stored.oauth.issuer})`;
+  if (stored.oauth !== undefined)
+    values.token = `${maskToken(stored.oauth.access_token)} (browser sign-in at ${stored.oauth.issuer})`;
 
   if (ctx.output.mode === 'ids') {
     for (const key of Object.keys(values)) ctx.output.write(`${key}\n`);

@@ -14,6 +14,12 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
     ctx.output.info(`Would set ${key} to ${value} (profile ${profile}); nothing was written (--dry-run)`);
     return;
   }
-  await updateProfile(ctx.env, profile, (stored) => ({ ...stored, [key]: value }), undefined, (line) => ctx.output.warn(line));
+  await updateProfile(
+    ctx.env,
+    profile,
+    (stored) => ({ ...stored, [key]: value }),
+    undefined,
+    (line) => ctx.output.warn(line),
+  );
   ctx.output.info(`Set ${key} to ${value} (profile ${profile})`);
 }

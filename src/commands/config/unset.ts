@@ -17,6 +17,12 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
     ctx.output.info(`Would unset ${key} (profile ${profile}); nothing was written (--dry-run)`);
     return;
   }
-  await updateProfile(ctx.env, profile, ({ [key]: _removed, ...rest }) => rest, undefined, (line) => ctx.output.warn(line));
+  await updateProfile(
+    ctx.env,
+    profile,
+    ({ [key]: _removed, ...rest }) => rest,
+    undefined,
+    (line) => ctx.output.warn(line),
+  );
   ctx.output.info(`Unset ${key} (profile ${profile})`);
 }

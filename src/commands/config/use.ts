@@ -10,13 +10,23 @@ type Options = OptionsOf<typeof use>;
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
   const wanted = opts.args[0].trim();
-  const project = UUID_PATTERN.test(wanted) ? await ctx.api.projects.get(wanted.toLowerCase()) : await byName(wanted, ctx.api);
+  const project = UUID_PATTERN.test(wanted)
+    ? await ctx.api.projects.get(wanted.toLowerCase())
+    : await byName(wanted, ctx.api);
   const { profile } = ctx.settings;
   if (ctx.settings.dryRun) {
-    ctx.output.info(`Would use ${projectLabel(project)} (${project.id}) in profile ${profile}; nothing was written (--dry-run)`);
+    ctx.output.info(
+      `Would use ${projectLabel(project)} (${project.id}) in profile ${profile}; nothing was written (--dry-run)`,
+    );
     return;
   }
-  await updateProfile(ctx.env, profile, (stored) => ({ ...stored, project: project.id }), undefined, (line) => ctx.output.warn(line));
+  await updateProfile(
+    ctx.env,
+    profile,
+    (stored) => ({ ...stored, project: project.id }),
+    undefined,
+    (line) => ctx.output.warn(line),
+  );
   ctx.output.info(`Now using ${projectLabel(project)} (${project.id})`);
   if (ctx.env.PDS_PROJECT && ctx.env.PDS_PROJECT !== project.id) {
     ctx.output.warn(`PDS_PROJECT is set in this environment and overrides the profile's project`);

@@ -4,7 +4,6 @@
 // marks' colors, and how a failure is said are the same for both, here.
 import { errorText } from '../../lib/error-report.js';
 import type { Context } from '../../lib/context.js';
-import { safeText } from '../../lib/text.js';
 import { loadCells } from '../../lib/cells.js';
 import { LiveLines } from './live.js';
 

@@ -7,8 +7,20 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { InterruptedError, NotFoundError, PdsError, UsageError, asPdsError } from '../../lib/errors.js';
-import { DEFAULT_MAX_BYTES, NameClaims, StorageDeniedError, parseSize, safeFileName, saveToFile, saveToStream, storageOptions, isPdf, type SaveOptions, type Saved } from '../../lib/download.js';
+import { InterruptedError, NotFoundError, type PdsError, UsageError, asPdsError } from '../../lib/errors.js';
+import {
+  DEFAULT_MAX_BYTES,
+  NameClaims,
+  StorageDeniedError,
+  parseSize,
+  safeFileName,
+  saveToFile,
+  saveToStream,
+  storageOptions,
+  isPdf,
+  type SaveOptions,
+  type Saved,
+} from '../../lib/download.js';
 import { formatBytes } from '../../lib/text.js';
 import { BatchDisplay } from './batch-display.js';
 import { checkResourceId } from '../catalog/get.js';
@@ -52,7 +64,11 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const dryRun = ctx.settings.dryRun;
   if (destination.to === 'dir' && !dryRun) await mkdir(destination.dir, { recursive: true });
 
-  const save = storageOptions(ctx, opts.force === true, opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize));
+  const save = storageOptions(
+    ctx,
+    opts.force === true,
+    opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize),
+  );
   const view = await Display.create(ctx, kind, destination.to === 'stdout');
   const batch: Batch = { ctx, kind, projectId, destination, save, view };
   if (!dryRun) for (const entry of entries) view.queued(entry);
@@ -72,7 +88,13 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
       try {
         const link = await linkOf(ctx, kind, projectId, entry.id);
         await earlier;
-        entry.path = targetOf(destination, typeof link.fileName === 'string' ? link.fileName : undefined, kind, entry.id, claims);
+        entry.path = targetOf(
+          destination,
+          typeof link.fileName === 'string' ? link.fileName : undefined,
+          kind,
+          entry.id,
+          claims,
+        );
         claimed();
         if (dryRun) {
           entry.planned = true;
@@ -128,7 +150,10 @@ async function fetchEntry(batch: Batch, entry: Entry, link: Awaited<ReturnType<t
       view.progress(entry);
     },
   };
-  const fetchFile = (url: string) => (destination.to === 'stdout' ? saveToStream(url, ctx.io.stdout, options) : saveToFile(url, entry.path as string, options));
+  const fetchFile = (url: string) =>
+    destination.to === 'stdout'
+      ? saveToStream(url, ctx.io.stdout, options)
+      : saveToFile(url, entry.path as string, options);
   try {
     entry.saved = await fetchFile(link.url);
   } catch (error) {
@@ -159,18 +184,26 @@ async function destinationOf(opts: Options, ids: string[] | undefined, ctx: Cont
   if (output === '') throw new UsageError('invalid -o: empty');
   if (output === '-') {
     if (!single) throw new UsageError('-o - writes one file to stdout: give exactly one id');
-    if (ctx.output.isData) throw new UsageError(`-o - writes the file to stdout, where --format ${ctx.output.mode} would go: use one of them`);
+    if (ctx.output.isData)
+      throw new UsageError(
+        `-o - writes the file to stdout, where --format ${ctx.output.mode} would go: use one of them`,
+      );
     // As curl does: a PDF's bytes on a terminal are noise, and may be read as control sequences.
-    if (ctx.io.stdoutIsTTY) throw new UsageError('refusing to write a binary file to the terminal: redirect stdout to a file or a pipe to use -o -');
+    if (ctx.io.stdoutIsTTY)
+      throw new UsageError(
+        'refusing to write a binary file to the terminal: redirect stdout to a file or a pipe to use -o -',
+      );
     return { to: 'stdout' };
   }
   if (await isDirectory(output)) {
     await checkDirectory(output);
     return { to: 'dir', dir: output };
   }
-  if (!single) throw new UsageError(`-o ${output} names one file: give a directory (ending with /) for several downloads`);
+  if (!single)
+    throw new UsageError(`-o ${output} names one file: give a directory (ending with /) for several downloads`);
   const parent = join(output, '..');
-  if (!(await isDirectory(parent))) throw new UsageError(`cannot write ${output}: the directory ${parent} does not exist`);
+  if (!(await isDirectory(parent)))
+    throw new UsageError(`cannot write ${output}: the directory ${parent} does not exist`);
   return { to: 'file', path: output };
 }
 
@@ -239,7 +272,13 @@ async function linkOf(ctx: Context, kind: DocumentKind, projectId: string, id: s
   }
 }
 
-function targetOf(destination: Destination, fileName: string | null | undefined, kind: DocumentKind, id: string, claims: NameClaims): string {
+function targetOf(
+  destination: Destination,
+  fileName: string | null | undefined,
+  kind: DocumentKind,
+  id: string,
+  claims: NameClaims,
+): string {
   if (destination.to === 'file') return destination.path;
   if (destination.to === 'stdout') return '-';
   const name = claims.claim(safeFileName(fileName, `${kind}-${safeFileName(id, 'file')}`));
@@ -250,9 +289,13 @@ function targetOf(destination: Destination, fileName: string | null | undefined,
 async function printResults(ctx: Context, entries: Entry[], destination: Destination): Promise<void> {
   if (destination.to === 'stdout') return;
   const records = entries.map((entry) => {
-    if (entry.saved) return { id: entry.id, file: entry.path, bytes: entry.saved.bytes, up_to_date: entry.saved.upToDate };
+    if (entry.saved)
+      return { id: entry.id, file: entry.path, bytes: entry.saved.bytes, up_to_date: entry.saved.upToDate };
     const error = entry.error as PdsError;
-    return { id: entry.id, error: { message: error.message, ...(error.status === undefined ? {} : { status: error.status }) } };
+    return {
+      id: entry.id,
+      error: { message: error.message, ...(error.status === undefined ? {} : { status: error.status }) },
+    };
   });
   if (await ctx.output.asData(records)) return;
   if (ctx.output.mode === 'ids') for (const entry of entries) if (entry.saved) ctx.output.write(`${entry.path}\n`);
@@ -261,7 +304,13 @@ async function printResults(ctx: Context, entries: Entry[], destination: Destina
 /** --dry-run: where each file would go; on stderr when the file itself would have been stdout. */
 function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[], destination: Destination): void {
   if (ctx.output.mode === 'json') {
-    ctx.output.json(entries.map((e) => (e.planned ? { id: e.id, file: e.path, would: 'download' } : { id: e.id, would: 'fail', error: { message: e.error?.message } })));
+    ctx.output.json(
+      entries.map((e) =>
+        e.planned
+          ? { id: e.id, file: e.path, would: 'download' }
+          : { id: e.id, would: 'fail', error: { message: e.error?.message } },
+      ),
+    );
     return;
   }
   for (const entry of entries) {
@@ -274,7 +323,8 @@ function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[], destinati
 
 function summary(entries: Entry[]): string {
   const planned = entries.filter((e) => e.planned).length;
-  if (planned > 0) return `dry run: ${planned} would download${entries.length > planned ? `, ${entries.length - planned} would fail` : ''}`;
+  if (planned > 0)
+    return `dry run: ${planned} would download${entries.length > planned ? `, ${entries.length - planned} would fail` : ''}`;
   const downloaded = entries.filter((e) => e.saved && !e.saved.upToDate).length;
   const upToDate = entries.filter((e) => e.saved?.upToDate).length;
   const failed = entries.filter((e) => e.error).length;
@@ -306,7 +356,10 @@ class Display {
   }
 
   progress(entry: Entry): void {
-    const total = entry.total === undefined ? '' : ` / ${formatBytes(entry.total)}  ${entry.total > 0 ? Math.floor((entry.received * 100) / entry.total) : 100}%`;
+    const total =
+      entry.total === undefined
+        ? ''
+        : ` / ${formatBytes(entry.total)}  ${entry.total > 0 ? Math.floor((entry.received * 100) / entry.total) : 100}%`;
     this.batch.set(entry.line, '↓', `${this.kind} ${entry.id} → ${entry.path}  ${formatBytes(entry.received)}${total}`);
   }
 
@@ -316,7 +369,8 @@ class Display {
     if (this.batch.isLive) {
       if (entry.error) this.batch.settle(entry.line, '✗', `${name}  ${this.reason(entry)}`);
       else if (entry.saved?.upToDate) this.batch.settle(entry.line, '=', `${name} → ${entry.path}  up to date`);
-      else if (entry.saved) this.batch.settle(entry.line, '✓', `${name} → ${entry.path}  ${formatBytes(entry.saved.bytes)}`);
+      else if (entry.saved)
+        this.batch.settle(entry.line, '✓', `${name} → ${entry.path}  ${formatBytes(entry.saved.bytes)}`);
       return;
     }
     if (entry.error) return; // said by errors() (several) or by the error handler (one)
@@ -338,6 +392,8 @@ class Display {
   /** The failures of a batch, with their details, after the lines. */
   errors(entries: Entry[]): void {
     if (this.ctx.output.isData) return;
-    for (const entry of entries) if (entry.error) this.batch.problem(`${this.kind} ${entry.id}`, this.reason(entry), entry.error.details, entry.error.requestId);
+    for (const entry of entries)
+      if (entry.error)
+        this.batch.problem(`${this.kind} ${entry.id}`, this.reason(entry), entry.error.details, entry.error.requestId);
   }
 }

@@ -2,21 +2,45 @@
 import { verb, type AnyVerb, type OptionsOf, type VerbDef } from '../../lib/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 
-
 /** --interval and --wait-timeout: how `upload --wait` and `status --watch` poll. */
 export const WATCH_FLAGS = {
-  interval: { type: 'number', value: 'seconds', min: 0.1, max: 3600, seconds: true, default: 2, help: 'first polling interval; it backs off' },
-  waitTimeout: { type: 'number', value: 'seconds', min: 1, max: 7 * 24 * 3600, seconds: true, default: 600, help: 'give up waiting after this long, exit 1' },
+  interval: {
+    type: 'number',
+    value: 'seconds',
+    min: 0.1,
+    max: 3600,
+    seconds: true,
+    default: 2,
+    help: 'first polling interval; it backs off',
+  },
+  waitTimeout: {
+    type: 'number',
+    value: 'seconds',
+    min: 1,
+    max: 7 * 24 * 3600,
+    seconds: true,
+    default: 600,
+    help: 'give up waiting after this long, exit 1',
+  },
 } as const;
 
 const STATUS_FLAGS = {
-  watch: { type: 'boolean', short: 'w', help: 'poll until processing completed, failed or paused (exit 7 if it failed or paused; Ctrl-C stops)' },
+  watch: {
+    type: 'boolean',
+    short: 'w',
+    help: 'poll until processing completed, failed or paused (exit 7 if it failed or paused; Ctrl-C stops)',
+  },
   ...WATCH_FLAGS,
 } as const;
 
 const DOWNLOAD_FLAGS = {
   all: { type: 'boolean', help: 'every document of the project' },
-  output: { type: 'string', short: 'o', value: 'path', help: 'a file (one id), a directory (ending with / or existing), or - for stdout (default: the current directory)' },
+  output: {
+    type: 'string',
+    short: 'o',
+    value: 'path',
+    help: 'a file (one id), a directory (ending with / or existing), or - for stdout (default: the current directory)',
+  },
   force: { type: 'boolean', help: 'replace existing files' },
   // At most the connections the transport keeps per host: a download queued inside it would have
   // its idle clock running while it waits.
@@ -24,10 +48,14 @@ const DOWNLOAD_FLAGS = {
   maxSize: { type: 'string', value: 'size', help: 'refuse a file larger than this, e.g. 500M or 2G (default 1G)' },
 } as const;
 
-
 /** `pds statements lines`: where the CSV goes, as `download` says it. */
 const LINES_FLAGS = {
-  output: { type: 'string', short: 'o', value: 'file', help: 'save the CSV to this file (default: print it); never replaces a file without --force' },
+  output: {
+    type: 'string',
+    short: 'o',
+    value: 'file',
+    help: 'save the CSV to this file (default: print it); never replaces a file without --force',
+  },
   force: { type: 'boolean', help: 'replace an existing file' },
   maxSize: { type: 'string', value: 'size', help: 'refuse lines larger than this, e.g. 500M or 2G (default 1G)' },
 } as const;
@@ -35,12 +63,17 @@ const LINES_FLAGS = {
 /** `pds statements lines`: a processed statement's lines, as the service exports them (CSV). */
 export const statementLines = verb({
   name: 'lines',
-  description: "a processed statement's lines as CSV (GET /v1/statements/{id}?detailed=true, then its signed csv_url); prints them or saves them with -o",
+  description:
+    "a processed statement's lines as CSV (GET /v1/statements/{id}?detailed=true, then its signed csv_url); prints them or saves them with -o",
   args: [{ name: 'id', help: 'the statement id', required: true }],
   flags: LINES_FLAGS,
   dryRun: 'honoured',
   examples: [
-    ['pds statements lines 40001', 'the CSV on stdout', "a service that exports lines (the emulator's deployed flavor)"],
+    [
+      'pds statements lines 40001',
+      'the CSV on stdout',
+      "a service that exports lines (the emulator's deployed flavor)",
+    ],
     ['pds statements lines 40001 -o q1-lines.csv', '', "a service that exports lines (the emulator's deployed flavor)"],
   ],
   load: () => import('./lines.js'),
@@ -56,7 +89,11 @@ const TAG_FLAGS = {
 
 /** A statement's fields that an upload's context sets and `pds statements update` changes. */
 export const STATEMENT_FIELD_FLAGS = {
-  accountingPeriod: { type: 'string', value: 'p', help: 'the accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11; 2026-Q1 is accepted)' },
+  accountingPeriod: {
+    type: 'string',
+    value: 'p',
+    help: 'the accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11; 2026-Q1 is accepted)',
+  },
   targetPeriod: { type: 'string', value: 'p', help: 'the period it reports on, as --accounting-period' },
   currencyRoyalty: { type: 'string', value: 'C', help: 'the royalty currency, an ISO 4217 code such as EUR' },
   currencyTransaction: { type: 'string', value: 'C', help: 'the transaction currency, an ISO 4217 code' },
@@ -77,7 +114,13 @@ export const UPDATE_FLAGS = {
 
 export type Kind = { kind: DocumentKind };
 export type RetryOptions = OptionsOf<VerbDef<{}, [{ name: 'staging-id'; help: ''; required: true }], Kind>>;
-export type TagOptions = OptionsOf<VerbDef<typeof TAG_FLAGS, [{ name: 'id'; help: ''; required: true }, { name: 'tags'; help: ''; variadic: true }], Kind>>;
+export type TagOptions = OptionsOf<
+  VerbDef<
+    typeof TAG_FLAGS,
+    [{ name: 'id'; help: ''; required: true }, { name: 'tags'; help: ''; variadic: true }],
+    Kind
+  >
+>;
 export type UpdateOptions = OptionsOf<VerbDef<typeof UPDATE_FLAGS, [{ name: 'id'; help: ''; required: true }]>>;
 
 /** `pds statements update`: a statement's payee, payor, periods and currencies. */
@@ -88,11 +131,18 @@ export const updateStatement = verb({
   flags: UPDATE_FLAGS,
   dryRun: 'honoured',
   scripting: ['jq'],
-  examples: [['pds statements update 40001 --payee "Nova Records" --accounting-period 2026Q1'], ['pds statements update 40001 --clear-payor']],
+  examples: [
+    ['pds statements update 40001 --payee "Nova Records" --accounting-period 2026Q1'],
+    ['pds statements update 40001 --clear-payor'],
+  ],
   load: () => import('./update.js'),
 });
-export type StatusOptions = OptionsOf<VerbDef<typeof STATUS_FLAGS, [{ name: 'ids'; help: ''; required: true; variadic: true }], Kind>>;
-export type DownloadOptions = OptionsOf<VerbDef<typeof DOWNLOAD_FLAGS, [{ name: 'ids'; help: ''; variadic: true }], Kind>>;
+export type StatusOptions = OptionsOf<
+  VerbDef<typeof STATUS_FLAGS, [{ name: 'ids'; help: ''; required: true; variadic: true }], Kind>
+>;
+export type DownloadOptions = OptionsOf<
+  VerbDef<typeof DOWNLOAD_FLAGS, [{ name: 'ids'; help: ''; variadic: true }], Kind>
+>;
 
 /** `pds contracts status|download`, `pds statements status|download`. */
 export function documentVerbs(kind: DocumentKind): AnyVerb[] {
@@ -102,8 +152,18 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
     description: `processing status of ${kind} uploads, each id in turn: stages, ${kind === 'contract' ? 'extractions' : 'processing'}, why one failed or paused`,
     args: [
       kind === 'contract'
-        ? { name: 'staging-ids', help: 'the staging_id an upload printed; several are shown in turn', required: true, variadic: true }
-        : { name: 'ids', help: 'a staging_id from an upload, or a statement id; several are shown in turn', required: true, variadic: true },
+        ? {
+            name: 'staging-ids',
+            help: 'the staging_id an upload printed; several are shown in turn',
+            required: true,
+            variadic: true,
+          }
+        : {
+            name: 'ids',
+            help: 'a staging_id from an upload, or a statement id; several are shown in turn',
+            required: true,
+            variadic: true,
+          },
     ],
     flags: STATUS_FLAGS,
     fixed: { kind },
@@ -111,8 +171,14 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
     examples:
       kind === 'contract'
         ? [
-            ["pds upload contract deal.pdf --jq '.[0].upload.staging_id' | xargs pds contracts status", 'the staging id an upload printed'],
-            ["pds upload contract deal.pdf --jq '.[0].upload.staging_id' | xargs pds contracts status --watch", 'until processing ends'],
+            [
+              "pds upload contract deal.pdf --jq '.[0].upload.staging_id' | xargs pds contracts status",
+              'the staging id an upload printed',
+            ],
+            [
+              "pds upload contract deal.pdf --jq '.[0].upload.staging_id' | xargs pds contracts status --watch",
+              'until processing ends',
+            ],
           ]
         : [
             ['pds statements status 40001', 'a statement id, or the staging id of an upload'],
@@ -142,7 +208,13 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
     fixed: { kind },
     dryRun: 'honoured',
     scripting: ['jq'],
-    examples: [[`pds ${noun} retry 1001`, 'the staging id a paused upload printed', 'a paused upload (an emulator started with --pause-uploads)']],
+    examples: [
+      [
+        `pds ${noun} retry 1001`,
+        'the staging id a paused upload printed',
+        'a paused upload (an emulator started with --pause-uploads)',
+      ],
+    ],
     load: () => import('./retry.js'),
   });
   const tag = verb({
@@ -156,7 +228,10 @@ export function documentVerbs(kind: DocumentKind): AnyVerb[] {
     fixed: { kind },
     dryRun: 'honoured',
     scripting: ['jq'],
-    examples: kind === 'contract' ? [['pds contracts tag 20001 urgent review'], ['pds contracts tag 20001 --add signed']] : [['pds statements tag 40001 q1 spotify'], ['pds statements tag 40001 --clear']],
+    examples:
+      kind === 'contract'
+        ? [['pds contracts tag 20001 urgent review'], ['pds contracts tag 20001 --add signed']]
+        : [['pds statements tag 40001 q1 spotify'], ['pds statements tag 40001 --clear']],
     load: () => import('./tag.js'),
   });
   return [status, download, retry, tag, ...(kind === 'statement' ? [updateStatement, statementLines] : [])];

@@ -10,7 +10,16 @@ import type { Context } from '../../lib/context.js';
 import type { StatementLines } from '../../lib/api/documents.js';
 import { NotFoundError, PdsError, UsageError } from '../../lib/errors.js';
 import { notFoundIn } from '../../lib/not-found.js';
-import { DEFAULT_MAX_BYTES, StorageDeniedError, parseSize, saveToFile, saveToStream, storageOptions, type SaveOptions, type Saved } from '../../lib/download.js';
+import {
+  DEFAULT_MAX_BYTES,
+  StorageDeniedError,
+  parseSize,
+  saveToFile,
+  saveToStream,
+  storageOptions,
+  type SaveOptions,
+  type Saved,
+} from '../../lib/download.js';
 import { formatBytes, safeLines } from '../../lib/text.js';
 import { checkResourceId } from '../catalog/get.js';
 import type { LinesOptions } from './index.js';
@@ -23,11 +32,14 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   ctx.requireToken();
   const lines = await linesOf(ctx, projectId, id);
   if (ctx.settings.dryRun) {
-    ctx.output.info(`would ${target === undefined ? 'print' : `save to ${target}`} the lines of statement ${id}; nothing was fetched (--dry-run)`);
+    ctx.output.info(
+      `would ${target === undefined ? 'print' : `save to ${target}`} the lines of statement ${id}; nothing was fetched (--dry-run)`,
+    );
     return 0;
   }
   const options: SaveOptions = { ...storageOptions(ctx, opts.force === true, maxBytes), pdf: false };
-  const fetchOnce = (url: string): Promise<Saved> => (target === undefined ? saveToStream(url, stdoutFor(ctx), options) : saveToFile(url, target, options));
+  const fetchOnce = (url: string): Promise<Saved> =>
+    target === undefined ? saveToStream(url, stdoutFor(ctx), options) : saveToFile(url, target, options);
   let saved: Saved;
   try {
     saved = await fetchOnce(lines.url);
@@ -40,7 +52,11 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   const record = { id: Number(id), file: target, bytes: saved.bytes, up_to_date: saved.upToDate };
   if (await ctx.output.asData(record)) return 0;
   if (ctx.output.mode === 'ids') ctx.output.write(`${target}\n`);
-  ctx.output.info(saved.upToDate ? `${target} is up to date (${formatBytes(saved.bytes)})` : `saved the lines of statement ${id} to ${target} (${formatBytes(saved.bytes)})`);
+  ctx.output.info(
+    saved.upToDate
+      ? `${target} is up to date (${formatBytes(saved.bytes)})`
+      : `saved the lines of statement ${id} to ${target} (${formatBytes(saved.bytes)})`,
+  );
   return 0;
 }
 
@@ -49,27 +65,41 @@ async function targetOf(opts: LinesOptions, ctx: Context): Promise<string | unde
   const output = opts.output;
   if (output === undefined || output === '-') {
     // The CSV is the output: a data format would have to hold it whole, and says nothing more.
-    if (ctx.output.isData) throw new UsageError(`the lines are CSV, printed as they are: drop --format ${ctx.output.mode}, or save them with -o <file>`);
+    if (ctx.output.isData)
+      throw new UsageError(
+        `the lines are CSV, printed as they are: drop --format ${ctx.output.mode}, or save them with -o <file>`,
+      );
     return undefined;
   }
   if (output.trim() === '') throw new UsageError('invalid -o: empty');
   const info = await stat(output).catch(() => undefined);
-  if (info?.isDirectory()) throw new UsageError(`-o ${output} is a directory: give a file name, e.g. -o ${output.replace(/\/+$/, '')}/lines.csv`);
+  if (info?.isDirectory())
+    throw new UsageError(
+      `-o ${output} is a directory: give a file name, e.g. -o ${output.replace(/\/+$/, '')}/lines.csv`,
+    );
   const parent = dirname(output);
   const parentInfo = await stat(parent).catch(() => undefined);
-  if (!parentInfo?.isDirectory()) throw new UsageError(`cannot write ${output}: the directory ${parent} does not exist`);
+  if (!parentInfo?.isDirectory())
+    throw new UsageError(`cannot write ${output}: the directory ${parent} does not exist`);
   return output;
 }
 
 /** The statement's signed CSV link; a statement not processed yet is an error with the service's reason. */
-export async function linesOf(ctx: Context, projectId: string, id: string): Promise<Extract<StatementLines, { ready: true }>> {
+export async function linesOf(
+  ctx: Context,
+  projectId: string,
+  id: string,
+): Promise<Extract<StatementLines, { ready: true }>> {
   const lines = await ctx.api.documents.statementLines(projectId, id).catch(async (error: unknown) => {
     throw error instanceof NotFoundError ? await notFoundIn(ctx.api, 'statement', id, projectId, error) : error;
   });
   if (lines.ready) return lines;
-  throw new PdsError(`statement ${id} has no lines yet: ${lines.reason ?? 'the service sent none and gave no reason'}`, {
-    details: [`its processing must complete first: follow it with \`pds statements status ${id}\``],
-  });
+  throw new PdsError(
+    `statement ${id} has no lines yet: ${lines.reason ?? 'the service sent none and gave no reason'}`,
+    {
+      details: [`its processing must complete first: follow it with \`pds statements status ${id}\``],
+    },
+  );
 }
 
 /**

@@ -26,14 +26,16 @@ export interface Progress {
 export const shortExtraction = (name: string): string => name.replace(/^extract-/, '');
 
 /** A value of the service's as text for a line: a string as it is, anything else as JSON. */
-const asText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
+const asText = (value: unknown): string =>
+  typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 
 function detailLines(info: Record<string, unknown>): string[] {
   return Object.entries(info).map(([key, value]) => `${key}: ${asText(value)}`);
 }
 
 /** An id as the service sent it (a number, or a string); null when it sent none or something else. */
-const idOf = (value: unknown): number | string | null => (typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : null);
+const idOf = (value: unknown): number | string | null =>
+  typeof value === 'number' || (typeof value === 'string' && value !== '') ? value : null;
 
 /**
  * The staging check's details from either form of `staging_processes.info`: the spec's flat
@@ -104,9 +106,24 @@ export function progressOf(processes: DocumentProcesses, requested?: number | st
   const reason = p.pause_reason ?? info.pause_reason;
   const retryOffered = Array.isArray(p.available_actions) && p.available_actions.includes('retry');
   if (staging.stage === 'paused' || (retryOffered && typeof reason === 'string' && reason !== '')) {
-    return { ...base, ...noRun, outcome: 'paused', failure: ['the service paused the upload', ...(typeof reason === 'string' ? [reason] : []), `resume it with \`pds ${processes.kind}s retry ${stagingId}\``] };
+    return {
+      ...base,
+      ...noRun,
+      outcome: 'paused',
+      failure: [
+        'the service paused the upload',
+        ...(typeof reason === 'string' ? [reason] : []),
+        `resume it with \`pds ${processes.kind}s retry ${stagingId}\``,
+      ],
+    };
   }
-  if (staging.stage === 'failed') return { ...base, ...noRun, outcome: 'failed', failure: ['the staging check failed', ...detailLines(stagingCheck(staging.info))] };
+  if (staging.stage === 'failed')
+    return {
+      ...base,
+      ...noRun,
+      outcome: 'failed',
+      failure: ['the staging check failed', ...detailLines(stagingCheck(staging.info))],
+    };
   if (processes.kind === 'contract') {
     const run = processes.data.extraction_processes;
     const extractions = extractionsOf(run);
@@ -120,14 +137,23 @@ export function progressOf(processes: DocumentProcesses, requested?: number | st
     const done =
       staging.stage === 'completed' &&
       isPlainObject(run) &&
-      (processes.data.extraction_done === true || runStage === 'completed' || (extractions.length > 0 && extractions.every((e) => e.status === 'completed')));
+      (processes.data.extraction_done === true ||
+        runStage === 'completed' ||
+        (extractions.length > 0 && extractions.every((e) => e.status === 'completed')));
     return { ...base, outcome: done ? 'completed' : 'running', resultId, extractions, processing: null, failure: [] };
   }
   const { run, done: processingDone } = statementRun(processes.data);
   const processing = run ? { status: run.status, stage: run.stage } : null;
   const resultId = idOf(processes.data.statement_id);
   if (run?.status === 'failed') {
-    return { ...base, outcome: 'failed', resultId, extractions: [], processing, failure: ['processing failed', ...detailLines(run.remarks)] };
+    return {
+      ...base,
+      outcome: 'failed',
+      resultId,
+      extractions: [],
+      processing,
+      failure: ['processing failed', ...detailLines(run.remarks)],
+    };
   }
   const done = staging.stage === 'completed' && (processingDone || run?.status === 'completed');
   return { ...base, outcome: done ? 'completed' : 'running', resultId, extractions: [], processing, failure: [] };
@@ -136,17 +162,22 @@ export function progressOf(processes: DocumentProcesses, requested?: number | st
 /** One line for a live display: `staging processing`, `extractions 1/2: royalties ✓ splits …`. */
 export function briefOf(kind: DocumentKind, progress: Progress): string {
   const word = kind === 'contract' ? 'contract' : 'statement';
-  if (progress.outcome === 'failed' || progress.outcome === 'paused') return `${progress.outcome}: ${progress.failure.slice(1).join(', ') || progress.failure[0]}`;
+  if (progress.outcome === 'failed' || progress.outcome === 'paused')
+    return `${progress.outcome}: ${progress.failure.slice(1).join(', ') || progress.failure[0]}`;
   if (progress.stagingStage !== 'completed') return `staging ${progress.stagingStage}`;
   const parts = [`${word} ${progress.resultId ?? '?'}`];
   if (kind === 'contract') {
     const done = progress.extractions.filter((e) => e.status === 'completed').length;
-    const marks = progress.extractions.map((e) => `${shortExtraction(e.name)} ${e.status === 'completed' ? '✓' : e.status === 'processing' ? '…' : '·'}`);
-    if (progress.extractions.length > 0) parts.push(`extractions ${done}/${progress.extractions.length}: ${marks.join(' ')}`);
+    const marks = progress.extractions.map(
+      (e) => `${shortExtraction(e.name)} ${e.status === 'completed' ? '✓' : e.status === 'processing' ? '…' : '·'}`,
+    );
+    if (progress.extractions.length > 0)
+      parts.push(`extractions ${done}/${progress.extractions.length}: ${marks.join(' ')}`);
   } else if (progress.processing) {
     const stage = progress.processing.stage === null ? '' : ` (stage ${progress.processing.stage})`;
     // "processing processing" said nothing twice: the status alone when it is the word itself.
-    const status = progress.processing.status === 'processing' ? 'processing' : `processing ${progress.processing.status}`;
+    const status =
+      progress.processing.status === 'processing' ? 'processing' : `processing ${progress.processing.status}`;
     parts.push(`${status}${stage}`);
   }
   if (progress.outcome === 'completed') parts.push('completed');
@@ -185,7 +216,13 @@ const MAX_INTERVAL_FACTOR = 5;
  * the time limit passes. Sleeps go through the context's clock (tests skip them) and Ctrl-C cuts
  * them short with an InterruptedError.
  */
-export async function watchProcesses(ctx: Context, kind: DocumentKind, projectId: string, id: string, options: WatchOptions): Promise<WatchResult> {
+export async function watchProcesses(
+  ctx: Context,
+  kind: DocumentKind,
+  projectId: string,
+  id: string,
+  options: WatchOptions,
+): Promise<WatchResult> {
   const started = ctx.clock.now();
   const deadline = started + options.timeoutMs;
   const maxDelay = Math.max(options.intervalMs * MAX_INTERVAL_FACTOR, options.intervalMs);

@@ -16,8 +16,13 @@ export async function run(opts: RetryOptions, ctx: Context): Promise<void> {
   const result = await ctx.api.documents.retry(opts.kind, projectId, Number(raw));
   await ctx.output.record(result, 'staging_id');
   if (result.status === 'paused') {
-    const quota = typeof result.current_count === 'number' && typeof result.limit === 'number' ? ` (${result.current_count} of ${result.limit})` : '';
-    ctx.output.warn(`the service keeps staging ${result.staging_id} paused${quota}; try again later with \`${retryCommand(opts.kind, result.staging_id)}\``);
+    const quota =
+      typeof result.current_count === 'number' && typeof result.limit === 'number'
+        ? ` (${result.current_count} of ${result.limit})`
+        : '';
+    ctx.output.warn(
+      `the service keeps staging ${result.staging_id} paused${quota}; try again later with \`${retryCommand(opts.kind, result.staging_id)}\``,
+    );
   } else {
     ctx.output.info(`follow it with \`${statusCommand(opts.kind, result.staging_id)}\``);
   }

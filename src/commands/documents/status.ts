@@ -4,7 +4,16 @@ import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses } from '../../lib/api/documents.js';
 import { InterruptedError, PdsError, ProcessingFailedError, asPdsError } from '../../lib/errors.js';
 import { errorText } from '../../lib/error-report.js';
-import { briefOf, checkDocumentId, progressOf, stagingCheck, statementRun, statusCommand, watchProcesses, type Progress } from './processes.js';
+import {
+  briefOf,
+  checkDocumentId,
+  progressOf,
+  stagingCheck,
+  statementRun,
+  statusCommand,
+  watchProcesses,
+  type Progress,
+} from './processes.js';
 import type { StatusOptions } from './index.js';
 
 type Options = StatusOptions;
@@ -30,7 +39,11 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     if (only.error) throw only.error;
     return 0;
   }
-  if (await ctx.output.asData(looked.map((one) => one.processes?.data ?? { id: one.id, error: errorData(one.error as PdsError) }))) {
+  if (
+    await ctx.output.asData(
+      looked.map((one) => one.processes?.data ?? { id: one.id, error: errorData(one.error as PdsError) }),
+    )
+  ) {
     return Math.max(...looked.map(exitOf));
   }
   let first = true;
@@ -38,7 +51,17 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     if (!first && ctx.output.mode !== 'ids') ctx.output.write('\n');
     first = false;
     if (one.processes) await show(ctx, one.processes, one.progress as Progress);
-    if (one.error) ctx.io.stderr.write(errorText({ message: `${kind} ${one.id}: ${one.error.message}`, details: one.error.details, ...(one.error.requestId ? { requestId: one.error.requestId } : {}) }, false));
+    if (one.error)
+      ctx.io.stderr.write(
+        errorText(
+          {
+            message: `${kind} ${one.id}: ${one.error.message}`,
+            details: one.error.details,
+            ...(one.error.requestId ? { requestId: one.error.requestId } : {}),
+          },
+          false,
+        ),
+      );
   }
   return Math.max(...looked.map(exitOf));
 }
@@ -93,9 +116,17 @@ function spinnerText(kind: DocumentKind, briefs: Map<string, string>): string {
 }
 
 /** How a watch ended, if not well: failed or paused (exit 7), or still running at the limit (exit 1). */
-function watchProblem(kind: DocumentKind, id: string, progress: Progress, timedOut: boolean, waitTimeout: number): PdsError | undefined {
-  if (progress.outcome === 'failed') return new ProcessingFailedError(`${kind} upload ${id} failed`, { details: progress.failure });
-  if (progress.outcome === 'paused') return new ProcessingFailedError(`${kind} upload ${id} is paused`, { details: progress.failure.slice(1) });
+function watchProblem(
+  kind: DocumentKind,
+  id: string,
+  progress: Progress,
+  timedOut: boolean,
+  waitTimeout: number,
+): PdsError | undefined {
+  if (progress.outcome === 'failed')
+    return new ProcessingFailedError(`${kind} upload ${id} failed`, { details: progress.failure });
+  if (progress.outcome === 'paused')
+    return new ProcessingFailedError(`${kind} upload ${id} is paused`, { details: progress.failure.slice(1) });
   if (timedOut) {
     return new PdsError(`${kind} upload ${id} is still running after ${waitTimeout} s`, {
       details: [`check again with \`${statusCommand(kind, progress.stagingId)}\`, or raise --wait-timeout`],
@@ -106,7 +137,10 @@ function watchProblem(kind: DocumentKind, id: string, progress: Progress, timedO
 
 const exitOf = (one: Looked): number => one.error?.exitCode ?? 0;
 
-const errorData = (error: PdsError): Record<string, unknown> => ({ message: error.message, ...(error.status === undefined ? {} : { status: error.status }) });
+const errorData = (error: PdsError): Record<string, unknown> => ({
+  message: error.message,
+  ...(error.status === undefined ? {} : { status: error.status }),
+});
 
 /** `--json`: the processes object as the service sent it; otherwise a readable record. */
 async function show(ctx: Context, processes: DocumentProcesses, progress: Progress): Promise<void> {
@@ -125,13 +159,19 @@ export function statusView(processes: DocumentProcesses, progress: Progress): Re
     staging_id: progress.stagingId,
     staging_stage: p.staging_processes.stage,
   };
-  for (const [key, value] of Object.entries(stagingCheck(p.staging_processes.info))) view[`staging_check.${key}`] = value;
+  for (const [key, value] of Object.entries(stagingCheck(p.staging_processes.info)))
+    view[`staging_check.${key}`] = value;
   if (progress.outcome === 'paused') view.paused = progress.failure.slice(1).join('; ');
   if (processes.kind === 'contract') {
     const run = processes.data.extraction_processes as { stage?: unknown } | null | undefined;
     view.contract_id = progress.resultId;
     view.extraction_stage = typeof run?.stage === 'string' ? run.stage : null;
-    if (progress.extractions.length > 0) view.extractions = progress.extractions.map((e) => ({ name: e.name, status: e.status, completed_at: e.completed_at }));
+    if (progress.extractions.length > 0)
+      view.extractions = progress.extractions.map((e) => ({
+        name: e.name,
+        status: e.status,
+        completed_at: e.completed_at,
+      }));
   } else {
     const { run } = statementRun(processes.data);
     view.statement_id = progress.resultId;

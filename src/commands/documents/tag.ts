@@ -10,7 +10,8 @@ export async function run(opts: TagOptions, ctx: Context): Promise<void> {
   if (modes > 1) throw new UsageError('--add, --remove and --clear exclude each other');
   const tags = [...new Set(given.map((tag) => tag.trim()))];
   if (opts.clear && tags.length > 0) throw new UsageError('--clear takes no tags');
-  if (!opts.clear && tags.length === 0) throw new UsageError('name the tags to set (the complete list), or use --clear');
+  if (!opts.clear && tags.length === 0)
+    throw new UsageError('name the tags to set (the complete list), or use --clear');
   const bad = tags.filter((tag) => tag === '' || tag.length > 64);
   if (bad.length > 0) throw new UsageError('each tag is 1 to 64 characters');
   const projectId = ctx.project();
@@ -21,17 +22,34 @@ export async function run(opts: TagOptions, ctx: Context): Promise<void> {
     next = opts.add ? [...new Set([...current, ...tags])] : current.filter((tag) => !tags.includes(tag));
   }
   if (ctx.settings.dryRun) {
-    ctx.output.info(`Would set the tags of ${opts.kind} ${id} to ${next.length === 0 ? 'none' : next.join(', ')}; nothing was sent (--dry-run)`);
+    ctx.output.info(
+      `Would set the tags of ${opts.kind} ${id} to ${next.length === 0 ? 'none' : next.join(', ')}; nothing was sent (--dry-run)`,
+    );
     return;
   }
-  const result = await ctx.api.tags.put(projectId, scope, /^\d+$/.test(id) && opts.kind === 'statement' ? Number(id) : id, next);
-  await ctx.output.record({ resource_id: result.resource_id, scope: result.scope, tags: result.tags.map((t) => t.tag).join(',') }, 'resource_id');
+  const result = await ctx.api.tags.put(
+    projectId,
+    scope,
+    /^\d+$/.test(id) && opts.kind === 'statement' ? Number(id) : id,
+    next,
+  );
+  await ctx.output.record(
+    { resource_id: result.resource_id, scope: result.scope, tags: result.tags.map((t) => t.tag).join(',') },
+    'resource_id',
+  );
 }
 
 /** The record's tags as the service has them now. */
-async function currentTags(ctx: Context, kind: 'contract' | 'statement', projectId: string, id: string): Promise<string[]> {
+async function currentTags(
+  ctx: Context,
+  kind: 'contract' | 'statement',
+  projectId: string,
+  id: string,
+): Promise<string[]> {
   const resource = kind === 'contract' ? 'contracts' : 'statements';
   const record = (await ctx.api.catalog.get(resource, projectId, id, {})) as Record<string, unknown>;
   const tags = record.tags;
-  return Array.isArray(tags) ? tags.map((tag) => (typeof tag === 'string' ? tag : String((tag as { tag?: unknown }).tag ?? ''))).filter(Boolean) : [];
+  return Array.isArray(tags)
+    ? tags.map((tag) => (typeof tag === 'string' ? tag : String((tag as { tag?: unknown }).tag ?? ''))).filter(Boolean)
+    : [];
 }

@@ -25,7 +25,8 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   for (const [key, field, suffix, normalize, want] of FIELDS) {
     const value = opts[key];
     const clear = opts[`clear${suffix}`];
-    if (value !== undefined && clear) problems.push(`${flagOf(key)} and --clear-${flagOf(key).slice(2)} exclude each other`);
+    if (value !== undefined && clear)
+      problems.push(`${flagOf(key)} and --clear-${flagOf(key).slice(2)} exclude each other`);
     else if (clear) changes[field] = null;
     else if (value !== undefined) {
       const normalized = normalize(value);
@@ -35,10 +36,13 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
   }
   if (problems.length === 1) throw new UsageError(problems[0] as string);
   if (problems.length > 1) throw new UsageError(`${problems.length} problems; nothing was sent`, { details: problems });
-  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give a field (--payee, --accounting-period, …) or a --clear-<field>');
+  if (Object.keys(changes).length === 0)
+    throw new UsageError('nothing to change: give a field (--payee, --accounting-period, …) or a --clear-<field>');
   const projectId = ctx.project();
   if (ctx.settings.dryRun) {
-    const shown = Object.entries(changes).map(([field, value]) => (value === null ? `${field} cleared` : `${field} ${String(value)}`));
+    const shown = Object.entries(changes).map(([field, value]) =>
+      value === null ? `${field} cleared` : `${field} ${String(value)}`,
+    );
     ctx.output.info(`Would change statement ${id}: ${shown.join(', ')}; nothing was sent (--dry-run)`);
     return;
   }
@@ -53,5 +57,10 @@ export async function run(opts: UpdateOptions, ctx: Context): Promise<void> {
 const GET_NAMES: Record<string, string> = { currency_tx: 'currency_transaction', currency: 'currency_royalty' };
 
 function asGetNames(answer: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(answer).map(([key, value]) => [GET_NAMES[key] !== undefined && !(GET_NAMES[key] in answer) ? GET_NAMES[key] : key, value]));
+  return Object.fromEntries(
+    Object.entries(answer).map(([key, value]) => [
+      GET_NAMES[key] !== undefined && !(GET_NAMES[key] in answer) ? GET_NAMES[key] : key,
+      value,
+    ]),
+  );
 }

@@ -43,7 +43,8 @@ export const label = (file: LocalUpload): string => (file.arg === '-' ? `stdin (
 /** An upload the service paused (a quota, say): not a failure; it waits for a retry. */
 export const isPaused = (upload: UploadRecord | undefined): boolean => upload?.staging_stage === 'paused';
 
-export const retryCommand = (kind: DocumentKind, stagingId: number | string): string => `pds ${kind}s retry ${stagingId}`;
+export const retryCommand = (kind: DocumentKind, stagingId: number | string): string =>
+  `pds ${kind}s retry ${stagingId}`;
 
 /** `paused: <why>; resume it with \`pds statements retry N\``. */
 export function pausedText(kind: DocumentKind, upload: UploadRecord): string {
@@ -53,7 +54,9 @@ export function pausedText(kind: DocumentKind, upload: UploadRecord): string {
 
 /** `--wait` on a paused upload: it will not finish by itself, so it fails as processing does (exit 7). */
 export function pausedError(kind: DocumentKind, upload: UploadRecord): PdsError {
-  return new ProcessingFailedError(`the service paused the upload (staging id ${upload.staging_id})`, { details: [pausedText(kind, upload)] });
+  return new ProcessingFailedError(`the service paused the upload (staging id ${upload.staging_id})`, {
+    details: [pausedText(kind, upload)],
+  });
 }
 
 /**
@@ -73,7 +76,9 @@ export function waitProblem(entry: UploadEntry, kind: DocumentKind, waitTimeout:
     });
   }
   if (watched.progress.outcome === 'paused') {
-    return new ProcessingFailedError(`the service paused the upload (staging id ${id})`, { details: watched.progress.failure.slice(1) });
+    return new ProcessingFailedError(`the service paused the upload (staging id ${id})`, {
+      details: watched.progress.failure.slice(1),
+    });
   }
   if (watched.timedOut) {
     return new PdsError(`still processing after ${waitTimeout} s (staging id ${id})`, {
@@ -104,7 +109,10 @@ export class UploadDisplay {
 
   /** On a log (not a terminal): a line when a file starts. */
   started(entry: UploadEntry): void {
-    if (!this.batch.isLive) this.batch.say(`uploading ${label(entry.file)} (${formatBytes(entry.file.size)})${entry.changed ? ', changed' : ''}`);
+    if (!this.batch.isLive)
+      this.batch.say(
+        `uploading ${label(entry.file)} (${formatBytes(entry.file.size)})${entry.changed ? ', changed' : ''}`,
+      );
   }
 
   /** The file is there already: not sent. */
@@ -121,12 +129,18 @@ export class UploadDisplay {
       const quarter = Math.floor(percent / 25);
       if (entry.file.size > QUARTER_LINES_OVER && quarter > (entry.quarter ?? 0) && quarter < 4) {
         entry.quarter = quarter;
-        this.batch.say(`${label(entry.file)}: ${quarter * 25}% sent (${formatBytes(entry.sent)} of ${formatBytes(entry.total)})`);
+        this.batch.say(
+          `${label(entry.file)}: ${quarter * 25}% sent (${formatBytes(entry.sent)} of ${formatBytes(entry.total)})`,
+        );
       }
       return;
     }
     const service = entry.servicePercent === undefined ? '' : ` · service ${entry.servicePercent}%`;
-    this.batch.set(entry.line, '↑', `${lineLabel(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`);
+    this.batch.set(
+      entry.line,
+      '↑',
+      `${lineLabel(entry.file)}  ${formatBytes(entry.sent)} / ${formatBytes(entry.total)}  ${percent}% sent${service}`,
+    );
   }
 
   watching(entry: UploadEntry, progress: Progress | undefined): void {
@@ -149,14 +163,33 @@ export class UploadDisplay {
     if (this.batch.isLive) {
       if (entry.error) this.batch.settle(entry.line, '✗', `${lineLabel(entry.file)}  ${entry.error.message}`);
       else if (entry.upload && entry.watched) {
-        const mark = entry.watched.progress.outcome === 'completed' ? '✓' : entry.watched.progress.outcome === 'failed' ? '✗' : '!';
-        const state = entry.watched.timedOut ? `still running after ${this.waitTimeout} s` : briefOf(this.kind, entry.watched.progress);
-        this.batch.settle(entry.line, mark, `${lineLabel(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`);
+        const mark =
+          entry.watched.progress.outcome === 'completed'
+            ? '✓'
+            : entry.watched.progress.outcome === 'failed'
+              ? '✗'
+              : '!';
+        const state = entry.watched.timedOut
+          ? `still running after ${this.waitTimeout} s`
+          : briefOf(this.kind, entry.watched.progress);
+        this.batch.settle(
+          entry.line,
+          mark,
+          `${lineLabel(entry.file)}  staging id ${entry.upload.staging_id} · ${state}`,
+        );
       } else if (entry.upload && isPaused(entry.upload)) {
-        this.batch.settle(entry.line, '!', `${lineLabel(entry.file)}  staging id ${entry.upload.staging_id} · ${pausedText(this.kind, entry.upload)}`);
+        this.batch.settle(
+          entry.line,
+          '!',
+          `${lineLabel(entry.file)}  staging id ${entry.upload.staging_id} · ${pausedText(this.kind, entry.upload)}`,
+        );
       } else if (entry.upload) {
         const changed = entry.changed ? ' · changed' : '';
-        this.batch.settle(entry.line, '✓', `${lineLabel(entry.file)}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}${changed}`);
+        this.batch.settle(
+          entry.line,
+          '✓',
+          `${lineLabel(entry.file)}  ${formatBytes(entry.file.size)}  staging id ${entry.upload.staging_id} · ${entry.upload.staging_stage}${changed}`,
+        );
       }
       return;
     }
@@ -167,7 +200,9 @@ export class UploadDisplay {
     }
     const upload = entry.upload as UploadRecord;
     if (isPaused(upload)) {
-      this.batch.say(`uploaded ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${pausedText(this.kind, upload)}`);
+      this.batch.say(
+        `uploaded ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${pausedText(this.kind, upload)}`,
+      );
     } else if (this.wait && entry.watched) {
       const id = entry.watched.progress.resultId;
       this.batch.say(`processed ${name}: staging id ${upload.staging_id}, ${this.kind} ${id ?? '?'} completed`);

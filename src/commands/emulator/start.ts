@@ -33,7 +33,11 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   process.once('SIGTERM', onTerm);
   try {
     // serveFromCli resolves when a signal stops the server; its code is ours.
-    return await serveFromCli(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr }, AbortSignal.any([ctx.signal, stop.signal]));
+    return await serveFromCli(
+      options,
+      { stdout: ctx.io.stdout, stderr: ctx.io.stderr },
+      AbortSignal.any([ctx.signal, stop.signal]),
+    );
   } finally {
     process.off('SIGTERM', onTerm);
   }

@@ -15,10 +15,16 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   if (q === '' || q.length > 500) throw new UsageError('a query is 1 to 500 characters');
   const kinds = (opts.kind ?? []).map((kind) => kind.trim().toLowerCase());
   const unknown = kinds.filter((kind) => !(KNOWLEDGE_KINDS as readonly string[]).includes(kind));
-  if (unknown.length > 0) throw new UsageError(`unknown --kind ${unknown.map((k) => `'${k}'`).join(', ')}`, { details: [`valid kinds: ${KNOWLEDGE_KINDS.join(', ')}`] });
+  if (unknown.length > 0)
+    throw new UsageError(`unknown --kind ${unknown.map((k) => `'${k}'`).join(', ')}`, {
+      details: [`valid kinds: ${KNOWLEDGE_KINDS.join(', ')}`],
+    });
   const projectId = ctx.project();
   const answer = await ctx.api.projects.knowledge(projectId, q, opts.limit === undefined ? {} : { limit: opts.limit });
-  const nodes = kinds.length === 0 ? answer.results : answer.results.filter((node) => typeof node.kind === 'string' && kinds.includes(node.kind));
+  const nodes =
+    kinds.length === 0
+      ? answer.results
+      : answer.results.filter((node) => typeof node.kind === 'string' && kinds.includes(node.kind));
   async function* pages() {
     yield { items: nodes, page: 1, perPage: nodes.length };
   }
@@ -29,15 +35,27 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
       { header: 'id', value: (node) => node.id },
       { header: 'kind', value: (node) => node.kind },
       { header: 'name', value: (node) => node.name },
-      { header: 'claims', value: (node) => listOf(node.claims).map((c) => `${text(c.predicate)}: ${text(c.value)}`).join('; ') },
-      { header: 'related', value: (node) => listOf(node.relationships).map((r) => `${text(r.edge_type)} ${text(isPlainObject(r.node) ? r.node.name : undefined)}`).join('; ') },
+      {
+        header: 'claims',
+        value: (node) =>
+          listOf(node.claims)
+            .map((c) => `${text(c.predicate)}: ${text(c.value)}`)
+            .join('; '),
+      },
+      {
+        header: 'related',
+        value: (node) =>
+          listOf(node.relationships)
+            .map((r) => `${text(r.edge_type)} ${text(isPlainObject(r.node) ? r.node.name : undefined)}`)
+            .join('; '),
+      },
     ],
   });
 }
-
 
 /** The objects of a list the service sent; anything else (absent, null, another type) is none. */
 const listOf = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isPlainObject) : []);
 
 /** A value inside a cell: a string as it is, nothing for null or absent, anything else as JSON. */
-const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : (JSON.stringify(value) ?? ''));
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : (JSON.stringify(value) ?? '');

@@ -14,7 +14,10 @@ import type { OptionsOf } from '../../lib/verb.js';
 type Options = OptionsOf<typeof config>;
 
 /** One snippet per client of MCP_CLIENTS (index.ts, where --client's values are declared). */
-const CLIENTS: Record<(typeof MCP_CLIENTS)[number], { snippet(server: object): object; where(commandLine: string[]): string }> = {
+const CLIENTS: Record<
+  (typeof MCP_CLIENTS)[number],
+  { snippet(server: object): object; where(commandLine: string[]): string }
+> = {
   claude: {
     snippet: (server: object) => ({ mcpServers: { pds: server } }),
     where: (line: string[]) =>
@@ -27,14 +30,17 @@ const CLIENTS: Record<(typeof MCP_CLIENTS)[number], { snippet(server: object): o
   },
   vscode: {
     snippet: (server: object) => ({ servers: { pds: { type: 'stdio', ...server } } }),
-    where: () => 'add it to .vscode/mcp.json in a workspace (or run "MCP: Open User Configuration" for every workspace)',
+    where: () =>
+      'add it to .vscode/mcp.json in a workspace (or run "MCP: Open User Configuration" for every workspace)',
   },
 };
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
   const client = CLIENTS[opts.client as keyof typeof CLIENTS];
   if (!Object.hasOwn(CLIENTS, opts.client) || !client) {
-    throw new UsageError(`unknown client '${opts.client}'`, { details: [`clients: ${Object.keys(CLIENTS).join(', ')}`] });
+    throw new UsageError(`unknown client '${opts.client}'`, {
+      details: [`clients: ${Object.keys(CLIENTS).join(', ')}`],
+    });
   }
   // The same checks as the server: a snippet naming an unknown tool would only fail later, in the client.
   selectTools(opts);
@@ -48,7 +54,8 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   if (opts.tools !== undefined) args.push('--tools', opts.tools.join(','));
   // The client starts pds in a directory of its own: a root is made absolute here, and checked as
   // the server checks it, so a mistyped one is said now rather than when the agent starts.
-  if (opts.root.length > 0) for (const root of await serverRoots(opts.root, process.cwd())) args.push('--root', root.shown);
+  if (opts.root.length > 0)
+    for (const root of await serverRoots(opts.root, process.cwd())) args.push('--root', root.shown);
   if (opts.maxResults !== undefined) args.push('--max-results', String(opts.maxResults));
   const start = startCommand(ctx.env.PATH);
   if (start.note) ctx.output.info(start.note);
@@ -71,7 +78,11 @@ function startCommand(path: string | undefined): { command: string; args: string
     .find((file) => existsSync(file));
   if (onPath !== undefined && realpathSync(onPath) === bin) return { command: 'pds', args: [] };
   const why = onPath === undefined ? 'pds is not on PATH' : `the pds on PATH (${onPath}) is another installation`;
-  return { command: process.execPath, args: [bin], note: `${why}: the snippet starts this pds by absolute paths, Node and ${bin}` };
+  return {
+    command: process.execPath,
+    args: [bin],
+    note: `${why}: the snippet starts this pds by absolute paths, Node and ${bin}`,
+  };
 }
 
 /** This package's bin/pds.js (symlinks resolved): the first package.json above this file is pds's. */
@@ -81,7 +92,9 @@ function ownBin(): string | undefined {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       const bin = join(dir, 'bin', 'pds.js');
-      return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'pds' && existsSync(bin) ? realpathSync(bin) : undefined;
+      return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'pds' && existsSync(bin)
+        ? realpathSync(bin)
+        : undefined;
     }
     if (dirname(dir) === dir) return undefined;
     dir = dirname(dir);

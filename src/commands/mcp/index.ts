@@ -6,15 +6,29 @@ import { verb, type NounDef, type OptionsOf } from '../../lib/verb.js';
 export const MCP_CLIENTS = ['claude', 'cursor', 'vscode'] as const;
 
 const SERVER_FLAGS = {
-  allowWrites: { type: 'boolean', help: 'also offer the toolsets that write: uploads (upload, retry, update_statement) and tags' },
+  allowWrites: {
+    type: 'boolean',
+    help: 'also offer the toolsets that write: uploads (upload, retry, update_statement) and tags',
+  },
   toolsets: {
     type: 'list',
     value: 'names',
     help: 'offer these toolsets, comma-separated (`pds mcp tools` lists them; default: every read toolset)',
   },
   tools: { type: 'list', value: 'names', help: 'offer only these tools, comma-separated (e.g. search,get_contract)' },
-  root: { type: 'repeated', value: 'dir', help: 'upload tools read files only under this directory; repeatable (default: the working directory)' },
-  maxResults: { type: 'number', value: 'n', integer: true, min: 1, max: 100, help: 'records per tool call at most; a cursor gives the next ones' },
+  root: {
+    type: 'repeated',
+    value: 'dir',
+    help: 'upload tools read files only under this directory; repeatable (default: the working directory)',
+  },
+  maxResults: {
+    type: 'number',
+    value: 'n',
+    integer: true,
+    min: 1,
+    max: 100,
+    help: 'records per tool call at most; a cursor gives the next ones',
+  },
 } as const;
 
 export const serve = verb({
@@ -56,7 +70,10 @@ export const tools = verb({
   description: 'list every tool `pds mcp` can offer, its toolset, and whether it writes',
   allowsNewProfile: true,
   scripting: ['jq', 'fields'],
-  examples: [['pds mcp tools'], ["pds mcp tools --json --jq 'map(select(.writes)) | .[].tool'", 'the tools that write']],
+  examples: [
+    ['pds mcp tools'],
+    ["pds mcp tools --json --jq 'map(select(.writes)) | .[].tool'", 'the tools that write'],
+  ],
   load: () => import('./list.js'),
 });
 

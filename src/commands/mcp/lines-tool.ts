@@ -52,16 +52,22 @@ export function statementLinesTool(read: ToolDefinition['annotations']): ToolDef
     annotations: read,
     project: true,
     output: z.object({ id: z.string(), csv: z.string(), next_cursor: nextCursor }),
-    input: { id: describe(numberOrText, "the statement's id"), cursor: describe(z.optional(z.string()), 'the cursor a previous call ended with, passed alone') },
+    input: {
+      id: describe(numberOrText, "the statement's id"),
+      cursor: describe(z.optional(z.string()), 'the cursor a previous call ended with, passed alone'),
+    },
     async run(args: Record<string, unknown>, call: Call, cursor: CursorState) {
       const id = checkResourceId('statements', args.id as string);
       const projectId = call.project(args.projectId as string | undefined);
       const csv = await fetchLines(call, projectId, id).catch((error: unknown) => {
-        throw error instanceof PdsError ? error : new PdsError(`the lines of statement ${id} could not be read`, { cause: error });
+        throw error instanceof PdsError
+          ? error
+          : new PdsError(`the lines of statement ${id} could not be read`, { cause: error });
       });
       const end = Math.min(csv.length, cursor.offset + MAX_TEXT_CHARS);
       const part = { id, csv: csv.slice(cursor.offset, end) };
-      if (cursor.offset === 0 && end === csv.length) return dataResult(part, { structured: { ...part, next_cursor: null } });
+      if (cursor.offset === 0 && end === csv.length)
+        return dataResult(part, { structured: { ...part, next_cursor: null } });
       const more = end < csv.length ? cursor.next({ ...args, projectId }, end) : null;
       return dataResult(part, {
         before: `characters ${cursor.offset + 1}-${end} of ${csv.length}`,

@@ -20,9 +20,20 @@ const columns: Column<Row>[] = [
 ];
 
 export async function run(_opts: OptionsOf<typeof tools>, ctx: Context): Promise<void> {
-  const rows: Row[] = TOOLS.map((tool) => ({ tool: tool.name, toolset: tool.toolset, writes: tool.write, title: tool.title }));
+  const rows: Row[] = TOOLS.map((tool) => ({
+    tool: tool.name,
+    toolset: tool.toolset,
+    writes: tool.write,
+    title: tool.title,
+  }));
   async function* single() {
     yield { items: rows, page: 1, perPage: rows.length, total: rows.length };
   }
-  await ctx.output.list(single(), { columns, id: (row) => row.tool, noun: 'tools', all: true, fields: columns.map((c) => c.header) });
+  await ctx.output.list(single(), {
+    columns,
+    id: (row) => row.tool,
+    noun: 'tools',
+    all: true,
+    fields: columns.map((c) => c.header),
+  });
 }

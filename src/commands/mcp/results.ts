@@ -75,7 +75,10 @@ export function dataResult(data: unknown, notes: Notes = {}): CallToolResult {
     (part): part is string => part !== undefined && part !== '',
   );
   const structured = notes.structured === undefined ? shown.value : cleanData(notes.structured).value;
-  return { content: [{ type: 'text', text: parts.join('\n') }], structuredContent: structured as Record<string, unknown> };
+  return {
+    content: [{ type: 'text', text: parts.join('\n') }],
+    structuredContent: structured as Record<string, unknown>,
+  };
 }
 
 /**
@@ -139,7 +142,10 @@ function asInputs(text: string, inputs: readonly string[]): string {
 }
 
 /** Runs a tool's work; any failure becomes a tool error (worded with `inputs`' names), an interruption included. */
-export async function settle(work: () => Promise<CallToolResult>, inputs: readonly string[] = []): Promise<CallToolResult> {
+export async function settle(
+  work: () => Promise<CallToolResult>,
+  inputs: readonly string[] = [],
+): Promise<CallToolResult> {
   try {
     return await work();
   } catch (error) {

@@ -52,7 +52,9 @@ const hiddenPart = (rel: string): string | undefined => rel.split(sep).find((par
 function confine(arg: string, path: string, roots: string[], named: string): void {
   const rels = roots.map((root) => inside(root, path)).filter((rel): rel is string => rel !== undefined);
   if (rels.length === 0) {
-    throw new UsageError(`${arg}: outside the directories pds mcp may read files from`, { details: [`${named}: ${roots.join(', ')}`] });
+    throw new UsageError(`${arg}: outside the directories pds mcp may read files from`, {
+      details: [`${named}: ${roots.join(', ')}`],
+    });
   }
   const hidden = rels.map(hiddenPart).find((part) => part !== undefined);
   if (hidden !== undefined) throw new UsageError(`${arg}: hidden files and directories (${hidden}) are not read`);
@@ -80,13 +82,25 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * Then checked as the CLI checks an upload (a format the kind takes, within the limit), read from
  * the open file. The upload reads that same open file; the caller closes it (releaseLocalFile).
  */
-export async function confinedFile(arg: string, kind: DocumentKind, cwd: string, roots: Root[], clientRoots: ClientRoots): Promise<LocalUpload> {
+export async function confinedFile(
+  arg: string,
+  kind: DocumentKind,
+  cwd: string,
+  roots: Root[],
+  clientRoots: ClientRoots,
+): Promise<LocalUpload> {
   const announced = await clientRoots();
-  const clientReal = announced === undefined ? undefined : await Promise.all(announced.map((dir) => realpath(dir).catch(() => dir)));
+  const clientReal =
+    announced === undefined ? undefined : await Promise.all(announced.map((dir) => realpath(dir).catch(() => dir)));
   const lexical = resolve(cwd, arg);
   confine(arg, lexical, [...new Set(roots.flatMap((root) => [root.shown, root.real]))], 'roots');
   const underRoots = (path: string): void => {
-    confine(arg, path, roots.map((root) => root.real), 'roots');
+    confine(
+      arg,
+      path,
+      roots.map((root) => root.real),
+      'roots',
+    );
     if (clientReal === undefined) return;
     if (clientReal.length === 0) throw new UsageError(`${arg}: the client's roots allow no file`);
     confine(arg, path, clientReal, "the client's roots");
@@ -111,7 +125,12 @@ export async function confinedFile(arg: string, kind: DocumentKind, cwd: string,
 }
 
 /** The open file is a regular file with one name, under the roots: the file its real path names now. */
-async function checkOpenedFile(arg: string, handle: FileHandle, real: string, underRoots: (path: string) => void): Promise<void> {
+async function checkOpenedFile(
+  arg: string,
+  handle: FileHandle,
+  real: string,
+  underRoots: (path: string) => void,
+): Promise<void> {
   const info = await handle.stat();
   if (info.isDirectory()) throw new UsageError(`${arg}: is a directory, not a file`);
   if (!info.isFile()) throw new UsageError(`${arg}: is not a regular file`);
@@ -119,9 +138,14 @@ async function checkOpenedFile(arg: string, handle: FileHandle, real: string, un
   // No name left: it was removed, or another file renamed over it, since it was opened.
   if (info.nlink === 0) throw changed;
   if (info.nlink !== 1) {
-    throw new UsageError(`${arg}: the file has ${info.nlink} names (hard links); pds mcp reads only a file with one, whose one name is under its roots`, {
-      details: ['a hard link is the same file as its other names, which may be anywhere: copy the file into a root instead'],
-    });
+    throw new UsageError(
+      `${arg}: the file has ${info.nlink} names (hard links); pds mcp reads only a file with one, whose one name is under its roots`,
+      {
+        details: [
+          'a hard link is the same file as its other names, which may be anywhere: copy the file into a root instead',
+        ],
+      },
+    );
   }
   // Its one name is its real path, resolved again now, unless the file was moved or swapped
   // meanwhile: then the file found there is another (another device and inode), and is refused.

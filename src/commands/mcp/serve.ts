@@ -26,8 +26,18 @@ const INSTRUCTIONS =
 
 /** The sandbox files offered as resources; plain text, as their content comes inside the untrusted-data markers. */
 const RESOURCES = [
-  { name: 'sandbox-guide', uri: 'pds://sandbox/AGENTS.md', path: AGENTS_GUIDE, title: "The sandbox's guide (AGENTS.md)" },
-  { name: 'sandbox-stats', uri: 'pds://sandbox/stats.yaml', path: '/stats.yaml', title: "The project's counts (stats.yaml)" },
+  {
+    name: 'sandbox-guide',
+    uri: 'pds://sandbox/AGENTS.md',
+    path: AGENTS_GUIDE,
+    title: "The sandbox's guide (AGENTS.md)",
+  },
+  {
+    name: 'sandbox-stats',
+    uri: 'pds://sandbox/stats.yaml',
+    path: '/stats.yaml',
+    title: "The project's counts (stats.yaml)",
+  },
 ] as const;
 
 /** How long the start waits to learn which projects the credential sees (see credentialTools). */
@@ -47,7 +57,10 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const work = ctx.derive({ io: { ...io, stdout: io.stderr, stdoutIsTTY: io.stderrIsTTY }, signal });
 
   // The SDK loads while the service says what the credential can reach.
-  const [{ McpServer, StdioServerTransport }, reach] = await Promise.all([import('./sdk.js'), credentialTools(selected, work, signal)]);
+  const [{ McpServer, StdioServerTransport }, reach] = await Promise.all([
+    import('./sdk.js'),
+    credentialTools(selected, work, signal),
+  ]);
   const tools = reach.tools;
   const server = new McpServer({ name: 'pds', version: ctx.version }, { instructions: INSTRUCTIONS });
   const project = (explicit: string | undefined): string => {
@@ -83,8 +96,13 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
         ? `the credential's one project ${reach.only}`
         : 'no default project';
   const files = opts.allowWrites ? `; uploads read files under ${roots.map((root) => root.shown).join(', ')}` : '';
-  work.output.info(`pds mcp: ${tools.length} tools on stdio (${scope}; writes ${opts.allowWrites ? 'allowed' : 'off'}${files})`);
-  if (io.stdinIsTTY) work.output.info('it speaks MCP on stdin and stdout, for an MCP client to start (see `pds mcp config`); Ctrl-C ends it');
+  work.output.info(
+    `pds mcp: ${tools.length} tools on stdio (${scope}; writes ${opts.allowWrites ? 'allowed' : 'off'}${files})`,
+  );
+  if (io.stdinIsTTY)
+    work.output.info(
+      'it speaks MCP on stdin and stdout, for an MCP client to start (see `pds mcp config`); Ctrl-C ends it',
+    );
   try {
     await ended;
   } finally {
@@ -110,8 +128,10 @@ export function selectTools(opts: Pick<Options, 'allowWrites' | 'tools' | 'tools
   for (const name of names) {
     const tool = TOOLS.find((t) => t.name === name);
     if (!tool) throw new UsageError(`--tools: unknown tool '${name}'`, known);
-    if (tool.write && !opts.allowWrites) throw new UsageError(`--tools: ${name} is a write tool: add --allow-writes to offer it`);
-    if (!offered.includes(tool)) throw new UsageError(`--tools: ${name} is in the ${tool.toolset} toolset, which --toolsets leaves out`);
+    if (tool.write && !opts.allowWrites)
+      throw new UsageError(`--tools: ${name} is a write tool: add --allow-writes to offer it`);
+    if (!offered.includes(tool))
+      throw new UsageError(`--tools: ${name} is in the ${tool.toolset} toolset, which --toolsets leaves out`);
   }
   return offered.filter((tool) => names.includes(tool.name));
 }
@@ -197,7 +217,12 @@ function progressOf(extra: RequestHandlerExtra<ServerRequest, ServerNotification
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return () => {};
   return (progress, total, message) => {
-    const params = { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
+    const params = {
+      progressToken,
+      progress,
+      ...(total === undefined ? {} : { total }),
+      ...(message === undefined ? {} : { message }),
+    };
     // A client gone mid-call is the call's signal to deal with, not a progress line's.
     extra.sendNotification({ method: 'notifications/progress', params }).catch(() => {});
   };
@@ -212,12 +237,17 @@ async function clientRoots(server: McpServer, signal: AbortSignal): Promise<stri
 
 function registerResources(server: McpServer, ctx: Context, project: () => string): void {
   for (const resource of RESOURCES) {
-    server.registerResource(resource.name, resource.uri, { title: resource.title, mimeType: 'text/plain' }, async () => {
-      const projectId = project();
-      await ctx.api.sandbox.connect(projectId);
-      const entry = await ctx.api.sandbox.files(projectId, resource.path);
-      if (entry.type !== 'file') throw new UsageError(`${resource.path} is a directory`);
-      return { contents: [{ uri: resource.uri, mimeType: 'text/plain', text: untrusted(entry.content) }] };
-    });
+    server.registerResource(
+      resource.name,
+      resource.uri,
+      { title: resource.title, mimeType: 'text/plain' },
+      async () => {
+        const projectId = project();
+        await ctx.api.sandbox.connect(projectId);
+        const entry = await ctx.api.sandbox.files(projectId, resource.path);
+        if (entry.type !== 'file') throw new UsageError(`${resource.path} is a directory`);
+        return { contents: [{ uri: resource.uri, mimeType: 'text/plain', text: untrusted(entry.content) }] };
+      },
+    );
   }
 }

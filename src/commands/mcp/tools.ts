@@ -46,10 +46,9 @@ import { ls as tagsLs } from '../tags/index.js';
 import { documentVerbs, updateStatement } from '../documents/index.js';
 
 /** The resource flags' checks, for the tools that take them. */
-const ResourceFlags = Object.fromEntries(Object.entries(RESOURCE_FLAGS).map(([key, spec]) => [key, flagSchema(key, spec)])) as Record<
-  keyof typeof RESOURCE_FLAGS,
-  ReturnType<typeof flagSchema>
->;
+const ResourceFlags = Object.fromEntries(
+  Object.entries(RESOURCE_FLAGS).map(([key, spec]) => [key, flagSchema(key, spec)]),
+) as Record<keyof typeof RESOURCE_FLAGS, ReturnType<typeof flagSchema>>;
 
 /** What a tool call has to work with. */
 export interface Call {
@@ -96,8 +95,6 @@ export interface CursorState {
   next(args: Record<string, unknown>, offset?: number): string;
 }
 
-
-
 /**
  * What an upload returns, by either flow: the seed's multipart record (ContractUpload,
  * StatementUpload) or the signed-URL flow's completion (UploadComplete with staging_stage). Both
@@ -108,28 +105,50 @@ const uploadOutput = (kind: DocumentKind) =>
     staging_id: z.int(),
     staging_stage: z.string(),
     staging_done: z.optional(z.boolean()),
-    ...(kind === 'contract' ? { extractions_done: z.optional(z.boolean()) } : { processing_done: z.optional(z.boolean()) }),
+    ...(kind === 'contract'
+      ? { extractions_done: z.optional(z.boolean()) }
+      : { processing_done: z.optional(z.boolean()) }),
     created_at: z.optional(z.string()),
     status: z.optional(z.string()),
     pause_reason: z.optional(z.string()),
   });
 
-const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 // Commands run in the sandbox's own copy of the project's data: they may write files there, and
 // change nothing in the service.
-const SANDBOX: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+const SANDBOX: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 // An upload adds a document (and a second call adds a second one); it changes nothing that exists.
-const UPLOAD: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-
+const UPLOAD: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 const wholeNumber = (name: string, min: number, max?: number) =>
-  z.pipe(numberOrText, numeric(name, { type: 'number', value: 'n', integer: true, min, ...(max === undefined ? {} : { max }), help: '' }));
+  z.pipe(
+    numberOrText,
+    numeric(name, { type: 'number', value: 'n', integer: true, min, ...(max === undefined ? {} : { max }), help: '' }),
+  );
 
 export const projectIdInput = describe(
   z.optional(uuid),
   "project UUID; default: the project pds is set to (PDS_PROJECT or the profile's)",
 );
-const cursorInput = describe(z.optional(z.string()), 'the cursor a previous call of this tool ended with, passed alone: continues the same list');
+const cursorInput = describe(
+  z.optional(z.string()),
+  'the cursor a previous call of this tool ended with, passed alone: continues the same list',
+);
 
 const RESOURCE_LABELS: Record<ResourceName, { one: string; what: string }> = {
   contracts: { one: 'contract', what: 'contracts of the project' },
@@ -149,7 +168,10 @@ function resourceInputs(resource: ResourceName, verb: 'list' | 'get'): Record<st
     input.include = describe(ResourceFlags.include, `sub-resources to embed: ${CONTRACT_INCLUDES.join(', ')}`);
   }
   if (resource === 'entities' && verb === 'list') {
-    input.roles = describe(ResourceFlags.roles, `only entities with these contract roles, comma-separated: ${ROLES.join(', ')}`);
+    input.roles = describe(
+      ResourceFlags.roles,
+      `only entities with these contract roles, comma-separated: ${ROLES.join(', ')}`,
+    );
   }
   if (resource === 'entities' || resource === 'relations' || resource === 'artists' || resource === 'writers') {
     input.merged = describe(ResourceFlags.merged, 'include the duplicates merged into each record');
@@ -174,7 +196,10 @@ function catalogTools(): ToolDefinition[] {
       output: listOutput(RESOURCE_SCHEMAS[resource]),
       input: {
         page: describe(z.optional(wholeNumber('page', 1)), 'page number, from 1 (default 1)'),
-        perPage: describe(z.optional(wholeNumber('perPage', 1, 100)), 'records per page, 1 to 100 (default: the most a call returns)'),
+        perPage: describe(
+          z.optional(wholeNumber('perPage', 1, 100)),
+          'records per page, 1 to 100 (default: the most a call returns)',
+        ),
         ...resourceInputs(resource, 'list'),
         cursor: cursorInput,
       },
@@ -186,16 +211,27 @@ function catalogTools(): ToolDefinition[] {
         const page = (args.page as number | undefined) ?? 1;
         const extra = resourceQuery(args);
         const projectId = call.project(args.projectId as string | undefined);
-        const result = await call.ctx.api.catalog.listPage(resource, { projectId, page, perPage, extra, signal: call.signal });
+        const result = await call.ctx.api.catalog.listPage(resource, {
+          projectId,
+          page,
+          perPage,
+          extra,
+          signal: call.signal,
+        });
         const first = (page - 1) * perPage + 1;
-        const shown = result.items.length === 0 ? `no ${resource}` : `${resource} ${first}-${first + result.items.length - 1}`;
+        const shown =
+          result.items.length === 0 ? `no ${resource}` : `${resource} ${first}-${first + result.items.length - 1}`;
         const more = result.total !== undefined ? page * perPage < result.total : result.items.length >= perPage;
         const of = result.total !== undefined ? ` of ${result.total}` : '';
         const next = more ? cursor.next({ ...args, projectId, page: page + 1, perPage }) : null;
         return dataResult(result.items, {
           before: `${shown}${of} (page ${page}, ${perPage} per page)`,
           after: [next ? nextLine(`list_${resource}`, next) : 'last page'],
-          structured: { items: result.items, next_cursor: next, ...(result.total !== undefined ? { total: result.total } : {}) },
+          structured: {
+            items: result.items,
+            next_cursor: next,
+            ...(result.total !== undefined ? { total: result.total } : {}),
+          },
         });
       },
     };
@@ -213,7 +249,9 @@ function catalogTools(): ToolDefinition[] {
         const id = checkResourceId(resource, args.id as string);
         const extra = resourceQuery(args);
         const projectId = call.project(args.projectId as string | undefined);
-        return dataResult(await call.ctx.api.catalog.get(resource, projectId, id, extra).catch(notFound(one, id, projectId)));
+        return dataResult(
+          await call.ctx.api.catalog.get(resource, projectId, id, extra).catch(notFound(one, id, projectId)),
+        );
       },
     };
     return [list, get];
@@ -231,7 +269,11 @@ const withArticle = (noun: string): string => `${/^[aeiou]/.test(noun) ? 'an' : 
 function notFound(kind: string, id: string, projectId?: string): (error: unknown) => never {
   return (error) => {
     if (!(error instanceof NotFoundError)) throw error;
-    throw new NotFoundError(`${kind} ${id} not found${projectId === undefined ? '' : ` in project ${projectId}`}`, { status: 404, cause: error, details: [error.message, ...error.details] });
+    throw new NotFoundError(`${kind} ${id} not found${projectId === undefined ? '' : ` in project ${projectId}`}`, {
+      status: 404,
+      cause: error,
+      details: [error.message, ...error.details],
+    });
   };
 }
 
@@ -242,20 +284,33 @@ function nextLine(tool: string, cursor: string): string {
 }
 
 /** A slice of at most `max` items from `offset`, with the lines that say where it is. */
-function slice<T>(items: T[], noun: string, tool: string, args: Record<string, unknown>, cursor: CursorState, max: number) {
+function slice<T>(
+  items: T[],
+  noun: string,
+  tool: string,
+  args: Record<string, unknown>,
+  cursor: CursorState,
+  max: number,
+) {
   const part = items.slice(cursor.offset, cursor.offset + max);
   const end = cursor.offset + part.length;
   const next = end < items.length ? cursor.next(args, end) : null;
   return {
     part,
-    before: part.length === 0 ? `no ${noun} (${items.length} in all)` : `${noun} ${cursor.offset + 1}-${end} of ${items.length}`,
+    before:
+      part.length === 0
+        ? `no ${noun} (${items.length} in all)`
+        : `${noun} ${cursor.offset + 1}-${end} of ${items.length}`,
     after: [next ? nextLine(tool, next) : 'last page'],
     structured: { items: part, next_cursor: next, total: items.length },
   };
 }
 
 function documentTools(): ToolDefinition[] {
-  return [...(Object.keys(DOCUMENT_KINDS) as DocumentKind[]).flatMap((kind) => [statusTool(kind), uploadTool(kind)]), statementLinesTool(READ)];
+  return [
+    ...(Object.keys(DOCUMENT_KINDS) as DocumentKind[]).flatMap((kind) => [statusTool(kind), uploadTool(kind)]),
+    statementLinesTool(READ),
+  ];
 }
 
 /** What a kind's status tool calls the id it takes: a contract upload is known by its staging id. */
@@ -276,11 +331,18 @@ function statusTool(kind: DocumentKind): ToolDefinition {
     annotations: READ,
     project: true,
     output: kind === 'contract' ? ContractProcesses : StatementProcesses,
-    input: { [idName]: describe(numberOrText, kind === 'contract' ? 'the staging_id of the upload' : 'a staging_id, or a statement id') },
+    input: {
+      [idName]: describe(
+        numberOrText,
+        kind === 'contract' ? 'the staging_id of the upload' : 'a staging_id, or a statement id',
+      ),
+    },
     async run(args, call) {
       const id = checkDocumentId(kind, args[idName] as string);
       const projectId = call.project(args.projectId as string | undefined);
-      const processes = await call.ctx.api.documents.processes(kind, projectId, id).catch(notFound(`${kind} upload`, id, projectId));
+      const processes = await call.ctx.api.documents
+        .processes(kind, projectId, id)
+        .catch(notFound(`${kind} upload`, id, projectId));
       const progress = progressOf(processes);
       // Why it failed is the service's text: it stays in the data, inside the markers.
       return dataResult(processes.data, { before: `state: ${progress.outcome}` });
@@ -322,24 +384,30 @@ function uploadTool(kind: DocumentKind): ToolDefinition {
     async run(args, call) {
       const extractions = extractionNames(args.extract as string[] | undefined);
       // Checked before the file is read: a bad period sends nothing.
-      const context = uploadContext({ ...(args as Omit<ContextOptions, 'kind'>), tag: (args.tag as string[] | undefined) ?? [], kind });
+      const context = uploadContext({
+        ...(args as Omit<ContextOptions, 'kind'>),
+        tag: (args.tag as string[] | undefined) ?? [],
+        kind,
+      });
       const projectId = call.project(args.projectId as string | undefined);
       const file = await call.localFile(args.path as string, kind);
       let shown = -1;
-      const record = await call.ctx.api.documents.upload(kind, projectId, file, {
-        ...(extractions ? { extractions } : {}),
-        ...context,
-        idleTimeoutMs: call.ctx.settings.timeoutMs,
-        allowHttp: call.ctx.settings.allowHttp,
-        signal: call.signal,
-        onBytes: (sent, total) => {
-          // One notification per whole percent: a 50 MiB body is some 200 chunks.
-          const percent = Math.floor((sent / total) * 100);
-          if (percent === shown) return;
-          shown = percent;
-          call.progress(sent, total, `${formatBytes(sent)} of ${formatBytes(total)} sent`);
-        },
-      }).finally(() => releaseLocalFile(file));
+      const record = await call.ctx.api.documents
+        .upload(kind, projectId, file, {
+          ...(extractions ? { extractions } : {}),
+          ...context,
+          idleTimeoutMs: call.ctx.settings.timeoutMs,
+          allowHttp: call.ctx.settings.allowHttp,
+          signal: call.signal,
+          onBytes: (sent, total) => {
+            // One notification per whole percent: a 50 MiB body is some 200 chunks.
+            const percent = Math.floor((sent / total) * 100);
+            if (percent === shown) return;
+            shown = percent;
+            call.progress(sent, total, `${formatBytes(sent)} of ${formatBytes(total)} sent`);
+          },
+        })
+        .finally(() => releaseLocalFile(file));
       return dataResult(record, {
         before: `uploaded ${file.fileName} (${file.size} bytes)`,
         after: [`follow it with ${kind}_status {"${idName}": ${record.staging_id}}`],
@@ -368,7 +436,14 @@ function projectTools(): ToolDefinition[] {
       input: { cursor: cursorInput },
       async run(args, call, cursor) {
         const projects = await call.ctx.api.projects.list();
-        const { part, before, after, structured } = slice(projects, 'projects', 'list_projects', args, cursor, call.maxResults);
+        const { part, before, after, structured } = slice(
+          projects,
+          'projects',
+          'list_projects',
+          args,
+          cursor,
+          call.maxResults,
+        );
         return dataResult(part, { before, after, structured });
       },
     },
@@ -390,7 +465,8 @@ function projectTools(): ToolDefinition[] {
     {
       name: 'search',
       title: 'Search the project',
-      description: 'Searches the project: contracts, entities, artists, writers, recordings and compositions, best match first.',
+      description:
+        'Searches the project: contracts, entities, artists, writers, recordings and compositions, best match first.',
       toolset: 'search',
       write: false,
       annotations: READ,
@@ -398,7 +474,10 @@ function projectTools(): ToolDefinition[] {
       output: listOutput(SearchResult),
       input: {
         query: describe(z.string(), 'words to look for, 1 to 500 characters'),
-        type: describe(flagSchema('type', SEARCH_FLAGS.type), `only these types, comma-separated or a list: ${SEARCH_TYPES.join(', ')}`),
+        type: describe(
+          flagSchema('type', SEARCH_FLAGS.type),
+          `only these types, comma-separated or a list: ${SEARCH_TYPES.join(', ')}`,
+        ),
         limit: describe(z.optional(wholeNumber('limit', 1)), 'at most this many results in all'),
         cursor: cursorInput,
       },
@@ -409,7 +488,14 @@ function projectTools(): ToolDefinition[] {
         let hits = await call.ctx.api.projects.search(projectId, query);
         if (types.length > 0) hits = hits.filter((hit) => types.includes(hit.type));
         if (args.limit !== undefined) hits = hits.slice(0, args.limit as number);
-        const { part, before, after, structured } = slice(hits, 'results', 'search', { ...args, projectId }, cursor, call.maxResults);
+        const { part, before, after, structured } = slice(
+          hits,
+          'results',
+          'search',
+          { ...args, projectId },
+          cursor,
+          call.maxResults,
+        );
         return dataResult(part, { before, after, structured });
       },
     },
@@ -423,19 +509,22 @@ function sandboxTools(): ToolDefinition[] {
       title: 'Run bash commands in the sandbox',
       description:
         "Runs bash commands, in order, in the project's sandbox: a file-system view of the project's data " +
-        '(read /AGENTS.md first). Returns each command\'s stdout, stderr and exit code. Commands change nothing in the service.',
+        "(read /AGENTS.md first). Returns each command's stdout, stderr and exit code. Commands change nothing in the service.",
       toolset: 'sandbox',
       write: false,
       annotations: SANDBOX,
       project: true,
       output: z.object({ results: z.array(ExecResult) }),
-      input: { commands: describe(z.array(z.string()), "bash commands, one per item, e.g. ['cat stats.yaml', 'ls contracts']") },
+      input: {
+        commands: describe(z.array(z.string()), "bash commands, one per item, e.g. ['cat stats.yaml', 'ls contracts']"),
+      },
       run: execInSandbox,
     },
     {
       name: 'sandbox_read',
       title: 'Read a sandbox file or directory',
-      description: "A file's content or a directory's entries (sub-directories end with /) in the project's sandbox. Start with / and /AGENTS.md.",
+      description:
+        "A file's content or a directory's entries (sub-directories end with /) in the project's sandbox. Start with / and /AGENTS.md.",
       toolset: 'sandbox',
       write: false,
       annotations: READ,
@@ -458,14 +547,22 @@ function sandboxTools(): ToolDefinition[] {
         const entry = await readPath(call.ctx, { projectId, session }, path);
         const next = { ...args, projectId };
         if (entry.type === 'directory') {
-          const { part, before, after, structured } = slice(entry.entries, `entries of ${path}`, 'sandbox_read', next, cursor, call.maxResults);
+          const { part, before, after, structured } = slice(
+            entry.entries,
+            `entries of ${path}`,
+            'sandbox_read',
+            next,
+            cursor,
+            call.maxResults,
+          );
           const listed = { type: 'directory', path, entries: part };
           return dataResult(listed, { before, after, structured: { ...listed, next_cursor: structured.next_cursor } });
         }
         const end = Math.min(entry.content.length, cursor.offset + MAX_TEXT_CHARS);
         const content = entry.content.slice(cursor.offset, end);
         const file = { type: 'file', path, content };
-        if (cursor.offset === 0 && end === entry.content.length) return dataResult(file, { structured: { ...file, next_cursor: null } });
+        if (cursor.offset === 0 && end === entry.content.length)
+          return dataResult(file, { structured: { ...file, next_cursor: null } });
         const more = end < entry.content.length ? cursor.next(next, end) : null;
         return dataResult(file, {
           before: `characters ${cursor.offset + 1}-${end} of ${entry.content.length}`,
@@ -501,7 +598,8 @@ async function execInSandbox(args: Record<string, unknown>, call: Call): Promise
     const stdout = cap(result.stdout);
     const stderr = cap(result.stderr);
     // The command as the service echoes it is service text: the line names it by its place.
-    if (stdout.cut || stderr.cut) cuts.push(`output of command ${index + 1} cut at ${MAX_TEXT_CHARS} characters: narrow it (head, grep, wc)`);
+    if (stdout.cut || stderr.cut)
+      cuts.push(`output of command ${index + 1} cut at ${MAX_TEXT_CHARS} characters: narrow it (head, grep, wc)`);
     return { ...result, stdout: stdout.text, stderr: stderr.text };
   });
   return dataResult(capped, {
@@ -516,9 +614,19 @@ function cap(text: string): { text: string; cut: boolean } {
 }
 
 // A tag list is replaced as a whole (a tag may go); setting the same list again changes nothing.
-const TAGGING: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+const TAGGING: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 // A retry queues a paused upload again: nothing is lost, and a second call finds it queued.
-const RETRY: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+const RETRY: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 /** `pds contracts|statements <name>`: the definition the CLI registers, made by the same function. */
 function documentVerb(kind: DocumentKind, name: string): AnyVerb {
@@ -542,7 +650,17 @@ function serviceTools(): ToolDefinition[] {
       args: ['query'],
       output: { list: KnowledgeNode },
     }),
-    verbTool({ verb: tagsLs, command: 'tags ls', name: 'list_tags', title: 'List tags', toolset: 'tags', write: false, annotations: READ, args: [], output: { list: Tag } }),
+    verbTool({
+      verb: tagsLs,
+      command: 'tags ls',
+      name: 'list_tags',
+      title: 'List tags',
+      toolset: 'tags',
+      write: false,
+      annotations: READ,
+      args: [],
+      output: { list: Tag },
+    }),
     ...kinds.map((kind) =>
       verbTool({
         verb: documentVerb(kind, 'tag'),
@@ -553,7 +671,9 @@ function serviceTools(): ToolDefinition[] {
         write: true,
         annotations: TAGGING,
         args: ['id', 'tags'],
-        output: { record: z.looseObject({ resource_id: z.union([z.int(), z.string()]), scope: z.string(), tags: z.string() }) },
+        output: {
+          record: z.looseObject({ resource_id: z.union([z.int(), z.string()]), scope: z.string(), tags: z.string() }),
+        },
         more: 'tags: the complete list, unless add or remove is true; clear: true with no tags removes them all.',
       }),
     ),
@@ -586,7 +706,13 @@ function serviceTools(): ToolDefinition[] {
 }
 
 /** Every tool, in the order a client lists them. */
-export const TOOLS: ToolDefinition[] = [...projectTools(), ...catalogTools(), ...documentTools(), ...sandboxTools(), ...serviceTools()];
+export const TOOLS: ToolDefinition[] = [
+  ...projectTools(),
+  ...catalogTools(),
+  ...documentTools(),
+  ...sandboxTools(),
+  ...serviceTools(),
+];
 
 /**
  * The input object of a tool as the server offers it: its fields, `projectId` unless the project is
@@ -597,15 +723,22 @@ export function inputSchema(tool: ToolDefinition, pinned: boolean) {
 }
 
 /** Turns a call's arguments (or its cursor) into the arguments and offset the tool runs with. */
-export function resume(tool: ToolDefinition, pinned: boolean, args: Record<string, unknown>): { args: Record<string, unknown>; offset: number } {
+export function resume(
+  tool: ToolDefinition,
+  pinned: boolean,
+  args: Record<string, unknown>,
+): { args: Record<string, unknown>; offset: number } {
   if (typeof args.cursor !== 'string') return { args, offset: 0 };
   const others = Object.keys(args).filter((key) => key !== 'cursor' && args[key] !== undefined);
   if (others.length > 0) {
-    throw new UsageError(`cursor: pass it alone (it carries the previous call's arguments), without ${others.join(', ')}`);
+    throw new UsageError(
+      `cursor: pass it alone (it carries the previous call's arguments), without ${others.join(', ')}`,
+    );
   }
   const decoded = decodeCursor(tool.name, args.cursor);
   const parsed = inputSchema(tool, pinned).safeParse(decoded.args);
-  if (!parsed.success) throw new UsageError(`invalid cursor: pass the cursor of the previous ${tool.name} call unchanged`);
+  if (!parsed.success)
+    throw new UsageError(`invalid cursor: pass the cursor of the previous ${tool.name} call unchanged`);
   return { args: parsed.data, offset: decoded.offset };
 }
 
@@ -616,6 +749,8 @@ export function cursorState(tool: ToolDefinition, pinned: boolean, offset: numbe
 /** Arguments as the schema takes them back: no cursor, nothing undefined, no projectId when pinned. */
 function strip(args: Record<string, unknown>, pinned: boolean): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(args).filter(([key, value]) => key !== 'cursor' && value !== undefined && !(pinned && key === 'projectId')),
+    Object.entries(args).filter(
+      ([key, value]) => key !== 'cursor' && value !== undefined && !(pinned && key === 'projectId'),
+    ),
   );
 }

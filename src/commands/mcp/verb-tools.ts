@@ -49,19 +49,24 @@ export function flagInput(key: string, spec: FlagSpec): z.ZodMiniType {
 function argInput(arg: ArgSpec): z.ZodMiniType {
   if (!arg.variadic) return describe(arg.required ? numberOrText : z.optional(numberOrText), arg.help);
   // One string is one value (a tag, the whole query): an agent need not split it.
-  const values = z.pipe(z.union([z.string(), z.array(z.string())]), z.transform((v) => (typeof v === 'string' ? [v] : v)));
+  const values = z.pipe(
+    z.union([z.string(), z.array(z.string())]),
+    z.transform((v) => (typeof v === 'string' ? [v] : v)),
+  );
   return describe(arg.required ? values : z.optional(values), `${arg.help}: a list, or one string`);
 }
 
 /** The next page's cursor in structuredContent; null on the last page. */
 export const nextCursor = z.nullable(z.string());
 /** A list as structuredContent: its records, the next cursor, and the total where known. */
-export const listOutput = (item: z.ZodMiniType) => z.object({ items: z.array(item), next_cursor: nextCursor, total: z.optional(z.number()) });
+export const listOutput = (item: z.ZodMiniType) =>
+  z.object({ items: z.array(item), next_cursor: nextCursor, total: z.optional(z.number()) });
 
 export function verbTool(spec: VerbToolSpec): ToolDefinition {
   const def = spec.verb;
   const argSpecs = def.args ?? [];
-  if (argSpecs.length !== spec.args.length) throw new Error(`${spec.name}: ${argSpecs.length} arguments, ${spec.args.length} names`);
+  if (argSpecs.length !== spec.args.length)
+    throw new Error(`${spec.name}: ${argSpecs.length} arguments, ${spec.args.length} names`);
   const input: Record<string, z.ZodMiniType> = {};
   argSpecs.forEach((arg, index) => {
     input[spec.args[index] as string] = argInput(arg);
@@ -98,16 +103,33 @@ export function verbTool(spec: VerbToolSpec): ToolDefinition {
  * stdout is the data, its stderr lines the notes (they may quote the service: they go inside the
  * markers).
  */
-async function runVerb(def: AnyVerb, opts: Record<string, unknown>, server: Context, projectId: string, signal: AbortSignal): Promise<{ data: unknown; notes: string[] }> {
+async function runVerb(
+  def: AnyVerb,
+  opts: Record<string, unknown>,
+  server: Context,
+  projectId: string,
+  signal: AbortSignal,
+): Promise<{ data: unknown; notes: string[] }> {
   const stdout = memory();
   const stderr = memory();
-  const io = { ...server.io, stdout: stdout.stream, stderr: stderr.stream, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const io = {
+    ...server.io,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
   const ctx = server.derive({ io, signal }, { json: true, project: projectId, quiet: false, dryRun: false });
   const module = (await def.load()) as { run(opts: unknown, ctx: Context): Promise<number | void> };
   const code = await module.run(opts, ctx);
   await ctx.output.settled();
-  const notes = stderr.text().split('\n').filter((line) => line.trim() !== '');
-  if (typeof code === 'number' && code !== 0) throw new UsageError(notes.join('\n') || `pds ${def.name} ended with exit code ${code}`);
+  const notes = stderr
+    .text()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  if (typeof code === 'number' && code !== 0)
+    throw new UsageError(notes.join('\n') || `pds ${def.name} ended with exit code ${code}`);
   const text = stdout.text();
   return { data: text.trim() === '' ? null : (JSON.parse(text) as unknown), notes };
 }

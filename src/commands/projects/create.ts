@@ -10,7 +10,9 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const name = opts.args[0].trim();
   if (name === '' || name.length > 200) throw new UsageError('a project name is 1 to 200 characters');
   if (ctx.settings.dryRun) {
-    ctx.output.info(`Would create project '${name}'${opts.entityName ? ` for ${opts.entityName.trim()}` : ''}; nothing was sent (--dry-run)`);
+    ctx.output.info(
+      `Would create project '${name}'${opts.entityName ? ` for ${opts.entityName.trim()}` : ''}; nothing was sent (--dry-run)`,
+    );
     return;
   }
   const project = await ctx.api.projects.create(name, opts.entityName?.trim());

@@ -8,7 +8,10 @@ export const ls = verb({
   description: 'list the projects the token reaches',
   paged: true,
   scripting: ['jq', 'fields'],
-  examples: [['pds projects ls'], ['pds projects ls --jq \'.[] | select(.name | test("north"; "i")) | .id\'', 'the id of a project found by name']],
+  examples: [
+    ['pds projects ls'],
+    ['pds projects ls --jq \'.[] | select(.name | test("north"; "i")) | .id\'', 'the id of a project found by name'],
+  ],
   load: () => import('./ls.js'),
 });
 
@@ -27,7 +30,14 @@ export const create = verb({
   name: 'create',
   description: 'create a project (POST /v1/projects; never retried: a second one would make a second project)',
   args: [{ name: 'name', help: 'the project name', required: true }],
-  flags: { entityName: { type: 'string', value: 'n', nonEmpty: true, help: 'the entity (label, publisher…) the project is for' } },
+  flags: {
+    entityName: {
+      type: 'string',
+      value: 'n',
+      nonEmpty: true,
+      help: 'the entity (label, publisher…) the project is for',
+    },
+  },
   dryRun: 'honoured',
   scripting: ['jq'],
   examples: [['pds projects create "Back catalogue 2026" --entity-name "Nova Records"']],

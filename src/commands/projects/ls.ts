@@ -16,6 +16,9 @@ export async function run(_opts: Options, ctx: Context): Promise<void> {
   }
   // On a terminal the current project is marked; data formats and TSV keep the service's fields.
   const current = ctx.settings.project?.toLowerCase();
-  const columns = ctx.output.mode === 'table' ? [{ header: '', value: (p: Project) => (p.id === current ? '*' : '') }, ...projectColumns] : projectColumns;
+  const columns =
+    ctx.output.mode === 'table'
+      ? [{ header: '', value: (p: Project) => (p.id === current ? '*' : '') }, ...projectColumns]
+      : projectColumns;
   await ctx.output.list(single(), { columns, id: (p) => p.id, noun: 'projects', all: true, fields });
 }

@@ -12,7 +12,10 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const commands = await commandList(opts.args[0] ?? [], ctx);
   if (commands.length === 0) {
     throw new UsageError('no commands to run', {
-      details: ["pass each command as one argument: pds sandbox exec 'cat stats.yaml' 'ls contracts'", 'or `-` to read them from stdin, one per line'],
+      details: [
+        "pass each command as one argument: pds sandbox exec 'cat stats.yaml' 'ls contracts'",
+        'or `-` to read them from stdin, one per line',
+      ],
     });
   }
   const sandbox = await openSandbox(ctx);

@@ -7,9 +7,18 @@ export const exec = verb({
   name: 'exec',
   dryRun: { none: 'the sandbox runs the commands; `pds sandbox ls` and `cat` only read' },
   description: 'run bash commands in the sandbox, in order, in one request',
-  args: [{ name: 'command', help: 'each argument is one bash command; `-` alone reads them from stdin, one per line', variadic: true }],
+  args: [
+    {
+      name: 'command',
+      help: 'each argument is one bash command; `-` alone reads them from stdin, one per line',
+      variadic: true,
+    },
+  ],
   flags: {
-    parallel: { type: 'boolean', help: 'run the commands at the same time, each in a sandbox of its own (results still print in order)' },
+    parallel: {
+      type: 'boolean',
+      help: 'run the commands at the same time, each in a sandbox of its own (results still print in order)',
+    },
   },
   scripting: ['jq'],
   notes: `Each command's stdout goes to stdout and its stderr to stderr. The exit code is the last non-zero
@@ -30,7 +39,8 @@ export const ls = verb({
   args: [{ name: 'path', help: PATH_HELP }],
   paged: true,
   scripting: ['jq'],
-  notes: 'Columns on a terminal, one name per line when piped; --json prints the names as an array. Given a file, prints its path, as ls does.',
+  notes:
+    'Columns on a terminal, one name per line when piped; --json prints the names as an array. Given a file, prints its path, as ls does.',
   examples: [['pds sandbox ls'], ['pds sandbox ls contracts']],
   load: () => import('./ls.js'),
 });
@@ -88,7 +98,10 @@ export const sandbox: NounDef = {
   notes: 'Every verb connects to the sandbox by itself; `connect` and `disconnect` manage the session explicitly.',
   examples: [
     ['pds sandbox info', "the workspace's guide (AGENTS.md)"],
-    ["pds sandbox exec 'find contracts -name royalties.yaml | wc -l'", 'how many contracts have royalty terms extracted'],
+    [
+      "pds sandbox exec 'find contracts -name royalties.yaml | wc -l'",
+      'how many contracts have royalty terms extracted',
+    ],
     ['pds sandbox shell', undefined, 'a terminal'],
   ],
   verbs: [exec, ls, cat, info, shell, connect, disconnect],

@@ -128,7 +128,11 @@ function lastLine(text: string): string {
  * Tab: the last word of the line completed as a workspace path, from the directory it names
  * (relative to the shell's directory; `/` is the workspace root). Directories end with `/`.
  */
-export async function completePath(line: string, state: ShellState, list: (path: string) => Promise<SandboxFile>): Promise<[string[], string]> {
+export async function completePath(
+  line: string,
+  state: ShellState,
+  list: (path: string) => Promise<SandboxFile>,
+): Promise<[string[], string]> {
   const word = /(\S*)$/.exec(line)?.[1] ?? '';
   const slash = word.lastIndexOf('/');
   const dirPart = word.slice(0, slash + 1);
@@ -193,7 +197,10 @@ export async function run(_opts: Options, ctx: Context): Promise<number> {
 
   const host = terminalHost(ctx, sandbox, prompt, lineRequest);
 
-  ctx.output.info(`sandbox of ${projectLabel(project)}: each line runs with bash; \`cat AGENTS.md\` describes the files, \`exit\` or Ctrl-D leaves`, 'dim');
+  ctx.output.info(
+    `sandbox of ${projectLabel(project)}: each line runs with bash; \`cat AGENTS.md\` describes the files, \`exit\` or Ctrl-D leaves`,
+    'dim',
+  );
   let code = 0;
   try {
     for (;;) {
@@ -299,7 +306,12 @@ function cancelLine(rl: Interface, stream: Writable): void {
  * Exec in the session; when the session was ended meanwhile (`pds sandbox disconnect` elsewhere),
  * the service refuses with 400 before running anything, so reconnecting and asking again is safe.
  */
-async function execConnected(ctx: Context, sandbox: Sandbox, commands: string[], signal: AbortSignal): Promise<ExecResult[]> {
+async function execConnected(
+  ctx: Context,
+  sandbox: Sandbox,
+  commands: string[],
+  signal: AbortSignal,
+): Promise<ExecResult[]> {
   try {
     return await ctx.api.sandbox.exec(sandbox.projectId, commands, { signal });
   } catch (error) {

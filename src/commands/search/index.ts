@@ -4,7 +4,12 @@ import { verb } from '../../lib/verb.js';
 export const SEARCH_TYPES = ['contract', 'entity', 'artist', 'writer', 'recording', 'composition'] as const;
 
 export const SEARCH_FLAGS = {
-  type: { type: 'list', value: 'types', help: 'only these result types, comma-separated or repeated (e.g. artist,contract)', completion: SEARCH_TYPES },
+  type: {
+    type: 'list',
+    value: 'types',
+    help: 'only these result types, comma-separated or repeated (e.g. artist,contract)',
+    completion: SEARCH_TYPES,
+  },
   limit: { type: 'number', value: 'n', integer: true, min: 1, help: 'print at most n results' },
 } as const;
 
@@ -15,6 +20,10 @@ export const search = verb({
   flags: SEARCH_FLAGS,
   paged: true,
   scripting: ['jq', 'fields'],
-  examples: [['pds search nova reyes'], ['pds search lumen --type contract,entity --limit 5'], ['pds search nova --jq \'.[] | select(.type == "artist") | .id\'']],
+  examples: [
+    ['pds search nova reyes'],
+    ['pds search lumen --type contract,entity --limit 5'],
+    ['pds search nova --jq \'.[] | select(.type == "artist") | .id\''],
+  ],
   load: () => import('./search.js'),
 });

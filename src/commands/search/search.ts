@@ -32,7 +32,13 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   async function* single() {
     yield { items: hits, page: 1, perPage: hits.length, total: hits.length };
   }
-  await ctx.output.list(single(), { columns, id: (hit) => `${hit.type}:${hit.id}`, noun: 'results', all: true, fields });
+  await ctx.output.list(single(), {
+    columns,
+    id: (hit) => `${hit.type}:${hit.id}`,
+    noun: 'results',
+    all: true,
+    fields,
+  });
 }
 
 /** The query as the service takes it: 1 to 500 characters once trimmed. */
@@ -51,7 +57,9 @@ export function searchTypes(value: string | string[] | undefined): string[] {
   const types = commaList(value).map(singular);
   const unknown = types.filter((t) => !(SEARCH_TYPES as readonly string[]).includes(t));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown search type '${unknown[0]}'`, { details: [`valid types: ${SEARCH_TYPES.join(', ')}`] });
+    throw new UsageError(`unknown search type '${unknown[0]}'`, {
+      details: [`valid types: ${SEARCH_TYPES.join(', ')}`],
+    });
   }
   return types;
 }

@@ -6,7 +6,12 @@ export const ls = verb({
   aliases: ['list'],
   description: "list the project's tags and how many records carry each",
   flags: {
-    scope: { type: 'choice', value: 'scope', choices: ['contracts', 'statements'], help: 'only the tags of contracts or of statements' },
+    scope: {
+      type: 'choice',
+      value: 'scope',
+      choices: ['contracts', 'statements'],
+      help: 'only the tags of contracts or of statements',
+    },
     search: { type: 'string', value: 's', nonEmpty: true, help: 'only tags containing this text' },
   },
   scripting: ['jq', 'fields'],

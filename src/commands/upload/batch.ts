@@ -37,18 +37,29 @@ function kindAccepts(kind: DocumentKind, name: string): boolean {
  * for a glob without `/`), sorted by path, hidden files and directories left out. Returns also the
  * directories that gave nothing, for a warning.
  */
-export async function expandArgs(args: readonly string[], kind: DocumentKind, selection: Selection): Promise<{ files: string[]; empty: string[] }> {
+export async function expandArgs(
+  args: readonly string[],
+  kind: DocumentKind,
+  selection: Selection,
+): Promise<{ files: string[]; empty: string[] }> {
   const select = await globFilter(selection);
   const files: string[] = [];
   const empty: string[] = [];
   for (const arg of args) {
-    const isDirectory = arg !== '-' && (await stat(arg).then((info) => info.isDirectory(), () => false));
+    const isDirectory =
+      arg !== '-' &&
+      (await stat(arg).then(
+        (info) => info.isDirectory(),
+        () => false,
+      ));
     if (!isDirectory) {
       // A file named on the command line is taken as it is; its check says what is wrong with it.
       files.push(arg);
       continue;
     }
-    const found = (await walk(arg, selection.recursive)).filter((path) => kindAccepts(kind, path) && select(relative(arg, path).split(sep).join('/')));
+    const found = (await walk(arg, selection.recursive)).filter(
+      (path) => kindAccepts(kind, path) && select(relative(arg, path).split(sep).join('/')),
+    );
     found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (found.length === 0) empty.push(arg);
     files.push(...found);
@@ -62,7 +73,13 @@ async function walk(dir: string, recursive: boolean): Promise<string[]> {
     if (entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     // A symbolic link counts as what it points to; one that points nowhere is left to checkFile.
-    const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(path).then((info) => info.isDirectory(), () => false)));
+    const isDirectory =
+      entry.isDirectory() ||
+      (entry.isSymbolicLink() &&
+        (await stat(path).then(
+          (info) => info.isDirectory(),
+          () => false,
+        )));
     if (isDirectory) {
       if (recursive) found.push(...(await walk(path, true)));
     } else {

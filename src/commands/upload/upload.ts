@@ -5,13 +5,21 @@ import { addAbortSignal } from 'node:stream';
 import type { Context } from '../../lib/context.js';
 import type { ColumnFit } from '../../lib/output.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
-import { ExitCode, InterruptedError, PdsError, ServiceError, UsageError, asPdsError } from '../../lib/errors.js';
+import { ExitCode, InterruptedError, type PdsError, ServiceError, UsageError, asPdsError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { matchWord } from '../../lib/vocabulary.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
 import { buildContext } from '../../lib/formats.js';
 import { commaList } from '../../lib/verb-options.js';
-import { UploadDisplay, isPaused, label, pausedError, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
+import {
+  UploadDisplay,
+  isPaused,
+  label,
+  pausedError,
+  retryCommand,
+  waitProblem,
+  type UploadEntry as Entry,
+} from '../documents/upload-display.js';
 import { writeBatchReports, type Counts, type FileReport } from '../../lib/ci-report.js';
 import { ExistingRecords, byFileName, expandArgs, formatDuration, parseReports } from './batch.js';
 import { pool } from '../../lib/pool.js';
@@ -55,7 +63,15 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
 
   view?.errors(entries);
   if (dryRun) printPlan(ctx, kind, entries);
-  else await printResults(ctx, kind, entries, Boolean(opts.wait), opts.waitTimeout, context.context !== undefined || context.folderName !== undefined);
+  else
+    await printResults(
+      ctx,
+      kind,
+      entries,
+      Boolean(opts.wait),
+      opts.waitTimeout,
+      context.context !== undefined || context.folderName !== undefined,
+    );
   const totalMs = ctx.clock.now() - startedAt;
   const countsLine = summary(entries, Boolean(opts.wait), dryRun);
   await writeBatchReports(ctx.env, ctx.io.stdout, {
@@ -127,7 +143,11 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
 }
 
 /** One upload; false (the error recorded and shown) when it failed. */
-async function sendOne(entry: Entry, { opts, ctx, projectId, extractions, context }: Batch, view: UploadDisplay): Promise<boolean> {
+async function sendOne(
+  entry: Entry,
+  { opts, ctx, projectId, extractions, context }: Batch,
+  view: UploadDisplay,
+): Promise<boolean> {
   const started = ctx.clock.now();
   view.started(entry);
   try {
@@ -164,12 +184,15 @@ async function sendOne(entry: Entry, { opts, ctx, projectId, extractions, contex
 /** Ctrl-C: what may have arrived, and what goes on processing, then exit 130. */
 function interrupted(ctx: Context, kind: DocumentKind, entries: Entry[]): never {
   const inFlight = entries.filter((e) => e.sending && !e.upload);
-  for (const entry of inFlight) ctx.output.warn(`the upload of ${label(entry.file)} was interrupted; ${receivedHint(kind)}`);
+  for (const entry of inFlight)
+    ctx.output.warn(`the upload of ${label(entry.file)} was interrupted; ${receivedHint(kind)}`);
   // Ctrl-C stopped the waiting, not the work: the service goes on processing what it accepted.
   const accepted = entries.filter((e) => e.upload && e.error instanceof InterruptedError);
   for (const entry of accepted) {
     const id = (entry.upload as UploadRecord).staging_id;
-    ctx.output.warn(`${label(entry.file)} was uploaded (staging id ${id}); processing goes on in the service: follow it with \`${statusCommand(kind, id)}\``);
+    ctx.output.warn(
+      `${label(entry.file)} was uploaded (staging id ${id}); processing goes on in the service: follow it with \`${statusCommand(kind, id)}\``,
+    );
   }
   throw new InterruptedError();
 }
@@ -177,10 +200,18 @@ function interrupted(ctx: Context, kind: DocumentKind, entries: Entry[]): never 
 /** The file arguments, directories expanded; a directory that gives nothing is said, not fatal. */
 async function filesOf(opts: Options, ctx: Context): Promise<string[]> {
   const given = checkArgs(opts, ctx);
-  const { files, empty } = await expandArgs(given, opts.kind, { recursive: opts.recursive === true, include: opts.include, exclude: opts.exclude });
-  for (const dir of empty) ctx.output.warn(`${dir}: no ${opts.kind} files to upload in it${opts.recursive ? '' : ' (--recursive takes its subdirectories too)'}`);
+  const { files, empty } = await expandArgs(given, opts.kind, {
+    recursive: opts.recursive === true,
+    include: opts.include,
+    exclude: opts.exclude,
+  });
+  for (const dir of empty)
+    ctx.output.warn(
+      `${dir}: no ${opts.kind} files to upload in it${opts.recursive ? '' : ' (--recursive takes its subdirectories too)'}`,
+    );
   if (files.length === 0) throw new UsageError('no files to upload');
-  if (opts.fileName !== undefined && files.length > 1) throw new UsageError('--file-name names one upload: stdin (-), or a single file');
+  if (opts.fileName !== undefined && files.length > 1)
+    throw new UsageError('--file-name names one upload: stdin (-), or a single file');
   return files;
 }
 
@@ -201,13 +232,23 @@ async function skipOrNot(entry: Entry, existing: ExistingRecords, view: UploadDi
       return false;
     }
     const cause = asPdsError(error);
-    entry.error = new ServiceError(`cannot compare it with the project's copy: ${cause.message}`, { details: cause.details, cause });
+    entry.error = new ServiceError(`cannot compare it with the project's copy: ${cause.message}`, {
+      details: cause.details,
+      cause,
+    });
     view?.finished(entry);
   }
   return false;
 }
 
-async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts: Options, ctx: Context, view: UploadDisplay): Promise<void> {
+async function waitFor(
+  entry: Entry,
+  kind: DocumentKind,
+  projectId: string,
+  opts: Options,
+  ctx: Context,
+  view: UploadDisplay,
+): Promise<void> {
   const upload = entry.upload as UploadRecord;
   try {
     entry.watched = await watchProcesses(ctx, kind, projectId, String(upload.staging_id), {
@@ -223,10 +264,13 @@ async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts
       return;
     }
     const cause = asPdsError(error);
-    entry.error = new ServiceError(`uploaded as staging id ${upload.staging_id}, but its status could not be read: ${cause.message}`, {
-      details: [...cause.details, `follow it with \`${statusCommand(kind, upload.staging_id)}\``],
-      ...(cause.status === undefined ? {} : { status: cause.status }),
-    });
+    entry.error = new ServiceError(
+      `uploaded as staging id ${upload.staging_id}, but its status could not be read: ${cause.message}`,
+      {
+        details: [...cause.details, `follow it with \`${statusCommand(kind, upload.staging_id)}\``],
+        ...(cause.status === undefined ? {} : { status: cause.status }),
+      },
+    );
   }
   view.finished(entry);
 }
@@ -235,7 +279,20 @@ async function waitFor(entry: Entry, kind: DocumentKind, projectId: string, opts
 type UploadContext = { context?: Record<string, unknown>; folderName?: string };
 
 /** The context flags of an upload (`pds upload`, the upload tools of `pds mcp`). */
-export type ContextOptions = Pick<Options, 'kind' | 'accountingPeriod' | 'targetPeriod' | 'currencyRoyalty' | 'currencyTransaction' | 'payee' | 'payor' | 'scenario' | 'targetFamily' | 'tag' | 'folder'>;
+export type ContextOptions = Pick<
+  Options,
+  | 'kind'
+  | 'accountingPeriod'
+  | 'targetPeriod'
+  | 'currencyRoyalty'
+  | 'currencyTransaction'
+  | 'payee'
+  | 'payor'
+  | 'scenario'
+  | 'targetFamily'
+  | 'tag'
+  | 'folder'
+>;
 
 /** The context flags as the service takes them (`context`, `folderName`), checked before anything is sent. */
 export function uploadContext(opts: ContextOptions): UploadContext {
@@ -251,7 +308,10 @@ export function uploadContext(opts: ContextOptions): UploadContext {
     tags: opts.tag,
   });
   if (problems.length === 1) throw new UsageError(problems[0] as string);
-  if (problems.length > 1) throw new UsageError(`${problems.length} problems with the upload context; nothing was sent`, { details: problems });
+  if (problems.length > 1)
+    throw new UsageError(`${problems.length} problems with the upload context; nothing was sent`, {
+      details: problems,
+    });
   return { ...(context ? { context } : {}), ...(opts.folder === undefined ? {} : { folderName: opts.folder }) };
 }
 
@@ -268,9 +328,14 @@ export function extractionNames(values: string[] | undefined): string[] | undefi
     else if (!names.includes(name)) names.push(name);
   }
   if (unknown.length > 0) {
-    throw new UsageError(`unknown extraction${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}`, {
-      details: [`valid extractions: ${EXTRACTIONS.map(shortExtraction).join(', ')} (with or without the extract- prefix)`],
-    });
+    throw new UsageError(
+      `unknown extraction${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')}`,
+      {
+        details: [
+          `valid extractions: ${EXTRACTIONS.map(shortExtraction).join(', ')} (with or without the extract- prefix)`,
+        ],
+      },
+    );
   }
   return names;
 }
@@ -281,8 +346,10 @@ function checkArgs(opts: Options, ctx: Context): string[] {
   if (stdin > 1) throw new UsageError('stdin (-) can be read only once');
   if (opts.fileName !== undefined) {
     const name = opts.fileName.trim();
-    if (name === '' || /[\\/]/.test(name)) throw new UsageError(`invalid --file-name '${opts.fileName}': expected a file name without a directory`);
-    if (stdin === 0 && args.length > 1) throw new UsageError('--file-name names one upload: stdin (-), or a single file');
+    if (name === '' || /[\\/]/.test(name))
+      throw new UsageError(`invalid --file-name '${opts.fileName}': expected a file name without a directory`);
+    if (stdin === 0 && args.length > 1)
+      throw new UsageError('--file-name names one upload: stdin (-), or a single file');
   }
   if (stdin === 1) {
     if (opts.fileName === undefined) {
@@ -299,18 +366,32 @@ function checkArgs(opts: Options, ctx: Context): string[] {
  * Every file is checked before any byte is sent. A file that fails is reported and left out; with
  * --fail-fast (or when it is the only one) it stops the whole command before anything is sent.
  */
-async function checkAll(args: string[], kind: DocumentKind, fileName: string | undefined, failFast: boolean, ctx: Context): Promise<Entry[]> {
+async function checkAll(
+  args: string[],
+  kind: DocumentKind,
+  fileName: string | undefined,
+  failFast: boolean,
+  ctx: Context,
+): Promise<Entry[]> {
   const name = fileName?.trim();
   const results = new Array<LocalUpload | LocalFileError>(args.length);
-  await pool(args.map((arg, index) => ({ arg, index })), CHECK_CONCURRENCY, ctx.signal, async ({ arg, index }) => {
-    try {
-      // Ctrl-C destroys stdin: a producer that has not finished must not hold pds open.
-      results[index] = arg === '-' ? await readStdin(addAbortSignal(ctx.signal, ctx.io.stdin), name as string, kind) : await checkFile(arg, kind, args.length === 1 ? name : undefined);
-    } catch (error) {
-      if (!(error instanceof LocalFileError)) throw error;
-      results[index] = error;
-    }
-  });
+  await pool(
+    args.map((arg, index) => ({ arg, index })),
+    CHECK_CONCURRENCY,
+    ctx.signal,
+    async ({ arg, index }) => {
+      try {
+        // Ctrl-C destroys stdin: a producer that has not finished must not hold pds open.
+        results[index] =
+          arg === '-'
+            ? await readStdin(addAbortSignal(ctx.signal, ctx.io.stdin), name as string, kind)
+            : await checkFile(arg, kind, args.length === 1 ? name : undefined);
+      } catch (error) {
+        if (!(error instanceof LocalFileError)) throw error;
+        results[index] = error;
+      }
+    },
+  );
   if (ctx.signal.aborted) throw new InterruptedError();
   const bad = results.filter((r): r is LocalFileError => r instanceof LocalFileError);
   if (bad.length === 1 && args.length === 1) throw new UsageError((bad[0] as LocalFileError).message);
@@ -321,7 +402,13 @@ async function checkAll(args: string[], kind: DocumentKind, fileName: string | u
   }
   return results.map((result) => {
     if (!(result instanceof LocalFileError)) return { file: result, sending: false, sent: 0, total: result.size };
-    const file: LocalUpload = { arg: result.arg, fileName: name ?? basename(result.arg), fileType: 'application/octet-stream', size: 0, source: { kind: 'file', path: result.arg } };
+    const file: LocalUpload = {
+      arg: result.arg,
+      fileName: name ?? basename(result.arg),
+      fileType: 'application/octet-stream',
+      size: 0,
+      source: { kind: 'file', path: result.arg },
+    };
     return { file, sending: false, sent: 0, total: 0, error: new UsageError(result.problem) };
   });
 }
@@ -332,7 +419,14 @@ function failure(error: unknown): PdsError {
 }
 
 /** stdout: a record a file in a data format (--json, --format csv…), staging ids for -q, a table on a terminal, TSV when piped. */
-async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], wait: boolean, waitTimeout: number, contextGiven: boolean): Promise<void> {
+async function printResults(
+  ctx: Context,
+  kind: DocumentKind,
+  entries: Entry[],
+  wait: boolean,
+  waitTimeout: number,
+  contextGiven: boolean,
+): Promise<void> {
   const output = ctx.output;
   if (await output.asData(entries.map((entry) => jsonEntry(entry, kind, waitTimeout, false)))) return;
   const uploaded = entries.filter((e) => e.upload);
@@ -342,13 +436,18 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
   }
   const idHeader = kind === 'contract' ? 'CONTRACT_ID' : 'STATEMENT_ID';
   // When context was sent, the signed-URL flow's answer says whether the service applied it.
-  const contextShown = contextGiven && uploaded.some((entry) => typeof (entry.upload as Record<string, unknown>).context_applied === 'boolean');
+  const contextShown =
+    contextGiven &&
+    uploaded.some((entry) => typeof (entry.upload as Record<string, unknown>).context_applied === 'boolean');
   const contextCell = (entry: Entry): string[] => {
     if (!contextShown) return [];
     const applied = (entry.upload as Record<string, unknown>).context_applied;
     return [applied === true ? 'applied' : applied === false ? 'none' : ''];
   };
-  const headers = [...(wait ? ['FILE', 'STAGING_ID', 'STAGE', 'STATE', idHeader] : ['FILE', 'STAGING_ID', 'STAGE']), ...(contextShown ? ['CONTEXT'] : [])];
+  const headers = [
+    ...(wait ? ['FILE', 'STAGING_ID', 'STAGE', 'STATE', idHeader] : ['FILE', 'STAGING_ID', 'STAGE']),
+    ...(contextShown ? ['CONTEXT'] : []),
+  ];
   const cells = uploaded.map((entry) => {
     const upload = entry.upload as UploadRecord;
     const row = [entry.file.arg, String(upload.staging_id)];
@@ -369,7 +468,11 @@ async function printResults(ctx: Context, kind: DocumentKind, entries: Entry[], 
   // The file, the ids and the next command are for copying: never cut (the command moves below the
   // table when a row cannot hold it). The file shows its base name (the lines above named its path);
   // after a wait the staging stage is a detail beside the outcome, dropped first.
-  const fits: ColumnFit[] = [...(wait ? ['copy', 'copy', 'extra', 'text', 'copy'] : ['copy', 'copy', 'text']), ...(contextShown ? ['text'] : []), 'command'] as ColumnFit[];
+  const fits: ColumnFit[] = [
+    ...(wait ? ['copy', 'copy', 'extra', 'text', 'copy'] : ['copy', 'copy', 'text']),
+    ...(contextShown ? ['text'] : []),
+    'command',
+  ] as ColumnFit[];
   const table = await output.table(
     [...headers.map((h) => h.replace(/_/g, ' ')), 'NEXT'],
     rows.map((row, i) => [basename(row[0] ?? ''), ...row.slice(1), next[i] ?? '']),
@@ -384,7 +487,8 @@ function nextCommand(entry: Entry, kind: DocumentKind): string {
   const upload = entry.upload as UploadRecord;
   const progress = entry.watched?.progress;
   if (isPaused(upload)) return retryCommand(kind, upload.staging_id);
-  if (progress?.outcome === 'completed' && progress.resultId !== null) return `pds ${DOCUMENT_KINDS[kind].noun} get ${progress.resultId}`;
+  if (progress?.outcome === 'completed' && progress.resultId !== null)
+    return `pds ${DOCUMENT_KINDS[kind].noun} get ${progress.resultId}`;
   return statusCommand(kind, upload.staging_id);
 }
 
@@ -421,8 +525,12 @@ function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
     if (output.mode === 'ids') {
       if (!entry.error && !entry.skipped) output.write(`${safeText(name)}\n`);
     } else if (entry.error) output.write(`would fail: ${safeText(`${name}: ${entry.error.message}`)}\n`);
-    else if (entry.skipped) output.write(`would skip ${safeText(`${name}: already uploaded (${entry.skipped.label})`)}\n`);
-    else output.write(`would upload ${safeText(name)} (${formatBytes(entry.file.size)}${entry.changed ? ', changed' : ''})\n`);
+    else if (entry.skipped)
+      output.write(`would skip ${safeText(`${name}: already uploaded (${entry.skipped.label})`)}\n`);
+    else
+      output.write(
+        `would upload ${safeText(name)} (${formatBytes(entry.file.size)}${entry.changed ? ', changed' : ''})\n`,
+      );
   }
 }
 
@@ -437,7 +545,8 @@ function counts(entries: Entry[]): Counts {
 /** `12 uploaded, 30 skipped, 1 failed`, with what --fail-fast left and what --wait saw. */
 function summary(entries: Entry[], wait: boolean, dryRun: boolean): string {
   const { uploaded, skipped, failed } = counts(entries);
-  if (dryRun) return `dry run: ${entries.length - skipped - failed} would upload, ${skipped} would skip, ${failed} would fail`;
+  if (dryRun)
+    return `dry run: ${entries.length - skipped - failed} would upload, ${skipped} would skip, ${failed} would fail`;
   let text = `${uploaded} uploaded, ${skipped} skipped, ${failed} failed`;
   const notStarted = entries.filter((e) => e.notStarted).length;
   if (notStarted > 0) text += `, ${notStarted} not started`;
@@ -445,7 +554,9 @@ function summary(entries: Entry[], wait: boolean, dryRun: boolean): string {
     const outcomes = entries.map((e) => (e.watched?.timedOut ? 'running' : e.watched?.progress.outcome));
     const processed = outcomes.filter((o) => o === 'completed').length;
     const failedProcessing = outcomes.filter((o) => o === 'failed').length;
-    const paused = entries.filter((e) => e.watched?.progress.outcome === 'paused' || (!e.watched && isPaused(e.upload))).length;
+    const paused = entries.filter(
+      (e) => e.watched?.progress.outcome === 'paused' || (!e.watched && isPaused(e.upload)),
+    ).length;
     const running = outcomes.filter((o) => o === 'running').length;
     const waitParts = [`${processed} processed`];
     if (failedProcessing > 0) waitParts.push(`${failedProcessing} failed processing`);
@@ -463,11 +574,24 @@ function fileReport(entry: Entry, kind: DocumentKind, waitTimeout: number, dryRu
   const base = { path: entry.file.arg, ...(entry.ms === undefined ? {} : { ms: entry.ms }) };
   if (entry.upload) {
     const stagingId = String(entry.upload.staging_id);
-    return { ...base, outcome: 'uploaded', record: `staging id ${stagingId}`, stagingId, ...(reason ? { reason } : {}) };
+    return {
+      ...base,
+      outcome: 'uploaded',
+      record: `staging id ${stagingId}`,
+      stagingId,
+      ...(reason ? { reason } : {}),
+    };
   }
-  if (entry.skipped) return { ...base, outcome: dryRun ? 'would skip' : 'skipped', record: entry.skipped.label, reason: `already uploaded (${entry.skipped.label})` };
+  if (entry.skipped)
+    return {
+      ...base,
+      outcome: dryRun ? 'would skip' : 'skipped',
+      record: entry.skipped.label,
+      reason: `already uploaded (${entry.skipped.label})`,
+    };
   if (entry.error) return { ...base, outcome: dryRun ? 'would fail' : 'failed', reason: reason as string };
-  if (entry.notStarted) return { ...base, outcome: 'not started', reason: 'not started: --fail-fast stopped the batch' };
+  if (entry.notStarted)
+    return { ...base, outcome: 'not started', reason: 'not started: --fail-fast stopped the batch' };
   return { ...base, outcome: 'would upload' };
 }
 
@@ -486,7 +610,10 @@ function exitCode(entries: Entry[]): number {
     if (notUploaded.length + notStarted === entries.length && codes.size === 1) return [...codes][0] as number;
     return ExitCode.failure;
   }
-  const stopped = (e: Entry) => e.watched?.progress.outcome === 'failed' || e.watched?.progress.outcome === 'paused' || e.error?.exitCode === ExitCode.processingFailed;
+  const stopped = (e: Entry) =>
+    e.watched?.progress.outcome === 'failed' ||
+    e.watched?.progress.outcome === 'paused' ||
+    e.error?.exitCode === ExitCode.processingFailed;
   if (entries.some(stopped)) return ExitCode.processingFailed;
   if (entries.some((e) => e.error || e.watched?.timedOut)) return ExitCode.failure;
   return ExitCode.ok;

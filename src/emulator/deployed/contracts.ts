@@ -28,7 +28,10 @@ const num = (value: unknown): number | null => (typeof value === 'number' ? valu
 
 /** Days from the end of a period (`MM-DD`) to the day its statement is due, across a year end. */
 function daysBetween(end: unknown, due: unknown): number | null {
-  const day = (md: unknown) => (typeof md === 'string' && /^\d\d-\d\d$/.test(md) ? Date.UTC(2001, Number(md.slice(0, 2)) - 1, Number(md.slice(3))) : NaN);
+  const day = (md: unknown) =>
+    typeof md === 'string' && /^\d\d-\d\d$/.test(md)
+      ? Date.UTC(2001, Number(md.slice(0, 2)) - 1, Number(md.slice(3)))
+      : NaN;
   const days = (day(due) - day(end)) / 86_400_000;
   return Number.isNaN(days) ? null : days < 0 ? days + 365 : days;
 }
@@ -44,7 +47,11 @@ function workRow(row: Row, { data }: RowContext, kind: 'recording' | 'compositio
     work_type: recording ? (recording.type === 'studio' ? 'original' : 'derivative') : (composition?.type ?? null),
     artists: (recording?.artists ?? composition?.artists ?? []).map(artistRef),
     creators: composition ? composition.writers.map((name) => ({ name, role: 'writer' })) : null,
-    identifiers: recording ? isrcIdentifiers(recording, id).slice(0, 1).map((i) => ({ ...i, source: 'contract' })) : [{ type: 'iswc', value: iswcOf(id), source: 'contract' }],
+    identifiers: recording
+      ? isrcIdentifiers(recording, id)
+          .slice(0, 1)
+          .map((i) => ({ ...i, source: 'contract' }))
+      : [{ type: 'iswc', value: iswcOf(id), source: 'contract' }],
     confidence: 'high',
     notes: null,
   };
@@ -69,7 +76,14 @@ const ROW_FIELDS: Readonly<Record<Include, (row: Row, at: RowContext) => Fields>
   },
   artists: (row) => ({ name: text(row.name), role: 'artist', entity_id: null }),
   writers: (row) => ({ name: text(row.name), role: 'writer', entity_id: null }),
-  relations: (row) => ({ name: text(row.name), email: null, phone: null, department: null, role: text(row.role), entity_id: null }),
+  relations: (row) => ({
+    name: text(row.name),
+    email: null,
+    phone: null,
+    department: null,
+    role: text(row.role),
+    entity_id: null,
+  }),
   royalties: (row, { index }) => ({
     rule_id: `RY-${index + 1}`,
     // The seed stores a fraction (0.18); the service gives the percentage.
@@ -79,7 +93,8 @@ const ROW_FIELDS: Readonly<Record<Include, (row: Row, at: RowContext) => Fields>
     description: row.territory === undefined ? null : `${String(row.type)} income, ${String(row.territory)}`,
     selection: null,
     applies_to: row.type === undefined ? [] : [String(row.type)],
-    calculation_base: row.basis === undefined ? null : { type: String(row.basis).replace(/\s+/g, '_'), definition: String(row.basis) },
+    calculation_base:
+      row.basis === undefined ? null : { type: String(row.basis).replace(/\s+/g, '_'), definition: String(row.basis) },
   }),
   splits: (row, { index }) => ({
     split_type: 'revenue',
@@ -100,7 +115,9 @@ const ROW_FIELDS: Readonly<Record<Include, (row: Row, at: RowContext) => Fields>
   compensations: (row) => ({
     currency: text(row.currency),
     currency_estimated: false,
-    advances: String(row.type ?? '').includes('advance') ? [{ amount: num(row.amount), payable_on: text(row.payable_on), type: text(row.type) }] : [],
+    advances: String(row.type ?? '').includes('advance')
+      ? [{ amount: num(row.amount), payable_on: text(row.payable_on), type: text(row.type) }]
+      : [],
     fixed_fees: [],
     recurring_payment_type: null,
   }),
@@ -123,7 +140,13 @@ const ROW_FIELDS: Readonly<Record<Include, (row: Row, at: RowContext) => Fields>
   }),
   types: (row) => ({ type: text(row.name), note: text(row.category) }),
   languages: (row) => ({ language: text(row.language) }),
-  signatures: (row) => ({ name: text(row.signatory), entity: text(row.party), signed: row.signed_on !== undefined, signing_date: text(row.signed_on), effective_date: null }),
+  signatures: (row) => ({
+    name: text(row.signatory),
+    entity: text(row.party),
+    signed: row.signed_on !== undefined,
+    signing_date: text(row.signed_on),
+    effective_date: null,
+  }),
   'control-areas': (row, { index }) => ({
     rule_id: `CA-${index + 1}`,
     description: `${String(row.rights ?? '')} in ${String(row.territory ?? '')}`,
@@ -136,23 +159,46 @@ const ROW_FIELDS: Readonly<Record<Include, (row: Row, at: RowContext) => Fields>
     approval_id: `AP-${index + 1}`,
     title: text(row.subject),
     approval_party: text(row.approver),
-    description: row.deemed_after_days === undefined ? null : `deemed approved after ${String(row.deemed_after_days)} days of silence`,
+    description:
+      row.deemed_after_days === undefined
+        ? null
+        : `deemed approved after ${String(row.deemed_after_days)} days of silence`,
   }),
-  commitments: (row) => ({ title: text(row.title), type: text(row.type), description: null, recurring_unit: null, recurring_quantity: null, linked_deliverables: [], linked_assets: [] }),
+  commitments: (row) => ({
+    title: text(row.title),
+    type: text(row.type),
+    description: null,
+    recurring_unit: null,
+    recurring_quantity: null,
+    linked_deliverables: [],
+    linked_assets: [],
+  }),
   balances: (row) => ({
     title: text(row.type),
-    description: row.amount === undefined ? null : `${String(row.amount)} ${String(row.currency ?? '')} as of ${String(row.as_of ?? '')}`,
+    description:
+      row.amount === undefined
+        ? null
+        : `${String(row.amount)} ${String(row.currency ?? '')} as of ${String(row.as_of ?? '')}`,
     reasoning: null,
   }),
   recordings: (row, at) => workRow(row, at, 'recording'),
   compositions: (row, at) => workRow(row, at, 'composition'),
-  targets: () => ({ composition_id: null, recording_id: null, album_id: null, number_of_tracks: null, sales_targets: null, price_targets: null }),
+  targets: () => ({
+    composition_id: null,
+    recording_id: null,
+    album_id: null,
+    number_of_tracks: null,
+    sales_targets: null,
+    price_targets: null,
+  }),
 };
 
 /** The one citation of a row (citations=true): exactly the six keys the service sends. */
 function citation(include: Include, fields: Fields, index: number): Fields {
   // The first field with a value that reads as the clause's text, not one of its ids.
-  const [field, value] = Object.entries(fields).find(([key, v]) => !/_id$/.test(key) && (typeof v === 'string' || typeof v === 'number')) ?? ['name', null];
+  const [field, value] = Object.entries(fields).find(
+    ([key, v]) => !/_id$/.test(key) && (typeof v === 'string' || typeof v === 'number'),
+  ) ?? ['name', null];
   return {
     field,
     page: (index % 9) + 2,
@@ -198,7 +244,12 @@ export function deployedScore(id: number, missing: readonly string[]): Fields {
   }));
   const score = Math.round((0.7 + 0.3 * fraction(id, 1)) * 100) / 100;
   return {
-    summary: { score, meanScore: Math.round((score - 0.05 * fraction(id, 2)) * 100) / 100, failed: 0, warned: rules.length },
+    summary: {
+      score,
+      meanScore: Math.round((score - 0.05 * fraction(id, 2)) * 100) / 100,
+      failed: 0,
+      warned: rules.length,
+    },
     triggered_rules: rules,
   };
 }
@@ -221,7 +272,11 @@ function customExtractions(contract: ContractRecord, extractorIds: readonly stri
   });
 }
 
-export function deployedContract(contract: ContractRecord, data: ProjectData, options: DeployedContractOptions): Fields {
+export function deployedContract(
+  contract: ContractRecord,
+  data: ProjectData,
+  options: DeployedContractOptions,
+): Fields {
   const id = documentId(contract.id);
   const out: Fields = {
     id,
@@ -232,11 +287,15 @@ export function deployedContract(contract: ContractRecord, data: ProjectData, op
     created_at: contract.created_at,
   };
   if (options.includes.length > 0) {
-    out.extractions = Object.fromEntries(options.includes.map((include) => [include, extractionRows(contract, data, include, options.citations)]));
+    out.extractions = Object.fromEntries(
+      options.includes.map((include) => [include, extractionRows(contract, data, include, options.citations)]),
+    );
   }
   if (options.extractorIds.length > 0) out.custom_extractions = customExtractions(contract, options.extractorIds);
   if (options.score) {
-    const missing = (['royalties', 'balances'] as const).filter((section) => (contract.includes[section] ?? []).length === 0);
+    const missing = (['royalties', 'balances'] as const).filter(
+      (section) => (contract.includes[section] ?? []).length === 0,
+    );
     out.score = deployedScore(id, missing);
   }
   return present(out);

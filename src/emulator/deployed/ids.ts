@@ -74,4 +74,5 @@ export function hashOf(text: string): number {
 }
 
 /** A stable UUID for a record that has none in the store: one hex prefix per kind, the id at the end. */
-export const uuidFor = (kind: string, id: number): string => `${hashOf(kind).toString(16).padStart(8, '0')}-0000-4000-8000-${String(id).padStart(12, '0')}`;
+export const uuidFor = (kind: string, id: number): string =>
+  `${hashOf(kind).toString(16).padStart(8, '0')}-0000-4000-8000-${String(id).padStart(12, '0')}`;

@@ -32,7 +32,9 @@ export const byId = <T extends { id: string }>(list: readonly T[]): Map<string, 
 
 /** The entity with this internal_uuid, in any case (a seeded statement names its issuer so). */
 export const entityByUuid = (entities: readonly EntityRecord[], uuid: string): EntityRecord | undefined =>
-  derived(entities, 'byUuid', () => new Map(entities.map((e) => [e.internal_uuid.toLowerCase(), e]))).get(uuid.toLowerCase());
+  derived(entities, 'byUuid', () => new Map(entities.map((e) => [e.internal_uuid.toLowerCase(), e]))).get(
+    uuid.toLowerCase(),
+  );
 
 export interface EntityLink {
   id: number;
@@ -53,10 +55,16 @@ function linkContract(links: Map<string, EntityLinks>, contract: ContractRecord,
   for (const party of contract.parties) {
     const entry = links.get(rootOf(party.entity_id));
     if (!entry) continue;
-    const add = (list: EntityLink[], kind: 'artist' | 'writer', rows: Record<string, unknown>[] | undefined, role: string) => {
+    const add = (
+      list: EntityLink[],
+      kind: 'artist' | 'writer',
+      rows: Record<string, unknown>[] | undefined,
+      role: string,
+    ) => {
       for (const row of rows ?? []) {
         const id = deployedId(kind, String(row.id));
-        if (list.length < MAX_LINKS && !list.some((link) => link.id === id)) list.push({ id, name: String(row.name), role });
+        if (list.length < MAX_LINKS && !list.some((link) => link.id === id))
+          list.push({ id, name: String(row.name), role });
       }
     };
     const signs = party.role === 'assignee' ? 'signed' : 'represented';
@@ -67,7 +75,12 @@ function linkContract(links: Map<string, EntityLinks>, contract: ContractRecord,
 
 /** The domain of a company's e-mail addresses, as the seed makes them (its name, as one word). */
 const companyDomain = (name: string): string =>
-  `${name.replace(/ (Music LLC|Songs Ltd|Productions Ltd)$/, '').normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '')}.com`;
+  `${name
+    .replace(/ (Music LLC|Songs Ltd|Productions Ltd)$/, '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '')}.com`;
 
 /**
  * Each root entity's artists and writers (from the contracts it signs) and relations (its
@@ -89,7 +102,8 @@ export function entityLinks(data: ProjectData): Map<string, EntityLinks> {
     for (const contract of data.contracts) linkContract(links, contract, (id) => rootOf.get(id) ?? id);
     for (const r of data.relations) {
       const entry = r.merged_into === undefined ? byDomain.get(r.email.slice(r.email.indexOf('@') + 1)) : undefined;
-      if (entry && entry.relations.length < MAX_LINKS) entry.relations.push({ id: deployedId('relation', r.id), name: r.name, role: r.department.toLowerCase() });
+      if (entry && entry.relations.length < MAX_LINKS)
+        entry.relations.push({ id: deployedId('relation', r.id), name: r.name, role: r.department.toLowerCase() });
     }
     return links;
   });

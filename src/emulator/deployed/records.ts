@@ -27,9 +27,21 @@ export function present(fields: Fields): Fields {
 
 /** What the deployed service says of the seeded projects beyond SPEC.md: some of it null, as there. */
 const PROJECT_PROFILES: Readonly<Record<string, Fields>> = {
-  [DEMO_PROJECT_ID]: { entity_name: 'Northern Lights Music Ltd', billing_type: 'enterprise', live: true, updated_at: '2025-12-01T10:00:00.000Z' },
+  [DEMO_PROJECT_ID]: {
+    entity_name: 'Northern Lights Music Ltd',
+    billing_type: 'enterprise',
+    live: true,
+    updated_at: '2025-12-01T10:00:00.000Z',
+  },
   // No organization_id and no user: the service leaves them out of some projects.
-  [SECOND_PROJECT_ID]: { entity_name: null, billing_type: null, live: null, updated_at: null, organization_id: undefined, user_id: undefined },
+  [SECOND_PROJECT_ID]: {
+    entity_name: null,
+    billing_type: null,
+    live: null,
+    updated_at: null,
+    organization_id: undefined,
+    user_id: undefined,
+  },
   [OTHER_PROJECT_ID]: { entity_name: 'Other Records Ltd', billing_type: 'standard', live: false, updated_at: null },
 };
 
@@ -60,12 +72,24 @@ interface Mergeable {
 }
 
 /** `merged: [{id, name, merged_at}]`, when includeMerged=true (the index is undefined otherwise). */
-const mergedOf = <T extends Mergeable>(kind: NumberedKind, index: Map<string, T[]> | undefined, id: string): Fields[] | undefined =>
-  index && (index.get(id) ?? []).map((m) => ({ id: deployedId(kind, m.id), name: m.name, merged_at: m.merged_at ?? m.updated_at ?? m.created_at ?? null }));
+const mergedOf = <T extends Mergeable>(
+  kind: NumberedKind,
+  index: Map<string, T[]> | undefined,
+  id: string,
+): Fields[] | undefined =>
+  index &&
+  (index.get(id) ?? []).map((m) => ({
+    id: deployedId(kind, m.id),
+    name: m.name,
+    merged_at: m.merged_at ?? m.updated_at ?? m.created_at ?? null,
+  }));
 
 // ---- entities, relations, artists, writers ----
 
-export const deployedEntity = (data: ProjectData, merged: Map<string, EntityRecord[]> | undefined): ((e: EntityRecord) => Fields) => {
+export const deployedEntity = (
+  data: ProjectData,
+  merged: Map<string, EntityRecord[]> | undefined,
+): ((e: EntityRecord) => Fields) => {
   // Looked up once per page, not once per record.
   const linksOf = entityLinks(data);
   return (e) => {
@@ -90,33 +114,37 @@ export const deployedEntity = (data: ProjectData, merged: Map<string, EntityReco
   };
 };
 
-export const deployedRelation = (merged: Map<string, RelationRecord[]> | undefined) => (r: RelationRecord): Fields => {
-  const id = deployedId('relation', r.id);
-  return present({
-    id,
-    internal_uuid: uuidFor('relation', id),
-    name: r.name,
-    email: r.email,
-    phone: r.phone,
-    department: r.department,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    merged: mergedOf('relation', merged, r.id),
-  });
-};
+export const deployedRelation =
+  (merged: Map<string, RelationRecord[]> | undefined) =>
+  (r: RelationRecord): Fields => {
+    const id = deployedId('relation', r.id);
+    return present({
+      id,
+      internal_uuid: uuidFor('relation', id),
+      name: r.name,
+      email: r.email,
+      phone: r.phone,
+      department: r.department,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+      merged: mergedOf('relation', merged, r.id),
+    });
+  };
 
 /** Artists carry an internal_uuid, writers do not (SERVICE-NOW.md, "Artist, Writer"). */
-export const deployedPerson = (kind: 'artist' | 'writer', projectCreated: string, merged: Map<string, PersonRecord[]> | undefined) => (p: PersonRecord): Fields => {
-  const id = deployedId(kind, p.id);
-  return present({
-    id,
-    name: p.name,
-    internal_uuid: kind === 'artist' ? uuidFor('artist', id) : undefined,
-    // A state saved before the seed dated its people: the project's creation is the earliest date.
-    created_at: p.created_at ?? projectCreated,
-    merged: mergedOf(kind, merged, p.id),
-  });
-};
+export const deployedPerson =
+  (kind: 'artist' | 'writer', projectCreated: string, merged: Map<string, PersonRecord[]> | undefined) =>
+  (p: PersonRecord): Fields => {
+    const id = deployedId(kind, p.id);
+    return present({
+      id,
+      name: p.name,
+      internal_uuid: kind === 'artist' ? uuidFor('artist', id) : undefined,
+      // A state saved before the seed dated its people: the project's creation is the earliest date.
+      created_at: p.created_at ?? projectCreated,
+      merged: mergedOf(kind, merged, p.id),
+    });
+  };
 
 // ---- recordings and compositions ----
 
@@ -145,7 +173,13 @@ export function iswcOf(id: number): string {
 type Product = RecordingRecord['products'][number];
 
 const product = (p: Product): Fields =>
-  present({ name: p.name, upc: p.upc, release_date: p.release_date, artists: p.artists.map(artistRef), store: p.store });
+  present({
+    name: p.name,
+    upc: p.upc,
+    release_date: p.release_date,
+    artists: p.artists.map(artistRef),
+    store: p.store,
+  });
 
 /**
  * The writers of a composition as its creators: the first is the composer. A recording names every
@@ -175,19 +209,21 @@ export const deployedRecording = (data: ProjectData, withProducts: boolean): ((r
   };
 };
 
-export const deployedComposition = (withProducts: boolean) => (c: CompositionRecord): Fields => {
-  const id = deployedId('composition', c.id);
-  return present({
-    id,
-    name: c.name,
-    type: c.type,
-    identifiers: [{ type: 'iswc', value: iswcOf(id), source: 'mlc' }],
-    creators: creatorsOf(c.writers, false),
-    // The service names a work's writers through its creators, and leaves `writers` null.
-    writers: null,
-    artists: c.artists.map(artistRef),
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-    products: withProducts ? c.products.map(product) : undefined,
-  });
-};
+export const deployedComposition =
+  (withProducts: boolean) =>
+  (c: CompositionRecord): Fields => {
+    const id = deployedId('composition', c.id);
+    return present({
+      id,
+      name: c.name,
+      type: c.type,
+      identifiers: [{ type: 'iswc', value: iswcOf(id), source: 'mlc' }],
+      creators: creatorsOf(c.writers, false),
+      // The service names a work's writers through its creators, and leaves `writers` null.
+      writers: null,
+      artists: c.artists.map(artistRef),
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+      products: withProducts ? c.products.map(product) : undefined,
+    });
+  };

@@ -8,7 +8,8 @@ import { byId } from './indexes.js';
 import { artistRef, type Fields } from './records.js';
 
 /** The query's words found in a name, as the service reports them: one string. */
-const matchedKeywords = (name: string, words: string[]): string => words.filter((word) => name.toLowerCase().includes(word)).join(' ');
+const matchedKeywords = (name: string, words: string[]): string =>
+  words.filter((word) => name.toLowerCase().includes(word)).join(' ');
 
 function recordingHit(data: ProjectData, hit: SearchHit, words: string[]): Fields {
   const recording = byId(data.recordings).get(hit.id);
@@ -51,12 +52,23 @@ function contractHit(data: ProjectData, hit: SearchHit, words: string[]): Fields
 /** `{recordings, compositions, contracts, entities, artists, writers}`, each in rank order. */
 export function deployedSearch(data: ProjectData, hits: readonly SearchHit[], q: string): Record<string, Fields[]> {
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-  const grouped: Record<string, Fields[]> = { recordings: [], compositions: [], contracts: [], entities: [], artists: [], writers: [] };
+  const grouped: Record<string, Fields[]> = {
+    recordings: [],
+    compositions: [],
+    contracts: [],
+    entities: [],
+    artists: [],
+    writers: [],
+  };
   for (const hit of hits) {
     if (hit.type === 'recording') grouped.recordings?.push(recordingHit(data, hit, words));
     else if (hit.type === 'composition') grouped.compositions?.push(compositionHit(data, hit, words));
     else if (hit.type === 'contract') grouped.contracts?.push(contractHit(data, hit, words));
-    else grouped[hit.type === 'entity' ? 'entities' : `${hit.type}s`]?.push({ id: deployedId(hit.type, hit.id), name: hit.name });
+    else
+      grouped[hit.type === 'entity' ? 'entities' : `${hit.type}s`]?.push({
+        id: deployedId(hit.type, hit.id),
+        name: hit.name,
+      });
   }
   return grouped;
 }

@@ -65,7 +65,18 @@ export function statementCsv(data: ProjectData, s: StatementRecord): string {
   const currency = s.currency_royalty ?? '';
   const header = 'line,territory,isrc,title,units,currency,licensee_revenue,licensor_revenue';
   const rows = statementLines(data, s).map((line, i) =>
-    [i + 1, line.territory, line.isrc, line.title, line.units, currency, money(line.licenseeCents).toFixed(2), money(line.licensorCents).toFixed(2)].map(csvField).join(','),
+    [
+      i + 1,
+      line.territory,
+      line.isrc,
+      line.title,
+      line.units,
+      currency,
+      money(line.licenseeCents).toFixed(2),
+      money(line.licensorCents).toFixed(2),
+    ]
+      .map(csvField)
+      .join(','),
   );
   return `${[header, ...rows].join('\n')}\n`;
 }
@@ -87,7 +98,11 @@ function totals(data: ProjectData, s: StatementRecord): Fields {
   return {
     // What the record says of its lines is what its lines export holds: the seed's description
     // carries counts of its own, and its flags were drawn before there were lines.
-    statement_desc: s.statement_desc?.replace(/[\d,]+ lines across \d+ territories/, `${lines.length.toLocaleString('en-US')} lines across ${byTerritory.size} territories`) ?? null,
+    statement_desc:
+      s.statement_desc?.replace(
+        /[\d,]+ lines across \d+ territories/,
+        `${lines.length.toLocaleString('en-US')} lines across ${byTerritory.size} territories`,
+      ) ?? null,
     has_revenues: licensee + licensor > 0,
     has_summary: true,
     has_summary_lines: lines.length > 0,
@@ -98,7 +113,12 @@ function totals(data: ProjectData, s: StatementRecord): Fields {
         `Largest territory: ${top} (${Math.round((topUnits * 100) / Math.max(units, 1))}%)`,
       ],
     },
-    financials: { currency: s.currency_royalty ?? null, period: periodOf(s) ?? null, licensee_revenue: money(licensee), licensor_revenue: money(licensor) },
+    financials: {
+      currency: s.currency_royalty ?? null,
+      period: periodOf(s) ?? null,
+      licensee_revenue: money(licensee),
+      licensor_revenue: money(licensor),
+    },
   };
 }
 
@@ -159,5 +179,8 @@ const NOT_PROCESSED = 'Statement extraction is not completed yet';
 /** `detailed` (detailed=true): the signed link to the lines, or why there is none. */
 export function detailedExport(data: ProjectData, s: StatementRecord, sign: () => string): Fields {
   if (!isProcessed(s)) return { detailed: null, detailed_error: NOT_PROCESSED };
-  return { detailed: { csv_url: sign(), file_name: `${s.id}-lines.csv`, row_count: statementLines(data, s).length }, detailed_error: null };
+  return {
+    detailed: { csv_url: sign(), file_name: `${s.id}-lines.csv`, row_count: statementLines(data, s).length },
+    detailed_error: null,
+  };
 }

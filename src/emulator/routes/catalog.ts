@@ -5,10 +5,27 @@
 // (../deployed/). Both read the same records through the same lookups.
 import { generatedFileName } from '../generated-files.js';
 import { CURRENT_INCLUDES, SEED_INCLUDES, type Include as ContractInclude } from '../vocabulary.js';
-import { HttpError, deployedForms, driftedForms, flag, paging, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
+import {
+  HttpError,
+  deployedForms,
+  driftedForms,
+  flag,
+  paging,
+  queryProject,
+  type Handler,
+  type Reply,
+  type RouteContext,
+  type Route,
+} from '../http.js';
 import { storeIdOf, type NumberedKind } from '../deployed/ids.js';
 import { byId, derived, entityByUuid } from '../deployed/indexes.js';
-import { deployedComposition, deployedEntity, deployedPerson, deployedRecording, deployedRelation } from '../deployed/records.js';
+import {
+  deployedComposition,
+  deployedEntity,
+  deployedPerson,
+  deployedRecording,
+  deployedRelation,
+} from '../deployed/records.js';
 import { deployedContract, deployedScore } from '../deployed/contracts.js';
 import { deployedStatement, detailedExport, extractionStage, stagingIdOf } from '../deployed/statements.js';
 import type {
@@ -119,21 +136,23 @@ const mergedRefs = <T extends Mergeable & { name: string }>(index: Map<string, T
 
 // ---- entities (4.2) ----
 
-const entityShape = (index: Map<string, EntityRecord[]> | undefined) => (e: EntityRecord): Fields =>
-  compact({
-    id: e.id,
-    internal_uuid: e.internal_uuid,
-    name: e.name,
-    email: e.email,
-    phone: e.phone,
-    address: e.address,
-    shorthand: e.shorthand,
-    division_of: e.division_of,
-    project_id: e.project_id,
-    created_at: e.created_at,
-    updated_at: e.updated_at,
-    merged: mergedRefs(index, e.id),
-  });
+const entityShape =
+  (index: Map<string, EntityRecord[]> | undefined) =>
+  (e: EntityRecord): Fields =>
+    compact({
+      id: e.id,
+      internal_uuid: e.internal_uuid,
+      name: e.name,
+      email: e.email,
+      phone: e.phone,
+      address: e.address,
+      shorthand: e.shorthand,
+      division_of: e.division_of,
+      project_id: e.project_id,
+      created_at: e.created_at,
+      updated_at: e.updated_at,
+      merged: mergedRefs(index, e.id),
+    });
 
 const ROLES = ['assignee', 'assignor'] as const;
 type Role = (typeof ROLES)[number];
@@ -158,7 +177,11 @@ function parseRoles(ctx: RouteContext): Set<Role> | undefined {
 }
 
 /** Ids of the root entities that sign at least one contract under one of the roles. */
-function entitiesInRoles(contracts: readonly ContractRecord[], entities: readonly EntityRecord[], roles: Set<Role>): Set<string> {
+function entitiesInRoles(
+  contracts: readonly ContractRecord[],
+  entities: readonly EntityRecord[],
+  roles: Set<Role>,
+): Set<string> {
   const rootOf = new Map<string, string>();
   for (const e of entities) if (e.merged_into !== undefined) rootOf.set(e.id, e.merged_into);
   const ids = new Set<string>();
@@ -196,7 +219,10 @@ const entityRenderer = (ctx: RouteContext, data: ProjectData): ((e: EntityRecord
 // and a client following a reference to it should not get a 404.
 const getEntity: Handler = (ctx) => {
   const { data } = queryProject(ctx);
-  const entity = found(recordOf(ctx, data.entities, 'entity') ?? entityByUuid(data.entities, ctx.params.id ?? ''), 'entity');
+  const entity = found(
+    recordOf(ctx, data.entities, 'entity') ?? entityByUuid(data.entities, ctx.params.id ?? ''),
+    'entity',
+  );
   return { body: { data: entityRenderer(ctx, data)(entity) } };
 };
 
@@ -258,9 +284,11 @@ const EXTRACTION_STAGES = ['queued', 'processing', 'completed', 'failed', 'pause
 function statementFilter(ctx: RouteContext): { keep: (s: StatementRecord) => boolean; score: boolean } {
   const errors: Record<string, string[]> = {};
   const staging = listParam(ctx, 'stagingIds');
-  if (staging.some((id) => !/^\d{1,15}$/.test(id))) errors.stagingIds = ['stagingIds must be a comma-separated list of integers'];
+  if (staging.some((id) => !/^\d{1,15}$/.test(id)))
+    errors.stagingIds = ['stagingIds must be a comma-separated list of integers'];
   const stage = ctx.query.get('extractionStage');
-  if (stage !== null && !EXTRACTION_STAGES.includes(stage)) errors.extractionStage = [`extractionStage must be one of ${EXTRACTION_STAGES.join(', ')}`];
+  if (stage !== null && !EXTRACTION_STAGES.includes(stage))
+    errors.extractionStage = [`extractionStage must be one of ${EXTRACTION_STAGES.join(', ')}`];
   const score = boolParam(ctx, 'score', errors);
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
   const ids = new Set(staging.map(Number));
@@ -285,14 +313,17 @@ function statementExtras(s: StatementRecord, score: boolean): Fields {
 }
 
 /** A statement with the deployed service's `score`: a warning when it has no summary. */
-const deployedStatementScore = (s: StatementRecord): Fields => ({ score: deployedScore(s.id, s.has_summary === true ? [] : ['summary']) });
+const deployedStatementScore = (s: StatementRecord): Fields => ({
+  score: deployedScore(s.id, s.has_summary === true ? [] : ['summary']),
+});
 
 const listStatements: Handler = (ctx) => {
   const { data } = queryProject(ctx);
   if (!current(ctx)) return envelopePage(ctx, data.statements, (s) => statementShape(s, false));
   const { keep, score } = statementFilter(ctx);
   const kept = data.statements.filter(keep);
-  if (deployed(ctx)) return envelopePage(ctx, kept, (s) => ({ ...deployedStatement(data, s), ...(score && deployedStatementScore(s)) }));
+  if (deployed(ctx))
+    return envelopePage(ctx, kept, (s) => ({ ...deployedStatement(data, s), ...(score && deployedStatementScore(s)) }));
   return envelopePage(ctx, kept, (s) => ({ ...statementShape(s, false), ...statementExtras(s, score) }));
 };
 
@@ -314,11 +345,24 @@ const getStatement: Handler = (ctx) => {
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
   if (deployed(ctx)) return { body: { data: deployedStatementGet(ctx, data, statement, { detailed, score }) } };
   const extras = statementExtras(statement, score);
-  return { body: { data: { ...statementShape(statement, true), ...extras, ...(detailed && { folder_name: statement.folder_name ?? null, file_size: statement.file_size }) } } };
+  return {
+    body: {
+      data: {
+        ...statementShape(statement, true),
+        ...extras,
+        ...(detailed && { folder_name: statement.folder_name ?? null, file_size: statement.file_size }),
+      },
+    },
+  };
 };
 
 /** One statement in the deployed form; `detailed` links its lines on the storage host. */
-function deployedStatementGet(ctx: RouteContext, data: ProjectData, s: StatementRecord, asked: { detailed: boolean; score: boolean }): Fields {
+function deployedStatementGet(
+  ctx: RouteContext,
+  data: ProjectData,
+  s: StatementRecord,
+  asked: { detailed: boolean; score: boolean },
+): Fields {
   const { storage } = ctx;
   const projectId = ctx.query.get('projectId')?.toLowerCase() ?? '';
   const sign = () => {
@@ -347,36 +391,42 @@ function contractOptions(ctx: RouteContext): ContractOptions {
   const values = listParam(ctx, 'includes');
   const errors: Record<string, string[]> = {};
   const unknown = values.filter((value) => !known.includes(value));
-  if (unknown.length > 0) errors.includes = unknown.map((value) => `unknown include '${value}'; valid: ${known.join(', ')}`);
+  if (unknown.length > 0)
+    errors.includes = unknown.map((value) => `unknown include '${value}'; valid: ${known.join(', ')}`);
   let score = false;
   let citations = false;
   const extractorIds = current(ctx) ? [...new Set(listParam(ctx, 'extractorIds'))] : [];
   if (current(ctx)) {
     score = boolParam(ctx, 'score', errors);
     citations = boolParam(ctx, 'citations', errors);
-    if (extractorIds.some((id) => !/^[\w.-]{1,64}$/.test(id))) errors.extractorIds = ['extractorIds must be a comma-separated list of ids'];
+    if (extractorIds.some((id) => !/^[\w.-]{1,64}$/.test(id)))
+      errors.extractorIds = ['extractorIds must be a comma-separated list of ids'];
   }
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
   return { includes: [...new Set(values)] as ContractInclude[], score, citations, extractorIds };
 }
 
 /** The base fields, plus one array per requested include (empty when nothing was extracted). */
-const contractShape = (ctx: RouteContext, data: ProjectData, options: ContractOptions) => (c: ContractRecord): Fields => {
-  if (deployed(ctx)) return deployedContract(c, data, options);
-  const out: Fields = { id: c.id, name: c.name, project_id: c.project_id, created_at: c.created_at };
-  if (current(ctx)) {
-    // Every deployed record has its file; seeded contracts are named after the generated PDF.
-    out.file_name = c.file_name ?? generatedFileName(c.name);
-    out.file_type = c.file_type ?? 'application/pdf';
-    out.tags = c.tags ?? [];
-    if (options.score) out.score = scoreOf(c.id);
-  }
-  for (const include of options.includes) {
-    const rows = c.includes[include] ?? [];
-    out[include] = options.citations ? rows.map((row) => ({ ...row, citations: [{ page: 1, text: String(row.id ?? '') }] })) : rows;
-  }
-  return out;
-};
+const contractShape =
+  (ctx: RouteContext, data: ProjectData, options: ContractOptions) =>
+  (c: ContractRecord): Fields => {
+    if (deployed(ctx)) return deployedContract(c, data, options);
+    const out: Fields = { id: c.id, name: c.name, project_id: c.project_id, created_at: c.created_at };
+    if (current(ctx)) {
+      // Every deployed record has its file; seeded contracts are named after the generated PDF.
+      out.file_name = c.file_name ?? generatedFileName(c.name);
+      out.file_type = c.file_type ?? 'application/pdf';
+      out.tags = c.tags ?? [];
+      if (options.score) out.score = scoreOf(c.id);
+    }
+    for (const include of options.includes) {
+      const rows = c.includes[include] ?? [];
+      out[include] = options.citations
+        ? rows.map((row) => ({ ...row, citations: [{ page: 1, text: String(row.id ?? '') }] }))
+        : rows;
+    }
+    return out;
+  };
 
 const listContracts: Handler = (ctx) => {
   const { data } = queryProject(ctx);
@@ -396,29 +446,33 @@ const getContract: Handler = (ctx) => {
 
 // ---- compositions and recordings (4.5) ----
 
-const compositionShape = (withProducts: boolean) => (c: CompositionRecord): Fields =>
-  compact({
-    id: c.id,
-    name: c.name,
-    type: c.type,
-    writers: c.writers,
-    artists: c.artists,
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-    products: withProducts ? c.products : undefined,
-  });
+const compositionShape =
+  (withProducts: boolean) =>
+  (c: CompositionRecord): Fields =>
+    compact({
+      id: c.id,
+      name: c.name,
+      type: c.type,
+      writers: c.writers,
+      artists: c.artists,
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+      products: withProducts ? c.products : undefined,
+    });
 
-const recordingShape = (withProducts: boolean) => (r: RecordingRecord): Fields =>
-  compact({
-    id: r.id,
-    name: r.name,
-    duration_ms: r.duration_ms,
-    type: r.type,
-    artists: r.artists,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    products: withProducts ? r.products : undefined,
-  });
+const recordingShape =
+  (withProducts: boolean) =>
+  (r: RecordingRecord): Fields =>
+    compact({
+      id: r.id,
+      name: r.name,
+      duration_ms: r.duration_ms,
+      type: r.type,
+      artists: r.artists,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+      products: withProducts ? r.products : undefined,
+    });
 
 const compositionRenderer = (ctx: RouteContext): ((c: CompositionRecord) => Fields) =>
   (deployed(ctx) ? deployedComposition : compositionShape)(flag(ctx, 'includeProducts'));
@@ -450,18 +504,22 @@ const getRecording: Handler = (ctx) => {
 
 // ---- relations (4.6) ----
 
-const relationShape = (index: Map<string, RelationRecord[]> | undefined) => (r: RelationRecord): Fields =>
-  compact({
-    id: r.id,
-    name: r.name,
-    email: r.email,
-    phone: r.phone,
-    department: r.department,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    // A relation's duplicates also say when they were merged (SPEC 2, Relation).
-    merged: index && (index.get(r.id) ?? []).map((m) => ({ id: m.id, name: m.name, merged_at: m.merged_at ?? m.updated_at })),
-  });
+const relationShape =
+  (index: Map<string, RelationRecord[]> | undefined) =>
+  (r: RelationRecord): Fields =>
+    compact({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      phone: r.phone,
+      department: r.department,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+      // A relation's duplicates also say when they were merged (SPEC 2, Relation).
+      merged:
+        index &&
+        (index.get(r.id) ?? []).map((m) => ({ id: m.id, name: m.name, merged_at: m.merged_at ?? m.updated_at })),
+    });
 
 const relationRenderer = (ctx: RouteContext, data: ProjectData): ((r: RelationRecord) => Fields) =>
   (deployed(ctx) ? deployedRelation : relationShape)(mergedIndex(ctx, data.relations));
@@ -479,12 +537,21 @@ const getRelation: Handler = (ctx) => {
 
 // ---- writers and artists (4.7) ----
 
-const personShape = (index: Map<string, PersonRecord[]> | undefined) => (p: PersonRecord): Fields =>
-  compact({ id: p.id, name: p.name, project_id: p.project_id, merged: mergedRefs(index, p.id) });
+const personShape =
+  (index: Map<string, PersonRecord[]> | undefined) =>
+  (p: PersonRecord): Fields =>
+    compact({ id: p.id, name: p.name, project_id: p.project_id, merged: mergedRefs(index, p.id) });
 
-const personRenderer = (ctx: RouteContext, project: ProjectRecord, data: ProjectData, kind: 'artists' | 'writers'): ((p: PersonRecord) => Fields) => {
+const personRenderer = (
+  ctx: RouteContext,
+  project: ProjectRecord,
+  data: ProjectData,
+  kind: 'artists' | 'writers',
+): ((p: PersonRecord) => Fields) => {
   const merged = mergedIndex(ctx, data[kind]);
-  return deployed(ctx) ? deployedPerson(kind === 'artists' ? 'artist' : 'writer', project.created_at, merged) : personShape(merged);
+  return deployed(ctx)
+    ? deployedPerson(kind === 'artists' ? 'artist' : 'writer', project.created_at, merged)
+    : personShape(merged);
 };
 
 const personRoutes = (path: string, kind: 'artists' | 'writers', what: 'artist' | 'writer'): Route[] => [

@@ -1,7 +1,17 @@
 // 4.8–4.10: contract and statement uploads (JSON or server-sent progress events) and their
 // processing status. The state machine itself lives in ../processing.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, deployedForms, driftedForms, notSaved, queryProject, type Handler, type Reply, type RouteContext, type Route } from '../http.js';
+import {
+  HttpError,
+  deployedForms,
+  driftedForms,
+  notSaved,
+  queryProject,
+  type Handler,
+  type Reply,
+  type RouteContext,
+  type Route,
+} from '../http.js';
 import {
   advance,
   contractProcesses,

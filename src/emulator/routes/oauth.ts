@@ -2,7 +2,7 @@
 // metadata documents (RFC 9728, RFC 8414), registration, the consent page, token and revocation.
 // These endpoints take no bearer token, so they are answered before the API's route table.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AuthorizationServer, OAuthError } from '../oauth.js';
+import { type AuthorizationServer, OAuthError } from '../oauth.js';
 import type { EmulatorState } from '../store.js';
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
@@ -100,7 +100,12 @@ async function register(req: IncomingMessage, res: ServerResponse, server: Autho
     throw new OAuthError('invalid_client_metadata', 'the body must be a JSON object');
   }
   const client = server.register(body);
-  json(res, 201, { ...client, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] });
+  json(res, 201, {
+    ...client,
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  });
 }
 
 /** The consent page's answer: back to the client's redirect URI, or a page when the request is bad. */
@@ -122,7 +127,12 @@ async function decide(req: IncomingMessage, res: ServerResponse, server: Authori
   res.end();
 }
 
-function consentPage(res: ServerResponse, params: URLSearchParams, server: AuthorizationServer, state: EmulatorState): void {
+function consentPage(
+  res: ServerResponse,
+  params: URLSearchParams,
+  server: AuthorizationServer,
+  state: EmulatorState,
+): void {
   let client;
   try {
     ({ client } = server.checkAuthorization(params));
@@ -180,7 +190,8 @@ function html(res: ServerResponse, status: number, body: string): void {
     'cache-control': 'no-store',
     // The consent page must not be framed by another site (a click on Approve would be borrowed).
     'x-frame-options': 'DENY',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:* http://[::1]:* http://localhost:*; frame-ancestors 'none'",
+    'content-security-policy':
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:* http://[::1]:* http://localhost:*; frame-ancestors 'none'",
   });
   res.end(body);
 }

@@ -1,12 +1,21 @@
 // 4.1 Projects: list per token scope, get, and search (scoring lives in ../search.ts).
-import { HttpError, deployedForms, driftedForms, projectInScope, type Handler, type RouteContext, type Route } from '../http.js';
+import {
+  HttpError,
+  deployedForms,
+  driftedForms,
+  projectInScope,
+  type Handler,
+  type RouteContext,
+  type Route,
+} from '../http.js';
 import { SEARCH_TYPES, searchProject, type SearchType } from '../search.js';
 import type { ProjectRecord } from '../store.js';
 import { deployedProject } from '../deployed/records.js';
 import { deployedSearch } from '../deployed/search.js';
 
 /** A project as the flavor draws it: stored as SPEC.md has it, or in the deployed form. */
-export const projectBody = (ctx: RouteContext, project: ProjectRecord): unknown => (deployedForms(ctx.options) ? deployedProject(project) : project);
+export const projectBody = (ctx: RouteContext, project: ProjectRecord): unknown =>
+  deployedForms(ctx.options) ? deployedProject(project) : project;
 
 const listProjects: Handler = (ctx) => {
   const visible = ctx.state.projects.filter(
@@ -59,7 +68,9 @@ function searchTypes(ctx: RouteContext): readonly SearchType[] {
   };
   const unknown = values.filter((value) => !isSearchType(singular(value)));
   if (unknown.length > 0) {
-    throw new HttpError(400, { type: unknown.map((value) => `unknown type '${value}'; valid: ${SEARCH_TYPES.join(', ')}`) });
+    throw new HttpError(400, {
+      type: unknown.map((value) => `unknown type '${value}'; valid: ${SEARCH_TYPES.join(', ')}`),
+    });
   }
   return [...new Set(values.map(singular).filter(isSearchType))];
 }

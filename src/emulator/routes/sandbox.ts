@@ -70,7 +70,8 @@ const files: Handler = async (ctx) => {
 
 function commandsOf(body: Record<string, unknown>): string[] {
   const { commands } = body;
-  if (commands === undefined) throw new HttpError(400, { commands: ['commands is required: an array of bash commands'] });
+  if (commands === undefined)
+    throw new HttpError(400, { commands: ['commands is required: an array of bash commands'] });
   if (!Array.isArray(commands) || !commands.every((c): c is string => typeof c === 'string')) {
     throw new HttpError(400, { commands: ['commands must be an array of strings'] });
   }

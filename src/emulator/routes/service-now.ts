@@ -2,7 +2,18 @@
 // projects, tags on contracts and statements, editing a statement, and the knowledge search.
 // Served by the `deployed` and `current` flavors, not by `seed`.
 import { randomUUID } from 'node:crypto';
-import { HttpError, deployedForms, fieldErrors, notSaved, paging, projectInScope, queryProject, type Handler, type RouteContext, type Route } from '../http.js';
+import {
+  HttpError,
+  deployedForms,
+  fieldErrors,
+  notSaved,
+  paging,
+  projectInScope,
+  queryProject,
+  type Handler,
+  type RouteContext,
+  type Route,
+} from '../http.js';
 import type { ContractRecord, ProjectData, ProjectRecord, StatementRecord } from '../store.js';
 import { CURRENCY_RE, PERIOD_RE } from '../vocabulary.js';
 import { knowledgeSearch, parseKinds } from '../knowledge.js';
@@ -55,7 +66,8 @@ const records = (data: ProjectData, scope: Scope): (ContractRecord | StatementRe
 const listTags: Handler = (ctx) => {
   const { data } = queryProject(ctx);
   const raw = ctx.query.get('scope');
-  if (raw !== null && !SCOPES.includes(raw as Scope)) throw new HttpError(400, { scope: ['scope must be contracts or statements'] });
+  if (raw !== null && !SCOPES.includes(raw as Scope))
+    throw new HttpError(400, { scope: ['scope must be contracts or statements'] });
   const search = (ctx.query.get('search') ?? '').toLowerCase();
   const { page, perPage } = paging(ctx);
   const counts = new Map<string, { tag: string; scope: Scope; usage_count: number }>();
@@ -73,13 +85,21 @@ const listTags: Handler = (ctx) => {
   const all = [...counts.values()].sort((a, b) => a.tag.localeCompare(b.tag) || a.scope.localeCompare(b.scope));
   const items = all.slice((page - 1) * perPage, page * perPage).map((t) => ({ id: tagId(t.scope, t.tag), ...t }));
   // The deployed service pages it as every other list (examples/deployed/tags.list.json).
-  if (deployedForms(ctx.options)) return { body: { data: { items, total_count: all.length, page, per_page: perPage } } };
-  return { body: { data: items, pagination: { page, per_page: perPage, total_count: all.length, total_pages: Math.ceil(all.length / perPage) } } };
+  if (deployedForms(ctx.options))
+    return { body: { data: { items, total_count: all.length, page, per_page: perPage } } };
+  return {
+    body: {
+      data: items,
+      pagination: { page, per_page: perPage, total_count: all.length, total_pages: Math.ceil(all.length / perPage) },
+    },
+  };
 };
 
 function tagList(errors: Errors, value: unknown): string[] {
   if (!Array.isArray(value) || !value.every((t) => typeof t === 'string' && t.trim() !== '' && t.length <= 64)) {
-    errors.tags = ['tags must be an array of non-empty strings of at most 64 characters (the complete list; [] clears)'];
+    errors.tags = [
+      'tags must be an array of non-empty strings of at most 64 characters (the complete list; [] clears)',
+    ];
     return [];
   }
   return [...new Set(value.map((t: string) => t.trim()))];
@@ -87,7 +107,8 @@ function tagList(errors: Errors, value: unknown): string[] {
 
 function findRecord(data: ProjectData, scope: Scope, raw: unknown): ContractRecord | StatementRecord {
   const id = String(raw ?? '');
-  const record = scope === 'contracts' ? data.contracts.find((c) => c.id === id) : data.statements.find((s) => String(s.id) === id);
+  const record =
+    scope === 'contracts' ? data.contracts.find((c) => c.id === id) : data.statements.find((s) => String(s.id) === id);
   if (!record) throw new HttpError(404, `${scope === 'contracts' ? 'contract' : 'statement'} not found`);
   return record;
 }
@@ -96,9 +117,18 @@ function findRecord(data: ProjectData, scope: Scope, raw: unknown): ContractReco
 const answeredId = (ctx: RouteContext, record: ContractRecord | StatementRecord): string | number =>
   deployedForms(ctx.options) ? documentId(record.id) : record.id;
 
-async function saveTagged(ctx: RouteContext, project: string, scope: Scope, record: ContractRecord | StatementRecord): Promise<void> {
+async function saveTagged(
+  ctx: RouteContext,
+  project: string,
+  scope: Scope,
+  record: ContractRecord | StatementRecord,
+): Promise<void> {
   try {
-    await ctx.commit([scope === 'contracts' ? { contract: record as ContractRecord, project } : { statement: record as StatementRecord, project }]);
+    await ctx.commit([
+      scope === 'contracts'
+        ? { contract: record as ContractRecord, project }
+        : { statement: record as StatementRecord, project },
+    ]);
   } catch {
     throw notSaved('the tags');
   }
@@ -109,13 +139,18 @@ const putTags: Handler = async (ctx) => {
   const body = await jsonBody(ctx);
   const errors: Errors = {};
   if (!SCOPES.includes(body.scope as Scope)) errors.scope = ['scope must be contracts or statements'];
-  if (typeof body.resourceId !== 'string' && typeof body.resourceId !== 'number') errors.resourceId = ['resourceId is required'];
+  if (typeof body.resourceId !== 'string' && typeof body.resourceId !== 'number')
+    errors.resourceId = ['resourceId is required'];
   const tags = tagList(errors, body.tags);
   fieldErrors(errors);
   const scope = body.scope as Scope;
   const record = { ...findRecord(data, scope, body.resourceId), tags };
   await saveTagged(ctx, project.id, scope, record);
-  return { body: { data: { resource_id: answeredId(ctx, record), scope, tags: tags.map((tag) => ({ id: tagId(scope, tag), tag })) } } };
+  return {
+    body: {
+      data: { resource_id: answeredId(ctx, record), scope, tags: tags.map((tag) => ({ id: tagId(scope, tag), tag })) },
+    },
+  };
 };
 
 const putContract: Handler = async (ctx) => {
@@ -136,10 +171,22 @@ const putContract: Handler = async (ctx) => {
 const STATEMENT_FIELDS = {
   payee: { field: 'payee', valid: (v: string) => v.trim() !== '' && v.length <= 255, want: 'a non-empty string' },
   payor: { field: 'payor', valid: (v: string) => v.trim() !== '' && v.length <= 255, want: 'a non-empty string' },
-  accountingPeriod: { field: 'accounting_period', valid: (v: string) => PERIOD_RE.test(v), want: 'a period such as 2026Q3' },
+  accountingPeriod: {
+    field: 'accounting_period',
+    valid: (v: string) => PERIOD_RE.test(v),
+    want: 'a period such as 2026Q3',
+  },
   targetPeriod: { field: 'target_period', valid: (v: string) => PERIOD_RE.test(v), want: 'a period such as 2026H1' },
-  currencyTx: { field: 'currency_transaction', valid: (v: string) => CURRENCY_RE.test(v), want: 'a three-letter currency code' },
-  currency: { field: 'currency_royalty', valid: (v: string) => CURRENCY_RE.test(v), want: 'a three-letter currency code' },
+  currencyTx: {
+    field: 'currency_transaction',
+    valid: (v: string) => CURRENCY_RE.test(v),
+    want: 'a three-letter currency code',
+  },
+  currency: {
+    field: 'currency_royalty',
+    valid: (v: string) => CURRENCY_RE.test(v),
+    want: 'a three-letter currency code',
+  },
 } as const;
 
 const putStatement: Handler = async (ctx) => {
@@ -155,7 +202,8 @@ const putStatement: Handler = async (ctx) => {
     const spec = STATEMENT_FIELDS[key as keyof typeof STATEMENT_FIELDS];
     if (!spec) errors[key] = ['unknown field'];
     else if (value === null) delete record[spec.field];
-    else if (typeof value !== 'string' || !spec.valid(value)) errors[key] = [`${key} must be ${spec.want} (or null to clear it)`];
+    else if (typeof value !== 'string' || !spec.valid(value))
+      errors[key] = [`${key} must be ${spec.want} (or null to clear it)`];
     else record[spec.field] = value;
   }
   fieldErrors(errors);

@@ -100,7 +100,10 @@ class OutputBudget {
       return { text, cut: false };
     }
     // Cut on a character boundary: a partial UTF-8 sequence decodes to U+FFFD, which is dropped.
-    const kept = Buffer.from(text).subarray(0, this.left).toString('utf8').replace(/\uFFFD$/, '');
+    const kept = Buffer.from(text)
+      .subarray(0, this.left)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     this.left = 0;
     this.cut = true;
     return { text: kept, cut: true };
@@ -277,7 +280,10 @@ export class SandboxRunner {
     // output) ran out is not started.
     if (limit <= 0 || budget.exhausted) {
       void thread.worker.terminate();
-      const reason = limit <= 0 ? `timed out after ${timeoutMs} ms` : `the request's output reached ${formatBytes(this.limits.outputBytes)}`;
+      const reason =
+        limit <= 0
+          ? `timed out after ${timeoutMs} ms`
+          : `the request's output reached ${formatBytes(this.limits.outputBytes)}`;
       return withUnfinished(commands, [], -1, reason, limit <= 0 ? TIMED_OUT : CRASHED);
     }
     // Leave just-bash time to stop by itself, which keeps the output of the command it stops.
@@ -327,11 +333,17 @@ export class SandboxRunner {
   }
 
   /** Why a job ended before all its commands had run, as its results say it. */
-  private stopReason(stop: 'time' | 'output' | 'client' | undefined, timedOut: boolean, thread: Thread, timeoutMs: number): string {
+  private stopReason(
+    stop: 'time' | 'output' | 'client' | undefined,
+    timedOut: boolean,
+    thread: Thread,
+    timeoutMs: number,
+  ): string {
     if (stop === 'output') return `the request's output reached ${formatBytes(this.limits.outputBytes)}`;
     if (timedOut) return `timed out after ${timeoutMs} ms`;
     if (stop === 'client') return 'the client went away';
-    if ((thread.failure as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return 'the shell ran out of memory';
+    if ((thread.failure as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+      return 'the shell ran out of memory';
     return `the shell stopped: ${thread.failure?.message ?? 'unexpectedly'}`;
   }
 }
@@ -340,7 +352,13 @@ export class SandboxRunner {
  * The results of a job's commands, those that have none filled in: the one `running` (an index,
  * or -1 for none) was stopped for `reason`, the later ones were not run.
  */
-function withUnfinished(commands: string[], results: CommandResult[], running: number, reason: string, exitCode: number): CommandResult[] {
+function withUnfinished(
+  commands: string[],
+  results: CommandResult[],
+  running: number,
+  reason: string,
+  exitCode: number,
+): CommandResult[] {
   return commands.map(
     (command, i) =>
       results[i] ?? {

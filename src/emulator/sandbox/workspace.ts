@@ -23,10 +23,18 @@ export type WorkspaceEntry = { type: 'directory'; entries: string[] } | { type: 
 /** How YAML is written here and in the exec worker: no line folding, so grep sees whole values. */
 export const YAML_OPTIONS = { lineWidth: 0 } as const;
 
-const renderFile = (file: WorkspaceFile): string =>
-  'text' in file ? file.text : stringify(file.yaml, YAML_OPTIONS);
+const renderFile = (file: WorkspaceFile): string => ('text' in file ? file.text : stringify(file.yaml, YAML_OPTIONS));
 
-const TOP_DIRS = ['contracts', 'entities', 'artists', 'writers', 'relations', 'recordings', 'compositions', 'statements'];
+const TOP_DIRS = [
+  'contracts',
+  'entities',
+  'artists',
+  'writers',
+  'relations',
+  'recordings',
+  'compositions',
+  'statements',
+];
 
 /** Ids become file names; anything but a conservative set of characters is replaced. */
 const safe = (id: string | number): string => String(id).replace(/[^A-Za-z0-9._-]/g, '_');
@@ -110,21 +118,44 @@ function withIds<T extends { id: string }>(
   return fields;
 }
 
-const personFile = (kind: 'artist' | 'writer', record: PersonRecord, merged: PersonRecord[], ids: WorkspaceIds): WorkspaceFile => ({
-  yaml: withMerged(withIds(record, kind, ids), merged.map((m) => ({ id: ids.of(kind, m.id), name: m.name }))),
+const personFile = (
+  kind: 'artist' | 'writer',
+  record: PersonRecord,
+  merged: PersonRecord[],
+  ids: WorkspaceIds,
+): WorkspaceFile => ({
+  yaml: withMerged(
+    withIds(record, kind, ids),
+    merged.map((m) => ({ id: ids.of(kind, m.id), name: m.name })),
+  ),
 });
 
 const relationFile = (record: RelationRecord, merged: RelationRecord[], ids: WorkspaceIds): WorkspaceFile => ({
-  yaml: withMerged(withIds(record, 'relation', ids), merged.map((m) => ({ id: ids.of('relation', m.id), name: m.name, merged_at: m.merged_at }))),
+  yaml: withMerged(
+    withIds(record, 'relation', ids),
+    merged.map((m) => ({ id: ids.of('relation', m.id), name: m.name, merged_at: m.merged_at })),
+  ),
 });
 
 /** An entity's directory: metadata.yaml with its contracts, and merged.yaml with its duplicates' records. */
-function addEntity(tree: TreeBuilder, entity: EntityRecord, merged: EntityRecord[], contracts: EntityContract[] | undefined, ids: WorkspaceIds): void {
+function addEntity(
+  tree: TreeBuilder,
+  entity: EntityRecord,
+  merged: EntityRecord[],
+  contracts: EntityContract[] | undefined,
+  ids: WorkspaceIds,
+): void {
   const dir = `/entities/entity_${safe(ids.of('entity', entity.id))}`;
   const entityFields = (e: EntityRecord) => withIds(e, 'entity', ids, { field: 'division_of', kind: 'entity' });
-  const metadata = withMerged(entityFields(entity), merged.map((m) => ({ id: ids.of('entity', m.id), name: m.name })));
+  const metadata = withMerged(
+    entityFields(entity),
+    merged.map((m) => ({ id: ids.of('entity', m.id), name: m.name })),
+  );
   tree.file(`${dir}/metadata.yaml`, { yaml: contracts ? { ...metadata, contracts } : metadata });
-  const mergedRecords = merged.map((m) => ({ ...entityFields(m), ...(m.merged_into !== undefined && { merged_into: ids.of('entity', m.merged_into) }) }));
+  const mergedRecords = merged.map((m) => ({
+    ...entityFields(m),
+    ...(m.merged_into !== undefined && { merged_into: ids.of('entity', m.merged_into) }),
+  }));
   if (merged.length > 0) tree.file(`${dir}/merged.yaml`, { yaml: mergedRecords });
 }
 
@@ -162,7 +193,9 @@ async function build(project: ProjectRecord, data: ProjectData, ids: WorkspaceId
   }
   for (const composition of data.compositions) {
     if (slice.due()) await slice.pause();
-    tree.file(`/compositions/composition_${safe(ids.of('composition', composition.id))}.yaml`, { yaml: withIds(composition, 'composition', ids) });
+    tree.file(`/compositions/composition_${safe(ids.of('composition', composition.id))}.yaml`, {
+      yaml: withIds(composition, 'composition', ids),
+    });
   }
   const byStatus = new Map<string, number>();
   for (const statement of data.statements) {
@@ -211,7 +244,11 @@ async function addContracts(
       yaml: {
         ...fields,
         id: contractId,
-        parties: parties.map((p) => ({ entity_id: ids.of('entity', p.entity_id), entity_name: entityNames.get(p.entity_id), role: p.role })),
+        parties: parties.map((p) => ({
+          entity_id: ids.of('entity', p.entity_id),
+          entity_name: entityNames.get(p.entity_id),
+          role: p.role,
+        })),
         extracted: extracted.map(([include]) => include),
       },
     });
@@ -240,7 +277,11 @@ const RECORD_INCLUDES: Partial<Record<ContractInclude, RecordKind>> = {
 };
 
 /** An include's rows, those naming a record with its id in the workspace's ids. */
-function extractedRows(include: ContractInclude, rows: Record<string, unknown>[], ids: WorkspaceIds): Record<string, unknown>[] {
+function extractedRows(
+  include: ContractInclude,
+  rows: Record<string, unknown>[],
+  ids: WorkspaceIds,
+): Record<string, unknown>[] {
   const kind = RECORD_INCLUDES[include];
   if (kind === undefined) return rows;
   return rows.map((row) => (typeof row.id === 'string' ? { ...row, id: ids.of(kind, row.id) } : row));

@@ -2,7 +2,18 @@
 // record is read alike in a list and by id (both forms' fields are in one documented shape). A
 // record fetched by id is checked against it; a list page that fails its plain check is parsed by
 // its list schema, whose issues name what is wrong; the agents' tools declare their output with them.
-import { Artist, Composition, Contract, Entity, Recording, Relation, Statement, Writer, compiledObject, listOf } from '../schemas.js';
+import {
+  Artist,
+  Composition,
+  Contract,
+  Entity,
+  Recording,
+  Relation,
+  Statement,
+  Writer,
+  compiledObject,
+  listOf,
+} from '../schemas.js';
 import type { ResourceName } from './catalog.js';
 
 export const RESOURCE_SCHEMAS = {

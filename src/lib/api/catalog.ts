@@ -71,9 +71,14 @@ const LIST_SHAPE = listShape(RECORD_SHAPE);
 
 export function createCatalogApi(http: HttpClient) {
   const drift = http.tracing ? driftNotes((line) => http.trace(line)) : undefined;
-  const listPage = async <R extends ResourceName>(resource: R, query: ListQuery): Promise<ListPage<ResourceItem<R>>> => {
+  const listPage = async <R extends ResourceName>(
+    resource: R,
+    query: ListQuery,
+  ): Promise<ListPage<ResourceItem<R>>> => {
     const { path } = RESOURCES[resource];
-    const data = await http.shapedData<ResourceItem<R>[] | { items: ResourceItem<R>[]; total_count: number; page: number; per_page: number }>(
+    const data = await http.shapedData<
+      ResourceItem<R>[] | { items: ResourceItem<R>[]; total_count: number; page: number; per_page: number }
+    >(
       {
         path,
         query: { projectId: query.projectId, page: query.page, perPage: query.perPage, ...query.extra },
@@ -91,7 +96,11 @@ export function createCatalogApi(http: HttpClient) {
     listPage,
 
     /** Every page from `query.page` on, in order, fetching up to `concurrency` pages at once. */
-    allPages<R extends ResourceName>(resource: R, query: ListQuery, concurrency = PAGES_AT_ONCE): AsyncGenerator<ListPage<ResourceItem<R>>> {
+    allPages<R extends ResourceName>(
+      resource: R,
+      query: ListQuery,
+      concurrency = PAGES_AT_ONCE,
+    ): AsyncGenerator<ListPage<ResourceItem<R>>> {
       return followPages((page, signal) => listPage(resource, { ...query, page, signal }), query.page, concurrency);
     },
 
@@ -179,7 +188,11 @@ class RepeatFilter<T> {
     if (ids.length > 0 && (this.fingerprints.has(fingerprint) || repeated === ids.length)) {
       throw new PaginationError(
         `the service's pagination repeats itself: page ${requested} holds only records already listed, so ${this.walk.flag} stopped after ${this.listed} records`,
-        { details: [`the service seems to ignore the page parameter; list page by page with ${this.walk.onePage}, or report it to the service`] },
+        {
+          details: [
+            `the service seems to ignore the page parameter; list page by page with ${this.walk.onePage}, or report it to the service`,
+          ],
+        },
       );
     }
     this.fingerprints.add(fingerprint);
@@ -215,7 +228,9 @@ export async function* followPages<T>(
   const { perPage, total } = first;
   /** Whether the walk is over after this page (as received, before dropping repeats). */
   const isLast = (page: ListPage<T>): boolean =>
-    page.items.length === 0 || page.items.length < perPage || (total !== undefined && repeats.listed >= total - (startPage - 1) * perPage);
+    page.items.length === 0 ||
+    page.items.length < perPage ||
+    (total !== undefined && repeats.listed >= total - (startPage - 1) * perPage);
   yield repeats.fresh(first, startPage);
   if (isLast(first)) return;
   const lastPage = total !== undefined ? Math.ceil(total / perPage) : Infinity;

@@ -24,7 +24,14 @@ import {
 import { MAX_BODY_BYTES } from '../transport.js';
 import { safeText } from '../text.js';
 import { isPlainObject } from '../shape.js';
-import { LocalFileError, openMultipart, openRaw, readUploadAnswer, UploadCutError, type LocalUpload } from '../upload.js';
+import {
+  LocalFileError,
+  openMultipart,
+  openRaw,
+  readUploadAnswer,
+  UploadCutError,
+  type LocalUpload,
+} from '../upload.js';
 
 export const DOCUMENT_KINDS = {
   contract: { path: '/v1/contracts', noun: 'contracts', upload: ContractUpload, processes: ContractProcesses },
@@ -79,7 +86,14 @@ const NO_SUCH_ROUTE = new Set([404, 405]);
 const PUT_RETRIES = 2;
 
 /** Step 1: a staging record and a signed URL; undefined when the service has no such route. Never resent. */
-async function mint(http: HttpClient, kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions, probing: boolean): Promise<UploadMint | undefined> {
+async function mint(
+  http: HttpClient,
+  kind: DocumentKind,
+  projectId: string,
+  file: LocalUpload,
+  options: UploadOptions,
+  probing: boolean,
+): Promise<UploadMint | undefined> {
   const spec = DOCUMENT_KINDS[kind];
   const json: Record<string, unknown> = { fileName: file.fileName, fileType: file.fileType, fileSize: file.size };
   const dot = file.fileName.lastIndexOf('.');
@@ -88,33 +102,61 @@ async function mint(http: HttpClient, kind: DocumentKind, projectId: string, fil
   if (options.folderName !== undefined) json.folderName = options.folderName;
   if (options.context) json.context = options.context;
   options.onStart?.();
-  const request: RequestOptions = { method: 'POST', path: `${spec.path}/uploads`, query: { projectId }, json, retry: 'unsent' };
+  const request: RequestOptions = {
+    method: 'POST',
+    path: `${spec.path}/uploads`,
+    query: { projectId },
+    json,
+    retry: 'unsent',
+  };
   let answer: Record<string, unknown>;
   try {
     answer = await answerOf(http, request);
   } catch (error) {
-    if (probing && error instanceof PdsError && error.status !== undefined && NO_SUCH_ROUTE.has(error.status)) return undefined;
-    if (error instanceof ServiceError && error.status === undefined && !(error instanceof UploadCutError) && !(error instanceof MalformedAnswerError)) {
-      throw new UploadCutError(`the request for an upload URL of ${file.fileName} got no answer; pds did not resend it (a second one could create a second staging record)`, {
-        details: [receivedHint(kind)],
-        cause: error,
-      });
+    if (probing && error instanceof PdsError && error.status !== undefined && NO_SUCH_ROUTE.has(error.status))
+      return undefined;
+    if (
+      error instanceof ServiceError &&
+      error.status === undefined &&
+      !(error instanceof UploadCutError) &&
+      !(error instanceof MalformedAnswerError)
+    ) {
+      throw new UploadCutError(
+        `the request for an upload URL of ${file.fileName} got no answer; pds did not resend it (a second one could create a second staging record)`,
+        {
+          details: [receivedHint(kind)],
+          cause: error,
+        },
+      );
     }
     if (error instanceof MalformedAnswerError) throw withDetails(error, [receivedHint(kind)]);
     throw error;
   }
   // The service answered: what pds acts on must be there; a fault is said as the answer's, with its value.
   const stagingId = stagingIdOf(answer.staging_id);
-  if (stagingId === undefined) throw withDetails(malformed(request, 'staging_id', answer.staging_id, 'a staging id (a whole number)'), [receivedHint(kind)]);
+  if (stagingId === undefined)
+    throw withDetails(malformed(request, 'staging_id', answer.staging_id, 'a staging id (a whole number)'), [
+      receivedHint(kind),
+    ]);
   const uploadUrl = answer.upload_url;
   if (!isHttpUrl(uploadUrl)) {
-    throw withDetails(malformed(request, 'upload_url', uploadUrl, 'an http(s) URL'), [`staging id ${stagingId} holds no file`, receivedHint(kind)]);
+    throw withDetails(malformed(request, 'upload_url', uploadUrl, 'an http(s) URL'), [
+      `staging id ${stagingId} holds no file`,
+      receivedHint(kind),
+    ]);
   }
   return { ...answer, staging_id: stagingId, upload_url: uploadUrl };
 }
 
 /** Step 2: the bytes to the storage host, streamed from disk, with no credential; resent after a reset. */
-async function put(http: HttpClient, kind: DocumentKind, url: string, file: LocalUpload, options: UploadOptions, stagingId: number): Promise<void> {
+async function put(
+  http: HttpClient,
+  _kind: DocumentKind,
+  url: string,
+  file: LocalUpload,
+  options: UploadOptions,
+  stagingId: number,
+): Promise<void> {
   const target = new URL(url);
   // Before any connection: the signed URL is a credential for this file, and the file is the user's data.
   refusePlainHttp({
@@ -122,7 +164,9 @@ async function put(http: HttpClient, kind: DocumentKind, url: string, file: Loca
     allowHttp: options.allowHttp === true,
     what: `${file.fileName} and its signed upload URL`,
     instead: 'a service whose storage answers over https',
-    details: [`the service's upload URL for staging id ${stagingId} is http://${target.host}${target.pathname}; staging id ${stagingId} holds no file`],
+    details: [
+      `the service's upload URL for staging id ${stagingId} is http://${target.host}${target.pathname}; staging id ${stagingId} holds no file`,
+    ],
   });
   for (let attempt = 0; ; attempt++) {
     const idle = new IdleWatch(options.idleTimeoutMs ?? 0);
@@ -145,17 +189,31 @@ async function put(http: HttpClient, kind: DocumentKind, url: string, file: Loca
       });
       const text = await response.text(64 * 1024).catch(() => '');
       if (response.ok) return;
-      throw new ServiceError(`the storage host ${target.origin} refused the upload of ${file.fileName} with HTTP ${response.status}`, {
-        status: response.status,
-        details: [storageMessage(text), `staging id ${stagingId} holds no file: upload it again`].filter((d) => d !== ''),
-      });
+      throw new ServiceError(
+        `the storage host ${target.origin} refused the upload of ${file.fileName} with HTTP ${response.status}`,
+        {
+          status: response.status,
+          details: [storageMessage(text), `staging id ${stagingId} holds no file: upload it again`].filter(
+            (d) => d !== '',
+          ),
+        },
+      );
     } catch (error) {
       if (error instanceof PdsError) throw error;
-      if (idle.fired) throw new UploadCutError(`the upload of ${file.fileName} to the storage host stalled: nothing moved for ${idle.ms / 1000} s`, { details: ['raise the limit with --timeout <seconds>'], cause: error });
+      if (idle.fired)
+        throw new UploadCutError(
+          `the upload of ${file.fileName} to the storage host stalled: nothing moved for ${idle.ms / 1000} s`,
+          { details: ['raise the limit with --timeout <seconds>'], cause: error },
+        );
       if (attempt >= PUT_RETRIES) {
-        throw new ServiceError(`the connection to the storage host ${target.origin} broke during the upload of ${file.fileName}, ${attempt + 1} times`, { cause: error, details: [`staging id ${stagingId} holds no file: upload it again`] });
+        throw new ServiceError(
+          `the connection to the storage host ${target.origin} broke during the upload of ${file.fileName}, ${attempt + 1} times`,
+          { cause: error, details: [`staging id ${stagingId} holds no file: upload it again`] },
+        );
       }
-      http.trace(`* the PUT to the storage host broke (${error instanceof Error ? error.message : String(error)}): sending it again (it replaces what came)`);
+      http.trace(
+        `* the PUT to the storage host broke (${error instanceof Error ? error.message : String(error)}): sending it again (it replaces what came)`,
+      );
     } finally {
       done.abort(new Error('the upload is over'));
       idle.stop();
@@ -165,15 +223,28 @@ async function put(http: HttpClient, kind: DocumentKind, url: string, file: Loca
 }
 
 /** Step 3: the service takes the stored bytes in. Never resent; a failure names the staging id. */
-async function complete(http: HttpClient, kind: DocumentKind, projectId: string, stagingId: number, file: LocalUpload): Promise<SignedUpload> {
+async function complete(
+  http: HttpClient,
+  kind: DocumentKind,
+  projectId: string,
+  stagingId: number,
+  file: LocalUpload,
+): Promise<SignedUpload> {
   const spec = DOCUMENT_KINDS[kind];
-  const request: RequestOptions = { method: 'POST', path: `${spec.path}/uploads/complete`, query: { projectId }, json: { stagingId }, retry: 'unsent' };
+  const request: RequestOptions = {
+    method: 'POST',
+    path: `${spec.path}/uploads/complete`,
+    query: { projectId },
+    json: { stagingId },
+    retry: 'unsent',
+  };
   const next = `check it with \`pds ${spec.noun} status ${stagingId}\` before uploading again`;
   let answer: Record<string, unknown>;
   try {
     answer = await answerOf(http, request);
   } catch (error) {
-    if (error instanceof MalformedAnswerError) throw withDetails(error, [`the bytes of ${file.fileName} are stored under staging id ${stagingId}`, next]);
+    if (error instanceof MalformedAnswerError)
+      throw withDetails(error, [`the bytes of ${file.fileName} are stored under staging id ${stagingId}`, next]);
     const cause = error instanceof PdsError ? error : new ServiceError(String(error));
     const stored = `the bytes of ${file.fileName} are stored under staging id ${stagingId}, but the service did not confirm the upload${cause.status === undefined ? ' (no answer; pds did not resend it)' : ''}`;
     const details = [cause.message, ...cause.details, next];
@@ -184,9 +255,17 @@ async function complete(http: HttpClient, kind: DocumentKind, projectId: string,
   // Everything else (`enqueued`, `paused`: counts; `snapshot_hash`; new fields) is kept as sent.
   const status = answer.status;
   if (typeof status !== 'string' || status === '') {
-    throw withDetails(malformed(request, 'status', status, 'a status such as uploaded, queued or paused'), [`the bytes of ${file.fileName} are stored under staging id ${stagingId}`, next]);
+    throw withDetails(malformed(request, 'status', status, 'a status such as uploaded, queued or paused'), [
+      `the bytes of ${file.fileName} are stored under staging id ${stagingId}`,
+      next,
+    ]);
   }
-  const signed: SignedUpload = { ...answer, staging_id: stagingIdOf(answer.staging_id) ?? stagingId, status, staging_stage: status };
+  const signed: SignedUpload = {
+    ...answer,
+    staging_id: stagingIdOf(answer.staging_id) ?? stagingId,
+    status,
+    staging_stage: status,
+  };
   if (status === 'paused') {
     const reason = await pauseReason(http, kind, projectId, stagingId);
     if (reason) signed.pause_reason = reason;
@@ -219,12 +298,20 @@ function shownValue(value: unknown): string {
 }
 
 /** `the answer to POST /v1/statements/uploads has staging_id "abc", not a staging id (a whole number)`. */
-export function malformed(request: Pick<RequestOptions, 'method' | 'path'>, field: string, value: unknown, expected: string): MalformedAnswerError {
+export function malformed(
+  request: Pick<RequestOptions, 'method' | 'path'>,
+  field: string,
+  value: unknown,
+  expected: string,
+): MalformedAnswerError {
   const what = value === undefined ? `no ${field}` : `${field} ${shownValue(value)}`;
-  return new MalformedAnswerError(`the service answered ${request.method ?? 'GET'} ${request.path} with ${what}, not ${expected}`);
+  return new MalformedAnswerError(
+    `the service answered ${request.method ?? 'GET'} ${request.path} with ${what}, not ${expected}`,
+  );
 }
 
-const withDetails = (error: MalformedAnswerError, details: string[]): MalformedAnswerError => new MalformedAnswerError(error.message, { details: [...error.details, ...details], cause: error.cause });
+const withDetails = (error: MalformedAnswerError, details: string[]): MalformedAnswerError =>
+  new MalformedAnswerError(error.message, { details: [...error.details, ...details], cause: error.cause });
 
 /**
  * The `data` object of an answer to `request`, read whole. A failure to send or an HTTP error
@@ -237,20 +324,32 @@ export async function answerOf(http: HttpClient, request: RequestOptions): Promi
   try {
     body = JSON.parse(text);
   } catch {
-    throw new MalformedAnswerError(`the service answered ${request.method ?? 'GET'} ${request.path} with HTTP ${response.status} and a body that is not JSON`);
+    throw new MalformedAnswerError(
+      `the service answered ${request.method ?? 'GET'} ${request.path} with HTTP ${response.status} and a body that is not JSON`,
+    );
   }
   const data = isPlainObject(body) ? body.data : undefined;
   if (!isPlainObject(data)) throw malformed(request, 'data', data, 'an object');
   return data;
 }
 
-
 /** Why a staging is paused, from its status; undefined when the service does not say. */
-async function pauseReason(http: HttpClient, kind: DocumentKind, projectId: string, stagingId: number): Promise<string | undefined> {
+async function pauseReason(
+  http: HttpClient,
+  kind: DocumentKind,
+  projectId: string,
+  stagingId: number,
+): Promise<string | undefined> {
   try {
-    const processes = await answerOf(http, { path: `${DOCUMENT_KINDS[kind].path}/${stagingId}/processes`, query: { projectId } });
-    const reason = (processes as { pause_reason?: unknown; staging_processes?: { info?: { pause_reason?: unknown } } }).pause_reason ??
-      (processes as { staging_processes?: { info?: { pause_reason?: unknown } } }).staging_processes?.info?.pause_reason;
+    const processes = await answerOf(http, {
+      path: `${DOCUMENT_KINDS[kind].path}/${stagingId}/processes`,
+      query: { projectId },
+    });
+    const reason =
+      (processes as { pause_reason?: unknown; staging_processes?: { info?: { pause_reason?: unknown } } })
+        .pause_reason ??
+      (processes as { staging_processes?: { info?: { pause_reason?: unknown } } }).staging_processes?.info
+        ?.pause_reason;
     return typeof reason === 'string' ? reason : undefined;
   } catch {
     return undefined;
@@ -260,23 +359,41 @@ async function pauseReason(http: HttpClient, kind: DocumentKind, projectId: stri
 /** The seed's flow cannot carry what only the signed-URL flow can: refused, never dropped. */
 function checkSeedFlow(kind: DocumentKind, file: LocalUpload, options: UploadOptions): void {
   if (kind === 'statement' && file.fileType !== 'application/pdf') {
-    throw new UsageError(`this service takes only PDF statements (it has no signed-URL uploads, which carry other formats)`);
+    throw new UsageError(
+      `this service takes only PDF statements (it has no signed-URL uploads, which carry other formats)`,
+    );
   }
   if (options.context || options.folderName !== undefined) {
-    throw new UsageError('this service cannot carry upload context (--accounting-period, --currency-*, --payee, --payor, --scenario, --target-family, --tag, --folder): it has no signed-URL uploads', {
-      details: ['upload without those flags, then set them with `pds statements update` where the service allows it'],
-    });
+    throw new UsageError(
+      'this service cannot carry upload context (--accounting-period, --currency-*, --payee, --payor, --scenario, --target-family, --tag, --folder): it has no signed-URL uploads',
+      {
+        details: ['upload without those flags, then set them with `pds statements update` where the service allows it'],
+      },
+    );
   }
 }
 
-async function uploadSigned(http: HttpClient, kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions, minted: UploadMint): Promise<SignedUpload> {
+async function uploadSigned(
+  http: HttpClient,
+  kind: DocumentKind,
+  projectId: string,
+  file: LocalUpload,
+  options: UploadOptions,
+  minted: UploadMint,
+): Promise<SignedUpload> {
   await put(http, kind, minted.upload_url, file, options, minted.staging_id);
   // A cancel (an agent's) before the complete step leaves no record: the staging never completes.
   options.signal?.throwIfAborted();
   return complete(http, kind, projectId, minted.staging_id, file);
 }
 
-async function uploadSeed(http: HttpClient, kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions): Promise<UploadRecord> {
+async function uploadSeed(
+  http: HttpClient,
+  kind: DocumentKind,
+  projectId: string,
+  file: LocalUpload,
+  options: UploadOptions,
+): Promise<UploadRecord> {
   checkSeedFlow(kind, file, options);
   return uploadMultipart(http, kind, projectId, file, options);
 }
@@ -286,7 +403,13 @@ async function uploadSeed(http: HttpClient, kind: DocumentKind, projectId: strin
  * started (e.g. the connection was refused): once a byte of the body may have reached the
  * service, a resend could create a duplicate document, so the failure is reported instead.
  */
-async function uploadMultipart(http: HttpClient, kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions): Promise<UploadRecord> {
+async function uploadMultipart(
+  http: HttpClient,
+  kind: DocumentKind,
+  projectId: string,
+  file: LocalUpload,
+  options: UploadOptions,
+): Promise<UploadRecord> {
   const spec = DOCUMENT_KINDS[kind];
   let started = false;
   let answered = false;
@@ -335,7 +458,8 @@ async function uploadMultipart(http: HttpClient, kind: DocumentKind, projectId: 
     });
     answered = true;
     idle.touch();
-    if (options.answerTimeoutMs) overallTimer = setTimeout(() => overall.abort(new Error('--wait-timeout')), options.answerTimeoutMs);
+    if (options.answerTimeoutMs)
+      overallTimer = setTimeout(() => overall.abort(new Error('--wait-timeout')), options.answerTimeoutMs);
     const answer = await readUploadAnswer(response, {
       onEvent: () => idle.touch(),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -343,7 +467,9 @@ async function uploadMultipart(http: HttpClient, kind: DocumentKind, projectId: 
     const parsed = envelope(spec.upload).safeParse(answer);
     if (!parsed.success) {
       throw new ServiceError(`unexpected answer to the upload (POST ${spec.path})`, {
-        details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+        details: parsed.error.issues
+          .slice(0, 5)
+          .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
       });
     }
     return (parsed.data as { data: UploadRecord }).data;
@@ -365,7 +491,12 @@ export function createDocumentsApi(http: HttpClient) {
   let probing: Promise<unknown> | undefined;
 
   /** The first upload of a command finds out which flow the service takes; the others wait for it. */
-  async function probe(kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions): Promise<UploadRecord> {
+  async function probe(
+    kind: DocumentKind,
+    projectId: string,
+    file: LocalUpload,
+    options: UploadOptions,
+  ): Promise<UploadRecord> {
     let release = (): void => undefined;
     probing = new Promise<void>((resolve) => {
       release = resolve;
@@ -374,12 +505,18 @@ export function createDocumentsApi(http: HttpClient) {
     try {
       minted = await mint(http, kind, projectId, file, options, true);
       flow = minted ? 'signed' : 'seed';
-      http.trace(minted ? '* uploading over signed URLs (the service\'s three-step flow)' : `* this service has no ${DOCUMENT_KINDS[kind].path}/uploads: uploading with the seed's multipart request`);
+      http.trace(
+        minted
+          ? "* uploading over signed URLs (the service's three-step flow)"
+          : `* this service has no ${DOCUMENT_KINDS[kind].path}/uploads: uploading with the seed's multipart request`,
+      );
     } finally {
       probing = undefined;
       release();
     }
-    return minted ? uploadSigned(http, kind, projectId, file, options, minted) : uploadSeed(http, kind, projectId, file, options);
+    return minted
+      ? uploadSigned(http, kind, projectId, file, options, minted)
+      : uploadSeed(http, kind, projectId, file, options);
   }
 
   /**
@@ -387,7 +524,12 @@ export function createDocumentsApi(http: HttpClient) {
    * a request that may have acted (a mint, a complete, a multipart body that started): a second
    * one could create a second document, so the failure is reported instead. The PUT is resent.
    */
-  async function upload(kind: DocumentKind, projectId: string, file: LocalUpload, options: UploadOptions = {}): Promise<UploadRecord> {
+  async function upload(
+    kind: DocumentKind,
+    projectId: string,
+    file: LocalUpload,
+    options: UploadOptions = {},
+  ): Promise<UploadRecord> {
     while (flow === undefined && probing) await probing;
     if (flow === 'seed') return uploadSeed(http, kind, projectId, file, options);
     if (flow === undefined) return probe(kind, projectId, file, options);
@@ -399,9 +541,16 @@ export function createDocumentsApi(http: HttpClient) {
 
     /** `POST …/staging/{id}/retry`: a paused upload queued again. Never resent. Acts on its status; the rest is kept as sent. */
     async retry(kind: DocumentKind, projectId: string, stagingId: number): Promise<StagingRetry> {
-      const request: RequestOptions = { method: 'POST', path: `${DOCUMENT_KINDS[kind].path}/staging/${stagingId}/retry`, query: { projectId }, json: {}, retry: false };
+      const request: RequestOptions = {
+        method: 'POST',
+        path: `${DOCUMENT_KINDS[kind].path}/staging/${stagingId}/retry`,
+        query: { projectId },
+        json: {},
+        retry: false,
+      };
       const answer = await answerOf(http, request);
-      if (typeof answer.status !== 'string') throw malformed(request, 'status', answer.status, 'a status such as queued or paused');
+      if (typeof answer.status !== 'string')
+        throw malformed(request, 'status', answer.status, 'a status such as queued or paused');
       return { ...answer, staging_id: stagingIdOf(answer.staging_id) ?? stagingId, status: answer.status };
     },
 
@@ -410,33 +559,58 @@ export function createDocumentsApi(http: HttpClient) {
      * (SERVICE-NOW.md), or why there is none yet (`detailed_error`, the service's words).
      */
     async statementLines(projectId: string, id: string): Promise<StatementLines> {
-      const request: RequestOptions = { path: `/v1/statements/${encodeURIComponent(id)}`, query: { projectId, detailed: true } };
+      const request: RequestOptions = {
+        path: `/v1/statements/${encodeURIComponent(id)}`,
+        query: { projectId, detailed: true },
+      };
       const statement = await answerOf(http, request);
       const detailed = statement.detailed;
       if (detailed === null || detailed === undefined) {
-        const reason = typeof statement.detailed_error === 'string' && statement.detailed_error.trim() !== '' ? statement.detailed_error : undefined;
+        const reason =
+          typeof statement.detailed_error === 'string' && statement.detailed_error.trim() !== ''
+            ? statement.detailed_error
+            : undefined;
         return { ready: false, statement, ...(reason === undefined ? {} : { reason }) };
       }
-      if (!isPlainObject(detailed)) throw malformed(request, 'detailed', detailed, 'an object with the csv_url of the lines');
+      if (!isPlainObject(detailed))
+        throw malformed(request, 'detailed', detailed, 'an object with the csv_url of the lines');
       const url = detailed.csv_url;
       if (!isHttpUrl(url)) throw malformed(request, 'detailed.csv_url', url, 'an http(s) URL');
-      return { ready: true, statement, url, ...(typeof detailed.file_name === 'string' ? { fileName: detailed.file_name } : {}) };
+      return {
+        ready: true,
+        statement,
+        url,
+        ...(typeof detailed.file_name === 'string' ? { fileName: detailed.file_name } : {}),
+      };
     },
 
     /** `PUT /v1/statements/{id}`: payee, payor, periods, currencies, tags; null clears a field. */
     updateStatement(projectId: string, id: string, changes: Record<string, unknown>): Promise<StatementUpdate> {
-      return http.data({ method: 'PUT', path: `/v1/statements/${encodeURIComponent(id)}`, query: { projectId }, json: changes, retry: false }, StatementUpdate);
+      return http.data(
+        {
+          method: 'PUT',
+          path: `/v1/statements/${encodeURIComponent(id)}`,
+          query: { projectId },
+          json: changes,
+          retry: false,
+        },
+        StatementUpdate,
+      );
     },
 
     /** `GET /v1/{contracts|statements}/{id}/download`: a signed URL of the document's file (not in the spec). */
     download(kind: DocumentKind, projectId: string, id: string): Promise<DownloadLink> {
-      return http.data({ path: `${DOCUMENT_KINDS[kind].path}/${encodeURIComponent(id)}/download`, query: { projectId } }, DownloadLink);
+      return http.data(
+        { path: `${DOCUMENT_KINDS[kind].path}/${encodeURIComponent(id)}/download`, query: { projectId } },
+        DownloadLink,
+      );
     },
 
     /** `GET /v1/{contracts|statements}/{id}/processes`; a statement id or a staging id (statements). */
     async processes(kind: DocumentKind, projectId: string, id: string): Promise<DocumentProcesses> {
       const path = `${DOCUMENT_KINDS[kind].path}/${encodeURIComponent(id)}/processes`;
-      if (kind === 'contract') return { kind, data: await http.data({ path, query: { projectId } }, ContractProcesses) };
+      if (kind === 'contract')
+        return { kind, data: await http.data({ path, query: { projectId } }, ContractProcesses) };
       return { kind, data: await http.data({ path, query: { projectId } }, StatementProcesses) };
     },
   };
@@ -458,29 +632,43 @@ function storageMessage(text: string): string {
 /** The service took the file but did not confirm it in time: where to follow it, so nothing is lost. */
 function unconfirmed(kind: DocumentKind, seconds: number, cause: unknown): UploadCutError {
   const noun = DOCUMENT_KINDS[kind].noun;
-  return new UploadCutError(`the service answered the upload but did not confirm it within ${seconds} s (--wait-timeout); pds stopped waiting`, {
-    details: [`the service has received the file: follow it with \`pds ${noun} status <staging-id>\` (find the id with \`pds ${noun} ls\`)`],
-    cause,
-  });
+  return new UploadCutError(
+    `the service answered the upload but did not confirm it within ${seconds} s (--wait-timeout); pds stopped waiting`,
+    {
+      details: [
+        `the service has received the file: follow it with \`pds ${noun} status <staging-id>\` (find the id with \`pds ${noun} ls\`)`,
+      ],
+      cause,
+    },
+  );
 }
 
 /**
  * An upload failure, said so that the user knows whether the document may exist: after the body
  * started, a broken connection, a timeout or a cut stream leave that open.
  */
-function explain(error: unknown, kind: DocumentKind, sentUnanswered: boolean, idle: IdleWatch, received: boolean): unknown {
+function explain(
+  error: unknown,
+  kind: DocumentKind,
+  sentUnanswered: boolean,
+  idle: IdleWatch,
+  received: boolean,
+): unknown {
   const hint = receivedHint(kind);
   if (error instanceof LocalFileError) return error;
   // The whole body went out and the service answered: it has the file, only its events stopped.
   if (idle.fired && received) {
     const noun = DOCUMENT_KINDS[kind].noun;
-    return new UploadCutError(`the service answered the upload but sent no event for ${idle.ms / 1000} s; pds stopped waiting`, {
-      details: [
-        `the service has received the file: follow it with \`pds ${noun} status <staging-id>\` (find the id with \`pds ${noun} ls\`)`,
-        'wait longer with --timeout <seconds>',
-      ],
-      cause: error,
-    });
+    return new UploadCutError(
+      `the service answered the upload but sent no event for ${idle.ms / 1000} s; pds stopped waiting`,
+      {
+        details: [
+          `the service has received the file: follow it with \`pds ${noun} status <staging-id>\` (find the id with \`pds ${noun} ls\`)`,
+          'wait longer with --timeout <seconds>',
+        ],
+        cause: error,
+      },
+    );
   }
   if (idle.fired) {
     return new UploadCutError(`the upload stalled: nothing moved for ${idle.ms / 1000} s`, {
@@ -488,11 +676,15 @@ function explain(error: unknown, kind: DocumentKind, sentUnanswered: boolean, id
       cause: error,
     });
   }
-  if (error instanceof UploadCutError) return new UploadCutError(error.message, { details: [hint], cause: error.cause });
+  if (error instanceof UploadCutError)
+    return new UploadCutError(error.message, { details: [hint], cause: error.cause });
   // A network failure (no HTTP status) after the body started and before an answer: the service may
   // have the file.
   if (sentUnanswered && error instanceof ServiceError && error.status === undefined) {
-    return new UploadCutError('the connection broke during the upload', { details: [hint], cause: error.cause ?? error });
+    return new UploadCutError('the connection broke during the upload', {
+      details: [hint],
+      cause: error.cause ?? error,
+    });
   }
   if (error instanceof PdsError || !(error instanceof Error)) return error;
   return new ServiceError(error.message, { details: sentUnanswered ? [hint] : [], cause: error });

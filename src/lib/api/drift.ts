@@ -32,9 +32,16 @@ export function driftNotes(trace: (line: string) => void) {
       for (const [key, value] of Object.entries(record)) {
         const shape = documented.object[key];
         const field = safeText(key);
-        if (shape === undefined) say(`${resource}\0${field}`, `* ${resource}: field '${field}' is not in the documented forms (kept as received)`);
+        if (shape === undefined)
+          say(
+            `${resource}\0${field}`,
+            `* ${resource}: field '${field}' is not in the documented forms (kept as received)`,
+          );
         else if (!checkOf(shape)(value)) {
-          say(`${resource}\0${field}`, `* ${resource}: field '${field}' is ${kindOf(value)}, not its documented form (shown as received)`);
+          say(
+            `${resource}\0${field}`,
+            `* ${resource}: field '${field}' is ${kindOf(value)}, not its documented form (shown as received)`,
+          );
         }
       }
     }

@@ -24,7 +24,9 @@ export type SandboxApi = ReturnType<typeof createSandboxApi>;
 export type TagsApi = ReturnType<typeof createTagsApi>;
 
 /** An API whose every member is a function returning a promise, so it can be called before it is loaded. */
-type Deferrable<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never };
+type Deferrable<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<R> : never;
+};
 
 /**
  * The API `make` resolves to, made on the first call of any of its methods (and once: an API may

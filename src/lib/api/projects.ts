@@ -25,11 +25,9 @@ export function createProjectsApi(http: HttpClient) {
   const drift = http.tracing ? driftNotes((line) => http.trace(line)) : undefined;
   return {
     async list(): Promise<Project[]> {
-      const data = await http.shapedData<Project[] | { items: Project[]; total_count: number; page: number; per_page: number }>(
-        { path: '/v1/projects' },
-        PROJECTS_SHAPE,
-        async () => (await schemas()).ProjectList,
-      );
+      const data = await http.shapedData<
+        Project[] | { items: Project[]; total_count: number; page: number; per_page: number }
+      >({ path: '/v1/projects' }, PROJECTS_SHAPE, async () => (await schemas()).ProjectList);
       const { items } = toPage(data, { page: 1, perPage: 0 });
       drift?.('projects', PROJECT_SHAPE, items);
       return items;
@@ -38,14 +36,26 @@ export function createProjectsApi(http: HttpClient) {
     /** `POST /v1/projects` (SERVICE-NOW.md). Never resent: a second one would make a second project. */
     async create(name: string, entityName?: string): Promise<Project> {
       const { Project } = await schemas();
-      return http.data({ method: 'POST', path: '/v1/projects', json: { name, ...(entityName === undefined ? {} : { entityName }) }, retry: false }, Project);
+      return http.data(
+        {
+          method: 'POST',
+          path: '/v1/projects',
+          json: { name, ...(entityName === undefined ? {} : { entityName }) },
+          retry: false,
+        },
+        Project,
+      );
     },
 
     /**
      * `GET /v1/projects/{id}/knowledge/search`: nodes with their claims and relationships. The
      * service takes no kind filter (SERVICE-NOW.md): a caller that offers one filters the results.
      */
-    async knowledge(projectId: string, q: string, options: { limit?: number } = {}): Promise<z.infer<typeof KnowledgeResults>> {
+    async knowledge(
+      projectId: string,
+      q: string,
+      options: { limit?: number } = {},
+    ): Promise<z.infer<typeof KnowledgeResults>> {
       const { KnowledgeResults } = await schemas();
       return http.data(
         { path: `/v1/projects/${encodeURIComponent(projectId)}/knowledge/search`, query: { q, limit: options.limit } },
@@ -64,7 +74,8 @@ export function createProjectsApi(http: HttpClient) {
       const { SearchData } = await schemas();
       const request = { path: `/v1/projects/${encodeURIComponent(projectId)}/search`, query: { q } };
       const data = await http.data(request, SearchData);
-      if (Array.isArray(data)) return data.map((hit) => (typeof hit.type === 'string' ? (hit as SearchHit) : { ...hit, type: '' }));
+      if (Array.isArray(data))
+        return data.map((hit) => (typeof hit.type === 'string' ? (hit as SearchHit) : { ...hit, type: '' }));
       // The grouped form: {recordings: [{id, name, rank, …}], contracts: [{id, matched_file_name, …}], …}.
       const hits: SearchHit[] = [];
       for (const [key, matches] of Object.entries(data)) {
@@ -93,6 +104,9 @@ export function hitScore(hit: Record<string, unknown>): number {
 
 /** A match of a group: it needs its id, as every record does; a group's match without one is an answer pds cannot use. */
 function matchOf(match: unknown, where: string, request: { path: string }): SearchResult {
-  if (isPlainObject(match) && (typeof match.id === 'string' || Number.isSafeInteger(match.id))) return match as SearchResult;
-  throw new ServiceError(`unexpected response from GET ${request.path}`, { details: [`data.${where}.id: a match needs an id (a string or a whole number)`] });
+  if (isPlainObject(match) && (typeof match.id === 'string' || Number.isSafeInteger(match.id)))
+    return match as SearchResult;
+  throw new ServiceError(`unexpected response from GET ${request.path}`, {
+    details: [`data.${where}.id: a match needs an id (a string or a whole number)`],
+  });
 }

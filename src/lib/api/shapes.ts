@@ -55,7 +55,15 @@ export const PROJECT_SHAPE = {
 } as const satisfies Shape;
 
 const PERSON = {
-  object: { id: ID_SHAPE, internal_uuid: text, name: text, project_id: text, created_at: text, updated_at: text, merged: MERGED },
+  object: {
+    id: ID_SHAPE,
+    internal_uuid: text,
+    name: text,
+    project_id: text,
+    created_at: text,
+    updated_at: text,
+    merged: MERGED,
+  },
 } as const satisfies Shape;
 
 /** SPEC.md's contract carries each requested include as a top-level key holding an array. */
@@ -115,7 +123,9 @@ export const ITEM_SHAPES = {
       payor: text,
       tags: strings,
       entity_id: someId,
-      financials: maybe({ object: { currency: text, period: text, licensee_revenue: number, licensor_revenue: number } }),
+      financials: maybe({
+        object: { currency: text, period: text, licensee_revenue: number, licensor_revenue: number },
+      }),
       statement_summary: maybe({ object: { summary: strings } }),
       detailed: maybe({ object: { csv_url: 'string', file_name: text, row_count: number } }),
       detailed_error: text,

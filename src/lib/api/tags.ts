@@ -11,14 +11,32 @@ const TagList = z.union([z.array(Tag), z.looseObject({ items: z.array(Tag) })]);
 
 export function createTagsApi(http: HttpClient) {
   return {
-    async list(projectId: string, options: { scope?: TagScope; search?: string; page?: number; perPage?: number } = {}): Promise<Tag[]> {
-      const data = await http.data({ path: '/v1/tags', query: { projectId, scope: options.scope, search: options.search, page: options.page, perPage: options.perPage } }, TagList);
+    async list(
+      projectId: string,
+      options: { scope?: TagScope; search?: string; page?: number; perPage?: number } = {},
+    ): Promise<Tag[]> {
+      const data = await http.data(
+        {
+          path: '/v1/tags',
+          query: {
+            projectId,
+            scope: options.scope,
+            search: options.search,
+            page: options.page,
+            perPage: options.perPage,
+          },
+        },
+        TagList,
+      );
       return Array.isArray(data) ? data : data.items;
     },
 
     /** `PUT /v1/tags`: `tags` becomes the record's complete list (`[]` clears it). */
     put(projectId: string, scope: TagScope, resourceId: string | number, tags: string[]): Promise<TagsPut> {
-      return http.data({ method: 'PUT', path: '/v1/tags', query: { projectId }, json: { scope, resourceId, tags } }, TagsPut);
+      return http.data(
+        { method: 'PUT', path: '/v1/tags', query: { projectId }, json: { scope, resourceId, tags } },
+        TagsPut,
+      );
     },
   };
 }

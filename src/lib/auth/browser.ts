@@ -22,7 +22,8 @@ export function openableUrl(raw: string, source: string): URL {
   if (raw.startsWith('-')) refuse('it starts with "-"');
   if (!URL.canParse(raw)) refuse('it is not a URL');
   const url = new URL(raw);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') refuse(`its scheme is ${url.protocol.slice(0, -1)}, not https`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    refuse(`its scheme is ${url.protocol.slice(0, -1)}, not https`);
   if (url.username !== '' || url.password !== '') refuse('it carries a user name or password');
   return url;
 }

@@ -35,9 +35,14 @@ function wellKnown(base: string, name: string): URL {
   return new URL(`${url.origin}/.well-known/${name}${path}`);
 }
 
-const notFound = (error: unknown): boolean => error instanceof OAuthAnswerError && (error.httpStatus === 404 || error.httpStatus === 405);
+const notFound = (error: unknown): boolean =>
+  error instanceof OAuthAnswerError && (error.httpStatus === 404 || error.httpStatus === 405);
 
-export async function discover(requests: OAuthRequests, apiUrl: string, issuerOverride: string | undefined): Promise<Discovered> {
+export async function discover(
+  requests: OAuthRequests,
+  apiUrl: string,
+  issuerOverride: string | undefined,
+): Promise<Discovered> {
   let issuer = issuerOverride;
   let resource: string | undefined;
   if (issuer === undefined) {
@@ -49,7 +54,9 @@ export async function discover(requests: OAuthRequests, apiUrl: string, issuerOv
   const server = await serverMetadata(requests, issuer);
   const methods = server.code_challenge_methods_supported;
   if (methods && !methods.includes('S256')) {
-    throw new AuthError(`the authorization server ${issuer} does not support PKCE with S256, which browser sign-in requires`);
+    throw new AuthError(
+      `the authorization server ${issuer} does not support PKCE with S256, which browser sign-in requires`,
+    );
   }
   // Every endpoint the sign-in may use is checked now, before a client is registered or a browser
   // opened, rather than when the code comes back (or at the first refresh).
@@ -62,10 +69,15 @@ export async function discover(requests: OAuthRequests, apiUrl: string, issuerOv
   for (const [name, endpoint] of Object.entries(endpoints)) {
     if (endpoint === undefined || !URL.canParse(endpoint)) continue;
     const url = new URL(endpoint);
-    requests.refusePlainHttp(url, [`the authorization server ${safeText(issuer)} names ${safeText(url.href)} as its ${name}`]);
+    requests.refusePlainHttp(url, [
+      `the authorization server ${safeText(issuer)} names ${safeText(url.href)} as its ${name}`,
+    ]);
   }
   // The browser is sent there: refused now, before a client is registered, unless it is a web URL.
-  openableUrl(server.authorization_endpoint, `the authorization server ${safeText(issuer)} (its authorization endpoint)`);
+  openableUrl(
+    server.authorization_endpoint,
+    `the authorization server ${safeText(issuer)} (its authorization endpoint)`,
+  );
   return { server, ...(resource === undefined ? {} : { resource }) };
 }
 
@@ -89,7 +101,11 @@ function checkResource(resource: string | undefined, apiUrl: string): void {
     resource === undefined
       ? `the protected-resource metadata of ${safeText(api.href)} does not name its resource; refusing it`
       : `the protected-resource metadata of ${safeText(api.href)} is for another resource (${safeText(resource.slice(0, 200))}); refusing it`,
-    { details: ['a token obtained through it could be meant for, or sent to, another service; sign in with a token instead: `pds auth login --with-token`'] },
+    {
+      details: [
+        'a token obtained through it could be meant for, or sent to, another service; sign in with a token instead: `pds auth login --with-token`',
+      ],
+    },
   );
 }
 
@@ -102,7 +118,9 @@ async function resourceMetadata(requests: OAuthRequests, apiUrl: string) {
   const named = await challengeMetadataUrl(requests, apiUrl);
   if (named === undefined) {
     throw new UsageError(`${apiUrl} does not say where to sign in (no protected-resource metadata)`, {
-      details: ['pass the authorization server with --oauth-issuer <url>, or sign in with a token: `pds auth login --with-token`'],
+      details: [
+        'pass the authorization server with --oauth-issuer <url>, or sign in with a token: `pds auth login --with-token`',
+      ],
     });
   }
   return requests.getJson(named, ResourceMetadata);
@@ -137,11 +155,16 @@ async function serverMetadata(requests: OAuthRequests, issuer: string): Promise<
   } catch (error) {
     if (!notFound(error)) throw error;
     // Servers that only speak OpenID Connect Discovery publish the same fields there.
-    metadata = await requests.getJson(new URL(`${issuerUrl.href.replace(/\/+$/, '')}/.well-known/openid-configuration`), ServerMetadata);
+    metadata = await requests.getJson(
+      new URL(`${issuerUrl.href.replace(/\/+$/, '')}/.well-known/openid-configuration`),
+      ServerMetadata,
+    );
   }
   // RFC 8414 section 3.3: metadata that names another issuer must not be used.
   if (metadata.issuer.replace(/\/+$/, '') !== issuer.replace(/\/+$/, '')) {
-    throw new AuthError(`the authorization server metadata of ${issuer} names another issuer (${metadata.issuer}); refusing it`);
+    throw new AuthError(
+      `the authorization server metadata of ${issuer} names another issuer (${metadata.issuer}); refusing it`,
+    );
   }
   return metadata;
 }

@@ -26,19 +26,26 @@ function keyring(env: NodeJS.ProcessEnv): Keyring {
     // require(): the package is CommonJS with a native addon, and stays outside the bundle.
     return createRequire(import.meta.url)('@napi-rs/keyring') as Keyring;
   } catch (error) {
-    throw new KeychainError(`the keychain library did not load (${error instanceof Error ? error.message : String(error)})`);
+    throw new KeychainError(
+      `the keychain library did not load (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
 }
 
 const reason = (error: unknown): KeychainError =>
-  error instanceof KeychainError ? error : new KeychainError(error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error));
+  error instanceof KeychainError
+    ? error
+    : new KeychainError(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
 
 /** Runs a keychain call, failing with KeychainError when it fails or takes longer than 2 s. */
 async function bounded<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const signal = AbortSignal.timeout(KEYCHAIN_TIMEOUT_MS);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new KeychainError(`the keychain did not answer within ${KEYCHAIN_TIMEOUT_MS / 1000} s`)), KEYCHAIN_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new KeychainError(`the keychain did not answer within ${KEYCHAIN_TIMEOUT_MS / 1000} s`)),
+      KEYCHAIN_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([call(signal), late]);

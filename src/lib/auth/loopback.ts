@@ -30,14 +30,20 @@ export async function startLoopback(state: string): Promise<Loopback> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== '/callback' || url.searchParams.get('state') !== state || pending) {
-      res.writeHead(400, { 'content-type': 'text/plain', 'cache-control': 'no-store', connection: 'close' }).end('not the sign-in pds is waiting for\n');
+      res
+        .writeHead(400, { 'content-type': 'text/plain', 'cache-control': 'no-store', connection: 'close' })
+        .end('not the sign-in pds is waiting for\n');
       return;
     }
     pending = {
       params: url.searchParams,
       finish(ok, message) {
         const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>pds</title></head><body><main><h1>${ok ? 'Signed in' : 'Sign-in failed'}</h1><p>${escapeHtml(message)}</p></main></body></html>\n`;
-        res.writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+        res.writeHead(ok ? 200 : 400, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          connection: 'close',
+        });
         res.end(body, () => close());
       },
     };

@@ -33,9 +33,12 @@ export class OAuthAnswerError extends ServiceError {
   ) {
     const safeCode = code === undefined ? undefined : brief(code);
     const safeDescription = description === undefined ? undefined : brief(description);
-    super(`${url.origin}${url.pathname} answered ${httpStatus}${safeCode ? `: ${safeCode}` : ''}${safeDescription ? ` (${safeDescription})` : ''}`, {
-      status: httpStatus,
-    });
+    super(
+      `${url.origin}${url.pathname} answered ${httpStatus}${safeCode ? `: ${safeCode}` : ''}${safeDescription ? ` (${safeDescription})` : ''}`,
+      {
+        status: httpStatus,
+      },
+    );
     this.code = safeCode;
     this.description = safeDescription;
   }
@@ -54,7 +57,11 @@ export class OAuthRequests {
     return this.request(url, 'POST', JSON.stringify(body), 'application/json', schema);
   }
 
-  postForm<T extends z.ZodMiniType>(url: URL, form: Record<string, string | undefined>, schema: T): Promise<z.infer<T>> {
+  postForm<T extends z.ZodMiniType>(
+    url: URL,
+    form: Record<string, string | undefined>,
+    schema: T,
+  ): Promise<z.infer<T>> {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(form)) if (value !== undefined) params.set(key, value);
     return this.request(url, 'POST', params.toString(), 'application/x-www-form-urlencoded', schema);
@@ -108,7 +115,10 @@ export class OAuthRequests {
       return { status: response.status, headers: response.headers, text };
     } catch (error) {
       if (this.options.signal.aborted) throw new InterruptedError();
-      if (timeout.aborted) throw new ServiceError(`request timed out after ${this.options.timeoutMs / 1000} s: ${method} ${url.origin}${url.pathname}`);
+      if (timeout.aborted)
+        throw new ServiceError(
+          `request timed out after ${this.options.timeoutMs / 1000} s: ${method} ${url.origin}${url.pathname}`,
+        );
       const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
       throw new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, { cause: error });
     }
@@ -140,7 +150,9 @@ export class OAuthRequests {
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       throw new ServiceError(`unexpected answer from ${url.origin}${url.pathname}`, {
-        details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+        details: parsed.error.issues
+          .slice(0, 5)
+          .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
       });
     }
     return parsed.data as z.infer<T>;

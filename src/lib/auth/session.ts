@@ -32,7 +32,8 @@ export class OAuthSession implements Credentials {
   }
 
   async token(): Promise<string> {
-    const expires = this.current.expires_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(this.current.expires_at);
+    const expires =
+      this.current.expires_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(this.current.expires_at);
     if (this.deps.now() < expires - REFRESH_MARGIN_MS) return this.current.access_token;
     return this.refresh(this.current.access_token);
   }
@@ -43,17 +44,22 @@ export class OAuthSession implements Credentials {
     const stored = await updateProfile(this.deps.env, profile, async (fresh: Profile): Promise<Profile> => {
       const latest = fresh.oauth;
       if (!latest || fresh.token !== undefined) {
-        throw new AuthError(`the browser sign-in of profile ${profile} is gone (signed out in another pds?)`, { details: [SIGN_IN_AGAIN] });
+        throw new AuthError(`the browser sign-in of profile ${profile} is gone (signed out in another pds?)`, {
+          details: [SIGN_IN_AGAIN],
+        });
       }
       // Another process refreshed since this one read the profile: its tokens are the ones to use
       // (spending the replaced refresh token would be reuse, and reuse revokes the grant).
       if (latest.refresh_token !== this.current.refresh_token && latest.access_token !== refused) return fresh;
       if (latest.refresh_token === undefined) {
-        throw new AuthError(`the browser sign-in of profile ${profile} has expired and cannot be refreshed`, { details: [SIGN_IN_AGAIN] });
+        throw new AuthError(`the browser sign-in of profile ${profile} has expired and cannot be refreshed`, {
+          details: [SIGN_IN_AGAIN],
+        });
       }
       return { ...fresh, oauth: await this.redeem(latest) };
     });
-    if (!stored.oauth) throw new AuthError(`the browser sign-in of profile ${profile} is gone`, { details: [SIGN_IN_AGAIN] });
+    if (!stored.oauth)
+      throw new AuthError(`the browser sign-in of profile ${profile} is gone`, { details: [SIGN_IN_AGAIN] });
     this.current = stored.oauth;
     return this.current.access_token;
   }
@@ -61,18 +67,23 @@ export class OAuthSession implements Credentials {
   private async redeem(latest: OAuthCredentials): Promise<OAuthCredentials> {
     const { credentialsFrom, TokenAnswer } = await tokens();
     try {
-      const answer = await this.deps.requests().postForm(
-        new URL(latest.token_endpoint),
-        { grant_type: 'refresh_token', refresh_token: latest.refresh_token, client_id: latest.client_id },
-        TokenAnswer,
-      );
+      const answer = await this.deps
+        .requests()
+        .postForm(
+          new URL(latest.token_endpoint),
+          { grant_type: 'refresh_token', refresh_token: latest.refresh_token, client_id: latest.client_id },
+          TokenAnswer,
+        );
       return credentialsFrom(answer, latest, this.deps.now());
     } catch (error) {
       if (error instanceof OAuthAnswerError && error.httpStatus >= 400 && error.httpStatus < 500) {
-        throw new AuthError(`the browser sign-in of profile ${this.deps.profile} could not be refreshed: ${error.description ?? error.code ?? `HTTP ${error.httpStatus}`}`, {
-          details: [SIGN_IN_AGAIN],
-          status: error.httpStatus,
-        });
+        throw new AuthError(
+          `the browser sign-in of profile ${this.deps.profile} could not be refreshed: ${error.description ?? error.code ?? `HTTP ${error.httpStatus}`}`,
+          {
+            details: [SIGN_IN_AGAIN],
+            status: error.httpStatus,
+          },
+        );
       }
       throw error;
     }
@@ -86,7 +97,13 @@ export class OAuthSession implements Credentials {
 export async function revoke(requests: OAuthRequests, credentials: OAuthCredentials): Promise<boolean> {
   if (credentials.revocation_endpoint === undefined) return false;
   const [token, hint] =
-    credentials.refresh_token === undefined ? [credentials.access_token, 'access_token'] : [credentials.refresh_token, 'refresh_token'];
-  await requests.postForm(new URL(credentials.revocation_endpoint), { token, token_type_hint: hint, client_id: credentials.client_id }, (await tokens()).AnyAnswer);
+    credentials.refresh_token === undefined
+      ? [credentials.access_token, 'access_token']
+      : [credentials.refresh_token, 'refresh_token'];
+  await requests.postForm(
+    new URL(credentials.revocation_endpoint),
+    { token, token_type_hint: hint, client_id: credentials.client_id },
+    (await tokens()).AnyAnswer,
+  );
   return true;
 }

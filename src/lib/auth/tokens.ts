@@ -23,14 +23,19 @@ const LONGEST_LIFETIME_S = 365 * 24 * 3600;
  */
 function lifetimeMs(expiresIn: unknown): number | undefined {
   const seconds = typeof expiresIn === 'string' && /^\d+$/.test(expiresIn) ? Number(expiresIn) : expiresIn;
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0 || seconds > LONGEST_LIFETIME_S) return undefined;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0 || seconds > LONGEST_LIFETIME_S)
+    return undefined;
   return seconds * 1000;
 }
 
 type Endpoints = Pick<OAuthCredentials, 'issuer' | 'client_id' | 'token_endpoint' | 'revocation_endpoint'>;
 
 /** A refresh answer may omit the refresh token: the old one then stays valid (RFC 6749 6). */
-export function credentialsFrom(answer: z.infer<typeof TokenAnswer>, base: Endpoints & { refresh_token?: string }, now: number): OAuthCredentials {
+export function credentialsFrom(
+  answer: z.infer<typeof TokenAnswer>,
+  base: Endpoints & { refresh_token?: string },
+  now: number,
+): OAuthCredentials {
   const refreshToken = answer.refresh_token ?? base.refresh_token;
   const lifetime = lifetimeMs(answer.expires_in);
   return {

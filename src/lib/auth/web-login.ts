@@ -78,12 +78,16 @@ export async function webLogin(requests: OAuthRequests, options: WebLoginOptions
       code_verifier: pkce.verifier,
       resource,
     });
-    const credentials = credentialsFrom(answer, {
-      issuer: server.issuer,
-      client_id: clientId,
-      token_endpoint: server.token_endpoint,
-      ...(server.revocation_endpoint === undefined ? {} : { revocation_endpoint: server.revocation_endpoint }),
-    }, options.now());
+    const credentials = credentialsFrom(
+      answer,
+      {
+        issuer: server.issuer,
+        client_id: clientId,
+        token_endpoint: server.token_endpoint,
+        ...(server.revocation_endpoint === undefined ? {} : { revocation_endpoint: server.revocation_endpoint }),
+      },
+      options.now(),
+    );
     try {
       callback.finish(true, await options.complete(credentials));
     } catch (failure) {
@@ -120,7 +124,12 @@ async function chooseClient(
 }
 
 /** Opens the browser at the authorization URL (or not), and says what to do on the terminal. */
-async function sendToBrowser(authorize: URL, issuer: string, loopback: Loopback, options: WebLoginOptions): Promise<void> {
+async function sendToBrowser(
+  authorize: URL,
+  issuer: string,
+  loopback: Loopback,
+  options: WebLoginOptions,
+): Promise<void> {
   const opened = !options.noBrowser && (await openBrowser(authorize, options.env));
   // The URL is printed in any case: an opener can "succeed" and show nothing (no desktop, a VM).
   options.say(
@@ -160,7 +169,10 @@ function authorizationCode(callback: Callback): string {
   if (error === 'access_denied') failSignIn(callback, 'sign-in was denied in the browser');
   if (error !== null) {
     const description = params.get('error_description');
-    failSignIn(callback, `the authorization server refused the sign-in: ${brief(error)}${description ? ` (${brief(description)})` : ''}`);
+    failSignIn(
+      callback,
+      `the authorization server refused the sign-in: ${brief(error)}${description ? ` (${brief(description)})` : ''}`,
+    );
   }
   const code = params.get('code');
   if (!code) failSignIn(callback, 'the browser came back without an authorization code');
@@ -181,11 +193,19 @@ async function redeemCode(
       callback.finish(false, 'pds could not complete the sign-in. Return to the terminal.');
       throw failure;
     }
-    return failSignIn(callback, `the authorization server refused the code: ${failure.description ?? failure.code ?? `HTTP ${failure.httpStatus}`}`);
+    return failSignIn(
+      callback,
+      `the authorization server refused the code: ${failure.description ?? failure.code ?? `HTTP ${failure.httpStatus}`}`,
+    );
   }
 }
 
-async function register(requests: OAuthRequests, endpoint: string | undefined, redirectUri: string, issuer: string): Promise<string> {
+async function register(
+  requests: OAuthRequests,
+  endpoint: string | undefined,
+  redirectUri: string,
+  issuer: string,
+): Promise<string> {
   if (endpoint === undefined) {
     throw new UsageError(`${issuer} does not offer dynamic client registration`, {
       details: ['pass the client id the service gave you with --client-id <id>'],
@@ -206,11 +226,16 @@ async function register(requests: OAuthRequests, endpoint: string | undefined, r
 }
 
 /** Reads pasted lines until one is the redirect address; says what a wrong one is. */
-async function takePasted(lines: AsyncIterable<string>, loopback: Loopback, say: (line: string) => void): Promise<void> {
+async function takePasted(
+  lines: AsyncIterable<string>,
+  loopback: Loopback,
+  say: (line: string) => void,
+): Promise<void> {
   try {
     for await (const line of lines) {
       if (loopback.paste(line)) return;
-      if (line.trim() !== '') say(`that is not the address pds waits for (${loopback.redirectUri}?code=…): paste the whole address`);
+      if (line.trim() !== '')
+        say(`that is not the address pds waits for (${loopback.redirectUri}?code=…): paste the whole address`);
     }
   } catch {
     // The terminal went away: the loopback still waits, until the time runs out.
