@@ -1,5 +1,5 @@
 // The config file's profiles as shapes (shape.ts): the one definition of what the file holds.
-// config.ts checks the file with them, without zod (every command reads the file); their types
+// config-file.ts checks the file with them, without zod (every command reads the file); their types
 // are ShapeType of them; a unit test (config-shapes.test.ts) holds them to zod schemas built from them.
 import type { Shape, ShapeType } from './shape.js';
 

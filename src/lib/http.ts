@@ -2,33 +2,33 @@
 // for idempotent requests, rate-limit headers, and the mapping of every failure to a typed error.
 //
 // The bytes travel through transport.ts: node:http with a keep-alive agent, directly or through the
-// proxy HTTPS_PROXY/HTTP_PROXY/NO_PROXY say (why node:http: see there).
+// proxy HTTPS_PROXY/HTTP_PROXY/NO_PROXY say (why node:http: see there). When to retry and how long
+// to wait is http-retry.ts; what a failure becomes, http-errors.ts; one attempt's abort, http-attempt.ts.
 //
 // Waiting between attempts draws on one budget per command (RetryBudget, --retry-budget): a wait
 // larger than what is left is not waited for, and the error says when to try again.
 import type { z } from 'zod/mini';
 import { checkOf, isPlainObject, type Shape } from './shape.js';
-import { DEFAULT_RETRY_BUDGET_SECONDS } from './config.js';
+import { AuthError, InterruptedError, type PdsError, ServiceError } from './errors.js';
 import {
-  AuthError,
-  InterruptedError,
-  type PdsError,
-  RateLimitError,
-  ServiceError,
-  errorFromResponse,
-} from './errors.js';
-import {
-  BodyCutError,
-  BodyTooLargeError,
   createTransport,
   maskUrl,
   MAX_BODY_BYTES,
-  ThroughProxyError,
   type HttpResponse,
   type Transport,
-  type AbortSource,
   type TransportRequest,
 } from './transport.js';
+import {
+  backoff,
+  isRetryableStatus,
+  NOTICE_WAIT_MS,
+  overBudget,
+  rateLimitText,
+  RetryBudget,
+  retryDelay,
+} from './http-retry.js';
+import { checkedData, errorCode, failedAttempt, NEVER_CONNECTED, readJson, responseError } from './http-errors.js';
+import { attemptSignal, buffered, releasedAfterBody } from './http-attempt.js';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
@@ -93,49 +93,6 @@ export interface HttpClientOptions {
   /** The waiting a whole command may do between attempts; shared by its clients. Default: 60 s. */
   retryBudget?: RetryBudget;
   env: NodeJS.ProcessEnv;
-}
-
-/**
- * The total time one command may spend waiting before retries. The default covers one whole
- * per-minute rate-limit window (the service limits "n per minute"; its Retry-After runs up to
- * 60 s): a script is better served by waiting once than by failing, and Ctrl-C ends the wait.
- */
-export class RetryBudget {
-  private spentMs = 0;
-
-  constructor(readonly totalMs: number = DEFAULT_RETRY_BUDGET_SECONDS * 1000) {}
-
-  get leftMs(): number {
-    return Math.max(0, this.totalMs - this.spentMs);
-  }
-
-  /** Takes `ms` from the budget if it is there; false (and nothing taken) if not. */
-  take(ms: number): boolean {
-    if (ms > this.leftMs) return false;
-    this.spentMs += ms;
-    return true;
-  }
-}
-
-/** Waits from this long on are announced on stderr, so a silent terminal or CI log is not mistaken for a hang. */
-const NOTICE_WAIT_MS = 1_000;
-const BACKOFF_BASE_MS = 250;
-/** What is read of an error answer (its message); a larger error page is not read further. */
-const MAX_ERROR_BODY_BYTES = 1024 * 1024;
-
-/**
- * `{data: schema}`, made once per schema: a zod schema made per request costs its construction and
- * compilation on every page of an `--all` (measured: most of the young-generation growth over
- * 100,000 records).
- */
-const envelopes = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
-function envelopeOf(schema: z.ZodMiniType, envelope: (data: z.ZodMiniType) => z.ZodMiniType): z.ZodMiniType {
-  let wrapped = envelopes.get(schema);
-  if (!wrapped) {
-    wrapped = envelope(schema);
-    envelopes.set(schema, wrapped);
-  }
-  return wrapped;
 }
 
 export class HttpClient {
@@ -326,342 +283,17 @@ export class HttpClient {
       return { response, retryable: isRetryableStatus(response.status) };
     } catch (error) {
       release();
-      return this.failedAttempt(error, method, url, { timedOut: signal.aborted, timeoutMs, answered });
+      return failedAttempt(
+        error,
+        method,
+        url,
+        { timedOut: signal.aborted, timeoutMs, answered },
+        {
+          interrupted: this.options.signal.aborted,
+          trace: this.options.trace,
+          unreachableHint: this.options.unreachableHint,
+        },
+      );
     }
   }
-
-  /** What went wrong with an attempt that got no complete answer, and whether to try again. */
-  private failedAttempt(
-    error: unknown,
-    method: string,
-    url: URL,
-    { timedOut, timeoutMs, answered }: { timedOut: boolean; timeoutMs: number; answered: boolean },
-  ): { error: PdsError; retryable: boolean } {
-    const trace = (line: string) => this.options.trace?.(line);
-    if (this.options.signal.aborted) return { error: new InterruptedError(), retryable: false };
-    if (timedOut) {
-      trace(`< timed out after ${timeoutMs} ms`);
-      return {
-        error: new ServiceError(`request timed out after ${timeoutMs / 1000} s: ${method} ${url.pathname}`, {
-          details: ['raise it with --timeout <seconds>'],
-        }),
-        retryable: false,
-      };
-    }
-    if (error instanceof BodyTooLargeError) {
-      trace(`< ${error.message}`);
-      return {
-        error: new ServiceError(
-          `the answer to ${method} ${url.pathname} is larger than ${error.limit / (1024 * 1024)} MiB: pds stopped reading it`,
-          {
-            details: ['this is not an answer pds expects from the service; check --api-url'],
-          },
-        ),
-        retryable: false,
-      };
-    }
-    if (error instanceof BodyCutError || answered) {
-      trace(`< the connection closed during the answer (${errorCode(error) ?? String(error)})`);
-      return {
-        error: new ServiceError(`the connection closed before the answer was complete: ${method} ${url.pathname}`, {
-          cause: error,
-        }),
-        retryable: true,
-      };
-    }
-    const code = errorCode(error);
-    trace(`< network error ${code ?? String(error)}`);
-    if (error instanceof ThroughProxyError) {
-      return {
-        error: new ServiceError(
-          `cannot reach ${url.origin} through the proxy ${error.proxy}${code ? ` (${code})` : ''}`,
-          {
-            details: ['check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY'],
-            cause: error,
-          },
-        ),
-        retryable: true,
-      };
-    }
-    return {
-      error: new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, {
-        details: this.options.unreachableHint ?? ['check --api-url, PDS_API_URL or `pds config list`'],
-        cause: error,
-      }),
-      // A refused or reset connection sent nothing the service acted on... except for a
-      // request body already streaming; canRetry() decides that for uploads.
-      retryable: true,
-    };
-  }
-}
-
-/** The answer, calling `release` once its body has been read (or reading it failed). */
-function releasedAfterBody(response: HttpResponse, release: () => void): HttpResponse {
-  const source = response.body;
-  return {
-    ...response,
-    text: async (maxBytes) => {
-      try {
-        return await response.text(maxBytes);
-      } finally {
-        release();
-      }
-    },
-    body: (async function* () {
-      try {
-        yield* source;
-      } finally {
-        release();
-      }
-    })(),
-  };
-}
-
-/**
- * The abort of one attempt, which the transport listens to. Not an AbortController: Node's costs
- * some 20 µs to make, and an `--all` of 100,000 records makes a thousand of them (measured: 4% of
- * its CPU). A listener added after the abort is not called, as with an AbortSignal.
- */
-class AttemptAbort implements AbortSource {
-  aborted = false;
-  reason: unknown;
-  private listeners: (() => void)[] = [];
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    for (const listener of this.listeners.splice(0)) listener();
-  }
-
-  addEventListener(_type: 'abort', listener: () => void): void {
-    if (!this.aborted) this.listeners.push(listener);
-  }
-
-  removeEventListener(_type: 'abort', listener: () => void): void {
-    const index = this.listeners.indexOf(listener);
-    if (index >= 0) this.listeners.splice(index, 1);
-  }
-}
-
-/**
- * The signal of one attempt: aborted by any of `sources` or after `timeoutMs` (0: never). `release`
- * drops the timer and lets go of the sources at once. (AbortSignal.any with AbortSignal.timeout keeps
- * each attempt's timer and signal alive for the whole timeout after the answer: thousands of them
- * over an `--all` of 100,000 records.)
- */
-function attemptSignal(sources: AbortSignal[], timeoutMs: number): { signal: AbortSource; release(): void } {
-  const attempt = new AttemptAbort();
-  const unfollow = sources.map((source) => follow(source, attempt));
-  const timer =
-    timeoutMs > 0
-      ? setTimeout(() => attempt.abort(new DOMException('the request timed out', 'TimeoutError')), timeoutMs)
-      : undefined;
-  return {
-    signal: attempt,
-    release: () => {
-      if (timer) clearTimeout(timer);
-      for (const stop of unfollow) stop();
-    },
-  };
-}
-
-/** The attempts under way that each long-lived signal (Ctrl-C's, an `--all` walk's) aborts. */
-const followers = new WeakMap<AbortSignal, AttemptAbort[]>();
-
-/**
- * Makes `source` abort `attempt` until the returned function is called. A long-lived signal gets
- * one listener for all its attempts, never one per attempt: Node's EventTarget leaves a removed
- * listener linked to the one added after it, so listeners added and removed per request chain every
- * request of a command together. Once one link is in the old generation, the young collector keeps
- * each later request's objects alive through that chain and promotes them (measured over an `--all`
- * of 100,000 records: the heap grew with the record count).
- */
-function follow(source: AbortSignal, attempt: AttemptAbort): () => void {
-  if (source.aborted) {
-    attempt.abort(source.reason);
-    return () => undefined;
-  }
-  let attempts = followers.get(source);
-  if (!attempts) {
-    const created: AttemptAbort[] = [];
-    attempts = created;
-    followers.set(source, created);
-    source.addEventListener(
-      'abort',
-      () => {
-        for (const each of created.splice(0)) each.abort(source.reason);
-      },
-      { once: true },
-    );
-  }
-  const list = attempts;
-  list.push(attempt);
-  return () => {
-    const index = list.indexOf(attempt);
-    if (index >= 0) list.splice(index, 1);
-  };
-}
-
-function isRetryableStatus(status: number): boolean {
-  return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
-}
-
-/** Jittered exponential backoff: 125 ms plus up to 250 ms, 500 ms, 1 s, … */
-function backoff(attempt: number): number {
-  return BACKOFF_BASE_MS / 2 + Math.random() * BACKOFF_BASE_MS * 2 ** attempt;
-}
-
-/** The keys of a `RateLimit` header: the early draft's words, the later one's letters (q is the quota). */
-const RATELIMIT_KEYS = { limit: 'limit|q', remaining: 'remaining|r', reset: 'reset|t' } as const;
-
-/**
- * The rate limit an answer states, in words ("limit 60, remaining 0, reset 42"), or '' when it
- * states none: RateLimit-Limit/-Remaining/-Reset, their X- forms, or one `RateLimit: limit=…,
- * remaining=…, reset=…` header (the IETF draft's two shapes).
- */
-export function rateLimitText(response: Pick<HttpResponse, 'headers'>): string {
-  const combined = response.headers.get('ratelimit') ?? '';
-  const part = (name: keyof typeof RATELIMIT_KEYS): string | undefined => {
-    const value = response.headers.get(`ratelimit-${name}`) ?? response.headers.get(`x-ratelimit-${name}`);
-    if (value !== null) return value.trim();
-    return new RegExp(`(?:^|[;,\\s])(?:${RATELIMIT_KEYS[name]})=(\\d+)`).exec(combined)?.[1];
-  };
-  return (Object.keys(RATELIMIT_KEYS) as (keyof typeof RATELIMIT_KEYS)[])
-    .map((name) => [name, part(name)] as const)
-    .filter(([, value]) => value !== undefined && value !== '')
-    .map(([name, value]) => `${name} ${value}`)
-    .join(', ');
-}
-
-/** What the service asked for (Retry-After, else X-RateLimit-Reset on a 429), else backoff. */
-function retryDelay(response: HttpResponse, attempt: number): number {
-  return askedDelay(response) ?? backoff(attempt);
-}
-
-/**
- * The wait the answer asks for, in ms, or undefined when it asks for none that makes sense.
- * Retry-After: seconds (a negative number is no valid value: ignored) or an HTTP date.
- * X-RateLimit-Reset: a Unix time in seconds (SPEC), but also met in milliseconds, or as the seconds
- * left; told apart by size.
- */
-function askedDelay(response: HttpResponse): number | undefined {
-  const retryAfter = response.headers.get('retry-after')?.trim();
-  if (retryAfter) {
-    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter) * 1000;
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
-  }
-  const reset = Number(response.headers.get('x-ratelimit-reset') ?? NaN);
-  if (response.status === 429 && Number.isFinite(reset) && reset >= 0) {
-    const now = Date.now();
-    if (reset > 1e12) return Math.max(0, reset - now); // Unix time in milliseconds
-    if (reset > 1e9) return Math.max(0, reset * 1000 - now); // Unix time in seconds
-    return reset * 1000; // seconds from now
-  }
-  return undefined;
-}
-
-/** The failure, told why it was not retried: the wait it needed is more than the budget has left. */
-/** `asked`: the wait is the service's (Retry-After), so worth passing on; pds's own backoff is not. */
-function overBudget(failure: PdsError, waitMs: number, budget: RetryBudget, asked: boolean): PdsError {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  if (asked && !(failure instanceof RateLimitError)) failure.details.push(`try again in ${seconds} s`);
-  failure.details.push(
-    budget.totalMs === 0
-      ? 'not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)'
-      : `not retried: a wait of ${seconds} s is more than the ${Math.floor(budget.leftMs / 1000)} s left of the ${budget.totalMs / 1000} s retry budget (--retry-budget)`,
-  );
-  return failure;
-}
-
-/** The `data` of an answer `{data: …}`, checked against the schema; a mismatch is a ServiceError. */
-async function checkedData(body: unknown, options: RequestOptions, schema: z.ZodMiniType): Promise<unknown> {
-  const { envelope, plainCheck } = await import('./schemas.js');
-  const wrapped = envelopeOf(schema, envelope);
-  if (plainCheck(wrapped)?.(body)) return (body as { data: unknown }).data;
-  const parsed = wrapped.safeParse(body);
-  if (!parsed.success) {
-    throw new ServiceError(`unexpected response from ${options.method ?? 'GET'} ${options.path}`, {
-      details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
-    });
-  }
-  return (parsed.data as { data: unknown }).data;
-}
-
-async function readJson(response: HttpResponse): Promise<unknown> {
-  const text = await response.text(MAX_BODY_BYTES);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ServiceError(`the service answered ${response.status} with a body that is not JSON`);
-  }
-}
-
-async function responseError(
-  response: HttpResponse,
-  method: string,
-  url: URL,
-  tokenSource?: string,
-  refusedHint?: () => string,
-): Promise<PdsError> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await response.text(MAX_ERROR_BODY_BYTES));
-  } catch {
-    // Not JSON (a gateway's HTML page), too large, or cut: the status alone tells the story.
-    body = undefined;
-  }
-  const fallback =
-    response.status === 407
-      ? 'the proxy asks for credentials (HTTP 407): put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
-      : `${method} ${url.pathname} failed with HTTP ${response.status}`;
-  const error = errorFromResponse(
-    response.status,
-    response.status === 407 ? undefined : body,
-    fallback,
-    response.status === 401 ? refusedHint?.() : undefined,
-  );
-  // A refused token: which one, since a stale PDS_TOKEN in the shell hides a fresh login.
-  if (response.status === 401 && tokenSource) error.details.unshift(`the token in use is ${tokenSource}`);
-  const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id');
-  if (requestId) error.requestId = requestId;
-  if (error instanceof RateLimitError) {
-    const wait = askedDelay(response);
-    const limits = rateLimitText(response);
-    if (wait !== undefined)
-      error.details.push(`rate limited${limits ? ` (${limits})` : ''}: try again after ${Math.ceil(wait / 1000)} s`);
-  }
-  return error;
-}
-
-/** Network errors that mean no connection was made, so nothing of the request reached the service. */
-const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current; depth++) {
-    if (typeof current === 'object' && current !== null && 'code' in current && typeof current.code === 'string') {
-      return current.code;
-    }
-    current = typeof current === 'object' && current !== null && 'cause' in current ? current.cause : undefined;
-  }
-  return undefined;
-}
-
-/**
- * The answer with its body already read. The body iterable makes its generator only when iterated:
- * an async generator object made per answer and never run (the usual case) was measured to keep
- * the young generation growing over an `--all` of 100,000 records (32 MB of semi-spaces, not 8).
- */
-function buffered(response: HttpResponse, text: string): HttpResponse {
-  return {
-    ...response,
-    text: async () => text,
-    body: {
-      async *[Symbol.asyncIterator]() {
-        yield Buffer.from(text);
-      },
-    },
-  };
 }

@@ -23,7 +23,7 @@ export interface HttpResponse {
 }
 
 /**
- * What the transport needs of a request's signal. An AbortSignal has it; http.ts gives each attempt
+ * What the transport needs of a request's signal. An AbortSignal has it; http-attempt.ts gives each attempt
  * a plainer one (see AttemptAbort there).
  */
 export interface AbortSource {

@@ -1,15 +1,16 @@
-// config.ts reads the config file and the keychain's entries by plain shapes: the same as the zod
+// config-file.ts reads the config file and the keychain's entries by plain shapes: the same as the zod
 // schemas built here from those shapes (as zod would read a file), which zod runs.
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { OAUTH_CREDENTIALS_SHAPE, PROFILE_SHAPE, STORED_SECRET_SHAPE } from '../../src/lib/config-shapes.js';
-import { configFrom, secretFrom } from '../../src/lib/config.js';
+import { configFrom } from '../../src/lib/config-file.js';
+import { secretFrom } from '../../src/lib/config-profiles.js';
 import { schemaOf, shapeOf } from '../../src/lib/schemas.js';
 
 const OAuthCredentials = schemaOf(OAUTH_CREDENTIALS_SHAPE);
 const Profile = schemaOf(PROFILE_SHAPE);
 const ConfigFile = z.looseObject({ profiles: z._default(z.record(z.string(), Profile), {}) });
-/** A keychain entry as config.ts reads it: its credential, other fields dropped. */
+/** A keychain entry as config-profiles.ts reads it: its credential, other fields dropped. */
 const StoredSecret = z.object(
   Object.fromEntries(Object.entries(STORED_SECRET_SHAPE.object).map(([field, shape]) => [field, schemaOf(shape)])),
 );

@@ -1,6 +1,7 @@
 // `pds auth list`: every profile on disk, what it signs in to and with, the current one marked.
 import type { Context } from '../../lib/context.js';
-import { DEFAULT_API_URL, readConfig } from '../../lib/config.js';
+import { DEFAULT_API_URL } from '../../lib/config.js';
+import { readConfig } from '../../lib/config-file.js';
 import type { Column } from '../../lib/output.js';
 import type { list } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';

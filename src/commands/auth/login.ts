@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import { readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config.js';
+import { readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config-profiles.js';
 import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import { readProfile, updateProfile } from '../../lib/config.js';
+import { readProfile, updateProfile } from '../../lib/config-profiles.js';
 import { InterruptedError, PdsError } from '../../lib/errors.js';
 import { revoke } from '../../lib/auth/session.js';
 import type { logout } from './index.js';

@@ -8,7 +8,7 @@ import { checkPrivate, writePrivateFile } from '../../lib/private-files.js';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import type { Context } from '../../lib/context.js';
-import { configDir, readConfig } from '../../lib/config.js';
+import { configDir, readConfig } from '../../lib/config-file.js';
 import { Project, listOf } from '../../lib/schemas.js';
 import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
 import { PROJECT_SHAPE, shapeFields } from '../../lib/api/shapes.js';

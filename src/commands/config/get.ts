@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import { readProfile } from '../../lib/config.js';
+import { readProfile } from '../../lib/config-profiles.js';
 import { PdsError } from '../../lib/errors.js';
 import { configKey } from './keys.js';
 import type { get } from './index.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import { updateProfile } from '../../lib/config.js';
+import { updateProfile } from '../../lib/config-profiles.js';
 import { configKey, configValue } from './keys.js';
 import type { set } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import { readProfile, updateProfile } from '../../lib/config.js';
+import { readProfile, updateProfile } from '../../lib/config-profiles.js';
 import { configKey } from './keys.js';
 import type { unset } from './index.js';
 import type { OptionsOf } from '../../lib/verb.js';

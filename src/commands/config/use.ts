@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import { updateProfile } from '../../lib/config.js';
+import { updateProfile } from '../../lib/config-profiles.js';
 import { UUID_PATTERN } from '../../lib/schemas.js';
 import { projectByName as byName } from '../../lib/project-name.js';
 import type { use } from './index.js';

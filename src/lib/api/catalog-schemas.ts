@@ -28,7 +28,7 @@ export const RESOURCE_SCHEMAS = {
 } as const satisfies Record<ResourceName, unknown>;
 
 /**
- * The list schema of each resource, made once (see envelopeOf in http.ts for why), its records
+ * The list schema of each resource, made once (see envelopeOf in http-errors.ts for why), its records
  * parsed by the compiled parser (see compiledObject for why).
  */
 const listSchemas = new Map<ResourceName, ReturnType<typeof listOf>>();

@@ -1,0 +1,168 @@
+// What a failed request becomes: the typed error of an error answer, of a request that got no
+// complete answer, and of an answer that is not the JSON pds expects.
+import type { z } from 'zod/mini';
+import { errorFromResponse, InterruptedError, type PdsError, RateLimitError, ServiceError } from './errors.js';
+import { BodyCutError, BodyTooLargeError, MAX_BODY_BYTES, ThroughProxyError, type HttpResponse } from './transport.js';
+import { askedDelay, rateLimitText } from './http-retry.js';
+import type { RequestOptions } from './http.js';
+
+/** What is read of an error answer (its message); a larger error page is not read further. */
+const MAX_ERROR_BODY_BYTES = 1024 * 1024;
+
+/**
+ * `{data: schema}`, made once per schema: a zod schema made per request costs its construction and
+ * compilation on every page of an `--all` (measured: most of the young-generation growth over
+ * 100,000 records).
+ */
+const envelopes = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
+function envelopeOf(schema: z.ZodMiniType, envelope: (data: z.ZodMiniType) => z.ZodMiniType): z.ZodMiniType {
+  let wrapped = envelopes.get(schema);
+  if (!wrapped) {
+    wrapped = envelope(schema);
+    envelopes.set(schema, wrapped);
+  }
+  return wrapped;
+}
+
+/** What went wrong with an attempt that got no complete answer, and whether to try again. */
+export function failedAttempt(
+  error: unknown,
+  method: string,
+  url: URL,
+  { timedOut, timeoutMs, answered }: { timedOut: boolean; timeoutMs: number; answered: boolean },
+  client: {
+    interrupted: boolean;
+    trace?: ((line: string) => void) | undefined;
+    unreachableHint?: string[] | undefined;
+  },
+): { error: PdsError; retryable: boolean } {
+  const trace = (line: string) => client.trace?.(line);
+  if (client.interrupted) return { error: new InterruptedError(), retryable: false };
+  if (timedOut) {
+    trace(`< timed out after ${timeoutMs} ms`);
+    return {
+      error: new ServiceError(`request timed out after ${timeoutMs / 1000} s: ${method} ${url.pathname}`, {
+        details: ['raise it with --timeout <seconds>'],
+      }),
+      retryable: false,
+    };
+  }
+  if (error instanceof BodyTooLargeError) {
+    trace(`< ${error.message}`);
+    return {
+      error: new ServiceError(
+        `the answer to ${method} ${url.pathname} is larger than ${error.limit / (1024 * 1024)} MiB: pds stopped reading it`,
+        {
+          details: ['this is not an answer pds expects from the service; check --api-url'],
+        },
+      ),
+      retryable: false,
+    };
+  }
+  if (error instanceof BodyCutError || answered) {
+    trace(`< the connection closed during the answer (${errorCode(error) ?? String(error)})`);
+    return {
+      error: new ServiceError(`the connection closed before the answer was complete: ${method} ${url.pathname}`, {
+        cause: error,
+      }),
+      retryable: true,
+    };
+  }
+  const code = errorCode(error);
+  trace(`< network error ${code ?? String(error)}`);
+  if (error instanceof ThroughProxyError) {
+    return {
+      error: new ServiceError(
+        `cannot reach ${url.origin} through the proxy ${error.proxy}${code ? ` (${code})` : ''}`,
+        {
+          details: ['check HTTPS_PROXY / HTTP_PROXY, or bypass the proxy for this host with NO_PROXY'],
+          cause: error,
+        },
+      ),
+      retryable: true,
+    };
+  }
+  return {
+    error: new ServiceError(`cannot reach ${url.origin}${code ? ` (${code})` : ''}`, {
+      details: client.unreachableHint ?? ['check --api-url, PDS_API_URL or `pds config list`'],
+      cause: error,
+    }),
+    // A refused or reset connection sent nothing the service acted on... except for a
+    // request body already streaming; canRetry() decides that for uploads.
+    retryable: true,
+  };
+}
+
+/** The `data` of an answer `{data: …}`, checked against the schema; a mismatch is a ServiceError. */
+export async function checkedData(body: unknown, options: RequestOptions, schema: z.ZodMiniType): Promise<unknown> {
+  const { envelope, plainCheck } = await import('./schemas.js');
+  const wrapped = envelopeOf(schema, envelope);
+  if (plainCheck(wrapped)?.(body)) return (body as { data: unknown }).data;
+  const parsed = wrapped.safeParse(body);
+  if (!parsed.success) {
+    throw new ServiceError(`unexpected response from ${options.method ?? 'GET'} ${options.path}`, {
+      details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+    });
+  }
+  return (parsed.data as { data: unknown }).data;
+}
+
+export async function readJson(response: HttpResponse): Promise<unknown> {
+  const text = await response.text(MAX_BODY_BYTES);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ServiceError(`the service answered ${response.status} with a body that is not JSON`);
+  }
+}
+
+export async function responseError(
+  response: HttpResponse,
+  method: string,
+  url: URL,
+  tokenSource?: string,
+  refusedHint?: () => string,
+): Promise<PdsError> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.text(MAX_ERROR_BODY_BYTES));
+  } catch {
+    // Not JSON (a gateway's HTML page), too large, or cut: the status alone tells the story.
+    body = undefined;
+  }
+  const fallback =
+    response.status === 407
+      ? 'the proxy asks for credentials (HTTP 407): put them in the proxy URL, e.g. HTTPS_PROXY=http://user:password@proxy:3128'
+      : `${method} ${url.pathname} failed with HTTP ${response.status}`;
+  const error = errorFromResponse(
+    response.status,
+    response.status === 407 ? undefined : body,
+    fallback,
+    response.status === 401 ? refusedHint?.() : undefined,
+  );
+  // A refused token: which one, since a stale PDS_TOKEN in the shell hides a fresh login.
+  if (response.status === 401 && tokenSource) error.details.unshift(`the token in use is ${tokenSource}`);
+  const requestId = response.headers.get('x-request-id') ?? response.headers.get('request-id');
+  if (requestId) error.requestId = requestId;
+  if (error instanceof RateLimitError) {
+    const wait = askedDelay(response);
+    const limits = rateLimitText(response);
+    if (wait !== undefined)
+      error.details.push(`rate limited${limits ? ` (${limits})` : ''}: try again after ${Math.ceil(wait / 1000)} s`);
+  }
+  return error;
+}
+
+/** Network errors that mean no connection was made, so nothing of the request reached the service. */
+export const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    if (typeof current === 'object' && current !== null && 'code' in current && typeof current.code === 'string') {
+      return current.code;
+    }
+    current = typeof current === 'object' && current !== null && 'cause' in current ? current.cause : undefined;
+  }
+  return undefined;
+}
