@@ -1,0 +1,150 @@
+// The list forms that stream, page by page: JSON (one array), ndjson, CSV, TSV and ids. Each page is
+// one write: a write per record was a system call per record on a pipe or file (measured: a sixth
+// of an `--all -q` of 100,000 records). The table, which waits for every row, is output.ts's.
+import type { ListPage } from './api/catalog.js';
+import { recordKeys, textCell } from './cell-text.js';
+import { checkFields, pickFields } from './fields.js';
+import { type CsvOptions, csvRow, UTF8_BOM } from './output-formats.js';
+import { safeText, singular } from './text.js';
+import type { Column, ListView } from './view.js';
+
+type Out = { write(text: string | Uint8Array): unknown };
+
+export async function ndjsonPages<T extends object>(out: Out, pages: AsyncIterable<ListPage<T>>): Promise<void> {
+  for await (const page of pages) {
+    if (page.items.length > 0) out.write(`${page.items.map((item) => JSON.stringify(item)).join('\n')}\n`);
+  }
+}
+
+export async function idPages<T extends object>(
+  out: Out,
+  pages: AsyncIterable<ListPage<T>>,
+  id: (record: T) => string,
+): Promise<void> {
+  for await (const page of pages) {
+    if (page.items.length > 0) out.write(page.items.map((item) => `${safeText(id(item))}\n`).join(''));
+  }
+}
+
+/** TSV: the header waits for the first page, so a request that fails leaves stdout empty. */
+export async function tsvPages<T extends object>(
+  out: Out,
+  pages: AsyncIterable<ListPage<T>>,
+  columns: readonly Column<T>[],
+): Promise<void> {
+  let header = false;
+  for await (const page of pages) {
+    const head = header ? '' : `${columns.map((c) => c.header.toUpperCase()).join('\t')}\n`;
+    header = true;
+    out.write(head + page.items.map((item) => `${columns.map((c) => textCell(c.value(item))).join('\t')}\n`).join(''));
+  }
+}
+
+/** Records as CSV: a header row of their keys, then one row each. */
+export function csvText(
+  records: readonly Record<string, unknown>[],
+  keys: readonly string[],
+  options: CsvOptions & { bom: boolean },
+): string {
+  let text = options.bom ? UTF8_BOM : '';
+  if (keys.length > 0) text += csvRow(keys, options);
+  for (const record of records)
+    text += csvRow(
+      keys.map((key) => record[key]),
+      options,
+    );
+  return text;
+}
+
+/**
+ * CSV: one column per field the records document (`documented`, in its order), then any other
+ * field the first page holds, or the --fields asked for. A field that first appears in a later
+ * page of a documented resource is still a column. The header waits for the first page, so a
+ * request that fails leaves stdout empty; a list with no records is the header alone.
+ */
+export async function csvPages<T extends object>(
+  out: Out,
+  pages: AsyncIterable<ListPage<T>>,
+  options: CsvOptions & { bom: boolean; fields: readonly string[] | undefined; documented: readonly string[] },
+): Promise<void> {
+  let keys: readonly string[] | undefined;
+  for await (const page of pages) {
+    if (page.items.length === 0) continue;
+    const records = page.items as unknown as Record<string, unknown>[];
+    if (keys) {
+      const known = keys;
+      out.write(
+        records
+          .map((record) =>
+            csvRow(
+              known.map((key) => record[key]),
+              options,
+            ),
+          )
+          .join(''),
+      );
+    } else {
+      keys = options.fields ?? [...new Set([...options.documented, ...recordKeys(records)])];
+      out.write(csvText(records, keys, options));
+    }
+  }
+  const header = options.fields ?? options.documented;
+  if (!keys && header.length > 0) out.write(csvText([], [...header], options));
+}
+
+/**
+ * One JSON array, a page at a time: `JSON.stringify(items, null, 2)` indents the records as the
+ * elements of the array they are, so its inside (without the brackets) is the page's part of the
+ * whole array. Per record, the writes and the re-indenting made most of the garbage of an `--all`
+ * (measured: ~1.2 KB per record), enough to grow V8's heap with the record count. The bytes go
+ * out as a view of one buffer: slicing the string and joining it to the separator would copy it
+ * twice more.
+ */
+export async function jsonPages<T extends object>(out: Out, pages: AsyncIterable<ListPage<T>>): Promise<void> {
+  let count = 0;
+  for await (const page of pages) {
+    if (page.items.length === 0) continue;
+    const array = Buffer.from(JSON.stringify(page.items, null, 2));
+    out.write(count === 0 ? '[\n' : ',\n');
+    out.write(array.subarray(2, array.length - 2));
+    count += page.items.length;
+  }
+  out.write(count === 0 ? '[]\n' : '\n]\n');
+}
+
+/**
+ * The pages with only `fields`, checked first against the documented fields and those the first
+ * page's records hold (exit 2 before any output, no later page asked for).
+ */
+export async function* pickFromPages<T extends object>(
+  pages: AsyncIterable<ListPage<T>>,
+  fields: readonly string[],
+  documented: readonly string[],
+  noun: string,
+): AsyncGenerator<ListPage<Record<string, unknown>>> {
+  let first = true;
+  for await (const page of pages) {
+    if (first) checkFields(fields, documented, noun, recordKeys(page.items as unknown as Record<string, unknown>[]));
+    first = false;
+    yield { ...page, items: page.items.map((item) => pickFields(item, fields)) };
+  }
+}
+
+/** `--fields`' columns: one per field, headed by its name; `…_at` fields are dates. */
+export function fieldColumns(fields: readonly string[]): Column<Record<string, unknown>>[] {
+  return fields.map((name) => ({
+    header: name,
+    value: (record) => record[name],
+    ...(name.endsWith('_at') ? { date: true } : {}),
+  }));
+}
+
+/** The line under a table: how many, or which page of how many. */
+export function footer(last: ListPage<unknown>, count: number, view: ListView<never>): string {
+  if (view.all) return `${count} ${count === 1 ? singular(view.noun) : view.noun}`;
+  if (last.total !== undefined) {
+    const pages = Math.max(1, Math.ceil(last.total / last.perPage));
+    return `page ${last.page} of ${pages} (${last.total} total)`;
+  }
+  return count >= last.perPage ? `page ${last.page} (more with --page ${last.page + 1} or --all)` : `page ${last.page}`;
+}
