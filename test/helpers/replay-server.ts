@@ -36,6 +36,8 @@ export interface ReplayServer extends Origin {
   completeAs?: 'plain' | 'context' | 'paused';
   /** Changes a successful answer's `data` before it is sent (a test of fields in other forms). */
   alter?: (path: string, data: any) => unknown;
+  /** The export statement 72001's signed link serves (default STATEMENT_LINES_CSV). */
+  linesCsv?: string;
 }
 
 export const FIXTURE_DIR = new URL('../fixtures/deployed/', import.meta.url);
@@ -225,7 +227,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
   const storage = await listen(({ method, path, query }) => {
     if (query.token !== 'sig') return [400, {}, '{"error":"invalid signature"}'];
     if (method === 'GET' && path === '/exports/72001.csv')
-      return [200, { 'content-type': 'text/csv' }, STATEMENT_LINES_CSV];
+      return [200, { 'content-type': 'text/csv' }, server.linesCsv ?? STATEMENT_LINES_CSV];
     if (method === 'PUT' && path.startsWith(SIGNED_UPLOADS))
       return [200, { 'content-type': 'application/json' }, JSON.stringify({ Key: path.slice(SIGNED_UPLOADS.length) })];
     return [404, {}, '{"error":"not found"}'];

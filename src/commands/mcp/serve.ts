@@ -9,7 +9,7 @@ import { unguarded } from '../../lib/io.js';
 import { UUID_PATTERN } from '../../lib/schemas.js';
 import { scopeOf } from '../auth/scope.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
-import { TOOLS, cursorState, inputSchema, resume, type Call, type ToolDefinition } from './tools.js';
+import { TOOLS, cursorState, offeredSchema, resume, type Call, type ToolDefinition } from './tools.js';
 import { TOOLSETS, type Toolset } from './toolsets.js';
 import { settle, untrusted } from './results.js';
 import { confinedFile, rootDirectories, serverRoots, type Root } from './roots.js';
@@ -191,7 +191,7 @@ function registerTool(server: McpServer, tool: ToolDefinition, state: ServerStat
   const config = {
     title: tool.title,
     description: tool.description,
-    inputSchema: inputSchema(tool, pinned),
+    inputSchema: offeredSchema(tool, pinned),
     outputSchema: tool.output,
     annotations: tool.annotations,
   };

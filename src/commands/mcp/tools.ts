@@ -722,13 +722,36 @@ export function inputSchema(tool: ToolDefinition, pinned: boolean) {
   return z.strictObject({ ...tool.input, ...(tool.project && !pinned ? { projectId: projectIdInput } : {}) });
 }
 
+const isRequired = (schema: z.ZodMiniType): boolean => !schema.safeParse(undefined).success;
+
+/**
+ * The input object a client is shown. A tool that pages takes its cursor alone, so what it needs
+ * otherwise (a statement's id, a search's query) is required only without a cursor: `resume` checks it.
+ */
+export function offeredSchema(tool: ToolDefinition, pinned: boolean): ReturnType<typeof inputSchema> {
+  const full = inputSchema(tool, pinned);
+  if (!('cursor' in tool.input)) return full;
+  const fields = Object.entries(full.def.shape).map(([key, schema]) => [
+    key,
+    isRequired(schema) ? z.optional(schema) : schema,
+  ]);
+  return z.strictObject(Object.fromEntries(fields) as typeof full.def.shape);
+}
+
 /** Turns a call's arguments (or its cursor) into the arguments and offset the tool runs with. */
 export function resume(
   tool: ToolDefinition,
   pinned: boolean,
   args: Record<string, unknown>,
 ): { args: Record<string, unknown>; offset: number } {
-  if (typeof args.cursor !== 'string') return { args, offset: 0 };
+  if (typeof args.cursor !== 'string') {
+    const missing = Object.entries(tool.input).filter(([key, schema]) => isRequired(schema) && args[key] === undefined);
+    if (missing.length > 0) {
+      const names = missing.map(([key]) => key).join(', ');
+      throw new UsageError(`${names}: required, unless a cursor of a previous ${tool.name} call is passed alone`);
+    }
+    return { args, offset: 0 };
+  }
   const others = Object.keys(args).filter((key) => key !== 'cursor' && args[key] !== undefined);
   if (others.length > 0) {
     throw new UsageError(
