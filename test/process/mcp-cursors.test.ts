@@ -65,13 +65,14 @@ describe('pds mcp: every cursor continues alone, to the end', () => {
     },
   );
 
-  it('search: the query is carried by the cursor; as many results as the whole answer holds', async () => {
+  it('search: the query is carried by the cursor; as many results as the whole answer holds, in the order the CLI prints', async () => {
     const pages = await follow(seven.client, 'search', { query: 'a' });
     expect(pages.length).toBeGreaterThan(2);
     const whole = (await one.client.callTool({ name: 'search', arguments: { query: 'a', limit: 1000 } })) as ToolResult;
     expect(pages.flatMap((page) => page.structured.items as unknown[])).toHaveLength(
       (whole.structuredContent?.total as number) ?? -1,
     );
+    expect(idsOf(pages)).toEqual(await cliIds(['search', 'a']));
     const searches = emulator.requests.filter((request) => request.path.endsWith('/search'));
     expect(new Set(searches.map((request) => request.query.q))).toEqual(new Set(['a']));
   });

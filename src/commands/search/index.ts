@@ -1,7 +1,8 @@
 // `pds search <query...>`: the project's search across resource types.
+import { SEARCH_TYPES } from '../../lib/api/projects.js';
 import { verb } from '../../lib/verb.js';
 
-export const SEARCH_TYPES = ['contract', 'entity', 'artist', 'writer', 'recording', 'composition'] as const;
+export { SEARCH_TYPES };
 
 export const SEARCH_FLAGS = {
   type: {

@@ -17,7 +17,14 @@ const columns: Column<SearchHit>[] = [
   { header: 'id', value: (hit) => hit.id },
   // A contract of the deployed service is named by the file it matched in.
   { header: 'name', value: hitName },
-  { header: 'score', value: (hit) => Math.round(hitScore(hit) * 1000) / 1000 },
+  // A hit the service ranked without a number (the grouped form's artists) has no score to show.
+  {
+    header: 'score',
+    value: (hit) => {
+      const score = hitScore(hit);
+      return score === undefined ? '' : Math.round(score * 1000) / 1000;
+    },
+  },
 ];
 
 export async function run(opts: Options, ctx: Context): Promise<void> {

@@ -77,17 +77,36 @@ export function createProjectsApi(http: HttpClient) {
       if (Array.isArray(data))
         return data.map((hit) => (typeof hit.type === 'string' ? (hit as SearchHit) : { ...hit, type: '' }));
       // The grouped form: {recordings: [{id, name, rank, …}], contracts: [{id, matched_file_name, …}], …}.
-      const hits: SearchHit[] = [];
+      const groups: { type: string; hits: SearchHit[] }[] = [];
       for (const [key, matches] of Object.entries(data)) {
         if (!Array.isArray(matches)) continue;
         // The grouped form keys by plural type: `entities` → `entity`.
         const type = singular(key);
-        matches.forEach((match, index) => hits.push({ ...matchOf(match, `${key}.${index}`, request), type }));
+        const hits = matches.map((match, index) => ({ ...matchOf(match, `${key}.${index}`, request), type }));
+        groups.push({ type, hits: byRank(hits) });
       }
-      // The service's own order across types is unknown: best rank first, then by name.
-      return hits.sort((a, b) => hitScore(b) - hitScore(a) || hitName(a).localeCompare(hitName(b)));
+      return groups.sort((a, b) => typeOrder(a.type) - typeOrder(b.type)).flatMap((group) => group.hits);
     },
   };
+}
+
+/**
+ * The result types, in the order the grouped form's types are listed in one list (types pds does
+ * not know come after them, in the service's order): the service ranks within a type, never across.
+ */
+export const SEARCH_TYPES = ['contract', 'entity', 'artist', 'writer', 'recording', 'composition'] as const;
+const typeOrder = (type: string): number => {
+  const index = (SEARCH_TYPES as readonly string[]).indexOf(type);
+  return index === -1 ? SEARCH_TYPES.length : index;
+};
+
+/**
+ * A group in the service's order, best rank first when every match has one (a stable sort: equal
+ * ranks keep the service's order). A group without ranks (artists, writers, entities) stays as sent.
+ */
+function byRank(hits: SearchHit[]): SearchHit[] {
+  if (!hits.every((hit) => hitScore(hit) !== undefined)) return hits;
+  return [...hits].sort((a, b) => (hitScore(b) as number) - (hitScore(a) as number));
 }
 
 /** What a hit is called: its name, or the file a contract matched by (the deployed service). */
@@ -96,10 +115,10 @@ export function hitName(hit: Record<string, unknown>): string {
   return typeof name === 'string' ? name : name === undefined || name === null ? '' : String(name);
 }
 
-/** How well a hit matched: the spec's score, or the grouped form's rank; 0 when neither is a number. */
-export function hitScore(hit: Record<string, unknown>): number {
+/** How well a hit matched: the spec's score, or the grouped form's rank; undefined when neither is a number. */
+export function hitScore(hit: Record<string, unknown>): number | undefined {
   const score = hit.score ?? hit.rank;
-  return typeof score === 'number' && Number.isFinite(score) ? score : 0;
+  return typeof score === 'number' && Number.isFinite(score) ? score : undefined;
 }
 
 /** A match of a group: it needs its id, as every record does; a group's match without one is an answer pds cannot use. */
