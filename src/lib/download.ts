@@ -12,6 +12,7 @@ import type { Context } from './context.js';
 import { createTransport, type HttpResponse, type Transport } from './transport.js';
 import { refusePlainHttp } from './http-safety.js';
 import { formatBytes } from './text.js';
+import { invalidResponse } from './http-errors.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
 /** Names longer than this many bytes of UTF-8 are cut: most file systems stop at 255 bytes, and a clash suffix or a temporary ending needs room. */
@@ -348,6 +349,8 @@ function failure(
       details: ['raise the limit with --timeout <seconds>'],
     });
   }
+  const invalid = invalidResponse(error, `the storage host ${origin}`);
+  if (invalid) return invalid;
   if (received !== undefined) {
     const of = total === undefined ? '' : ` of ${total}`;
     return new ServiceError(`the download was cut short: ${received}${of} bytes arrived`, { cause: error });

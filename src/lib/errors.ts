@@ -123,11 +123,29 @@ function describeErrorBody(body: unknown, fallback: string): { message: string; 
   let message: string | undefined;
   for (const [field, value] of Object.entries(error)) {
     if (field === 'message' && typeof value === 'string') message = value;
+    else if (Array.isArray(value) && value.some(isObject)) details.push(...value.map(detailLine));
     else if (Array.isArray(value)) details.push(`${field}: ${value.map(String).join('; ')}`);
     else if (typeof value === 'string') details.push(`${field}: ${value}`);
+    else if (isObject(value)) details.push(detailLine(value));
   }
   if (message === undefined && details.length > 0) {
     return { message: `${fallback}: ${details.join(', ')}`, details: [] };
   }
   return { message: message ?? fallback, details };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * One detail a service gave as an object (`{"field": "isrc", "message": "is taken"}`) as
+ * `field: message`; one of another shape as its JSON, never `[object Object]`.
+ */
+function detailLine(detail: unknown): string {
+  if (!isObject(detail)) return String(detail);
+  const text = (value: unknown): string | undefined =>
+    typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+  const field = text(detail.field) ?? text(detail.path) ?? text(detail.name);
+  const message = text(detail.message) ?? text(detail.error) ?? text(detail.detail);
+  if (message !== undefined) return field === undefined ? message : `${field}: ${message}`;
+  return JSON.stringify(detail);
 }

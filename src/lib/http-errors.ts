@@ -59,6 +59,13 @@ export function failedAttempt(
       retryable: false,
     };
   }
+  // The service was reached and answered wrongly: no hint to start the emulator, and sending again
+  // gets the same answer.
+  const invalid = invalidResponse(error, `the service at ${url.origin}`);
+  if (invalid) {
+    trace(`< ${invalid.message}`);
+    return { error: invalid, retryable: false };
+  }
   if (error instanceof BodyCutError || answered) {
     trace(`< the connection closed during the answer (${errorCode(error) ?? String(error)})`);
     return {
@@ -165,4 +172,15 @@ export function errorCode(error: unknown): string | undefined {
     current = typeof current === 'object' && current !== null && 'cause' in current ? current.cause : undefined;
   }
   return undefined;
+}
+
+/**
+ * The error for an answer Node's HTTP parser refused (a control character in a header, bad
+ * chunking: its codes start with HPE_), from `who` ("the service at …"); undefined for any other
+ * failure. Without the parser's error as cause: --verbose has nothing to add to it but a stack.
+ */
+export function invalidResponse(error: unknown, who: string): ServiceError | undefined {
+  const code = errorCode(error);
+  if (!code?.startsWith('HPE_')) return undefined;
+  return new ServiceError(`${who} sent an invalid HTTP response (${code})`);
 }

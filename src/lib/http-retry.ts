@@ -70,7 +70,8 @@ export function retryDelay(response: HttpResponse, attempt: number): number {
 
 /**
  * The wait the answer asks for, in ms, or undefined when it asks for none that makes sense.
- * Retry-After: seconds (a negative number is no valid value: ignored) or an HTTP date.
+ * Retry-After: seconds or an HTTP date; anything else (a negative number, a word) is ignored, and
+ * X-RateLimit-Reset read instead.
  * X-RateLimit-Reset: a Unix time in seconds (SPEC), but also met in milliseconds, or as the seconds
  * left; told apart by size.
  */
@@ -78,7 +79,8 @@ export function askedDelay(response: HttpResponse): number | undefined {
   const retryAfter = response.headers.get('retry-after')?.trim();
   if (retryAfter) {
     if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter) * 1000;
-    const date = Date.parse(retryAfter);
+    // An HTTP date starts with its day's name; Date.parse alone would take "-5" for the year -5.
+    const date = /^[A-Za-z]{3}/.test(retryAfter) ? Date.parse(retryAfter) : Number.NaN;
     if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
   }
   const reset = Number(response.headers.get('x-ratelimit-reset') ?? NaN);
@@ -103,3 +105,14 @@ export function overBudget(failure: PdsError, waitMs: number, budget: RetryBudge
   );
   return failure;
 }
+
+/**
+ * The wait to take when it is announced, rounded up to the whole seconds the notice names, so the
+ * wait said is the wait taken (rounding up never retries before the service asked); 0 stays 0.
+ */
+export function announcedWait(waitMs: number): number {
+  return Math.ceil(waitMs / 1000) * 1000;
+}
+
+/** The notice's words for an announced wait. */
+export const waitText = (waitMs: number): string => (waitMs === 0 ? 'retrying now' : `retrying in ${waitMs / 1000} s`);

@@ -19,6 +19,8 @@ import {
   type TransportRequest,
 } from './transport.js';
 import {
+  announcedWait,
+  askedDelay,
   backoff,
   isRetryableStatus,
   NOTICE_WAIT_MS,
@@ -26,6 +28,7 @@ import {
   rateLimitText,
   RetryBudget,
   retryDelay,
+  waitText,
 } from './http-retry.js';
 import { checkedData, errorCode, failedAttempt, NEVER_CONNECTED, readJson, responseError } from './http-errors.js';
 import { attemptSignal, buffered, releasedAfterBody } from './http-attempt.js';
@@ -216,19 +219,21 @@ export class HttpClient {
         : outcome.error;
       if (!failure) throw new ServiceError('request failed');
       if (!retryable || !canRetry(outcome) || attempt >= this.options.maxRetries) throw failure;
-      const wait = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
+      const delay = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
       // A rate limit or a wait the service asked for is always said, with the limits it sent.
       const asked =
         outcome.response !== undefined &&
-        (outcome.response.status === 429 || outcome.response.headers.get('retry-after') !== null);
+        (outcome.response.status === 429 || askedDelay(outcome.response) !== undefined);
+      const announced = delay >= NOTICE_WAIT_MS || asked;
+      const wait = announced ? announcedWait(delay) : delay;
       if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget, asked);
       this.options.trace?.(
         `* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`,
       );
-      if (wait >= NOTICE_WAIT_MS || asked) {
+      if (announced) {
         const limits = outcome.response ? rateLimitText(outcome.response) : '';
         const why = outcome.response?.status === 429 ? `rate limited${limits ? ` (${limits})` : ''}` : failure.message;
-        this.options.notice?.(`${why}: retrying in ${Math.max(1, Math.ceil(wait / 1000))} s (Ctrl-C to stop)`);
+        this.options.notice?.(`${why}: ${waitText(wait)} (Ctrl-C to stop)`);
       }
       await this.options.sleep(wait, this.options.signal).catch(() => {
         throw new InterruptedError();

@@ -38,12 +38,15 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-// What a model reads and a person does not see: Unicode tag characters (U+E0000–U+E007F, which
-// spell hidden ASCII), zero-width and bidi controls and every other format character (category Cf),
-// and C0/C1 controls other than line feed and tab. Text for an agent loses them outright (shown as
-// escapes, they would still be read as text); the count says that something was there.
+// What a model reads and a person does not see, in one table: every Default_Ignorable_Code_Point
+// (Unicode's own list of what renders as nothing: zero-width and bidi controls, the soft hyphen,
+// variation selectors U+FE00–FE0F and U+E0100–E01EF, the tag characters U+E0000–E007F that spell
+// hidden ASCII, the combining grapheme joiner, Hangul and Khmer fillers), every other format
+// character (category Cf), the line and paragraph separators U+2028/2029, and C0/C1 controls other
+// than line feed and tab. Text for an agent loses them outright (shown as escapes, they would still
+// be read as text); the count says that something was there.
 // eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\p{Cf}\u{e0000}-\u{e007f}\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2028\u2029\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
 
 /** `text` without invisible characters, and how many there were (in code points). */
 export function stripInvisible(text: string): { text: string; removed: number } {

@@ -255,7 +255,7 @@ describe('retries', () => {
     );
     replies.push(json(200, { data: [] }));
     await http.send({ path: '/v1/artists' });
-    expect(notices).toEqual(['rate limited (limit 100, remaining 0, reset 0): retrying in 1 s (Ctrl-C to stop)']);
+    expect(notices).toEqual(['rate limited (limit 100, remaining 0, reset 0): retrying now (Ctrl-C to stop)']);
   });
 
   it('reads the limits from RateLimit-*, X-RateLimit-* or one RateLimit header', () => {

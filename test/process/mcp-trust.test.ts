@@ -62,6 +62,66 @@ function expectOneBlock(text: string): void {
   expect(text.match(/<\/untrusted-data-/g), text).toHaveLength(1);
 }
 
+/**
+ * Every code point an agent must not be handed unseen, listed from Unicode's property (by the
+ * regex engine, not by hand) plus the named ones that property leaves out: U+2028/2029. The
+ * fillers, variation selectors and the grapheme joiner the property holds are named again, so a
+ * Node whose Unicode tables lacked them would fail here rather than pass with a shorter list.
+ */
+function hiddenCodePoints(): number[] {
+  const ignorable = /^\p{Default_Ignorable_Code_Point}$/u;
+  const points = new Set<number>([0x2028, 0x2029, 0x034f, 0x115f, 0x1160, 0x3164, 0xffa0, 0x17b4, 0x17b5]);
+  for (let point = 0xfe00; point <= 0xfe0f; point++) points.add(point);
+  for (let point = 0xe0100; point <= 0xe01ef; point++) points.add(point);
+  for (let point = 0; point <= 0x10ffff; point++) {
+    if (point >= 0xd800 && point <= 0xdfff) continue;
+    if (ignorable.test(String.fromCodePoint(point))) points.add(point);
+  }
+  return [...points].sort((a, b) => a - b);
+}
+
+describe('pds mcp: every default-ignorable code point, one by one', () => {
+  const points = hiddenCodePoints();
+  let own: Awaited<ReturnType<typeof testEmulator>>;
+  let server: Connected;
+  let contract: { id: string; name: string; file_name?: string | null };
+  beforeAll(async () => {
+    own = await testEmulator();
+    const first = own.state.data[DEMO_PROJECT]?.contracts[0];
+    if (!first) throw new Error('the emulator has no contract to rename');
+    contract = first;
+    server = await connectMcp(own, []);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await own?.close();
+  });
+
+  it('removes each from the text and the structuredContent, and counts them all', async () => {
+    expect(points.length).toBeGreaterThan(4000);
+    const get = async () =>
+      (await server.client.callTool({ name: 'get_contract', arguments: { id: contract.id } })) as ToolResult;
+    // What the record's other fields already had removed, if anything, before its name is planted.
+    const before = between((await get()).content[0]?.text ?? '').removed;
+    // Each code point after a visible letter: what is left must be the letters alone.
+    contract.name = points.map((point) => `a${String.fromCodePoint(point)}`).join('');
+    // A file name of its own: the emulator would make one from the name, with some of them in it.
+    contract.file_name = 'plain.pdf';
+    const result = await get();
+    const text = result.content[0]?.text ?? '';
+    const structured = JSON.stringify(result.structuredContent);
+    const left = points.filter((point) => {
+      const char = String.fromCodePoint(point);
+      return text.includes(char) || structured.includes(char);
+    });
+    expect(left.map((point) => `U+${point.toString(16).toUpperCase().padStart(4, '0')}`)).toEqual([]);
+    expect(result.structuredContent?.name).toBe('a'.repeat(points.length));
+    expect(data<{ name: string }>(text).name).toBe('a'.repeat(points.length));
+    expect(between(text).removed).toBe(before + points.length);
+    expect(text).toContain(`\n[pds removed ${before + points.length} invisible characters]\n</untrusted-data-`);
+  });
+});
+
 describe('pds mcp: service text an agent reads', () => {
   let server: Connected;
   let contractId: string;

@@ -1,0 +1,126 @@
+// Issue 38, the third hardening round, through the built pds against servers of the suite's own:
+// an answer that breaks HTTP, a Retry-After that makes no sense, error details that are objects.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runPds, signedInEnv } from '../helpers/process.js';
+import {
+  json,
+  projects,
+  sequence,
+  startRogueServer,
+  type Behaviour,
+  type RogueServer,
+} from '../helpers/rogue-server.js';
+
+const servers: RogueServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function rogue(behaviour: Behaviour): Promise<RogueServer> {
+  const server = await startRogueServer(behaviour);
+  servers.push(server);
+  return server;
+}
+
+/** Writes `raw` as the whole answer, past Node's own HTTP writer (which would refuse it). */
+const raw =
+  (text: string): Behaviour =>
+  (req, res) => {
+    req.resume();
+    res.socket?.end(text);
+  };
+
+describe('8. an answer that breaks HTTP is said as such, once', () => {
+  const cases: [string, string, string][] = [
+    [
+      'an escape character in a header value',
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: a\u001b[2Jb\r\nContent-Length: 11\r\n\r\n{"data":[]}',
+      'HPE_INVALID_HEADER_TOKEN',
+    ],
+    [
+      'bad chunking',
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{"data":[]}\r\n0\r\n\r\n',
+      'HPE_INVALID_CHUNK_SIZE',
+    ],
+  ];
+  it.each(cases)('%s: exit 1, no emulator hint, no retry, no stack under --verbose', async (_name, answer, code) => {
+    const server = await rogue(raw(answer));
+    const result = await runPds(['projects', 'ls'], { env: signedInEnv(server.url) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`error: the service at ${server.url} sent an invalid HTTP response (${code})\n`);
+    expect(server.requests).toHaveLength(1);
+
+    const verbose = await runPds(['projects', 'ls', '--verbose'], { env: signedInEnv(server.url) });
+    expect(verbose.code).toBe(1);
+    expect(verbose.stderr).toContain(`error: the service at ${server.url} sent an invalid HTTP response (${code})\n`);
+    expect(verbose.stderr).not.toMatch(/^\s+at /m);
+    expect(verbose.stderr).not.toContain('emulator');
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('9. a Retry-After that is no wait is ignored for X-RateLimit-Reset; the wait said is the wait taken', () => {
+  it.each([['-5'], ['soon'], ['-1.5']])(
+    'Retry-After %j with X-RateLimit-Reset 2: waits 2 s, says 2 s',
+    async (value) => {
+      const limited = json(
+        429,
+        { error: { message: 'slow down' } },
+        { 'retry-after': value, 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2' },
+      );
+      const server = await rogue(sequence(limited, projects));
+      const result = await runPds(['projects', 'ls', '--json'], { env: signedInEnv(server.url) });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe(
+        'warning: rate limited (limit 60, remaining 0, reset 2): retrying in 2 s (Ctrl-C to stop)\n',
+      );
+      expect(server.requests).toHaveLength(2);
+      // A lower bound only: the wait cannot be shorter than what was said.
+      expect(result.ms).toBeGreaterThanOrEqual(2_000);
+    },
+  );
+
+  it('a wait of a fraction of a second is said in the whole seconds it is rounded up to', async () => {
+    const server = await rogue(sequence(json(503, { error: { message: 'busy' } }, { 'retry-after': '0.3' }), projects));
+    const result = await runPds(['projects', 'ls', '--json'], { env: signedInEnv(server.url) });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('warning: busy: retrying in 1 s (Ctrl-C to stop)\n');
+    expect(result.ms).toBeGreaterThanOrEqual(1_000);
+  });
+});
+
+describe('10. error details that are objects print as field: message', () => {
+  const body = {
+    error: {
+      message: 'validation failed',
+      details: [
+        { field: 'name', message: 'is taken' },
+        { field: 'isrc', message: 'bad \u001b[31mred' },
+        { code: 'E42' },
+        'plain words',
+      ],
+    },
+  };
+
+  it('on stderr, escaped', async () => {
+    const server = await rogue(json(422, body));
+    const result = await runPds(['projects', 'ls'], { env: signedInEnv(server.url) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'error: validation failed\n  name: is taken\n  isrc: bad \\x1b[31mred\n  {"code":"E42"}\n  plain words\n',
+    );
+  });
+
+  it('in the --json error', async () => {
+    const server = await rogue(json(422, body));
+    const result = await runPds(['projects', 'ls', '--json'], { env: signedInEnv(server.url) });
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: {
+        status: 422,
+        message: 'validation failed',
+        details: ['name: is taken', 'isrc: bad \u001b[31mred', '{"code":"E42"}', 'plain words'],
+      },
+    });
+  });
+});
