@@ -6,7 +6,15 @@ import type { GlobalFlags } from './lib/config.js';
 import type { Context, Dependencies } from './lib/context.js';
 import type { Runner } from './lib/verb-register.js';
 import type { AnyVerb, VerbModule } from './lib/verb.js';
-import { ExitCode, InterruptedError, PdsError, UsageError } from './lib/errors.js';
+import {
+  ExitCode,
+  InterruptedError,
+  PdsError,
+  STOP_SIGNALS,
+  type StopSignal,
+  stopSignalOf,
+  UsageError,
+} from './lib/errors.js';
 import { VERSION } from './lib/version.js';
 import { realClock } from './lib/clock.js';
 import type { ErrorReport, errorText as ErrorText } from './lib/error-report.js';
@@ -93,7 +101,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     return exitCode;
   } catch (error) {
     if (pipeClosed) return ExitCode.ok;
-    if (signal.aborted) return ExitCode.interrupted;
+    if (signal.aborted) return STOP_SIGNALS[stopSignalOf(signal)];
     if (isHelpOrVersion(error)) return ExitCode.ok;
     // Loaded only on failure: `pds --version` loads nothing it does not need.
     const { errorText } = await import('./lib/error-report.js');
@@ -160,7 +168,7 @@ function report(error: unknown, io: IO, json: boolean, verbose: boolean, draw: t
     write({ message, details });
     return ExitCode.usage;
   }
-  if (error instanceof InterruptedError) return ExitCode.interrupted;
+  if (error instanceof InterruptedError) return error.exitCode;
   if (error instanceof PdsError) {
     write(error);
     if (verbose && error.cause instanceof Error && error.cause.stack) io.stderr.write(`${error.cause.stack}\n`);
@@ -173,29 +181,45 @@ function report(error: unknown, io: IO, json: boolean, verbose: boolean, draw: t
 }
 
 /**
- * A real process: Ctrl-C aborts the running request (a second one exits at once), and a closed
- * stdout pipe (`pds … | head -1`) ends the run quietly as a success.
+ * How long a command stopped by SIGTERM or SIGHUP has to end by itself before pds exits anyway (a
+ * CI runner kills at 7.5 s). Not after Ctrl-C: a pager may still hold the terminal, and a second
+ * Ctrl-C is there to insist.
+ */
+const STOP_GRACE_MS = 5000;
+
+/**
+ * A real process: Ctrl-C, SIGTERM (a CI runner cancelling the job, a service manager) and SIGHUP
+ * (the terminal closed) all abort the running command's signal with the same InterruptedError,
+ * naming the signal: every request and batch stops, whoever made a temporary file removes it, a
+ * batch says what was uploaded and writes its reports, and the exit code is the signal's. A second
+ * signal exits at once. A closed stdout pipe
+ * (`pds … | head -1`) ends the run quietly as a success.
  */
 function attachProcessHandlers(io: IO, controller: AbortController, onPipeClosed: () => void): () => void {
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) {
-      // No cleanup runs after this: a live display may have hidden the cursor.
-      if (io.stderrIsTTY) io.stderr.write('\u001b[?25h');
-      process.exit(ExitCode.interrupted);
-    }
-    controller.abort(new InterruptedError());
+  let stopping = false;
+  const exitNow = (code: number) => {
+    // No cleanup runs after this: a live display may have hidden the cursor.
+    if (io.stderrIsTTY) io.stderr.write('\u001b[?25h');
+    process.exit(code);
   };
+  const handlers = (Object.keys(STOP_SIGNALS) as StopSignal[]).map((name) => {
+    const onSignal = () => {
+      if (stopping) exitNow(STOP_SIGNALS[name]);
+      stopping = true;
+      controller.abort(new InterruptedError(name));
+      if (name !== 'SIGINT') setTimeout(() => exitNow(STOP_SIGNALS[name]), STOP_GRACE_MS).unref();
+    };
+    process.on(name, onSignal);
+    return [name, onSignal] as const;
+  });
   const onStdoutError = (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
     onPipeClosed();
     controller.abort(new InterruptedError());
   };
-  process.on('SIGINT', onSigint);
   io.stdout.on('error', onStdoutError);
   return () => {
-    process.off('SIGINT', onSigint);
+    for (const [name, onSignal] of handlers) process.off(name, onSignal);
   };
 }
 

@@ -65,11 +65,25 @@ export class ProcessingFailedError extends PdsError {
   override readonly exitCode = ExitCode.processingFailed;
 }
 
+/**
+ * The signals that stop a command as Ctrl-C does (a CI runner cancelling a job sends SIGTERM, a
+ * closed terminal SIGHUP), each with the exit code a shell gives for it: 128 + its number.
+ */
+export const STOP_SIGNALS = { SIGINT: ExitCode.interrupted, SIGTERM: 143, SIGHUP: 129 } as const;
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/** The command was stopped by a signal (Ctrl-C by default): exit 128 + the signal's number. */
 export class InterruptedError extends PdsError {
-  override readonly exitCode = ExitCode.interrupted;
-  constructor() {
-    super('interrupted');
+  override readonly exitCode: number;
+  constructor(readonly signal: StopSignal = 'SIGINT') {
+    super(signal === 'SIGINT' ? 'interrupted' : `stopped by ${signal}`);
+    this.exitCode = STOP_SIGNALS[signal];
   }
+}
+
+/** The signal that stopped a command, from its aborted signal's reason (SIGINT when it says none). */
+export function stopSignalOf(signal: AbortSignal): StopSignal {
+  return signal.reason instanceof InterruptedError ? signal.reason.signal : 'SIGINT';
 }
 
 /** Server 5xx after retries, network failure, timeout, an answer that does not parse. */

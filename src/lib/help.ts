@@ -18,6 +18,8 @@ const EXIT_CODES: [string, string][] = [
   ['6', 'rate limited, and the retries spent: API 429'],
   ['7', 'processing failed: an upload waited on reached "failed"'],
   ['130', 'interrupted (Ctrl-C)'],
+  ['143', 'stopped by SIGTERM (a CI job cancelled), as on Ctrl-C'],
+  ['129', 'stopped by SIGHUP (the terminal closed), as on Ctrl-C'],
 ];
 
 /** Below this many columns for a description, commander would not wrap it at all (its default is 40). */

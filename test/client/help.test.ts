@@ -104,6 +104,8 @@ describe('help', () => {
       ['5', 'not found'],
       ['7', 'processing failed'],
       ['130', 'interrupted'],
+      ['143', 'stopped by SIGTERM'],
+      ['129', 'stopped by SIGHUP'],
     ]) {
       expect(stdout).toMatch(new RegExp(`^ {2}${exit} +${meaning}`, 'm'));
     }

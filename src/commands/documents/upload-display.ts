@@ -27,8 +27,8 @@ export interface UploadEntry {
   skipped?: { id: string; label: string };
   /** A record had its name but not its size or bytes: this is a new version. */
   changed?: boolean;
-  /** --fail-fast stopped the batch before this file was started. */
-  notStarted?: boolean;
+  /** Why the batch stopped before this file was started (--fail-fast, a signal). */
+  notStarted?: string;
   /** From its start to its end. */
   ms?: number;
   /** The last quarter of its bytes said on a non-interactive log. */

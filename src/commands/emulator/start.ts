@@ -27,18 +27,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     // commander hands --quiet to the global -q/--quiet, whose meaning (nothing but errors) fits.
     quiet: ctx.settings.quiet,
   };
-  // A service manager (or `kill`) stops it with SIGTERM: stop as cleanly as on Ctrl-C.
-  const stop = new AbortController();
-  const onTerm = () => stop.abort();
-  process.once('SIGTERM', onTerm);
-  try {
-    // serveFromCli resolves when a signal stops the server; its code is ours.
-    return await serveFromCli(
-      options,
-      { stdout: ctx.io.stdout, stderr: ctx.io.stderr },
-      AbortSignal.any([ctx.signal, stop.signal]),
-    );
-  } finally {
-    process.off('SIGTERM', onTerm);
-  }
+  // serveFromCli resolves when a signal stops the server (Ctrl-C, or SIGTERM from a service
+  // manager or `kill`, which abort ctx.signal alike); its code is ours.
+  return await serveFromCli(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr }, ctx.signal);
 }

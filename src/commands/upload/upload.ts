@@ -5,7 +5,15 @@ import { addAbortSignal } from 'node:stream';
 import type { Context } from '../../lib/context.js';
 import type { ColumnFit } from '../../lib/output.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
-import { ExitCode, InterruptedError, type PdsError, ServiceError, UsageError, asPdsError } from '../../lib/errors.js';
+import {
+  ExitCode,
+  InterruptedError,
+  type PdsError,
+  ServiceError,
+  UsageError,
+  asPdsError,
+  stopSignalOf,
+} from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { matchWord } from '../../lib/vocabulary.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
@@ -59,19 +67,23 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   } finally {
     view?.close();
   }
-  if (ctx.signal.aborted) interrupted(ctx, kind, entries);
-
-  view?.errors(entries);
-  if (dryRun) printPlan(ctx, kind, entries);
-  else
-    await printResults(
-      ctx,
-      kind,
-      entries,
-      Boolean(opts.wait),
-      opts.waitTimeout,
-      context.context !== undefined || context.folderName !== undefined,
-    );
+  // Stopped (Ctrl-C, SIGTERM of a cancelled CI job): what may have arrived is said, and the
+  // reports are written all the same, with the files not reached as not started.
+  const stopped = ctx.signal.aborted;
+  if (stopped) sayStopped(ctx, kind, entries);
+  else {
+    view?.errors(entries);
+    if (dryRun) printPlan(ctx, kind, entries);
+    else
+      await printResults(
+        ctx,
+        kind,
+        entries,
+        Boolean(opts.wait),
+        opts.waitTimeout,
+        context.context !== undefined || context.folderName !== undefined,
+      );
+  }
   const totalMs = ctx.clock.now() - startedAt;
   const countsLine = summary(entries, Boolean(opts.wait), dryRun);
   await writeBatchReports(ctx.env, ctx.io.stdout, {
@@ -85,7 +97,9 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     dryRun,
   });
   // The last line on stderr, so a log's tail says how the batch went.
-  if (entries.length > 1 || existing || dryRun) ctx.output.info(`${countsLine} (${formatDuration(totalMs)})`);
+  if (entries.length > 1 || existing || dryRun)
+    ctx.output.info(`${stopped ? `${stoppedBy(ctx)}: ` : ''}${countsLine} (${formatDuration(totalMs)})`);
+  if (stopped) throw new InterruptedError(stopSignalOf(ctx.signal));
   return exitCode(entries);
 }
 
@@ -111,7 +125,7 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
     for (const entry of group) {
       if (entry.error) continue;
       if (failFast.signal.aborted) {
-        entry.notStarted = true;
+        entry.notStarted = 'not started: --fail-fast stopped the batch';
         view?.finished(entry);
         continue;
       }
@@ -181,12 +195,12 @@ async function sendOne(
   }
 }
 
-/** Ctrl-C: what may have arrived, and what goes on processing, then exit 130. */
-function interrupted(ctx: Context, kind: DocumentKind, entries: Entry[]): never {
+/** Stopped: what may have arrived, and what goes on processing; the files not reached are not started. */
+function sayStopped(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
   const inFlight = entries.filter((e) => e.sending && !e.upload);
   for (const entry of inFlight)
     ctx.output.warn(`the upload of ${label(entry.file)} was interrupted; ${receivedHint(kind)}`);
-  // Ctrl-C stopped the waiting, not the work: the service goes on processing what it accepted.
+  // The stop ended the waiting, not the work: the service goes on processing what it accepted.
   const accepted = entries.filter((e) => e.upload && e.error instanceof InterruptedError);
   for (const entry of accepted) {
     const id = (entry.upload as UploadRecord).staging_id;
@@ -194,8 +208,12 @@ function interrupted(ctx: Context, kind: DocumentKind, entries: Entry[]): never 
       `${label(entry.file)} was uploaded (staging id ${id}); processing goes on in the service: follow it with \`${statusCommand(kind, id)}\``,
     );
   }
-  throw new InterruptedError();
+  const why = `not started: ${stoppedBy(ctx)}`;
+  for (const entry of entries) if (!entry.upload && !entry.error && !entry.skipped) entry.notStarted ??= why;
 }
+
+/** `interrupted` (Ctrl-C), `stopped by SIGTERM`. */
+const stoppedBy = (ctx: Context): string => new InterruptedError(stopSignalOf(ctx.signal)).message;
 
 /** The file arguments, directories expanded; a directory that gives nothing is said, not fatal. */
 async function filesOf(opts: Options, ctx: Context): Promise<string[]> {
@@ -590,8 +608,7 @@ function fileReport(entry: Entry, kind: DocumentKind, waitTimeout: number, dryRu
       reason: `already uploaded (${entry.skipped.label})`,
     };
   if (entry.error) return { ...base, outcome: dryRun ? 'would fail' : 'failed', reason: reason as string };
-  if (entry.notStarted)
-    return { ...base, outcome: 'not started', reason: 'not started: --fail-fast stopped the batch' };
+  if (entry.notStarted) return { ...base, outcome: 'not started', reason: entry.notStarted };
   return { ...base, outcome: 'would upload' };
 }
 
