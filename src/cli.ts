@@ -5,7 +5,7 @@ import { flushGuards, guardWorkflowCommands, processIO, type IO } from './lib/io
 import type { GlobalFlags } from './lib/config.js';
 import type { Context, Dependencies } from './lib/context.js';
 import type { Runner } from './lib/verb-register.js';
-import type { AnyVerb, VerbModule } from './lib/verb.js';
+import type { AnyVerb } from './lib/verb.js';
 import {
   ExitCode,
   InterruptedError,
@@ -48,12 +48,11 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const runner: Runner = {
     deps,
     async run(verb, input, flags, path) {
-      const [{ Context }, { checkOptions }, module] = await Promise.all([
+      // The options are checked while the verb's module loads (prepare does both).
+      const [{ Context }, run] = await Promise.all([
         import('./lib/context.js'),
-        import('./lib/verb-check.js'),
-        verb.load(),
+        import('./lib/verb-check.js').then(({ checkOptions }) => verb.prepare((def) => checkOptions(def, input))),
       ]);
-      const opts = (await checkOptions(verb, input)) as never;
       checkScripting(verb, flags, path);
       checkDryRun(verb, flags, path);
       // A profile named by PDS_PROFILE is checked as one named by --profile: a typo is not "not logged in".
@@ -72,7 +71,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
         if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
         await ctx.resolveProjectName();
         try {
-          const code = await (module as VerbModule).run(opts, ctx);
+          const code = await run(ctx);
           await ctx.output.settled();
           exitCode = typeof code === 'number' ? code : ExitCode.ok;
         } finally {

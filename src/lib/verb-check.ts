@@ -2,7 +2,7 @@
 // zod check in verb-options.ts does, for the options as they come almost always (well formed). A
 // value this does not take as it stands goes to that zod check, which words the usage error (or
 // takes it): zod, whose core and schemas cost ~20 ms of a start, loads only then.
-import type { AnyVerb, ArgSpec, FlagSpec } from './verb.js';
+import type { ArgSpec, FlagSpec, Options, VerbSpec } from './verb.js';
 
 /** `--include a,b --include c` → ['a', 'b', 'c']. */
 export function commaList(value: string | readonly string[] | undefined): string[] {
@@ -14,10 +14,26 @@ export function commaList(value: string | readonly string[] | undefined): string
 }
 
 /** The checked options of a verb, or a usage error naming what is wrong. */
-export async function checkOptions(def: AnyVerb, input: Record<string, unknown>): Promise<unknown> {
-  const checked = plainOptions(def, input);
-  if (checked !== undefined) return { ...checked, ...def.fixed };
-  return (await import('./verb-options.js')).checkOptions(def, input);
+export async function checkOptions<
+  F extends Record<string, FlagSpec>,
+  A extends readonly ArgSpec[],
+  X extends Record<string, unknown>,
+>(def: VerbSpec<F, A, X>, input: Record<string, unknown>): Promise<Options<F, A, X>> {
+  const checked = plainOptions(def, input) ?? (await import('./verb-options.js')).checkOptions(def, input);
+  return checkedAs(def, { ...checked, ...def.fixed });
+}
+
+/**
+ * Values checked against a definition's flags and arguments (here, by verb-options.ts's schemas, or
+ * by an MCP tool's input schema built from them), typed as the options it parses: the one place
+ * where a check's result takes the definition's type.
+ */
+export function checkedAs<
+  F extends Record<string, FlagSpec>,
+  A extends readonly ArgSpec[],
+  X extends Record<string, unknown>,
+>(_def: VerbSpec<F, A, X>, values: Record<string, unknown>): Options<F, A, X> {
+  return values as Options<F, A, X>;
 }
 
 /** Not taken here: the zod check decides. */
@@ -27,7 +43,7 @@ const NOT_TAKEN: unique symbol = Symbol('not taken');
  * The options as the zod check returns them (its object keeps the shape's keys in order: a key
  * absent from the input stays absent unless it has a default), or undefined for the zod check.
  */
-export function plainOptions(def: AnyVerb, input: Record<string, unknown>): Record<string, unknown> | undefined {
+export function plainOptions(def: VerbSpec, input: Record<string, unknown>): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(def.flags ?? {})) {
     const value = flagValue(spec, input[key]);

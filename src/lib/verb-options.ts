@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { UsageError } from './errors.js';
 import { commaList } from './verb-check.js';
-import { flagName, rangeText, type AnyVerb, type ArgSpec, type FlagSpec } from './verb.js';
+import { flagName, rangeText, type ArgSpec, type FlagSpec, type VerbSpec } from './verb.js';
 
 export { commaList };
 
@@ -88,13 +88,13 @@ function argSchema(arg: ArgSpec): z.ZodMiniType {
 }
 
 /** The checked options of a verb, or a usage error naming what is wrong. */
-export function checkOptions(def: AnyVerb, input: Record<string, unknown>): unknown {
+export function checkOptions(def: VerbSpec, input: Record<string, unknown>): Record<string, unknown> {
   const shape: Record<string, z.ZodMiniType> = {};
   for (const [key, spec] of Object.entries(def.flags ?? {})) shape[key] = flagSchema(key, spec);
   const args = (def.args ?? []).map(argSchema);
   shape.args = z.tuple(args as [z.ZodMiniType, ...z.ZodMiniType[]]);
   const parsed = z.object(shape).safeParse(input);
-  if (parsed.success) return { ...parsed.data, ...def.fixed };
+  if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
     // A custom check (ranges, choices) words its message with the flag's own name.
     const field = issue.code === 'custom' ? '' : issue.path.filter((p) => p !== 'args').join('.');

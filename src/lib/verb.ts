@@ -60,12 +60,28 @@ export type Example = readonly [line: string, note?: string, needs?: string];
 
 export type Scripting = 'jq' | 'fields';
 
-/** What a verb's module exports: the work. */
-export interface VerbModule {
-  run(opts: never, ctx: Context): Promise<number | void>;
+/** What a verb's module exports: the work, over the options its definition parses. */
+export interface VerbModule<O> {
+  run: (opts: O, ctx: Context) => Promise<number | void>;
 }
 
-export interface VerbDef<
+/**
+ * Turns what commander (or a tool call) gave into a definition's options, or throws a usage error
+ * (lib/verb-check.ts). Generic, so that a definition's options keep their type through it.
+ */
+export type OptionsCheck = <
+  F extends Record<string, FlagSpec>,
+  A extends readonly ArgSpec[],
+  X extends Record<string, unknown>,
+>(
+  def: VerbSpec<F, A, X>,
+) => Promise<Options<F, A, X>>;
+
+/** A verb's run, bound to its checked options: what the runner calls with the Context. */
+export type BoundRun = (ctx: Context) => Promise<number | void>;
+
+/** A verb as declared: plain data, no code of its own (see defineVerb). */
+export interface VerbSpec<
   F extends Record<string, FlagSpec> = Record<string, FlagSpec>,
   A extends readonly ArgSpec[] = readonly ArgSpec[],
   X extends Record<string, unknown> = Record<string, unknown>,
@@ -102,11 +118,6 @@ export interface VerbDef<
   extraArguments?: { details: readonly string[]; secret?: boolean };
   /** commander passes unknown options through (the completion scripts' hidden helper). */
   allowUnknownOptions?: boolean;
-  /**
-   * Imports the verb's module, whose `run` takes `OptionsOf<typeof this definition>`. Typed loosely
-   * on purpose: checking the module's type here would make the definition's type depend on itself.
-   */
-  load(): Promise<unknown>;
 }
 
 /** A noun groups verbs: `pds contracts ls`. */
@@ -120,48 +131,96 @@ export interface NounDef {
   verbs: readonly AnyVerb[];
 }
 
-/** Any definition: every type parameter is used covariantly, so each verb's own is one. */
-export type AnyVerb = VerbDef;
+/**
+ * A verb with its code: the definition, and how to run it. Its options' type stays inside
+ * `prepare`, which checks them against the definition and loads the module together, so the
+ * runner never holds options of a type it does not know.
+ */
+export interface AnyVerb extends VerbSpec {
+  /** Checks the options (with `check`) and imports the verb's module; the run bound to them. */
+  prepare(check: OptionsCheck): Promise<BoundRun>;
+}
 
-/** Keeps the literal types of a definition, from which its handler's options are derived. */
+/** Keeps the literal types of a definition, from which its module's options are derived. */
 export function verb<
   const F extends Record<string, FlagSpec> = {},
   const A extends readonly ArgSpec[] = [],
   const X extends Record<string, unknown> = {},
->(def: VerbDef<F, A, X>): VerbDef<F, A, X> {
+>(def: VerbSpec<F, A, X>): VerbSpec<F, A, X> {
   return def;
 }
 
-type FlagValue<S> = S extends { type: 'boolean'; negated: true }
-  ? boolean
-  : S extends { type: 'boolean' }
-    ? boolean | undefined
-    : S extends { type: 'list' }
-      ? string[] | undefined
-      : S extends { type: 'repeated' }
-        ? string[]
-        : S extends { type: 'number'; default: number }
-          ? number
-          : S extends { type: 'number' }
-            ? number | undefined
-            : S extends { type: 'choice'; choices: readonly (infer C)[]; default: string }
-              ? C
-              : S extends { type: 'choice'; choices: readonly (infer C)[] }
-                ? C | undefined
-                : S extends { required: true }
-                  ? string
-                  : string | undefined;
+/** Whether two types are the same (each assignable to the other). */
+type Same<P, O> = [P] extends [O] ? ([O] extends [P] ? true : false) : false;
+
+/**
+ * A definition and the module that runs it, typed together (as gh's `NewCmdX(f, runF)` with its
+ * Options): the module's `run` must take exactly the options the definition parses, or this call
+ * does not compile (it then asks for a third argument no one can give). The module is imported
+ * only when the verb runs.
+ */
+export function defineVerb<
+  F extends Record<string, FlagSpec>,
+  A extends readonly ArgSpec[],
+  X extends Record<string, unknown>,
+  P,
+>(
+  def: VerbSpec<F, A, X>,
+  load: () => Promise<VerbModule<Options<F, A, X>> & VerbModule<P>>,
+  ...exact: Same<P, Options<F, A, X>> extends true ? [] : [runTakesOtherOptions: never]
+): AnyVerb {
+  void exact;
+  return {
+    ...def,
+    async prepare(check) {
+      const [opts, module] = await Promise.all([check(def), load()]);
+      return (ctx) => module.run(opts, ctx);
+    },
+  };
+}
+
+type FlagValue<S> = S extends undefined
+  ? undefined
+  : S extends { type: 'boolean'; negated: true }
+    ? boolean
+    : S extends { type: 'boolean' }
+      ? boolean | undefined
+      : S extends { type: 'list' }
+        ? string[] | undefined
+        : S extends { type: 'repeated' }
+          ? string[]
+          : S extends { type: 'number'; default: number }
+            ? number
+            : S extends { type: 'number' }
+              ? number | undefined
+              : S extends { type: 'choice'; choices: readonly (infer C)[]; default: string }
+                ? C
+                : S extends { type: 'choice'; choices: readonly (infer C)[] }
+                  ? C | undefined
+                  : S extends { required: true }
+                    ? string
+                    : string | undefined;
 
 type ArgValue<S> = S extends { variadic: true } ? string[] : S extends { required: true } ? string : string | undefined;
 
 type ArgValues<A> = { -readonly [K in keyof A]: ArgValue<A[K]> };
 
-/** The checked values of a set of flags. */
-export type FlagValues<F> = { [K in keyof F]: FlagValue<F[K]> };
+/** Every key of any of the flag sets F may be (a verb whose flags depend on what it serves). */
+type KeysOfAny<F> = F extends unknown ? keyof F : never;
+/** A flag's value in whichever set F is: undefined where that set has no such flag. */
+type ValueIn<F, K> = F extends unknown ? (K extends keyof F ? FlagValue<F[K]> : undefined) : never;
+
+/**
+ * The checked values of a set of flags. A definition whose flags depend on its kind (uploads:
+ * --extract for contracts only) has them all, each possibly undefined where a kind lacks it.
+ */
+export type FlagValues<F> = { [K in KeysOfAny<F>]: ValueIn<F, K> };
 
 /** The checked options a verb's `run` receives. */
-export type OptionsOf<D> =
-  D extends VerbDef<infer F, infer A, infer X> ? { args: ArgValues<A> } & FlagValues<F> & X : never;
+export type Options<F, A, X> = { args: ArgValues<A> } & FlagValues<F> & X;
+
+/** The checked options of a definition (`OptionsOf<typeof ls>`). */
+export type OptionsOf<D> = D extends VerbSpec<infer F, infer A, infer X> ? Options<F, A, X> : never;
 
 /** `perPage` → `--per-page` (commander's attribute name, backwards). */
 export function flagName(key: string, spec: FlagSpec): string {

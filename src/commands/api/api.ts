@@ -9,7 +9,7 @@ import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
 import type { ListPage } from '../../lib/api/catalog.js';
 import { safeLines, safeText } from '../../lib/text.js';
-import { METHODS, type api } from './index.js';
+import { METHODS, type api } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof api>;

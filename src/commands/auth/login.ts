@@ -4,7 +4,7 @@ import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
 import type { Project } from '../../lib/schemas.js';
-import type { login } from './index.js';
+import type { login } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 import { projectLabel } from '../projects/view.js';
 

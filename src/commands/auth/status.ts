@@ -4,7 +4,7 @@ import { AuthError, SIGN_IN_HINT, type PdsError } from '../../lib/errors.js';
 import { unreachable } from '../../lib/auth/requests.js';
 import type { Project } from '../../lib/schemas.js';
 import { describeScope, scopeOf } from './scope.js';
-import type { status } from './index.js';
+import type { status } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 import { projectLabel } from '../projects/view.js';
 

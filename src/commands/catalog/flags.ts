@@ -1,6 +1,5 @@
 // Resource flags (--include, --roles, --merged, --products) → query parameters, checked locally
 // so that a typo costs no request.
-import type { QueryValue } from '../../lib/http.js';
 import { UsageError } from '../../lib/errors.js';
 import { CONTRACT_INCLUDES, matchWord } from '../../lib/vocabulary.js';
 import { commaList } from '../../lib/verb-check.js';
@@ -19,7 +18,7 @@ export function resourceQuery(flags: {
   stagingIds?: string[] | undefined;
   extractionStage?: string | undefined;
   detailed?: boolean | undefined;
-}): Record<string, QueryValue> {
+}) {
   const given = commaList(flags.include);
   const badInclude = given.find((name) => matchWord(name, CONTRACT_INCLUDES) === undefined);
   const includes = given.map((name) => matchWord(name, CONTRACT_INCLUDES) as string);

@@ -5,12 +5,12 @@ import { notFoundIn } from '../../lib/not-found.js';
 import { resourceQuery } from './flags.js';
 import { detailView, listFields } from './views.js';
 import { CATALOG } from './resources.js';
-import type { GetOptions } from './index.js';
+import type { GetOptions } from './definitions.js';
 
 type Options = GetOptions;
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
-  const resource = opts.resource as ResourceName;
+  const resource: ResourceName = opts.resource;
   const id = checkResourceId(resource, opts.args[0]);
   const extra = resourceQuery(opts);
   ctx.output.checkFields(listFields(resource), resource);

@@ -1,14 +1,13 @@
 import type { Context } from '../../lib/context.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
-import type { Column } from '../../lib/output.js';
 import { listColumns, listFields } from './views.js';
 import { resourceQuery } from './flags.js';
-import type { ListOptions } from './index.js';
+import type { ListOptions } from './definitions.js';
 
 type Options = ListOptions;
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
-  const resource = opts.resource as ResourceName;
+  const resource: ResourceName = opts.resource;
   const extra = resourceQuery(opts);
   const fields = listFields(resource);
   const projectId = ctx.project();
@@ -21,10 +20,8 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
     : (async function* () {
         yield await catalog.listPage(resource, query);
       })();
-  await ctx.output.list(pages, {
-    columns: listColumns(resource, { merged: opts.merged, includes: extra.includes as string[] }) as Column<{
-      id: string | number;
-    }>[],
+  await ctx.output.list<Record<string, unknown>>(pages, {
+    columns: listColumns(resource, { merged: opts.merged, includes: extra.includes }),
     id: (record) => String(record.id),
     noun: resource,
     all: opts.all === true,

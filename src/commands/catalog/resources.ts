@@ -121,8 +121,8 @@ export const CATALOG_NOUNS = Object.keys(CATALOG) as CatalogNoun[];
 export const RESOURCE_PATHS = CATALOG_NOUNS.map((name) => `${name}?projectId={project}`);
 
 /** The resource flags a verb of a resource takes, as flag specs. */
-export function resourceFlags(resource: CatalogNoun, verb: 'ls' | 'get'): Partial<Record<ResourceFlag, FlagSpec>> {
-  const flags: Partial<Record<ResourceFlag, FlagSpec>> = {};
-  for (const name of CATALOG[resource].flags[verb]) flags[name] = RESOURCE_FLAGS[name];
+export function resourceFlags(resource: CatalogNoun, verb: 'ls' | 'get'): Partial<typeof RESOURCE_FLAGS> {
+  const flags: Partial<typeof RESOURCE_FLAGS> = {};
+  for (const name of CATALOG[resource].flags[verb]) Object.assign(flags, { [name]: RESOURCE_FLAGS[name] });
   return flags;
 }

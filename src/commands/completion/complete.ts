@@ -24,7 +24,7 @@ import {
   type FlagSpec,
   type OptionsOf,
 } from '../../lib/verb.js';
-import type { complete as definition } from './index.js';
+import type { complete as definition } from './definitions.js';
 
 type Options = OptionsOf<typeof definition>;
 

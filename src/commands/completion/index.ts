@@ -1,29 +1,6 @@
-// `pds completion bash|zsh|fish` prints a script; the script asks `pds __complete -- <words…>` for the
-// candidates at each Tab, so one implementation (complete.ts) serves the three shells.
-import { verb } from '../../lib/verb.js';
+// `pds completion`: each verb's definition (definitions.ts) joined to the module that runs it.
+import { defineVerb } from '../../lib/verb.js';
+import * as definitions from './definitions.js';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-
-export const completion = verb({
-  name: 'completion',
-  description: 'print a shell completion script (see the README to install it)',
-  args: [{ name: 'shell', help: SHELLS.join(', '), required: true, completion: SHELLS }],
-  // It reads no profile: a shell's PDS_PROFILE must not break loading the script.
-  allowsNewProfile: true,
-  examples: [
-    ['pds completion bash > ~/.local/share/bash-completion/completions/pds'],
-    ['pds completion zsh > "${fpath[1]}/_pds"', undefined, 'zsh (the line is zsh syntax)'],
-    ['pds completion fish > ~/.config/fish/completions/pds.fish'],
-  ],
-  load: () => import('./script.js'),
-});
-
-export const complete = verb({
-  name: '__complete',
-  hidden: true,
-  description: 'candidates for the word being completed (used by the completion scripts)',
-  args: [{ name: 'words', help: 'the words after `pds`, the last one being completed', variadic: true }],
-  allowsNewProfile: true,
-  allowUnknownOptions: true,
-  load: () => import('./complete.js'),
-});
+export const completion = defineVerb(definitions.completion, () => import('./script.js'));
+export const complete = defineVerb(definitions.complete, () => import('./complete.js'));

@@ -2,7 +2,7 @@
 // prints; with nothing printed, the shell completes file names (uploads, --input, --data).
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import type { completion } from './index.js';
+import type { completion } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof completion>;

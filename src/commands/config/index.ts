@@ -1,53 +1,13 @@
-// `pds config list|get|set|unset` (the profile's stored settings) and `pds use <project>`.
-import { verb, type NounDef } from '../../lib/verb.js';
-import { DEMO_PROJECT } from '../examples.js';
+// `pds config`: each verb's definition (definitions.ts) joined to the module that runs it.
+import { defineVerb, type NounDef } from '../../lib/verb.js';
+import * as definitions from './definitions.js';
 import { CONFIG_KEYS } from '../../lib/config-keys.js';
 
-const KEY = { name: 'key', help: CONFIG_KEYS.join(', '), required: true, completion: CONFIG_KEYS } as const;
-
-export const list = verb({
-  name: 'list',
-  aliases: ['ls'],
-  description: "print the profile's stored settings (the token masked)",
-  scripting: ['jq', 'fields'],
-  examples: [['pds config list'], ['pds --profile staging config list --json']],
-  load: () => import('./list.js'),
-});
-
-export const get = verb({
-  name: 'get',
-  description: 'print one stored setting (exit 1 when it is not set)',
-  args: [KEY],
-  scripting: ['jq'],
-  examples: [['pds config get project']],
-  load: () => import('./get.js'),
-});
-
-export const set = verb({
-  name: 'set',
-  dryRun: 'honoured',
-  description: 'store a setting in the profile',
-  args: [
-    KEY,
-    {
-      name: 'value',
-      help: 'a base URL without /v1, a project UUID, seconds, or true/false (allow-http)',
-      required: true,
-    },
-  ],
-  allowsNewProfile: true,
-  examples: [['pds config set api-url https://pds.example.com'], ['pds config set timeout 60']],
-  load: () => import('./set.js'),
-});
-
-export const unset = verb({
-  name: 'unset',
-  dryRun: 'honoured',
-  description: 'remove a setting from the profile',
-  args: [KEY],
-  examples: [['pds config unset timeout']],
-  load: () => import('./unset.js'),
-});
+export const list = defineVerb(definitions.list, () => import('./list.js'));
+export const get = defineVerb(definitions.get, () => import('./get.js'));
+export const set = defineVerb(definitions.set, () => import('./set.js'));
+export const unset = defineVerb(definitions.unset, () => import('./unset.js'));
+export const use = defineVerb(definitions.use, () => import('./use.js'));
 
 export const config: NounDef = {
   name: 'config',
@@ -55,15 +15,3 @@ export const config: NounDef = {
   examples: [['pds config list'], ['pds config set api-url https://pds.example.com']],
   verbs: [list, get, set, unset],
 };
-
-export const use = verb({
-  name: 'use',
-  dryRun: 'honoured',
-  description: "set the profile's default project",
-  args: [
-    { name: 'project', help: 'project UUID, or its exact name', required: true, completion: 'projects and names' },
-  ],
-  allowsNewProfile: true,
-  examples: [['pds use "Northern Lights Catalog"'], [`pds use ${DEMO_PROJECT}`]],
-  load: () => import('./use.js'),
-});

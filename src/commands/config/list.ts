@@ -2,7 +2,7 @@ import type { Context } from '../../lib/context.js';
 import { CONFIG_KEYS } from '../../lib/config-keys.js';
 import { maskToken } from '../../lib/config.js';
 import { readProfile } from '../../lib/config-profiles.js';
-import type { list } from './index.js';
+import type { list } from './definitions.js';
 import { outputKey } from './keys.js';
 import type { OptionsOf } from '../../lib/verb.js';
 

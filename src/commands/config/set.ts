@@ -1,7 +1,7 @@
 import type { Context } from '../../lib/context.js';
 import { updateProfile } from '../../lib/config-profiles.js';
 import { configKey, configValue } from './keys.js';
-import type { set } from './index.js';
+import type { set } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof set>;

@@ -2,7 +2,7 @@ import type { Context } from '../../lib/context.js';
 import { updateProfile } from '../../lib/config-profiles.js';
 import { UUID_PATTERN } from '../../lib/schemas.js';
 import { projectByName as byName } from '../../lib/project-name.js';
-import type { use } from './index.js';
+import type { use } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 import { projectLabel } from '../projects/view.js';
 

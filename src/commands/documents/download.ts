@@ -26,7 +26,7 @@ import { BatchDisplay } from './batch-display.js';
 import { checkResourceId } from '../catalog/get.js';
 import { pool } from '../../lib/pool.js';
 import { safeText } from '../../lib/text.js';
-import type { DownloadOptions } from './index.js';
+import type { DownloadOptions } from './definitions.js';
 
 type Options = DownloadOptions;
 

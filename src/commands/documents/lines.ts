@@ -22,7 +22,7 @@ import {
 } from '../../lib/download.js';
 import { formatBytes, safeLines } from '../../lib/text.js';
 import { checkResourceId } from '../catalog/get.js';
-import type { LinesOptions } from './index.js';
+import type { LinesOptions } from './definitions.js';
 
 export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   const id = checkResourceId('statements', opts.args[0]);

@@ -1,7 +1,7 @@
 // `pds contracts|statements retry <staging-id>`: a paused upload queued again (SERVICE-NOW.md).
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import type { RetryOptions } from './index.js';
+import type { RetryOptions } from './definitions.js';
 import { retryCommand } from './upload-display.js';
 import { statusCommand } from './processes.js';
 

@@ -14,7 +14,7 @@ import {
   watchProcesses,
   type Progress,
 } from './processes.js';
-import type { StatusOptions } from './index.js';
+import type { StatusOptions } from './definitions.js';
 
 type Options = StatusOptions;
 

@@ -2,7 +2,7 @@
 // --remove read the record's current tags first and send the result.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import type { TagOptions } from './index.js';
+import type { TagOptions } from './definitions.js';
 
 export async function run(opts: TagOptions, ctx: Context): Promise<void> {
   const [id, given = []] = opts.args;

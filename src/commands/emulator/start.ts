@@ -2,7 +2,7 @@ import type { Context } from '../../lib/context.js';
 import { defaultOptions } from '../../emulator/server.js';
 import { serveFromCli } from '../../emulator/cli.js';
 import type { EmulatorOptions } from '../../emulator/http.js';
-import type { start } from './index.js';
+import type { start } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof start>;

@@ -4,7 +4,7 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { KNOWLEDGE_KINDS } from '../../lib/formats.js';
 import type { KnowledgeNode } from '../../lib/schemas.js';
-import type { search } from './index.js';
+import type { search } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 import { isPlainObject } from '../../lib/shape.js';
 

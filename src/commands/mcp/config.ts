@@ -8,7 +8,7 @@ import { UsageError } from '../../lib/errors.js';
 import { DEFAULT_PROFILE } from '../../lib/config.js';
 import { selectTools } from './serve.js';
 import { serverRoots } from './roots.js';
-import type { MCP_CLIENTS, config } from './index.js';
+import type { MCP_CLIENTS, config } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof config>;

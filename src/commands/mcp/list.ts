@@ -2,7 +2,7 @@
 import type { Context } from '../../lib/context.js';
 import type { Column } from '../../lib/output.js';
 import type { OptionsOf } from '../../lib/verb.js';
-import type { tools } from './index.js';
+import type { tools } from './definitions.js';
 import { TOOLS } from './tools.js';
 
 interface Row {

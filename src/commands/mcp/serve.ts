@@ -13,7 +13,7 @@ import { TOOLS, cursorState, offeredSchema, resume, type Call, type ToolDefiniti
 import { TOOLSETS, type Toolset } from './toolsets.js';
 import { settle, untrusted } from './results.js';
 import { confinedFile, rootDirectories, serverRoots, type Root } from './roots.js';
-import type { ServeOptions } from './index.js';
+import type { ServeOptions } from './definitions.js';
 
 type Options = ServeOptions;
 

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
+import { checkedAs } from '../../lib/verb-check.js';
 import { flagSchema, numeric } from '../../lib/verb-options.js';
 import { flagName, type AnyVerb, type ArgSpec, type FlagSpec } from '../../lib/verb.js';
 import type { Toolset } from './toolsets.js';
@@ -121,8 +122,9 @@ async function runVerb(
     stdinIsTTY: false,
   };
   const ctx = server.derive({ io, signal }, { json: true, project: projectId, quiet: false, dryRun: false });
-  const module = (await def.load()) as { run(opts: unknown, ctx: Context): Promise<number | void> };
-  const code = await module.run(opts, ctx);
+  // The tool's input schema is built from the verb's own checks (flagInput): these are checked.
+  const run = await def.prepare(async (verb) => checkedAs(verb, opts));
+  const code = await run(ctx);
   await ctx.output.settled();
   const notes = stderr
     .text()

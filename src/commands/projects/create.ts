@@ -1,7 +1,7 @@
 // `pds projects create <name>`: POST /v1/projects (SERVICE-NOW.md); prints the new project.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import type { create } from './index.js';
+import type { create } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof create>;

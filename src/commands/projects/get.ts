@@ -1,7 +1,7 @@
 import type { Context } from '../../lib/context.js';
 import { Project } from '../../lib/schemas.js';
 import { schemaFields } from '../../lib/fields.js';
-import type { get } from './index.js';
+import type { get } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof get>;

@@ -2,7 +2,7 @@ import type { Context } from '../../lib/context.js';
 import { projectColumns } from './view.js';
 import type { Project } from '../../lib/schemas.js';
 import { PROJECT_SHAPE, shapeFields } from '../../lib/api/shapes.js';
-import type { ls } from './index.js';
+import type { ls } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof ls>;

@@ -1,7 +1,7 @@
 // `pds sandbox cat <path>`: a sandbox file's content, byte for byte.
 import type { Context } from '../../lib/context.js';
 import { openSandbox, printFile } from './session.js';
-import type { cat } from './index.js';
+import type { cat } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof cat>;

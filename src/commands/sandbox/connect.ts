@@ -1,7 +1,7 @@
 // `pds sandbox connect`: opens the project's sandbox session (the other verbs also do it themselves).
 import type { Context } from '../../lib/context.js';
 import { openSandbox } from './session.js';
-import type { connect } from './index.js';
+import type { connect } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof connect>;

@@ -1,6 +1,6 @@
 // `pds sandbox disconnect`: ends the project's sandbox session.
 import type { Context } from '../../lib/context.js';
-import type { disconnect } from './index.js';
+import type { disconnect } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof disconnect>;

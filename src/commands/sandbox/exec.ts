@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { lastFailure, openSandbox, writeResults } from './session.js';
-import type { exec } from './index.js';
+import type { exec } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof exec>;

@@ -1,7 +1,7 @@
 // `pds sandbox info`: the workspace's own guide (layout, counts, example commands).
 import type { Context } from '../../lib/context.js';
 import { AGENTS_GUIDE, openSandbox, printFile } from './session.js';
-import type { info } from './index.js';
+import type { info } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof info>;

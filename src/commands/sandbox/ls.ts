@@ -2,7 +2,7 @@
 // name per line when piped, a file's own path when given a file.
 import type { Context } from '../../lib/context.js';
 import { ROOT, openSandbox, readPath } from './session.js';
-import type { ls } from './index.js';
+import type { ls } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof ls>;

@@ -10,7 +10,7 @@ import { InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import type { ExecResult, SandboxFile } from '../../lib/schemas.js';
 import { safeText } from '../../lib/text.js';
 import { endsMidLine, openSandbox, readPath, writeResults, type Sandbox } from './session.js';
-import type { shell } from './index.js';
+import type { shell } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 import { projectLabel } from '../projects/view.js';
 

@@ -4,13 +4,13 @@ import { singular } from '../../lib/text.js';
 import type { Column } from '../../lib/output.js';
 import { UsageError } from '../../lib/errors.js';
 import { commaList } from '../../lib/verb-options.js';
-import type { search } from './index.js';
+import type { search } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof search>;
 
-export { SEARCH_TYPES } from './index.js';
-import { SEARCH_TYPES } from './index.js';
+export { SEARCH_TYPES } from './definitions.js';
+import { SEARCH_TYPES } from './definitions.js';
 
 const columns: Column<SearchHit>[] = [
   { header: 'type', value: (hit) => hit.type },

@@ -1,23 +1,8 @@
-// `pds tags ls`: the project's tags on contracts and statements (SERVICE-NOW.md).
-import { verb, type NounDef } from '../../lib/verb.js';
+// `pds tags`: each verb's definition (definitions.ts) joined to the module that runs it.
+import { defineVerb, type NounDef } from '../../lib/verb.js';
+import * as definitions from './definitions.js';
 
-export const ls = verb({
-  name: 'ls',
-  aliases: ['list'],
-  description: "list the project's tags and how many records carry each",
-  flags: {
-    scope: {
-      type: 'choice',
-      value: 'scope',
-      choices: ['contracts', 'statements'],
-      help: 'only the tags of contracts or of statements',
-    },
-    search: { type: 'string', value: 's', nonEmpty: true, help: 'only tags containing this text' },
-  },
-  scripting: ['jq', 'fields'],
-  examples: [['pds tags ls'], ['pds tags ls --scope statements --search q1']],
-  load: () => import('./ls.js'),
-});
+export const ls = defineVerb(definitions.ls, () => import('./ls.js'));
 
 export const tags: NounDef = {
   name: 'tags',

@@ -1,6 +1,6 @@
 import type { Context } from '../../lib/context.js';
 import type { Tag } from '../../lib/schemas.js';
-import type { ls } from './index.js';
+import type { ls } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof ls>;

@@ -33,7 +33,7 @@ import { ExistingRecords, byFileName, expandArgs, formatDuration, parseReports }
 import { pool } from '../../lib/pool.js';
 import { formatBytes, safeText } from '../../lib/text.js';
 import { shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
-import type { UploadOptions } from './index.js';
+import type { UploadOptions } from './definitions.js';
 
 type Options = UploadOptions;
 
