@@ -82,8 +82,14 @@ export type LinesOptions = OptionsOf<typeof statementLines>;
 
 /** `pds contracts|statements tag`: the complete list by default, or a change to it. */
 const TAG_FLAGS = {
-  add: { type: 'boolean', help: 'add these tags to the current ones' },
-  remove: { type: 'boolean', help: 'remove these tags from the current ones' },
+  add: {
+    type: 'boolean',
+    help: "add these tags to the current ones (read first: refused where the service's record shows none)",
+  },
+  remove: {
+    type: 'boolean',
+    help: "remove these tags from the current ones (read first: refused where the service's record shows none)",
+  },
   clear: { type: 'boolean', help: 'remove every tag (no tags given)' },
 } as const;
 
@@ -215,7 +221,10 @@ export type RetryOptions = OptionsOf<ReturnType<typeof retryVerb>>;
 export const tagVerb = (kind: DocumentKind) =>
   verb({
     name: 'tag',
-    description: `set the tags of a ${kind} (the complete list), or --add, --remove or --clear them`,
+    description:
+      kind === 'contract'
+        ? "replace the tags of a contract with the complete list given (the service keeps only that list), or --clear them; --add and --remove only where the service's contract records show their tags (the deployed service's do not)"
+        : 'replace the tags of a statement with the complete list given, or --add, --remove (read, changed and written back) or --clear them',
     args: [
       { name: 'id', help: `the ${kind} id`, required: true },
       { name: 'tags', help: 'tags', variadic: true },
@@ -226,7 +235,10 @@ export const tagVerb = (kind: DocumentKind) =>
     scripting: ['jq'],
     examples:
       kind === 'contract'
-        ? [['pds contracts tag 20001 urgent review'], ['pds contracts tag 20001 --add signed']]
+        ? [
+            ['pds contracts tag 20001 urgent review signed', 'these three become its tags, and only these'],
+            ['pds contracts tag 20001 --clear'],
+          ]
         : [['pds statements tag 40001 q1 spotify'], ['pds statements tag 40001 --clear']],
   });
 

@@ -1,5 +1,6 @@
 // `pds contracts|statements tag <id> <tags…>`: PUT /v1/tags takes the complete list, so --add and
-// --remove read the record's current tags first and send the result.
+// --remove read the record's current tags first and send the result; where the record does not
+// show them, they are refused rather than guessed.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import type { TagOptions } from './definitions.js';
@@ -18,7 +19,7 @@ export async function run(opts: TagOptions, ctx: Context): Promise<void> {
   const scope = opts.kind === 'contract' ? 'contracts' : 'statements';
   let next = opts.clear ? [] : tags;
   if (opts.add || opts.remove) {
-    const current = await currentTags(ctx, opts.kind, projectId, id);
+    const current = await currentTags(ctx, opts.kind, projectId, id, opts.add ? '--add' : '--remove');
     next = opts.add ? [...new Set([...current, ...tags])] : current.filter((tag) => !tags.includes(tag));
   }
   if (ctx.settings.dryRun) {
@@ -39,16 +40,29 @@ export async function run(opts: TagOptions, ctx: Context): Promise<void> {
   );
 }
 
-/** The record's tags as the service has them now. */
+/**
+ * The record's tags as the service has them now. A statement leaves out what it does not have, so
+ * no `tags` is no tag; a contract without `tags` (the deployed service's never has them) is one whose
+ * tags pds cannot know, and a change written over an unknown list would lose the rest of it.
+ */
 async function currentTags(
   ctx: Context,
   kind: 'contract' | 'statement',
   projectId: string,
   id: string,
+  change: string,
 ): Promise<string[]> {
   const resource = kind === 'contract' ? 'contracts' : 'statements';
   const record = (await ctx.api.catalog.get(resource, projectId, id, {})) as Record<string, unknown>;
   const tags = record.tags;
+  if (tags === undefined && kind === 'contract') {
+    throw new UsageError(`${change} needs contract ${id}'s current tags, and this service does not show them`, {
+      details: [
+        'nothing was changed: give the complete list instead, which replaces its tags',
+        `  pds contracts tag ${id} <every tag it should have>`,
+      ],
+    });
+  }
   return Array.isArray(tags)
     ? tags.map((tag) => (typeof tag === 'string' ? tag : String((tag as { tag?: unknown }).tag ?? ''))).filter(Boolean)
     : [];
