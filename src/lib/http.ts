@@ -36,7 +36,7 @@ import { attemptSignal, buffered, releasedAfterBody } from './http-attempt.js';
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path under the base URL, starting with /v1. */
   path: string;
   query?: Record<string, QueryValue>;

@@ -302,8 +302,8 @@ describe('pds api', () => {
     const cases: [string[], RegExp][] = [
       [['api', 'https://elsewhere.example/v1/projects'], /^error: give a path such as \/v1\/projects, not a URL/],
       [
-        ['api', '-X', 'PATCH', 'projects'],
-        /^error: invalid --method 'PATCH'\n {2}the service's methods: GET, POST, DELETE\n$/,
+        ['api', '-X', 'HEAD', 'projects'],
+        /^error: invalid --method 'HEAD'\n {2}the service's methods: GET, POST, PUT, PATCH, DELETE\n$/,
       ],
       [['api', 'projects', '-f', 'novalue'], /^error: invalid -f 'novalue': expected key=value\n$/],
       [['api', 'artists?perPage=2', '-f', 'perPage=3'], /^error: perPage is given twice: in the path and with -f\n$/],
@@ -315,7 +315,10 @@ describe('pds api', () => {
         ['api', 'projects', '-H', 'Authorization: Basic abc'],
         /^error: -H cannot set Authorization: the token is the profile's \(pds auth login, or PDS_TOKEN\)\n$/,
       ],
-      [['api', 'projects', '--input', '-'], /^error: --input sends a body: use it with -X POST or -X DELETE\n$/],
+      [
+        ['api', 'projects', '--input', '-'],
+        /^error: --input sends a body: use it with -X POST, PUT, PATCH or DELETE\n$/,
+      ],
       [['api', '-X', 'POST', 'statements', '--input', '-'], /^error: --input \(stdin\) is not JSON: /],
       [
         ['api', '-X', 'POST', 'statements', '--input', '/nonexistent.json'],

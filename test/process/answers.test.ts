@@ -1,5 +1,5 @@
 // Answers that keep what the service gave (issue 37), through the built CLI and `pds mcp`: search
-// in the service's order; tag writes that never lose tags. Uses the bundle: `npm run build` first.
+// in the service's order; tag writes that never lose tags; pds api's PUT and PATCH. Uses the bundle: `npm run build` first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
@@ -165,5 +165,49 @@ describe('tag writes never lose tags', () => {
     } finally {
       await emulator.close();
     }
+  });
+});
+
+describe('pds api takes PUT and PATCH, as gh api does', () => {
+  it('-X PUT with -f sends a JSON body: the deployed service writes a statement with PUT', async () => {
+    const emulator = await testEmulator({ flavor: 'deployed' });
+    try {
+      const env = signedInEnv(emulator.url);
+      const put = await runPds(
+        ['api', '-X', 'PUT', 'statements/40002?projectId={project}', '-f', 'payee=Nova Records'],
+        {
+          env,
+        },
+      );
+      expect(put.code, put.stderr).toBe(0);
+      expect(JSON.parse(put.stdout).data).toMatchObject({ id: 40002, payee: 'Nova Records' });
+      expect(emulator.requests.map((request) => [request.method, request.path])).toEqual([
+        ['PUT', '/v1/statements/40002'],
+      ]);
+      const get = await runPds(['statements', 'get', '40002', '--json'], { env });
+      expect(JSON.parse(get.stdout).payee).toBe('Nova Records');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('-X PATCH with --input sends the file as the body, -f as the query', async () => {
+    const sent = replay.requests.length;
+    const patch = await runPds(
+      ['api', '-X', 'patch', 'statements/72001', '-f', `projectId=${PROJECT}`, '--input', '-'],
+      {
+        env: env(),
+        stdin: '{"payee":"Nova Records"}',
+      },
+    );
+    // The replay has no PATCH route: what matters is what it received.
+    expect(patch.code).toBe(5);
+    const [request] = replay.requests.slice(sent);
+    expect(request).toMatchObject({
+      method: 'PATCH',
+      path: '/v1/statements/72001',
+      query: { projectId: PROJECT },
+      body: '{"payee":"Nova Records"}',
+    });
   });
 });

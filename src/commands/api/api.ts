@@ -28,7 +28,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const fields = (opts.field ?? []).map(parseField);
   const headers = Object.fromEntries((opts.header ?? []).map(parseHeader));
   if (opts.input !== undefined && method === 'GET')
-    throw new UsageError('--input sends a body: use it with -X POST or -X DELETE');
+    throw new UsageError('--input sends a body: use it with -X POST, PUT, PATCH or DELETE');
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate follows the pages of a GET list');
   if (opts.paginate && opts.include)
     throw new UsageError('-i and --paginate cannot be combined: --paginate prints one array of every record');

@@ -2,7 +2,8 @@
 import { verb } from '../../lib/verb.js';
 import { RESOURCE_PATHS } from '../catalog/resources.js';
 
-export const METHODS = ['GET', 'POST', 'DELETE'] as const;
+// As gh api takes them: the deployed service writes statements, contracts and tags with PUT.
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const api = verb({
   name: 'api',
@@ -16,7 +17,13 @@ export const api = verb({
     },
   ],
   flags: {
-    method: { type: 'string', short: 'X', value: 'method', help: 'GET (default), POST or DELETE', completion: METHODS },
+    method: {
+      type: 'string',
+      short: 'X',
+      value: 'method',
+      help: 'GET (default), POST, PUT, PATCH or DELETE',
+      completion: METHODS,
+    },
     field: {
       type: 'repeated',
       short: 'f',
@@ -32,12 +39,13 @@ export const api = verb({
     },
   },
   paged: true,
-  // A GET is sent (it reads); a POST or DELETE is only said.
+  // A GET is sent (it reads); any other method is only said.
   dryRun: 'honoured',
   scripting: ['jq'],
   examples: [
     ['pds api projects'],
     ["pds api 'contracts?projectId={project}&includes=dates'"],
     ["pds api statements -f projectId={project} --paginate --jq 'length'"],
+    ["pds api -X PUT 'statements/40002?projectId={project}' -f payee='Nova Records'", 'a field of the JSON body'],
   ],
 });
