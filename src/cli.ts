@@ -51,7 +51,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
       // The options are checked while the verb's module loads (prepare does both).
       const [{ Context }, run] = await Promise.all([
         import('./lib/context.js'),
-        import('./lib/verb-check.js').then(({ checkOptions }) => verb.prepare((def) => checkOptions(def, input))),
+        import('./lib/verb-check.js').then(({ checkOptions }) => verb.prepare(async (def) => checkOptions(def, input))),
       ]);
       checkScripting(verb, flags, path);
       checkDryRun(verb, flags, path);

@@ -62,3 +62,12 @@ export function stripInvisible(text: string): { text: string; removed: number } 
 export function singular(noun: string): string {
   return noun.endsWith('ies') ? `${noun.slice(0, -3)}y` : noun.replace(/s$/, '');
 }
+
+/** `--include a,b --include c` → ['a', 'b', 'c']: words separated by commas, blanks dropped. */
+export function commaList(value: string | readonly string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return (typeof value === 'string' ? [value] : value)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+}

@@ -1,32 +1,110 @@
-// The check of a verb's options without zod: what commander collected, checked and typed as the
-// zod check in verb-options.ts does, for the options as they come almost always (well formed). A
-// value this does not take as it stands goes to that zod check, which words the usage error (or
-// takes it): zod, whose core and schemas cost ~20 ms of a start, loads only then.
-import type { ArgSpec, FlagSpec, Options, VerbSpec } from './verb.js';
+// The check of a verb's options: what commander collected (strings, booleans, arrays) becomes the
+// typed options of `run`, and a value out of range is a usage error worded with the flag's own
+// name. Each rule is written once, here, in plain code: the CLI checks with it directly (no zod on
+// a run's path), and the agents' tools wrap the same rule in their zod input schemas
+// (verb-options.ts).
+import { UsageError } from './errors.js';
+import { commaList } from './text.js';
+import { flagName, rangeText, type ArgSpec, type FlagSpec, type Options, type VerbSpec } from './verb.js';
 
-/** `--include a,b --include c` → ['a', 'b', 'c']. */
-export function commaList(value: string | readonly string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return (typeof value === 'string' ? [value] : value)
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter(Boolean);
+/** A value checked: what the options hold, or what is wrong with it, in words that name the flag. */
+export type Checked = { ok: true; value: unknown } | { ok: false; error: string };
+
+const ok = (value: unknown): Checked => ({ ok: true, value });
+const wrong = (error: string): Checked => ({ ok: false, error });
+
+/**
+ * The checked value of one flag (undefined: not given, and no default). `flag` is how a message
+ * names it: `--per-page` on the command line, an agent's tool input by its own name.
+ */
+export function checkFlag(key: string, spec: FlagSpec, value: unknown, flag = flagName(key, spec)): Checked {
+  switch (spec.type) {
+    case 'boolean':
+      return value === undefined || typeof value === 'boolean' ? ok(value) : wrong(`invalid ${flag}: takes no value`);
+    case 'string':
+      if (value === undefined) return spec.required ? wrong(`${flag} is required`) : ok(undefined);
+      if (typeof value !== 'string') return wrong(`invalid ${flag}: expected text`);
+      return spec.nonEmpty && value.trim() === '' ? wrong(`invalid ${flag}: empty`) : ok(value);
+    case 'list':
+      if (value === undefined) return ok(undefined);
+      return typeof value === 'string' || isStrings(value)
+        ? ok(commaList(value))
+        : wrong(`invalid ${flag}: expected words separated by commas`);
+    case 'repeated':
+      if (value === undefined) return ok([]);
+      return isStrings(value) ? ok([...value]) : wrong(`invalid ${flag}: expected a value for each ${flag}`);
+    case 'number':
+      return value === undefined ? ok(spec.default) : checkNumber(flag, spec, value);
+    case 'choice':
+      return value === undefined ? ok(spec.default) : checkChoice(flag, spec, value);
+  }
 }
 
-/** The checked options of a verb, or a usage error naming what is wrong. */
-export async function checkOptions<
-  F extends Record<string, FlagSpec>,
-  A extends readonly ArgSpec[],
-  X extends Record<string, unknown>,
->(def: VerbSpec<F, A, X>, input: Record<string, unknown>): Promise<Options<F, A, X>> {
-  const checked = plainOptions(def, input) ?? (await import('./verb-options.js')).checkOptions(def, input);
-  return checkedAs(def, { ...checked, ...def.fixed });
+function checkNumber(flag: string, spec: Extract<FlagSpec, { type: 'number' }>, value: unknown): Checked {
+  const text = typeof value === 'number' ? String(value) : value;
+  const kind = spec.seconds ? '' : spec.integer ? 'a whole number ' : 'a number ';
+  const expected = `expected ${kind}${rangeText(spec)}`;
+  if (typeof text !== 'string') return wrong(`invalid ${flag}: ${expected}`);
+  const n = Number(text);
+  const shaped = spec.integer ? /^\s*-?\d+\s*$/.test(text) : text.trim() !== '';
+  const inRange = Number.isFinite(n) && n >= spec.min && (spec.max === undefined || n <= spec.max);
+  return shaped && inRange ? ok(n) : wrong(`invalid ${flag} '${text}': ${expected}`);
+}
+
+function checkChoice(flag: string, spec: Extract<FlagSpec, { type: 'choice' }>, value: unknown): Checked {
+  // commander hands over `true` when a value that may be left out was.
+  const given = value === true && spec.bare !== undefined ? spec.bare : value;
+  if (typeof given === 'string' && spec.choices.includes(given)) return ok(given);
+  // A flag whose value may be left out takes the next word when it does not start with '-':
+  // `--skip-existing a.pdf` is a file taken for the value, said so.
+  const hint =
+    spec.bare === undefined ? '' : ` (write ${flag}=<${spec.choices.join('|')}>, or put ${flag} after the files)`;
+  return wrong(`invalid ${flag} '${String(given)}': expected one of ${spec.choices.join(', ')}${hint}`);
+}
+
+/** The checked value of one argument (commander hands over undefined for one left out). */
+export function checkArg(spec: ArgSpec, value: unknown): Checked {
+  if (spec.variadic) {
+    if (value === undefined) return spec.required ? wrong(`missing argument '${spec.name}'`) : ok([]);
+    return isStrings(value) ? ok([...value]) : wrong(`invalid ${spec.name}: expected words`);
+  }
+  if (value === undefined) return spec.required ? wrong(`missing argument '${spec.name}'`) : ok(undefined);
+  return typeof value === 'string' ? ok(value) : wrong(`invalid ${spec.name}: expected a word`);
 }
 
 /**
- * Values checked against a definition's flags and arguments (here, by verb-options.ts's schemas, or
- * by an MCP tool's input schema built from them), typed as the options it parses: the one place
- * where a check's result takes the definition's type.
+ * The checked options of a verb, or a usage error naming what is wrong (the first fault, the
+ * others as details). A key absent from the input stays absent unless it has a default.
+ */
+export function checkOptions<
+  F extends Record<string, FlagSpec>,
+  A extends readonly ArgSpec[],
+  X extends Record<string, unknown>,
+>(def: VerbSpec<F, A, X>, input: Record<string, unknown>): Options<F, A, X> {
+  const out: Record<string, unknown> = {};
+  const faults: string[] = [];
+  for (const [key, spec] of Object.entries(def.flags ?? {})) {
+    const checked = checkFlag(key, spec, input[key]);
+    if (!checked.ok) faults.push(checked.error);
+    else if (checked.value !== undefined || key in input) out[key] = checked.value;
+  }
+  const specs: readonly ArgSpec[] = def.args ?? [];
+  const given: unknown[] = Array.isArray(input.args) ? input.args : [];
+  const args: unknown[] = [];
+  for (const [index, spec] of specs.entries()) {
+    const checked = checkArg(spec, given[index]);
+    if (checked.ok) args.push(checked.value);
+    else faults.push(checked.error);
+  }
+  const [first, ...more] = faults;
+  if (first !== undefined) throw new UsageError(first, { details: more });
+  return checkedAs(def, { ...out, args, ...def.fixed });
+}
+
+/**
+ * Values checked against a definition's flags and arguments (here, or by an agent's tool whose
+ * input schema wraps these same rules), typed as the options it parses: the one place where a
+ * check's result takes the definition's type.
  */
 export function checkedAs<
   F extends Record<string, FlagSpec>,
@@ -34,73 +112,6 @@ export function checkedAs<
   X extends Record<string, unknown>,
 >(_def: VerbSpec<F, A, X>, values: Record<string, unknown>): Options<F, A, X> {
   return values as Options<F, A, X>;
-}
-
-/** Not taken here: the zod check decides. */
-const NOT_TAKEN: unique symbol = Symbol('not taken');
-
-/**
- * The options as the zod check returns them (its object keeps the shape's keys in order: a key
- * absent from the input stays absent unless it has a default), or undefined for the zod check.
- */
-export function plainOptions(def: VerbSpec, input: Record<string, unknown>): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = {};
-  for (const [key, spec] of Object.entries(def.flags ?? {})) {
-    const value = flagValue(spec, input[key]);
-    if (value === NOT_TAKEN) return undefined;
-    if (value !== undefined || key in input) out[key] = value;
-  }
-  const args = argValues(def.args ?? [], input.args);
-  if (args === undefined) return undefined;
-  out.args = args;
-  return out;
-}
-
-/** The checked value of one flag (undefined: not given, no default), or NOT_TAKEN. */
-function flagValue(spec: FlagSpec, value: unknown): unknown {
-  switch (spec.type) {
-    case 'boolean':
-      return value === undefined || typeof value === 'boolean' ? value : NOT_TAKEN;
-    case 'string':
-      if (value === undefined) return spec.required ? NOT_TAKEN : undefined;
-      if (typeof value !== 'string' || (spec.nonEmpty && value.trim() === '')) return NOT_TAKEN;
-      return value;
-    case 'list':
-      if (value === undefined) return undefined;
-      return typeof value === 'string' || isStrings(value) ? commaList(value) : NOT_TAKEN;
-    case 'repeated':
-      if (value === undefined) return [];
-      return isStrings(value) ? [...value] : NOT_TAKEN;
-    case 'number': {
-      if (value === undefined) return spec.default;
-      if (typeof value !== 'string') return NOT_TAKEN;
-      const n = Number(value);
-      const shaped = spec.integer ? /^\s*-?\d+\s*$/.test(value) : value.trim() !== '';
-      const inRange = Number.isFinite(n) && n >= spec.min && (spec.max === undefined || n <= spec.max);
-      return shaped && inRange ? n : NOT_TAKEN;
-    }
-    case 'choice': {
-      if (value === undefined) return spec.default;
-      const given = value === true && spec.bare !== undefined ? spec.bare : value;
-      return typeof given === 'string' && spec.choices.includes(given) ? given : NOT_TAKEN;
-    }
-  }
-}
-
-function argValues(specs: readonly ArgSpec[], given: unknown): unknown[] | undefined {
-  // commander hands over one entry per declared argument (undefined when left out).
-  if (!Array.isArray(given) || given.length !== specs.length) return undefined;
-  const values: unknown[] = [];
-  for (const [index, spec] of specs.entries()) {
-    const value: unknown = given[index];
-    if (spec.variadic) {
-      if (value === undefined) values.push([]);
-      else if (isStrings(value)) values.push([...value]);
-      else return undefined;
-    } else if (typeof value === 'string' || (value === undefined && !spec.required)) values.push(value);
-    else return undefined;
-  }
-  return values;
 }
 
 const isStrings = (value: unknown): value is string[] =>

@@ -1,8 +1,11 @@
-// The option check without zod (verb-check.ts) returns what the zod check does, for every verb.
+// A verb's options are checked by one rule per flag (verb-check.ts): the CLI applies it directly,
+// and an agent's tool input (verb-options.ts, zod) wraps the same rule, so both take and refuse
+// alike, with the same words.
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
-import { plainOptions } from '../../src/lib/verb-check.js';
-import { checkOptions } from '../../src/lib/verb-options.js';
+import { checkFlag, checkOptions } from '../../src/lib/verb-check.js';
+import { flagSchema } from '../../src/lib/verb-options.js';
+import { UsageError } from '../../src/lib/errors.js';
 import type { AnyVerb, FlagSpec } from '../../src/lib/verb.js';
 
 const verbs: AnyVerb[] = COMMANDS.flatMap((entry) =>
@@ -35,45 +38,51 @@ function samples(spec: FlagSpec): unknown[] {
   }
 }
 
-describe('plainOptions', () => {
-  it('takes what the zod check takes, with the same result, and leaves the rest to it', () => {
-    let taken = 0;
+describe('one rule per flag', () => {
+  it("an agent's tool input takes and refuses what the CLI does, with the same result and words", () => {
+    let refused = 0;
     for (const verb of verbs) {
-      const args = (verb.args ?? []).map((arg) => (arg.variadic ? ['f1', 'f2'] : 'value'));
-      const required = Object.fromEntries(
-        Object.entries(verb.flags ?? {}).flatMap(([key, spec]) =>
-          spec.type === 'string' && spec.required ? [[key, 'x']] : [],
-        ),
-      );
-      const inputs: Record<string, unknown>[] = [
-        { args },
-        { args: (verb.args ?? []).map(() => undefined) },
-        { args: [...args, 'extra'] },
-      ];
-      for (const [key, spec] of Object.entries(verb.flags ?? {}))
-        for (const value of samples(spec)) inputs.push({ ...required, [key]: value, args });
-      for (const input of inputs) {
-        let expected: { ok: true; value: unknown } | { ok: false };
-        try {
-          expected = { ok: true, value: checkOptions(verb, input) };
-        } catch {
-          expected = { ok: false };
-        }
-        const plain = plainOptions(verb, input);
-        if (plain === undefined) continue;
-        taken++;
-        const actual = plain;
-        expect({ verb: verb.name, input, ok: expected.ok }).toEqual({ verb: verb.name, input, ok: true });
-        if (expected.ok) {
-          expect(actual).toStrictEqual(expected.value);
-          expect(Object.keys(actual)).toEqual(Object.keys(expected.value as object));
+      for (const [key, spec] of Object.entries(verb.flags ?? {})) {
+        for (const value of samples(spec)) {
+          const cli = checkFlag(key, spec, value);
+          const parsed = flagSchema(key, spec).safeParse(value);
+          const tool = parsed.success
+            ? { ok: true, value: parsed.data }
+            : { ok: false, error: parsed.error.issues[0]?.message };
+          const where = { verb: verb.name, key, value };
+          if (cli.ok) expect({ ...where, ...tool }).toStrictEqual({ ...where, ...cli });
+          else {
+            refused++;
+            expect({ ...where, ok: tool.ok }).toEqual({ ...where, ok: false });
+            // A value of the wrong JSON type is refused by the tool's type before the rule words it.
+            if (parsed.error?.issues[0]?.code === 'custom') expect(tool).toEqual(cli);
+          }
         }
       }
-      expect({ verb: verb.name, taken: plainOptions(verb, { ...required, args }) !== undefined }).toEqual({
-        verb: verb.name,
-        taken: true,
-      });
     }
-    expect(taken).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(100);
+  });
+
+  it('words a value out of range with the flag, and every fault of one command line', () => {
+    const ls = verbs.find((verb) => verb.name === 'ls' && verb.description === 'list contracts');
+    if (!ls) throw new Error('no `contracts ls`');
+    expect(checkOptions(ls, { args: [], perPage: '20', all: true })).toEqual({
+      args: [],
+      page: 1,
+      perPage: 20,
+      all: true,
+      resource: 'contracts',
+    });
+    let error: unknown;
+    try {
+      checkOptions(ls, { args: [], perPage: '0', page: 'x' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toMatchObject({
+      message: "invalid --page 'x': expected a whole number ≥ 1",
+      details: ["invalid --per-page '0': expected a whole number from 1 to 100"],
+    });
   });
 });

@@ -26,7 +26,7 @@ import {
 import type { LocalUpload } from '../../lib/upload.js';
 import type { AnyVerb } from '../../lib/verb.js';
 import { formatBytes } from '../../lib/text.js';
-import { flagSchema, numeric } from '../../lib/verb-options.js';
+import { flagSchema } from '../../lib/verb-options.js';
 import { ROLES, resourceQuery } from '../catalog/flags.js';
 import { RESOURCE_FLAGS } from '../catalog/resources.js';
 import { checkResourceId } from '../catalog/get.js';
@@ -136,9 +136,10 @@ const UPLOAD: ToolAnnotations = {
 };
 
 const wholeNumber = (name: string, min: number, max?: number) =>
-  z.pipe(
-    numberOrText,
-    numeric(name, { type: 'number', value: 'n', integer: true, min, ...(max === undefined ? {} : { max }), help: '' }),
+  flagSchema(
+    name,
+    { type: 'number', value: 'n', integer: true, min, ...(max === undefined ? {} : { max }), help: '' },
+    name,
   );
 
 export const projectIdInput = describe(

@@ -8,8 +8,8 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { checkedAs } from '../../lib/verb-check.js';
-import { flagSchema, numeric } from '../../lib/verb-options.js';
-import { flagName, type AnyVerb, type ArgSpec, type FlagSpec } from '../../lib/verb.js';
+import { flagSchema } from '../../lib/verb-options.js';
+import type { AnyVerb, ArgSpec, FlagSpec } from '../../lib/verb.js';
 import type { Toolset } from './toolsets.js';
 import { dataResult } from './results.js';
 import type { ToolDefinition } from './tools.js';
@@ -37,14 +37,9 @@ export const describe = <T extends z.ZodMiniType>(schema: T, text: string): T =>
 /** An agent sends numbers as JSON numbers; the verb's checks take text, as commander passes it. */
 export const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transform(String));
 
-/** A flag as a tool input: the verb's own check, numbers taken as JSON numbers too. */
+/** A flag as a tool input: the verb's own check (numbers taken as JSON numbers too). */
 export function flagInput(key: string, spec: FlagSpec): z.ZodMiniType {
-  let schema = flagSchema(key, spec);
-  if (spec.type === 'number') {
-    const checked = z.pipe(numberOrText, numeric(flagName(key, spec), spec));
-    schema = spec.default === undefined ? z.optional(checked) : z._default(checked, spec.default);
-  }
-  return describe(schema, spec.help);
+  return describe(flagSchema(key, spec), spec.help);
 }
 
 function argInput(arg: ArgSpec): z.ZodMiniType {

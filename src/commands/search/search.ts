@@ -1,9 +1,8 @@
 import type { Context } from '../../lib/context.js';
 import { hitName, hitScore, type SearchHit } from '../../lib/api/projects.js';
-import { singular } from '../../lib/text.js';
+import { commaList, singular } from '../../lib/text.js';
 import type { Column } from '../../lib/output.js';
 import { UsageError } from '../../lib/errors.js';
-import { commaList } from '../../lib/verb-options.js';
 import type { search } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 

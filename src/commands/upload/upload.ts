@@ -18,7 +18,6 @@ import { EXTRACTIONS } from '../../lib/schemas.js';
 import { matchWord } from '../../lib/vocabulary.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
 import { buildContext } from '../../lib/formats.js';
-import { commaList } from '../../lib/verb-options.js';
 import {
   UploadDisplay,
   isPaused,
@@ -31,7 +30,7 @@ import {
 import { writeBatchReports, type Counts, type FileReport } from '../../lib/ci-report.js';
 import { ExistingRecords, byFileName, expandArgs, formatDuration, parseReports } from './batch.js';
 import { pool } from '../../lib/pool.js';
-import { formatBytes, safeText } from '../../lib/text.js';
+import { commaList, formatBytes, safeText } from '../../lib/text.js';
 import { shortExtraction, statusCommand, watchProcesses } from '../documents/processes.js';
 import type { UploadOptions } from './definitions.js';
 
