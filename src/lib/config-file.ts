@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { formatBytes } from './text.js';
 import { checkPrivate } from './private-files.js';
-import { checkOf, isPlainObject } from './shape.js';
+import { checkOf, isPlainObject, keyedByText } from './shape.js';
 import { PROFILES_SHAPE, type ConfigFile } from './config-shapes.js';
 import { UsageError } from './errors.js';
 
@@ -18,8 +18,10 @@ import { UsageError } from './errors.js';
  */
 export function configFrom(json: unknown): ConfigFile | undefined {
   if (!isPlainObject(json)) return undefined;
-  if (json.profiles === undefined) return { ...json, profiles: {} };
-  return checkOf(PROFILES_SHAPE)(json.profiles) ? (json as ConfigFile) : undefined;
+  // Profiles are keyed by their names, which are the user's text: `__proto__` is a name like any.
+  if (json.profiles === undefined) return { ...json, profiles: keyedByText() };
+  if (!checkOf(PROFILES_SHAPE)(json.profiles)) return undefined;
+  return { ...(json as ConfigFile), profiles: keyedByText((json as ConfigFile).profiles) };
 }
 
 export function configDir(env: NodeJS.ProcessEnv): string {
@@ -116,7 +118,7 @@ function readConfigText(path: string): string {
 function readError(path: string, error: unknown): ConfigRead {
   if (error instanceof BrokenConfigError) return { broken: error };
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return { file: { profiles: {} } };
+  if (code === 'ENOENT') return { file: { profiles: keyedByText() } };
   if (code === 'EISDIR') return { broken: new BrokenConfigError(path, 'directory', 'is a directory, not a file') };
   if (code === 'EACCES' || code === 'EPERM')
     return { broken: new BrokenConfigError(path, 'unreadable', 'cannot be read: permission denied') };
@@ -144,7 +146,7 @@ export function readConfig(env: NodeJS.ProcessEnv, reading: ConfigReading = {}):
     read = readError(path, error);
   }
   if ('broken' in read) {
-    if (reading.corruptAsEmpty && read.broken.kind === 'corrupt') return { profiles: {} };
+    if (reading.corruptAsEmpty && read.broken.kind === 'corrupt') return { profiles: keyedByText() };
     throw read.broken;
   }
   return read.file;

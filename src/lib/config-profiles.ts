@@ -1,7 +1,7 @@
 // Profiles and their credentials: read with the credential from the keychain when it is kept there,
 // and changed atomically (a new file with mode 0600 renamed over the old) under the config lock.
 import { rename } from 'node:fs/promises';
-import { checkOf } from './shape.js';
+import { checkOf, keyedByText } from './shape.js';
 import { STORED_SECRET_SHAPE, type OAuthCredentials, type Profile } from './config-shapes.js';
 import { AuthError } from './errors.js';
 import { writePrivateFile } from './private-files.js';
@@ -126,7 +126,7 @@ export async function updateProfile(
       const path = configPath(env);
       const read = await readConfigAsync(path);
       if ('broken' in read && (!replacing || read.broken.kind !== 'corrupt')) throw read.broken;
-      const profiles = 'broken' in read ? {} : { ...read.file.profiles };
+      const profiles = keyedByText('broken' in read ? {} : read.file.profiles);
       const stored = profiles[name] ?? {};
       const before =
         stored.credential_store === 'keychain'

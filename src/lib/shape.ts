@@ -61,6 +61,15 @@ export type Check = (value: unknown) => boolean;
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * A copy of `from` whose keys are only data: no prototype, so a key named `__proto__`,
+ * `constructor` or `prototype` (a profile name, a field the service sent) is stored and read like
+ * any other, never one of Object.prototype's.
+ */
+export function keyedByText<T>(from: Readonly<Record<string, T>> = {}): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from);
+}
+
 const checks = new WeakMap<object, Check>();
 
 /** The check of a shape (made once per shape object). */

@@ -9,6 +9,7 @@ import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
 import type { ListPage } from '../../lib/api/catalog.js';
 import { safeLines, safeText } from '../../lib/text.js';
+import { keyedByText } from '../../lib/shape.js';
 import { METHODS, type api } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 
@@ -46,12 +47,13 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   // perPage too.
   const fieldsInQuery = method === 'GET' || opts.input !== undefined;
   const question = path.indexOf('?');
-  const query: Record<string, string> =
-    question === -1 ? {} : Object.fromEntries(new URLSearchParams(path.slice(question + 1)));
+  const query = keyedByText<string>(
+    question === -1 ? {} : Object.fromEntries(new URLSearchParams(path.slice(question + 1))),
+  );
   if (question !== -1) path = path.slice(0, question);
   if (fieldsInQuery) {
     for (const [key, value] of fields) {
-      if (key in query) throw new UsageError(`${key} is given twice: in the path and with -f`);
+      if (Object.hasOwn(query, key)) throw new UsageError(`${key} is given twice: in the path and with -f`);
       query[key] = value;
     }
   }
