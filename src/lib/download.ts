@@ -4,8 +4,9 @@
 // temporary file beside the target, which takes the target's name only once complete: its length
 // matches Content-Length when there is one, and it starts with %PDF-.
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { cannotWrite, exists, place, sameContent, targetKind } from './save-target.js';
 import type { Writable } from 'node:stream';
 import { InterruptedError, PdsError, ServiceError, UsageError } from './errors.js';
 import type { Context } from './context.js';
@@ -144,9 +145,15 @@ export class NameClaims {
   }
 }
 
-/** Fetches `url` into the file `target`; see the module comment for the guarantees. */
+/**
+ * Fetches `url` into the file `target`; see the module comment for the guarantees. A target that is
+ * a FIFO, a character device or a descriptor (`/dev/fd/N`, `/dev/stdout`, a shell's `>(…)`) is
+ * written into as it is: no temporary file, no rename, --force or not.
+ */
 export async function saveToFile(url: string, target: string, options: SaveOptions): Promise<Saved> {
-  const existing = await sizeOf(target);
+  const kind = await targetKind(target);
+  if (kind === 'stream') return saveIntoStream(url, target, options);
+  const existing = kind === 'new' ? undefined : kind.size;
   // The file is made before storage is asked: a target that cannot be written costs no download.
   const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.part`);
   let handle: FileHandle | undefined = await open(temporary, 'wx').catch((error: unknown) => {
@@ -156,10 +163,9 @@ export async function saveToFile(url: string, target: string, options: SaveOptio
     const request = await get(url, options);
     const { response, total } = request;
     try {
-      if (existing !== undefined && !options.force && total !== undefined) {
-        if (total === existing) return { bytes: existing, upToDate: true };
+      // Another size is other content: known before a byte is read when Content-Length says it.
+      if (existing !== undefined && !options.force && total !== undefined && total !== existing)
         throw exists(target, existing, total);
-      }
       const file = handle;
       const bytes = await receive(response, total, request, options, (chunk) =>
         file.write(chunk).then(() => undefined),
@@ -167,9 +173,10 @@ export async function saveToFile(url: string, target: string, options: SaveOptio
       await handle.close();
       handle = undefined;
       if (existing !== undefined && !options.force) {
-        // No Content-Length told the size before: the whole file did.
-        if (bytes === existing) return { bytes, upToDate: true };
-        throw exists(target, existing, bytes);
+        // Up to date means the same bytes, not the same size: a statement reprocessed with other
+        // amounts of the same length must not be kept.
+        if (bytes === existing && (await sameContent(temporary, target))) return { bytes, upToDate: true };
+        throw exists(target, existing, bytes, bytes === existing);
       }
       await place(temporary, target, options.force, bytes);
       return { bytes, upToDate: false };
@@ -180,15 +187,6 @@ export async function saveToFile(url: string, target: string, options: SaveOptio
     await handle?.close().catch(() => undefined);
     await rm(temporary, { force: true });
   }
-}
-
-/** A local failure to create the file, said once, of the file asked for (not of its temporary). */
-function cannotWrite(target: string, error: unknown): PdsError {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
-  const meaning = error instanceof Error ? /^[A-Z]+: ([^,]+)/.exec(error.message)?.[1] : undefined;
-  return new PdsError(`cannot write ${target}${code ? `: ${code}` : ''}${meaning ? ` (${meaning})` : ''}`, {
-    cause: error,
-  });
 }
 
 /** Fetches `url` to a stream (stdout): nothing is written until the first bytes prove a PDF. */
@@ -373,43 +371,22 @@ const tooLarge = ({ maxBytes, maxSizeHint }: SaveOptions, what: string): TooLarg
 const notPdf = (): ServiceError =>
   new ServiceError('the storage host sent a file that is not a PDF (it does not start with %PDF-)');
 
-function exists(target: string, size: number, remote: number): UsageError {
-  return new UsageError(`${target} exists (${formatBytes(size)}; the download is ${formatBytes(remote)})`, {
-    details: ['--force replaces it'],
+/** Writes the download into a FIFO, device or descriptor, opened as it is (never created or renamed). */
+async function saveIntoStream(url: string, target: string, options: SaveOptions): Promise<Saved> {
+  const handle = await open(target, 'w').catch((error: unknown) => {
+    throw cannotWrite(target, error);
   });
-}
-
-async function sizeOf(path: string): Promise<number | undefined> {
   try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw new UsageError(`${path} is a directory`);
-    return info.size;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    const request = await get(url, options);
+    try {
+      const bytes = await receive(request.response, request.total, request, options, (chunk) =>
+        handle.write(chunk).then(() => undefined),
+      );
+      return { bytes, upToDate: false };
+    } finally {
+      request.done();
+    }
+  } finally {
+    await handle.close().catch(() => undefined);
   }
-}
-
-/**
- * Gives the complete temporary file the target's name. Without --force a hard link does it, which
- * fails if a file appeared at the target meanwhile instead of replacing it; where links are not
- * supported, a rename after one more check.
- */
-async function place(temporary: string, target: string, force: boolean, bytes: number): Promise<void> {
-  if (force) {
-    await rename(temporary, target);
-    return;
-  }
-  try {
-    await link(temporary, target);
-    return;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw exists(target, (await sizeOf(target)) ?? 0, bytes);
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw error;
-  }
-  const appeared = await sizeOf(target);
-  if (appeared !== undefined) throw exists(target, appeared, bytes);
-  await rename(temporary, target);
 }
