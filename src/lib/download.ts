@@ -8,7 +8,7 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { cannotWrite, exists, place, sameContent, targetKind } from './save-target.js';
 import type { Writable } from 'node:stream';
-import { InterruptedError, PdsError, ServiceError, UsageError } from './errors.js';
+import { InterruptedError, ServiceError, UsageError } from './errors.js';
 import type { Context } from './context.js';
 import { createTransport, type HttpResponse, type Transport } from './transport.js';
 import { refusePlainHttp } from './http-safety.js';
