@@ -34,6 +34,8 @@ export interface StorageRequest {
   path: string;
   /** Whether it carried an Authorization header (it never should). */
   authorization: boolean;
+  /** The Accept header it sent. */
+  accept?: string;
   status?: number;
 }
 
@@ -200,6 +202,7 @@ function recordRequest(req: IncomingMessage, res: ServerResponse, options: Stora
     method: req.method ?? 'GET',
     path: new URL(req.url ?? '/', 'http://storage').pathname,
     authorization: req.headers.authorization !== undefined,
+    ...(req.headers.accept === undefined ? {} : { accept: req.headers.accept }),
   };
   // 'close' comes for a cut or abandoned answer too, which never finishes.
   res.on('close', () => {

@@ -56,6 +56,8 @@ export interface SaveOptions {
   onBytes?(received: number, total: number | undefined): void;
   /** The file is a PDF (its first bytes are checked); false for a statement of another format. */
   pdf?: boolean;
+  /** The Accept header: what the file is expected to be (a PDF by default). */
+  accept?: string;
   /** --allow-http and its kin: a signed URL over plain http to a host that is not loopback is fetched. */
   allowHttp: boolean;
   /** How the user raises maxBytes, for the error that says it was reached (a command without --max-size says none). */
@@ -259,7 +261,7 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
     // Only these two headers: no Authorization, no cookie, nothing that names the user.
     response = await options.transport(target, {
       method: 'GET',
-      headers: { 'user-agent': options.userAgent, accept: 'application/pdf, */*' },
+      headers: { 'user-agent': options.userAgent, accept: options.accept ?? 'application/pdf, */*' },
       signal,
     });
   } catch (error) {

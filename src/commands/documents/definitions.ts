@@ -2,6 +2,7 @@
 // both kinds. The definitions: plain data, no code (index.ts joins each to its module).
 import { verb, type OptionsOf } from '../../lib/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
+import { SELECT_FLAGS, TOP_FLAG } from '../statements/definitions.js';
 
 /** --interval and --wait-timeout: how `upload --wait` and `status --watch` poll. */
 export const WATCH_FLAGS = {
@@ -59,23 +60,41 @@ const LINES_FLAGS = {
   },
   force: { type: 'boolean', help: 'replace an existing file' },
   maxSize: { type: 'string', value: 'size', help: 'refuse lines larger than this, e.g. 500M or 2G (default 1G)' },
+  all: { type: 'boolean', help: "every processed statement's lines (with a leading statement_id column)" },
+  by: {
+    type: 'list',
+    value: 'columns',
+    help: "group the lines by these columns of the export (any case), or statement, period, payor; sums every numeric column; isrc joins the catalog's recordings",
+  },
+  sort: { type: 'string', value: 'column', help: 'rank groups by this summed column (default licensor_revenue)' },
+  ...TOP_FLAG,
+  csvSafe: {
+    type: 'boolean',
+    help: 'neutralise cells a spreadsheet would run as a formula (=, +, -, @ first; not numbers), as --format csv does',
+  },
+  ...SELECT_FLAGS,
 } as const;
 
-/** `pds statements lines`: a processed statement's lines, as the service exports them (CSV). */
+/** `pds statements lines`: processed statements' lines, as the service exports them (CSV), or rolled up. */
 export const statementLines = verb({
   name: 'lines',
   description:
-    "a processed statement's lines as CSV (GET /v1/statements/{id}?detailed=true, then its signed csv_url); prints them or saves them with -o",
-  args: [{ name: 'id', help: 'the statement id', required: true }],
+    "processed statements' lines as CSV (GET /v1/statements/{id}?detailed=true, then its signed csv_url); prints them, saves one with -o, or adds them up with --by",
+  args: [{ name: 'ids', help: 'statement ids (or --all)', variadic: true }],
   flags: LINES_FLAGS,
   dryRun: 'honoured',
   examples: [
+    ['pds statements lines 40001 -o q1-lines.csv', '', "a service that exports lines (the emulator's deployed flavor)"],
     [
-      'pds statements lines 40001',
-      'the CSV on stdout',
+      'pds statements lines --all --by territory',
+      'every line of every processed statement, added up by territory',
       "a service that exports lines (the emulator's deployed flavor)",
     ],
-    ['pds statements lines 40001 -o q1-lines.csv', '', "a service that exports lines (the emulator's deployed flavor)"],
+    [
+      'pds statements lines --all --by isrc --top 3',
+      'the three best-earning recordings of each currency',
+      "a service that exports lines (the emulator's deployed flavor)",
+    ],
   ],
 });
 export type LinesOptions = OptionsOf<typeof statementLines>;

@@ -24,8 +24,13 @@ import { formatBytes, safeLines } from '../../lib/text.js';
 import { checkResourceId } from '../catalog/get.js';
 import type { LinesOptions } from './definitions.js';
 
+/** The lines are CSV: the storage host is told so (any answer is still read as CSV). */
+export const LINES_ACCEPT = 'text/csv, */*';
+
 export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
-  const id = checkResourceId('statements', opts.args[0]);
+  const many = await import('../statements/lines-run.js');
+  if (many.isManyLines(opts, ctx)) return many.run(opts, ctx);
+  const id = checkResourceId('statements', opts.args[0]?.[0] as string);
   const target = await targetOf(opts, ctx);
   const maxBytes = opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize);
   const projectId = ctx.project();
@@ -37,7 +42,11 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
     );
     return 0;
   }
-  const options: SaveOptions = { ...storageOptions(ctx, opts.force === true, maxBytes), pdf: false };
+  const options: SaveOptions = {
+    ...storageOptions(ctx, opts.force === true, maxBytes),
+    pdf: false,
+    accept: LINES_ACCEPT,
+  };
   const fetchOnce = (url: string): Promise<Saved> =>
     target === undefined ? saveToStream(url, stdoutFor(ctx), options) : saveToFile(url, target, options);
   let saved: Saved;

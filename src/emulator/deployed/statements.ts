@@ -30,8 +30,23 @@ function periodOf(s: StatementRecord): string | undefined {
   return match ? `${match[1]}${match[2]}` : undefined;
 }
 
+/**
+ * What `pds statements check` finds in the demo data: a statement whose financials say a few cents
+ * more licensor revenue than its lines add up to, and one that repeats another (its payor, period,
+ * currency and lines are the other's, as when a statement is uploaded twice under two names).
+ */
+export const DISAGREEING = { id: 40005, cents: 5 } as const;
+export const DUPLICATE_OF: Readonly<Record<number, number>> = { 40023: 40022 };
+
+/** The statement whose lines and payor a statement repeats: the other one, or itself. */
+const twinOf = (data: ProjectData, s: StatementRecord): StatementRecord => {
+  const original = DUPLICATE_OF[s.id];
+  return (original === undefined ? undefined : data.statements.find((other) => other.id === original)) ?? s;
+};
+
 /** The statement's lines: 20 to 80, one per recording and territory, stable for its id. */
-export function statementLines(data: ProjectData, s: StatementRecord): StatementLine[] {
+export function statementLines(data: ProjectData, statement: StatementRecord): StatementLine[] {
+  const s = twinOf(data, statement);
   const rng = new Rng(s.id * 7919);
   const recordings = data.recordings;
   const count = 20 + (s.id % 61);
@@ -40,10 +55,17 @@ export function statementLines(data: ProjectData, s: StatementRecord): Statement
     const recording = recordings.length === 0 ? undefined : recordings[(s.id * 31 + i * 7) % recordings.length];
     const units = rng.int(50, 50_000);
     const licenseeCents = units * rng.int(2, 6);
+    // Every fourth statement's last line is a track no recording of the catalog carries (its title
+    // starts as a spreadsheet formula would), as statements name tracks a catalog has not caught up with.
+    const unlisted = i === count - 1 && s.id % 4 === 1;
     lines.push({
       territory: TERRITORIES[rng.int(0, TERRITORIES.length - 1)] as string,
-      isrc: recording ? String(isrcIdentifiers(recording, deployedId('recording', recording.id))[0]?.value) : '',
-      title: recording?.name ?? `Track ${i + 1}`,
+      isrc: unlisted
+        ? `ZZUNL${String(s.id).slice(-7).padStart(7, '0')}`
+        : recording
+          ? String(isrcIdentifiers(recording, deployedId('recording', recording.id))[0]?.value)
+          : '',
+      title: unlisted ? '+44 (demo)' : (recording?.name ?? `Track ${i + 1}`),
       units,
       licenseeCents,
       licensorCents: Math.round(licenseeCents * (0.18 + rng.int(0, 7) / 100)),
@@ -117,7 +139,7 @@ function totals(data: ProjectData, s: StatementRecord): Fields {
       currency: s.currency_royalty ?? null,
       period: periodOf(s) ?? null,
       licensee_revenue: money(licensee),
-      licensor_revenue: money(licensor),
+      licensor_revenue: money(licensor + (s.id === DISAGREEING.id ? DISAGREEING.cents : 0)),
     },
   };
 }
@@ -148,7 +170,7 @@ export function deployedStatement(data: ProjectData, s: StatementRecord): Fields
     statement_type: s.statement_type,
     statement_category: s.statement_category,
     statement_subtype: s.statement_subtype,
-    statement_producer: s.statement_producer,
+    statement_producer: twinOf(data, s).statement_producer,
     statement_version: s.statement_version,
     extraction_stage: extractionStage(s),
     upload_status: s.upload_status,

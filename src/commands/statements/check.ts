@@ -1,0 +1,131 @@
+// `pds statements check [--all | ids…]`: does each processed statement's lines export add up to its
+// financials (for the totals the export has a column of, by name; a statement with none is "not
+// checkable", never ok), is any statement a likely duplicate of another, and is any period of a
+// payor missing between its first and last (said, not failed)? Exit 1 listing what disagrees; 0
+// with one line.
+import type { Context } from '../../lib/context.js';
+import { difference, ExactSum } from '../../lib/exact-sum.js';
+import { UsageError } from '../../lib/errors.js';
+import { safeText } from '../../lib/text.js';
+import { readExports } from './exports.js';
+import { duplicates, gaps, type Finding } from './findings.js';
+import { withProgress } from './progress.js';
+import { checkChoice, sayPending, selectStatements, type Processed } from './select.js';
+import type { CheckOptions } from './definitions.js';
+
+/** The financials that are amounts (what lines can add up to). */
+const amountsOf = (s: Processed): [string, string][] =>
+  Object.entries(s.financials)
+    .filter(([, value]) => typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)))
+    .map(([name, value]) => [name.toLowerCase(), String(value)]);
+
+/** Each statement's lines summed in the columns its financials name; undefined: no such column. */
+async function sumLines(
+  ctx: Context,
+  statements: readonly Processed[],
+): Promise<Map<string | number, Map<string, ExactSum> | undefined>> {
+  const sums = new Map<string | number, Map<string, ExactSum> | undefined>();
+  await withProgress(ctx, (update) =>
+    readExports(
+      ctx,
+      statements,
+      {
+        header: (statement, header) => {
+          const names = header.map((name) => name.trim().toLowerCase());
+          const columns = amountsOf(statement)
+            .map(([name]) => [name, names.indexOf(name)] as const)
+            .filter(([, at]) => at >= 0);
+          if (columns.length === 0) {
+            sums.set(statement.id, undefined);
+            return () => undefined;
+          }
+          const own = new Map(columns.map(([name]) => [name, new ExactSum()]));
+          sums.set(statement.id, own);
+          return (row) => {
+            for (const [name, at] of columns) own.get(name)?.add(row[at] ?? '');
+          };
+        },
+      },
+      { onProgress: update },
+    ),
+  );
+  return sums;
+}
+
+/** What disagrees between lines and financials, and what could not be checked. */
+function sumFindings(
+  statements: readonly Processed[],
+  sums: Map<string | number, Map<string, ExactSum> | undefined>,
+): Finding[] {
+  const findings: Finding[] = [];
+  for (const s of statements) {
+    const own = sums.get(s.id);
+    if (own === undefined) {
+      findings.push({ check: 'not checkable', statement: s.id, reason: 'its lines have no column named as a total' });
+      continue;
+    }
+    for (const [name, value] of amountsOf(s)) {
+      const lines = own.get(name);
+      if (lines === undefined) continue;
+      const stated = new ExactSum();
+      stated.add(value);
+      const gap = difference(lines, stated);
+      if (/^-?0(\.0+)?$/.test(gap)) continue;
+      const scale = Math.max(lines.digits, stated.digits);
+      findings.push({
+        check: 'lines',
+        statement: s.id,
+        currency: s.financials.currency,
+        column: name,
+        financials: stated.atScale(scale),
+        lines: lines.atScale(scale),
+        difference: gap,
+      });
+    }
+  }
+  return findings;
+}
+
+export async function run(opts: CheckOptions, ctx: Context): Promise<number> {
+  const given = { ...opts, args: opts.args[0] ?? [] };
+  if (opts.all !== true && given.args.length === 0) throw new UsageError('give statement ids, or --all');
+  const ids = checkChoice(given, 'check');
+  const selection = await selectStatements(ctx, given, ids);
+  sayPending(ctx, selection);
+  const statements = selection.processed;
+  const sums = await sumLines(ctx, statements);
+  const findings = [...sumFindings(statements, sums), ...duplicates(statements), ...gaps(statements)];
+  // Gaps and statements without a total column are said, not failed: a payor may skip a period.
+  const failing: Finding[] = findings.filter((f) => f.check === 'lines' || f.check === 'duplicate');
+  if (!(await ctx.output.asData(findings))) {
+    // What fails first, then what is only said.
+    const said = [...failing, ...findings.filter((f) => !failing.includes(f))];
+    for (const finding of said) ctx.output.write(`${safeText(describe(finding))}\n`);
+    const unchecked = findings.filter((f) => f.check === 'not checkable').length;
+    const gapCount = findings.filter((f) => f.check === 'gap').length;
+    const note = [
+      ...(unchecked > 0 ? [`${unchecked} not checkable`] : []),
+      ...(gapCount > 0 ? [`${gapCount} payor${gapCount === 1 ? '' : 's'} with a missing period`] : []),
+    ].join(', ');
+    ctx.output.write(
+      failing.length === 0
+        ? `checked ${statements.length} statements: lines agree with financials, no duplicates${note ? `; ${note}` : ''}\n`
+        : `checked ${statements.length} statements: ${failing.length} disagree${failing.length === 1 ? 's' : ''}${note ? `; ${note}` : ''}\n`,
+    );
+  }
+  return failing.length === 0 ? 0 : 1;
+}
+
+/** One finding as a sentence. */
+function describe(f: Finding): string {
+  switch (f.check) {
+    case 'lines':
+      return `statement ${f.statement}: lines add up to ${f.lines} ${f.currency} of ${f.column}, financials say ${f.financials} (difference ${f.difference})`;
+    case 'not checkable':
+      return `note: statement ${f.statement} is not checkable (${f.reason})`;
+    case 'duplicate':
+      return `statements ${f.statements.join(', ')}: likely duplicates (${f.reason})`;
+    case 'gap':
+      return `note: payor ${f.payor} has no statement for ${f.missing.join(', ')} (between ${f.from} and ${f.to})`;
+  }
+}

@@ -1,0 +1,92 @@
+// The lines exports of many statements, fetched a few at once and parsed as they arrive: each row
+// goes to the caller as it is read (csv-parse, loaded only here), so no export is ever held whole.
+// A signed link the storage host refuses is asked for again, once, as `statements lines` does.
+import type { Context } from '../../lib/context.js';
+import {
+  DEFAULT_MAX_BYTES,
+  StorageDeniedError,
+  saveToStream,
+  storageOptions,
+  type SaveOptions,
+} from '../../lib/download.js';
+import { LINES_ACCEPT, linesOf } from '../documents/lines.js';
+import type { Processed } from './select.js';
+
+/** Exports fetched at once: the connections the transport keeps per host. */
+export const EXPORTS_AT_ONCE = 8;
+
+/** What receives one export: its header first, then each row, then its end. */
+export interface ExportReader {
+  /** The export's header; answers what takes its rows. */
+  header(statement: Processed, header: string[]): (row: string[]) => void;
+  /** The export was read whole: `lines` rows. */
+  done?(statement: Processed, lines: number): void;
+}
+
+export interface ExportsOptions {
+  maxBytes?: number;
+  /** Progress: exports read, of how many, and lines so far. */
+  onProgress?(read: number, total: number, lines: number): void;
+}
+
+/** Reads every statement's export through `reader`, EXPORTS_AT_ONCE at a time; rejects on the first failure. */
+export async function readExports(
+  ctx: Context,
+  statements: readonly Processed[],
+  reader: ExportReader,
+  options: ExportsOptions = {},
+): Promise<void> {
+  const projectId = ctx.project();
+  const stop = new AbortController();
+  const save: SaveOptions = {
+    ...storageOptions(ctx, false, options.maxBytes ?? DEFAULT_MAX_BYTES),
+    signal: AbortSignal.any([ctx.signal, stop.signal]),
+    pdf: false,
+    accept: LINES_ACCEPT,
+  };
+  const { parse } = await import('csv-parse');
+  let next = 0;
+  let read = 0;
+  let lines = 0;
+  const readOne = async (statement: Processed): Promise<void> => {
+    const id = String(statement.id);
+    const fetchRows = async (url: string): Promise<number> => {
+      const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true });
+      let sink: ((row: string[]) => void) | undefined;
+      let count = 0;
+      parser.on('data', (row: string[]) => {
+        if (sink === undefined) sink = reader.header(statement, row);
+        else {
+          count++;
+          sink(row);
+        }
+      });
+      const ended = new Promise<void>((resolve, reject) => {
+        parser.once('end', resolve);
+        parser.once('error', reject);
+      });
+      await Promise.all([saveToStream(url, parser, save).then(() => parser.end()), ended]);
+      return count;
+    };
+    let count: number;
+    try {
+      count = await fetchRows((await linesOf(ctx, projectId, id)).url);
+    } catch (error) {
+      if (!(error instanceof StorageDeniedError)) throw error;
+      count = await fetchRows((await linesOf(ctx, projectId, id)).url);
+    }
+    read++;
+    lines += count;
+    reader.done?.(statement, count);
+    options.onProgress?.(read, statements.length, lines);
+  };
+  const worker = async (): Promise<void> => {
+    while (next < statements.length && !stop.signal.aborted) await readOne(statements[next++] as Processed);
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(EXPORTS_AT_ONCE, statements.length) }, worker));
+  } catch (error) {
+    stop.abort(error);
+    throw error;
+  }
+}

@@ -1,0 +1,123 @@
+// What `pds statements check` finds beside sums that disagree: statements that look like the same
+// statement twice, and periods missing from a payor's run of statements.
+import { payorOf, periodOfStatement, spanOf, type Processed } from './select.js';
+
+export type Finding =
+  | {
+      check: 'lines';
+      statement: string | number;
+      currency: string;
+      column: string;
+      financials: string;
+      lines: string;
+      difference: string;
+    }
+  | { check: 'not checkable'; statement: string | number; reason: string }
+  | { check: 'duplicate'; statements: (string | number)[]; reason: string }
+  | { check: 'gap'; payor: string; missing: string[]; from: string; to: string };
+
+/** Statements sharing a key, two or more: each such set once, in the order first seen. */
+function sharing(statements: readonly Processed[], keyOf: (s: Processed) => string | undefined): Processed[][] {
+  const sets = new Map<string, Processed[]>();
+  for (const s of statements) {
+    const key = keyOf(s);
+    if (key === undefined) continue;
+    const set = sets.get(key);
+    if (set) set.push(s);
+    else sets.set(key, [s]);
+  }
+  return [...sets.values()].filter((set) => set.length > 1);
+}
+
+/** Likely duplicates: same payor, period, currency and totals; or the same file name and size. */
+export function duplicates(statements: readonly Processed[]): Finding[] {
+  const byTotals = sharing(statements, (s) => {
+    const payor = payorOf(s);
+    const period = periodOfStatement(s);
+    if (payor === undefined || period === undefined) return undefined;
+    const f = s.financials;
+    return JSON.stringify([
+      payor.toLowerCase(),
+      period,
+      f.currency,
+      String(f.licensor_revenue),
+      String(f.licensee_revenue),
+    ]);
+  });
+  const byFile = sharing(statements, (s) =>
+    s.file_name && typeof s.file_size === 'number' ? JSON.stringify([s.file_name, s.file_size]) : undefined,
+  );
+  const found: Finding[] = byTotals.map((set) => ({
+    check: 'duplicate',
+    statements: set.map((s) => s.id),
+    reason: 'same payor, period, currency and totals',
+  }));
+  const named = new Set(found.map((f) => (f.check === 'duplicate' ? f.statements.join(',') : '')));
+  for (const set of byFile) {
+    const ids = set.map((s) => s.id);
+    if (named.has(ids.join(','))) continue;
+    found.push({ check: 'duplicate', statements: ids, reason: 'same file name and size' });
+  }
+  return found;
+}
+
+/** The kind of a period (Y, H, Q or M) and its index within its year. */
+function kindOf(period: string): { kind: string; length: number } | undefined {
+  const span = spanOf(period);
+  if (span === undefined) return undefined;
+  const length = span.to - span.from + 1;
+  return { kind: { 12: 'Y', 6: 'H', 3: 'Q', 1: 'M' }[length] ?? '', length };
+}
+
+/** The period of `kind` that starts at month `from` (months since year 0, January = 1). */
+function periodAt(from: number, kind: string, length: number): string {
+  const year = Math.floor((from - 1) / 12);
+  const month = from - year * 12;
+  const index = Math.floor((month - 1) / length) + 1;
+  return kind === 'Y' ? `${year}Y` : `${year}${kind}${index}`;
+}
+
+/**
+ * Periods missing from a payor's run: its cadence is the period kind most of its statements have
+ * (quarters, halves, years, months); every period of that kind between its first and last is
+ * expected once at least.
+ */
+export function gaps(statements: readonly Processed[]): Finding[] {
+  const byPayor = new Map<string, string[]>();
+  for (const s of statements) {
+    const payor = payorOf(s);
+    const period = periodOfStatement(s);
+    if (payor === undefined || period === undefined || spanOf(period) === undefined) continue;
+    const periods = byPayor.get(payor) ?? [];
+    periods.push(period);
+    byPayor.set(payor, periods);
+  }
+  const found: Finding[] = [];
+  for (const [payor, periods] of byPayor) {
+    const counts = new Map<string, number>();
+    for (const p of periods) {
+      const kind = kindOf(p)?.kind ?? '';
+      counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    }
+    const cadence = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const length = { Y: 12, H: 6, Q: 3, M: 1 }[cadence ?? ''];
+    if (cadence === undefined || length === undefined) continue;
+    const starts = new Set(periods.filter((p) => kindOf(p)?.kind === cadence).map((p) => spanOf(p)?.from ?? 0));
+    const sorted = [...starts].sort((a, b) => a - b);
+    const first = sorted[0];
+    const last = sorted[sorted.length - 1];
+    if (first === undefined || last === undefined) continue;
+    const missing: string[] = [];
+    for (let from = first; from <= last; from += length)
+      if (!starts.has(from)) missing.push(periodAt(from, cadence, length));
+    if (missing.length > 0)
+      found.push({
+        check: 'gap',
+        payor,
+        missing,
+        from: periodAt(first, cadence, length),
+        to: periodAt(last, cadence, length),
+      });
+  }
+  return found;
+}

@@ -1,0 +1,129 @@
+// Groups of a roll-up: keyed by the values of the --by fields and always by currency (money of two
+// currencies is never added), each with its statements, its line count and an exact sum per
+// numeric column. Records come out flat, ordered, and cut to --top per currency.
+import { ExactSum } from '../../lib/exact-sum.js';
+import { spanOf } from './select.js';
+
+export interface Group {
+  values: string[];
+  currency: string;
+  statements: Set<string | number>;
+  lines: number;
+  sums: Map<string, ExactSum>;
+  firstPeriod?: string;
+  lastPeriod?: string;
+}
+
+/** What the records of a roll-up hold beside the keys. */
+export interface GroupShape {
+  /** The --by names, lower case: the records' first fields. */
+  by: string[];
+  /** The summed columns in the order they are printed. */
+  columns: string[];
+  /** Lines are counted (the lines roll-up), or not (totals of financials). */
+  countsLines: boolean;
+  /** First and last period of each group (totals). */
+  periods: boolean;
+}
+
+export type GroupRecord = Record<string, string | number | null | string[]>;
+
+export class Groups {
+  private readonly table = new Map<string, Group>();
+
+  /** The group of these key values and currency, made on first use. */
+  of(values: string[], currency: string): Group {
+    const key = `${values.join('\u0000')}\u0000${currency}`;
+    let group = this.table.get(key);
+    if (group === undefined) {
+      group = { values, currency, statements: new Set(), lines: 0, sums: new Map() };
+      this.table.set(key, group);
+    }
+    return group;
+  }
+
+  get size(): number {
+    return this.table.size;
+  }
+
+  all(): Group[] {
+    return [...this.table.values()];
+  }
+}
+
+/** Adds a cell to a group's column; false when the cell is not a number. */
+export function addCell(group: Group, column: string, cell: string): boolean {
+  let sum = group.sums.get(column);
+  if (sum === undefined) {
+    sum = new ExactSum();
+    if (!sum.add(cell)) return false;
+    group.sums.set(column, sum);
+    return true;
+  }
+  return sum.add(cell);
+}
+
+/** Widens a group's first and last period with one statement's. */
+export function notePeriod(group: Group, period: string | undefined): void {
+  if (period === undefined) return;
+  const span = spanOf(period);
+  if (span === undefined) return;
+  const first = spanOf(group.firstPeriod);
+  const last = spanOf(group.lastPeriod);
+  if (first === undefined || span.from < first.from) group.firstPeriod = period;
+  if (last === undefined || span.to > last.to) group.lastPeriod = period;
+}
+
+/**
+ * Groups in their order: by currency, then in time order when grouped by period (periods are read,
+ * not ranked), else largest first by the sort column; ties by their key text, so the order is stable.
+ */
+export function ordered(groups: Group[], shape: GroupShape, sortColumn: string): Group[] {
+  const periodAt = shape.by.indexOf('period');
+  const amount = (g: Group) => g.sums.get(sortColumn);
+  return groups.sort((a, b) => {
+    if (a.currency !== b.currency) return a.currency < b.currency ? -1 : 1;
+    if (periodAt >= 0) {
+      const x = spanOf(a.values[periodAt]);
+      const y = spanOf(b.values[periodAt]);
+      const byTime = (x?.from ?? Infinity) - (y?.from ?? Infinity) || (x?.to ?? Infinity) - (y?.to ?? Infinity);
+      if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;
+    }
+    const scale = Math.max(amount(a)?.digits ?? 0, amount(b)?.digits ?? 0);
+    const left = amount(a)?.unitsAt(scale) ?? 0n;
+    const right = amount(b)?.unitsAt(scale) ?? 0n;
+    if (left !== right) return left > right ? -1 : 1;
+    const ka = a.values.join('\u0000');
+    const kb = b.values.join('\u0000');
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+}
+
+/** The first `top` groups of each currency (groups already ordered). */
+export function topOf(groups: Group[], top: number | undefined): Group[] {
+  if (top === undefined) return groups;
+  const seen = new Map<string, number>();
+  return groups.filter((g) => {
+    const count = (seen.get(g.currency) ?? 0) + 1;
+    seen.set(g.currency, count);
+    return count <= top;
+  });
+}
+
+/** A group as one flat record: keys, currency, counts, then every summed column. */
+export function recordOf(group: Group, shape: GroupShape, extra?: (g: Group) => GroupRecord): GroupRecord {
+  const record: GroupRecord = {};
+  shape.by.forEach((name, i) => {
+    record[name] = group.values[i] ?? null;
+  });
+  if (extra) Object.assign(record, extra(group));
+  record.currency = group.currency;
+  record.statements = group.statements.size;
+  if (shape.countsLines) record.lines = group.lines;
+  for (const column of shape.columns) record[column] = group.sums.get(column)?.toNumber() ?? 0;
+  if (shape.periods) {
+    record.first_period = group.firstPeriod ?? null;
+    record.last_period = group.lastPeriod ?? null;
+  }
+  return record;
+}

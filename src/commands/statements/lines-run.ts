@@ -1,0 +1,80 @@
+// `pds statements lines` beyond one statement's CSV as the service sent it: many statements (ids
+// or --all), a data format, --csv-safe, or a roll-up (--by). The statements are chosen and checked
+// first; then their exports are read, a few at a time, with progress on a terminal.
+import type { Context } from '../../lib/context.js';
+import { UsageError } from '../../lib/errors.js';
+import { parseSize } from '../../lib/download.js';
+import type { LinesOptions } from '../documents/definitions.js';
+import { writeFlat, type FlatFormat } from './flat.js';
+import { printRollup, rollUp } from './rollup.js';
+import { checkChoice, sayPending, selectStatements } from './select.js';
+import { withProgress } from './progress.js';
+
+/** Whether `statements lines` takes this path rather than printing one export as it comes. */
+export function isManyLines(opts: LinesOptions, ctx: Context): boolean {
+  return (
+    opts.all === true ||
+    (opts.args[0] ?? []).length !== 1 ||
+    opts.by !== undefined ||
+    opts.top !== undefined ||
+    opts.sort !== undefined ||
+    opts.csvSafe === true ||
+    (opts.output === undefined && (ctx.output.isData || ctx.output.jq !== undefined || ctx.settings.format === 'tsv'))
+  );
+}
+
+/** The --by names: lower case, each once; currency is a key of every group anyway. */
+function byColumns(by: string[] | undefined): string[] | undefined {
+  if (by === undefined) return undefined;
+  const names = [...new Set(by.map((name) => name.trim().toLowerCase()))].filter((name) => name !== 'currency');
+  if (by.some((name) => name.trim() === '')) throw new UsageError('invalid --by: an empty column name');
+  return names;
+}
+
+export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
+  if (ctx.output.mode === 'ids') throw new UsageError('lines have no ids to print: drop -q');
+  if (opts.output !== undefined)
+    throw new UsageError(
+      '-o saves the lines of one statement as the service exports them; for these lines, redirect the output (> file)',
+    );
+  const given = { ...opts, args: opts.args[0] ?? [] };
+  if (opts.all !== true && given.args.length === 0) throw new UsageError('give statement ids, or --all');
+  const ids = checkChoice(given, 'lines');
+  const by = byColumns(opts.by);
+  if (by === undefined && (opts.top !== undefined || opts.sort !== undefined))
+    throw new UsageError(`--${opts.top !== undefined ? 'top' : 'sort'} ranks groups: use it with --by`);
+  const maxBytes = opts.maxSize === undefined ? undefined : parseSize('--max-size', opts.maxSize);
+  const selection = await selectStatements(ctx, given, ids);
+  sayPending(ctx, selection);
+  const statements = selection.processed;
+  if (ctx.settings.dryRun) {
+    ctx.output.info(`would read the lines of ${statements.length} statements; nothing was fetched (--dry-run)`);
+    return 0;
+  }
+  if (by !== undefined) {
+    const sort = opts.sort?.trim().toLowerCase() ?? 'licensor_revenue';
+    const input = { by, top: opts.top, sort: opts.sort, maxBytes };
+    const { records, shape } = await withProgress(ctx, (update) => rollUp(ctx, statements, input, update));
+    await printRollup(ctx, records, shape, shape.columns.includes(sort) ? sort : (shape.columns[0] ?? sort));
+    return 0;
+  }
+  const format: FlatFormat =
+    ctx.settings.format === undefined || ctx.settings.format === 'table' ? 'csv' : ctx.settings.format;
+  const gather = ctx.output.jq === undefined ? undefined : [];
+  const input = {
+    format,
+    withId: opts.all === true || ids.length > 1,
+    csvSafe: opts.csvSafe === true,
+    maxBytes,
+    ...(gather === undefined ? {} : { gather }),
+  };
+  // Progress would draw over lines printed to the same terminal.
+  const showProgress = !ctx.io.stdoutIsTTY;
+  await withProgress(ctx, (update) =>
+    writeFlat(ctx, statements, input, (read, total, lines) => {
+      if (showProgress) update(read, total, lines);
+    }),
+  );
+  if (gather !== undefined) await ctx.output.data(gather);
+  return 0;
+}

@@ -1,0 +1,166 @@
+// Which statements a roll-up covers: every statement of the project (listed page by page) or the
+// ids given, narrowed by period, payor, currency and tag, and split into those the service has
+// processed (they carry `financials`) and the others, which are counted apart and never summed.
+import type { Context } from '../../lib/context.js';
+import { UsageError } from '../../lib/errors.js';
+import { normalizeCurrency, normalizePeriod } from '../../lib/formats.js';
+import { checkResourceId } from '../catalog/get.js';
+
+/** A statement as the roll-ups read it: only the fields they use. */
+export interface Statement {
+  id: number | string;
+  file_name?: string | null;
+  file_size?: number | null;
+  payor?: string | null;
+  statement_producer?: string | null;
+  statement_type?: string | null;
+  statement_category?: string | null;
+  extraction_stage?: string | null;
+  processing_status?: string | null;
+  accounting_period?: string | null;
+  tags?: string[] | null;
+  financials?: Financials | null;
+}
+
+export interface Financials {
+  currency?: string | null;
+  period?: string | null;
+  licensee_revenue?: number | string | null;
+  licensor_revenue?: number | string | null;
+}
+
+export interface Processed extends Statement {
+  financials: Financials & { currency: string };
+}
+
+export interface SelectInput {
+  args: string[];
+  all?: boolean | undefined;
+  period?: string | undefined;
+  payor?: string | undefined;
+  currency?: string | undefined;
+  tag?: string | undefined;
+}
+
+export interface Selection {
+  processed: Processed[];
+  /** Chosen but not processed yet: said, never summed. */
+  pending: Statement[];
+}
+
+/** A period as months since year 0: its first and last month. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+const MONTHS: Record<string, [number, number]> = {
+  Y: [1, 12],
+  H1: [1, 6],
+  H2: [7, 12],
+  Q1: [1, 3],
+  Q2: [4, 6],
+  Q3: [7, 9],
+  Q4: [10, 12],
+};
+
+/** The months a period (2025Q1, 2025H2, 2025Y, 2025M11) covers; undefined for another form. */
+export function spanOf(period: string | null | undefined): Span | undefined {
+  const normal = period === null || period === undefined ? undefined : normalizePeriod(period);
+  if (normal === undefined) return undefined;
+  const year = Number(normal.slice(0, 4)) * 12;
+  const part = normal.slice(4);
+  const months = part.startsWith('M') ? [Number(part.slice(1)), Number(part.slice(1))] : MONTHS[part];
+  if (months === undefined) return undefined;
+  return { from: year + (months[0] as number), to: year + (months[1] as number) };
+}
+
+/** `--period FROM..TO` (or one period) as a span of months; a usage error when it is not one. */
+export function periodRange(flag: string): Span {
+  const [first = '', last = first, ...rest] = flag.split('..');
+  const from = spanOf(first);
+  const to = spanOf(last);
+  if (rest.length > 0 || from === undefined || to === undefined)
+    throw new UsageError(`invalid --period '${flag}': expected a period or FROM..TO, e.g. 2025Q1..2025Q4`);
+  if (to.to < from.from) throw new UsageError(`invalid --period '${flag}': it ends before it starts`);
+  return { from: from.from, to: to.to };
+}
+
+/** The period a statement accounts for: its financials', else its accounting period. */
+export const periodOfStatement = (s: Statement): string | undefined =>
+  s.financials?.period ?? s.accounting_period ?? undefined;
+
+/** Who pays: the payor, else the producer the service read from the statement. */
+export const payorOf = (s: Statement): string | undefined => s.payor || s.statement_producer || undefined;
+
+const isProcessed = (s: Statement): s is Processed =>
+  typeof s.financials === 'object' && s.financials !== null && typeof s.financials.currency === 'string';
+
+/** Checks the filters before anything is asked of the service; the predicate they make. */
+export function filterOf(input: SelectInput): (s: Statement) => boolean {
+  const span = input.period === undefined ? undefined : periodRange(input.period);
+  const currency = input.currency === undefined ? undefined : normalizeCurrency(input.currency);
+  if (input.currency !== undefined && currency === undefined)
+    throw new UsageError(`invalid --currency '${input.currency}': expected an ISO 4217 code such as EUR`);
+  const payor = input.payor?.trim().toLowerCase();
+  if (payor === '') throw new UsageError('invalid --payor: empty');
+  const tag = input.tag?.trim();
+  if (tag === '') throw new UsageError('invalid --tag: empty');
+  return (s) => {
+    if (span) {
+      const own = spanOf(periodOfStatement(s));
+      if (own === undefined || own.from < span.from || own.to > span.to) return false;
+    }
+    if (currency !== undefined && (s.financials?.currency ?? '').toUpperCase() !== currency) return false;
+    if (payor !== undefined && (payorOf(s) ?? '').toLowerCase() !== payor) return false;
+    if (tag !== undefined && !(s.tags ?? []).includes(tag)) return false;
+    return true;
+  };
+}
+
+/** Checks ids and flags (a usage error before any request): either --all or ids, not both. */
+export function checkChoice(input: SelectInput, verb: string): string[] {
+  if (input.all === true && input.args.length > 0)
+    throw new UsageError(`give statement ids or --all, not both (pds statements ${verb})`);
+  return input.args.map((id) => checkResourceId('statements', id));
+}
+
+/** The chosen statements, fetched; `onListed` hears each page (progress). */
+export async function selectStatements(
+  ctx: Context,
+  input: SelectInput,
+  ids: string[],
+  onListed?: (count: number) => void,
+): Promise<Selection> {
+  const keep = filterOf(input);
+  const projectId = ctx.project();
+  ctx.requireToken();
+  const selection: Selection = { processed: [], pending: [] };
+  const take = (s: Statement) => {
+    if (!keep(s)) return;
+    if (isProcessed(s)) selection.processed.push(s);
+    else selection.pending.push(s);
+  };
+  if (ids.length > 0) {
+    for (const id of ids) take((await ctx.api.catalog.get('statements', projectId, id)) as unknown as Statement);
+    onListed?.(ids.length);
+    return selection;
+  }
+  let listed = 0;
+  for await (const page of ctx.api.catalog.allPages('statements', { projectId, page: 1, perPage: 100 })) {
+    for (const s of page.items) take(s as unknown as Statement);
+    listed += page.items.length;
+    onListed?.(listed);
+  }
+  return selection;
+}
+
+/** Says on stderr what was chosen and left out because it is not processed yet. */
+export function sayPending(ctx: Context, selection: Selection): void {
+  const count = selection.pending.length;
+  if (count === 0) return;
+  const ids = selection.pending.slice(0, 10).map((s) => s.id);
+  ctx.output.info(
+    `${count} statement${count === 1 ? '' : 's'} not processed yet, not counted: ${ids.join(', ')}${count > 10 ? ', …' : ''}`,
+  );
+}
