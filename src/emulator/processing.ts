@@ -486,5 +486,6 @@ export function advance(
 export function track(state: EmulatorState, upload: UploadRecord): void {
   const { pending } = tracker(state);
   for (const held of pending) if (held.staging_id === upload.staging_id) pending.delete(held);
-  pending.add(upload);
+  // One whose staging check failed becomes nothing: no record, as when it was tracked on start.
+  if (upload.staging_error === undefined) pending.add(upload);
 }

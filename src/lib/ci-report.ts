@@ -11,7 +11,16 @@ import { writeWorkflowCommands } from './io.js';
 import { writeReplacing } from './private-files.js';
 import { safeLines, safeText } from './text.js';
 
-export type Outcome = 'uploaded' | 'skipped' | 'failed' | 'not started' | 'would upload' | 'would skip' | 'would fail';
+export type Outcome =
+  | 'uploaded'
+  | 'processed'
+  | 'processing failed'
+  | 'skipped'
+  | 'failed'
+  | 'not started'
+  | 'would upload'
+  | 'would skip'
+  | 'would fail';
 
 /** One file's line in every report. */
 export interface FileReport {
@@ -22,15 +31,21 @@ export interface FileReport {
   record?: string;
   /** The staging id of an upload, for the step outputs. */
   stagingId?: string;
+  /** The id of the statement or contract its processing made (--wait). */
+  resultId?: string;
   /** Why it failed or was skipped; further lines are details. */
   reason?: string;
   ms?: number;
 }
 
+/** The batch's counts; `failed` counts every file that failed, in its upload or (--wait) its processing. */
 export interface Counts {
   uploaded: number;
   skipped: number;
   failed: number;
+  /** With --wait: how many completed processing, and how many failed it. */
+  processed?: number;
+  processingFailed?: number;
 }
 
 /** A file that failed: its upload or local check, or (uploaded, with --wait) its processing. */
@@ -38,9 +53,14 @@ function isFailure(file: FileReport): boolean {
   return (
     file.outcome === 'failed' ||
     file.outcome === 'would fail' ||
-    (file.outcome === 'uploaded' && file.reason !== undefined)
+    file.outcome === 'processing failed' ||
+    ((file.outcome === 'uploaded' || file.outcome === 'processed') && file.reason !== undefined)
   );
 }
+
+/** Not sent, and no failure: the JUnit `skipped` cases. */
+const isSkip = (file: FileReport): boolean =>
+  file.outcome === 'skipped' || file.outcome === 'would skip' || file.outcome === 'not started';
 
 /** `%`, CR and LF in a workflow command's message (the runner decodes them back). */
 export function escapeCommandData(text: string): string {
@@ -69,8 +89,8 @@ export function githubAnnotations(files: readonly FileReport[], workspace: strin
   return out;
 }
 
-/** The path GitHub shows annotations against: relative to the workspace, `/`-separated. */
-function workspacePath(path: string, workspace: string | undefined): string {
+/** The path GitHub shows files by (annotations, summary, reports): relative to the workspace, `/`-separated. */
+export function workspacePath(path: string, workspace: string | undefined): string {
   if (!workspace) return path;
   const inside = relative(workspace, resolve(path));
   return inside.startsWith('..') ? path : inside.split(sep).join('/');
@@ -92,27 +112,57 @@ function cell(text: string | undefined): string {
     .replace(/@/g, '@<!-- -->');
 }
 
-/** The step summary: the counts, then one row per file. */
+/** Past this many files, the summary shows the failures and folds the rest. */
+const SUMMARY_OPEN_ROWS = 20;
+
+/** The step summary: the counts, then the failures, then the other files (folded when many). */
 export function stepSummary(title: string, countsLine: string, files: readonly FileReport[]): string {
-  const rows = files.map(
-    (file) => `| ${cell(file.path)} | ${file.outcome} | ${cell(file.record)} | ${cell(file.reason?.split('\n')[0])} |`,
-  );
-  return `${[
-    `### ${title}`,
-    '',
-    countsLine,
-    '',
-    '| File | Outcome | Record | Reason |',
-    '| --- | --- | --- | --- |',
-    ...rows,
-    '',
-  ].join('\n')}\n`;
+  const row = (file: FileReport) =>
+    `| ${cell(file.path)} | ${file.outcome} | ${cell(file.record)} | ${cell(file.reason?.split('\n')[0])} |`;
+  const table = (rows: readonly FileReport[]) =>
+    rows.length === 0
+      ? []
+      : ['| File | Outcome | Record | Reason |', '| --- | --- | --- | --- |', ...rows.map(row), ''];
+  const failures = files.filter(isFailure);
+  const others = files.filter((file) => !isFailure(file));
+  const lines = [`### ${title}`, '', countsLine, ''];
+  if (files.length <= SUMMARY_OPEN_ROWS) lines.push(...table([...failures, ...others]));
+  else {
+    if (failures.length > 0) lines.push(`**${failures.length} failed**`, '', ...table(failures));
+    lines.push(
+      '<details>',
+      `<summary>${others.length} other file${others.length === 1 ? '' : 's'}</summary>`,
+      '',
+      ...table(others),
+      '</details>',
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
-/** `name=value` lines for $GITHUB_OUTPUT; an id keeps only characters that cannot start a line or a command. */
-export function stepOutputs(counts: Counts, stagingIds: readonly string[]): string {
-  const ids = stagingIds.map((id) => id.replace(/[^A-Za-z0-9_.-]/g, '')).filter(Boolean);
-  return `uploaded=${counts.uploaded}\nskipped=${counts.skipped}\nfailed=${counts.failed}\nstaging-ids=${ids.join(',')}\n`;
+/** Ids as outputs: only characters that cannot start a line or a command. */
+const idList = (ids: readonly string[]): string =>
+  ids
+    .map((id) => id.replace(/[^A-Za-z0-9_.-]/g, ''))
+    .filter(Boolean)
+    .join(',');
+
+/**
+ * `name=value` lines for $GITHUB_OUTPUT: the counts (`processed` and `processing-failed` with
+ * --wait), the staging ids, and the ids of the records processing made (`statement-ids`).
+ */
+export function stepOutputs(
+  counts: Counts,
+  stagingIds: readonly string[],
+  records?: { kind: string; ids: readonly string[] },
+): string {
+  let out = `uploaded=${counts.uploaded}\nskipped=${counts.skipped}\nfailed=${counts.failed}\n`;
+  if (counts.processed !== undefined) out += `processed=${counts.processed}\n`;
+  if (counts.processingFailed !== undefined) out += `processing-failed=${counts.processingFailed}\n`;
+  out += `staging-ids=${idList(stagingIds)}\n`;
+  if (records) out += `${records.kind}-ids=${idList(records.ids)}\n`;
+  return out;
 }
 
 /** Text in XML 1.0: escaped, and the control characters it cannot hold shown as `\xNN`. */
@@ -134,9 +184,7 @@ const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3
 /** JUnit XML: one testcase per file, a failure with its reason, a skip as skipped. */
 export function junitXml(suite: string, files: readonly FileReport[], totalMs: number): string {
   const failures = files.filter(isFailure).length;
-  const skipped = files.filter(
-    (f) => f.outcome === 'skipped' || f.outcome === 'would skip' || f.outcome === 'not started',
-  ).length;
+  const skipped = files.filter(isSkip).length;
   const counts = `tests="${files.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(totalMs)}"`;
   const cases = files.map((file) => {
     const open = `    <testcase classname="${xml(suite)}" name="${xml(file.path)}" time="${seconds(file.ms)}"`;
@@ -144,7 +192,7 @@ export function junitXml(suite: string, files: readonly FileReport[], totalMs: n
     if (isFailure(file)) {
       return `${open}>\n      <failure message="${xml((file.reason ?? file.outcome).split('\n')[0] as string)}">${reason}</failure>\n    </testcase>`;
     }
-    if (file.outcome === 'uploaded' || file.outcome === 'would upload') return `${open}/>`;
+    if (!isSkip(file)) return `${open}/>`;
     return `${open}>\n      <skipped message="${reason}"/>\n    </testcase>`;
   });
   return [
@@ -184,6 +232,8 @@ export function refuseLinkedReport(path: string): void {
 export interface BatchReport {
   /** `pds upload statement`: the step summary's heading and the JUnit suite. */
   title: string;
+  /** `statement`: names the output of the processed records' ids (`statement-ids`). */
+  kind: string;
   countsLine: string;
   counts: Counts;
   files: FileReport[];
@@ -193,6 +243,11 @@ export interface BatchReport {
   reports: { format: 'junit' | 'json'; path: string }[];
   /** A dry run writes no file: only the annotations, on stdout. */
   dryRun: boolean;
+}
+
+/** The counts as the JSON report names them. */
+function jsonCounts({ processingFailed, ...counts }: Counts): Record<string, number> {
+  return processingFailed === undefined ? { ...counts } : { ...counts, processing_failed: processingFailed };
 }
 
 /**
@@ -206,23 +261,35 @@ export interface BatchReport {
  */
 export async function writeBatchReports(env: NodeJS.ProcessEnv, stdout: Writable, report: BatchReport): Promise<void> {
   const github = env.GITHUB_ACTIONS === 'true';
-  if (github) await writeWorkflowCommands(stdout, githubAnnotations(report.files, env.GITHUB_WORKSPACE));
+  const workspace = github ? env.GITHUB_WORKSPACE : undefined;
+  // Every report names a file as the job page does: relative to the workspace.
+  const files = report.files.map((file) =>
+    file.path === '-' ? file : { ...file, path: workspacePath(file.path, workspace) },
+  );
+  if (github) await writeWorkflowCommands(stdout, githubAnnotations(files, undefined));
   if (report.dryRun) return;
   const writes: [string, () => Promise<void>][] = [];
   if (github && env.GITHUB_STEP_SUMMARY) {
     const path = env.GITHUB_STEP_SUMMARY;
-    writes.push([path, () => appendFile(path, stepSummary(report.title, report.countsLine, report.files))]);
+    writes.push([path, () => appendFile(path, stepSummary(report.title, report.countsLine, files))]);
   }
   if (github && env.GITHUB_OUTPUT) {
     const path = env.GITHUB_OUTPUT;
-    const ids = report.files.flatMap((f) => (f.stagingId === undefined ? [] : [f.stagingId]));
-    writes.push([path, () => appendFile(path, stepOutputs(report.counts, ids))]);
+    const stagingIds = files.flatMap((f) => (f.stagingId === undefined ? [] : [f.stagingId]));
+    const resultIds = files.flatMap((f) => (f.resultId === undefined ? [] : [f.resultId]));
+    const records = report.counts.processed === undefined ? undefined : { kind: report.kind, ids: resultIds };
+    writes.push([path, () => appendFile(path, stepOutputs(report.counts, stagingIds, records))]);
   }
   for (const { format, path } of report.reports) {
+    const records = report.records.map((record) =>
+      typeof record === 'object' && record !== null && 'file' in record && typeof record.file === 'string'
+        ? { ...record, file: record.file === '-' ? '-' : workspacePath(record.file, workspace) }
+        : record,
+    );
     const text =
       format === 'junit'
-        ? junitXml(report.title, report.files, report.totalMs)
-        : `${JSON.stringify({ ...report.counts, files: report.records }, null, 2)}\n`;
+        ? junitXml(report.title, files, report.totalMs)
+        : `${JSON.stringify({ ...jsonCounts(report.counts), files: records }, null, 2)}\n`;
     writes.push([
       path,
       () => {

@@ -311,13 +311,14 @@ describe('reports', () => {
         '1 uploaded, 0 skipped, 1 failed\n\n' +
         '| File | Outcome | Record | Reason |\n' +
         '| --- | --- | --- | --- |\n' +
-        `| ${good} | uploaded | staging id ${id} |  |\n` +
-        `| ${dir}/gh 100%, bad: one\\\\nline.pdf | failed |  | not a PDF: the file does not start with %PDF- |\n\n`,
+        // Failures first; every file named relative to the workspace.
+        '| gh 100%, bad: one\\\\nline.pdf | failed |  | not a PDF: the file does not start with %PDF- |\n' +
+        `| gh-good.pdf | uploaded | staging id ${id} |  |\n\n`,
     );
 
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toContain('<testsuite name="pds upload statement" tests="2" failures="1" errors="0" skipped="0" ');
-    expect(xml).toContain(`name="${dir}/gh 100%, bad: one&#10;line.pdf"`);
+    expect(xml).toContain('name="gh 100%, bad: one&#10;line.pdf"');
     expect(xml).toContain(
       '<failure message="not a PDF: the file does not start with %PDF-">not a PDF: the file does not start with %PDF-</failure>',
     );
@@ -332,7 +333,7 @@ describe('reports', () => {
       files: { file: string }[];
     };
     expect(report).toMatchObject({ uploaded: 1, skipped: 0, failed: 1 });
-    expect(report.files.map((f) => f.file)).toEqual([good, bad]);
+    expect(report.files.map((f) => f.file)).toEqual(['gh-good.pdf', 'gh 100%, bad: one\nline.pdf']);
   });
 
   it('a service string cannot inject a workflow command through the outputs or annotations', async () => {

@@ -143,7 +143,7 @@ export class ExistingRecords {
     for await (const page of ctx.api.catalog.allPages(resource, { projectId, page: 1, perPage: 100 })) {
       for (const item of page.items) {
         const record = item as { id: string | number; file_name?: unknown; file_size?: unknown };
-        if (typeof record.file_name !== 'string') continue;
+        if (typeof record.file_name !== 'string' || processingFailed(item)) continue;
         const id = String(record.id);
         records.add(record.file_name, {
           label: `${kind} ${id}`,
@@ -226,6 +226,15 @@ export class ExistingRecords {
     }
     return hash.digest('hex');
   }
+}
+
+/**
+ * A record whose processing failed (or ran out of time) is no upload to keep: red stays red, and a
+ * re-run sends the file again rather than skipping it as "already uploaded".
+ */
+function processingFailed(record: Record<string, unknown>): boolean {
+  const stage = record.extraction_stage ?? record.processing_status;
+  return stage === 'failed' || stage === 'timed_out';
 }
 
 const skipping = (known: Known): Decision => ({ skip: true, id: known.id, label: known.label });

@@ -87,8 +87,9 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const countsLine = summary(entries, Boolean(opts.wait), dryRun);
   await writeBatchReports(ctx.env, ctx.io.stdout, {
     title: `pds upload ${kind}`,
+    kind,
     countsLine,
-    counts: counts(entries),
+    counts: counts(entries, Boolean(opts.wait)),
     files: entries.map((entry) => fileReport(entry, kind, opts.waitTimeout, dryRun)),
     records: entries.map((entry) => jsonEntry(entry, kind, opts.waitTimeout, dryRun)),
     totalMs,
@@ -267,6 +268,7 @@ async function waitFor(
   view: UploadDisplay,
 ): Promise<void> {
   const upload = entry.upload as UploadRecord;
+  const started = ctx.clock.now();
   try {
     entry.watched = await watchProcesses(ctx, kind, projectId, String(upload.staging_id), {
       intervalMs: opts.interval * 1000,
@@ -288,6 +290,9 @@ async function waitFor(
         ...(cause.status === undefined ? {} : { status: cause.status }),
       },
     );
+  } finally {
+    // A file's time in the reports is its upload and its processing.
+    entry.ms = (entry.ms ?? 0) + ctx.clock.now() - started;
   }
   view.finished(entry);
 }
@@ -551,32 +556,43 @@ function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
   }
 }
 
-function counts(entries: Entry[]): Counts {
+/** The outcome of an upload's processing, when it was waited for. */
+const processing = (entry: Entry): string | undefined =>
+  entry.watched?.timedOut ? 'running' : entry.watched?.progress.outcome;
+
+/** A file that failed: not uploaded (a local check, the upload), or its processing failed. */
+const failedFile = (entry: Entry): boolean =>
+  (!entry.upload && entry.error !== undefined) || processing(entry) === 'failed';
+
+function counts(entries: Entry[], wait: boolean): Counts {
   return {
     uploaded: entries.filter((e) => e.upload).length,
     skipped: entries.filter((e) => e.skipped).length,
-    failed: entries.filter((e) => !e.upload && e.error).length,
+    failed: entries.filter(failedFile).length,
+    ...(wait
+      ? {
+          processed: entries.filter((e) => processing(e) === 'completed').length,
+          processingFailed: entries.filter((e) => processing(e) === 'failed').length,
+        }
+      : {}),
   };
 }
 
 /** `12 uploaded, 30 skipped, 1 failed`, with what --fail-fast left and what --wait saw. */
 function summary(entries: Entry[], wait: boolean, dryRun: boolean): string {
-  const { uploaded, skipped, failed } = counts(entries);
-  if (dryRun)
-    return `dry run: ${entries.length - skipped - failed} would upload, ${skipped} would skip, ${failed} would fail`;
+  const { uploaded, skipped, failed, processed, processingFailed } = counts(entries, wait);
+  if (dryRun) {
+    const wouldFail = entries.filter((e) => e.error).length;
+    return `dry run: ${entries.length - skipped - wouldFail} would upload, ${skipped} would skip, ${wouldFail} would fail`;
+  }
   let text = `${uploaded} uploaded, ${skipped} skipped, ${failed} failed`;
   const notStarted = entries.filter((e) => e.notStarted).length;
   if (notStarted > 0) text += `, ${notStarted} not started`;
   if (wait) {
-    const outcomes = entries.map((e) => (e.watched?.timedOut ? 'running' : e.watched?.progress.outcome));
-    const processed = outcomes.filter((o) => o === 'completed').length;
-    const failedProcessing = outcomes.filter((o) => o === 'failed').length;
-    const paused = entries.filter(
-      (e) => e.watched?.progress.outcome === 'paused' || (!e.watched && isPaused(e.upload)),
-    ).length;
-    const running = outcomes.filter((o) => o === 'running').length;
+    const paused = entries.filter((e) => processing(e) === 'paused' || (!e.watched && isPaused(e.upload))).length;
+    const running = entries.filter((e) => processing(e) === 'running').length;
     const waitParts = [`${processed} processed`];
-    if (failedProcessing > 0) waitParts.push(`${failedProcessing} failed processing`);
+    if (processingFailed) waitParts.push(`${processingFailed} failed processing`);
     if (paused > 0) waitParts.push(`${paused} paused`);
     if (running > 0) waitParts.push(`${running} still running`);
     text += `; ${waitParts.join(', ')}`;
@@ -591,11 +607,17 @@ function fileReport(entry: Entry, kind: DocumentKind, waitTimeout: number, dryRu
   const base = { path: entry.file.arg, ...(entry.ms === undefined ? {} : { ms: entry.ms }) };
   if (entry.upload) {
     const stagingId = String(entry.upload.staging_id);
+    const resultId = entry.watched?.progress.resultId;
+    const outcome = processing(entry);
     return {
       ...base,
-      outcome: 'uploaded',
-      record: `staging id ${stagingId}`,
+      outcome: outcome === 'failed' ? 'processing failed' : outcome === 'completed' ? 'processed' : 'uploaded',
+      record:
+        outcome === 'completed' && resultId !== null && resultId !== undefined
+          ? `${kind} ${resultId} (staging id ${stagingId})`
+          : `staging id ${stagingId}`,
       stagingId,
+      ...(outcome === 'completed' && resultId !== null && resultId !== undefined ? { resultId: String(resultId) } : {}),
       ...(reason ? { reason } : {}),
     };
   }
