@@ -3,18 +3,10 @@
 import type { CommanderError } from 'commander';
 import { flushGuards, guardWorkflowCommands, processIO, type IO } from './lib/io.js';
 import type { GlobalFlags } from './lib/config.js';
-import type { Context, Dependencies } from './lib/context.js';
+import type { Dependencies } from './lib/context.js';
 import type { Runner } from './lib/verb-register.js';
-import type { AnyVerb } from './lib/verb.js';
-import {
-  ExitCode,
-  InterruptedError,
-  PdsError,
-  STOP_SIGNALS,
-  type StopSignal,
-  stopSignalOf,
-  UsageError,
-} from './lib/errors.js';
+import { ExitCode, InterruptedError, PdsError, STOP_SIGNALS, type StopSignal, stopSignalOf } from './lib/errors.js';
+import { runVerb } from './lib/run-verb.js';
 import { VERSION } from './lib/version.js';
 import { realClock } from './lib/clock.js';
 import type { ErrorReport, errorText as ErrorText } from './lib/error-report.js';
@@ -48,43 +40,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const runner: Runner = {
     deps,
     async run(verb, input, flags, path) {
-      // The options are checked while the verb's module loads (prepare does both).
-      const [{ Context }, run] = await Promise.all([
-        import('./lib/context.js'),
-        import('./lib/verb-check.js').then(({ checkOptions }) => verb.prepare(async (def) => checkOptions(def, input))),
-      ]);
-      checkScripting(verb, flags, path);
-      checkDryRun(verb, flags, path);
-      // A profile named by PDS_PROFILE is checked as one named by --profile: a typo is not "not logged in".
-      const profile = flags.profile || env.PDS_PROFILE;
-      if (profile && !verb.allowsNewProfile) (await import('./lib/config.js')).checkProfileExists(profile, env);
-      const paging =
-        verb.paged && io.stdoutIsTTY && flags.pager !== false
-          ? await (await import('./lib/pager.js')).openPager(io, env)
-          : undefined;
-      try {
-        const ctxDeps = paging ? { ...deps, io: paging.io, signal: AbortSignal.any([signal, paging.signal]) } : deps;
-        const ctx = new Context(
-          verb.replacesBrokenConfig ? { ...ctxDeps, corruptConfigAsEmpty: true } : ctxDeps,
-          flags,
-        );
-        if (flags.fields !== undefined || flags.jq !== undefined) await prepareScripting(ctx, flags);
-        await ctx.resolveProjectName();
-        try {
-          const code = await run(ctx);
-          await ctx.output.settled();
-          exitCode = typeof code === 'number' ? code : ExitCode.ok;
-        } finally {
-          ctx.output.jq?.close();
-        }
-      } catch (error) {
-        // The reader quit the pager before the end: like a closed pipe, a quiet success.
-        if (!paging?.quit) throw error;
-      } finally {
-        await paging?.close();
-      }
-      // Ctrl-C while the pager had the terminal: the run still ends as interrupted.
-      if (paging && (signal.aborted || paging.interrupted)) throw new InterruptedError();
+      exitCode = await runVerb({ verb, input, flags, path }, deps);
     },
   };
 
@@ -115,35 +71,6 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
 function wantsHelp(argv: readonly string[]): boolean {
   const words = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
   return !words.includes('--no-pager') && (words[0] === 'help' || words.includes('--help') || words.includes('-h'));
-}
-
-/** `--fields` and `--jq` are checked (a bad expression is exit 2) before the verb sends anything. */
-async function prepareScripting(ctx: Context, flags: GlobalFlags): Promise<void> {
-  if (flags.fields !== undefined) ctx.output.fields = (await import('./lib/fields.js')).parseFields(flags.fields);
-  if (flags.jq !== undefined) {
-    const { compileJq, jqTimeoutMs } = await import('./lib/jq.js');
-    ctx.output.jq = await compileJq(flags.jq, { timeoutMs: jqTimeoutMs(flags.jqTimeout), signal: ctx.signal });
-  }
-}
-
-/** --jq and --fields where the verb has no use for them: a usage error, not a silent no-op. */
-function checkScripting(verb: AnyVerb, flags: GlobalFlags, path: string): void {
-  for (const [flag, given] of [
-    ['jq', flags.jq],
-    ['fields', flags.fields],
-  ] as const) {
-    if (given !== undefined && !verb.scripting?.includes(flag)) {
-      throw new UsageError(
-        `--${flag} does not apply to \`${path}\`: ${flag === 'jq' ? 'it prints no JSON' : 'it prints no list or record'}`,
-      );
-    }
-  }
-}
-
-/** --dry-run on a verb that would write anyway: refused before it runs. */
-function checkDryRun(verb: AnyVerb, flags: GlobalFlags, path: string): void {
-  if (flags.dryRun && typeof verb.dryRun === 'object')
-    throw new UsageError(`--dry-run does not apply to \`${path}\`: ${verb.dryRun.none}`);
 }
 
 /**
