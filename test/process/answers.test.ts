@@ -1,5 +1,6 @@
 // Answers that keep what the service gave (issue 37), through the built CLI and `pds mcp`: search
-// in the service's order; tag writes that never lose tags; pds api's PUT and PATCH. Uses the bundle: `npm run build` first.
+// in the service's order; tag writes that never lose tags; pds api's PUT and PATCH; the emulator's
+// writes answering as the service does. Uses the bundle: `npm run build` first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
@@ -209,5 +210,29 @@ describe('pds api takes PUT and PATCH, as gh api does', () => {
       query: { projectId: PROJECT },
       body: '{"payee":"Nova Records"}',
     });
+  });
+});
+
+describe('the emulator answers a write as the service does', () => {
+  it('statements update answers the statement as it now is: the fields it left alone keep their values', async () => {
+    const emulator = await testEmulator({ flavor: 'deployed' });
+    try {
+      const env = signedInEnv(emulator.url);
+      const before = JSON.parse((await runPds(['statements', 'get', '40002', '--json'], { env })).stdout);
+      expect(before.accounting_period).toMatch(/^\d{4}/);
+      const update = await runPds(['statements', 'update', '40002', '--payee', 'X', '--json'], { env });
+      expect(update.code, update.stderr).toBe(0);
+      const answer = JSON.parse(update.stdout);
+      const after = JSON.parse((await runPds(['statements', 'get', '40002', '--json'], { env })).stdout);
+      expect(after.payee).toBe('X');
+      expect(answer).toMatchObject({
+        payee: 'X',
+        accounting_period: before.accounting_period,
+        currency_royalty: after.currency_royalty,
+      });
+      expect(after.accounting_period).toBe(before.accounting_period);
+    } finally {
+      await emulator.close();
+    }
   });
 });

@@ -188,7 +188,12 @@ const product = (p: Product): Fields =>
 const creatorsOf = (writers: readonly string[], everyRole: boolean): Fields[] =>
   writers.map((name, i) => (i === 0 ? { name, role: 'composer' } : everyRole ? { name, role: 'co-writer' } : { name }));
 
-export const deployedRecording = (data: ProjectData, withProducts: boolean): ((r: RecordingRecord) => Fields) => {
+/** A recording; fetched by id it also has its dates, which the service's list leaves out. */
+export const deployedRecording = (
+  data: ProjectData,
+  withProducts: boolean,
+  byIdDates = false,
+): ((r: RecordingRecord) => Fields) => {
   const compositions = byId(data.compositions);
   return (r) => {
     const id = deployedId('recording', r.id);
@@ -205,6 +210,8 @@ export const deployedRecording = (data: ProjectData, withProducts: boolean): ((r
       artists: r.artists.map(artistRef),
       creators: composition ? creatorsOf(composition.writers, true) : [],
       products: withProducts ? r.products.map(product) : undefined,
+      created_at: byIdDates ? r.created_at : undefined,
+      updated_at: byIdDates ? (r.updated_at ?? null) : undefined,
     });
   };
 };

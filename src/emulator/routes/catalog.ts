@@ -477,8 +477,10 @@ const recordingShape =
 const compositionRenderer = (ctx: RouteContext): ((c: CompositionRecord) => Fields) =>
   (deployed(ctx) ? deployedComposition : compositionShape)(flag(ctx, 'includeProducts'));
 
-const recordingRenderer = (ctx: RouteContext, data: ProjectData): ((r: RecordingRecord) => Fields) =>
-  deployed(ctx) ? deployedRecording(data, flag(ctx, 'includeProducts')) : recordingShape(flag(ctx, 'includeProducts'));
+const recordingRenderer = (ctx: RouteContext, data: ProjectData, byId = false): ((r: RecordingRecord) => Fields) =>
+  deployed(ctx)
+    ? deployedRecording(data, flag(ctx, 'includeProducts'), byId)
+    : recordingShape(flag(ctx, 'includeProducts'));
 
 const listCompositions: Handler = (ctx) => {
   const { data } = queryProject(ctx);
@@ -499,7 +501,7 @@ const listRecordings: Handler = (ctx) => {
 const getRecording: Handler = (ctx) => {
   const { data } = queryProject(ctx);
   const recording = found(recordOf(ctx, data.recordings, 'recording'), 'recording');
-  return { body: { data: recordingRenderer(ctx, data)(recording) } };
+  return { body: { data: recordingRenderer(ctx, data, true)(recording) } };
 };
 
 // ---- relations (4.6) ----

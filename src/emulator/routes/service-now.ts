@@ -20,6 +20,7 @@ import { knowledgeSearch, parseKinds } from '../knowledge.js';
 import { jsonBody } from './signed-uploads.js';
 import { projectBody } from './projects.js';
 import { documentId } from '../deployed/ids.js';
+import { deployedStatement } from '../deployed/statements.js';
 
 type Errors = Record<string, string[]>;
 type Scope = 'contracts' | 'statements';
@@ -208,17 +209,20 @@ const putStatement: Handler = async (ctx) => {
   }
   fieldErrors(errors);
   await saveTagged(ctx, project.id, 'statements', record);
+  // The service answers the statement as it now is: a field the edit left alone keeps its value, and
+  // a value the deployed record derives (a processed statement's period) is the one a read shows.
+  const shown = deployedForms(ctx.options) ? deployedStatement(data, record) : record;
   return {
     body: {
       data: {
         id: record.id,
         tags: record.tags ?? [],
-        payee: record.payee ?? null,
-        payor: record.payor ?? null,
-        accounting_period: record.accounting_period ?? null,
-        target_period: record.target_period ?? null,
-        currency_tx: record.currency_transaction ?? null,
-        currency: record.currency_royalty ?? null,
+        payee: shown.payee ?? null,
+        payor: shown.payor ?? null,
+        accounting_period: shown.accounting_period ?? null,
+        target_period: shown.target_period ?? null,
+        currency_tx: shown.currency_transaction ?? null,
+        currency: shown.currency_royalty ?? null,
       },
     },
   };
