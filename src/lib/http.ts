@@ -9,7 +9,7 @@
 // larger than what is left is not waited for, and the error says when to try again.
 import type { z } from 'zod/mini';
 import { checkOf, isPlainObject, type Shape } from './shape.js';
-import { AuthError, InterruptedError, type PdsError, ServiceError } from './errors.js';
+import { AuthError, InterruptedError, type PdsError, ServiceError, stopSignalOf } from './errors.js';
 import {
   createTransport,
   maskUrl,
@@ -153,10 +153,23 @@ export class HttpClient {
    * credentials (the URL is the authority), through the same transport and proxy as the API's,
    * traced under --verbose, never retried here. Returns whatever the host answered.
    */
-  async sendToStorage(url: URL, request: TransportRequest): Promise<HttpResponse> {
+  async sendToStorage(
+    url: URL,
+    request: Omit<TransportRequest, 'signal'> & { signal?: AbortSignal },
+  ): Promise<HttpResponse> {
     this.options.trace?.(`> ${request.method} ${url.origin}${url.pathname} (signed URL, sent without credentials)`);
     const headers = { 'user-agent': this.options.userAgent, ...request.headers };
-    const response = await this.transportOf()(url, { ...request, headers });
+    // The command's stop (Ctrl-C, SIGTERM, SIGHUP) ends it too, also once the body is sent and the
+    // storage host has not answered: it would otherwise wait for --timeout.
+    const command = this.options.signal;
+    const signal = request.signal ? AbortSignal.any([command, request.signal]) : command;
+    let response: HttpResponse;
+    try {
+      response = await this.transportOf()(url, { ...request, headers, signal });
+    } catch (error) {
+      if (command.aborted) throw new InterruptedError(stopSignalOf(command));
+      throw error;
+    }
     this.options.trace?.(`< ${response.status} ${response.statusText}`);
     return response;
   }
