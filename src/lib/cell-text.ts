@@ -49,3 +49,38 @@ export function isRecordArray(value: unknown): boolean {
 export function recordKeys(records: readonly Record<string, unknown>[]): string[] {
   return [...new Set(records.flatMap((record) => Object.keys(record)))];
 }
+
+/**
+ * A value as a person reads it on a terminal: like textCell, but an object with no name, value or
+ * tag reads as its `key value` pairs (nothing empty), never as JSON. Only terminal views use it:
+ * TSV keeps textCell's form.
+ */
+export function personText(value: unknown): string {
+  return safeText(personLabel(value));
+}
+
+function personLabel(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value))
+    return value
+      .map(personLabel)
+      .filter((text) => text !== '')
+      .join(', ');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value !== 'object') return String(value);
+  const record = value as Record<string, unknown>;
+  for (const key of ['name', 'value', 'tag']) {
+    const label = record[key];
+    if (typeof label === 'string' || typeof label === 'number') return String(label);
+  }
+  return Object.entries(record)
+    .map(([key, inside]) => [words(key), personLabel(inside)] as const)
+    .filter(([, text]) => text !== '')
+    .map(([key, text]) => `${key} ${text}`)
+    .join('; ');
+}
+
+/** A field's or a code's name in words: `calculation_base` → `calculation base`. */
+export function words(name: string): string {
+  return name.replace(/[_-]+/g, ' ').trim();
+}

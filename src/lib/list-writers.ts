@@ -33,6 +33,7 @@ export async function tsvPages<T extends object>(
   columns: readonly Column<T>[],
 ): Promise<void> {
   let header = false;
+  columns = columns.filter((c) => !c.terminalOnly);
   for await (const page of pages) {
     const head = header ? '' : `${columns.map((c) => c.header.toUpperCase()).join('\t')}\n`;
     header = true;

@@ -27,9 +27,10 @@ import {
   tsvPages,
 } from './list-writers.js';
 import { type CsvOptions, type Format, yamlDocument } from './output-formats.js';
+import { type PersonView, renderPersonView } from './person-view.js';
 import { renderRecord } from './record-view.js';
 import { type Spinner, StderrActivity } from './spinner.js';
-import { type ColumnFit, layoutTable } from './table-layout.js';
+import { type ColumnFit, columnOfFit, type LayoutColumn, layoutTable } from './table-layout.js';
 import { safeLines, safeText } from './text.js';
 import { isPlainObject } from './shape.js';
 import type { Column, ListView } from './view.js';
@@ -287,24 +288,36 @@ export class Output {
 
   /** The table waits for every row: its columns are fitted to all of them. */
   private async tablePages<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
-    const { headers, rows, fits, last, count } = await collectTable(pages, view);
+    const { columns, rows, last, count } = await collectTable(pages, view);
     if (rows.length === 0) {
       this.info(`no ${view.noun} found`);
       return;
     }
-    this.io.stdout.write(await this.table(headers, rows, '', fits));
+    this.io.stdout.write(await this.tableOf(columns, rows));
     if (last) this.info(footer(last, count, view as ListView<never>), 'dim');
   }
 
   /** One record: aligned `field  value` lines on a TTY, `field<TAB>value` piped, or JSON. */
-  async record(record: Record<string, unknown>, idKey = 'id'): Promise<void> {
+  async record(record: Record<string, unknown>, idKey = 'id', person?: () => PersonView): Promise<void> {
     if (this.fields && this.mode !== 'ids') {
       const { known, noun } = this.documented ?? { known: [], noun: 'this record' };
       checkFields(this.fields, known, noun, Object.keys(record));
       record = pickFields(record, this.fields);
     }
     if (this.isData || this.jq) await this.data(record);
+    else if (person && this.mode === 'table') await this.drawPerson(person());
     else await this.drawRecord(record, idKey);
+  }
+
+  /** A record's view for a person (src/lib/person-view.ts), fitted to the terminal. */
+  private async drawPerson(view: PersonView): Promise<void> {
+    await this.prepareColor();
+    const drawing = {
+      cells: await loadCells(),
+      width: this.io.columns,
+      paint: (style: 'bold' | 'dim', text: string) => this.paint(style, text),
+    };
+    this.io.stdout.write(renderPersonView(view, drawing));
   }
 
   /** One record in a human mode: aligned fields, `field<TAB>value`, or its id. */
@@ -323,14 +336,22 @@ export class Output {
     );
   }
 
+  /** A borderless table fitted to the terminal's width, each column giving way as its fit says. */
+  table(headers: string[], rows: string[][], prefix = '', fits: ColumnFit[] = []): Promise<string> {
+    return this.tableOf(
+      headers.map((header, i) => columnOfFit(header, fits[i])),
+      rows,
+      prefix,
+    );
+  }
+
   /** A borderless table fitted to the terminal's width (src/lib/table-layout.ts). */
-  async table(headers: string[], rows: string[][], prefix = '', fits: ColumnFit[] = []): Promise<string> {
+  async tableOf(columns: LayoutColumn[], rows: string[][], prefix = ''): Promise<string> {
     return layoutTable(await loadCells(), {
-      headers,
+      columns,
       rows,
       width: this.io.columns,
       prefix,
-      fits,
       bold: (text) => this.paint('bold', text),
     });
   }

@@ -1,104 +1,206 @@
 // A borderless table (gh's style) laid out for a terminal width, measured in cells. Pure: the cells'
 // measure (string-width, loaded by the caller) and the header's style come in, a string goes out.
+// No line is wider than the width: columns give way by their priority, whole, before any text is
+// cut below a readable width; a header is never cut; what is copied (ids, codes, amounts) never is.
 import type { Cells } from './cells.js';
 import { safeText } from './text.js';
 
 /**
- * How a table column gives way when the terminal is narrow: `text` (a name) is shortened with an
- * ellipsis, `whole` (a date) and `extra` (a detail) are dropped rather than cut, `command` (one to
- * copy) moves below the table, `copy` (an id, a file name) is never cut.
+ * How a cell that does not fit gives way: `cut-end` (a name: `Glass Harb…`), `cut-middle` (a file
+ * name keeps its start and extension), `wrap` (onto more lines of the row), `never` (an id, a code,
+ * an amount, a date: the column goes whole instead), `below` (a command to copy: printed whole
+ * under the table when a row cannot hold it).
+ */
+export type Overflow = 'cut-end' | 'cut-middle' | 'wrap' | 'never' | 'below';
+
+export interface LayoutColumn {
+  header: string;
+  align?: 'left' | 'right';
+  /** The higher, the longer the column stays; the lowest goes first. `KEEP` never goes. */
+  priority?: number;
+  overflow?: Overflow;
+}
+
+/** A column of this priority (an id) stays however narrow the terminal. */
+export const KEEP = 100;
+
+/**
+ * The older way to say how a column gives way, still taken: `text` is cut at its end, `whole` (a
+ * date) and `extra` (a detail) go whole, `command` moves below, `copy` (an id, a file) never goes.
  */
 export type ColumnFit = 'copy' | 'command' | 'whole' | 'extra' | 'text';
 
+export function columnOfFit(header: string, fit: ColumnFit = 'text'): LayoutColumn {
+  switch (fit) {
+    case 'copy':
+      return { header, overflow: 'never', priority: KEEP };
+    case 'command':
+      return { header, overflow: 'below', priority: 30 };
+    case 'whole':
+    case 'extra':
+      return { header, overflow: 'never', priority: 20 };
+    case 'text':
+      return { header, overflow: 'cut-end', priority: 40 };
+  }
+}
+
 export interface TableSpec {
-  headers: string[];
+  columns: LayoutColumn[];
   rows: string[][];
   /** The terminal's width in cells. */
   width: number;
   /** Put before every line (an indent under a record's field). */
   prefix?: string;
-  fits?: ColumnFit[];
   /** How a header is styled (bold on a colored terminal). */
   bold?: (text: string) => string;
 }
 
-const GAP = 2;
-const MIN_TEXT_CELLS = 8;
-const TINY_TEXT_CELLS = 3;
+export interface TablePlan {
+  /** The columns shown, by index, in order. */
+  shown: number[];
+  /** Each column's width (by index). */
+  widths: number[];
+  /** Commands printed below the table. */
+  below: number[];
+  /** Columns that went for want of room (not those no row fills). */
+  dropped: number[];
+  /** Some text is cut (or wrapped) below the readable width. */
+  cramped: boolean;
+}
 
-/**
- * The table as lines. A row is one line and never wraps. When the table is too wide: columns no
- * row fills are dropped, free text shrinks evenly (widest first, down to a few letters); then dates
- * and less important columns are dropped whole; then commands leave the table and are printed whole
- * as lines below it; only then does free text shrink further, and at last it is dropped. Ids are
- * never cut.
- */
-export function layoutTable(cells: Cells, spec: TableSpec): string {
-  const { headers, width, prefix = '', fits = [], bold = (text: string) => text } = spec;
-  // A table row is one line: a newline inside a cell would split it, and an escape sequence would
-  // act on the terminal. Cells from textCell are safe already; safeText leaves safe text as is.
-  const rows = spec.rows.map((row) => row.map(safeText));
-  const fitOf = (i: number): ColumnFit => fits[i] ?? 'text';
-  const natural = headers.map((h, i) => Math.max(cells.width(h), ...rows.map((row) => cells.width(row[i] ?? ''))));
-  let columns = headers.map((_, i) => i);
+const GAP = 2;
+/** Text is not cut below this many cells while a column of lower priority can go instead. */
+export const READABLE_CELLS = 12;
+const TINY_CELLS = 3;
+
+const shrinks = (overflow: Overflow | undefined): boolean =>
+  overflow === undefined || overflow === 'cut-end' || overflow === 'cut-middle' || overflow === 'wrap';
+
+/** Which columns a table shows at a width, and how wide each is. */
+export function planTable(cells: Cells, spec: Omit<TableSpec, 'bold'>): TablePlan {
+  const { columns, rows, width, prefix = '' } = spec;
+  const headerWidth = columns.map((c) => cells.width(c.header));
+  const natural = columns.map((_, i) => Math.max(headerWidth[i] ?? 0, ...rows.map((row) => cells.width(row[i] ?? ''))));
+  let shown = columns.map((_, i) => i);
+  const below: number[] = [];
+  const dropped: number[] = [];
   let widths = [...natural];
-  // Lays `columns` out from their natural widths, free text shrunk evenly down to `floor` cells.
-  const fitsIn = (floor: number): boolean => {
+  const room = () => width - cells.width(prefix) - GAP * Math.max(0, shown.length - 1);
+  // From natural widths, the widest shrinkable text gives a cell at a time down to `floor`.
+  const fitsAt = (floor: number): boolean => {
     widths = [...natural];
-    const room = width - prefix.length - GAP * (columns.length - 1);
-    const total = () => columns.reduce((sum, i) => sum + (widths[i] ?? 0), 0);
-    const text = columns.filter((i) => fitOf(i) === 'text');
-    while (total() > room) {
-      const widest = text.reduce<number | undefined>(
-        (best, i) => (best === undefined || (widths[i] ?? 0) > (widths[best] ?? 0) ? i : best),
-        undefined,
-      );
-      if (widest === undefined || (widths[widest] ?? 0) <= floor) return false;
+    const total = () => shown.reduce((sum, i) => sum + (widths[i] ?? 0), 0);
+    const text = shown.filter((i) => shrinks(columns[i]?.overflow));
+    const lowest = (i: number) => Math.min(natural[i] ?? 0, Math.max(floor, headerWidth[i] ?? 0));
+    while (total() > room()) {
+      let widest: number | undefined;
+      for (const i of text) {
+        if ((widths[i] ?? 0) <= lowest(i)) continue;
+        if (widest === undefined || (widths[i] ?? 0) > (widths[widest] ?? 0)) widest = i;
+      }
+      if (widest === undefined) return false;
       widths[widest] = (widths[widest] ?? 0) - 1;
     }
     return true;
   };
-  const without = (i: number): void => {
-    columns = columns.filter((c) => c !== i);
-  };
-  let below: number[] = [];
-  if (!fitsIn(Infinity)) columns = columns.filter((i) => rows.some((row) => (row[i] ?? '') !== ''));
-  if (!fitsIn(MIN_TEXT_CELLS)) {
-    // Dropped rather than cut (a cut date is useless), last column first, until the rest fits.
-    for (const i of [...columns].reverse()) {
-      if (fitOf(i) !== 'whole' && fitOf(i) !== 'extra') continue;
-      without(i);
-      if (fitsIn(MIN_TEXT_CELLS)) break;
-    }
+  if (!fitsAt(Number.POSITIVE_INFINITY)) shown = shown.filter((i) => rows.some((row) => (row[i] ?? '') !== ''));
+  while (!fitsAt(READABLE_CELLS)) {
+    const next = lowestPriority(columns, shown);
+    if (next === undefined) break;
+    shown = shown.filter((i) => i !== next);
+    if (columns[next]?.overflow === 'below') below.push(next);
+    else dropped.push(next);
   }
-  if (!fitsIn(MIN_TEXT_CELLS)) {
-    below = columns.filter((i) => fitOf(i) === 'command');
-    for (const i of below) without(i);
+  const readable = fitsAt(READABLE_CELLS);
+  if (!readable) fitsAt(TINY_CELLS);
+  const cramped =
+    !readable || shown.some((i) => (widths[i] ?? 0) < (natural[i] ?? 0) && (widths[i] ?? 0) < READABLE_CELLS);
+  return { shown, widths, below: below.sort((a, b) => a - b), dropped, cramped };
+}
+
+/** The column to go next: the lowest priority, the rightmost of equals; never a `KEEP` one. */
+function lowestPriority(columns: LayoutColumn[], shown: number[]): number | undefined {
+  let pick: number | undefined;
+  for (const i of shown) {
+    const priority = columns[i]?.priority ?? 40;
+    if (priority >= KEEP) continue;
+    if (pick === undefined || priority <= (columns[pick]?.priority ?? 40)) pick = i;
   }
-  if (!fitsIn(MIN_TEXT_CELLS) && !fitsIn(TINY_TEXT_CELLS)) {
-    for (const i of [...columns].reverse()) {
-      if (fitOf(i) !== 'text') continue;
-      without(i);
-      if (fitsIn(TINY_TEXT_CELLS)) break;
-    }
-    // Only ids are left: if even they do not fit, a row wraps rather than lose a digit.
-    fitsIn(TINY_TEXT_CELLS);
-  }
-  const line = (row: string[], paint: (text: string) => string = (text) => text): string =>
-    prefix +
-    columns
-      .map((i, n) => {
-        const columnWidth = widths[i] ?? 0;
-        const cell = fitOf(i) === 'text' ? cells.fit(row[i] ?? '', columnWidth) : (row[i] ?? '');
-        const pad = n === columns.length - 1 ? '' : ' '.repeat(Math.max(0, columnWidth - cells.width(cell)) + GAP);
-        return paint(cell) + pad;
-      })
-      .join('')
-      .trimEnd();
-  const lines = [line(headers, (text) => (text ? bold(text) : text)), ...rows.map((row) => line(row))];
+  return pick;
+}
+
+/** The table as lines, laid out by planTable. */
+export function layoutTable(cells: Cells, spec: TableSpec, plan?: TablePlan): string {
+  const { columns, width, prefix = '', bold = (text: string) => text } = spec;
+  // A table row is one line: a newline inside a cell would split it, and an escape sequence would
+  // act on the terminal. Cells from textCell are safe already; safeText leaves safe text as is.
+  const rows = spec.rows.map((row) => row.map(safeText));
+  const { shown, widths, below } = plan ?? planTable(cells, { columns, rows, width, prefix });
+  const header = columns.map((c) => c.header);
+  const lines = [drawRow(cells, header, columns, shown, widths, prefix, (text) => (text ? bold(text) : text), true)];
+  for (const row of rows) lines.push(drawRow(cells, row, columns, shown, widths, prefix, (text) => text, false));
   // A command that does not fit a row is printed whole on a line of its own, in the rows' order.
   for (const i of below) {
-    lines.push('', prefix + bold(headers[i] ?? ''), ...rows.flatMap((row) => (row[i] ? [prefix + row[i]] : [])));
+    lines.push('', prefix + bold(header[i] ?? ''), ...rows.flatMap((row) => (row[i] ? [prefix + row[i]] : [])));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** One row: one line, or more when a `wrap` cell needs them. */
+function drawRow(
+  cells: Cells,
+  row: string[],
+  columns: LayoutColumn[],
+  shown: number[],
+  widths: number[],
+  prefix: string,
+  paint: (text: string) => string,
+  isHeader: boolean,
+): string {
+  const parts = shown.map((i) => {
+    const text = row[i] ?? '';
+    const width = widths[i] ?? 0;
+    const overflow = columns[i]?.overflow ?? 'cut-end';
+    if (isHeader || cells.width(text) <= width) return [text];
+    if (overflow === 'wrap') return wrapCells(cells, text, width);
+    if (overflow === 'cut-middle') return [cells.fitMiddle(text, width)];
+    if (overflow === 'cut-end') return [cells.fit(text, width)];
+    return [text];
+  });
+  const height = Math.max(1, ...parts.map((p) => p.length));
+  const lines: string[] = [];
+  for (let line = 0; line < height; line++) {
+    const drawn = shown.map((i, n) => {
+      const text = parts[n]?.[line] ?? '';
+      const pad = ' '.repeat(Math.max(0, (widths[i] ?? 0) - cells.width(text)));
+      const right = columns[i]?.align === 'right';
+      const cell = right ? pad + paint(text) : paint(text) + (n === shown.length - 1 ? '' : pad);
+      return cell;
+    });
+    lines.push((prefix + drawn.join(' '.repeat(GAP))).trimEnd());
+  }
+  return lines.join('\n');
+}
+
+/** Text broken into lines of at most `width` cells, at spaces where it can. */
+export function wrapCells(cells: Cells, text: string, width: number): string[] {
+  if (width <= 0) return [text];
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    const candidate = current === '' ? word : `${current} ${word}`;
+    if (cells.width(candidate) <= width) {
+      current = candidate;
+      continue;
+    }
+    if (current !== '') lines.push(current);
+    current = word;
+    while (cells.width(current) > width) {
+      const head = cells.take(current, width);
+      lines.push(head);
+      current = current.slice(head.length);
+    }
+  }
+  if (current !== '' || lines.length === 0) lines.push(current);
+  return lines;
 }

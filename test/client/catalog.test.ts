@@ -33,12 +33,12 @@ const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
       '40001\tLumenRecords_2022-H1_statement.pdf\tLumen Records — Royalty Statement 2022-H1\troyalty\tcompleted\t\tUSD\t\t\t2022-11-23T11:16:09.626Z\n' +
       '40002\tHinterlandRecordings_2022-H1_statement.pdf\tHinterland Recordings — Distribution Statement 2022-H1\tdistribution\tcompleted\t\tUSD\t\t\t2022-12-03T04:53:21.122Z\n' +
       '40003\tGreenroomSound_2022-H1_statement.pdf\tGreenroom Sound — Neighbouring rights Statement 2022-H1\tneighbouring rights\tcompleted\t\tUSD\t\t\t2022-12-09T19:28:04.423Z\n',
-    // File names are never cut (they are typed into commands); names and types give way.
+    // Ids are never cut; a file name gives way in its middle, keeping its extension.
     table:
-      'ID     FILE                                        NAME            TYPE            STAGE      CURRENCY  CREATED\n' +
-      '40001  LumenRecords_2022-H1_statement.pdf          Lumen Records…  royalty         completed  USD       2022-11-23 11:16\n' +
-      '40002  HinterlandRecordings_2022-H1_statement.pdf  Hinterland Re…  distribution    completed  USD       2022-12-03 04:53\n' +
-      '40003  GreenroomSound_2022-H1_statement.pdf        Greenroom Sou…  neighbouring …  completed  USD       2022-12-09 19:28\n',
+      'ID     FILE                       NAME                        TYPE                 STAGE      CURRENCY  CREATED\n' +
+      '40001  LumenRecords_202…ment.pdf  Lumen Records — Royalty S…  royalty              completed  USD       2022-11-23 11:16\n' +
+      '40002  HinterlandRecord…ment.pdf  Hinterland Recordings — D…  distribution         completed  USD       2022-12-03 04:53\n' +
+      '40003  GreenroomSound_2…ment.pdf  Greenroom Sound — Neighbo…  neighbouring rights  completed  USD       2022-12-09 19:28\n',
     footer: 'page 1 of 40 (120 total)\n',
   },
   entities: {
@@ -93,9 +93,9 @@ const LISTS: Record<string, { tsv: string; table: string; footer: string }> = {
       'rec_00003\tGravity Motel\t\tThe Velvet Harbors\t4:28\t\n',
     table:
       'ID         NAME             ARTISTS                            DURATION\n' +
-      'rec_00001  Golden Hour      Nova Reyes                         3:44\n' +
-      'rec_00002  Lullaby Thunder  Mira Ellison, The Midnight Saints  2:53\n' +
-      'rec_00003  Gravity Motel    The Velvet Harbors                 4:28\n',
+      'rec_00001  Golden Hour      Nova Reyes                             3:44\n' +
+      'rec_00002  Lullaby Thunder  Mira Ellison, The Midnight Saints      2:53\n' +
+      'rec_00003  Gravity Motel    The Velvet Harbors                     4:28\n',
     footer: 'page 1 of 43 (128 total)\n',
   },
   compositions: {
@@ -227,14 +227,14 @@ describe('pds <resource> get', () => {
         'created_at  2022-12-31 01:55\n' +
         '\n' +
         'royalties (2)\n' +
-        '  ID           RATE  TYPE         TERRITORY          BASIS\n' +
-        '  20002-roy-1  0.56  mechanical   Latin America      net receipts\n' +
-        '  20002-roy-2  0.51  performance  World excl. Japan  net receipts\n' +
+        '  TITLE        RATE  TERRITORY          BASE\n' +
+        '  mechanical   56 %  Latin America      net receipts\n' +
+        '  performance  51 %  World excl. Japan  net receipts\n' +
         '\n' +
         'splits (2)\n' +
-        '  ID           PARTY                     SHARE  BASIS\n' +
-        '  20002-spl-1  Ida Petrov                50     net receipts\n' +
-        '  20002-spl-2  Granite Music Publishing  50     net receipts\n',
+        '  TYPE          PARTIES\n' +
+        '  net receipts  Ida Petrov 50 %\n' +
+        '  net receipts  Granite Music Publishing 50 %\n',
       stderr: '',
     });
     expect(sent()).toEqual([['GET', '/v1/contracts/20002', { projectId: P, includes: 'royalties,splits' }]]);
@@ -264,30 +264,34 @@ describe('pds <resource> get', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'id                    40001\n' +
-        'file_name             LumenRecords_2022-H1_statement.pdf\n' +
-        'file_type             application/pdf\n' +
-        'file_size             616\n' +
-        'statement_name        Lumen Records — Royalty Statement 2022-H1\n' +
-        'statement_type        royalty\n' +
-        'statement_category    recording\n' +
-        'statement_producer    Lumen Records\n' +
-        'processing_status     completed\n' +
-        'upload_status         completed\n' +
-        'approval_status       approved\n' +
-        'has_revenues          true\n' +
-        'has_costs             false\n' +
-        'has_summary           false\n' +
-        'currency_transaction  SEK\n' +
-        'currency_royalty      USD\n' +
-        'entity_id             145cf6cc-e7c4-4418-ad8a-3dd74251d25e\n' +
-        'created_at            2022-11-23 11:16\n' +
-        'processed_at          2022-11-23 11:18\n' +
-        'statement_desc        January–June 2022 download royalty statement from Lumen Records: 3,441 lines across 22 territories.\n' +
-        'statement_subtype     download\n' +
-        'statement_version     v1\n' +
-        'has_summary_lines     false\n' +
-        'modified_at           2022-12-07 11:18\n',
+        'name         Lumen Records — Royalty Statement 2022-H1\n' +
+        'id           40001\n' +
+        'producer     Lumen Records\n' +
+        'type         royalty · recording · download\n' +
+        'file         LumenRecords_2022-H1_statement.pdf\n' +
+        'description  January–June 2022 download royalty statement from Lumen Records: 3,441 lines across 22 territories.\n' +
+        '\n' +
+        'processing\n' +
+        'stage      completed\n' +
+        'upload     completed\n' +
+        'approval   approved\n' +
+        'processed  2022-11-23 11:18\n' +
+        '\n' +
+        'money\n' +
+        'transaction currency  SEK\n' +
+        'royalty currency      USD\n' +
+        '\n' +
+        'details\n' +
+        'file_type          application/pdf\n' +
+        'file_size          616\n' +
+        'has_revenues       yes\n' +
+        'has_costs          no\n' +
+        'has_summary        no\n' +
+        'entity_id          145cf6cc-e7c4-4418-ad8a-3dd74251d25e\n' +
+        'created_at         2022-11-23 11:16\n' +
+        'statement_version  v1\n' +
+        'has_summary_lines  no\n' +
+        'modified_at        2022-12-07 11:18\n',
       stderr: '',
     });
     expect(sent()).toEqual([['GET', '/v1/statements/40001', { projectId: P }]]);

@@ -307,10 +307,15 @@ describe('gets: --json is the record the service sent; a terminal shows its part
     ]) {
       expect(stdout).toContain(section);
     }
-    expectLineWith(stdout, '5101', 'Streaming');
-    expectLineWith(stdout, '5102', 'Physical', '15%');
-    expectLineWith(stdout, '5201', 'quarterly');
-    expectLineWith(stdout, '5601', 'Glass Harbour');
+    expectLineWith(stdout, 'Streaming', '22 %', 'net receipts');
+    expectLineWith(stdout, 'Physical', '15 %', 'cd, vinyl');
+    expectLineWith(stdout, 'quarterly', '60 days', '100.00');
+    expectLineWith(stdout, 'THRESHOLD GBP');
+    expectLineWith(stdout, 'Mara Quill 50 %', 'Aurora Vale Publishing 50 %');
+    expectLineWith(stdout, 'Glass Harbour', 'GBQAV2600011');
+    // A row's plumbing stays out of a terminal; no term is drawn as JSON.
+    expect(stdout).not.toContain('0f0e0d0c-1111');
+    expect(stdout).not.toMatch(/\{"|\[\{|\[object/);
     expect(stdout).toContain('quill-recording-agreement-2026.pdf');
     expect(stdout).toContain('0.91');
     expect(stdout).toContain('Key person clause');

@@ -311,11 +311,25 @@ describe('table (TTY)', () => {
     for (const line of io.out().trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(60);
   });
 
-  it('cuts names before ids and dates when the terminal is narrow', async () => {
+  it('drops the lowest-priority column whole before it cuts a name below a readable width', async () => {
     const { io, output } = setup({ tty: true, columns: 44 });
     const long: Row[] = [{ id: 'id-000000000001', name: 'A long name', created_at: '2026-01-15T10:00:00.000Z' }];
     await output.list(pagesOf({ items: long, page: 1, perPage: 20, total: 1 }), view);
-    expect(io.out()).toBe('ID               NAME       CREATED\n' + 'id-000000000001  A long n…  2026-01-15 10:00\n');
+    expect(io.out()).toBe('ID               NAME\n' + 'id-000000000001  A long name\n');
+  });
+
+  it('cuts a name down to a readable width, never an id or a header', async () => {
+    const { io, output } = setup({ tty: true, columns: 50 });
+    const long: Row[] = [
+      { id: 'id-000000000001', name: 'A much longer name than fits', created_at: '2026-01-15T10:00:00.000Z' },
+    ];
+    await output.list(pagesOf({ items: long, page: 1, perPage: 20, total: 1 }), view);
+    expect(io.out()).toBe(
+      'ID               NAME             CREATED\n' + 'id-000000000001  A much longer …  2026-01-15 10:00\n',
+    );
+    const narrow = setup({ tty: true, columns: 30 });
+    await narrow.output.list(pagesOf({ items: long, page: 1, perPage: 20, total: 1 }), view);
+    expect(narrow.io.out()).toBe('ID               NAME\n' + 'id-000000000001  A much longe…\n');
   });
 
   it('keeps every row on one line, control characters shown as text', async () => {

@@ -3,6 +3,7 @@ import type { ResourceName } from '../../lib/api/catalog.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import { notFoundIn } from '../../lib/not-found.js';
 import { resourceQuery } from './flags.js';
+import { contractView, recordView, statementView } from './record-views.js';
 import { detailView, listFields } from './views.js';
 import { CATALOG } from './resources.js';
 import type { GetOptions } from './definitions.js';
@@ -23,7 +24,12 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   // The human forms (a table, and its piped `field<TAB>value`) get the record's reading: the
   // deployed service's includes under the names SPEC.md's have. Data formats get it as it came.
   const read = !ctx.output.isData && ctx.output.jq === undefined && ctx.output.fields === undefined;
-  await ctx.output.record(read ? detailView(record) : record);
+  // A terminal gets the resource's view for a person (record-views.ts).
+  await ctx.output.record(
+    read ? detailView(record) : record,
+    'id',
+    read ? () => personView(resource, record) : undefined,
+  );
 }
 
 /**
@@ -40,4 +46,11 @@ export function checkResourceId(resource: ResourceName, given: string | number):
   }
   if (id === '' || /[/\\?#\s]/.test(id)) throw new UsageError(`invalid ${CATALOG[resource].singular} id '${raw}'`);
   return id;
+}
+
+/** How a person sees a record of the resource on a terminal. */
+function personView(resource: ResourceName, record: Record<string, unknown>) {
+  if (resource === 'statements') return statementView(record);
+  if (resource === 'contracts') return contractView(record);
+  return recordView(record);
 }

@@ -42,63 +42,100 @@ export function includeOf(contract: Record_, name: string): unknown {
   return contract[name] ?? inner(contract.extractions, name);
 }
 
-const merged: Column<Record_> = { header: 'merged', value: (r) => count(r.merged) };
+const merged: Column<Record_> = { header: 'merged', value: (r) => count(r.merged), format: 'count' };
+const currencyOf = (s: Record_): unknown => inner(s.financials, 'currency') ?? s.currency_royalty;
 
-// Identifiers (ids, ISRCs, ISWCs) and file names are copied into commands: never cut (`copy`).
-// `optional` columns leave a table when no row fills them: a contract of the deployed service has
-// no name, one of SPEC.md's no file, and only a processed statement of the deployed service has
-// financials. TSV keeps every column, so a script reads the same header from either service.
+// A column's format says how a terminal draws it and how it gives way (src/lib/view.ts): ids,
+// ISRCs, ISWCs and amounts are never cut; a file name is cut in its middle. `optional` columns leave
+// a table when no row fills them: a contract of the deployed service has no name, one of SPEC.md's
+// no file, and only a processed statement of the deployed service has financials. TSV keeps every
+// column with its `header` and raw value, so a script reads the same from either service.
 export const COLUMNS: { [R in ResourceName]: Column<Record_>[] } = {
   contracts: [
-    { header: 'id', value: (c) => c.id },
-    { header: 'name', value: (c) => c.name, optional: true },
-    { header: 'file', value: (c) => c.file_name, optional: true, fit: 'copy' },
-    { header: 'created', value: (c) => c.created_at, date: true },
+    { header: 'id', value: (c) => c.id, format: 'id' },
+    { header: 'name', value: (c) => c.name, optional: true, format: 'name' },
+    { header: 'file', value: (c) => c.file_name, optional: true, format: 'file', priority: 80 },
+    { header: 'created', value: (c) => c.created_at, format: 'date' },
   ],
   statements: [
-    { header: 'id', value: (s) => s.id },
-    { header: 'file', value: (s) => s.file_name, optional: true, fit: 'copy' },
-    { header: 'name', value: (s) => s.statement_name ?? untilProcessed(stageOf(s)), optional: true },
+    { header: 'id', value: (s) => s.id, format: 'id' },
+    { header: 'file', value: (s) => s.file_name, optional: true, format: 'file', priority: 35 },
+    {
+      header: 'name',
+      value: (s) => s.statement_name ?? untilProcessed(stageOf(s)),
+      optional: true,
+      format: 'name',
+    },
     // What processing fills in is said to be coming, not left blank (the data formats keep null).
-    { header: 'type', value: (s) => s.statement_type ?? untilProcessed(stageOf(s)) },
-    { header: 'stage', value: stageOf },
-    { header: 'period', value: (s) => inner(s.financials, 'period') ?? s.accounting_period, optional: true },
-    { header: 'currency', value: (s) => inner(s.financials, 'currency') ?? s.currency_royalty, optional: true },
-    { header: 'licensor', value: (s) => inner(s.financials, 'licensor_revenue'), optional: true },
-    { header: 'licensee', value: (s) => inner(s.financials, 'licensee_revenue'), optional: true },
-    { header: 'created', value: (s) => s.created_at, date: true },
+    { header: 'type', value: (s) => s.statement_type ?? untilProcessed(stageOf(s)), priority: 45 },
+    { header: 'stage', value: stageOf, priority: 50, overflow: 'never' },
+    {
+      header: 'period',
+      value: (s) => inner(s.financials, 'period') ?? s.accounting_period,
+      optional: true,
+      priority: 60,
+      overflow: 'never',
+    },
+    // Said in the money columns' header when every row has the same; the column goes first.
+    { header: 'currency', value: currencyOf, optional: true, priority: 15, overflow: 'never' },
+    {
+      header: 'licensor',
+      label: 'licensor rev',
+      value: (s) => inner(s.financials, 'licensor_revenue'),
+      currency: currencyOf,
+      optional: true,
+      format: 'money',
+    },
+    {
+      header: 'licensee',
+      label: 'licensee rev',
+      value: (s) => inner(s.financials, 'licensee_revenue'),
+      currency: currencyOf,
+      optional: true,
+      format: 'money',
+      priority: 65,
+    },
+    { header: 'created', value: (s) => s.created_at, format: 'date' },
   ],
   entities: [
-    { header: 'id', value: (e) => e.id },
-    { header: 'name', value: (e) => e.name },
-    { header: 'shorthand', value: (e) => e.shorthand },
-    { header: 'email', value: (e) => e.email },
+    { header: 'id', value: (e) => e.id, format: 'id' },
+    { header: 'name', value: (e) => e.name, format: 'name' },
+    { header: 'shorthand', value: (e) => e.shorthand, priority: 30 },
+    { header: 'email', value: (e) => e.email, priority: 50 },
     merged,
   ],
   relations: [
-    { header: 'id', value: (r) => r.id },
-    { header: 'name', value: (r) => r.name },
-    { header: 'department', value: (r) => r.department },
-    { header: 'email', value: (r) => r.email },
+    { header: 'id', value: (r) => r.id, format: 'id' },
+    { header: 'name', value: (r) => r.name, format: 'name' },
+    { header: 'department', value: (r) => r.department, priority: 30 },
+    { header: 'email', value: (r) => r.email, priority: 50 },
     merged,
   ],
-  artists: [{ header: 'id', value: (a) => a.id }, { header: 'name', value: (a) => a.name }, merged],
-  writers: [{ header: 'id', value: (w) => w.id }, { header: 'name', value: (w) => w.name }, merged],
+  artists: [
+    { header: 'id', value: (a) => a.id, format: 'id' },
+    { header: 'name', value: (a) => a.name, format: 'name' },
+    merged,
+  ],
+  writers: [
+    { header: 'id', value: (w) => w.id, format: 'id' },
+    { header: 'name', value: (w) => w.name, format: 'name' },
+    merged,
+  ],
   recordings: [
-    { header: 'id', value: (r) => r.id },
-    { header: 'name', value: (r) => r.name },
-    { header: 'isrc', value: (r) => firstIdentifier(r.identifiers), optional: true, fit: 'copy' },
-    { header: 'artists', value: (r) => r.artists },
-    { header: 'duration', value: (r) => duration(r.duration_ms) },
-    { header: 'products', value: (r) => count(r.products), optional: true },
+    { header: 'id', value: (r) => r.id, format: 'id' },
+    { header: 'name', value: (r) => r.name, format: 'name' },
+    { header: 'isrc', value: (r) => firstIdentifier(r.identifiers), optional: true, format: 'code' },
+    { header: 'artists', value: (r) => r.artists, priority: 50 },
+    { header: 'duration', value: (r) => duration(r.duration_ms), format: 'duration' },
+    { header: 'products', value: (r) => count(r.products), optional: true, format: 'count' },
   ],
   compositions: [
-    { header: 'id', value: (c) => c.id },
-    { header: 'name', value: (c) => c.name },
-    { header: 'iswc', value: (c) => firstIdentifier(c.identifiers), optional: true, fit: 'copy' },
-    { header: 'writers', value: (c) => c.writers ?? c.creators },
-    { header: 'type', value: (c) => c.type },
-    { header: 'products', value: (c) => count(c.products), optional: true },
+    { header: 'id', value: (c) => c.id, format: 'id' },
+    { header: 'name', value: (c) => c.name, format: 'name' },
+    { header: 'iswc', value: (c) => firstIdentifier(c.identifiers), optional: true, format: 'code' },
+    { header: 'writers', value: (c) => c.writers ?? c.creators, priority: 50 },
+    { header: 'type', value: (c) => c.type, priority: 30 },
+    { header: 'products', value: (c) => count(c.products), optional: true, format: 'count' },
   ],
 };
 
@@ -114,7 +151,12 @@ export function listColumns(
   if (!flags.merged) columns = columns.filter((column) => column !== merged);
   // A count asked for by name is never cut (its header neither); names and dates give way first.
   const included = flags.includes.map(
-    (name): Column<Record_> => ({ header: name, value: (record) => count(includeOf(record, name)), fit: 'copy' }),
+    (name): Column<Record_> => ({
+      header: name,
+      value: (record) => count(includeOf(record, name)),
+      format: 'count',
+      priority: 85,
+    }),
   );
   return [...columns, ...included];
 }
