@@ -1,5 +1,5 @@
 // What every route handler of the emulator works with: the request context, the error it throws,
-// and the shared checks of SPEC section 4 (projectId, token scope, paging).
+// and the shared checks of docs/service.md, "Two forms" (projectId, token scope, paging).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecLimits, SandboxRunner } from './sandbox/runner.js';
 import type { EmulatorState, ProjectData, ProjectRecord, StateChange, TokenScope } from './store.js';
@@ -29,7 +29,7 @@ export interface EmulatorOptions {
   /** Hard time limit of one sandbox exec request, in milliseconds. */
   sandboxTimeoutMs: number;
   /**
-   * Answer in the drifted forms a deployed service is known to use (CLI.md, "Tolerance"): every
+   * Answer in the drifted forms a deployed service is known to use (docs/service.md, "Tolerance"): every
    * catalog list in the paged envelope (the project list stays an array), search as an object
    * keyed by resource type with ranks, statement processes as `extraction_done`/`extraction_processes`.
    */
@@ -48,12 +48,11 @@ export interface EmulatorOptions {
   requestLogSize?: number;
   /**
    * Which service the emulator plays (default `deployed`):
-   * - `deployed`: the service as deployed (SERVICE-NOW.md, "Records as the deployed service returns
-   *   them"): numeric ids, every list paged, contracts named by file with `extractions`, and the
+   * - `deployed`: the service as deployed (docs/service.md, "Records"): numeric ids, every list paged, contracts named by file with `extractions`, and the
    *   drifted forms of `drift` throughout.
-   * - `current`: the seed's forms (SPEC.md) for reads, with the deployed service's additions beside
+   * - `current`: the spec form for reads, with the deployed service's additions beside
    *   them (signed-URL uploads, tags, knowledge…). The test suite's default (test/helpers/emulator.ts).
-   * - `seed`: SPEC.md only (no signed-URL uploads, tags…).
+   * - `seed`: the spec form only (no signed-URL uploads, tags…).
    */
   flavor?: Flavor;
   /** New uploads go `paused` at completion, with a reason, until retried with this off. */
@@ -63,7 +62,7 @@ export interface EmulatorOptions {
 export const FLAVORS = ['deployed', 'current', 'seed'] as const;
 export type Flavor = (typeof FLAVORS)[number];
 
-/** Whether a request is answered in the deployed service's forms (SERVICE-NOW.md, "Records"). */
+/** Whether a request is answered in the deployed service's forms (docs/service.md, "Records"). */
 export const deployedForms = (options: Pick<EmulatorOptions, 'flavor'>): boolean =>
   (options.flavor ?? 'deployed') === 'deployed';
 
@@ -74,7 +73,7 @@ export const driftedForms = (options: Pick<EmulatorOptions, 'flavor' | 'drift'>)
 /** Why --pause-uploads pauses an upload: the reason the service gives when its quota is reached. */
 export const PAUSE_REASON = 'the project has reached its processing quota; retry when uploads are resumed';
 
-/** A field-level 400 (SPEC section 7) when any field has a problem. */
+/** A field-level 400 (docs/service.md, "Two forms") when any field has a problem. */
 export function fieldErrors(errors: Record<string, string[]>): void {
   if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
 }
@@ -195,7 +194,7 @@ export function queryProject(ctx: RouteContext): { project: ProjectRecord; data:
   return { project, data };
 }
 
-/** `page` ≥ 1 (default 1) and `perPage` 1..100 (default 20), per SPEC section 8. */
+/** `page` ≥ 1 (default 1) and `perPage` 1..100 (default 20), per docs/service.md, "Two forms". */
 export function paging(ctx: RouteContext): { page: number; perPage: number } {
   const errors: Record<string, string[]> = {};
   const read = (name: string, fallback: number, max?: number): number => {

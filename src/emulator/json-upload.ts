@@ -1,4 +1,4 @@
-// The JSON upload body of SPEC 4.8/4.9, `{"file": "<base64>", "fileName": …, "fileType": …,
+// The JSON upload body of docs/service.md, "Uploads", `{"file": "<base64>", "fileName": …, "fileType": …,
 // "extractions": […]}`, read as it arrives: the `file` string is base64-decoded chunk by chunk and
 // handed on, so a 66 MiB body never sits in memory whole (eight at once took 895 MB buffered).
 // Streaming JSON parsers hand a string value over whole, which is exactly what must not happen to

@@ -1,4 +1,4 @@
-// The knowledge search of the deployed service (SERVICE-NOW.md): nodes (people, organizations,
+// The knowledge search of the deployed service (docs/service.md): nodes (people, organizations,
 // topics, processes…) with claims and relationships. The emulator seeds them from a project's own
 // catalog (its first entities, artists and writers) plus a few fixed nodes every project has, so
 // the search finds names a user also sees in `pds entities ls`.

@@ -1,4 +1,4 @@
-// The upload state machine of SPEC sections 3 and 4.10. An upload's stage is never stored: it is
+// The upload state machine of docs/service.md, "Processes". An upload's stage is never stored: it is
 // derived from the clock (`created_ms` and the step length), so polling, restarts with `--data`
 // and slow or fast clocks all agree. The only stored effects are the records an upload becomes.
 import type { Extraction as ExtractionName, Include as ContractInclude } from './vocabulary.js';
@@ -33,7 +33,7 @@ interface Timeline {
 function timeline(upload: UploadRecord, step: number): Timeline {
   const t0 = upload.created_ms;
   if (upload.kind === 'statement') {
-    // Statements have no visible `processing` staging stage (SPEC section 3): queued, then done.
+    // Statements have no visible `processing` staging stage (docs/service.md, "Processes"): queued, then done.
     const stagingEnd = t0 + step;
     return { stagingStart: stagingEnd, stagingEnd, extractions: [], end: stagingEnd + STATEMENT_STAGES * step };
   }
@@ -48,7 +48,7 @@ function timeline(upload: UploadRecord, step: number): Timeline {
 }
 
 function stagingStage(upload: UploadRecord, t: Timeline, now: number): StagingStage {
-  // A paused upload's clock is stopped until it is retried (SERVICE-NOW.md, staging).
+  // A paused upload's clock is stopped until it is retried (docs/service.md, "Staging").
   if (upload.pause_reason !== undefined) return 'paused';
   if (upload.minted || now < t.stagingStart) return 'queued';
   if (now < t.stagingEnd) return 'processing';
@@ -89,7 +89,7 @@ function stagingInfo(upload: UploadRecord, stage: StagingStage): Record<string, 
   }
 }
 
-/** The body of a successful upload (SPEC 4.8 / 4.9), as of `now`. */
+/** The body of a successful upload (docs/service.md, "Uploads"), as of `now`. */
 export function uploadBody(upload: UploadRecord, now: number, step: number): Record<string, unknown> {
   const t = timeline(upload, step);
   const stage = stagingStage(upload, t, now);
@@ -103,7 +103,7 @@ export function uploadBody(upload: UploadRecord, now: number, step: number): Rec
   };
 }
 
-/** `GET /v1/contracts/{staging_id}/processes` (SPEC 4.10). */
+/** `GET /v1/contracts/{staging_id}/processes` (docs/service.md, "Processes"). */
 export function contractProcesses(upload: UploadRecord, now: number, step: number): Record<string, unknown> {
   const t = timeline(upload, step);
   const stage = stagingStage(upload, t, now);
@@ -184,7 +184,7 @@ function pauseFields(staging: { stage: StagingStage; info: Record<string, unknow
 }
 
 /**
- * A processes answer in the deployed service's form (SERVICE-NOW.md, "Processes"): every flag
+ * A processes answer in the deployed service's form (docs/service.md, "Processes"): every flag
  * present, `staging_terminal` once nothing more will happen, `pause_reason` null unless paused,
  * and a contract extraction not started yet `queued`, as the service says it.
  */
@@ -202,7 +202,7 @@ export function deployedProcesses(body: Record<string, unknown>): Record<string,
   };
 }
 
-/** `GET /v1/statements/{id}/processes` (SPEC 4.10) of an upload. */
+/** `GET /v1/statements/{id}/processes` (docs/service.md, "Processes") of an upload. */
 export function statementProcesses(
   upload: UploadRecord,
   now: number,
@@ -250,7 +250,7 @@ export function seededStatementProcesses(statement: StatementRecord, drift = fal
   );
 }
 
-/** The include each extraction fills; the other extractions have no include in SPEC section 2. */
+/** The include each extraction fills; the other extractions have no include in the spec form. */
 const EXTRACTION_INCLUDE: Partial<Record<ExtractionName, ContractInclude>> = {
   'extract-accounting-period': 'accounting-periods',
   'extract-balances': 'balances',
@@ -316,7 +316,7 @@ function nextContractId(state: EmulatorState): string {
   return String(max + 1);
 }
 
-/** What a statement keeps of its upload's context and folder (SERVICE-NOW.md). */
+/** What a statement keeps of its upload's context and folder (docs/service.md). */
 function contextFields(upload: UploadRecord): Partial<StatementRecord> {
   const c = upload.context;
   const fields: Partial<StatementRecord> = {

@@ -1,4 +1,4 @@
-// Project search (SPEC 4.1): scores the names of a project's root records against a query.
+// Project search (docs/service.md, "Two forms"): scores the names of a project's root records against a query.
 //
 // Tiers, case- and accent-insensitive, so that a better kind of match always ranks higher:
 //   1            the whole name equals the query

@@ -1,5 +1,5 @@
-// The emulator's HTTP server: one route table, bearer auth, the error envelope of SPEC section 7,
-// rate limiting (SPEC 8), fault injection and latency for reliability tests, persistence, and a
+// The emulator's HTTP server: one route table, bearer auth, the error envelope of docs/service.md, "Two forms",
+// rate limiting (docs/service.md, "Two forms"), fault injection and latency for reliability tests, persistence, and a
 // record of every request so tests can assert what was sent.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';

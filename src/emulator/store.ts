@@ -2,7 +2,7 @@
 // sandbox sessions). Everything here is plain JSON so `--data <file>` can persist it as is.
 import type { Extraction as ExtractionName, Include as ContractInclude } from './vocabulary.js';
 
-/** A release a recording or composition appears on, as stored (SPEC.md, "Product"). */
+/** A release a recording or composition appears on, as stored (docs/service.md, "Records"). */
 export interface Product {
   name: string;
   upc: string;
@@ -22,7 +22,7 @@ export interface ProjectRecord {
   name: string;
   created_at: string;
   organization_id: string;
-  /** The entity a project created over the API is for (SERVICE-NOW.md); seeded projects have none. */
+  /** The entity a project created over the API is for (docs/service.md); seeded projects have none. */
   entity_name?: string;
 }
 
@@ -101,7 +101,7 @@ export interface StatementRecord {
   has_summary_lines?: boolean;
   modified_at?: string;
   staging_id?: number;
-  // What the deployed service adds (SERVICE-NOW.md): upload context and tags.
+  // What the deployed service adds (docs/service.md): upload context and tags.
   tags?: string[];
   payee?: string;
   payor?: string;
@@ -124,7 +124,7 @@ export interface PersonRecord extends Mergeable {
   id: string;
   name: string;
   project_id: string;
-  /** Served by the deployed flavor only (SPEC.md's artist and writer have none). */
+  /** Served by the deployed flavor only (the spec form's artist and writer have none). */
   created_at?: string;
 }
 
@@ -185,7 +185,7 @@ export interface UploadRecord {
   minted?: boolean;
   /** Why a completed upload waits for a retry (the --pause-uploads fault); the clock is stopped. */
   pause_reason?: string;
-  /** The `context` sent with the mint (SERVICE-NOW.md), as sent. */
+  /** The `context` sent with the mint (docs/service.md), as sent. */
   context?: UploadContext;
   folder_name?: string;
 }

@@ -1,4 +1,4 @@
-// Request bodies of the emulator: the upload forms of SPEC 4.8/4.9 (multipart, streamed through
+// Request bodies of the emulator: the upload forms of docs/service.md, "Uploads" (multipart, streamed through
 // busboy, or JSON with base64 content) and small JSON bodies. An upload is checked as it arrives:
 // only the byte count, the first bytes (PDF magic) and the last bytes (%%EOF trailer) are kept, so
 // a 50 MB multipart file never sits in memory, and an oversized or non-PDF upload is refused
@@ -11,7 +11,7 @@ import { HttpError, type Reply } from './http.js';
 import { JsonUploadScanner } from './json-upload.js';
 import type { DocumentKind } from './store.js';
 
-/** SPEC section 8: "50 MB maximum", read as MiB. */
+/** docs/service.md, "Two forms": "50 MB maximum", read as MiB. */
 export const MAX_FILE_BYTES = 50 * 1024 * 1024;
 const TOO_LARGE = 'file exceeds the 50 MB limit';
 // Base64 grows the file by 4/3; fileName, fileType and extractions fit in the slack.
@@ -97,14 +97,14 @@ const notPdf = (): HttpError =>
 
 /**
  * The `extractions` of a contract upload: a JSON array (a string in multipart) of known names,
- * SPEC 4.8's by default; the signed-URL mint passes the deployed service's.
+ * The spec form's by default (docs/service.md, "Uploads"); the signed-URL mint passes the deployed service's.
  */
 export function parseExtractions(
   kind: DocumentKind,
   raw: unknown,
   names: readonly ExtractionName[] = EXTRACTIONS,
 ): ExtractionName[] {
-  // SPEC 4.9 gives statements no extractions; refusing them tells the caller that nothing would run.
+  // docs/service.md, "Uploads" gives statements no extractions; refusing them tells the caller that nothing would run.
   if (kind === 'statement') throw new HttpError(400, { extractions: ['statement uploads take no extractions'] });
   let value = raw;
   if (typeof raw === 'string') {
@@ -261,7 +261,7 @@ function streamBody<T>(
   });
 }
 
-/** Reads an upload body (SPEC 4.8/4.9); rejects with an HttpError (400) at the first problem. */
+/** Reads an upload body (docs/service.md, "Uploads"); rejects with an HttpError (400) at the first problem. */
 export function receiveUpload(req: IncomingMessage, form: BodyForm, options: ReceiveOptions): Promise<ReceivedUpload> {
   return form === 'json' ? receiveJsonUpload(req, options) : receiveMultipart(req, options);
 }

@@ -1,8 +1,8 @@
-// The service's vocabulary as the emulator knows it, copied from SPEC.md (sections 2 and 4.8) and
-// SERVICE-NOW.md, and deliberately not imported from the client (src/lib): the emulator plays the
+// The service's vocabulary as the emulator knows it, in both forms (docs/service.md), and
+// deliberately not imported from the client (src/lib): the emulator plays the
 // service, and the tests that compare the client's lists with these compare two sources.
 
-/** Contract includes: SPEC section 2, plus those SERVICE-NOW.md adds (languages … targets). */
+/** Contract includes: the spec form, plus those the deployed service adds (languages … targets). */
 export const SEED_INCLUDES = [
   'entities',
   'artists',
@@ -24,7 +24,7 @@ export const SEED_INCLUDES = [
 export const CURRENT_INCLUDES = [...SEED_INCLUDES, 'languages', 'commitments', 'relations', 'targets'] as const;
 export type Include = (typeof CURRENT_INCLUDES)[number];
 
-/** Extraction names of SPEC 4.8. */
+/** Extraction names of docs/service.md, "Uploads". */
 export const EXTRACTION_NAMES = [
   'extract-accounting-period',
   'extract-assets',
@@ -40,13 +40,13 @@ export const EXTRACTION_NAMES = [
   'extract-targets',
   'extract-balances',
 ] as const;
-/** The signed-URL mint of the deployed service takes one more (SERVICE-NOW.md, "Uploads"). */
+/** The signed-URL mint of the deployed service takes one more (docs/service.md, "Uploads"). */
 export const CURRENT_EXTRACTION_NAMES = [...EXTRACTION_NAMES, 'extract-language'] as const;
 export type Extraction = (typeof CURRENT_EXTRACTION_NAMES)[number];
 
 const TEXT = 'text/plain';
 const OCTET = 'application/octet-stream';
-/** Statement file extensions the stager takes, with the `fileType` of each (SERVICE-NOW.md). */
+/** Statement file extensions the stager takes, with the `fileType` of each (docs/service.md). */
 export const STATEMENT_TYPES: Readonly<Record<string, string>> = {
   csv: 'text/csv',
   tsv: 'text/tab-separated-values',

@@ -1,5 +1,5 @@
-// The settings a run resolves from flag > environment > profile > default (DESIGN.md,
-// "Configuration precedence"), and the checks of their values. The file, its lock and the profiles'
+// The settings a run resolves from flag > environment > profile > default (docs/service.md,
+// "Settings"), and the checks of their values. The file, its lock and the profiles'
 // credentials are config-file.ts, config-lock.ts and config-profiles.ts.
 import { UsageError, type AuthError } from './errors.js';
 import type { GlobalFlags } from './global-flags.js';

@@ -1,4 +1,4 @@
-// The typed errors of pds. Each carries its exit code (DESIGN.md, "Exit codes"), so the one
+// The typed errors of pds. Each carries its exit code (docs/service.md, "Exit codes"), so the one
 // handler in cli.ts can map any failure to a code and one readable line.
 
 export const ExitCode = {

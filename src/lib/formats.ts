@@ -1,4 +1,4 @@
-// What the deployed service takes with an upload (SERVICE-NOW.md), as pds knows it: the statement
+// What the deployed service takes with an upload (docs/service.md), as pds knows it: the statement
 // file formats with their MIME types and the local check of each, and the upload context's
 // vocabulary (periods, currencies, scenario and target families). Checked here, before anything is
 // sent, so a typo costs no request.
@@ -194,7 +194,7 @@ export interface ContextInput {
 }
 
 /**
- * The `context` of an upload (SERVICE-NOW.md) from what the user gave, checked; undefined when
+ * The `context` of an upload (docs/service.md) from what the user gave, checked; undefined when
  * nothing was given. Returns the problems instead when there are any, one per flag, for one
  * usage error naming them all. Contracts take tags only.
  */
@@ -278,7 +278,7 @@ function checkFamilies(
     : undefined;
 }
 
-/** The kinds of the knowledge graph's nodes (SERVICE-NOW.md). */
+/** The kinds of the knowledge graph's nodes (docs/service.md). */
 export const KNOWLEDGE_KINDS = [
   'organization',
   'team',

@@ -72,7 +72,7 @@ export function retryDelay(response: HttpResponse, attempt: number): number {
  * The wait the answer asks for, in ms, or undefined when it asks for none that makes sense.
  * Retry-After: seconds or an HTTP date; anything else (a negative number, a word) is ignored, and
  * X-RateLimit-Reset read instead.
- * X-RateLimit-Reset: a Unix time in seconds (SPEC), but also met in milliseconds, or as the seconds
+ * X-RateLimit-Reset: a Unix time in seconds (docs/service.md), but also met in milliseconds, or as the seconds
  * left; told apart by size.
  */
 export function askedDelay(response: HttpResponse): number | undefined {

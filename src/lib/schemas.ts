@@ -1,4 +1,4 @@
-// zod schemas for every resource and envelope of the service (SPEC sections 2, 4, 6, 7).
+// zod schemas for every resource and envelope of the service (docs/service.md, "Records").
 // Shared by the client (to parse responses) and the emulator's tests (to check what it serves).
 // Objects are loose: a newer service may add fields, and `--json` must pass them through.
 // zod/mini: the same validators as classic zod, tree-shakable, so parsing costs next to nothing at
@@ -52,7 +52,7 @@ export type Writer = Artist;
 const anyId = z.union([z.string(), z.int()]);
 
 // Search: the spec's array of {type, id, name, score}, or the drifted object keyed by resource type
-// whose matches carry a rank instead of a score (CLI.md, "Tolerance"); the deployed service's
+// whose matches carry a rank instead of a score (docs/service.md, "Tolerance"); the deployed service's
 // contracts are named by `matched_file_name`. A match needs its id; the rest is drawn as it came.
 export const SearchResult = z.looseObject({ id: anyId });
 export type SearchResult = z.infer<typeof SearchResult>;
@@ -61,17 +61,17 @@ export const SearchByType = z.record(z.string(), z.unknown());
 /** A project search's answer: the spec's array, or the drifted object keyed by type. */
 export const SearchData = z.union([z.array(SearchResult), SearchByType]);
 
-// The seed's multipart upload answers (SPEC 4.8, 4.9): pds acts on the staging id (it polls it) and
+// The seed's multipart upload answers (docs/service.md, "Uploads"): pds acts on the staging id (it polls it) and
 // the stage (a paused upload is reported so); the rest is shown as sent.
 export const ContractUpload = z.looseObject({ staging_id: z.int(), staging_stage: z.string() });
 export const StatementUpload = ContractUpload;
 export type ContractUpload = z.infer<typeof ContractUpload>;
 export type StatementUpload = z.infer<typeof StatementUpload>;
 
-// Processes (SPEC 4.10; SERVICE-NOW.md "Processes"): what `status`, `--watch` and `--wait` act on is
+// Processes (docs/service.md, "Processes"): what `status`, `--watch` and `--wait` act on is
 // the staging stage, so only that is checked; ids, the extraction or processing run and the
 // deployed service's fields may come in any form, and commands read them through
-// documents/processes.ts, which copes with each (CLI.md "Tolerance").
+// documents/processes.ts, which copes with each (docs/service.md, "Tolerance").
 const StagingProcesses = z.looseObject({ stage: z.string() });
 
 export const ContractProcesses = z.looseObject({ staging_processes: StagingProcesses });
@@ -88,7 +88,7 @@ export interface Extraction {
   completed_at: string | null;
 }
 
-// ---- the deployed service beyond the spec (SERVICE-NOW.md) ----
+// ---- the deployed service beyond the spec (docs/service.md) ----
 
 // Uploads and retries: what pds acts on (the staging id it polls, the URL it PUTs to, the status it
 // reports) is checked field by field in api/documents.ts, which says which field of which answer was
@@ -134,7 +134,7 @@ export type StatementUpdate = z.infer<typeof StatementUpdate>;
 
 /**
  * A node of the knowledge graph. pds acts on its id (and filters by `kind`, which a node without one
- * never matches); every other field is shown as sent (SERVICE-NOW.md lists them).
+ * never matches); every other field is shown as sent (docs/service.md lists them).
  */
 export const KnowledgeNode = z.looseObject({ id: z.union([z.string(), z.number()]) });
 export type KnowledgeNode = z.infer<typeof KnowledgeNode>;

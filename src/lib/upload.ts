@@ -1,4 +1,4 @@
-// The client side of an upload (SPEC 4.8, 4.9, 6): local checks before anything is sent, a
+// The client side of an upload (docs/service.md, "Uploads"): local checks before anything is sent, a
 // multipart body that streams from disk with a known length, byte counting as the transport pulls
 // the body, and the answer, which is a server-sent event stream or a plain JSON body.
 //
@@ -16,7 +16,7 @@ import { ServiceError, errorFromResponse, type PdsError } from './errors.js';
 import type { HttpResponse } from './transport.js';
 import { formatBytes } from './text.js';
 
-/** SPEC section 8 says "50 MB"; the service (and its emulator) read it as MiB. */
+/** docs/service.md, "Two forms" says "50 MB"; the service (and its emulator) read it as MiB. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const CHUNK_BYTES = 256 * 1024;
 
@@ -26,7 +26,7 @@ export interface LocalUpload {
   arg: string;
   /** The name the service is told (the base name, or --file-name). */
   fileName: string;
-  /** The MIME type its extension names (SERVICE-NOW.md), sent as `fileType`. */
+  /** The MIME type its extension names (docs/service.md), sent as `fileType`. */
   fileType: string;
   size: number;
   /**
@@ -257,7 +257,7 @@ function countedBody(
 }
 
 /**
- * Opens the file and builds the multipart body around it (the seed's upload, SPEC 4.8). Fields go
+ * Opens the file and builds the multipart body around it (the seed's upload, docs/service.md, "Uploads"). Fields go
  * before the file so the service can refuse them before the large part.
  */
 export async function openMultipart(
@@ -389,7 +389,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** An `error` event carries the error body of SPEC section 7, and a status when the service sends one. */
+/** An `error` event carries the error body of docs/service.md, "Two forms", and a status when the service sends one. */
 function eventError(data: unknown): PdsError {
   const status =
     typeof data === 'object' && data !== null && 'status' in data && typeof data.status === 'number'

@@ -1,7 +1,7 @@
 // The service's words that the client checks locally (a typo costs no request) and that help and
 // completion list: plain data, apart from the schemas so that naming them loads no zod.
 
-/** SPEC section 2's include names (a service of the seed's time takes these only). */
+/** The spec form's include names (a service of the seed's time takes these only). */
 export const SEED_CONTRACT_INCLUDES = [
   'entities',
   'artists',
@@ -20,7 +20,7 @@ export const SEED_CONTRACT_INCLUDES = [
   'recordings',
   'compositions',
 ] as const;
-/** Every include the deployed service takes: the spec's and those SERVICE-NOW.md adds. */
+/** Every include the deployed service takes: the spec's and those the deployed service adds. */
 export const CONTRACT_INCLUDES = [
   ...SEED_CONTRACT_INCLUDES,
   'languages',
@@ -44,7 +44,7 @@ export const EXTRACTIONS = [
   'extract-splits',
   'extract-targets',
   'extract-balances',
-  // The deployed service's addition (SERVICE-NOW.md); a service of the seed's time refuses it itself.
+  // The deployed service's addition (docs/service.md); a service of the seed's time refuses it itself.
   'extract-language',
 ] as const;
 export type ExtractionName = (typeof EXTRACTIONS)[number];

@@ -6,7 +6,7 @@ export type Scope = { type: 'organization'; projects: number } | { type: 'projec
 
 /**
  * The service has no "who am I" endpoint, so the scope is inferred from the project list: a
- * project-scoped token sees exactly its one project (SPEC 4.1), an organization token sees all of
+ * project-scoped token sees exactly its one project (docs/service.md, "Two forms"), an organization token sees all of
  * its organization's. One visible project is therefore reported as project scope. An organization
  * token of a one-project organization looks the same, and reaches exactly the same data today, so
  * the answer is right about what the token can do even where it cannot tell the kind of token.

@@ -22,7 +22,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
       : error;
   });
   // The human forms (a table, and its piped `field<TAB>value`) get the record's reading: the
-  // deployed service's includes under the names SPEC.md's have. Data formats get it as it came.
+  // deployed service's includes under the names the spec form's have. Data formats get it as it came.
   const read = !ctx.output.isData && ctx.output.jq === undefined && ctx.output.fields === undefined;
   // A terminal gets the resource's view for a person (record-views.ts).
   await ctx.output.record(

@@ -15,7 +15,7 @@ export const EXTRACTION_STAGES = [
   'skipped',
 ] as const;
 
-/** The flags beyond paging that resources take (CLI.md, "Reading"), each on the verbs named. */
+/** The flags beyond paging that resources take (docs/guide.md, "Reading and output"), each on the verbs named. */
 export const RESOURCE_FLAGS = {
   include: {
     type: 'list',
@@ -31,7 +31,7 @@ export const RESOURCE_FLAGS = {
   },
   merged: { type: 'boolean', help: 'include merged duplicates' },
   products: { type: 'boolean', help: 'include products (releases with UPCs)' },
-  // The deployed service's options (SERVICE-NOW.md).
+  // The deployed service's options (docs/service.md).
   extractorIds: { type: 'list', value: 'ids', help: 'only what these extractors found, comma-separated' },
   score: { type: 'boolean', help: 'add the confidence score' },
   citations: { type: 'boolean', help: 'add the citations of what was extracted' },

@@ -1,5 +1,5 @@
 // What each catalog resource looks like in a list and fetched by id, in both forms the service
-// answers in (SPEC.md's and the deployed service's, SERVICE-NOW.md "Records"). A column reads any
+// answers in (the spec form's and the deployed service's, docs/service.md, "Records"). A column reads any
 // form of its field and never fails: the renderer draws a list of objects by their names
 // (output.ts, textCell), and a field in a form no column expects is drawn as it came.
 import type { Column } from '../../lib/output.js';
@@ -17,7 +17,7 @@ const untilProcessed = (stage: unknown) =>
   stage === undefined || stage === null || ['completed', 'failed', 'skipped'].includes(String(stage))
     ? undefined
     : 'processing';
-/** Where a statement is in processing: the deployed service's stage, or SPEC.md's status. */
+/** Where a statement is in processing: the deployed service's stage, or the spec form's status. */
 const stageOf = (s: Record_): unknown => s.extraction_stage ?? s.processing_status;
 
 /**
@@ -37,7 +37,7 @@ function duration(ms: unknown): string | undefined {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-/** A contract's include: a top-level key (SPEC.md) or one under `extractions` (deployed). */
+/** A contract's include: a top-level key (the spec form) or one under `extractions` (deployed). */
 export function includeOf(contract: Record_, name: string): unknown {
   return contract[name] ?? inner(contract.extractions, name);
 }
@@ -47,7 +47,7 @@ const currencyOf = (s: Record_): unknown => inner(s.financials, 'currency') ?? s
 
 // A column's format says how a terminal draws it and how it gives way (src/lib/view.ts): ids,
 // ISRCs, ISWCs and amounts are never cut; a file name is cut in its middle. `optional` columns leave
-// a table when no row fills them: a contract of the deployed service has no name, one of SPEC.md's
+// a table when no row fills them: a contract of the deployed service has no name, one of the spec form's
 // no file, and only a processed statement of the deployed service has financials. TSV keeps every
 // column with its `header` and raw value, so a script reads the same from either service.
 export const COLUMNS: { [R in ResourceName]: Column<Record_>[] } = {

@@ -142,7 +142,7 @@ async function fetchEntry(batch: Batch, entry: Entry, link: Awaited<ReturnType<t
   view.started(entry);
   const options: SaveOptions = {
     ...batch.save,
-    // Statements come in 25 formats (SERVICE-NOW.md): only a PDF is checked for its magic.
+    // Statements come in 25 formats (docs/service.md): only a PDF is checked for its magic.
     pdf: kind === 'contract' || isPdf(link),
     onBytes: (received, total) => {
       entry.received = received;

@@ -1,4 +1,4 @@
-// What a processes object (SPEC 4.10) means, for either kind: running, completed or failed, with
+// What a processes object (docs/service.md, "Processes") means, for either kind: running, completed or failed, with
 // the lines that say why; and the polling loop shared by `upload --wait` and `status --watch`.
 import type { Context } from '../../lib/context.js';
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentProcesses } from '../../lib/api/documents.js';

@@ -1,4 +1,4 @@
-// `pds contracts|statements retry <staging-id>`: a paused upload queued again (SERVICE-NOW.md).
+// `pds contracts|statements retry <staging-id>`: a paused upload queued again (docs/service.md).
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import type { RetryOptions } from './definitions.js';

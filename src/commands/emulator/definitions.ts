@@ -42,7 +42,7 @@ export const start = verb({
       type: 'choice',
       value: 'f',
       choices: ['deployed', 'current', 'seed'],
-      help: "deployed: the service as deployed (numeric ids, paged lists, contracts by file name…); current: the seed's forms with the deployed service's additions (signed-URL uploads, tags, knowledge…); seed: SPEC.md only (default deployed)",
+      help: "deployed: the service as deployed (numeric ids, paged lists, contracts by file name…); current: the seed's forms with the deployed service's additions (signed-URL uploads, tags, knowledge…); seed: the spec form only (default deployed)",
     },
     pauseUploads: {
       type: 'boolean',

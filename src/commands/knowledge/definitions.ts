@@ -1,4 +1,4 @@
-// `pds knowledge search`: the project's knowledge graph (SERVICE-NOW.md). The definitions: plain data, no code.
+// `pds knowledge search`: the project's knowledge graph (docs/service.md). The definitions: plain data, no code.
 import { verb } from '../../lib/verb.js';
 import { KNOWLEDGE_KINDS } from '../../lib/formats.js';
 

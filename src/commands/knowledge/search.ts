@@ -1,4 +1,4 @@
-// `pds knowledge search`: the project's knowledge graph (SERVICE-NOW.md). The service takes no kind
+// `pds knowledge search`: the project's knowledge graph (docs/service.md). The service takes no kind
 // filter: --kind filters its answer here, and no `kind` parameter is sent.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';

@@ -1,4 +1,4 @@
-// `pds projects create <name>`: POST /v1/projects (SERVICE-NOW.md); prints the new project.
+// `pds projects create <name>`: POST /v1/projects (docs/service.md); prints the new project.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import type { create } from './definitions.js';

@@ -1,4 +1,4 @@
-// `pds tags ls`: the project's tags on contracts and statements (SERVICE-NOW.md). The definitions: plain data, no code.
+// `pds tags ls`: the project's tags on contracts and statements (docs/service.md). The definitions: plain data, no code.
 import { verb } from '../../lib/verb.js';
 
 export const ls = verb({

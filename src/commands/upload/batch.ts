@@ -23,7 +23,7 @@ export interface Selection {
 
 /**
  * The files a directory gives for a kind: contracts their PDFs, statements every format the
- * service takes (SERVICE-NOW.md); a name without an extension is left out of a directory (named on
+ * service takes (docs/service.md); a name without an extension is left out of a directory (named on
  * the command line, checkFile takes it as an opaque file).
  */
 function kindAccepts(kind: DocumentKind, name: string): boolean {

@@ -6,7 +6,7 @@ import { EXTRACTION_NAMES } from '../../lib/vocabulary.js';
 import { SCENARIO_FAMILIES, TARGET_FAMILIES } from '../../lib/formats.js';
 import { STATEMENT_FIELD_FLAGS, WATCH_FLAGS } from '../documents/definitions.js';
 
-/** The upload context (SERVICE-NOW.md): a statement's fields, families, tags and folder. */
+/** The upload context (docs/service.md): a statement's fields, families, tags and folder. */
 export const CONTEXT_FLAGS = {
   ...STATEMENT_FIELD_FLAGS,
   scenario: {

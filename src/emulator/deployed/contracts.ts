@@ -1,4 +1,4 @@
-// Contracts in the deployed service's form (SERVICE-NOW.md, "Contract"): named by their file, with
+// Contracts in the deployed service's form (docs/service.md, "Records"): named by their file, with
 // their includes under `extractions`, each row of an include in the service's fields (mapped from
 // what the seed stores), and on request `citations`, `custom_extractions` and `score`.
 import { generatedFileName } from '../generated-files.js';
@@ -57,7 +57,7 @@ function workRow(row: Row, { data }: RowContext, kind: 'recording' | 'compositio
   };
 }
 
-/** Each include's fields (SERVICE-NOW.md), from the row the seed or an extraction stored. */
+/** Each include's fields (docs/service.md), from the row the seed or an extraction stored. */
 const ROW_FIELDS: Readonly<Record<Include, (row: Row, at: RowContext) => Fields>> = {
   entities: (row, { data }) => {
     const entity = byId(data.entities).get(String(row.id));

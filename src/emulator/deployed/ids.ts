@@ -1,4 +1,4 @@
-// The deployed service's numeric ids (SERVICE-NOW.md: "Ids are numbers" for every record but
+// The deployed service's numeric ids (docs/service.md, "Records": ids are numbers for every record but
 // projects), derived from the store's ids so both flavors serve the same records in the same order.
 //
 // Each routed resource has a range of its own, so the id of one kind of record is a 404 for every

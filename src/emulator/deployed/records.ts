@@ -1,5 +1,4 @@
-// The catalog's records in the deployed service's forms (SERVICE-NOW.md, "Records as the deployed
-// service returns them"): projects, entities, relations, artists, writers, recordings and
+// The catalog's records in the deployed service's forms (docs/service.md, "Records"): projects, entities, relations, artists, writers, recordings and
 // compositions. The same stored records as the seed's forms (routes/catalog.ts), drawn otherwise.
 import { DEMO_PROJECT_ID, OTHER_PROJECT_ID, SECOND_PROJECT_ID } from '../seed.js';
 import type {
@@ -25,7 +24,7 @@ export function present(fields: Fields): Fields {
 
 // ---- projects ----
 
-/** What the deployed service says of the seeded projects beyond SPEC.md: some of it null, as there. */
+/** What the deployed service says of the seeded projects beyond the spec form: some of it null, as there. */
 const PROJECT_PROFILES: Readonly<Record<string, Fields>> = {
   [DEMO_PROJECT_ID]: {
     entity_name: 'Northern Lights Music Ltd',
@@ -131,7 +130,7 @@ export const deployedRelation =
     });
   };
 
-/** Artists carry an internal_uuid, writers do not (SERVICE-NOW.md, "Artist, Writer"). */
+/** Artists carry an internal_uuid, writers do not (docs/service.md, "Records"). */
 export const deployedPerson =
   (kind: 'artist' | 'writer', projectCreated: string, merged: Map<string, PersonRecord[]> | undefined) =>
   (p: PersonRecord): Fields => {
@@ -183,7 +182,7 @@ const product = (p: Product): Fields =>
 
 /**
  * The writers of a composition as its creators: the first is the composer. A recording names every
- * creator's role; a composition leaves its co-writers' out (SERVICE-NOW.md: `role?` there).
+ * creator's role; a composition leaves its co-writers' out (docs/service.md: `role?` there).
  */
 const creatorsOf = (writers: readonly string[], everyRole: boolean): Fields[] =>
   writers.map((name, i) => (i === 0 ? { name, role: 'composer' } : everyRole ? { name, role: 'co-writer' } : { name }));

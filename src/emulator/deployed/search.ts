@@ -1,4 +1,4 @@
-// Project search in the deployed service's form (SERVICE-NOW.md, "Search"): the hits of
+// Project search in the deployed service's form (docs/service.md, "Records"): the hits of
 // ../search.ts grouped by type, each group in the fields the service gives it.
 import { generatedFileName } from '../generated-files.js';
 import type { SearchHit } from '../search.js';

@@ -1,4 +1,4 @@
-// Statements in the deployed service's form (SERVICE-NOW.md, "Statement"): the stored fields,
+// Statements in the deployed service's form (docs/service.md, "Records"): the stored fields,
 // their financial totals and summary, and the statement's lines, which `detailed=true` links to as
 // a CSV file on the storage host. The lines are generated from the statement's id and the
 // project's recordings, so the totals, the summary and the CSV always agree.
@@ -186,7 +186,7 @@ export function deployedStatement(data: ProjectData, s: StatementRecord): Fields
     processed_at: s.processed_at,
     modified_at: s.modified_at,
     accounting_period: processed ? periodOf(s) : s.accounting_period,
-    // What a statement edit sets (SERVICE-NOW.md, PUT /statements/{id}), when set.
+    // What a statement edit sets (docs/service.md, "Projects, tags, knowledge"), when set.
     target_period: s.target_period,
     payee: s.payee,
     payor: s.payor,

@@ -1,4 +1,4 @@
-// SPEC 4.2–4.7: entities, statements, contracts, compositions, recordings, relations, writers and
+// docs/service.md, "Records": entities, statements, contracts, compositions, recordings, relations, writers and
 // artists. Records are stored with bookkeeping fields (merged_into, parties, staging_id…); every
 // response goes through a shape function: in the seed's forms (here) the spec's fields only, in the
 // spec's order, absent or null values dropped; in the deployed flavor the service's forms
@@ -42,7 +42,7 @@ import type {
 
 type Fields = Record<string, unknown>;
 
-/** The object without its undefined and null values (SPEC 2: such fields are omitted). */
+/** The object without its undefined and null values (docs/service.md, "Records": such fields are omitted). */
 function compact(fields: Fields): Fields {
   const out: Fields = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null) out[key] = value;
@@ -172,7 +172,7 @@ function parseRoles(ctx: RouteContext): Set<Role> | undefined {
   if (unknown.length > 0) {
     throw new HttpError(400, { roles: unknown.map((value) => `unknown role '${value}'; valid: ${ROLES.join(', ')}`) });
   }
-  // Omitted or empty means every entity, whatever its role (SPEC 4.2).
+  // Omitted or empty means every entity, whatever its role (docs/service.md, "Records").
   return values.length === 0 ? undefined : new Set(values.filter(isRole));
 }
 
@@ -327,7 +327,7 @@ const listStatements: Handler = (ctx) => {
   return envelopePage(ctx, kept, (s) => ({ ...statementShape(s, false), ...statementExtras(s, score) }));
 };
 
-// The path parameter is an integer (SPEC 4.3): anything else is a malformed request, so 400 with
+// The path parameter is an integer (docs/service.md, "Records"): anything else is a malformed request, so 400 with
 // the field named, not a 404 that would suggest the id merely does not exist.
 const getStatement: Handler = (ctx) => {
   const { data } = queryProject(ctx);
@@ -517,7 +517,7 @@ const relationShape =
       department: r.department,
       created_at: r.created_at,
       updated_at: r.updated_at,
-      // A relation's duplicates also say when they were merged (SPEC 2, Relation).
+      // A relation's duplicates also say when they were merged (docs/service.md, "Records").
       merged:
         index &&
         (index.get(r.id) ?? []).map((m) => ({ id: m.id, name: m.name, merged_at: m.merged_at ?? m.updated_at })),

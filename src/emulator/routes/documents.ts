@@ -44,11 +44,11 @@ export async function advanceUploads(ctx: RouteContext, markBehind: () => void):
 const PROGRESS_BYTES_UNKNOWN_TOTAL = 64 * 1024;
 
 /**
- * The event stream of SPEC section 6. It opens (200, then events) only once every 400 check is
+ * The event stream of docs/service.md, "Uploads". It opens (200, then events) only once every 400 check is
  * decided (receiveUpload's onReady): for multipart, the fields before the file valid and its first
  * bytes a PDF's; for JSON, whose members come in any order, the whole body read and checked (its
  * bytes still counted as they arrive; the stream then carries one progress event at 100 %). Until
- * then nothing is sent, so a bad upload gets the plain 400 of SPEC 4.8/4.9, as it would without
+ * then nothing is sent, so a bad upload gets the plain 400 of docs/service.md, "Uploads", as it would without
  * the stream. A problem found after that (the size limit crossed mid-file) is an `error` event
  * carrying the `{"error": …}` body and, as clients read it, `message` at the top level.
  * Progress counts body bytes against Content-Length: for multipart that includes the few hundred
@@ -185,7 +185,7 @@ async function upload(ctx: RouteContext, kind: DocumentKind): Promise<Reply | un
 
 /**
  * The numeric id in a processes path. A non-numeric id names no upload, so it is a 404 like any
- * unknown id: SPEC 4.10 keeps its 400 for the projectId.
+ * unknown id: docs/service.md, "Processes" keeps its 400 for the projectId.
  */
 function pathId(ctx: RouteContext, kind: DocumentKind): number {
   const raw = ctx.params.id ?? '';

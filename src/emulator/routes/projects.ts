@@ -13,7 +13,7 @@ import type { ProjectRecord } from '../store.js';
 import { deployedProject } from '../deployed/records.js';
 import { deployedSearch } from '../deployed/search.js';
 
-/** A project as the flavor draws it: stored as SPEC.md has it, or in the deployed form. */
+/** A project as the flavor draws it: stored as the spec form has it, or in the deployed form. */
 export const projectBody = (ctx: RouteContext, project: ProjectRecord): unknown =>
   deployedForms(ctx.options) ? deployedProject(project) : project;
 
@@ -25,7 +25,7 @@ const listProjects: Handler = (ctx) => {
   return { body: { data: visible.map((p) => projectBody(ctx, p)) } };
 };
 
-// A malformed id names no project: 404 like any unknown one (SPEC 4.1 lists no 400 here).
+// A malformed id names no project: 404 like any unknown one (docs/service.md, "Two forms" lists no 400 here).
 const getProject: Handler = (ctx) => {
   const id = ctx.params.project_id ?? '';
   const project = ctx.state.projects.find((p) => p.id === id.toLowerCase());

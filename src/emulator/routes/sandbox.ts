@@ -44,7 +44,7 @@ const disconnect: Handler = async (ctx) => {
   return { body: { data: { status: 'disconnected' } } };
 };
 
-/** The project of a connected sandbox; 400 before connect (SPEC 4.11 leaves that error open). */
+/** The project of a connected sandbox; 400 before connect (docs/service.md, "Sandbox" leaves that error open). */
 function connected(ctx: RouteContext): { project: ProjectRecord; data: ProjectData } {
   const project = pathProject(ctx);
   if (ctx.state.sandboxes[sessionKey(ctx, project.id)] === undefined) {

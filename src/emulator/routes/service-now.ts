@@ -1,4 +1,4 @@
-// What the deployed service has beyond SPEC.md, apart from uploads (SERVICE-NOW.md): creating
+// What the deployed service has beyond the spec form, apart from uploads (docs/service.md): creating
 // projects, tags on contracts and statements, editing a statement, and the knowledge search.
 // Served by the `deployed` and `current` flavors, not by `seed`.
 import { randomUUID } from 'node:crypto';
@@ -240,7 +240,7 @@ const search: Handler = (ctx) => {
   const rawLimit = ctx.query.get('limit');
   const limit = rawLimit === null ? 10 : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 50) errors.limit = ['limit must be an integer from 1 to 50'];
-  // The deployed service has no kind filter (SERVICE-NOW.md): it answers every kind, as here.
+  // The deployed service has no kind filter (docs/service.md): it answers every kind, as here.
   const kinds = deployedForms(ctx.options) ? undefined : parseKinds(errors, ctx.query.getAll('kind'));
   fieldErrors(errors);
   return { body: { data: knowledgeSearch(project.id, data, q, limit, kinds, deployedForms(ctx.options)) } };

@@ -1,7 +1,7 @@
-// The deployed service's upload flow (SERVICE-NOW.md): mint a staging record and a signed PUT URL
+// The deployed service's upload flow (docs/service.md): mint a staging record and a signed PUT URL
 // on the storage host, the client PUTs the bytes there, then completes; and the retry of a paused
 // staging. Served by the `deployed` and `current` flavors: a seed-flavored emulator answers 404/405, as a
-// service without them does, and clients fall back to the multipart upload of SPEC 4.8/4.9.
+// service without them does, and clients fall back to the multipart upload of docs/service.md, "Uploads".
 import { open } from 'node:fs/promises';
 import {
   HttpError,
@@ -283,7 +283,7 @@ function completeBody(ctx: RouteContext, upload: UploadRecord, enqueued: boolean
 }
 
 /**
- * The deployed service's completion (SERVICE-NOW.md): `enqueued` and `paused` are counts, and an
+ * The deployed service's completion (docs/service.md): `enqueued` and `paused` are counts, and an
  * upload with no context and no folder is only `uploaded` (it is processed all the same).
  */
 function deployedCompleteBody(upload: UploadRecord, enqueued: boolean): Record<string, unknown> {

@@ -1,4 +1,4 @@
-// The sandbox workspace of SPEC 4.11: a file tree generated from a project's data. Files hold the
+// The sandbox workspace of docs/service.md, "Sandbox": a file tree generated from a project's data. Files hold the
 // value to write, not the text: YAML is written only when a file is read (here for the files
 // endpoint, in the worker for exec), because serializing a --scale 100 catalog (100,000+ files)
 // up front takes far longer than building this index.

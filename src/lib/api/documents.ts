@@ -1,5 +1,5 @@
-// Contract and statement documents: upload and processing status (SPEC 4.8–4.10), staging retry
-// and the record edits of the deployed service (SERVICE-NOW.md). The two kinds differ only in path,
+// Contract and statement documents: upload and processing status (docs/service.md, "Uploads"), staging retry
+// and the record edits of the deployed service (docs/service.md). The two kinds differ only in path,
 // schemas and whether extractions exist, so one table describes them.
 //
 // An upload takes the deployed service's three steps (mint a staging record and a signed URL, PUT
@@ -51,7 +51,7 @@ export type DocumentProcesses =
 export interface UploadOptions {
   /** Contract uploads only: full extraction names (`extract-…`). */
   extractions?: string[];
-  /** The upload's `context` (SERVICE-NOW.md); only the signed-URL flow can carry it. */
+  /** The upload's `context` (docs/service.md); only the signed-URL flow can carry it. */
   context?: Record<string, unknown>;
   /** The folder to file it under; only the signed-URL flow can carry it. */
   folderName?: string;
@@ -399,7 +399,7 @@ async function uploadSeed(
 }
 
 /**
- * The seed's upload (SPEC 4.8/4.9). The request is resent only when it failed before its body
+ * The seed's upload (docs/service.md, "Uploads"). The request is resent only when it failed before its body
  * started (e.g. the connection was refused): once a byte of the body may have reached the
  * service, a resend could create a duplicate document, so the failure is reported instead.
  */
@@ -556,7 +556,7 @@ export function createDocumentsApi(http: HttpClient) {
 
     /**
      * `GET /v1/statements/{id}?detailed=true`: the signed link to the statement's lines as CSV
-     * (SERVICE-NOW.md), or why there is none yet (`detailed_error`, the service's words).
+     * (docs/service.md), or why there is none yet (`detailed_error`, the service's words).
      */
     async statementLines(projectId: string, id: string): Promise<StatementLines> {
       const request: RequestOptions = {

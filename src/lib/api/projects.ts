@@ -33,7 +33,7 @@ export function createProjectsApi(http: HttpClient) {
       return items;
     },
 
-    /** `POST /v1/projects` (SERVICE-NOW.md). Never resent: a second one would make a second project. */
+    /** `POST /v1/projects` (docs/service.md). Never resent: a second one would make a second project. */
     async create(name: string, entityName?: string): Promise<Project> {
       const { Project } = await schemas();
       return http.data(
@@ -49,7 +49,7 @@ export function createProjectsApi(http: HttpClient) {
 
     /**
      * `GET /v1/projects/{id}/knowledge/search`: nodes with their claims and relationships. The
-     * service takes no kind filter (SERVICE-NOW.md): a caller that offers one filters the results.
+     * service takes no kind filter (docs/service.md): a caller that offers one filters the results.
      */
     async knowledge(
       projectId: string,

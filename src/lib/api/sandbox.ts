@@ -1,4 +1,4 @@
-// The sandbox of a project (SPEC 4.11): a session, a file-system view, and bash commands run in it.
+// The sandbox of a project (docs/service.md, "Sandbox"): a session, a file-system view, and bash commands run in it.
 import * as z from 'zod/mini';
 import type { HttpClient } from '../http.js';
 import { ExecResult, SandboxDisconnected, SandboxFile, SandboxSession } from '../schemas.js';

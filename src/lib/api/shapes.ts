@@ -1,6 +1,6 @@
 // The service's records, as shapes (shape.ts): the one definition of each. A shape here says what
-// pds reads and draws, in every form the documents give (SPEC.md's and the deployed service's,
-// SERVICE-NOW.md "Records"), not what the service must send:
+// pds reads and draws, in every form the documents give (the spec form's and the deployed service's,
+// docs/service.md, "Records"), not what the service must send:
 // - what a command needs of a record is its `id` (a string or a number): pds checks only that
 //   (RECORD_SHAPE), and lets every other field through as it came (absent, null, another type, new);
 // - the documented form of every other field is kept for `--verbose`, which says once per field
@@ -11,7 +11,7 @@
 import type { Shape } from '../shape.js';
 import { CONTRACT_INCLUDES, type ContractInclude } from '../vocabulary.js';
 
-/** A record's id: a string (SPEC.md, and projects everywhere) or a number (the deployed service). */
+/** A record's id: a string (the spec form, and projects everywhere) or a number (the deployed service). */
 export const ID_SHAPE = { union: ['string', 'int'] } as const satisfies Shape;
 
 /** A documented field that may be missing or null. */
@@ -21,10 +21,10 @@ const number = maybe('number');
 const flag = maybe('boolean');
 const anyObject = maybe({ object: {} });
 const strings = maybe({ array: 'string' });
-/** An id that came as a string (SPEC.md) or a number (deployed), where it may be left out. */
+/** An id that came as a string (the spec form) or a number (deployed), where it may be left out. */
 const someId = maybe(ID_SHAPE);
 
-/** People named in a record: SPEC.md's names, or the deployed service's objects with a `name`. */
+/** People named in a record: the spec form's names, or the deployed service's objects with a `name`. */
 const NAMES = maybe({ array: { union: ['string', { object: { name: 'string' } }] } });
 /** People with their part: `{id?, name, role}` (entities' artists, recordings' creators). */
 const ROLES = maybe({ array: { object: { name: text, role: text } } });
@@ -66,14 +66,14 @@ const PERSON = {
   },
 } as const satisfies Shape;
 
-/** SPEC.md's contract carries each requested include as a top-level key holding an array. */
+/** The spec form's contract carries each requested include as a top-level key holding an array. */
 const TOP_LEVEL_INCLUDES = Object.fromEntries(CONTRACT_INCLUDES.map((name) => [name, maybe({ array: 'unknown' })])) as {
   readonly [name in ContractInclude]: ReturnType<typeof maybe<{ array: 'unknown' }>>;
 };
 
 /** The record of each catalog resource (RESOURCES in catalog.ts), in a list and fetched by id. */
 export const ITEM_SHAPES = {
-  // SPEC.md's contract has a name and one top-level key per include; the deployed one is named by
+  // The spec form's contract has a name and one top-level key per include; the deployed one is named by
   // its file and holds its includes under `extractions` (views.ts reads both).
   contracts: {
     object: {
@@ -91,7 +91,7 @@ export const ITEM_SHAPES = {
       ...TOP_LEVEL_INCLUDES,
     },
   },
-  // SPEC.md's list and single-item fields together with the deployed service's: an unprocessed
+  // The spec form's list and single-item fields together with the deployed service's: an unprocessed
   // statement lacks the derived ones.
   statements: {
     object: {

@@ -1,4 +1,4 @@
-// Tags on contracts and statements (SERVICE-NOW.md): the project's tags with their use, and the
+// Tags on contracts and statements (docs/service.md): the project's tags with their use, and the
 // complete list of one record's tags, replaced whole.
 import * as z from 'zod/mini';
 import type { HttpClient } from '../http.js';
