@@ -53,18 +53,38 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     } finally {
       await helpPaging?.close();
     }
+    await reportToCi(io, env, argv, exitCode, undefined);
     return exitCode;
   } catch (error) {
     if (pipeClosed) return ExitCode.ok;
-    if (signal.aborted) return STOP_SIGNALS[stopSignalOf(signal)];
     if (isHelpOrVersion(error)) return ExitCode.ok;
+    if (signal.aborted) {
+      const stopped = new InterruptedError(stopSignalOf(signal));
+      await reportToCi(io, env, argv, stopped.exitCode, stopped);
+      return stopped.exitCode;
+    }
     // Loaded only on failure: `pds --version` loads nothing it does not need.
     const { errorText } = await import('./lib/error-report.js');
-    return report(error, io, wantsJson, wantsVerbose, errorText);
+    const { code, shown } = report(error, io, wantsJson, wantsVerbose, errorText);
+    await reportToCi(io, env, argv, code, shown);
+    return code;
   } finally {
     await flushGuards(io);
     detach();
   }
+}
+
+/** Under GitHub Actions, a run that fails leaves an annotation, a summary and outputs (ci-failure.ts). */
+async function reportToCi(
+  io: IO,
+  env: NodeJS.ProcessEnv,
+  argv: readonly string[],
+  code: number,
+  shown: ErrorReport | undefined,
+): Promise<void> {
+  if (env.GITHUB_ACTIONS !== 'true' || code === ExitCode.ok) return;
+  const { commandName, reportFailureToCi } = await import('./lib/ci-failure.js');
+  await reportFailureToCi(io, env, commandName(argv), code, shown);
 }
 
 /** `pds help …`, `--help` or `-h` anywhere (before `--`), and no `--no-pager`. */
@@ -85,25 +105,31 @@ function jsonErrors(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
 }
 
 /** The one error handler: one readable line (or a JSON object) on stderr, and the exit code. */
-function report(error: unknown, io: IO, json: boolean, verbose: boolean, draw: typeof ErrorText): number {
+function report(
+  error: unknown,
+  io: IO,
+  json: boolean,
+  verbose: boolean,
+  draw: typeof ErrorText,
+): { code: number; shown: ErrorReport } {
   const write = (report: ErrorReport) => io.stderr.write(draw(report, json));
   if (isCommanderError(error)) {
     // commander puts its suggestion on a second line: "(Did you mean artists?)".
     const [message = '', ...more] = error.message.replace(/^error:\s*/, '').split('\n');
     const details = [...more.map((line) => line.trim()).filter(Boolean), 'see `pds --help`, or `pds <command> --help`'];
     write({ message, details });
-    return ExitCode.usage;
+    return { code: ExitCode.usage, shown: { message, details } };
   }
-  if (error instanceof InterruptedError) return error.exitCode;
+  if (error instanceof InterruptedError) return { code: error.exitCode, shown: error };
   if (error instanceof PdsError) {
     write(error);
     if (verbose && error.cause instanceof Error && error.cause.stack) io.stderr.write(`${error.cause.stack}\n`);
-    return error.exitCode;
+    return { code: error.exitCode, shown: error };
   }
   const message = error instanceof Error ? error.message : String(error);
   write({ message, details: [] });
   if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-  return ExitCode.failure;
+  return { code: ExitCode.failure, shown: { message, details: [] } };
 }
 
 /**

@@ -103,7 +103,7 @@ export function workspacePath(path: string, workspace: string | undefined): stri
  * escaped), and no @mention (an empty comment splits it from the name: GitHub finds mentions in
  * the rendered text, where an escape or an entity would read as `@` again).
  */
-function cell(text: string | undefined): string {
+export function markdownText(text: string | undefined): string {
   return safeText(text ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -118,7 +118,7 @@ const SUMMARY_OPEN_ROWS = 20;
 /** The step summary: the counts, then the failures, then the other files (folded when many). */
 export function stepSummary(title: string, countsLine: string, files: readonly FileReport[]): string {
   const row = (file: FileReport) =>
-    `| ${cell(file.path)} | ${file.outcome} | ${cell(file.record)} | ${cell(file.reason?.split('\n')[0])} |`;
+    `| ${markdownText(file.path)} | ${file.outcome} | ${markdownText(file.record)} | ${markdownText(file.reason?.split('\n')[0])} |`;
   const table = (rows: readonly FileReport[]) =>
     rows.length === 0
       ? []

@@ -242,10 +242,19 @@ export function guardWorkflowCommands<T extends IO>(io: T, env: NodeJS.ProcessEn
   return guarded;
 }
 
+/** Streams pds's own workflow commands went to: a run that annotated its failures needs no other annotation. */
+const annotated = new WeakSet<Writable>();
+
 /** Writes pds's own workflow commands (annotations): through the guard, never fenced or escaped. */
 export async function writeWorkflowCommands(stream: Writable, text: string): Promise<void> {
+  if (text !== '') annotated.add(stream);
   if (stream instanceof CommandGuard) await stream.writeOwn(text);
   else stream.write(text);
+}
+
+/** Whether pds wrote workflow commands of its own to `stream` in this run. */
+export function wroteWorkflowCommands(stream: Writable): boolean {
+  return annotated.has(stream);
 }
 
 /** The stream under the guard, for output that is a protocol and no log (an MCP server's stdout). */

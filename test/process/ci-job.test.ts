@@ -3,6 +3,8 @@
 // both streams read through pipes, against the emulator.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
@@ -77,6 +79,8 @@ describe('a job with one damaged statement', () => {
       'processing-failed': '1',
       'staging-ids': expect.stringMatching(/^\d+,\d+$/),
       'statement-ids': String(good?.result_id),
+      'exit-code': '7',
+      error: 'pds upload statement failed (exit 7)',
     });
     const report = JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown> & { files: { file: string }[] };
     expect(report).toMatchObject({ uploaded: 2, skipped: 0, failed: 1, processed: 1, processing_failed: 1 });
@@ -96,4 +100,54 @@ describe('a job with one damaged statement', () => {
     expect(job.outputs()).toMatchObject({ uploaded: '1', skipped: '1', failed: '1', 'processing-failed': '1' });
     expect(emulator.state.uploads.filter((u) => u.file_name === 'broken.pdf' && u.staging_error)).toHaveLength(2);
   });
+});
+
+/** A loopback port nothing listens on: one the system gave and that was closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('whole-command failures leave an annotation, a summary and outputs', () => {
+  const OTHER_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
+  const cases: [string, (job: Runner) => Promise<Record<string, string>>, string[], number, RegExp][] = [
+    ['a wrong token', async () => ({ PDS_TOKEN: 'wrong-token' }), [], 3, /set the repository secret/],
+    [
+      'a token without the project',
+      async () => ({ PDS_TOKEN: 'demo-project-token', PDS_PROJECT: OTHER_PROJECT }),
+      [],
+      4,
+      /the token has no access to this project: check the `project` input/,
+    ],
+    [
+      'the service down',
+      async () => ({ PDS_API_URL: `http://127.0.0.1:${await closedPort()}` }),
+      [],
+      1,
+      /check the `api-url` input/,
+    ],
+    ['bad usage', async () => ({}), ['--concurrency', '0'], 2, /fix the step's inputs/],
+    ['no project', async () => ({ PDS_PROJECT: undefined }), [], 2, /fix the step's inputs/],
+  ];
+  for (const [what, env, flags, code, hint] of cases) {
+    it(`${what}: exit ${code}`, async () => {
+      const job = runner();
+      const dir = damagedBatch(job.workspace);
+      const run = await runPds(['upload', 'statement', join(dir, 'good.csv'), ...flags], {
+        env: { ...job.env, ...(await env(job)) },
+      });
+      expect(run.code).toBe(code);
+      const own = run.stdout.split('\n').filter((line) => line.startsWith('::error title=pds upload statement'));
+      expect(own).toHaveLength(1);
+      expect(own[0]).toMatch(new RegExp(`^::error title=pds upload statement failed \\(exit ${code}\\)::`));
+      expect(own[0]).toMatch(new RegExp(`in CI: ${hint.source}`));
+      expect(job.summary()).toContain(`### pds upload statement failed (exit ${code})\n`);
+      expect(job.summary()).toMatch(/\*\*In CI:\*\* /);
+      expect(job.outputs()['exit-code']).toBe(String(code));
+      expect(job.outputs().error).toBeTruthy();
+    });
+  }
 });

@@ -75,6 +75,11 @@ describe('a batch stopped by a signal', () => {
       expect(xml).toContain(`<skipped message="not started: ${said}"/>`);
       expect(readFileSync(outputFile, 'utf8')).toContain(`uploaded=${up}\n`);
       expect(readFileSync(summaryFile, 'utf8')).toContain(`${up} uploaded, 0 skipped, ${failed} failed`);
+      expect(readFileSync(summaryFile, 'utf8')).toContain(`### pds upload statement failed (exit ${code})`);
+      expect(readFileSync(outputFile, 'utf8')).toContain(`exit-code=${code}\n`);
+      expect(run.stdout).toContain(
+        `::error title=pds upload statement failed (exit ${code})::in CI: the job was cancelled`,
+      );
     });
   }
 

@@ -53,6 +53,9 @@ function hostileNames(): string {
 }
 
 const OWN_ANNOTATION = '::error file=%3A%3Anotice%3A%3Aempty.csv,title=pds upload::the file is empty';
+/** The command's own annotation after a batch whose files failed: one, pointing to them. */
+const commandAnnotation = (code: number) =>
+  `::error title=pds upload statement failed (exit ${code})::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job`;
 const CI = { GITHUB_ACTIONS: 'true', CI: 'true' };
 
 describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its own annotations', () => {
@@ -64,7 +67,7 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
       signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir }),
     );
     expect(result.code, result.stderr).toBe(1);
-    expect(obeyed(result.stdout)).toEqual([OWN_ANNOTATION]);
+    expect(obeyed(result.stdout)).toEqual([OWN_ANNOTATION, commandAnnotation(1)]);
     expect(obeyed(result.stderr)).toEqual([]);
     // The data is all there, each line as it was, between the runner's stop and resume lines.
     const rows = unfenced(result.stdout).split('\n');
@@ -75,7 +78,7 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
       '::stop-commands::x.csv',
       'a##[error]b.csv',
     ]);
-    expect(rows.slice(5)).toEqual([OWN_ANNOTATION, '']);
+    expect(rows.slice(5)).toEqual([OWN_ANNOTATION, commandAnnotation(1), '']);
     // A person reading stderr sees each name, what made it a command shown as an escape.
     expect(result.stderr).toContain('uploading a##\\x5berror]b.csv');
     const uploaded = emulator.state.uploads.slice(-4).map((upload) => upload.file_name);
@@ -91,15 +94,18 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
     const dir = hostileNames();
     const env = signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir });
     const plan = await runIn(dir, ['upload', 'statement', '.', '--dry-run', '-q'], env);
-    expect(obeyed(plan.stdout)).toEqual([OWN_ANNOTATION]);
+    expect(obeyed(plan.stdout)).toEqual([OWN_ANNOTATION, commandAnnotation(1)]);
     expect(obeyed(plan.stderr)).toEqual([]);
     expect(unfenced(plan.stdout)).toBe(
-      `  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n`,
+      `  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n${commandAnnotation(1)}\n`,
     );
 
     const failFast = await runIn(dir, ['upload', 'statement', '.', '--fail-fast'], env);
     expect(failFast.code).toBe(2);
-    expect(obeyed(failFast.stdout)).toEqual([]);
+    // One annotation, the command's, whose message keeps the name inert on its one line.
+    expect(obeyed(failFast.stdout)).toEqual([
+      "::error title=pds upload statement failed (exit 2)::1 of 5 files cannot be uploaded; nothing was sent (--fail-fast)%0A::notice::empty.csv: the file is empty%0Ain CI: fix the step's inputs (files, kind, project, args): the message says which",
+    ]);
     expect(obeyed(failFast.stderr)).toEqual([]);
     expect(failFast.stderr).toBe(
       'error: 1 of 5 files cannot be uploaded; nothing was sent (--fail-fast)\n  \\x3a:notice::empty.csv: the file is empty\n',
@@ -139,7 +145,7 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
     await new Promise((resolve) => child.on('exit', resolve));
     closeSync(fd);
     expect(readFileSync(file, 'utf8')).toBe(
-      `  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n`,
+      `  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n${commandAnnotation(1)}\n`,
     );
   });
 });
@@ -158,7 +164,8 @@ describe('--report is written through no symbolic link', () => {
     );
     expect(result).toEqual({
       code: 2,
-      stdout: '',
+      stdout:
+        "::error title=pds upload statement failed (exit 2)::refusing to write the report pds.xml: it is a symbolic link, and pds does not write through one%0Aremove the link (`rm 'pds.xml'`), or name another file%0Ain CI: fix the step's inputs (files, kind, project, args): the message says which\n",
       stderr:
         "error: refusing to write the report pds.xml: it is a symbolic link, and pds does not write through one\n  remove the link (`rm 'pds.xml'`), or name another file\n",
     });

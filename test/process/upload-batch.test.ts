@@ -303,9 +303,12 @@ describe('reports', () => {
     expect(run.code).toBe(1);
     const id = uploadsOf(['gh-good.pdf']).at(-1)?.staging_id;
     expect(run.stdout).toBe(
-      `${id}\n::error file=gh 100%25%2C bad%3A one%0Aline.pdf,title=pds upload::not a PDF: the file does not start with %25PDF-\n`,
+      `${id}\n::error file=gh 100%25%2C bad%3A one%0Aline.pdf,title=pds upload::not a PDF: the file does not start with %25PDF-\n` +
+        '::error title=pds upload statement failed (exit 1)::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job\n',
     );
-    expect(readFileSync(outputFile, 'utf8')).toBe(`earlier=1\nuploaded=1\nskipped=0\nfailed=1\nstaging-ids=${id}\n`);
+    expect(readFileSync(outputFile, 'utf8')).toBe(
+      `earlier=1\nuploaded=1\nskipped=0\nfailed=1\nstaging-ids=${id}\nexit-code=1\nerror=pds upload statement failed (exit 1)\n`,
+    );
     expect(readFileSync(summaryFile, 'utf8')).toBe(
       '### pds upload statement\n\n' +
         '1 uploaded, 0 skipped, 1 failed\n\n' +
@@ -313,7 +316,9 @@ describe('reports', () => {
         '| --- | --- | --- | --- |\n' +
         // Failures first; every file named relative to the workspace.
         '| gh 100%, bad: one\\\\nline.pdf | failed |  | not a PDF: the file does not start with %PDF- |\n' +
-        `| gh-good.pdf | uploaded | staging id ${id} |  |\n\n`,
+        `| gh-good.pdf | uploaded | staging id ${id} |  |\n\n` +
+        '### pds upload statement failed (exit 1)\n\n' +
+        '**In CI:** the annotations name the files that failed: fix them \\(or the inputs\\) and re-run the job\n\n',
     );
 
     const xml = readFileSync(junit, 'utf8');
@@ -351,8 +356,11 @@ describe('reports', () => {
     expect(lines).toEqual([
       '::error file=x%0A%3A%3Aset-output name=failed%3A%3A0%0A.pdf,title=pds upload::the file is empty',
       '::error file=y.pdf,title=pds upload::the file is empty',
+      '::error title=pds upload statement failed (exit 2)::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job',
     ]);
-    expect(readFileSync(outputFile, 'utf8')).toBe('uploaded=0\nskipped=0\nfailed=2\nstaging-ids=\n');
+    expect(readFileSync(outputFile, 'utf8')).toBe(
+      'uploaded=0\nskipped=0\nfailed=2\nstaging-ids=\nexit-code=2\nerror=pds upload statement failed (exit 2)\n',
+    );
   });
 
   it('nothing of GitHub when GITHUB_ACTIONS is unset', async () => {
