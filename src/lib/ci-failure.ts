@@ -34,6 +34,8 @@ export function ciHint(code: number): string {
   }
 }
 
+const FILES_FAILED = 'the annotations name the files that failed: fix them (or the inputs) and re-run the job';
+
 /**
  * Under GITHUB_ACTIONS, for a run that exits `code` (not 0): one annotation for the command, with
  * the error and what to change in the workflow, a step summary and outputs. After a batch that
@@ -53,9 +55,11 @@ export async function reportFailureToCi(
   // A batch whose files failed alike for a reason of the workflow (token, access, rate limit, a
   // stop) gets that hint; one with files that failed for their own reasons points to them.
   const hint =
-    annotated && (code === ExitCode.failure || code === ExitCode.usage)
-      ? 'the annotations name the files that failed: fix them (or the inputs) and re-run the job'
-      : ciHint(code);
+    annotated && code === ExitCode.usage
+      ? FILES_FAILED
+      : annotated && code === ExitCode.failure
+        ? `${FILES_FAILED}; if all failed alike, ${ciHint(code)}`
+        : ciHint(code);
   const lines = [...(own ? [own.message, ...own.details] : []), `in CI: ${hint}`];
   await writeWorkflowCommands(
     io.stdout,

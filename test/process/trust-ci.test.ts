@@ -55,7 +55,7 @@ function hostileNames(): string {
 const OWN_ANNOTATION = '::error file=%3A%3Anotice%3A%3Aempty.csv,title=pds upload::the file is empty';
 /** The command's own annotation after a batch whose files failed: one, pointing to them. */
 const commandAnnotation = (code: number) =>
-  `::error title=pds upload statement failed (exit ${code})::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job`;
+  `::error title=pds upload statement failed (exit ${code})::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job${code === 1 ? '; if all failed alike, check the `api-url` input (PDS_API_URL) and that the service is up; a re-run may pass' : ''}`;
 const CI = { GITHUB_ACTIONS: 'true', CI: 'true' };
 
 describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its own annotations', () => {

@@ -304,7 +304,7 @@ describe('reports', () => {
     const id = uploadsOf(['gh-good.pdf']).at(-1)?.staging_id;
     expect(run.stdout).toBe(
       `${id}\n::error file=gh 100%25%2C bad%3A one%0Aline.pdf,title=pds upload::not a PDF: the file does not start with %25PDF-\n` +
-        '::error title=pds upload statement failed (exit 1)::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job\n',
+        '::error title=pds upload statement failed (exit 1)::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job; if all failed alike, check the `api-url` input (PDS_API_URL) and that the service is up; a re-run may pass\n',
     );
     expect(readFileSync(outputFile, 'utf8')).toBe(
       `earlier=1\nuploaded=1\nskipped=0\nfailed=1\nstaging-ids=${id}\nexit-code=1\nerror=pds upload statement failed (exit 1)\n`,
@@ -318,7 +318,7 @@ describe('reports', () => {
         '| gh 100%, bad: one\\\\nline.pdf | failed |  | not a PDF: the file does not start with %PDF- |\n' +
         `| gh-good.pdf | uploaded | staging id ${id} |  |\n\n` +
         '### pds upload statement failed (exit 1)\n\n' +
-        '**In CI:** the annotations name the files that failed: fix them \\(or the inputs\\) and re-run the job\n\n',
+        '**In CI:** the annotations name the files that failed: fix them \\(or the inputs\\) and re-run the job; if all failed alike, check the \\`api-url\\` input \\(PDS\\_API\\_URL\\) and that the service is up; a re-run may pass\n\n',
     );
 
     const xml = readFileSync(junit, 'utf8');
