@@ -5,6 +5,7 @@
 // measures, it does not judge: it exits 0 unless a measured command itself failed.
 //
 // BENCH_QUICK=1: a smoke run (small catalogs, few runs) that checks the bench itself works.
+// `npm run bench -- rollup`: only the statements roll-up figures (scripts/bench-rollup.js).
 // Peak memory and CPU come from a preload (scripts/rss-probe.cjs) that writes the child's own
 // figures when it exits, so no external `time` binary is needed.
 import { spawnSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pdsBin, requireBuild, root, startEmulator } from './lib.js';
 import { emulatorFigures } from './bench-emulator.js';
+import { rollupFigures } from './bench-rollup.js';
 
 requireBuild();
 const quick = process.env.BENCH_QUICK === '1';
@@ -368,18 +370,23 @@ const env = { PDS_TOKEN: 'demo-org-token', PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01
 process.stderr.write(
   `pds bench on node ${process.version}${quick ? ' (BENCH_QUICK: a smoke run, not figures)' : ''}\n`,
 );
+const only = process.argv[2];
 try {
-  const emulator = await startEmulator();
-  try {
-    startupFigures({ ...env, PDS_API_URL: emulator.url });
-  } finally {
-    await emulator.stop();
+  if (only !== 'rollup') {
+    const emulator = await startEmulator();
+    try {
+      startupFigures({ ...env, PDS_API_URL: emulator.url });
+    } finally {
+      await emulator.stop();
+    }
+    await listingFigures(env);
+    await uploadFigures(env);
+    await emulatorFigures({ quick, row, atMost });
   }
-  await listingFigures(env);
-  await uploadFigures(env);
-  await emulatorFigures({ quick, row, atMost });
+  await rollupFigures({ quick, env, sideBySide, row, ratioAtMost });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 printTable();
-writeResults();
+// A partial run would replace the whole table of results with its few rows.
+if (only === undefined) writeResults();

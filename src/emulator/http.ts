@@ -12,6 +12,8 @@ export interface EmulatorOptions {
   dataFile?: string;
   /** Multiplies the size of the seeded catalog. */
   scale: number;
+  /** The demo project's statements replaced by this many processed ones of this many lines each. */
+  manyStatements?: { count: number; lines: number };
   /** Delay added before every response, in milliseconds. */
   latencyMs: number;
   /** Share of requests (0..1) answered 503 with Retry-After. */

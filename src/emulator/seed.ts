@@ -4,6 +4,7 @@
 // first access, so even --scale 100 starts at once.
 import type { Include as ContractInclude } from './vocabulary.js';
 import { generatedPdf } from './generated-files.js';
+import { manyStatements } from './deployed/many-statements.js';
 import type { EmulatorOptions } from './http.js';
 import type {
   CompositionRecord,
@@ -1229,7 +1230,7 @@ const scaled = (size: CatalogSize, factor: number): CatalogSize => ({
 });
 
 /** The whole initial state; `options.scale` multiplies the first project's catalog. */
-export function seedState(options: Pick<EmulatorOptions, 'scale'>): EmulatorState {
+export function seedState(options: Pick<EmulatorOptions, 'scale' | 'manyStatements'>): EmulatorState {
   if (!Number.isSafeInteger(options.scale) || options.scale < 1) {
     throw new RangeError(`scale must be an integer ≥ 1, got ${options.scale}`);
   }
@@ -1282,6 +1283,12 @@ export function seedState(options: Pick<EmulatorOptions, 'scale'>): EmulatorStat
     ids.recording += size.recordings;
     ids.composition += size.compositions;
   });
+  // Ids after every project's, so that they never meet another project's statements.
+  const demo = data[DEMO_PROJECT_ID];
+  if (options.manyStatements && demo) {
+    demo.statements = manyStatements(options.manyStatements, ids.statement);
+    ids.statement += options.manyStatements.count;
+  }
   return {
     organizations: [
       { id: DEMO_ORG_ID, name: 'Demo Music Group' },

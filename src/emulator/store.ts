@@ -103,6 +103,8 @@ export interface StatementRecord {
   staging_id?: number;
   // What the deployed service adds (docs/service.md): upload context and tags.
   tags?: string[];
+  /** How many lines its export has (the emulator's --lines); else a number drawn from its id. */
+  line_count?: number;
   payee?: string;
   payor?: string;
   accounting_period?: string;

@@ -268,3 +268,31 @@ describe('pds statements check', () => {
     expect(result.code).toBe(0);
   });
 });
+
+describe('the emulator with --statements N --lines L', () => {
+  it('serves N processed statements of L lines each, ids after every project', async () => {
+    const { testEmulator } = await import('../helpers/emulator.js');
+    const small = await testEmulator({ flavor: 'deployed', manyStatements: { count: 7, lines: 30 } });
+    try {
+      const result = await runCli(small, ['statements', 'lines', '--all', '--by', 'statement', '--json'], {
+        env: { NO_COLOR: '1' },
+      });
+      expect(result.code).toBe(0);
+      const records = JSON.parse(result.stdout) as Record<string, unknown>[];
+      expect(records).toHaveLength(7);
+      for (const r of records) expect(r.lines).toBe(30);
+      const others = Object.entries(small.state.data)
+        .filter(([id]) => id !== DEMO_PROJECT_ID)
+        .flatMap(([, project]) => project.statements.map((s) => s.id));
+      for (const r of records) expect(others).not.toContain(Number(r.statement));
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('--lines without --statements is refused: exit 2', async () => {
+    const result = await pds(['emulator', 'start', '--port', '0', '--lines', '5']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--lines sets the lines of --statements: give both');
+  });
+});

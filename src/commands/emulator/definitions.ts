@@ -21,6 +21,8 @@ export const start = verb({
       help: 'keep the state in this JSON file across restarts (default: in memory)',
     },
     scale: whole(1, 'multiply the size of the seeded catalog (default 1)', 1000),
+    statements: whole(1, "replace the demo project's statements by this many processed ones (with --lines)", 100_000),
+    lines: whole(1, 'lines of each of those statements (with --statements; default 2500)', 1_000_000),
     latency: { ...whole(0, 'delay every response by this many milliseconds (default 0)'), value: 'ms' },
     failRate: {
       type: 'number',

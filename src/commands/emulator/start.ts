@@ -1,4 +1,5 @@
 import type { Context } from '../../lib/context.js';
+import { UsageError } from '../../lib/errors.js';
 import { defaultOptions } from '../../emulator/server.js';
 import { serveFromCli } from '../../emulator/cli.js';
 import type { EmulatorOptions } from '../../emulator/http.js';
@@ -7,6 +8,15 @@ import type { OptionsOf } from '../../lib/verb.js';
 
 type Options = OptionsOf<typeof start>;
 
+/** --statements N [--lines L]; --lines alone says nothing and is refused. */
+function manyStatementsOf(opts: Options): Pick<EmulatorOptions, 'manyStatements'> {
+  if (opts.statements === undefined) {
+    if (opts.lines !== undefined) throw new UsageError('--lines sets the lines of --statements: give both');
+    return {};
+  }
+  return { manyStatements: { count: opts.statements, lines: opts.lines ?? 2500 } };
+}
+
 export async function run(opts: Options, ctx: Context): Promise<number> {
   const options: EmulatorOptions = {
     ...defaultOptions,
@@ -14,6 +24,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     ...(opts.host === undefined ? {} : { host: opts.host }),
     ...(opts.data === undefined ? {} : { dataFile: opts.data }),
     ...(opts.scale === undefined ? {} : { scale: opts.scale }),
+    ...manyStatementsOf(opts),
     ...(opts.latency === undefined ? {} : { latencyMs: opts.latency }),
     ...(opts.failRate === undefined ? {} : { failRate: opts.failRate }),
     ...(opts.rateLimit === undefined ? {} : { rateLimit: opts.rateLimit }),

@@ -49,7 +49,7 @@ export function statementLines(data: ProjectData, statement: StatementRecord): S
   const s = twinOf(data, statement);
   const rng = new Rng(s.id * 7919);
   const recordings = data.recordings;
-  const count = 20 + (s.id % 61);
+  const count = s.line_count ?? 20 + (s.id % 61);
   const lines: StatementLine[] = [];
   for (let i = 0; i < count; i++) {
     const recording = recordings.length === 0 ? undefined : recordings[(s.id * 31 + i * 7) % recordings.length];
