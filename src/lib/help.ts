@@ -16,7 +16,7 @@ const EXIT_CODES: [string, string][] = [
   ['4', 'forbidden: API 403 (the token is not scoped to the project)'],
   ['5', 'not found: API 404'],
   ['6', 'rate limited, and the retries spent: API 429'],
-  ['7', 'processing failed: an upload waited on reached "failed"'],
+  ['7', 'processing failed: an upload waited on (or a status asked for) reached "failed"'],
   ['130', 'interrupted (Ctrl-C)'],
   ['143', 'stopped by SIGTERM (a CI job cancelled), as on Ctrl-C'],
   ['129', 'stopped by SIGHUP (the terminal closed), as on Ctrl-C'],

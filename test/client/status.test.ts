@@ -92,7 +92,7 @@ describe('pds contracts status', () => {
     const id = await upload('contract', [], NO_TRAILER);
     await settle(80);
     const result = await runCli(emulator, ['contracts', 'status', String(id)]);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(7);
     expect(result.stdout).toContain('state\tfailed\n');
     expect(result.stdout).toContain(
       'staging_check.message\tthe file does not end with %%EOF; it may be truncated or damaged\n',
@@ -143,6 +143,24 @@ describe('pds contracts status', () => {
         '  status: failed\n' +
         '  message: the file does not end with %%EOF; it may be truncated or damaged\n',
     );
+  });
+
+  it('without --watch, a failed upload is exit 7 too, alone or among others: a status step is a gate', async () => {
+    const failed = await upload('contract', [], NO_TRAILER);
+    const good = await upload('contract', []);
+    // Watched to their ends first, so the plain status reads a settled state.
+    expect((await runCli(emulator, ['contracts', 'status', String(good), '--watch'], { clock: quickClock })).code).toBe(
+      0,
+    );
+    expect(
+      (await runCli(emulator, ['contracts', 'status', String(failed), '--watch'], { clock: quickClock })).code,
+    ).toBe(7);
+    const alone = await runCli(emulator, ['contracts', 'status', String(failed)]);
+    expect(alone.code).toBe(7);
+    expect(alone.stdout).toContain('state\tfailed\n');
+    expect((await runCli(emulator, ['contracts', 'status', String(good)])).code).toBe(0);
+    expect((await runCli(emulator, ['contracts', 'status', String(good), String(failed)])).code).toBe(7);
+    expect((await runCli(emulator, ['contracts', 'status', String(good), String(failed), '--json'])).code).toBe(7);
   });
 
   it('stops watching on Ctrl-C with exit 130', async () => {

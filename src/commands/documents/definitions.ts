@@ -158,7 +158,7 @@ export type UpdateOptions = OptionsOf<typeof updateStatement>;
 export const statusVerb = (kind: DocumentKind) =>
   verb({
     name: 'status',
-    description: `processing status of ${kind} uploads, each id in turn: stages, ${kind === 'contract' ? 'extractions' : 'processing'}, why one failed or paused`,
+    description: `processing status of ${kind} uploads, each id in turn: stages, ${kind === 'contract' ? 'extractions' : 'processing'}, why one failed or paused; exit 7 if any failed`,
     args: [
       kind === 'contract'
         ? {
@@ -191,7 +191,10 @@ export const statusVerb = (kind: DocumentKind) =>
           ]
         : [
             ['pds statements status 40001', 'a statement id, or the staging id of an upload'],
-            ['pds statements status 40001 40002', 'each in turn; the exit code is the worst of them'],
+            [
+              'pds statements status 40001 40002',
+              'each in turn; the exit code is the worst of them (7: one failed), a gate for CI',
+            ],
             ["pds upload statement q1.pdf --jq '.[0].upload.staging_id' | xargs pds statements status --watch"],
           ],
   });

@@ -2,7 +2,7 @@
 // each id in the order given, one block each; the exit code is the worst of them.
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses } from '../../lib/api/documents.js';
-import { InterruptedError, PdsError, ProcessingFailedError, asPdsError } from '../../lib/errors.js';
+import { ExitCode, InterruptedError, PdsError, ProcessingFailedError, asPdsError } from '../../lib/errors.js';
 import { errorText } from '../../lib/error-report.js';
 import {
   briefOf,
@@ -37,7 +37,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     const [only] = looked as [Looked];
     if (only.processes) await show(ctx, only.processes, only.progress as Progress);
     if (only.error) throw only.error;
-    return 0;
+    return exitOf(only);
   }
   if (
     await ctx.output.asData(
@@ -135,7 +135,9 @@ function watchProblem(
   return undefined;
 }
 
-const exitOf = (one: Looked): number => one.error?.exitCode ?? 0;
+/** An id whose upload failed is exit 7, watched or not: a status step is a gate a job can rely on. */
+const exitOf = (one: Looked): number =>
+  one.error?.exitCode ?? (one.progress?.outcome === 'failed' ? ExitCode.processingFailed : ExitCode.ok);
 
 const errorData = (error: PdsError): Record<string, unknown> => ({
   message: error.message,
