@@ -1,6 +1,7 @@
 // How one value from the service becomes one line of terminal-safe text: a table cell, a record
 // field's value. A list reads item by item, an object by its label, a timestamp as a local date.
 import { safeText } from './text.js';
+import { jsonText } from './deep-json.js';
 
 /** A value as one line of terminal-safe text: a list item by item, an object by its label. */
 export function textCell(value: unknown): string {
@@ -22,7 +23,7 @@ export function labelOf(value: unknown): string {
     const label = record[key];
     if (typeof label === 'string' || typeof label === 'number') return String(label);
   }
-  return JSON.stringify(value);
+  return jsonText(value);
 }
 
 const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;

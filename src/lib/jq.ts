@@ -6,6 +6,7 @@
 // itself does); plain `--all --json` streams.
 import { InterruptedError, UsageError } from './errors.js';
 import { safeLines } from './text.js';
+import { checkDepth, jsonText } from './deep-json.js';
 
 /** jq's own exit code for an expression that does not compile. */
 const COMPILE_ERROR = 3;
@@ -110,9 +111,9 @@ export async function compileJq(expression: string, limits: JqLimits): Promise<J
       worker.ref();
       worker.postMessage({ input, filter: expression, flags });
     });
-  const run = async (input: string, pretty: boolean): Promise<string> => {
-    const answer = await raw(input, pretty ? ['-r'] : ['-r', '-c']);
-    if ('error' in answer) throw jqError(answer.error);
+  const run = async (value: unknown, pretty: boolean): Promise<string> => {
+    const answer = await raw(jsonText(value) ?? 'null', pretty ? ['-r'] : ['-r', '-c']);
+    if ('error' in answer) throw inputError(answer.error, value);
     return answer.output;
   };
   const checked = await raw('null', ['-c']).catch((error: unknown) => {
@@ -128,7 +129,7 @@ export async function compileJq(expression: string, limits: JqLimits): Promise<J
     expression,
     close,
     apply: async (value, terminal) => {
-      let text = await run(JSON.stringify(value) ?? 'null', terminal);
+      let text = await run(value, terminal);
       // jq ends every result with a newline; the wasm build drops the last one.
       if (text !== '' && !text.endsWith('\n')) text += '\n';
       // Raw strings come from the service: on a terminal, no control sequence of theirs gets through.
@@ -136,14 +137,24 @@ export async function compileJq(expression: string, limits: JqLimits): Promise<J
     },
     // Compact, not raw: one JSON text a line, each parsed back.
     values: async (value) => {
-      const answer = await raw(JSON.stringify(value) ?? 'null', ['-c']);
-      if ('error' in answer) throw jqError(answer.error);
+      const answer = await raw(jsonText(value) ?? 'null', ['-c']);
+      if ('error' in answer) throw inputError(answer.error, value);
       return answer.output
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => JSON.parse(line) as unknown);
     },
   };
+}
+
+/** jq reads JSON nested at most this deep (its parser's limit). */
+const JQ_MAX_DEPTH = 10_000;
+
+/** jq's error, or, when jq could not read the input for its depth, which field was too deep. */
+function inputError(error: unknown, value: unknown): UsageError {
+  const stderr = typeof error === 'object' && error !== null && 'stderr' in error ? String(error.stderr) : '';
+  if (stderr.includes('Exceeds depth limit for parsing')) checkDepth(value, JQ_MAX_DEPTH - 1, 'jq');
+  return jqError(error);
 }
 
 function exitCodeOf(error: unknown): number | undefined {

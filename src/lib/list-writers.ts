@@ -7,12 +7,13 @@ import { checkFields, pickFields } from './fields.js';
 import { type CsvOptions, csvRow, UTF8_BOM } from './output-formats.js';
 import { safeText, singular } from './text.js';
 import type { Column, ListView } from './view.js';
+import { jsonText } from './deep-json.js';
 
 type Out = { write(text: string | Uint8Array): unknown };
 
 export async function ndjsonPages<T extends object>(out: Out, pages: AsyncIterable<ListPage<T>>): Promise<void> {
   for await (const page of pages) {
-    if (page.items.length > 0) out.write(`${page.items.map((item) => JSON.stringify(item)).join('\n')}\n`);
+    if (page.items.length > 0) out.write(`${page.items.map((item) => jsonText(item)).join('\n')}\n`);
   }
 }
 
@@ -105,7 +106,7 @@ export async function jsonPages<T extends object>(out: Out, pages: AsyncIterable
   let count = 0;
   for await (const page of pages) {
     if (page.items.length === 0) continue;
-    const array = Buffer.from(JSON.stringify(page.items, null, 2));
+    const array = Buffer.from(jsonText(page.items, 2));
     out.write(count === 0 ? '[\n' : ',\n');
     out.write(array.subarray(2, array.length - 2));
     count += page.items.length;

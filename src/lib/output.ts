@@ -34,6 +34,7 @@ import { type ColumnFit, columnOfFit, type LayoutColumn, layoutTable } from './t
 import { safeLines, safeText } from './text.js';
 import { isPlainObject } from './shape.js';
 import type { Column, ListView } from './view.js';
+import { jsonText } from './deep-json.js';
 
 // The pieces other modules import from here, where they used to live.
 export type { Column, ListView } from './view.js';
@@ -128,7 +129,7 @@ export class Output {
         this.json(shown);
         return;
       case 'ndjson':
-        for (const item of Array.isArray(shown) ? shown : [shown]) out.write(`${JSON.stringify(item)}\n`);
+        for (const item of Array.isArray(shown) ? shown : [shown]) out.write(`${jsonText(item)}\n`);
         return;
       case 'yaml': {
         const text = await yamlDocument(shown);
@@ -218,7 +219,7 @@ export class Output {
       this.jqWritten.catch(() => undefined);
       return;
     }
-    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    this.io.stdout.write(`${jsonText(value, 2)}\n`);
   }
 
   /** Loads chalk when (and only when) something will be colored. */

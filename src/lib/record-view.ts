@@ -3,6 +3,7 @@
 import { isRecordArray, looksLikeTimestamp, readableDate, textCell } from './cell-text.js';
 import type { ColumnFit } from './table-layout.js';
 import { safeText } from './text.js';
+import { jsonText } from './deep-json.js';
 
 export interface RecordDrawing {
   mode: 'table' | 'tsv';
@@ -19,7 +20,7 @@ export async function renderRecord(record: Record<string, unknown>, drawing: Rec
   let text = '';
   if (drawing.mode === 'tsv') {
     for (const [key, value] of scalars) text += `${safeText(key)}\t${textCell(value)}\n`;
-    for (const [key, value] of nested) text += `${safeText(key)}\t${safeText(JSON.stringify(value))}\n`;
+    for (const [key, value] of nested) text += `${safeText(key)}\t${safeText(jsonText(value))}\n`;
     return text;
   }
   const width = Math.max(...scalars.map(([key]) => safeText(key).length), 0);

@@ -170,3 +170,59 @@ describe('7. profile names are data: __proto__, constructor and prototype are na
     },
   );
 });
+
+describe('6. an unused field nested 10,000 deep breaks no format', () => {
+  const DEEP = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+  const page = `{"data":[{"id":1,"name":"Deep Artist","project_id":"${DEMO_PROJECT}","created_at":"2024-01-01T00:00:00Z","deep":${DEEP}}],"meta":{"total":1,"page":1,"perPage":50}}`;
+  const artists: Behaviour = (req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(page);
+  };
+  const ls = async (...args: string[]) => {
+    const server = await rogue(artists);
+    return runPds(['artists', 'ls', ...args], { env: signedInEnv(server.url) });
+  };
+  /** How deep `deep` is in a record read back from pds's output. */
+  const depthOf = (record: { deep: unknown }): number => {
+    let depth = 0;
+    for (let inner = record.deep; typeof inner === 'object' && inner !== null; depth++)
+      inner = (inner as { a: unknown }).a;
+    return depth;
+  };
+
+  it('--json and ndjson write it whole', async () => {
+    const json = await ls('--json');
+    expect(json.code, json.stderr.slice(0, 300)).toBe(0);
+    const [record] = JSON.parse(json.stdout) as { name: string; deep: unknown }[];
+    expect(record?.name).toBe('Deep Artist');
+    expect(depthOf(record as { deep: unknown })).toBe(10_000);
+    const ndjson = await ls('--format', 'ndjson');
+    expect(ndjson.code, ndjson.stderr.slice(0, 300)).toBe(0);
+    expect(depthOf(JSON.parse(ndjson.stdout) as { deep: unknown })).toBe(10_000);
+  });
+
+  it('csv writes it as a JSON cell; tsv and the table leave it out', async () => {
+    const csv = await ls('--format', 'csv');
+    expect(csv.code, csv.stderr.slice(0, 300)).toBe(0);
+    expect(csv.stdout).toContain(',Deep Artist,');
+    expect(csv.stdout).toContain(`"${DEEP.replaceAll('"', '""')}"`);
+    const tsv = await ls('--format', 'tsv');
+    expect(tsv).toMatchObject({ code: 0, stdout: 'ID\tNAME\n1\tDeep Artist\n', stderr: '' });
+  });
+
+  it('--jq and yaml: the field and its depth named, exit 2; without the field they work', async () => {
+    const jq = await ls('--jq', '.[0].name');
+    expect(jq.code).toBe(2);
+    expect(jq.stderr).toBe(
+      "error: the answer's field 0.deep.a.a.… is nested 10,002 levels deep, more than jq takes (9,999)\n" +
+        '  --json and the other formats write it, or leave it out with --fields\n',
+    );
+    const yaml = await ls('--format', 'yaml');
+    expect(yaml.code).toBe(2);
+    expect(yaml.stderr).toContain("error: the answer's field 0.deep.a.a.… is nested 10,002 levels deep");
+    const narrowed = await ls('--format', 'yaml', '--fields', 'id,name');
+    expect(narrowed).toMatchObject({ code: 0, stdout: '- id: 1\n  name: Deep Artist\n' });
+    const jqNarrowed = await ls('--fields', 'id,name', '--jq', '.[0].name');
+    expect(jqNarrowed).toMatchObject({ code: 0, stdout: 'Deep Artist\n' });
+  });
+});

@@ -46,26 +46,22 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   req.resume();
-  if (path === '/v1/projects') return mark(path);
-  if (path === '/v1/statements/uploads')
-    return json(201, { data: { ...MINT.data, upload_url: `${server.url}/storage/put` } });
-  if (path === '/v1/statements/72001')
-    return json(200, {
+  if (path === '/v1/projects') mark(path);
+  else if (path === '/v1/statements/uploads')
+    json(201, { data: { ...MINT.data, upload_url: `${server.url}/storage/put` } });
+  else if (path === '/v1/statements/72001')
+    json(200, {
       data: { ...DETAILED.data, detailed: { ...DETAILED.data.detailed, csv_url: `${server.url}/storage/lines.csv` } },
     });
-  if (path === '/v1/contracts/c1/download')
-    return json(200, { data: { url: `${server.url}/storage/c1.pdf`, fileName: 'c1.pdf' } });
-  if (path === '/storage/lines.csv') {
+  else if (path === '/v1/contracts/c1/download')
+    json(200, { data: { url: `${server.url}/storage/c1.pdf`, fileName: 'c1.pdf' } });
+  else if (path === '/storage/lines.csv') {
     res.writeHead(200, { 'content-type': 'text/csv', 'content-length': '100000' });
     res.write('isrc,territory,amount\n', () => mark(path));
-    return;
-  }
-  if (path === '/storage/c1.pdf') {
+  } else if (path === '/storage/c1.pdf') {
     res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '100000' });
     res.write('%PDF-1.7\n% the first bytes\n', () => mark(path));
-    return;
-  }
-  json(404, { error: { message: 'not found' } });
+  } else json(404, { error: { message: 'not found' } });
 }
 
 beforeAll(async () => {
