@@ -107,7 +107,10 @@ export async function checkedData(body: unknown, options: RequestOptions, schema
   if (plainCheck(wrapped)?.(body)) return (body as { data: unknown }).data;
   const parsed = wrapped.safeParse(body);
   if (!parsed.success) {
-    throw new ServiceError(`unexpected response from ${options.method ?? 'GET'} ${options.path}`, {
+    const request = `${options.method ?? 'GET'} ${options.path}`;
+    const inexact = inexactId(body);
+    if (inexact) throw inexactIdError(inexact, request);
+    throw new ServiceError(`unexpected response from ${request}`, {
       details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
     });
   }
@@ -183,4 +186,44 @@ export function invalidResponse(error: unknown, who: string): ServiceError | und
   const code = errorCode(error);
   if (!code?.startsWith('HPE_')) return undefined;
   return new ServiceError(`${who} sent an invalid HTTP response (${code})`);
+}
+
+interface InexactId {
+  path: (string | number)[];
+  value: number;
+}
+
+/**
+ * The first id (`id`, or a key ending in `_id`) in an answer that is a number JSON.parse could not
+ * read exactly: past 2^53, or not whole. Looked for only once an answer failed its check.
+ */
+function inexactId(body: unknown): InexactId | undefined {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: body, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: (string | number)[] };
+    if (value === null || typeof value !== 'object') continue;
+    const entries: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
+    for (const [key, inner] of entries) {
+      const isId = typeof key === 'string' && (key === 'id' || key.endsWith('_id'));
+      if (isId && typeof inner === 'number' && !Number.isSafeInteger(inner))
+        return { path: [...path, key], value: inner };
+    }
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, inner] = entries[index] as [string | number, unknown];
+      stack.push({ value: inner, path: [...path, key] });
+    }
+  }
+  return undefined;
+}
+
+/** Which record held the id (its position in a list, counted from 1), and why pds cannot keep it. */
+function inexactIdError({ path, value }: InexactId, request: string): ServiceError {
+  const position =
+    path[0] === 'data' && typeof path[1] === 'number' ? `record ${path[1] + 1} of the list` : 'the record';
+  const why = Number.isInteger(value) ? 'past 2^53, where numbers lose their last digits' : 'not a whole number';
+  return new ServiceError(`the answer to ${request} holds an id pds cannot represent exactly, in ${position}`, {
+    details: [`${path.join('.')} is ${value} as read: ${why}`],
+  });
 }

@@ -226,3 +226,35 @@ describe('6. an unused field nested 10,000 deep breaks no format', () => {
     expect(jqNarrowed).toMatchObject({ code: 0, stdout: 'Deep Artist\n' });
   });
 });
+
+describe('11. an id pds cannot represent exactly is named with its record and path', () => {
+  const artist = (id: string) =>
+    `{"id":${id},"name":"B","project_id":"${DEMO_PROJECT}","created_at":"2024-01-01T00:00:00Z"}`;
+  const answering =
+    (id: string): Behaviour =>
+    (req, res) => {
+      req.resume();
+      const one = /\/v1\/artists\/\d+/.test(req.url ?? '');
+      const body = one
+        ? `{"data":${artist(id)}}`
+        : `{"data":[${artist('1')},${artist(id)}],"meta":{"total":2,"page":1,"perPage":50}}`;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    };
+
+  it.each([
+    ['9007199254740993', '9007199254740992 as read: past 2^53, where numbers lose their last digits'],
+    ['12.5', '12.5 as read: not a whole number'],
+  ])('id %s: a list names record 2 and data.1.id; a get names data.id; exit 1', async (id, said) => {
+    const server = await rogue(answering(id));
+    const list = await runPds(['artists', 'ls'], { env: signedInEnv(server.url) });
+    expect(list.code).toBe(1);
+    expect(list.stderr).toBe(
+      `error: the answer to GET /v1/artists holds an id pds cannot represent exactly, in record 2 of the list\n  data.1.id is ${said}\n`,
+    );
+    const get = await runPds(['artists', 'get', '5'], { env: signedInEnv(server.url) });
+    expect(get.code).toBe(1);
+    expect(get.stderr).toBe(
+      `error: the answer to GET /v1/artists/5 holds an id pds cannot represent exactly, in the record\n  data.id is ${said}\n`,
+    );
+  });
+});
