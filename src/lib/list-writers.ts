@@ -3,8 +3,8 @@
 // of an `--all -q` of 100,000 records). The table, which waits for every row, is output.ts's.
 import type { ListPage } from './api/catalog.js';
 import { recordKeys, textCell } from './cell-text.js';
-import { checkFields, pickFields } from './fields.js';
-import { type CsvOptions, csvRow, UTF8_BOM } from './output-formats.js';
+import { checkFields, fieldValue, pickFields } from './fields.js';
+import { type CsvOptions, csvRow, spreadKeys, spreadRecord, UTF8_BOM } from './output-formats.js';
 import { safeText, singular } from './text.js';
 import type { Column, ListView } from './view.js';
 import { jsonText } from './deep-json.js';
@@ -42,56 +42,77 @@ export async function tsvPages<T extends object>(
   }
 }
 
-/** Records as CSV: a header row of their keys, then one row each. */
+/**
+ * Records as CSV: a header row of their columns, then one row each. A nested value is spread
+ * (spreadRecord): `keys` naming `financials` gives its dotted columns.
+ */
 export function csvText(
   records: readonly Record<string, unknown>[],
   keys: readonly string[],
   options: CsvOptions & { bom: boolean },
 ): string {
+  const spread = records.map(spreadRecord);
+  const columns = spreadKeys(keys, spread);
   let text = options.bom ? UTF8_BOM : '';
-  if (keys.length > 0) text += csvRow(keys, options);
-  for (const record of records)
-    text += csvRow(
-      keys.map((key) => record[key]),
-      options,
-    );
-  return text;
+  if (columns.length > 0) text += csvRow(columns, options);
+  return text + csvRows(spread, columns, options);
 }
+
+const csvRows = (spread: readonly Record<string, unknown>[], columns: readonly string[], options: CsvOptions) =>
+  spread
+    .map((record) =>
+      csvRow(
+        columns.map((column) => record[column]),
+        options,
+      ),
+    )
+    .join('');
 
 /**
  * CSV: one column per field the records document (`documented`, in its order), then any other
- * field the first page holds, or the --fields asked for. A field that first appears in a later
- * page of a documented resource is still a column. The header waits for the first page, so a
- * request that fails leaves stdout empty; a list with no records is the header alone.
+ * field the first page holds, or the --fields asked for; a nested object is spread into the dotted
+ * columns the first page shows of it. A field that first appears in a later page of a documented
+ * resource is still a column. The header waits for the first page, so a request that fails leaves
+ * stdout empty; a list with no records is the header alone.
  */
 export async function csvPages<T extends object>(
   out: Out,
   pages: AsyncIterable<ListPage<T>>,
   options: CsvOptions & { bom: boolean; fields: readonly string[] | undefined; documented: readonly string[] },
 ): Promise<void> {
-  let keys: readonly string[] | undefined;
+  let columns: readonly string[] | undefined;
   for await (const page of pages) {
     if (page.items.length === 0) continue;
-    const records = page.items as unknown as Record<string, unknown>[];
-    if (keys) {
-      const known = keys;
-      out.write(
-        records
-          .map((record) =>
-            csvRow(
-              known.map((key) => record[key]),
-              options,
-            ),
-          )
-          .join(''),
-      );
-    } else {
-      keys = options.fields ?? [...new Set([...options.documented, ...recordKeys(records)])];
-      out.write(csvText(records, keys, options));
+    const spread = (page.items as unknown as Record<string, unknown>[]).map(spreadRecord);
+    if (!columns) {
+      const keys = options.fields ?? [...new Set([...options.documented, ...recordKeys(spread)])];
+      columns = spreadKeys(keys, spread);
+      out.write((options.bom ? UTF8_BOM : '') + csvRow(columns, options));
     }
+    out.write(csvRows(spread, columns, options));
   }
   const header = options.fields ?? options.documented;
-  if (!keys && header.length > 0) out.write(csvText([], [...header], options));
+  if (!columns && header.length > 0) out.write(csvText([], [...header], options));
+}
+
+/** TSV of --fields: the fields' columns, spread as CSV spreads them, headed by their names. */
+export async function fieldTsvPages<T extends object>(
+  out: Out,
+  pages: AsyncIterable<ListPage<T>>,
+  fields: readonly string[],
+): Promise<void> {
+  let columns: readonly string[] | undefined;
+  for await (const page of pages) {
+    const spread = (page.items as unknown as Record<string, unknown>[]).map(spreadRecord);
+    let text = '';
+    if (!columns) {
+      columns = spreadKeys(fields, spread);
+      text = `${columns.map((column) => column.toUpperCase()).join('\t')}\n`;
+    }
+    const shown = columns;
+    for (const record of spread) text += `${shown.map((column) => textCell(record[column])).join('\t')}\n`;
+    out.write(text);
+  }
 }
 
 /**
@@ -136,7 +157,7 @@ export async function* pickFromPages<T extends object>(
 export function fieldColumns(fields: readonly string[]): Column<Record<string, unknown>>[] {
   return fields.map((name) => ({
     header: name,
-    value: (record) => record[name],
+    value: (record) => fieldValue(record, name),
     ...(name.endsWith('_at') ? { date: true } : {}),
   }));
 }

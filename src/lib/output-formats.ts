@@ -1,7 +1,9 @@
 // The output formats `--format` (and PDS_FORMAT) names, and how a value becomes a CSV cell, a CSV
-// row or a YAML document. The renderer (output.ts) decides what is a row; this only encodes.
+// row or a YAML document; how a record with nested values becomes one row of flat columns. The
+// renderer (output.ts) decides what is a row; this only encodes.
 import { UsageError } from './errors.js';
 import { checkDepth, jsonText } from './deep-json.js';
+import { isPlainObject } from './shape.js';
 
 export const FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson', 'yaml'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -29,6 +31,42 @@ export function csvCell(value: unknown, options: CsvOptions): string {
   if (!options.raw && FORMULA_START.test(text)) text = `'${text}`;
   if (options.safe) text = options.safe(text);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * A record as the flat columns of a spreadsheet: a nested object spread into dotted columns
+ * (`financials.currency`, `financials.period`, …, at any depth), a list of scalars joined with
+ * `; ` (its items may hold commas: a summary's sentences), a list of objects kept whole (a cell of
+ * JSON), every other value as it is.
+ */
+export function spreadRecord(record: Record<string, unknown>): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  const put = (key: string, value: unknown): void => {
+    if (isPlainObject(value) && Object.keys(value).length > 0) {
+      for (const [inner, nested] of Object.entries(value)) put(`${key}.${inner}`, nested);
+    } else if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) {
+      flat[key] = value.map((item) => item ?? '').join('; ');
+    } else {
+      flat[key] = value;
+    }
+  };
+  for (const [key, value] of Object.entries(record)) put(key, value);
+  return flat;
+}
+
+/**
+ * The columns of spread records for the fields `keys` names: a field the records spread becomes
+ * its dotted columns, in the order they first appear; any other stays one column.
+ */
+export function spreadKeys(keys: readonly string[], spread: readonly Record<string, unknown>[]): string[] {
+  const columns = new Set<string>();
+  for (const key of keys) {
+    const before = columns.size;
+    for (const record of spread)
+      for (const column of Object.keys(record)) if (column.startsWith(`${key}.`)) columns.add(column);
+    if (columns.size === before) columns.add(key);
+  }
+  return [...columns];
 }
 
 /** One CSV record, ended by CRLF as RFC 4180 says. */

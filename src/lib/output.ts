@@ -11,13 +11,14 @@ import { loadCells } from './cells.js';
 import { recordKeys, textCell } from './cell-text.js';
 import { collectTable } from './list-table.js';
 import type { Settings } from './config.js';
-import { checkFields, pickFields } from './fields.js';
+import { checkFields, pickFields, pickFlat } from './fields.js';
 import type { IO } from './io.js';
 import { animationEnabled, colorEnabled } from './io.js';
 import type { JqFilter } from './jq.js';
 import {
   csvPages,
   csvText,
+  fieldTsvPages,
   fieldColumns,
   footer,
   idPages,
@@ -283,6 +284,7 @@ export class Output {
       });
     else if (this.mode === 'json') await jsonPages(out, pages);
     else if (this.mode === 'ids') await idPages(out, pages, view.id);
+    else if (this.mode === 'tsv' && this.fields) await fieldTsvPages(out, pages, this.fields);
     else if (this.mode === 'tsv') await tsvPages(out, pages, view.columns);
     else await this.tablePages(pages, view);
   }
@@ -303,7 +305,8 @@ export class Output {
     if (this.fields && this.mode !== 'ids') {
       const { known, noun } = this.documented ?? { known: [], noun: 'this record' };
       checkFields(this.fields, known, noun, Object.keys(record));
-      record = pickFields(record, this.fields);
+      // Data keeps a dotted field's nesting; the view shows it as a row of its own.
+      record = this.isData || this.jq ? pickFields(record, this.fields) : pickFlat(record, this.fields);
     }
     if (this.isData || this.jq) await this.data(record);
     else if (person && this.mode === 'table') await this.drawPerson(person());

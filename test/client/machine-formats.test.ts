@@ -57,7 +57,7 @@ describe('CSV columns', () => {
     expect(header).toEqual([...listFields('statements'), 'x_region']);
     const rows = csvRecords(csv.stdout);
     expect(rows.map((row) => row.id)).toEqual(['1', '2', '3']);
-    expect(rows[2]).toMatchObject({ accounting_period: '2024-H1', tags: '["q1","audit"]', file_name: 'c.pdf' });
+    expect(rows[2]).toMatchObject({ accounting_period: '2024-H1', tags: 'q1; audit', file_name: 'c.pdf' });
     // A missing value is an empty cell, in CSV as in JSON's absence.
     expect(rows[1]).toMatchObject({ processing_status: '', accounting_period: '', x_region: '' });
   });
@@ -78,7 +78,7 @@ describe('--fields', () => {
       ['id', 'accounting_period', 'tags'],
       ['1', '', ''],
       ['2', '', ''],
-      ['3', '2024-H1', '["q1","audit"]'],
+      ['3', '2024-H1', 'q1; audit'],
     ]);
     const seen = await ls('--json', '--fields', 'id,x_region');
     expect(JSON.parse(seen.stdout)).toEqual([

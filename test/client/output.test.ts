@@ -146,15 +146,15 @@ describe('--format csv, ndjson, yaml', () => {
     { id: 'c3', name: '-5', created_at: '@at' },
   ];
 
-  it('csv: RFC 4180 with CRLF, the JSON keys as header, nested as compact JSON, formula cells prefixed', async () => {
+  it('csv: RFC 4180 with CRLF, the JSON keys as header, a nested object spread into dotted columns (a list of scalars joined), formula cells prefixed', async () => {
     const { io, output } = setup({ format: 'csv', tty: true, env: { FORCE_COLOR: '1' } });
     await output.list(
       pagesOf({ items: formula.slice(0, 2), page: 1, perPage: 2 }, { items: formula.slice(2), page: 2, perPage: 2 }),
       view,
     );
     expect(io.out()).toBe(
-      'id,name,note\r\n' +
-        'c1,"\'=HYPERLINK(""http://x"")","{""nested"":[""x"",1]}"\r\n' +
+      'id,name,note.nested\r\n' +
+        'c1,"\'=HYPERLINK(""http://x"")",x; 1\r\n' +
         // On a terminal a line feed in a cell is shown as \\n; piped it is quoted as is (below).
         'c2,"a, ""b""\\nc",\r\n' +
         "c3,'-5,\r\n",
@@ -165,9 +165,7 @@ describe('--format csv, ndjson, yaml', () => {
   it('csv: --csv-raw leaves formulas, --csv-bom starts with the BOM, piped cells keep their line feeds', async () => {
     const { io, output } = setup({ format: 'csv', csvRaw: true, csvBom: true });
     await output.list(pagesOf({ items: formula.slice(0, 2), page: 1, perPage: 20 }), view);
-    expect(io.out()).toBe(
-      '\uFEFFid,name,note\r\nc1,"=HYPERLINK(""http://x"")","{""nested"":[""x"",1]}"\r\nc2,"a, ""b""\nc",\r\n',
-    );
+    expect(io.out()).toBe('\uFEFFid,name,note.nested\r\nc1,"=HYPERLINK(""http://x"")",x; 1\r\nc2,"a, ""b""\nc",\r\n');
   });
 
   it('csv: --fields makes the header, even for no records; a record is a header and one row', async () => {
