@@ -33,17 +33,20 @@ export function csvCell(value: unknown, options: CsvOptions): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+const MAX_SPREAD_DEPTH = 16;
+
 /**
  * A record as the flat columns of a spreadsheet: a nested object spread into dotted columns
- * (`financials.currency`, `financials.period`, …, at any depth), a list of scalars joined with
+ * (`financials.currency`, `financials.period`, …, 16 levels deep), a list of scalars joined with
  * `; ` (its items may hold commas: a summary's sentences), a list of objects kept whole (a cell of
  * JSON), every other value as it is.
  */
 export function spreadRecord(record: Record<string, unknown>): Record<string, unknown> {
   const flat: Record<string, unknown> = {};
-  const put = (key: string, value: unknown): void => {
-    if (isPlainObject(value) && Object.keys(value).length > 0) {
-      for (const [inner, nested] of Object.entries(value)) put(`${key}.${inner}`, nested);
+  const put = (key: string, value: unknown, depth = 1): void => {
+    // Past a spreadsheet's use, a deeper object stays one cell of JSON (jsonText takes any depth).
+    if (isPlainObject(value) && Object.keys(value).length > 0 && depth <= MAX_SPREAD_DEPTH) {
+      for (const [inner, nested] of Object.entries(value)) put(`${key}.${inner}`, nested, depth + 1);
     } else if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) {
       flat[key] = value.map((item) => item ?? '').join('; ');
     } else {
