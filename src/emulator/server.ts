@@ -51,6 +51,11 @@ export interface EmulatorFaults {
    * connection is cut instead of answering, as when a network drops a reply. Each entry is used once.
    */
   dropAnswers: string[];
+  /**
+   * Requests (`METHOD /path`) refused with 429 and `Retry-After: 1` before any handler runs (a
+   * rate limit that lasts a second: nothing is made). Each entry is used once.
+   */
+  rateLimitOnce: string[];
 }
 
 export const defaultOptions: EmulatorOptions = {
@@ -270,6 +275,11 @@ async function routeRequest(
       now: () => Date.now(),
       storage,
     };
+    const limited = app.faults.rateLimitOnce.indexOf(`${method} ${url.pathname}`);
+    if (limited >= 0) {
+      app.faults.rateLimitOnce.splice(limited, 1);
+      throw new HttpError(429, 'rate limit exceeded (injected)', { 'retry-after': '1' });
+    }
     await advanceUploads(ctx, app.markBehind);
     const reply = await candidate.handler(ctx);
     const drop = app.faults.dropAnswers.indexOf(`${method} ${url.pathname}`);
@@ -300,7 +310,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     ...sandboxRoutes,
     ...(options.downloads === false ? [] : downloadRoutes),
   ]);
-  const faultsOnDemand: EmulatorFaults = { dropAnswers: [] };
+  const faultsOnDemand: EmulatorFaults = { dropAnswers: [], rateLimitOnce: [] };
   const storage = await startStorage(state, {
     host: options.host,
     quiet: options.quiet,

@@ -59,8 +59,26 @@ export function rateLimitText(response: Pick<HttpResponse, 'headers'>): string {
   return (Object.keys(RATELIMIT_KEYS) as (keyof typeof RATELIMIT_KEYS)[])
     .map((name) => [name, part(name)] as const)
     .filter(([, value]) => value !== undefined && value !== '')
-    .map(([name, value]) => `${name} ${value}`)
+    .map(([name, value]) => (name === 'reset' ? resetText(value as string) : `${name} ${value}`))
     .join(', ');
+}
+
+/**
+ * A reset as a person reads it: `reset at 14:02:11` (UTC) for a Unix time (seconds or
+ * milliseconds), `reset in 58 s` for seconds left; anything else as sent.
+ */
+function resetText(value: string, now = Date.now()): string {
+  if (!/^\d+$/.test(value)) return `reset ${value}`;
+  const n = Number(value);
+  if (n <= 1e9) return `reset in ${n} s`;
+  const at = new Date(n > 1e12 ? n : n * 1000);
+  const inSeconds = Math.max(0, Math.ceil((at.getTime() - now) / 1000));
+  return `reset at ${at.toISOString().slice(11, 19)} UTC, in ${inSeconds} s`;
+}
+
+/** A 429, or a 503 that names its wait: the service refused the request before acting on it. */
+export function refusedBeforeActing(response: HttpResponse): boolean {
+  return response.status === 429 || (response.status === 503 && response.headers.get('retry-after') !== null);
 }
 
 /** What the service asked for (Retry-After, else X-RateLimit-Reset on a 429), else backoff. */

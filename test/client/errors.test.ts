@@ -281,7 +281,9 @@ describe('--verbose', () => {
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(`> GET ${emulator.url}/v1/artists?projectId=${DEMO_PROJECT}&page=1&perPage=2`);
-    expect(lines[1]).toMatch(/^< 200 OK \(\d+ ms, rate limit: limit \d+, remaining \d+, reset \d+\)$/);
+    expect(lines[1]).toMatch(
+      /^< 200 OK \(\d+ ms, rate limit: limit \d+, remaining \d+, reset at \d\d:\d\d:\d\d UTC, in \d+ s\)$/,
+    );
     expect(result.stdout + result.stderr).not.toContain('demo-org-token');
   });
 

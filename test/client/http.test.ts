@@ -255,14 +255,14 @@ describe('retries', () => {
     );
     replies.push(json(200, { data: [] }));
     await http.send({ path: '/v1/artists' });
-    expect(notices).toEqual(['rate limited (limit 100, remaining 0, reset 0): retrying now (Ctrl-C to stop)']);
+    expect(notices).toEqual(['rate limited (limit 100, remaining 0, reset in 0 s): retrying now (Ctrl-C to stop)']);
   });
 
   it('reads the limits from RateLimit-*, X-RateLimit-* or one RateLimit header', () => {
     const of = (headers: Record<string, string>) => rateLimitText({ headers: new Headers(headers) });
     expect(of({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '12' })).toBe('limit 60, remaining 12');
-    expect(of({ ratelimit: 'limit=10, remaining=3, reset=7' })).toBe('limit 10, remaining 3, reset 7');
-    expect(of({ ratelimit: '"default";r=5;t=30' })).toBe('remaining 5, reset 30');
+    expect(of({ ratelimit: 'limit=10, remaining=3, reset=7' })).toBe('limit 10, remaining 3, reset in 7 s');
+    expect(of({ ratelimit: '"default";r=5;t=30' })).toBe('remaining 5, reset in 30 s');
     expect(of({ 'content-type': 'application/json' })).toBe('');
   });
 

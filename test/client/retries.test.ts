@@ -38,10 +38,12 @@ describe('429 after retries: exit 6', () => {
     // one does not, so the error tells when to come back instead.
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(
-      /^warning: rate limited \(limit 1, remaining 0, reset \d+\): retrying in \d+ s \(Ctrl-C to stop\)$/,
+      /^warning: rate limited \(limit 1, remaining 0, reset at \d\d:\d\d:\d\d UTC, in \d+ s\): retrying in \d+ s \(Ctrl-C to stop\)$/,
     );
     expect(lines[1]).toBe('error: rate limit exceeded');
-    expect(lines[2]).toMatch(/^ {2}rate limited \(limit 1, remaining 0, reset \d+\): try again after \d+ s$/);
+    expect(lines[2]).toMatch(
+      /^ {2}rate limited \(limit 1, remaining 0, reset at \d\d:\d\d:\d\d UTC, in \d+ s\): try again after \d+ s$/,
+    );
     expect(lines[3]).toMatch(
       /^ {2}not retried: a wait of \d+ s is more than the \d+ s left of the 60 s retry budget \(--retry-budget\)$/,
     );
@@ -70,7 +72,9 @@ describe('429 after retries: exit 6', () => {
   it('the rate-limit headers reach --verbose', async () => {
     const emulator = await emulatorWith({ rateLimit: 5 });
     const result = await runCli(emulator, ['projects', 'ls', '-q', '--verbose']);
-    expect(result.stderr).toMatch(/< 200 OK \(\d+ ms, rate limit: limit 5, remaining 4, reset \d+\)/);
+    expect(result.stderr).toMatch(
+      /< 200 OK \(\d+ ms, rate limit: limit 5, remaining 4, reset at \d\d:\d\d:\d\d UTC, in \d+ s\)/,
+    );
   });
 });
 

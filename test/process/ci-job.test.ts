@@ -151,3 +151,23 @@ describe('whole-command failures leave an annotation, a summary and outputs', ()
     });
   }
 });
+
+describe('a rate limit is waited for, not failed', () => {
+  it('a service that refuses the first upload request with 429 and Retry-After: 1: the batch succeeds after about a second', async () => {
+    const job = runner();
+    const dir = join(job.workspace, 'limited');
+    mkdirSync(dir);
+    for (const name of ['a', 'b', 'c']) writeFileSync(join(dir, `${name}.csv`), `period,amount\n2026Q1,${name}\n`);
+    const before = Math.max(0, ...emulator.state.uploads.map((u) => u.staging_id));
+    emulator.faults.rateLimitOnce.push('POST /v1/statements/uploads');
+    const started = Date.now();
+    const run = await runPds(['upload', 'statement', dir, '--concurrency', '1'], { env: job.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(run.stderr).toMatch(/^warning: rate limited \(.*\): retrying in 1 s \(Ctrl-C to stop\)$/m);
+    const mints = emulator.requests.filter((r) => r.method === 'POST' && r.path === '/v1/statements/uploads');
+    expect(mints.map((r) => r.status)).toEqual([429, 200, 200, 200]);
+    expect(emulator.state.uploads.filter((u) => u.staging_id > before)).toHaveLength(3);
+    expect(job.outputs()).toMatchObject({ uploaded: '3', failed: '0' });
+  });
+});

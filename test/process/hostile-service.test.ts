@@ -77,7 +77,7 @@ describe('9. a Retry-After that is no wait is ignored for X-RateLimit-Reset; the
       const result = await runPds(['projects', 'ls', '--json'], { env: signedInEnv(server.url) });
       expect(result.code).toBe(0);
       expect(result.stderr).toBe(
-        'warning: rate limited (limit 60, remaining 0, reset 2): retrying in 2 s (Ctrl-C to stop)\n',
+        'warning: rate limited (limit 60, remaining 0, reset in 2 s): retrying in 2 s (Ctrl-C to stop)\n',
       );
       expect(server.requests).toHaveLength(2);
       // A lower bound only: the wait cannot be shorter than what was said.

@@ -646,6 +646,8 @@ function exitCode(entries: Entry[]): number {
   if (notUploaded.length > 0) {
     const codes = new Set(notUploaded.map((e) => (e.error as PdsError).exitCode));
     if (notUploaded.length + notStarted === entries.length && codes.size === 1) return [...codes][0] as number;
+    // Only rate limits failed: a re-run later sends the rest (exit 6 says so to a CI job).
+    if (codes.size === 1 && codes.has(ExitCode.rateLimited)) return ExitCode.rateLimited;
     return ExitCode.failure;
   }
   const stopped = (e: Entry) =>
