@@ -1,7 +1,8 @@
 // Every example pds shows, in its help and in the README, run as written by bash against an
 // emulator (the built bin/pds.js as `pds` on PATH), so no example is broken. An example that needs
 // what a test cannot give (a real service, a terminal, a server left running) says so in its
-// definition, and the reason is printed here instead of running it.
+// definition, and the reason is printed here instead of running it. An example with --jq or
+// --fields prints no null: the fields it names are the default (deployed) flavor's.
 import {
   cpSync,
   copyFileSync,
@@ -124,7 +125,10 @@ afterAll(async () => {
 });
 
 /** One example in bash, in a copy of the prepared config and files, with a home of its own. */
-async function runExample(line: string, index: number): Promise<{ code: number | null; output: string }> {
+async function runExample(
+  line: string,
+  index: number,
+): Promise<{ code: number | null; output: string; stdout: string }> {
   const dir = join(work, `run-${index}`);
   cpSync(join(work, 'files'), dir, { recursive: true });
   cpSync(preparedConfig, join(dir, '.config', 'pds'), { recursive: true });
@@ -142,12 +146,16 @@ async function runExample(line: string, index: number): Promise<{ code: number |
   });
   const child = spawn('bash', ['-c', `set -o pipefail; ${line}`], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   const code = await new Promise<number | null>((resolve) => child.once('close', (exit) => resolve(exit)));
   clearTimeout(killer);
-  return { code, output };
+  return { code, output, stdout };
 }
 
 const examples = [
@@ -166,8 +174,10 @@ describe('every example of help and the README runs against the emulator', () =>
       return;
     }
     it(line, async () => {
-      const { code, output } = await runExample(line, index);
+      const { code, output, stdout } = await runExample(line, index);
       expect(code, output).toBe(0);
+      // An example that names fields (--jq, --fields) names ones the default flavor's records have.
+      if (/--jq|--fields/.test(line)) expect(stdout, `a null printed by: ${line}`).not.toMatch(/\bnull\b/);
     }, 30_000);
   });
 });
