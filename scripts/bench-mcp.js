@@ -25,8 +25,7 @@ function session(env) {
     let closedAt = 0;
     child.stdout.on('data', (chunk) => {
       buffer += chunk;
-      let newline;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
+      for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
         const message = JSON.parse(buffer.slice(0, newline));
         buffer = buffer.slice(newline + 1);
         answered[message.id] = performance.now() - started;

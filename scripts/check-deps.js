@@ -30,9 +30,9 @@ sources.push(
 );
 const commandLines = [...Object.values(pkg.scripts ?? {}), readFileSync(join(root, '.ci', 'run'), 'utf8')].join('\n');
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const imported = (name) => {
-  const specifier = new RegExp(`['"\`]${escape(name)}(/[^'"\`]*)?['"\`]`);
+  const specifier = new RegExp(`['"\`]${escapeRegExp(name)}(/[^'"\`]*)?['"\`]`);
   return sources.some((text) => specifier.test(text));
 };
 const commandsOf = (name) => {
@@ -42,7 +42,9 @@ const commandsOf = (name) => {
   return typeof bin === 'string' ? [name.replace(/^@[^/]+\//, '')] : Object.keys(bin ?? {});
 };
 const runs = (name) =>
-  commandsOf(name).some((command) => new RegExp(`(^|[\\s;&|(])${escape(command)}(\\s|$)`, 'm').test(commandLines));
+  commandsOf(name).some((command) =>
+    new RegExp(`(^|[\\s;&|(])${escapeRegExp(command)}(\\s|$)`, 'm').test(commandLines),
+  );
 
 function used(name) {
   const typed = /^@types\/(.+)$/.exec(name);

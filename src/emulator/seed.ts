@@ -360,7 +360,10 @@ interface ProjectSeed {
 /** A value computed on first use. */
 function once<T>(build: () => T): () => T {
   let cached: { value: T } | undefined;
-  return () => (cached ??= { value: build() }).value;
+  return () => {
+    cached ??= { value: build() };
+    return cached.value;
+  };
 }
 
 /**

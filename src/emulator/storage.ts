@@ -339,16 +339,24 @@ function receivePut(host: Host, req: IncomingMessage, res: ServerResponse, url: 
     req.resume();
     deny(res, status, code, message);
   };
-  if (req.method !== 'PUT') return refuse(405, 'MethodNotAllowed', 'upload URLs take PUT only');
+  if (req.method !== 'PUT') {
+    refuse(405, 'MethodNotAllowed', 'upload URLs take PUT only');
+    return;
+  }
   if (req.headers.authorization !== undefined) {
-    return refuse(400, 'InvalidRequest', 'an upload URL is signed: send no Authorization header to the storage host');
+    refuse(400, 'InvalidRequest', 'an upload URL is signed: send no Authorization header to the storage host');
+    return;
   }
   if (!authorized(host, res, url, 'PUT')) return void req.resume();
-  if (Number(req.headers['content-length'] ?? 0) > MAX_PUT_BYTES)
-    return refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
+  if (Number(req.headers['content-length'] ?? 0) > MAX_PUT_BYTES) {
+    refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
+    return;
+  }
   const upsert = String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
-  if (!upsert && existsSync(uploadPath(host.dir, stagingId)))
-    return refuse(409, 'Duplicate', 'the file exists already (send x-upsert: true to replace it)');
+  if (!upsert && existsSync(uploadPath(host.dir, stagingId))) {
+    refuse(409, 'Duplicate', 'the file exists already (send x-upsert: true to replace it)');
+    return;
+  }
   const file = startFile(host.dir);
   // The reset fault cuts the connection once some of the body has come, as a flaky link does.
   const resetAt = (faults.resetUploads ?? 0) > 0 ? 64 * 1024 : -1;
@@ -402,7 +410,11 @@ function send(faults: StorageFaults, res: ServerResponse, body: AsyncIterable<Bu
         // A stall keeps the connection open until the client gives up.
         return;
       }
-      if (!flowing) await new Promise((resume) => (res.once('drain', resume), res.once('close', resume)));
+      if (!flowing)
+        await new Promise((resume) => {
+          res.once('drain', resume);
+          res.once('close', resume);
+        });
     }
     res.end();
   })().catch(() => res.destroy());

@@ -76,7 +76,7 @@ export async function checkFile(path: string, kind: DocumentKind, fileName?: str
   const name = fileName ?? basename(path);
   // The name first: a refused extension needs no disk access.
   if (typeof formatOf(kind, name) === 'string') checkFormat(path, kind, name, new Uint8Array());
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
   } catch (error) {

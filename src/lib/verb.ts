@@ -143,9 +143,9 @@ export interface AnyVerb extends VerbSpec {
 
 /** Keeps the literal types of a definition, from which its module's options are derived. */
 export function verb<
-  const F extends Record<string, FlagSpec> = {},
+  const F extends Record<string, FlagSpec> = Record<never, never>,
   const A extends readonly ArgSpec[] = [],
-  const X extends Record<string, unknown> = {},
+  const X extends Record<string, unknown> = Record<never, never>,
 >(def: VerbSpec<F, A, X>): VerbSpec<F, A, X> {
   return def;
 }

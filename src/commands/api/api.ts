@@ -160,7 +160,9 @@ async function readInput(source: string, ctx: Context): Promise<unknown> {
 function statusAndHeaders(response: HttpResponse, terminal: boolean): string {
   const shown = terminal ? safeText : (text: string) => text;
   const lines = [`HTTP/1.1 ${response.status} ${shown(response.statusText)}`];
-  response.headers.forEach((value, name) => lines.push(`${name}: ${shown(value)}`));
+  response.headers.forEach((value, name) => {
+    lines.push(`${name}: ${shown(value)}`);
+  });
   return `${lines.join('\n')}\n\n`;
 }
 

@@ -164,7 +164,7 @@ async function credentialTools(
 ): Promise<{ tools: ToolDefinition[]; only?: string }> {
   if (!tools.some((tool) => tool.name === 'list_projects')) return { tools };
   const probe = ctx.derive({ signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_MS)]) });
-  let scope;
+  let scope: ReturnType<typeof scopeOf>;
   try {
     scope = scopeOf(await probe.api.projects.list());
   } catch (error) {

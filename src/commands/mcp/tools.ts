@@ -588,7 +588,7 @@ async function execInSandbox(args: Record<string, unknown>, call: Call): Promise
     const seconds = Math.round((Date.now() - started) / 1000);
     call.progress(seconds, undefined, `running for ${seconds} s`);
   }, 1000);
-  let results;
+  let results: Awaited<ReturnType<typeof call.ctx.api.sandbox.exec>>;
   try {
     results = await call.ctx.api.sandbox.exec(projectId, commands, { signal: call.signal });
   } finally {

@@ -18,7 +18,10 @@ const derivedCache = new WeakMap<object, Map<string, Derived>>();
  */
 export function derived<T>(list: readonly object[], name: string, build: () => T): T {
   let entries = derivedCache.get(list);
-  if (!entries) derivedCache.set(list, (entries = new Map()));
+  if (!entries) {
+    entries = new Map();
+    derivedCache.set(list, entries);
+  }
   const hit = entries.get(name);
   if (hit?.length === list.length) return hit.value as T;
   const value = build();

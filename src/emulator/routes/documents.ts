@@ -128,7 +128,7 @@ async function upload(ctx: RouteContext, kind: DocumentKind): Promise<Reply | un
   const { project } = queryProject(ctx);
   const form = uploadForm(ctx.req);
   const stream = wantsEventStream(ctx.req) ? new ProgressStream(ctx.res, contentLength(ctx.req)) : undefined;
-  let received;
+  let received: Awaited<ReturnType<typeof receiveUpload>>;
   const file = ctx.storage?.receive();
   try {
     received = await receiveUpload(ctx.req, form, {

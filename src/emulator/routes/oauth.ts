@@ -133,7 +133,7 @@ function consentPage(
   server: AuthorizationServer,
   state: EmulatorState,
 ): void {
-  let client;
+  let client: ReturnType<typeof server.checkAuthorization>['client'];
   try {
     ({ client } = server.checkAuthorization(params));
   } catch (error) {

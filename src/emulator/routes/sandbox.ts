@@ -95,7 +95,7 @@ const exec: Handler = async (ctx) => {
   const connection = connected(ctx);
   const type = (ctx.req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
   if (type !== 'application/json') throw new HttpError(400, 'Content-Type must be application/json');
-  let raw;
+  let raw: Awaited<ReturnType<typeof readBody>>;
   try {
     raw = await readBody(ctx.req, MAX_EXEC_BODY_BYTES, 'the request body exceeds 1 MiB');
   } catch (error) {

@@ -34,7 +34,9 @@ const MAX_TEXT = 255;
 
 type Errors = Record<string, string[]>;
 const add = (errors: Errors, field: string, problem: string): void => {
-  (errors[field] ??= []).push(problem);
+  const problems = errors[field] ?? [];
+  errors[field] = problems;
+  problems.push(problem);
 };
 
 /** A small JSON object body; 400 when it is not one. */

@@ -182,7 +182,8 @@ class RepeatFilter<T> {
     for (let index = 0; index < ids.length; index++) {
       const id = ids[index] as RecordKey;
       if (this.firstIds?.has(id) !== true && !this.recent.some((set) => set.has(id))) continue;
-      (repeats ??= new Array<boolean>(ids.length).fill(false))[index] = true;
+      repeats ??= new Array<boolean>(ids.length).fill(false);
+      repeats[index] = true;
       repeated++;
     }
     if (ids.length > 0 && (this.fingerprints.has(fingerprint) || repeated === ids.length)) {

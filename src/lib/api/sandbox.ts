@@ -1,28 +1,31 @@
 // The sandbox of a project (docs/service.md, "Sandbox"): a session, a file-system view, and bash commands run in it.
 import * as z from 'zod/mini';
 import type { HttpClient } from '../http.js';
-import { ExecResult, SandboxDisconnected, SandboxFile, SandboxSession } from '../schemas.js';
+import * as schemas from '../schemas.js';
 
-export type SandboxSession = z.infer<typeof SandboxSession>;
-export type SandboxDisconnected = z.infer<typeof SandboxDisconnected>;
+export type SandboxSession = z.infer<typeof schemas.SandboxSession>;
+export type SandboxDisconnected = z.infer<typeof schemas.SandboxDisconnected>;
 
-const ExecResults = z.array(ExecResult);
+const ExecResults = z.array(schemas.ExecResult);
 
 export function createSandboxApi(http: HttpClient) {
   const base = (projectId: string) => `/v1/projects/${encodeURIComponent(projectId)}/sandbox`;
   return {
     /** Connecting twice leaves one session, so a lost answer may be asked again. */
     connect(projectId: string): Promise<SandboxSession> {
-      return http.data({ method: 'POST', path: `${base(projectId)}/connect`, retry: true }, SandboxSession);
+      return http.data({ method: 'POST', path: `${base(projectId)}/connect`, retry: true }, schemas.SandboxSession);
     },
 
     disconnect(projectId: string): Promise<SandboxDisconnected> {
-      return http.data({ method: 'DELETE', path: `${base(projectId)}/disconnect`, retry: true }, SandboxDisconnected);
+      return http.data(
+        { method: 'DELETE', path: `${base(projectId)}/disconnect`, retry: true },
+        schemas.SandboxDisconnected,
+      );
     },
 
     /** A directory's entries (sub-directories end with `/`) or a file's content. */
-    files(projectId: string, path: string): Promise<SandboxFile> {
-      return http.data({ path: `${base(projectId)}/files`, query: { path } }, SandboxFile);
+    files(projectId: string, path: string): Promise<schemas.SandboxFile> {
+      return http.data({ path: `${base(projectId)}/files`, query: { path } }, schemas.SandboxFile);
     },
 
     /**
@@ -34,7 +37,7 @@ export function createSandboxApi(http: HttpClient) {
       projectId: string,
       commands: readonly string[],
       options: { signal?: AbortSignal; parallel?: boolean } = {},
-    ): Promise<ExecResult[]> {
+    ): Promise<schemas.ExecResult[]> {
       return http.data(
         {
           method: 'POST',
