@@ -1,4 +1,5 @@
 // Time, injectable: tests and `--watch` loops sleep through it, and Ctrl-C cuts a sleep short.
+import { whenAborted } from './abort-fanout.js';
 export interface Clock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
@@ -6,20 +7,22 @@ export interface Clock {
 
 export const realClock: Clock = {
   now: () => Date.now(),
+  // However many sleep on one signal at once (a batch's waits), it gets one abort listener.
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason);
         return;
       }
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
       const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
+        unfollow();
         resolve();
       }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const unfollow = signal
+        ? whenAborted(signal, (reason) => {
+            clearTimeout(timer);
+            reject(reason);
+          })
+        : () => undefined;
     }),
 };

@@ -171,3 +171,19 @@ describe('a rate limit is waited for, not failed', () => {
     expect(job.outputs()).toMatchObject({ uploaded: '3', failed: '0' });
   });
 });
+
+describe('no listener leak', () => {
+  it('a 50-file --wait batch prints no (node: warning: one abort listener per batch, not per file', async () => {
+    const job = runner();
+    const dir = join(job.workspace, 'fifty');
+    mkdirSync(dir);
+    for (let i = 0; i < 50; i++) writeFileSync(join(dir, `f${i}.csv`), `period,amount\n2026Q1,${i}\n`);
+    const run = await runPds(['upload', 'statement', dir, '--wait', '--interval', '1', '-q'], {
+      env: job.env,
+      killAfterMs: 60_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(job.outputs()).toMatchObject({ uploaded: '50', processed: '50', failed: '0' });
+    expect(run.stderr).not.toContain('(node:');
+  }, 70_000);
+});
