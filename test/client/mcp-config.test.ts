@@ -214,7 +214,8 @@ describe('pds mcp tools', () => {
     expect(lines).toContain('knowledge_search\tknowledge\tno\tSearch the knowledge graph');
     expect(lines).toContain('list_tags\ttags\tno\tList tags');
     expect(lines).toContain("statement_lines\tdocuments\tno\tRead a statement's lines");
-    expect(lines).toHaveLength(35);
+    expect(lines).toContain('statements_totals\tdocuments\tno\tWhat the project earned');
+    expect(lines).toHaveLength(38);
     const json = JSON.parse((await runCli(null, ['mcp', 'tools', '--json'])).stdout) as {
       tool: string;
       toolset: string;

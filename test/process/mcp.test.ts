@@ -50,6 +50,9 @@ const READ_TOOLS = [
   'contract_status',
   'statement_status',
   'statement_lines',
+  'statements_totals',
+  'statements_lines_rollup',
+  'statements_check',
   'sandbox_exec',
   'sandbox_read',
   'knowledge_search',
@@ -91,7 +94,7 @@ describe('pds mcp: tools over stdio', () => {
       'cursor',
       'projectId',
     ]);
-    expect(reader.stderr()).toContain('pds mcp: 25 tools on stdio');
+    expect(reader.stderr()).toContain('pds mcp: 28 tools on stdio');
   });
 
   it('adds the uploads and tags toolsets with --allow-writes, marked as writing', async () => {
@@ -151,8 +154,10 @@ describe('pds mcp: tools over stdio', () => {
       sandbox_read: { path: '/AGENTS.md' },
     };
     Object.assign(args, await getToolArgs(reader.client));
-    // This emulator answers as SPEC.md, which has no lines export: statement_lines has a test of its own.
-    for (const name of READ_TOOLS.filter((tool) => tool !== 'statement_lines')) {
+    // This emulator answers as SPEC.md, which has no lines export: the tools that read lines have
+    // tests of their own (earned-mcp.test.ts too).
+    const readsLines = ['statement_lines', 'statements_lines_rollup', 'statements_check'];
+    for (const name of READ_TOOLS.filter((tool) => !readsLines.includes(tool))) {
       const result = await call(reader.client, name, args[name] ?? {});
       expect(result.isError, `${name}: ${result.text}`).toBe(false);
       expect(() => data(result.text), name).not.toThrow();
@@ -342,7 +347,7 @@ describe('pds mcp: options', () => {
       /^error: --tools: unknown tool 'frobnicate'\n {2}tools: list_projects, get_project, search, /,
     );
     expect(unknown.stderr).toContain(
-      'upload_statement, statement_lines, sandbox_exec, sandbox_read, knowledge_search, list_tags, tag_contract, tag_statement, retry_contract, retry_statement, update_statement\n',
+      'upload_statement, statement_lines, statements_totals, statements_lines_rollup, statements_check, sandbox_exec, sandbox_read, knowledge_search, list_tags, tag_contract, tag_statement, retry_contract, retry_statement, update_statement\n',
     );
     const write = await runPds(['mcp', '--tools', 'upload_contract'], { env: env() });
     expect(write).toMatchObject({
@@ -426,7 +431,7 @@ describe('pds mcp: the process', () => {
     expect(lines.map((line) => (JSON.parse(line) as { jsonrpc: string; id: number }).id)).toEqual([1, 2, 3]);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     // --verbose traces HTTP: on stderr, with the server's log line.
-    expect(stderr).toMatch(/pds mcp: 25 tools on stdio/);
+    expect(stderr).toMatch(/pds mcp: 28 tools on stdio/);
     expect(stderr).toMatch(/GET .*\/v1\/contracts/);
   });
 

@@ -39,6 +39,7 @@ import { readPath, ROOT } from '../sandbox/session.js';
 import type { Toolset } from './toolsets.js';
 import { releaseLocalFile } from './roots.js';
 import { statementLinesTool } from './lines-tool.js';
+import { earnedTools } from './earned-tools.js';
 import { MAX_TEXT_CHARS, dataResult, decodeCursor, encodeCursor } from './results.js';
 import { describe, flagInput, listOutput, nextCursor, numberOrText, verbTool } from './verb-tools.js';
 import { search as knowledgeSearch } from '../knowledge/index.js';
@@ -311,6 +312,7 @@ function documentTools(): ToolDefinition[] {
   return [
     ...(Object.keys(DOCUMENT_KINDS) as DocumentKind[]).flatMap((kind) => [statusTool(kind), uploadTool(kind)]),
     statementLinesTool(READ),
+    ...earnedTools(READ),
   ];
 }
 

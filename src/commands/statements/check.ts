@@ -23,6 +23,7 @@ const amountsOf = (s: Processed): [string, string][] =>
 async function sumLines(
   ctx: Context,
   statements: readonly Processed[],
+  where: { projectId?: string | undefined; signal?: AbortSignal | undefined } = {},
 ): Promise<Map<string | number, Map<string, ExactSum> | undefined>> {
   const sums = new Map<string | number, Map<string, ExactSum> | undefined>();
   await withProgress(ctx, (update) =>
@@ -46,7 +47,7 @@ async function sumLines(
           };
         },
       },
-      { onProgress: update },
+      { onProgress: update, ...where },
     ),
   );
   return sums;
@@ -86,6 +87,20 @@ function sumFindings(
   return findings;
 }
 
+/** Everything the check finds in these statements, what fails first. */
+export async function checkStatements(
+  ctx: Context,
+  statements: readonly Processed[],
+  where: { projectId?: string | undefined; signal?: AbortSignal | undefined } = {},
+): Promise<Finding[]> {
+  const sums = await sumLines(ctx, statements, where);
+  const findings = [...sumFindings(statements, sums), ...duplicates(statements), ...gaps(statements)];
+  return [...findings.filter(fails), ...findings.filter((f) => !fails(f))];
+}
+
+/** Gaps and statements without a total column are said, not failed: a payor may skip a period. */
+export const fails = (f: Finding): boolean => f.check === 'lines' || f.check === 'duplicate';
+
 export async function run(opts: CheckOptions, ctx: Context): Promise<number> {
   const given = { ...opts, args: opts.args[0] ?? [] };
   if (opts.all !== true && given.args.length === 0) throw new UsageError('give statement ids, or --all');
@@ -93,14 +108,10 @@ export async function run(opts: CheckOptions, ctx: Context): Promise<number> {
   const selection = await selectStatements(ctx, given, ids);
   sayPending(ctx, selection);
   const statements = selection.processed;
-  const sums = await sumLines(ctx, statements);
-  const findings = [...sumFindings(statements, sums), ...duplicates(statements), ...gaps(statements)];
-  // Gaps and statements without a total column are said, not failed: a payor may skip a period.
-  const failing: Finding[] = findings.filter((f) => f.check === 'lines' || f.check === 'duplicate');
+  const findings = await checkStatements(ctx, statements);
+  const failing = findings.filter(fails);
   if (!(await ctx.output.asData(findings))) {
-    // What fails first, then what is only said.
-    const said = [...failing, ...findings.filter((f) => !failing.includes(f))];
-    for (const finding of said) ctx.output.write(`${safeText(describe(finding))}\n`);
+    for (const finding of findings) ctx.output.write(`${safeText(describe(finding))}\n`);
     const unchecked = findings.filter((f) => f.check === 'not checkable').length;
     const gapCount = findings.filter((f) => f.check === 'gap').length;
     const note = [

@@ -25,6 +25,10 @@ export interface ExportReader {
 
 export interface ExportsOptions {
   maxBytes?: number;
+  /** The project (an MCP call's); else the context's. */
+  projectId?: string | undefined;
+  /** Ends the reads (an MCP call cancelled); Ctrl-C always does. */
+  signal?: AbortSignal | undefined;
   /** Progress: exports read, of how many, and lines so far. */
   onProgress?(read: number, total: number, lines: number): void;
 }
@@ -36,11 +40,11 @@ export async function readExports(
   reader: ExportReader,
   options: ExportsOptions = {},
 ): Promise<void> {
-  const projectId = ctx.project();
+  const projectId = options.projectId ?? ctx.project();
   const stop = new AbortController();
   const save: SaveOptions = {
     ...storageOptions(ctx, false, options.maxBytes ?? DEFAULT_MAX_BYTES),
-    signal: AbortSignal.any([ctx.signal, stop.signal]),
+    signal: AbortSignal.any([ctx.signal, stop.signal, ...(options.signal ? [options.signal] : [])]),
     pdf: false,
     accept: LINES_ACCEPT,
   };

@@ -26,9 +26,8 @@ const artistName = (artist: unknown): string | undefined =>
       : undefined;
 
 /** ISRC (upper case) → its recording; the first recording listed wins an ISRC two carry. */
-export async function recordingsByIsrc(ctx: Context): Promise<Map<string, Recording>> {
+export async function recordingsByIsrc(ctx: Context, projectId = ctx.project()): Promise<Map<string, Recording>> {
   const byIsrc = new Map<string, Recording>();
-  const projectId = ctx.project();
   for await (const page of ctx.api.catalog.allPages('recordings', { projectId, page: 1, perPage: 100 })) {
     for (const item of page.items as unknown as Record<string, unknown>[]) {
       const recording: Recording = {

@@ -23,6 +23,8 @@ export interface RollupInput {
   top?: number | undefined;
   sort?: string | undefined;
   maxBytes?: number | undefined;
+  projectId?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** Where each key and summed column of one export sits. */
@@ -91,7 +93,12 @@ export async function rollUp(
         };
       },
     },
-    { ...(input.maxBytes === undefined ? {} : { maxBytes: input.maxBytes }), onProgress },
+    {
+      ...(input.maxBytes === undefined ? {} : { maxBytes: input.maxBytes }),
+      projectId: input.projectId,
+      signal: input.signal,
+      onProgress,
+    },
   );
   for (const name of missing)
     ctx.output.warn(`some exports have no column '${name}': their lines are grouped under an empty ${name}`);
@@ -103,7 +110,7 @@ export async function rollUp(
     );
   const shape: GroupShape = { by, columns, countsLines: true, periods: false };
   const chosen = topOf(ordered(groups.all(), shape, sort), input.top);
-  const titles = by.includes('isrc') ? await recordingsByIsrc(ctx) : undefined;
+  const titles = by.includes('isrc') ? await recordingsByIsrc(ctx, input.projectId ?? ctx.project()) : undefined;
   const isrcAt = by.indexOf('isrc');
   const extra =
     titles === undefined

@@ -40,6 +40,8 @@ export interface SelectInput {
   payor?: string | undefined;
   currency?: string | undefined;
   tag?: string | undefined;
+  /** The project (an MCP call's); else the context's. */
+  projectId?: string | undefined;
 }
 
 export interface Selection {
@@ -133,7 +135,7 @@ export async function selectStatements(
   onListed?: (count: number) => void,
 ): Promise<Selection> {
   const keep = filterOf(input);
-  const projectId = ctx.project();
+  const projectId = input.projectId ?? ctx.project();
   ctx.requireToken();
   const selection: Selection = { processed: [], pending: [] };
   const take = (s: Statement) => {

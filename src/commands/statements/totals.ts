@@ -3,7 +3,7 @@
 // counted apart and said, never added as zero.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import { addCell, Groups, notePeriod, ordered, recordOf, topOf, type GroupShape } from './groups.js';
+import { addCell, Groups, notePeriod, ordered, recordOf, topOf, type GroupRecord, type GroupShape } from './groups.js';
 import { payorOf, periodOfStatement, selectStatements, sayPending, type Processed } from './select.js';
 import { drawView } from './view.js';
 import type { TotalsOptions } from './definitions.js';
@@ -29,19 +29,10 @@ export function byFields(by: string[] | undefined, known: readonly string[]): st
   return names.filter((name) => name !== 'currency');
 }
 
-export async function run(opts: TotalsOptions, ctx: Context): Promise<number> {
-  const by = byFields(opts.by, Object.keys(TOTALS_FIELDS));
-  const progress = await ctx.output.spinner('listing statements');
-  let selection: Awaited<ReturnType<typeof selectStatements>>;
-  try {
-    selection = await selectStatements(ctx, { ...opts, args: [] }, [], (count) =>
-      progress.update(`listing statements · ${count.toLocaleString('en-US')} so far`),
-    );
-  } finally {
-    progress.stop();
-  }
+/** The groups of the selected statements' financials, in order, cut to `top` per currency. */
+export function totalsOf(statements: readonly Processed[], by: string[], top: number | undefined): GroupRecord[] {
   const groups = new Groups();
-  for (const s of selection.processed) {
+  for (const s of statements) {
     const group = groups.of(
       by.map((name) => String(TOTALS_FIELDS[name]?.(s) ?? '')),
       s.financials.currency,
@@ -54,7 +45,21 @@ export async function run(opts: TotalsOptions, ctx: Context): Promise<number> {
     notePeriod(group, periodOfStatement(s));
   }
   const shape: GroupShape = { by, columns: [...AMOUNTS], countsLines: false, periods: true };
-  const records = topOf(ordered(groups.all(), shape, 'licensor_revenue'), opts.top).map((g) => recordOf(g, shape));
+  return topOf(ordered(groups.all(), shape, 'licensor_revenue'), top).map((g) => recordOf(g, shape));
+}
+
+export async function run(opts: TotalsOptions, ctx: Context): Promise<number> {
+  const by = byFields(opts.by, Object.keys(TOTALS_FIELDS));
+  const progress = await ctx.output.spinner('listing statements');
+  let selection: Awaited<ReturnType<typeof selectStatements>>;
+  try {
+    selection = await selectStatements(ctx, { ...opts, args: [] }, [], (count) =>
+      progress.update(`listing statements · ${count.toLocaleString('en-US')} so far`),
+    );
+  } finally {
+    progress.stop();
+  }
+  const records = totalsOf(selection.processed, by, opts.top);
   sayPending(ctx, selection);
   if (await ctx.output.asData(records)) return 0;
   if (ctx.output.mode !== 'table') {

@@ -1,0 +1,181 @@
+// What a project earned, for agents (read-only): `statements_totals` (`pds statements totals`),
+// `statements_lines_rollup` (`pds statements lines --by`) and `statements_check` (`pds statements
+// check`). Each answers its groups or findings a page at a time (the server's --max-results); the
+// cursor a call ends with, passed alone, gives the next page (the work is done again from the
+// service's current data).
+import * as z from 'zod/mini';
+import { UsageError } from '../../lib/errors.js';
+import { checkStatements, fails } from '../statements/check.js';
+import type { GroupRecord } from '../statements/groups.js';
+import { rollUp } from '../statements/rollup.js';
+import { selectStatements, type SelectInput } from '../statements/select.js';
+import { byFields, totalsOf, TOTALS_FIELDS } from '../statements/totals.js';
+import { dataResult } from './results.js';
+import { describe, nextCursor, numberOrText } from './verb-tools.js';
+import type { Call, CursorState, ToolDefinition } from './tools.js';
+
+const FILTERS = {
+  period: describe(z.optional(z.string()), 'only statements whose period lies within, e.g. 2025Q1..2025Q4 or 2025H2'),
+  payor: describe(z.optional(z.string()), 'only statements of this payor (case-insensitive)'),
+  currency: describe(z.optional(z.string()), 'only statements in this currency, e.g. EUR'),
+  tag: describe(z.optional(z.string()), 'only statements with this tag'),
+};
+const top = describe(z.optional(z.int().check(z.positive())), 'only the n largest groups of each currency');
+const cursorInput = describe(z.optional(z.string()), 'the cursor a previous call ended with, passed alone');
+const groupsOutput = z.object({
+  groups: z.array(z.record(z.string(), z.unknown())),
+  total: z.number(),
+  not_processed: z.number(),
+  next_cursor: nextCursor,
+});
+
+/** The filters of a call, as the verbs take them. */
+const selectInput = (args: Record<string, unknown>, call: Call, ids: string[] = []): SelectInput => ({
+  args: ids,
+  period: args.period as string | undefined,
+  payor: args.payor as string | undefined,
+  currency: args.currency as string | undefined,
+  tag: args.tag as string | undefined,
+  projectId: call.project(args.projectId as string | undefined),
+});
+
+/** One page of `items` from the cursor's offset, with the cursor of the next page. */
+function page<T>(tool: string, items: T[], args: Record<string, unknown>, call: Call, cursor: CursorState) {
+  const part = items.slice(cursor.offset, cursor.offset + call.maxResults);
+  const end = cursor.offset + part.length;
+  const next = end < items.length ? cursor.next(args, end) : null;
+  return {
+    part,
+    next,
+    before: `${cursor.offset + 1}-${end} of ${items.length}`,
+    after: [next ? `more: call ${tool} with {"cursor": "${next}"}` : 'last page'],
+  };
+}
+
+function groupsResult(
+  tool: string,
+  groups: GroupRecord[],
+  pending: number,
+  args: Record<string, unknown>,
+  call: Call,
+  cursor: CursorState,
+) {
+  const { part, next, before, after } = page(tool, groups, args, call, cursor);
+  const notes = pending > 0 ? [`${pending} statements not processed yet, not counted`] : [];
+  return dataResult(part, {
+    before,
+    after: [...notes, ...after],
+    structured: { groups: part, total: groups.length, not_processed: pending, next_cursor: next },
+  });
+}
+
+export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition[] {
+  const totals: ToolDefinition = {
+    name: 'statements_totals',
+    title: 'What the project earned',
+    description:
+      'The financials (licensor and licensee revenue) of every processed statement, added exactly and grouped (`pds statements totals`); never across currencies. Statements not processed yet are counted apart. Pass the cursor a call ends with, alone, for the next page.',
+    toolset: 'documents',
+    write: false,
+    annotations: read,
+    project: true,
+    output: groupsOutput,
+    input: {
+      by: describe(
+        z.optional(z.array(z.enum(Object.keys(TOTALS_FIELDS) as [string, ...string[]]))),
+        'group by these fields (always by currency too)',
+      ),
+      ...FILTERS,
+      top,
+      cursor: cursorInput,
+    },
+    async run(args, call, cursor) {
+      const by = byFields(args.by as string[] | undefined, Object.keys(TOTALS_FIELDS));
+      const selection = await selectStatements(call.ctx, selectInput(args, call), []);
+      const groups = totalsOf(selection.processed, by, args.top as number | undefined);
+      return groupsResult('statements_totals', groups, selection.pending.length, args, call, cursor);
+    },
+  };
+  const rollup: ToolDefinition = {
+    name: 'statements_lines_rollup',
+    title: "Statements' lines, added up",
+    description:
+      "Every line of the chosen processed statements (all of them without ids) grouped by columns of the lines export (any case) or statement, period, payor, always by currency; every numeric column summed exactly (`pds statements lines --all --by`). isrc adds each recording's name and artists (null for an ISRC no recording carries). Pass the cursor a call ends with, alone, for the next page.",
+    toolset: 'documents',
+    write: false,
+    annotations: read,
+    project: true,
+    output: groupsOutput,
+    input: {
+      by: describe(z.optional(z.array(z.string())), 'the columns to group by, e.g. ["territory"] or ["isrc"]'),
+      ids: describe(z.optional(z.array(numberOrText)), 'statement ids (default: every processed statement)'),
+      ...FILTERS,
+      top,
+      sort: describe(z.optional(z.string()), 'rank by this summed column (default licensor_revenue)'),
+      cursor: cursorInput,
+    },
+    async run(args, call, cursor) {
+      const by = ((args.by as string[] | undefined) ?? []).map((name) => name.trim().toLowerCase());
+      if (by.length === 0 || by.some((name) => name === '')) throw new UsageError('by: name one column at least');
+      const input = selectInput(args, call, (args.ids as string[] | undefined) ?? []);
+      const selection = await selectStatements(call.ctx, input, input.args);
+      const { records } = await rollUp(
+        call.ctx,
+        selection.processed,
+        {
+          by: by.filter((name) => name !== 'currency'),
+          top: args.top as number | undefined,
+          sort: args.sort as string | undefined,
+          projectId: input.projectId,
+          signal: call.signal,
+        },
+        (read, total) => call.progress(read, total),
+      );
+      return groupsResult('statements_lines_rollup', records, selection.pending.length, args, call, cursor);
+    },
+  };
+  const check: ToolDefinition = {
+    name: 'statements_check',
+    title: 'Check statements',
+    description:
+      "Whether each processed statement's lines add up to its financials (the difference, where they do not), likely duplicates, and periods missing from a payor's run (`pds statements check`). `ok` is false when lines disagree or duplicates are found. Pass the cursor a call ends with, alone, for the next page.",
+    toolset: 'documents',
+    write: false,
+    annotations: read,
+    project: true,
+    output: z.object({
+      ok: z.boolean(),
+      checked: z.number(),
+      findings: z.array(z.record(z.string(), z.unknown())),
+      total: z.number(),
+      next_cursor: nextCursor,
+    }),
+    input: {
+      ids: describe(z.optional(z.array(numberOrText)), 'statement ids (default: every processed statement)'),
+      ...FILTERS,
+      cursor: cursorInput,
+    },
+    async run(args, call, cursor) {
+      const input = selectInput(args, call, (args.ids as string[] | undefined) ?? []);
+      const selection = await selectStatements(call.ctx, input, input.args);
+      const findings = await checkStatements(call.ctx, selection.processed, {
+        projectId: input.projectId,
+        signal: call.signal,
+      });
+      const ok = !findings.some(fails);
+      const { part, next, before, after } = page('statements_check', findings, args, call, cursor);
+      return dataResult(part, {
+        before: `checked ${selection.processed.length} statements: ${ok ? 'nothing disagrees' : 'some disagree'}; findings ${before}`,
+        after,
+        structured: {
+          ok,
+          checked: selection.processed.length,
+          findings: part,
+          total: findings.length,
+          next_cursor: next,
+        },
+      });
+    },
+  };
+  return [totals, rollup, check];
+}

@@ -1,0 +1,80 @@
+// The MCP tools of what a project earned (statements_totals, statements_lines_rollup,
+// statements_check) over the built `pds mcp`, against the deployed emulator: the same groups and
+// findings as the CLI's --json, in pages of --max-results whose cursor continues alone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DISAGREEING } from '../../src/emulator/deployed/statements.js';
+import { sharedEmulator } from '../helpers/emulator.js';
+import { runCli } from '../helpers/cli.js';
+import { connectMcp, type Connected, type ToolResult } from '../helpers/mcp.js';
+
+const emulator = sharedEmulator({ flavor: 'deployed', processingMs: 20 });
+let mcp: Connected;
+beforeAll(async () => {
+  mcp = await connectMcp(emulator, ['--max-results', '5'], {
+    env: { PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' },
+  });
+});
+afterAll(() => mcp.close());
+
+async function structured(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+  const result = (await mcp.client.callTool({ name, arguments: args })) as ToolResult;
+  expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+  return result.structuredContent as Record<string, any>;
+}
+
+/** Every page of a tool's answer, following each cursor alone. */
+async function allPages(name: string, args: Record<string, unknown>, key: string): Promise<unknown[]> {
+  const first = await structured(name, args);
+  const items = [...first[key]];
+  let cursor = first.next_cursor as string | null;
+  while (cursor !== null) {
+    const next = await structured(name, { cursor });
+    expect(next[key].length).toBeLessThanOrEqual(5);
+    items.push(...next[key]);
+    cursor = next.next_cursor;
+  }
+  return items;
+}
+
+const cliJson = async (args: string[]) =>
+  JSON.parse((await runCli(emulator, [...args, '--json'], { env: { NO_COLOR: '1' } })).stdout);
+
+describe('the MCP tools of what a project earned', () => {
+  it('statements_totals pages the same groups as `pds statements totals --json`, bounded by --max-results', async () => {
+    const first = await structured('statements_totals', { by: ['period'] });
+    expect(first.groups.length).toBe(5);
+    expect(first.not_processed).toBeGreaterThan(0);
+    const groups = await allPages('statements_totals', { by: ['period'] }, 'groups');
+    expect(groups).toEqual(await cliJson(['statements', 'totals', '--by', 'period']));
+  });
+
+  it('statements_lines_rollup: the groups of `lines --all --by isrc --top 3` and of --by territory (any case)', async () => {
+    const groups = await allPages('statements_lines_rollup', { by: ['isrc'], top: 3 }, 'groups');
+    expect(groups).toEqual(await cliJson(['statements', 'lines', '--all', '--by', 'isrc', '--top', '3']));
+    const byTerritory = await allPages('statements_lines_rollup', { by: ['Territory'], currency: 'EUR' }, 'groups');
+    expect(byTerritory).toEqual(
+      await cliJson(['statements', 'lines', '--all', '--by', 'territory', '--currency', 'EUR']),
+    );
+  });
+
+  it('statements_check says ok: false and names the statement whose lines disagree', async () => {
+    const result = await structured('statements_check', {});
+    expect(result.ok).toBe(false);
+    expect(result.findings[0]).toEqual(
+      expect.objectContaining({ check: 'lines', statement: DISAGREEING.id, difference: '-0.05' }),
+    );
+    const clean = await structured('statements_check', { ids: [40001, 40002] });
+    expect(clean).toEqual({ ok: true, checked: 2, findings: [], total: 0, next_cursor: null });
+  });
+
+  it('refuses a rollup without columns, and a bad period, as errors', async () => {
+    const none = (await mcp.client.callTool({ name: 'statements_lines_rollup', arguments: {} })) as ToolResult;
+    expect(none.isError).toBe(true);
+    const period = (await mcp.client.callTool({
+      name: 'statements_totals',
+      arguments: { period: '2025Q9' },
+    })) as ToolResult;
+    expect(period.isError).toBe(true);
+    expect(JSON.stringify(period.content)).toContain("invalid period '2025Q9'");
+  });
+});
