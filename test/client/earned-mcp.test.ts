@@ -16,17 +16,20 @@ beforeAll(async () => {
 });
 afterAll(() => mcp.close());
 
-async function structured(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+/** A tool's structuredContent: its page of records, and the cursor and counts beside it. */
+type Page = Record<string, unknown> & { next_cursor: string | null } & Record<'groups' | 'findings', unknown[]>;
+
+async function structured(name: string, args: Record<string, unknown>): Promise<Page> {
   const result = (await mcp.client.callTool({ name, arguments: args })) as ToolResult;
   expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
-  return result.structuredContent as Record<string, any>;
+  return result.structuredContent as Page;
 }
 
 /** Every page of a tool's answer, following each cursor alone. */
-async function allPages(name: string, args: Record<string, unknown>, key: string): Promise<unknown[]> {
+async function allPages(name: string, args: Record<string, unknown>, key: 'groups' | 'findings'): Promise<unknown[]> {
   const first = await structured(name, args);
   const items = [...first[key]];
-  let cursor = first.next_cursor as string | null;
+  let cursor = first.next_cursor;
   while (cursor !== null) {
     const next = await structured(name, { cursor });
     expect(next[key].length).toBeLessThanOrEqual(5);

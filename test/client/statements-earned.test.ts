@@ -253,7 +253,7 @@ describe('pds statements check', () => {
     const [duplicate, original] = Object.entries(DUPLICATE_OF)[0]!;
     expect(failing).toEqual([
       expect.stringMatching(new RegExp(`^statement ${DISAGREEING.id}: .*\\(difference -0\\.0${DISAGREEING.cents}\\)$`)),
-      `statements ${original}, ${duplicate}: likely duplicates (same payor, period, currency and totals)`,
+      `statements ${original}, ${duplicate}: likely duplicates (same payor, period, currency, totals)`,
     ]);
     expect(result.stdout).toMatch(/^checked \d+ statements: 2 disagree/m);
     const json = JSON.parse((await pds(['statements', 'check', '--all', '--json'])).stdout);

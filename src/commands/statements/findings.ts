@@ -50,7 +50,7 @@ export function duplicates(statements: readonly Processed[]): Finding[] {
   const found: Finding[] = byTotals.map((set) => ({
     check: 'duplicate',
     statements: set.map((s) => s.id),
-    reason: 'same payor, period, currency and totals',
+    reason: 'same payor, period, currency, totals',
   }));
   const named = new Set(found.map((f) => (f.check === 'duplicate' ? f.statements.join(',') : '')));
   for (const set of byFile) {
