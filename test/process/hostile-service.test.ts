@@ -201,11 +201,13 @@ describe('6. an unused field nested 10,000 deep breaks no format', () => {
     expect(depthOf(JSON.parse(ndjson.stdout) as { deep: unknown })).toBe(10_000);
   });
 
-  it('csv writes it as a JSON cell; tsv and the table leave it out', async () => {
+  it('csv writes it, past 16 levels as one JSON cell; tsv and the table leave it out', async () => {
     const csv = await ls('--format', 'csv');
     expect(csv.code, csv.stderr.slice(0, 300)).toBe(0);
     expect(csv.stdout).toContain(',Deep Artist,');
-    expect(csv.stdout).toContain(`"${DEEP.replaceAll('"', '""')}"`);
+    // Spread into dotted columns 16 levels deep, the rest one cell of JSON.
+    const rest = `${'{"a":'.repeat(10_000 - 16)}1${'}'.repeat(10_000 - 16)}`;
+    expect(csv.stdout).toContain(`,"${rest.replaceAll('"', '""')}"\r\n`);
     const tsv = await ls('--format', 'tsv');
     expect(tsv).toMatchObject({ code: 0, stdout: 'ID\tNAME\n1\tDeep Artist\n', stderr: '' });
   });
