@@ -5,6 +5,7 @@ import type { ListPage } from './api/catalog.js';
 import { recordKeys, textCell } from './cell-text.js';
 import { checkFields, fieldValue, pickFields } from './fields.js';
 import { type CsvOptions, csvRow, spreadKeys, spreadRecord, UTF8_BOM } from './output-formats.js';
+import { isPlainObject } from './shape.js';
 import { safeText, singular } from './text.js';
 import type { Column, ListView } from './view.js';
 import { jsonText } from './deep-json.js';
@@ -170,4 +171,15 @@ export function footer(last: ListPage<unknown>, count: number, view: ListView<ne
     return `page ${last.page} of ${pages} (${last.total} total)`;
   }
   return count >= last.perPage ? `page ${last.page} (more with --page ${last.page + 1} or --all)` : `page ${last.page}`;
+}
+
+/** jq's results as one value: a single result as itself, several as a list. */
+export function oneValue(results: unknown[]): unknown {
+  return results.length === 1 ? results[0] : results;
+}
+
+/** What CSV makes rows of: an array's records, one record, or anything else as a one-column `value`. */
+export function asRows(value: unknown): Record<string, unknown>[] {
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item) => (isPlainObject(item) ? item : { value: item }));
 }

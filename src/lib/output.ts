@@ -1,10 +1,8 @@
-// The one renderer. Lists: a table on a TTY, tab-separated rows with a header when piped, a JSON
-// array with --json, ids with -q; `--format` csv (RFC 4180), ndjson (a record a line, streamed) or
-// yaml (one document). Records: aligned fields, `key<TAB>value`, or the same formats. --fields and
-// --jq apply before any format: they mean the same in every one. Human text
-// (footers, notices, progress) goes to stderr; nothing animates or is colored off a TTY. Every
-// string from the service is made safe for a terminal here (safeText), once: cells, record fields,
-// notices, spinner text; --json is written as the service sent it.
+// The one renderer: it picks the mode and hands each form to its module. Lists: a view's table on a
+// TTY, tab-separated rows with a header when piped, a JSON array with --json, ids with -q, csv,
+// ndjson or yaml. Records: a resource's view for a person on a TTY, `key<TAB>value` piped, or the
+// same formats. --fields and --jq apply before any format. Human text goes to stderr; nothing
+// animates or is colored off a TTY. Service text is made safe for a terminal (safeText) once.
 import type { ChalkInstance } from 'chalk';
 import type { ListPage } from './api/catalog.js';
 import { loadCells } from './cells.js';
@@ -16,6 +14,7 @@ import type { IO } from './io.js';
 import { animationEnabled, colorEnabled } from './io.js';
 import type { JqFilter } from './jq.js';
 import {
+  asRows,
   csvPages,
   csvText,
   fieldTsvPages,
@@ -24,6 +23,7 @@ import {
   idPages,
   jsonPages,
   ndjsonPages,
+  oneValue,
   pickFromPages,
   tsvPages,
 } from './list-writers.js';
@@ -37,16 +37,23 @@ import { isPlainObject } from './shape.js';
 import type { Column, ListView } from './view.js';
 import { jsonText } from './deep-json.js';
 
-// The pieces other modules import from here, where they used to live.
-export type { Column, ListView } from './view.js';
-export type { ColumnFit } from './table-layout.js';
-export type { Spinner } from './spinner.js';
+// What other modules import from here, where it used to live.
 export { readableDate } from './cell-text.js';
+export type { Spinner } from './spinner.js';
+export type { ColumnFit } from './table-layout.js';
+export type { Column, ListView } from './view.js';
 
 export type Mode = Format | 'ids';
 
 /** The modes whose output is data for a program: no human form, no color. */
 const DATA_MODES: readonly Mode[] = ['json', 'ndjson', 'yaml', 'csv'];
+
+/** The format asked for; else ids with -q (which gives way only to a data format); else table or TSV. */
+function chooseMode(settings: Settings, io: IO): Mode {
+  const format = settings.format ?? (settings.json ? 'json' : undefined);
+  if (format && (DATA_MODES.includes(format) || !settings.quiet)) return format;
+  return settings.quiet ? 'ids' : io.stdoutIsTTY ? 'table' : 'tsv';
+}
 
 type Style = 'bold' | 'dim' | 'green' | 'red' | 'yellow' | 'cyan';
 
@@ -62,9 +69,7 @@ export class Output {
   private jqWritten: Promise<void> = Promise.resolve();
 
   /** Resolves once everything given to json() is written; rejects with a --jq failure. */
-  settled(): Promise<void> {
-    return this.jqWritten;
-  }
+  settled = (): Promise<void> => this.jqWritten;
   fields: string[] | undefined;
   /** The fields the command's records document (checkFields), which --fields may name before any record is seen. */
   private documented: { known: readonly string[]; noun: string } | undefined;
@@ -82,16 +87,7 @@ export class Output {
     env: NodeJS.ProcessEnv,
   ) {
     this.liveStderr = io.stderrIsTTY && (env.CI === undefined || env.CI === '' || env.CI === 'false');
-    const format = settings.format ?? (settings.json ? 'json' : undefined);
-    // -q (ids) gives way only to a data format: `-q --format table` still prints ids.
-    this.mode =
-      format && (DATA_MODES.includes(format) || !settings.quiet)
-        ? format
-        : settings.quiet
-          ? 'ids'
-          : io.stdoutIsTTY
-            ? 'table'
-            : 'tsv';
+    this.mode = chooseMode(settings, io);
     const wantsColor = (stream: 'stdout' | 'stderr') => colorEnabled(stream, io, env, settings.noColor);
     this.colorOut = !this.isData && wantsColor('stdout');
     this.colorErr = wantsColor('stderr');
@@ -316,12 +312,8 @@ export class Output {
   /** A record's view for a person (src/lib/person-view.ts), fitted to the terminal. */
   private async drawPerson(view: PersonView): Promise<void> {
     await this.prepareColor();
-    const drawing = {
-      cells: await loadCells(),
-      width: this.io.columns,
-      paint: (style: 'bold' | 'dim', text: string) => this.paint(style, text),
-    };
-    this.io.stdout.write(renderPersonView(view, drawing));
+    const paint = (style: 'bold' | 'dim', text: string) => this.paint(style, text);
+    this.io.stdout.write(renderPersonView(view, { cells: await loadCells(), width: this.io.columns, paint }));
   }
 
   /** One record in a human mode: aligned fields, `field<TAB>value`, or its id. */
@@ -359,15 +351,4 @@ export class Output {
       bold: (text) => this.paint('bold', text),
     });
   }
-}
-
-/** jq's results as one value: a single result as itself, several as a list. */
-function oneValue(results: unknown[]): unknown {
-  return results.length === 1 ? results[0] : results;
-}
-
-/** What CSV makes rows of: an array's records, one record, or anything else as a one-column `value`. */
-function asRows(value: unknown): Record<string, unknown>[] {
-  const items = Array.isArray(value) ? value : [value];
-  return items.map((item) => (isPlainObject(item) ? item : { value: item }));
 }

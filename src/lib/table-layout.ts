@@ -71,6 +71,8 @@ export interface TablePlan {
 const GAP = 2;
 /** Text is not cut below this many cells while a column of lower priority can go instead. */
 export const READABLE_CELLS = 12;
+/** A file name cut in its middle needs more to be told from its neighbours. */
+const READABLE_FILE_CELLS = 24;
 const TINY_CELLS = 3;
 
 const shrinks = (overflow: Overflow | undefined): boolean =>
@@ -91,7 +93,9 @@ export function planTable(cells: Cells, spec: Omit<TableSpec, 'bold'>): TablePla
     widths = [...natural];
     const total = () => shown.reduce((sum, i) => sum + (widths[i] ?? 0), 0);
     const text = shown.filter((i) => shrinks(columns[i]?.overflow));
-    const lowest = (i: number) => Math.min(natural[i] ?? 0, Math.max(floor, headerWidth[i] ?? 0));
+    const floorOf = (i: number) =>
+      floor === READABLE_CELLS && columns[i]?.overflow === 'cut-middle' ? READABLE_FILE_CELLS : floor;
+    const lowest = (i: number) => Math.min(natural[i] ?? 0, Math.max(floorOf(i), headerWidth[i] ?? 0));
     while (total() > room()) {
       let widest: number | undefined;
       for (const i of text) {

@@ -232,9 +232,9 @@ describe('pds <resource> get', () => {
         '  performance  51 %  World excl. Japan  net receipts\n' +
         '\n' +
         'splits (2)\n' +
-        '  TYPE          PARTIES\n' +
-        '  net receipts  Ida Petrov 50 %\n' +
-        '  net receipts  Granite Music Publishing 50 %\n',
+        '  PARTIES                        TYPE\n' +
+        '  Ida Petrov 50 %                net receipts\n' +
+        '  Granite Music Publishing 50 %  net receipts\n',
       stderr: '',
     });
     expect(sent()).toEqual([['GET', '/v1/contracts/20002', { projectId: P, includes: 'royalties,splits' }]]);

@@ -132,8 +132,8 @@ export const INCLUDE_COLUMNS: Record<string, Column<Record_>[]> = {
     { header: 'rule', value: field('rule_id'), priority: 10, overflow: 'never' },
   ],
   splits: [
-    text('type', (s) => joined(inWords(s.split_type), inWords(s.rights_type), inWords(s.revenue_type ?? s.basis)), 60),
     { ...text('parties', parties, 90), format: 'name' },
+    text('type', (s) => joined(inWords(s.split_type), inWords(s.rights_type), inWords(s.revenue_type ?? s.basis)), 60),
     text('covers', covers, 70),
   ],
   'accounting-periods': [
