@@ -90,6 +90,7 @@ describe('TSV (piped)', () => {
   it('writes nothing, not even the header, when the first page fails', async () => {
     const { io, output } = setup();
     async function* failing(): AsyncGenerator<ListPage<Row>> {
+      yield* [];
       throw new Error('network down');
     }
     await expect(output.list(failing(), view)).rejects.toThrow('network down');

@@ -482,7 +482,7 @@ describe('pds upload: failures', () => {
       return push(...items);
     };
     const before = requests.length;
-    let result;
+    let result: Awaited<ReturnType<typeof runCli>>;
     try {
       result = await runCli(emulator, ['upload', 'statement', first, doomed, third, '--concurrency', '1']);
     } finally {
@@ -669,7 +669,12 @@ describe('pds upload --wait', () => {
     const slow = await testEmulator({ processingMs: 60_000, flavor: 'seed' });
     // A clock whose sleeps pass instantly but count: the overall limit is reached without waiting.
     let now = Date.now();
-    const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
+    const clock: Clock = {
+      now: () => now,
+      sleep: async (ms) => {
+        now += ms;
+      },
+    };
     try {
       const file = pdfFile('slow.pdf');
       const result = await runCli(slow, ['upload', 'statement', file, '--wait', '--wait-timeout', '30'], { clock });

@@ -120,7 +120,9 @@ describe('generatedPdf', () => {
     expect(pdf.slice(xref, xref + 4)).toBe('xref');
     const offsets = [...pdf.slice(xref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
     expect(offsets).toHaveLength(5);
-    offsets.forEach((offset, index) => expect(pdf.slice(offset).startsWith(`${index + 1} 0 obj`)).toBe(true));
+    offsets.forEach((offset, index) => {
+      expect(pdf.slice(offset).startsWith(`${index + 1} 0 obj`)).toBe(true);
+    });
     expect(pdf).toContain('(A \\(title\\) with \\\\ and ?n?code) Tj');
   });
 });

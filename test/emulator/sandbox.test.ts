@@ -267,8 +267,8 @@ describe('sandbox exec', () => {
 
 describe('sandbox confinement', () => {
   it('shows nothing of the host file system', async () => {
-    const [passwd, escape] = await run(['cat /etc/passwd', 'cat ../../../../etc/passwd; ls /home']);
-    for (const result of [passwd, escape]) {
+    const [passwd, escaped] = await run(['cat /etc/passwd', 'cat ../../../../etc/passwd; ls /home']);
+    for (const result of [passwd, escaped]) {
       expect(result!.exitCode).not.toBe(0);
       expect(result!.stdout).not.toContain('root:');
     }

@@ -8,13 +8,22 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const char = text[i] as string;
     if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (char === '"') quoted = false;
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
       else field += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') row.push(field), (field = '');
-    else if (char === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += char;
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += char;
   }
   return rows;
 }

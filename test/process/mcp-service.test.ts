@@ -53,7 +53,8 @@ describe('tools made from the CLI verbs', () => {
     });
     const help = (await runPds(['statements', 'tag', '--help'])).stdout;
     for (const name of ['add', 'remove', 'clear']) {
-      const description = (tag?.inputSchema.properties?.[name] as { description?: string }).description ?? '';
+      const description =
+        (tag?.inputSchema.properties?.[name] as { description?: string } | undefined)?.description ?? '';
       expect(description.length, name).toBeGreaterThan(10);
       expect(help.replace(/\s+/g, ' '), name).toContain(description);
     }

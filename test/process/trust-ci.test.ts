@@ -47,7 +47,9 @@ function runIn(cwd: string, args: string[], env: Record<string, string | undefin
 function hostileNames(): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'pds-ci-names-')));
   const names = ['::error::y.csv', '::stop-commands::x.csv', '  ::warning::w.csv', 'a##[error]b.csv'];
-  names.forEach((name, i) => writeFileSync(join(dir, name), `period,amount\n2026Q1,${i + 1}\n`));
+  names.forEach((name, i) => {
+    writeFileSync(join(dir, name), `period,amount\n2026Q1,${i + 1}\n`);
+  });
   writeFileSync(join(dir, '::notice::empty.csv'), '');
   return dir;
 }
