@@ -29,6 +29,8 @@ export interface LocalUpload {
   /** The MIME type its extension names (docs/service.md), sent as `fileType`. */
   fileType: string;
   size: number;
+  /** The file's device and inode (`dev:ino`): the same file reached by two paths, or two links, has one. */
+  identity?: string;
   /**
    * `handle`: the file already open, checked as it is open (checkOpenFile, for pds mcp): the upload
    * reads it and never the path, and whoever opened it closes it.
@@ -97,7 +99,14 @@ export async function checkFile(path: string, kind: DocumentKind, fileName?: str
     await handle?.close();
   }
   const fileType = checkFormat(path, kind, name, head);
-  return { arg: path, fileName: name, fileType, size: info.size, source: { kind: 'file', path } };
+  return {
+    arg: path,
+    fileName: name,
+    fileType,
+    size: info.size,
+    identity: `${info.dev}:${info.ino}`,
+    source: { kind: 'file', path },
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
 // a bad file, re-runs that skip what is there (by name and size, or by content), dry runs that send
 // no write, directories, and the reports GitHub Actions and JUnit readers take.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -153,20 +153,44 @@ describe('--skip-existing', () => {
     }
   });
 
-  it('uploads a file given twice once: the second sees the record the first made', async () => {
+  it('uploads a file given twice once, with or without --skip-existing: the second is the same file', async () => {
     const file = join(tempDir(), 'twice.pdf');
     writeFileSync(file, pdf('twice'));
-    const before = lastStagingId();
-    const run = await runPds(['upload', 'contract', file, file, '--skip-existing'], { env: signedInEnv(emulator.url) });
-    expect(run.code).toBe(0);
-    expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([
-      'POST /v1/contracts/uploads',
-      'POST /v1/contracts/uploads/complete',
+    for (const flags of [['--skip-existing'], []]) {
+      emulator.requests.length = 0;
+      const before = lastStagingId();
+      const run = await runPds(['upload', 'contract', file, file, ...flags], { env: signedInEnv(emulator.url) });
+      expect(run.code).toBe(0);
+      expect(newUploads(before).map((u) => u.file_name)).toEqual(['twice.pdf']);
+      expect(run.stderr).toContain(`skipped ${file}: the same file as ${file}\n`);
+    }
+  });
+
+  it('one file goes once: other spellings, a directory, a symbolic and a hard link reach it; --dry-run says so', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'once.pdf');
+    writeFileSync(file, pdf('once'));
+    symlinkSync(file, join(dir, 'soft.pdf'));
+    linkSync(file, join(dir, 'hard.pdf'));
+    const args = ['upload', 'contract', file, `${dir}/./once.pdf`, dir, join(dir, 'soft.pdf')];
+    const plan = await runPds([...args, '--dry-run'], { env: signedInEnv(emulator.url) });
+    expect(plan.code).toBe(0);
+    expect(plan.stdout.split('\n').filter(Boolean)).toEqual([
+      `would upload ${file} (${pdf('once').length} B)`,
+      `would skip ${dir}/./once.pdf: the same file as ${file}`,
+      `would skip ${join(dir, 'hard.pdf')}: the same file as ${file}`,
+      `would skip ${file}: the same file as ${file}`,
+      `would skip ${join(dir, 'soft.pdf')}: the same file as ${file}`,
+      `would skip ${join(dir, 'soft.pdf')}: the same file as ${file}`,
     ]);
-    expect(newUploads(before).map((u) => u.file_name)).toEqual(['twice.pdf']);
-    const id = uploadsOf(['twice.pdf'])[0]?.staging_id;
-    expect(run.stderr).toContain(`skipped ${file}: already uploaded (staging id ${id})\n`);
-    expect(lastLine(run.stderr)).toMatch(/^1 uploaded, 1 skipped, 0 failed /);
+    expect(lastLine(plan.stderr)).toMatch(
+      /^dry run: 1 would upload, 5 would skip \(5 the same file as another\), 0 would fail /,
+    );
+    const before = lastStagingId();
+    const run = await runPds(args, { env: signedInEnv(emulator.url) });
+    expect(run.code).toBe(0);
+    expect(newUploads(before).map((u) => u.file_name)).toEqual(['once.pdf']);
+    expect(lastLine(run.stderr)).toMatch(/^1 uploaded, 5 skipped \(5 the same file as another\), 0 failed /);
   });
 
   it('refuses a value other than name or content, and says how to write it before the files', async () => {
@@ -212,7 +236,7 @@ describe('--dry-run', () => {
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([
       { file: fresh, would: 'upload' },
-      { file: fresh, would: 'skip', skipped: true },
+      { file: fresh, would: 'skip', skipped: true, same_as: fresh },
     ]);
     expect(emulator.requests.every((r) => r.method === 'GET')).toBe(true);
   });

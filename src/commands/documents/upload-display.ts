@@ -25,6 +25,8 @@ export interface UploadEntry {
   // Batches (issue 19).
   /** Not sent: the project has it already (`statement 123`, `staging id 45`). */
   skipped?: { id: string; label: string };
+  /** The same file (device and inode) as an earlier argument's, which alone is sent: its argument. */
+  sameAs?: string;
   /** A record had its name but not its size or bytes: this is a new version. */
   changed?: boolean;
   /** Why the batch stopped before this file was started (--fail-fast, a signal). */
@@ -115,9 +117,12 @@ export class UploadDisplay {
       );
   }
 
-  /** The file is there already: not sent. */
+  /** The file is there already, or is the same file as an earlier argument: not sent. */
   skipped(entry: UploadEntry): void {
-    const text = `already uploaded (${entry.skipped?.label ?? ''})`;
+    const text =
+      entry.sameAs !== undefined
+        ? `the same file as ${entry.sameAs}`
+        : `already uploaded (${entry.skipped?.label ?? ''})`;
     if (this.batch.isLive) this.batch.settle(entry.line, '–', `${label(entry.file)}  ${text}`);
     else this.batch.say(`skipped ${label(entry.file)}: ${text}`);
   }

@@ -50,6 +50,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   ctx.requireToken(); // exit 3 now when there is no token, before stdin is read
 
   const entries = await checkAll(args, kind, opts.fileName, opts.failFast === true, ctx);
+  markSameFiles(entries);
   const dryRun = ctx.settings.dryRun;
   const existing =
     opts.skipExisting !== undefined && entries.some((e) => !e.error)
@@ -124,6 +125,10 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
   await pool(byFileName(entries), opts.concurrency, ctx.signal, async (group) => {
     for (const entry of group) {
       if (entry.error) continue;
+      if (entry.sameAs !== undefined) {
+        view?.skipped(entry);
+        continue;
+      }
       if (failFast.signal.aborted) {
         entry.notStarted = 'not started: --fail-fast stopped the batch';
         view?.finished(entry);
@@ -192,6 +197,24 @@ async function sendOne(
     return false;
   } finally {
     entry.ms = ctx.clock.now() - started;
+  }
+}
+
+/**
+ * One file goes once: an argument that reaches a file an earlier one did (another spelling, a
+ * glob, a symbolic or a hard link: the same device and inode) is skipped as the same file.
+ */
+function markSameFiles(entries: Entry[]): void {
+  const first = new Map<string, string>();
+  for (const entry of entries) {
+    const identity = entry.error ? undefined : entry.file.identity;
+    if (identity === undefined) continue;
+    const earlier = first.get(identity);
+    if (earlier === undefined) first.set(identity, entry.file.arg);
+    else {
+      entry.sameAs = earlier;
+      entry.skipped = { id: '', label: `the same file as ${earlier}` };
+    }
   }
 }
 
@@ -521,6 +544,7 @@ function jsonEntry(entry: Entry, kind: DocumentKind, waitTimeout: number, dryRun
     result.skipped = true;
     if (entry.skipped.id !== '') result.id = entry.skipped.id;
   }
+  if (entry.sameAs !== undefined) result.same_as = entry.sameAs;
   if (entry.changed) result.changed = true;
   if (entry.notStarted) result.not_started = true;
   if (entry.upload) result.upload = entry.upload;
@@ -547,6 +571,8 @@ function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
     if (output.mode === 'ids') {
       if (!entry.error && !entry.skipped) output.write(`${safeText(name)}\n`);
     } else if (entry.error) output.write(`would fail: ${safeText(`${name}: ${entry.error.message}`)}\n`);
+    else if (entry.sameAs !== undefined)
+      output.write(`would skip ${safeText(`${name}: the same file as ${entry.sameAs}`)}\n`);
     else if (entry.skipped)
       output.write(`would skip ${safeText(`${name}: already uploaded (${entry.skipped.label})`)}\n`);
     else
@@ -581,11 +607,13 @@ function counts(entries: Entry[], wait: boolean): Counts {
 /** `12 uploaded, 30 skipped, 1 failed`, with what --fail-fast left and what --wait saw. */
 function summary(entries: Entry[], wait: boolean, dryRun: boolean): string {
   const { uploaded, skipped, failed, processed, processingFailed } = counts(entries, wait);
+  const same = entries.filter((e) => e.sameAs !== undefined).length;
+  const sameText = same > 0 ? ` (${same} the same file as another)` : '';
   if (dryRun) {
     const wouldFail = entries.filter((e) => e.error).length;
-    return `dry run: ${entries.length - skipped - wouldFail} would upload, ${skipped} would skip, ${wouldFail} would fail`;
+    return `dry run: ${entries.length - skipped - wouldFail} would upload, ${skipped} would skip${sameText}, ${wouldFail} would fail`;
   }
-  let text = `${uploaded} uploaded, ${skipped} skipped, ${failed} failed`;
+  let text = `${uploaded} uploaded, ${skipped} skipped${sameText}, ${failed} failed`;
   const notStarted = entries.filter((e) => e.notStarted).length;
   if (notStarted > 0) text += `, ${notStarted} not started`;
   if (wait) {
@@ -626,7 +654,7 @@ function fileReport(entry: Entry, kind: DocumentKind, waitTimeout: number, dryRu
       ...base,
       outcome: dryRun ? 'would skip' : 'skipped',
       record: entry.skipped.label,
-      reason: `already uploaded (${entry.skipped.label})`,
+      reason: entry.sameAs !== undefined ? entry.skipped.label : `already uploaded (${entry.skipped.label})`,
     };
   if (entry.error) return { ...base, outcome: dryRun ? 'would fail' : 'failed', reason: reason as string };
   if (entry.notStarted) return { ...base, outcome: 'not started', reason: entry.notStarted };
