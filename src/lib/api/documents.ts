@@ -484,7 +484,11 @@ async function uploadMultipart(
   }
 }
 
-export function createDocumentsApi(http: HttpClient) {
+/**
+ * The upload of one file, by whichever flow the service takes: the first upload of a command finds
+ * out (signed URLs, or the seed's multipart request), the others wait for it and follow.
+ */
+function createUploader(http: HttpClient) {
   /** Which flow this service takes, once the first upload has found out. */
   let flow: 'signed' | 'seed' | undefined;
   /** The first upload's mint, which the others wait for while the flow is unknown. */
@@ -536,8 +540,12 @@ export function createDocumentsApi(http: HttpClient) {
     const minted = (await mint(http, kind, projectId, file, options, false)) as UploadMint;
     return uploadSigned(http, kind, projectId, file, options, minted);
   }
+  return upload;
+}
+
+export function createDocumentsApi(http: HttpClient) {
   return {
-    upload,
+    upload: createUploader(http),
 
     /** `POST …/staging/{id}/retry`: a paused upload queued again. Never resent. Acts on its status; the rest is kept as sent. */
     async retry(kind: DocumentKind, projectId: string, stagingId: number): Promise<StagingRetry> {
