@@ -1,6 +1,6 @@
 // A project named by its name (`pds use "Northern Lights Catalog"`, `-p "northern lights catalog"`).
 import type { Api } from './api/index.js';
-import { UsageError } from './errors.js';
+import { NotFoundError, UsageError } from './errors.js';
 import type { Project } from './schemas.js';
 
 /** At most this many near names are suggested. */
@@ -40,14 +40,20 @@ function sameIgnoringCase(a: string, b: string): boolean {
 
 /**
  * The projects whose names are a few edits from `name` (case aside): at most a third of the name's
- * length, so "Harbour Sesions" finds "Harbor Sessions" and "Catalog" finds nothing unrelated.
+ * length, so "Harbour Sesions" finds "Harbor Sessions" and "Catalog" finds nothing unrelated; or
+ * that hold it as a whole word, so "Harbor" finds "Harbor Sessions".
  */
 function closest(name: string, projects: readonly Project[]): Project[] {
   const wanted = name.toLowerCase();
   const limit = Math.max(1, Math.floor(wanted.length / 3));
+  // A name that holds the given one as a word ("Harbor" of "Harbor Sessions") is nearest of all.
+  const holds = (other: string) => wanted.length >= 3 && other.split(/\s+/).includes(wanted);
   return projects
     .filter((project) => typeof project.name === 'string' && project.name !== '')
-    .map((project) => ({ project, distance: editDistance(wanted, (project.name ?? '').toLowerCase()) }))
+    .map((project) => {
+      const other = (project.name ?? '').toLowerCase();
+      return { project, distance: holds(other) ? 0 : editDistance(wanted, other) };
+    })
     .filter(({ distance }) => distance <= limit)
     .sort((a, b) => a.distance - b.distance)
     .slice(0, MAX_SUGGESTIONS)
@@ -66,4 +72,19 @@ export function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length] ?? 0;
+}
+
+/**
+ * A 404 because the project itself is not there (an unknown or unreachable uuid): it says so and
+ * lists the projects the token reaches, so the next command can name one of them.
+ */
+export async function unknownProject(api: Api, projectId: string, cause: Error): Promise<NotFoundError> {
+  const projects = await api.projects.list().catch(() => undefined);
+  const details =
+    projects === undefined
+      ? []
+      : projects.length === 0
+        ? ['this token reaches no projects']
+        : ['projects this token reaches:', ...projects.map((p) => `  ${p.id}  ${p.name ?? ''}`)];
+  return new NotFoundError(`project ${projectId} not found`, { status: 404, cause, details });
 }

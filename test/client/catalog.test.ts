@@ -668,9 +668,8 @@ describe('local validation: exit 2 and no request', () => {
   });
 
   it('a project that is neither an id nor an exact name is exit 2, from -p or PDS_PROJECT, after one lookup', async () => {
-    const stderr =
-      "error: no project named 'northern'\n  projects this token reaches:\n" +
-      `    ${P}  Northern Lights Catalog\n    8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e  Harbor Sessions\n`;
+    // 'northern' is a word of one project's name: that one is suggested.
+    const stderr = `error: no project named 'northern'\n  did you mean:\n    ${P}  Northern Lights Catalog\n`;
     expect(await runCli(emulator, ['artists', 'ls', '-p', 'northern'])).toEqual({ code: 2, stdout: '', stderr });
     expect(await runCli(emulator, ['artists', 'ls'], { project: 'northern' })).toEqual({ code: 2, stdout: '', stderr });
     expect(emulator.requests.map((r) => r.path)).toEqual(['/v1/projects', '/v1/projects']);

@@ -44,7 +44,6 @@ export const api = verb({
   scripting: ['jq'],
   examples: [
     ['pds api projects'],
-    ["pds api 'contracts?projectId={project}&includes=dates'"],
     ["pds api statements -f projectId={project} --paginate --jq 'length'"],
     ["pds api -X PUT 'statements/40002?projectId={project}' -f payee='Nova Records'", 'a field of the JSON body'],
   ],

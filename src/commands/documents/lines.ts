@@ -103,6 +103,14 @@ export async function linesOf(
     throw error instanceof NotFoundError ? await notFoundIn(ctx.api, 'statement', id, projectId, error) : error;
   });
   if (lines.ready) return lines;
+  // A service without the lines export sends the statement without `detailed` at all.
+  if (!('detailed' in lines.statement) && !('detailed_error' in lines.statement))
+    throw new PdsError(`the service at ${ctx.settings.apiUrl} exports no statement lines`, {
+      details: [`statement ${id} came without the \`detailed\` export; the deployed service has it`],
+    });
+  const stage = lines.statement.extraction_stage ?? lines.statement.processing_status;
+  if (stage === 'completed' && lines.reason === undefined)
+    throw new PdsError(`statement ${id} is processed, but the service sent no export of its lines and no reason`);
   throw new PdsError(
     `statement ${id} has no lines yet: ${lines.reason ?? 'the service sent none and gave no reason'}`,
     {

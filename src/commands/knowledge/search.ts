@@ -1,7 +1,8 @@
 // `pds knowledge search`: the project's knowledge graph (docs/service.md). The service takes no kind
 // filter: --kind filters its answer here, and no `kind` parameter is sent.
 import type { Context } from '../../lib/context.js';
-import { UsageError } from '../../lib/errors.js';
+import { NotFoundError, UsageError } from '../../lib/errors.js';
+import { missingFeature } from '../../lib/not-found.js';
 import { KNOWLEDGE_KINDS } from '../../lib/formats.js';
 import type { KnowledgeNode } from '../../lib/schemas.js';
 import type { search } from './definitions.js';
@@ -20,7 +21,12 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
       details: [`valid kinds: ${KNOWLEDGE_KINDS.join(', ')}`],
     });
   const projectId = ctx.project();
-  const answer = await ctx.api.projects.knowledge(projectId, q, opts.limit === undefined ? {} : { limit: opts.limit });
+  const answer = await ctx.api.projects
+    .knowledge(projectId, q, opts.limit === undefined ? {} : { limit: opts.limit })
+    .catch(async (error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+      throw await missingFeature(ctx.api, ctx.settings.apiUrl, 'knowledge search', projectId, error);
+    });
   const nodes =
     kinds.length === 0
       ? answer.results

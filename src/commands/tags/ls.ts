@@ -1,4 +1,6 @@
 import type { Context } from '../../lib/context.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { missingFeature } from '../../lib/not-found.js';
 import type { Tag } from '../../lib/schemas.js';
 import type { ls } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
@@ -10,11 +12,16 @@ const PER_PAGE = 100;
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
   const projectId = ctx.project();
-  const items = await ctx.api.tags.list(projectId, {
-    ...(opts.scope === undefined ? {} : { scope: opts.scope }),
-    ...(opts.search === undefined ? {} : { search: opts.search }),
-    perPage: PER_PAGE,
-  });
+  const items = await ctx.api.tags
+    .list(projectId, {
+      ...(opts.scope === undefined ? {} : { scope: opts.scope }),
+      ...(opts.search === undefined ? {} : { search: opts.search }),
+      perPage: PER_PAGE,
+    })
+    .catch(async (error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+      throw await missingFeature(ctx.api, ctx.settings.apiUrl, 'tags on contracts and statements', projectId, error);
+    });
   async function* pages() {
     yield { items, page: 1, perPage: PER_PAGE };
   }
