@@ -253,3 +253,15 @@ function signalName(signal: number): NodeJS.Signals | undefined {
   const names: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 9: 'SIGKILL', 15: 'SIGTERM' };
   return names[signal];
 }
+
+/**
+ * Resolves once `check` holds (polled every 20 ms), or fails with what it waited for after
+ * `timeoutMs`: a bound a loaded machine meets, never a wait without end.
+ */
+export async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -6,19 +6,11 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
-import { ptyPds, runPds, signedInEnv, startPds } from '../helpers/process.js';
+import { ptyPds, runPds, signedInEnv, startPds, until } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
 const env = () => signedInEnv(emulator.url);
 const contractId = () => emulator.state.data[DEMO_PROJECT_ID]?.contracts[0]?.id as string;
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 it('Ctrl-C during a download: exit 130 within a second, no file at the target, no temporary file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pds-download-'));
@@ -26,9 +18,9 @@ it('Ctrl-C during a download: exit 130 within a second, no file at the target, n
   emulator.storage.faults.stallAfterBytes = 200;
   try {
     const pds = startPds(['contracts', 'download', contractId(), '-o', join(dir, 'c.pdf')], { env: env() });
-    await until(() => emulator.storage.requests.length === 1);
+    await until(() => emulator.storage.requests.length === 1, 'the download to start');
     // The first bytes are on their way; the rest never come.
-    await until(() => readdirSync(dir).length === 1);
+    await until(() => readdirSync(dir).length === 1, 'the temporary file');
     // What is there is the temporary file, never the target.
     expect(readdirSync(dir)).toEqual([expect.stringMatching(/^\.c\.pdf\.[0-9a-f]{8}\.part$/)]);
     const interrupted = Date.now();

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
-import { PDS_BIN, runPds } from '../helpers/process.js';
+import { PDS_BIN, runPds, until } from '../helpers/process.js';
 import {
   BOUNDARY,
   callTool as call,
@@ -451,13 +451,13 @@ describe('pds mcp: the process', () => {
         child.stdin.write(
           `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
         );
-        while (!stdout.includes('"id":1')) await new Promise((resolve) => setTimeout(resolve, 10));
+        await until(() => stdout.includes('"id":1'), 'the answer to initialize');
         child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
         child.stdin.write(
           `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_contracts', arguments: {} } })}\n`,
         );
         const before = slow.requests.length;
-        while (slow.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
+        await until(() => slow.requests.length > before, 'the tool call to reach the service');
         const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
         const sent = Date.now();
         if (how === 'stdin') child.stdin.end();

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
 import { startForwardProxy } from '../helpers/forward-proxy.js';
-import { PDS_BIN, childEnv, ptyPds, runPds, signedInEnv, type PtyProcess } from '../helpers/process.js';
+import { PDS_BIN, childEnv, ptyPds, runPds, signedInEnv, until, type PtyProcess } from '../helpers/process.js';
 import { startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 import { obeyed, unfenced } from '../helpers/workflow-commands.js';
 
@@ -31,15 +31,6 @@ async function ctrlC(pty: PtyProcess): Promise<{ code: number | null; afterKeyMs
 /** The rows of the screen that show text (a terminal echoes `^C` where the cursor was). */
 async function shown(pty: PtyProcess): Promise<string[]> {
   return (await pty.screen()).map((row) => row.replace(/\^C/g, '').trimEnd()).filter(Boolean);
-}
-
-/** Resolves once `check` holds (polled), or fails the test after `timeoutMs`. */
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('Ctrl-C while the service takes 3 s to answer (a terminal)', () => {
