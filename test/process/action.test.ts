@@ -2,7 +2,7 @@
 // as INPUT_* variables, GITHUB_ACTIONS/GITHUB_OUTPUT/GITHUB_STEP_SUMMARY set to temporary files),
 // against the emulator, with the pds built from this checkout.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,8 +43,48 @@ it('action.yml declares the inputs and outputs, and runs the scripts the test ru
     outputs: Record<string, { value: string }>;
     runs: { using: string; steps: { run: string; env?: Record<string, string> }[] };
   };
-  expect(Object.keys(action.inputs)).toEqual(['files', 'kind', 'project', 'token', 'api-url', 'skip-existing', 'wait']);
-  expect(Object.keys(action.outputs)).toEqual(['uploaded', 'skipped', 'failed', 'staging-ids']);
+  expect(Object.keys(action.inputs)).toEqual([
+    'files',
+    'kind',
+    'project',
+    'token',
+    'api-url',
+    'skip-existing',
+    'wait',
+    'concurrency',
+    'fail-fast',
+    'recursive',
+    'include',
+    'exclude',
+    'report-junit',
+    'report-json',
+    'accounting-period',
+    'currency-royalty',
+    'currency-transaction',
+    'payee',
+    'payor',
+    'scenario',
+    'target-family',
+    'tags',
+    'folder',
+    'args',
+  ]);
+  // Processing failures fail the step unless the workflow says otherwise.
+  expect((action.inputs.wait as { default: string }).default).toBe('true');
+  expect(Object.keys(action.outputs)).toEqual([
+    'uploaded',
+    'skipped',
+    'failed',
+    'processed',
+    'processing-failed',
+    'staging-ids',
+    'statement-ids',
+    'contract-ids',
+    'exit-code',
+    'error',
+  ]);
+  for (const [name, output] of Object.entries(action.outputs))
+    expect(output.value).toBe(`\${{ steps.upload.outputs.${name} }}`);
   expect(action.runs.using).toBe('composite');
   expect(action.runs.steps.map((s) => s.run)).toEqual([
     'bash "$GITHUB_ACTION_PATH/scripts/action/install.sh"',
@@ -109,4 +149,53 @@ it('refuses an empty token or a bad input before running pds', async () => {
   expect(bad.code).toBe(2);
   expect(bad.stdout).toBe('::add-mask::t\n::error title=pds upload::skip-existing takes name, content or false\n');
   expect(emulator.requests).toEqual([]);
+});
+
+it('passes every input as its flag: wait by default, reports, concurrency, globs, the context, tags and args', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pds-action-'));
+  mkdirSync(join(dir, 'in', 'sub'), { recursive: true });
+  writeFileSync(join(dir, 'in', 'q1 sales.csv'), 'period,amount\n2026Q1,1\n');
+  writeFileSync(join(dir, 'in', 'sub', 'q1-more.csv'), 'period,amount\n2026Q1,2\n');
+  writeFileSync(join(dir, 'in', 'skip-me.csv'), 'period,amount\n2026Q1,3\n');
+  const outputs = join(dir, 'outputs');
+  const junit = join(dir, 'pds.xml');
+  const env = {
+    GITHUB_ACTIONS: 'true',
+    CI: 'true',
+    GITHUB_ACTION_PATH: ROOT,
+    GITHUB_WORKSPACE: dir,
+    GITHUB_OUTPUT: outputs,
+    RUNNER_TEMP: dir,
+    INPUT_FILES: join(dir, 'in'),
+    INPUT_KIND: 'statement',
+    INPUT_PROJECT: DEMO_PROJECT,
+    INPUT_TOKEN: 'demo-org-token',
+    INPUT_API_URL: emulator.url,
+    INPUT_SKIP_EXISTING: 'false',
+    INPUT_CONCURRENCY: '2',
+    INPUT_RECURSIVE: 'true',
+    INPUT_INCLUDE: '*.csv\n',
+    INPUT_EXCLUDE: 'skip-*\n',
+    INPUT_REPORT_JUNIT: junit,
+    INPUT_ACCOUNTING_PERIOD: '2026Q1',
+    INPUT_CURRENCY_ROYALTY: 'EUR',
+    INPUT_TAGS: 'ci\nq1 batch\n',
+    INPUT_ARGS: '--interval 1\n--wait-timeout 60',
+  };
+  const run = await runStep(env);
+  expect(run.code, run.stderr).toBe(0);
+  const made = emulator.state.uploads.filter((u) => u.file_name === 'q1 sales.csv' || u.file_name === 'q1-more.csv');
+  expect(made).toHaveLength(2);
+  for (const upload of made) {
+    expect(upload.context).toMatchObject({
+      accountingPeriod: { value: '2026Q1' },
+      currencyRoyalty: 'EUR',
+      tags: ['ci', 'q1 batch'],
+    });
+  }
+  expect(emulator.state.uploads.some((u) => u.file_name === 'skip-me.csv')).toBe(false);
+  // Waited for by default: the outputs count processing.
+  expect(readFileSync(outputs, 'utf8')).toMatch(/^processed=2$/m);
+  expect(readFileSync(outputs, 'utf8')).toMatch(/^statement-ids=\d+,\d+$/m);
+  expect(readFileSync(junit, 'utf8')).toContain('tests="2" failures="0"');
 });
