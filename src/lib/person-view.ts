@@ -130,22 +130,34 @@ function termList(list: TermList, drawing: Drawing): string {
   return `${title}\n${termBlocks(list, indexes, drawing).join('\n\n')}`;
 }
 
-/** One block per row: its first column as a heading, the others as `label  value` lines. */
+/**
+ * One block per row: its first column as a heading, a rate or an amount beside it (`sync · 50 %`),
+ * the other columns as `label  value` lines under it.
+ */
 function termBlocks(list: TermList, indexes: number[], drawing: Drawing): string[] {
-  const [head, ...rest] = indexes.map((i) => list.columns[i] as Column<Record_>);
+  const [head, ...others] = indexes.map((i) => list.columns[i] as Column<Record_>);
+  const beside = others.filter((c) => c.format === 'percent' || c.format === 'money');
+  const rest = others.filter((c) => !beside.includes(c));
   const labelWidth = Math.max(0, ...rest.map((c) => drawing.cells.width(c.label ?? c.header)));
+  const fieldOf = (c: Column<Record_>, row: Record_): Field => ({
+    label: c.label ?? c.header,
+    value: c.value(row),
+    ...(c.format ? { format: c.format } : {}),
+    currency: c.currency?.(row),
+  });
   return list.rows.map((row) => {
-    const heading = head ? drawCell(head.format, head.value(row), head.currency?.(row)) : '';
-    const fields = rest.map((c) => ({
-      label: c.label ?? c.header,
-      value: c.value(row),
-      ...(c.format ? { format: c.format } : {}),
-      currency: c.currency?.(row),
-    }));
-    const headLines = wrapCells(drawing.cells, heading || personText(''), drawing.width - INDENT.length);
+    const heading = [head ? fieldText(fieldOf(head, row)) : '', ...beside.map((c) => fieldText(fieldOf(c, row)))]
+      .filter((text) => text !== '')
+      .join(' · ');
+    const headLines = wrapCells(drawing.cells, heading, drawing.width - INDENT.length);
     return [
       ...headLines.map((line) => INDENT + drawing.paint('bold', line)),
-      ...fieldLines(fields, labelWidth, `${INDENT}  `, drawing),
+      ...fieldLines(
+        rest.map((c) => fieldOf(c, row)),
+        labelWidth,
+        `${INDENT}  `,
+        drawing,
+      ),
     ].join('\n');
   });
 }

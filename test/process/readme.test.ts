@@ -81,9 +81,10 @@ const bash = spawnSync('bash', ['-c', 'exit 0']).status === 0;
 if (!bash) process.stderr.write('readme.test.ts: bash is not installed: the README blocks are not run\n');
 
 describe('the README', () => {
-  it('is under 380 lines and shows every command family', () => {
-    // 350 until the statements roll-ups, whose views at 80 columns the README shows.
-    expect(README.split('\n').length).toBeLessThan(380);
+  it('is under 400 lines and shows every command family', () => {
+    // 350 until the statements roll-ups, whose views at 80 columns the README shows; 380 until the
+    // design card's example, a contract's royalties as a person sees them at 80 columns.
+    expect(README.split('\n').length).toBeLessThan(400);
     const families = COMMANDS.filter((entry) => !('hidden' in entry && entry.hidden)).map((entry) => entry.name);
     expect(families).toEqual(expect.arrayContaining(['knowledge', 'tags', 'contracts', 'use']));
     const shown = (name: string) => new RegExp(`(^|[\\s(|])pds ${name}\\b`, 'm').test(README);
