@@ -65,7 +65,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     }
     // Loaded only on failure: `pds --version` loads nothing it does not need.
     const { errorText } = await import('./lib/error-report.js');
-    const { code, shown } = report(error, io, wantsJson, wantsVerbose, errorText);
+    const { code, shown } = report(error, io, wantsJson, wantsVerbose, errorText, env.PDS_DEBUG === '1');
     await reportToCi(io, env, argv, code, shown);
     return code;
   } finally {
@@ -111,6 +111,7 @@ function report(
   json: boolean,
   verbose: boolean,
   draw: typeof ErrorText,
+  debug = false,
 ): { code: number; shown: ErrorReport } {
   const write = (report: ErrorReport) => io.stderr.write(draw(report, json));
   if (isCommanderError(error)) {
@@ -123,12 +124,14 @@ function report(
   if (error instanceof InterruptedError) return { code: error.exitCode, shown: error };
   if (error instanceof PdsError) {
     write(error);
-    if (verbose && error.cause instanceof Error && error.cause.stack) io.stderr.write(`${error.cause.stack}\n`);
+    // pds's own errors say what happened; their stack frames are for debugging pds (PDS_DEBUG=1).
+    if (debug && error.cause instanceof Error && error.cause.stack) io.stderr.write(`${error.cause.stack}\n`);
     return { code: error.exitCode, shown: error };
   }
   const message = error instanceof Error ? error.message : String(error);
   write({ message, details: [] });
-  if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  // An internal error: its stack is what a bug report needs.
+  if ((verbose || debug) && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   return { code: ExitCode.failure, shown: { message, details: [] } };
 }
 

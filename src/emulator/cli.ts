@@ -44,7 +44,7 @@ function banner(emulator: Emulator): string {
 }
 
 /**
- * Starts the emulator, prints where it listens and what to try, serves until `signal` aborts, then
+ * Starts the emulator, prints where it listens and (unless quiet) what to try, serves until `signal` aborts, then
  * closes it and resolves 0. Resolves 1 (with `error: …` on stderr) when it cannot start.
  */
 export async function serveFromCli(options: EmulatorOptions, out: CliStreams, signal: AbortSignal): Promise<number> {
@@ -55,8 +55,9 @@ export async function serveFromCli(options: EmulatorOptions, out: CliStreams, si
     out.stderr.write(`error: ${describeStartError(error, options)}\n`);
     return 1;
   }
+  // Quiet keeps the one line a script reads the address from (a --port 0 emulator's port).
   out.stdout.write(`pds emulator listening on ${emulator.url}\n`);
-  out.stdout.write(banner(emulator));
+  if (!options.quiet) out.stdout.write(banner(emulator));
   await new Promise<void>((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });

@@ -29,7 +29,10 @@ export const RESOURCE_FLAGS = {
     help: `only entities with these contract roles: ${ROLES.join(', ')}`,
     completion: ROLES,
   },
-  merged: { type: 'boolean', help: 'include merged duplicates' },
+  merged: {
+    type: 'boolean',
+    help: "each record's merged duplicates: a MERGED count column in tables, the `merged` list in data formats (records stay the root ones)",
+  },
   products: { type: 'boolean', help: 'include products (releases with UPCs)' },
   // The deployed service's options (docs/service.md).
   extractorIds: { type: 'list', value: 'ids', help: 'only what these extractors found, comma-separated' },

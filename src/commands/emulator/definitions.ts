@@ -53,7 +53,8 @@ export const start = verb({
   },
   // It reads no profile: a --profile or PDS_PROFILE of the shell does not stop it.
   allowsNewProfile: true,
-  notes: 'The global -q/--quiet turns off the request log on stderr.',
+  notes:
+    'The global -q/--quiet prints only the line `pds emulator listening on <url>` (scripts read the address from it): no tokens, projects or request log.',
   examples: [
     ['pds emulator start --quiet &', 'on http://127.0.0.1:4010', SERVES],
     ['pds emulator start --port 0 --latency 200 --fail-rate 0.1', 'a slow, flaky service', SERVES],

@@ -36,6 +36,8 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   }
   await ctx.output.list<KnowledgeNode>(pages(), {
     noun: 'knowledge nodes',
+    // One answer, not a page: the footer counts it (the verb takes no --page).
+    all: true,
     id: (node) => String(node.id),
     columns: [
       { header: 'id', value: (node) => node.id },

@@ -27,6 +27,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   }
   await ctx.output.list<Tag>(pages(), {
     noun: 'tags',
+    all: true,
     id: (tag) => String(tag.id),
     fields: ['id', 'tag', 'scope', 'usage_count'],
     columns: [
