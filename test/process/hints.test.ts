@@ -104,3 +104,19 @@ describe('smaller items', () => {
     expect(help.stdout).toMatch(/--merged\s+each record's merged duplicates: a MERGED count column/);
   });
 });
+
+describe('what pds checks of an id before any request, as the guide says', () => {
+  it('a statement id that is not a whole number, or an id with a slash, exits 2 and sends nothing; other ids go to the service', async () => {
+    emulator.requests.length = 0;
+    const env = signedInEnv(emulator.url);
+    expect(await runPds(['statements', 'get', '4000x'], { env })).toMatchObject({
+      code: 2,
+      stderr: "error: invalid statement id '4000x': statement ids are whole numbers\n",
+    });
+    expect((await runPds(['artists', 'get', 'a/b'], { env })).code).toBe(2);
+    expect(emulator.requests).toEqual([]);
+    // Another form's id may hold letters (the seed's art_00001): the service answers for it.
+    expect((await runPds(['artists', 'get', '3000001x'], { env })).code).toBe(5);
+    expect(emulator.requests.map((request) => request.path)).toContain('/v1/artists/3000001x');
+  });
+});
