@@ -187,3 +187,26 @@ describe('no listener leak', () => {
     expect(run.stderr).not.toContain('(node:');
   }, 70_000);
 });
+
+describe('the CI log and reports', () => {
+  it('an unsupported file in a directory is listed as skipped with why: log, summary and a JUnit skipped case', async () => {
+    const job = runner();
+    const dir = join(job.workspace, 'mixed');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'sales.csv'), 'period,amount\n2026Q1,1\n');
+    writeFileSync(join(dir, 'notes.docx'), 'not a statement');
+    const junit = join(job.workspace, 'pds.xml');
+    const run = await runPds(['upload', 'statement', dir, '--report', `junit=${junit}`], { env: job.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^skipped \S*notes\.docx: '\.docx' is not a statement format the service takes; /m);
+    expect(job.summary()).toMatch(
+      /^\| mixed\/notes\.docx \| skipped \| unsupported: '\.docx' is not a statement format/m,
+    );
+    expect(job.outputs()).toMatchObject({ uploaded: '1', skipped: '1', failed: '0' });
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('tests="2" failures="0" errors="0" skipped="1"');
+    expect(xml).toMatch(
+      /name="mixed\/notes\.docx" time="[\d.]+">\n\s+<skipped message="unsupported: &apos;\.docx&apos; is not a statement format/,
+    );
+  });
+});

@@ -27,6 +27,8 @@ export interface UploadEntry {
   skipped?: { id: string; label: string };
   /** The same file (device and inode) as an earlier argument's, which alone is sent: its argument. */
   sameAs?: string;
+  /** A file in a directory of a kind the service does not take: why (skipped, never dropped silently). */
+  unsupported?: string;
   /** A record had its name but not its size or bytes: this is a new version. */
   changed?: boolean;
   /** Why the batch stopped before this file was started (--fail-fast, a signal). */
@@ -122,7 +124,7 @@ export class UploadDisplay {
     const text =
       entry.sameAs !== undefined
         ? `the same file as ${entry.sameAs}`
-        : `already uploaded (${entry.skipped?.label ?? ''})`;
+        : (entry.unsupported ?? `already uploaded (${entry.skipped?.label ?? ''})`);
     if (this.batch.isLive) this.batch.settle(entry.line, '–', `${label(entry.file)}  ${text}`);
     else this.batch.say(`skipped ${label(entry.file)}: ${text}`);
   }

@@ -41,10 +41,11 @@ export async function expandArgs(
   args: readonly string[],
   kind: DocumentKind,
   selection: Selection,
-): Promise<{ files: string[]; empty: string[] }> {
+): Promise<{ files: string[]; empty: string[]; unsupported: string[] }> {
   const select = await globFilter(selection);
   const files: string[] = [];
   const empty: string[] = [];
+  const unsupported: string[] = [];
   for (const arg of args) {
     const isDirectory =
       arg !== '-' &&
@@ -57,14 +58,17 @@ export async function expandArgs(
       files.push(arg);
       continue;
     }
-    const found = (await walk(arg, selection.recursive)).filter(
-      (path) => kindAccepts(kind, path) && select(relative(arg, path).split(sep).join('/')),
+    const selected = (await walk(arg, selection.recursive)).filter((path) =>
+      select(relative(arg, path).split(sep).join('/')),
     );
+    const found = selected.filter((path) => kindAccepts(kind, path));
     found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (found.length === 0) empty.push(arg);
     files.push(...found);
+    // Files of a kind the service does not take are said (skipped, with why), never dropped silently.
+    unsupported.push(...selected.filter((path) => !kindAccepts(kind, path)).sort());
   }
-  return { files, empty };
+  return { files, empty, unsupported };
 }
 
 async function walk(dir: string, recursive: boolean): Promise<string[]> {

@@ -17,7 +17,7 @@ import {
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { matchWord } from '../../lib/vocabulary.js';
 import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
-import { buildContext } from '../../lib/formats.js';
+import { buildContext, formatOf } from '../../lib/formats.js';
 import {
   UploadDisplay,
   isPaused,
@@ -45,11 +45,14 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const extractions = extractionNames(opts.extract);
   const context = uploadContext(opts);
   const reports = parseReports(opts.report);
-  const args = await filesOf(opts, ctx);
+  const { files: args, unsupported } = await filesOf(opts, ctx);
   const projectId = ctx.project();
   ctx.requireToken(); // exit 3 now when there is no token, before stdin is read
 
-  const entries = await checkAll(args, kind, opts.fileName, opts.failFast === true, ctx);
+  const entries = [
+    ...(await checkAll(args, kind, opts.fileName, opts.failFast === true, ctx)),
+    ...unsupported.map((path) => unsupportedEntry(path, kind)),
+  ];
   markSameFiles(entries);
   const dryRun = ctx.settings.dryRun;
   const existing =
@@ -125,7 +128,7 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
   await pool(byFileName(entries), opts.concurrency, ctx.signal, async (group) => {
     for (const entry of group) {
       if (entry.error) continue;
-      if (entry.sameAs !== undefined) {
+      if (entry.sameAs !== undefined || entry.unsupported !== undefined) {
         view?.skipped(entry);
         continue;
       }
@@ -238,10 +241,25 @@ function sayStopped(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
 /** `interrupted` (Ctrl-C), `stopped by SIGTERM`. */
 const stoppedBy = (ctx: Context): string => new InterruptedError(stopSignalOf(ctx.signal)).message;
 
+/** A file in a directory of a kind the service does not take: skipped, with why. */
+function unsupportedEntry(path: string, kind: DocumentKind): Entry {
+  const fileName = basename(path);
+  const format = formatOf(kind, fileName);
+  const why = typeof format === 'string' ? format : `not a ${kind} file`;
+  return {
+    file: { arg: path, fileName, fileType: '', size: 0, source: { kind: 'file', path } },
+    sending: false,
+    sent: 0,
+    total: 0,
+    skipped: { id: '', label: `unsupported: ${why}` },
+    unsupported: why,
+  };
+}
+
 /** The file arguments, directories expanded; a directory that gives nothing is said, not fatal. */
-async function filesOf(opts: Options, ctx: Context): Promise<string[]> {
+async function filesOf(opts: Options, ctx: Context): Promise<{ files: string[]; unsupported: string[] }> {
   const given = checkArgs(opts, ctx);
-  const { files, empty } = await expandArgs(given, opts.kind, {
+  const { files, empty, unsupported } = await expandArgs(given, opts.kind, {
     recursive: opts.recursive === true,
     include: opts.include,
     exclude: opts.exclude,
@@ -253,7 +271,7 @@ async function filesOf(opts: Options, ctx: Context): Promise<string[]> {
   if (files.length === 0) throw new UsageError('no files to upload');
   if (opts.fileName !== undefined && files.length > 1)
     throw new UsageError('--file-name names one upload: stdin (-), or a single file');
-  return files;
+  return { files, unsupported };
 }
 
 /** --skip-existing: whether the file still goes (false: it is there already, or could not be compared). */
@@ -545,6 +563,7 @@ function jsonEntry(entry: Entry, kind: DocumentKind, waitTimeout: number, dryRun
     if (entry.skipped.id !== '') result.id = entry.skipped.id;
   }
   if (entry.sameAs !== undefined) result.same_as = entry.sameAs;
+  if (entry.unsupported !== undefined) result.unsupported = entry.unsupported;
   if (entry.changed) result.changed = true;
   if (entry.notStarted) result.not_started = true;
   if (entry.upload) result.upload = entry.upload;
@@ -573,6 +592,7 @@ function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
     } else if (entry.error) output.write(`would fail: ${safeText(`${name}: ${entry.error.message}`)}\n`);
     else if (entry.sameAs !== undefined)
       output.write(`would skip ${safeText(`${name}: the same file as ${entry.sameAs}`)}\n`);
+    else if (entry.unsupported !== undefined) output.write(`would skip ${safeText(`${name}: ${entry.unsupported}`)}\n`);
     else if (entry.skipped)
       output.write(`would skip ${safeText(`${name}: already uploaded (${entry.skipped.label})`)}\n`);
     else
@@ -654,7 +674,10 @@ function fileReport(entry: Entry, kind: DocumentKind, waitTimeout: number, dryRu
       ...base,
       outcome: dryRun ? 'would skip' : 'skipped',
       record: entry.skipped.label,
-      reason: entry.sameAs !== undefined ? entry.skipped.label : `already uploaded (${entry.skipped.label})`,
+      reason:
+        entry.sameAs !== undefined || entry.unsupported !== undefined
+          ? entry.skipped.label
+          : `already uploaded (${entry.skipped.label})`,
     };
   if (entry.error) return { ...base, outcome: dryRun ? 'would fail' : 'failed', reason: reason as string };
   if (entry.notStarted) return { ...base, outcome: 'not started', reason: entry.notStarted };
