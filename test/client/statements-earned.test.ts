@@ -235,6 +235,33 @@ describe('pds statements lines of many statements', () => {
     );
   });
 
+  it('yaml is a record a line, tsv is converted, --jq filters the records', async () => {
+    const [a] = processed();
+    const lines = statementLines(data(), a!);
+    const yaml = await pds(['statements', 'lines', String(a!.id), '--format', 'yaml']);
+    const rows = yaml.stdout.trim().split('\n');
+    expect(rows).toHaveLength(lines.length);
+    expect(JSON.parse(rows[0]!.replace(/^- /, ''))).toMatchObject({ line: '1', territory: lines[0]!.territory });
+    const tsv = await pds(['statements', 'lines', String(a!.id), '--format', 'tsv']);
+    expect(tsv.stdout.split('\n')[0]).toBe(
+      'line\tterritory\tisrc\ttitle\tunits\tcurrency\tlicensee_revenue\tlicensor_revenue',
+    );
+    const jq = await pds(['statements', 'lines', String(a!.id), '--jq', '[.[].territory] | length']);
+    expect(jq.stdout.trim()).toBe(String(lines.length));
+  });
+
+  it("one statement's CSV as it came, with the formula warning once; --csv-safe rewrites it", async () => {
+    const unlisted = processed().find((s) => s.id % 4 === 3)!;
+    const plain = await pds(['statements', 'lines', String(unlisted.id)]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/,\+44 \(demo\),/);
+    expect(plain.stderr.match(/start like a formula/g)).toHaveLength(1);
+    const safe = await pds(['statements', 'lines', String(unlisted.id), '--csv-safe']);
+    expect(safe.stdout).toMatch(/,'\+44 \(demo\),/);
+    const clean = processed().find((s) => s.id % 4 !== 3)!;
+    expect((await pds(['statements', 'lines', String(clean.id)])).stderr).toBe('');
+  });
+
   it('warns once of cells that start like a formula, and --csv-safe neutralises them', async () => {
     const plain = await pds(['statements', 'lines', '--all']);
     expect(plain.stdout).toMatch(/,\+44 \(demo\),/);

@@ -83,6 +83,8 @@ export const statementLines = verb({
   args: [{ name: 'ids', help: 'statement ids (or --all)', variadic: true }],
   flags: LINES_FLAGS,
   dryRun: 'honoured',
+  // Over the lines as records keyed by the header (or the groups of --by).
+  scripting: ['jq'],
   examples: [
     ['pds statements lines 40001 -o q1-lines.csv', '', "a service that exports lines (the emulator's deployed flavor)"],
     [

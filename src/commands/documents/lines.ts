@@ -47,8 +47,9 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
     pdf: false,
     accept: LINES_ACCEPT,
   };
+  const stdout = target === undefined ? await many.warningOfFormulas(ctx, stdoutFor(ctx)) : undefined;
   const fetchOnce = (url: string): Promise<Saved> =>
-    target === undefined ? saveToStream(url, stdoutFor(ctx), options) : saveToFile(url, target, options);
+    stdout === undefined ? saveToFile(url, target as string, options) : saveToStream(url, stdout.stream, options);
   let saved: Saved;
   try {
     saved = await fetchOnce(lines.url);
@@ -57,7 +58,10 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
     // A signed link that expired (or was refused) is asked for again, once, as downloads do.
     saved = await fetchOnce((await linesOf(ctx, projectId, id)).url);
   }
-  if (target === undefined) return 0;
+  if (stdout !== undefined) {
+    await stdout.finish();
+    return 0;
+  }
   const record = { id: Number(id), file: target, bytes: saved.bytes, up_to_date: saved.upToDate };
   if (await ctx.output.asData(record)) return 0;
   if (ctx.output.mode === 'ids') ctx.output.write(`${target}\n`);

@@ -26,6 +26,8 @@ export interface FlatInput {
 /** A spreadsheet runs such a cell as a formula; a plain number (a negative amount) is no formula. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 export const startsFormula = (cell: string): boolean => FORMULA_START.test(cell) && !isDecimal(cell);
+export const FORMULA_WARNING =
+  'some cells start like a formula (= + - @): a spreadsheet would run them; --csv-safe neutralises them';
 
 export async function writeFlat(
   ctx: Context,
@@ -40,10 +42,7 @@ export async function writeFlat(
   const cellOf = (cell: string): string => {
     if (!startsFormula(cell)) return cell;
     if (input.csvSafe) return `'${cell}`;
-    if (!warned && (input.format === 'csv' || input.format === 'tsv'))
-      ctx.output.warn(
-        'some cells start like a formula (= + - @): a spreadsheet would run them; --csv-safe neutralises them',
-      );
+    if (!warned && (input.format === 'csv' || input.format === 'tsv')) ctx.output.warn(FORMULA_WARNING);
     warned = true;
     return cell;
   };

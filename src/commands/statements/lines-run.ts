@@ -5,10 +5,57 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseSize } from '../../lib/download.js';
 import type { LinesOptions } from '../documents/definitions.js';
-import { writeFlat, type FlatFormat } from './flat.js';
+import { Writable } from 'node:stream';
+import { FORMULA_WARNING, startsFormula, writeFlat, type FlatFormat } from './flat.js';
 import { printRollup, rollUp } from './rollup.js';
 import { checkChoice, sayPending, selectStatements } from './select.js';
 import { withProgress } from './progress.js';
+
+/**
+ * `out`, and beside it a CSV parser that reads the same bytes for cells a spreadsheet would run as
+ * formulas: the first is warned of on stderr (the bytes go out unchanged; --csv-safe changes them).
+ * `finish` reads the last row (a parser holds it until the end) once every byte is written.
+ */
+export async function warningOfFormulas(
+  ctx: Context,
+  out: Writable,
+): Promise<{ stream: Writable; finish(): Promise<void> }> {
+  const { parse } = await import('csv-parse');
+  const scan = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
+  let warned = false;
+  scan.on('data', (row: string[]) => {
+    if (warned || !row.some(startsFormula)) return;
+    warned = true;
+    ctx.output.warn(FORMULA_WARNING);
+  });
+  // A CSV the parser cannot read is still printed as it came; only the warning is lost.
+  scan.on('error', () => undefined);
+  const ended = new Promise<void>((resolve) => scan.once('close', resolve).once('end', resolve));
+  const stream = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      if (!scan.destroyed) scan.write(chunk);
+      if (out.write(chunk)) return done();
+      // A closed pipe (`| head -1`) is out's error: it ends the fetch as it would without the scan.
+      const onError = (error: Error) => {
+        out.off('drain', onDrain);
+        done(error);
+      };
+      const onDrain = () => {
+        out.off('error', onError);
+        done();
+      };
+      out.once('drain', onDrain).once('error', onError);
+    },
+  });
+  return {
+    stream,
+    finish: async () => {
+      if (scan.destroyed) return;
+      scan.end();
+      await ended;
+    },
+  };
+}
 
 /** Whether `statements lines` takes this path rather than printing one export as it comes. */
 export function isManyLines(opts: LinesOptions, ctx: Context): boolean {

@@ -57,7 +57,7 @@ export function statementLines(data: ProjectData, statement: StatementRecord): S
     const licenseeCents = units * rng.int(2, 6);
     // Every fourth statement's last line is a track no recording of the catalog carries (its title
     // starts as a spreadsheet formula would), as statements name tracks a catalog has not caught up with.
-    const unlisted = i === count - 1 && s.id % 4 === 1;
+    const unlisted = i === count - 1 && s.id % 4 === 3;
     lines.push({
       territory: TERRITORIES[rng.int(0, TERRITORIES.length - 1)] as string,
       isrc: unlisted
