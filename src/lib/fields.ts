@@ -4,7 +4,7 @@
 // checked against the first page, or the record, when it arrives). A dotted name reaches inside a
 // nested value (`financials.licensor_revenue`, `score.summary.score`); its first part is checked.
 import { UsageError } from './errors.js';
-import { isPlainObject } from './shape.js';
+import { isPlainObject, keyedByText } from './shape.js';
 
 /** `--fields` as given: comma-separated, blanks ignored, duplicates dropped. */
 export function parseFields(value: string): string[] {
@@ -70,7 +70,8 @@ export function fieldValue(record: object, name: string): unknown {
  */
 export function pickFields(record: object, fields: readonly string[]): Record<string, unknown> {
   const source = record as Record<string, unknown>;
-  const picked: Record<string, unknown> = {};
+  // Keyed by field names the user or the service chose: `__proto__` is a field like any.
+  const picked = keyedByText<unknown>();
   for (const name of fields) {
     const value = fieldValue(source, name) ?? null;
     if (Object.hasOwn(source, name) || !name.includes('.')) {
@@ -81,7 +82,7 @@ export function pickFields(record: object, fields: readonly string[]): Record<st
     const last = parts.pop() as string;
     let into: Record<string, unknown> | undefined = picked;
     for (const part of parts) {
-      if (!Object.hasOwn(into, part)) into[part] = {};
+      if (!Object.hasOwn(into, part)) into[part] = keyedByText();
       const next: unknown = into[part];
       // The whole of the parent was asked for too (and is not an object): nothing to add to it.
       into = isPlainObject(next) ? next : undefined;

@@ -3,7 +3,7 @@
 // renderer (output.ts) decides what is a row; this only encodes.
 import { UsageError } from './errors.js';
 import { checkDepth, jsonText } from './deep-json.js';
-import { isPlainObject } from './shape.js';
+import { isPlainObject, keyedByText } from './shape.js';
 
 export const FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson', 'yaml'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -42,7 +42,7 @@ const MAX_SPREAD_DEPTH = 16;
  * JSON), every other value as it is.
  */
 export function spreadRecord(record: Record<string, unknown>): Record<string, unknown> {
-  const flat: Record<string, unknown> = {};
+  const flat = keyedByText<unknown>();
   const put = (key: string, value: unknown, depth = 1): void => {
     // Past a spreadsheet's use, a deeper object stays one cell of JSON (jsonText takes any depth).
     if (isPlainObject(value) && Object.keys(value).length > 0 && depth <= MAX_SPREAD_DEPTH) {

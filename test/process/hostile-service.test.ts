@@ -260,3 +260,27 @@ describe('11. an id pds cannot represent exactly is named with its record and pa
     );
   });
 });
+
+describe("7. the service's field names are data too", () => {
+  const record = `{"id":1,"name":"Proto","project_id":"${DEMO_PROJECT}","created_at":"2024-01-01T00:00:00Z","__proto__":{"polluted":"yes"},"constructor":"c"}`;
+  const artist: Behaviour = (req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(`{"data":${record}}`);
+  };
+  const get = async (...args: string[]) => {
+    const server = await rogue(artist);
+    return runPds(['artists', 'get', '1', ...args], { env: signedInEnv(server.url) });
+  };
+
+  it('--fields __proto__ picks it; csv spreads it; the record view shows it', async () => {
+    const picked = await get('--fields', '__proto__,constructor,name', '--json');
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(picked.stdout.replace(/\s+/g, '')).toBe('{"__proto__":{"polluted":"yes"},"constructor":"c","name":"Proto"}');
+    const csv = await get('--format', 'csv', '--fields', 'name,__proto__');
+    expect(csv).toMatchObject({ code: 0, stdout: 'name,__proto__.polluted\r\nProto,yes\r\n' });
+    const view = await get('--format', 'tsv');
+    expect(view.code, view.stderr).toBe(0);
+    expect(view.stdout).toContain('__proto__.polluted\tyes\n');
+    expect(view.stdout).toContain('constructor\tc\n');
+  });
+});

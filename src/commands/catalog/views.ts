@@ -5,7 +5,7 @@
 import type { Column } from '../../lib/output.js';
 import type { ResourceName } from '../../lib/api/catalog.js';
 import { ITEM_SHAPES, shapeFields } from '../../lib/api/shapes.js';
-import { isPlainObject } from '../../lib/shape.js';
+import { isPlainObject, keyedByText } from '../../lib/shape.js';
 
 type Record_ = Record<string, unknown>;
 
@@ -173,10 +173,11 @@ export function listFields(resource: ResourceName): string[] {
  * field as `field.key` lines. Lists of records stay tables (output.ts draws them).
  */
 export function detailView(record: Record_): Record_ {
-  const shown: Record_ = {};
+  // Keyed by the service's field names: one named `__proto__` is shown like any other.
+  const shown: Record_ = keyedByText();
   for (const [key, value] of Object.entries(record)) {
     if (key === 'extractions' && isPlainObject(value)) {
-      for (const [name, rows] of Object.entries(value)) if (!(name in record)) shown[name] = rows;
+      for (const [name, rows] of Object.entries(value)) if (!Object.hasOwn(record, name)) shown[name] = rows;
     } else if (key === 'statement_summary' && isPlainObject(value) && Array.isArray(value.summary)) {
       shown.summary = value.summary.map((line) => ({ line }));
     } else if (isPlainObject(value)) {
