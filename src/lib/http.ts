@@ -221,8 +221,9 @@ export class HttpClient {
     const url = this.url(options.path, options.query);
     const canRetry = (outcome: { response?: HttpResponse; error?: PdsError }): boolean => {
       // A rate limit (or a 503 naming its wait) is the service refusing before it acts: nothing was
-      // made, so even a create is sent again after the wait, unless it is never to be resent.
-      if (options.retry !== false && outcome.response && refusedBeforeActing(outcome.response)) return true;
+      // made, so an upload's create (which says when it may be resent) goes again after the wait.
+      const create = options.retry === 'unsent' || typeof options.retry === 'function';
+      if (create && outcome.response && refusedBeforeActing(outcome.response)) return true;
       if (options.retry === 'unsent') return !outcome.response && NEVER_CONNECTED.has(errorCode(outcome.error) ?? '');
       if (typeof options.retry === 'function') return options.retry();
       return options.retry ?? method === 'GET';

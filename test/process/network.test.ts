@@ -1,7 +1,7 @@
 // The built CLI against a service that misbehaves: hangs, endless and cut bodies, pages that never
 // end, keep-alive-only event streams, HTML error pages, 503 with Retry-After; plus the checks made
 // before anything is sent (plain http, a token that cannot be a header, --timeout's range).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -235,12 +235,11 @@ describe('a batch of uploads', () => {
   it('leaves no listener behind per upload (no MaxListenersExceededWarning over 12 files)', async () => {
     const emulator = await testEmulator();
     try {
-      const result = await pds(emulator.url, [
-        'upload',
-        'statement',
-        ...Array.from({ length: 12 }, () => SAMPLE_PDF),
-        '-q',
-      ]);
+      // Twelve files (the same file named twelve times would go once).
+      const dir = mkdtempSync(join(tmpdir(), 'pds-twelve-'));
+      const files = Array.from({ length: 12 }, (_, i) => join(dir, `sample-${i}.pdf`));
+      for (const file of files) writeFileSync(file, readFileSync(SAMPLE_PDF));
+      const result = await pds(emulator.url, ['upload', 'statement', ...files, '-q']);
       expect(result.code).toBe(0);
       expect(result.stdout.trim().split('\n')).toHaveLength(12);
       expect(result.stderr).toBe('');
