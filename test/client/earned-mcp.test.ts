@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => mcp.close());
 
 /** A tool's structuredContent: its page of records, and the cursor and counts beside it. */
-type Page = Record<string, unknown> & { next_cursor: string | null } & Record<'groups' | 'findings', unknown[]>;
+type Page = Record<string, unknown> & { next_cursor: string | null } & Record<'items', unknown[]>;
 
 async function structured(name: string, args: Record<string, unknown>): Promise<Page> {
   const result = (await mcp.client.callTool({ name, arguments: args })) as ToolResult;
@@ -26,7 +26,7 @@ async function structured(name: string, args: Record<string, unknown>): Promise<
 }
 
 /** Every page of a tool's answer, following each cursor alone. */
-async function allPages(name: string, args: Record<string, unknown>, key: 'groups' | 'findings'): Promise<unknown[]> {
+async function allPages(name: string, args: Record<string, unknown>, key: 'items'): Promise<unknown[]> {
   const first = await structured(name, args);
   const items = [...first[key]];
   let cursor = first.next_cursor;
@@ -45,16 +45,16 @@ const cliJson = async (args: string[]) =>
 describe('the MCP tools of what a project earned', () => {
   it('statements_totals pages the same groups as `pds statements totals --json`, bounded by --max-results', async () => {
     const first = await structured('statements_totals', { by: ['period'] });
-    expect(first.groups.length).toBe(5);
+    expect(first.items.length).toBe(5);
     expect(first.not_processed).toBeGreaterThan(0);
-    const groups = await allPages('statements_totals', { by: ['period'] }, 'groups');
+    const groups = await allPages('statements_totals', { by: ['period'] }, 'items');
     expect(groups).toEqual(await cliJson(['statements', 'totals', '--by', 'period']));
   });
 
   it('statements_lines_rollup: the groups of `lines --all --by isrc --top 3` and of --by territory (any case)', async () => {
-    const groups = await allPages('statements_lines_rollup', { by: ['isrc'], top: 3 }, 'groups');
+    const groups = await allPages('statements_lines_rollup', { by: ['isrc'], top: 3 }, 'items');
     expect(groups).toEqual(await cliJson(['statements', 'lines', '--all', '--by', 'isrc', '--top', '3']));
-    const byTerritory = await allPages('statements_lines_rollup', { by: ['Territory'], currency: 'EUR' }, 'groups');
+    const byTerritory = await allPages('statements_lines_rollup', { by: ['Territory'], currency: 'EUR' }, 'items');
     expect(byTerritory).toEqual(
       await cliJson(['statements', 'lines', '--all', '--by', 'territory', '--currency', 'EUR']),
     );
@@ -63,11 +63,11 @@ describe('the MCP tools of what a project earned', () => {
   it('statements_check says ok: false and names the statement whose lines disagree', async () => {
     const result = await structured('statements_check', {});
     expect(result.ok).toBe(false);
-    expect(result.findings[0]).toEqual(
+    expect(result.items[0]).toEqual(
       expect.objectContaining({ check: 'lines', statement: DISAGREEING.id, difference: '-0.05' }),
     );
     const clean = await structured('statements_check', { ids: [40001, 40002] });
-    expect(clean).toEqual({ ok: true, checked: 2, findings: [], total: 0, next_cursor: null });
+    expect(clean).toEqual({ ok: true, checked: 2, items: [], total: 0, next_cursor: null });
   });
 
   it('refuses a rollup without columns, and a bad period, as errors', async () => {

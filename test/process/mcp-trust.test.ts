@@ -283,8 +283,10 @@ describe('pds mcp: service text an agent reads', () => {
     // A statement's lines are the deployed service's export, which this emulator (SPEC.md's reads) lacks.
     const deployed = await testEmulator({ flavor: 'deployed' });
     const lines = await connectMcp(deployed, []);
-    const callOn = (name: string) => (name === 'statement_lines' ? lines : server);
+    const readsLines = ['statement_lines', 'statements_totals', 'statements_lines_rollup', 'statements_check'];
+    const callOn = (name: string) => (readsLines.includes(name) ? lines : server);
     args.statement_lines = { id: 40001 };
+    args.statements_lines_rollup = { by: ['territory'] };
     try {
       await check();
     } finally {

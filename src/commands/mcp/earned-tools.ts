@@ -1,6 +1,6 @@
 // What a project earned, for agents (read-only): `statements_totals` (`pds statements totals`),
 // `statements_lines_rollup` (`pds statements lines --by`) and `statements_check` (`pds statements
-// check`). Each answers its groups or findings a page at a time (the server's --max-results); the
+// check`). Each answers its groups or findings (as `items`, as lists do) a page at a time (the server's --max-results); the
 // cursor a call ends with, passed alone, gives the next page (the work is done again from the
 // service's current data).
 import * as z from 'zod/mini';
@@ -23,7 +23,7 @@ const FILTERS = {
 const top = describe(z.optional(z.int().check(z.positive())), 'only the n largest groups of each currency');
 const cursorInput = describe(z.optional(z.string()), 'the cursor a previous call ended with, passed alone');
 const groupsOutput = z.object({
-  groups: z.array(z.record(z.string(), z.unknown())),
+  items: z.array(z.record(z.string(), z.unknown())),
   total: z.number(),
   not_processed: z.number(),
   next_cursor: nextCursor,
@@ -65,7 +65,7 @@ function groupsResult(
   return dataResult(part, {
     before,
     after: [...notes, ...after],
-    structured: { groups: part, total: groups.length, not_processed: pending, next_cursor: next },
+    structured: { items: part, total: groups.length, not_processed: pending, next_cursor: next },
   });
 }
 
@@ -146,7 +146,7 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
     output: z.object({
       ok: z.boolean(),
       checked: z.number(),
-      findings: z.array(z.record(z.string(), z.unknown())),
+      items: z.array(z.record(z.string(), z.unknown())),
       total: z.number(),
       next_cursor: nextCursor,
     }),
@@ -170,7 +170,7 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
         structured: {
           ok,
           checked: selection.processed.length,
-          findings: part,
+          items: part,
           total: findings.length,
           next_cursor: next,
         },
