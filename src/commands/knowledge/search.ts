@@ -40,9 +40,9 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
     all: true,
     id: (node) => String(node.id),
     columns: [
-      { header: 'id', value: (node) => node.id },
-      { header: 'kind', value: (node) => node.kind },
-      { header: 'name', value: (node) => node.name },
+      { header: 'id', value: (node) => node.id, format: 'id' },
+      { header: 'kind', value: (node) => node.kind, priority: 60, overflow: 'never' },
+      { header: 'name', value: (node) => node.name, format: 'name' },
       {
         header: 'claims',
         value: (node) =>
@@ -52,6 +52,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
       },
       {
         header: 'related',
+        priority: 30,
         value: (node) =>
           listOf(node.relationships)
             .map((r) => `${text(r.edge_type)} ${text(isPlainObject(r.node) ? r.node.name : undefined)}`)

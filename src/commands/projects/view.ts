@@ -3,9 +3,9 @@ import type { Column } from '../../lib/output.js';
 import type { Project } from '../../lib/schemas.js';
 
 export const projectColumns: Column<Project>[] = [
-  { header: 'id', value: (p) => p.id },
-  { header: 'name', value: (p) => p.name },
-  { header: 'created', value: (p) => p.created_at, date: true },
+  { header: 'id', value: (p) => p.id, format: 'id' },
+  { header: 'name', value: (p) => p.name, format: 'name' },
+  { header: 'created', value: (p) => p.created_at, format: 'date' },
 ];
 
 /** What a project is called in a sentence: its name, or its id when the service sent no name. */

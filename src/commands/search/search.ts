@@ -12,13 +12,16 @@ export { SEARCH_TYPES } from './definitions.js';
 import { SEARCH_TYPES } from './definitions.js';
 
 const columns: Column<SearchHit>[] = [
-  { header: 'type', value: (hit) => hit.type },
-  { header: 'id', value: (hit) => hit.id },
+  { header: 'type', value: (hit) => hit.type, priority: 60, overflow: 'never' },
+  { header: 'id', value: (hit) => hit.id, format: 'id' },
   // A contract of the deployed service is named by the file it matched in.
-  { header: 'name', value: hitName },
+  { header: 'name', value: hitName, format: 'name' },
   // A hit the service ranked without a number (the grouped form's artists) has no score to show.
   {
     header: 'score',
+    align: 'right',
+    priority: 30,
+    overflow: 'never',
     value: (hit) => {
       const score = hitScore(hit);
       return score === undefined ? '' : Math.round(score * 1000) / 1000;

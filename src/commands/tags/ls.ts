@@ -31,10 +31,10 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
     id: (tag) => String(tag.id),
     fields: ['id', 'tag', 'scope', 'usage_count'],
     columns: [
-      { header: 'tag', value: (tag) => tag.tag },
-      { header: 'scope', value: (tag) => tag.scope },
-      { header: 'used', value: (tag) => tag.usage_count },
-      { header: 'id', value: (tag) => tag.id },
+      { header: 'tag', value: (tag) => tag.tag, format: 'name', priority: 100 },
+      { header: 'scope', value: (tag) => tag.scope, priority: 60, overflow: 'never' },
+      { header: 'used', value: (tag) => tag.usage_count, format: 'count' },
+      { header: 'id', value: (tag) => tag.id, format: 'id' },
     ],
   });
 }
