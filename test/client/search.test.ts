@@ -38,11 +38,11 @@ describe('pds search', () => {
         'TYPE         ID         NAME                SCORE\n' +
         'recording    rec_00080  Harbor Fever        0.925\n' +
         'composition  com_00080  Harbor Fever        0.925\n' +
-        'recording    rec_00062  Faded Harbor        0.76\n' +
-        'composition  com_00062  Faded Harbor        0.76\n' +
+        'recording    rec_00062  Faded Harbor         0.76\n' +
+        'composition  com_00062  Faded Harbor         0.76\n' +
         'recording    rec_00050  Burning the Harbor  0.747\n' +
         'composition  com_00050  Burning the Harbor  0.747\n' +
-        'artist       art_00003  The Velvet Harbors  0.56\n',
+        'artist       art_00003  The Velvet Harbors   0.56\n',
       stderr: '7 results\n',
     });
   });
