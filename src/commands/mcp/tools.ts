@@ -469,7 +469,7 @@ function projectTools(): ToolDefinition[] {
       name: 'search',
       title: 'Search the project',
       description:
-        'Searches the project: contracts, entities, artists, writers, recordings and compositions, best match first.',
+        "Searches the project: contracts, entities, artists, writers, recordings and compositions, in the service's order (grouped by type in that order, each type best match first).",
       toolset: 'search',
       write: false,
       annotations: READ,
