@@ -332,8 +332,11 @@ function contextFields(upload: UploadRecord): Partial<StatementRecord> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
-/** Staging has just completed: the upload becomes a contract or a statement of its project. */
-function materialize(state: EmulatorState, data: ProjectData, upload: UploadRecord, t: Timeline): void {
+/**
+ * The upload becomes a contract or a statement of its project: once staging completes, or (a
+ * statement, with `listedFromUpload`) as soon as its bytes are in, still queued.
+ */
+function materialize(state: EmulatorState, data: ProjectData, upload: UploadRecord, t: Timeline, queued: boolean): void {
   if (upload.kind === 'contract') {
     const contract: ContractRecord = {
       id: nextContractId(state),
@@ -357,13 +360,22 @@ function materialize(state: EmulatorState, data: ProjectData, upload: UploadReco
     file_type: upload.file_type,
     file_size: upload.file_size,
     upload_status: 'completed',
-    processing_status: 'processing',
+    processing_status: queued ? 'queued' : 'processing',
     created_at: upload.created_at,
     staging_id: upload.staging_id,
     ...contextFields(upload),
   };
   data.statements.push(statement);
   upload.result_id = statement.id;
+}
+
+/** A statement listed while queued goes on to processing once its staging completes. */
+function startProcessing(data: ProjectData, upload: UploadRecord): boolean {
+  if (upload.kind !== 'statement') return false;
+  const statement = data.statements.find((s) => s.id === upload.result_id);
+  if (statement?.processing_status !== 'queued') return false;
+  statement.processing_status = 'processing';
+  return true;
 }
 
 /**
@@ -436,6 +448,7 @@ export function advance(
   state: EmulatorState,
   now: number,
   step: number,
+  listedFromUpload = false,
 ): { changed: Set<ProjectData>; changes: StateChange[] } {
   const changed = new Set<ProjectData>();
   const changes: StateChange[] = [];
@@ -458,7 +471,8 @@ export function advance(
   for (const upload of pending) {
     if (upload.minted || upload.pause_reason !== undefined) continue;
     const t = timeline(upload, step);
-    if (now < t.stagingEnd) continue;
+    const early = listedFromUpload && upload.kind === 'statement';
+    if (now < t.stagingEnd && !early) continue;
     const data = state.data[upload.project_id];
     if (!data) {
       pending.delete(upload);
@@ -466,9 +480,10 @@ export function advance(
     }
     let touched = false;
     if (upload.result_id === undefined) {
-      materialize(state, data, upload, t);
+      materialize(state, data, upload, t, now < t.stagingEnd);
       touched = true;
     }
+    if (now >= t.stagingEnd && startProcessing(data, upload)) touched = true;
     if (now >= t.end) {
       if (finish(data, upload, t)) touched = true;
       pending.delete(upload);

@@ -7,10 +7,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedEmulator } from '../helpers/emulator.js';
+import { call, sharedEmulator } from '../helpers/emulator.js';
 import { runPds, signedInEnv } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
+// The deployed service's forms, with processing slow enough that a re-run comes while it is queued.
+const deployed = sharedEmulator({ flavor: 'deployed', processingMs: 120_000 });
 
 interface Runner {
   workspace: string;
@@ -20,7 +22,7 @@ interface Runner {
 }
 
 /** A runner's step: a workspace, the files the runner gives the step, and its variables. */
-function runner(extra: Record<string, string | undefined> = {}): Runner {
+function runner(extra: Record<string, string | undefined> = {}, url = emulator.url): Runner {
   const workspace = mkdtempSync(join(tmpdir(), 'pds-workspace-'));
   const temp = mkdtempSync(join(tmpdir(), 'pds-runner-'));
   const output = join(temp, 'output');
@@ -29,7 +31,7 @@ function runner(extra: Record<string, string | undefined> = {}): Runner {
   writeFileSync(summary, '');
   return {
     workspace,
-    env: signedInEnv(emulator.url, {
+    env: signedInEnv(url, {
       CI: 'true',
       GITHUB_ACTIONS: 'true',
       GITHUB_WORKSPACE: workspace,
@@ -99,6 +101,34 @@ describe('a job with one damaged statement', () => {
     expect(again.stderr).toMatch(/^uploading \S*broken\.pdf \(\d+ B\)$/m);
     expect(job.outputs()).toMatchObject({ uploaded: '1', skipped: '1', failed: '1', 'processing-failed': '1' });
     expect(emulator.state.uploads.filter((u) => u.file_name === 'broken.pdf' && u.staging_error)).toHaveLength(2);
+  });
+});
+
+describe('a re-run at once after a batch without --wait', () => {
+  it('uploads nothing again: the statements still queued are there already', async () => {
+    const job = runner({}, deployed.url);
+    const dir = join(job.workspace, 'statements');
+    mkdirSync(dir);
+    for (const name of ['a.csv', 'b.csv', 'c.csv']) writeFileSync(join(dir, name), `period,amount\n2026Q1,${name}\n`);
+    const args = ['upload', 'statement', dir, '--skip-existing'];
+    const first = await runPds(args, { env: job.env });
+    expect(first.code).toBe(0);
+    const listed = await call(deployed, `/v1/statements?projectId=${job.env.PDS_PROJECT}&extractionStage=queued`);
+    const queued = ((await listed.json()) as { data: { items: { file_name: string }[] } }).data.items.map(
+      (s) => s.file_name,
+    );
+    expect(queued).toEqual(expect.arrayContaining(['a.csv', 'b.csv', 'c.csv']));
+
+    const again = await runPds(args, { env: job.env });
+    expect(again.code).toBe(0);
+    for (const name of ['a.csv', 'b.csv', 'c.csv']) {
+      expect(again.stderr).toMatch(
+        new RegExp(`^skipped \\S*statements/${name.replace('.', '\\.')}: already uploaded \\(statement \\d+\\)$`, 'm'),
+      );
+    }
+    const mints = deployed.requests.filter((r) => r.method === 'POST' && r.path === '/v1/statements/uploads');
+    expect(mints).toHaveLength(3);
+    expect(job.outputs()).toMatchObject({ uploaded: '0', skipped: '3', failed: '0' });
   });
 });
 

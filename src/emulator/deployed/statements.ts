@@ -152,7 +152,9 @@ export const stagingIdOf = (s: StatementRecord): number => s.staging_id ?? s.id;
 
 /** The extraction stage the service reports, from the stored processing status. */
 export const extractionStage = (s: StatementRecord): string =>
-  s.processing_status === 'completed' || s.processing_status === 'failed' ? s.processing_status : 'processing';
+  s.processing_status === 'completed' || s.processing_status === 'failed' || s.processing_status === 'queued'
+    ? s.processing_status
+    : 'processing';
 
 /** The fields of a statement in the service's order; what the store lacks is left out. */
 export function deployedStatement(data: ProjectData, s: StatementRecord): Fields {

@@ -30,7 +30,7 @@ import { contentLength, errorReply, hasPdfTrailer, receiveUpload, uploadForm } f
  * fails the request is a 500, and the next snapshot catches up (the change is already applied).
  */
 export async function advanceUploads(ctx: RouteContext, markBehind: () => void): Promise<void> {
-  const { changed, changes } = advance(ctx.state, ctx.now(), ctx.options.processingMs);
+  const { changed, changes } = advance(ctx.state, ctx.now(), ctx.options.processingMs, deployedForms(ctx.options));
   if (changes.length === 0) return;
   for (const data of changed) invalidateWorkspace(data);
   try {

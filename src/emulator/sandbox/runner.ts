@@ -7,6 +7,7 @@
 // something still runs. A thread serves one job (the commands of a request, or one command of a
 // parallel request) and is then ended, so no request sees another's files.
 import { createRequire } from 'node:module';
+import { requireFullBuild } from '../../lib/action-build.js';
 import { Worker } from 'node:worker_threads';
 import type { CommandResult, ExecRequest, WorkerMessage, WorkerSetup } from './protocol.js';
 import { WORKER_SOURCE } from './worker.js';
@@ -57,6 +58,7 @@ const CRASHED = 125;
 
 /** Resolved from this module, which lives in the package (src/ under tests, dist/ when built). */
 function workerSetup(): WorkerSetup {
+  requireFullBuild("the emulator's sandbox");
   const require = createRequire(import.meta.url);
   return { justBash: require.resolve('just-bash'), yaml: require.resolve('yaml') };
 }
