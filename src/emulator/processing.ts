@@ -336,7 +336,13 @@ function contextFields(upload: UploadRecord): Partial<StatementRecord> {
  * The upload becomes a contract or a statement of its project: once staging completes, or (a
  * statement, with `listedFromUpload`) as soon as its bytes are in, still queued.
  */
-function materialize(state: EmulatorState, data: ProjectData, upload: UploadRecord, t: Timeline, queued: boolean): void {
+function materialize(
+  state: EmulatorState,
+  data: ProjectData,
+  upload: UploadRecord,
+  t: Timeline,
+  queued: boolean,
+): void {
   if (upload.kind === 'contract') {
     const contract: ContractRecord = {
       id: nextContractId(state),
