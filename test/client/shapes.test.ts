@@ -4,7 +4,7 @@
 // anything: a field pds only shows never fails a command (issue 30).
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_SCHEMAS } from '../../src/lib/api/catalog-schemas.js';
-import { RESOURCE_NAMES } from '../../src/lib/api/catalog.js';
+import { RESOURCE_NAMES } from '../../src/lib/resources.js';
 import { ITEM_SHAPES, PROJECT_SHAPE, shapeFields } from '../../src/lib/api/shapes.js';
 import { Project } from '../../src/lib/schemas.js';
 import { schemaFields } from '../../src/lib/fields.js';

@@ -1,7 +1,8 @@
-// `pds <resource> ls|get` for the eight catalog resources, defined from one table (resources.ts).
+// `pds <resource> ls|get` for the eight catalog resources, defined from their definitions (lib/resources.ts).
 // The definitions: plain data, no code (index.ts joins each to its module).
 import { verb, type OptionsOf } from '../../lib/verb.js';
-import { CATALOG, resourceFlags, type CatalogNoun, type CatalogResource } from './resources.js';
+import { resourceOf, type ResourceName } from '../../lib/resources.js';
+import { resourceFlags } from './resources.js';
 
 const LIST_FLAGS = {
   page: { type: 'number', value: 'n', integer: true, min: 1, default: 1, help: 'page number' },
@@ -17,7 +18,7 @@ const LIST_FLAGS = {
 } as const;
 
 /** `pds <resource> ls`. */
-export function listVerb(resource: CatalogNoun) {
+export function listVerb(resource: ResourceName) {
   const examples: [string, string?][] = [
     [`pds ${resource} ls`],
     [`pds ${resource} ls --all --json > ${resource}.json`, 'every page'],
@@ -38,8 +39,8 @@ export function listVerb(resource: CatalogNoun) {
 }
 
 /** `pds <resource> get`. */
-export function getVerb(resource: CatalogNoun) {
-  const entry: CatalogResource = CATALOG[resource];
+export function getVerb(resource: ResourceName) {
+  const entry = resourceOf(resource);
   const { singular, seedId } = entry;
   const idHelp = entry.idHelp ?? `the ${singular}'s id, as \`pds ${resource} ls\` shows it`;
   const second: [string, string?] =

@@ -1,11 +1,10 @@
 import type { Context } from '../../lib/context.js';
-import type { ResourceName } from '../../lib/api/catalog.js';
+import { RESOURCES, type ResourceName } from '../../lib/resources.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import { notFoundIn } from '../../lib/not-found.js';
 import { resourceQuery } from './flags.js';
 import { contractView, recordView, statementView } from './record-views.js';
 import { detailView, listFields } from './views.js';
-import { CATALOG } from './resources.js';
 import type { GetOptions } from './definitions.js';
 
 type Options = GetOptions;
@@ -18,7 +17,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   const projectId = ctx.project();
   const record = await ctx.api.catalog.get(resource, projectId, id, extra).catch(async (error: unknown) => {
     throw error instanceof NotFoundError
-      ? await notFoundIn(ctx.api, CATALOG[resource].singular, id, projectId, error)
+      ? await notFoundIn(ctx.api, RESOURCES[resource].singular, id, projectId, error)
       : error;
   });
   // The human forms (a table, and its piped `field<TAB>value`) get the record's reading: the
@@ -44,7 +43,7 @@ export function checkResourceId(resource: ResourceName, given: string | number):
   if (resource === 'statements' && !/^\d+$/.test(id)) {
     throw new UsageError(`invalid statement id '${raw}': statement ids are whole numbers`);
   }
-  if (id === '' || /[/\\?#\s]/.test(id)) throw new UsageError(`invalid ${CATALOG[resource].singular} id '${raw}'`);
+  if (id === '' || /[/\\?#\s]/.test(id)) throw new UsageError(`invalid ${RESOURCES[resource].singular} id '${raw}'`);
   return id;
 }
 

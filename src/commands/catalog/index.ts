@@ -2,13 +2,13 @@
 // to the module that runs it; contracts and statements add the document verbs of documents/.
 import { defineVerb, type NounDef } from '../../lib/verb.js';
 import * as definitions from './definitions.js';
-import { CATALOG, CATALOG_NOUNS } from './resources.js';
+import { RESOURCE_NAMES, RESOURCES } from '../../lib/resources.js';
 import { documentVerbs } from '../documents/index.js';
 
-export const CATALOG_NOUN_DEFS: NounDef[] = CATALOG_NOUNS.map((resource) => ({
+export const CATALOG_NOUN_DEFS: NounDef[] = RESOURCE_NAMES.map((resource) => ({
   name: resource,
-  description: CATALOG[resource].description,
-  examples: [[`pds ${resource} ls`], [`pds ${resource} get ${CATALOG[resource].seedId}`]],
+  description: RESOURCES[resource].description,
+  examples: [[`pds ${resource} ls`], [`pds ${resource} get ${RESOURCES[resource].seedId}`]],
   verbs: [
     defineVerb(definitions.listVerb(resource), () => import('./ls.js')),
     defineVerb(definitions.getVerb(resource), () => import('./get.js')),

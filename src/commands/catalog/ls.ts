@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import type { ResourceName } from '../../lib/api/catalog.js';
+import type { ResourceName } from '../../lib/resources.js';
 import { listColumns, listFields } from './views.js';
 import { resourceQuery } from './flags.js';
 import type { ListOptions } from './definitions.js';

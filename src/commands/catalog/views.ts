@@ -3,7 +3,7 @@
 // form of its field and never fails: the renderer draws a list of objects by their names
 // (output.ts, textCell), and a field in a form no column expects is drawn as it came.
 import type { Column } from '../../lib/output.js';
-import type { ResourceName } from '../../lib/api/catalog.js';
+import type { ResourceName } from '../../lib/resources.js';
 import { ITEM_SHAPES, shapeFields } from '../../lib/api/shapes.js';
 import { isPlainObject, keyedByText } from '../../lib/shape.js';
 
@@ -49,8 +49,9 @@ const currencyOf = (s: Record_): unknown => inner(s.financials, 'currency') ?? s
 // ISRCs, ISWCs and amounts are never cut; a file name is cut in its middle. `optional` columns leave
 // a table when no row fills them: a contract of the deployed service has no name, one of the spec form's
 // no file, and only a processed statement of the deployed service has financials. TSV keeps every
-// column with its `header` and raw value, so a script reads the same from either service.
-export const COLUMNS: { [R in ResourceName]: Column<Record_>[] } = {
+// column with its `header` and raw value, so a script reads the same from either service. One entry
+// per resource of lib/resources.ts (where a resource is defined), as the type holds it.
+export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
   contracts: [
     { header: 'id', value: (c) => c.id, format: 'id' },
     { header: 'name', value: (c) => c.name, optional: true, format: 'name' },

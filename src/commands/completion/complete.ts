@@ -10,7 +10,7 @@ import type { Command, Option } from 'commander';
 import type { Context } from '../../lib/context.js';
 import { configDir, readConfig } from '../../lib/config-file.js';
 import { Project, listOf } from '../../lib/schemas.js';
-import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
+import { RESOURCE_NAMES, type ResourceName } from '../../lib/resources.js';
 import { PROJECT_SHAPE, shapeFields } from '../../lib/api/shapes.js';
 import { projectLabel } from '../projects/view.js';
 import { listFields } from '../catalog/views.js';

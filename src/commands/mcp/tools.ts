@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../lib/context.js';
-import { RESOURCE_NAMES, type ResourceName } from '../../lib/api/catalog.js';
+import { RESOURCE_NAMES, RESOURCES, resourceOf, type ResourceFlag, type ResourceName } from '../../lib/resources.js';
 import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../lib/api/documents.js';
 import { STATEMENT_EXTENSIONS } from '../../lib/formats.js';
@@ -152,33 +152,24 @@ const cursorInput = describe(
   'the cursor a previous call of this tool ended with, passed alone: continues the same list',
 );
 
-const RESOURCE_LABELS: Record<ResourceName, { one: string; what: string }> = {
-  contracts: { one: 'contract', what: 'contracts of the project' },
-  statements: { one: 'statement', what: 'royalty statements (ids are whole numbers)' },
-  entities: { one: 'entity', what: 'entities: labels, publishers, distributors and other organizations' },
-  relations: { one: 'relation', what: 'relations: contacts extracted from contracts' },
-  artists: { one: 'artist', what: 'artists' },
-  writers: { one: 'writer', what: 'writers: songwriters and composers' },
-  recordings: { one: 'recording', what: 'sound recordings' },
-  compositions: { one: 'composition', what: 'compositions: musical works' },
-};
-
 /** The CLI's resource flags this resource takes (`pds <resource> ls|get --include/--roles/--merged/--products`). */
 function resourceInputs(resource: ResourceName, verb: 'list' | 'get'): Record<string, z.ZodMiniType> {
   const input: Record<string, z.ZodMiniType> = {};
-  if (resource === 'contracts') {
+  const takes = (flag: ResourceFlag) =>
+    (RESOURCES[resource].flags[verb === 'list' ? 'ls' : 'get'] as readonly ResourceFlag[]).includes(flag);
+  if (takes('include')) {
     input.include = describe(ResourceFlags.include, `sub-resources to embed: ${CONTRACT_INCLUDES.join(', ')}`);
   }
-  if (resource === 'entities' && verb === 'list') {
+  if (takes('roles')) {
     input.roles = describe(
       ResourceFlags.roles,
       `only entities with these contract roles, comma-separated: ${ROLES.join(', ')}`,
     );
   }
-  if (resource === 'entities' || resource === 'relations' || resource === 'artists' || resource === 'writers') {
+  if (takes('merged')) {
     input.merged = describe(ResourceFlags.merged, 'include the duplicates merged into each record');
   }
-  if (resource === 'recordings' || resource === 'compositions') {
+  if (takes('products')) {
     input.products = describe(ResourceFlags.products, 'include products (releases with UPCs)');
   }
   return input;
@@ -186,7 +177,7 @@ function resourceInputs(resource: ResourceName, verb: 'list' | 'get'): Record<st
 
 function catalogTools(): ToolDefinition[] {
   return RESOURCE_NAMES.flatMap((resource): ToolDefinition[] => {
-    const { one, what } = RESOURCE_LABELS[resource];
+    const { singular: one, description, toolWording: what = description } = resourceOf(resource);
     const list: ToolDefinition = {
       name: `list_${resource}`,
       title: `List ${resource}`,

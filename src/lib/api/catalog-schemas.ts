@@ -1,4 +1,4 @@
-// The zod schemas of the catalog resources (paths and types are in catalog.ts), one per resource: a
+// The zod schemas of the catalog resources (each resource is defined in lib/resources.ts), one each: a
 // record is read alike in a list and by id (both forms' fields are in one documented shape). A
 // record fetched by id is checked against it; a list page that fails its plain check is parsed by
 // its list schema, whose issues name what is wrong; the agents' tools declare their output with them.
@@ -14,7 +14,8 @@ import {
   compiledObject,
   listOf,
 } from '../schemas.js';
-import type { ResourceName } from './catalog.js';
+import type * as z from 'zod/mini';
+import type { ResourceName } from '../resources.js';
 
 export const RESOURCE_SCHEMAS = {
   contracts: Contract,
@@ -25,7 +26,7 @@ export const RESOURCE_SCHEMAS = {
   writers: Writer,
   recordings: Recording,
   compositions: Composition,
-} as const satisfies Record<ResourceName, unknown>;
+} as const satisfies Record<ResourceName, z.ZodMiniType>;
 
 /**
  * The list schema of each resource, made once (see envelopeOf in http-errors.ts for why), its records

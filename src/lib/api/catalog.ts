@@ -1,40 +1,17 @@
 // Lists and gets of the catalog resources. They differ only in path, schema and query flags, so
-// one table describes them and one set of functions serves all (no per-resource near-copies).
+// their definitions (resources.ts) describe them and one set of functions serves all.
 import type { HttpClient, QueryValue } from '../http.js';
 import { ServiceError } from '../errors.js';
-import { listShape } from '../shape.js';
+import { listShape, type ShapeType } from '../shape.js';
 import { ITEM_SHAPES, RECORD_SHAPE } from './shapes.js';
 import { driftNotes } from './drift.js';
-import type { Artist, Composition, Contract, Entity, Recording, Relation, Statement, Writer } from '../schemas.js';
+import { RESOURCES, type ResourceName } from '../resources.js';
 
 // The zod schemas of each resource are in catalog-schemas.ts, loaded when a record is fetched by id
 // or a page fails its plain check: a list that goes well loads no zod.
-export const RESOURCES = {
-  contracts: { path: '/v1/contracts' },
-  statements: { path: '/v1/statements' },
-  entities: { path: '/v1/entities' },
-  relations: { path: '/v1/relations' },
-  artists: { path: '/v1/artists' },
-  writers: { path: '/v1/writers' },
-  recordings: { path: '/v1/recordings' },
-  compositions: { path: '/v1/compositions' },
-} as const;
 
-/** The record type of each resource, in a list and fetched by id alike. */
-interface Records {
-  contracts: Contract;
-  statements: Statement;
-  entities: Entity;
-  relations: Relation;
-  artists: Artist;
-  writers: Writer;
-  recordings: Recording;
-  compositions: Composition;
-}
-
-export type ResourceName = keyof typeof RESOURCES;
-export const RESOURCE_NAMES = Object.keys(RESOURCES) as ResourceName[];
-export type ResourceItem<R extends ResourceName> = Records[R];
+/** The record type of each resource (its documented shape), in a list and fetched by id alike. */
+export type ResourceItem<R extends ResourceName> = ShapeType<(typeof ITEM_SHAPES)[R]>;
 
 /** One page of a list, whichever envelope it came in. */
 export interface ListPage<T> {

@@ -10,6 +10,7 @@
 // documented shapes (every field but the id optional and nullable).
 import type { Shape } from '../shape.js';
 import { CONTRACT_INCLUDES, type ContractInclude } from '../vocabulary.js';
+import type { ResourceName } from '../resources.js';
 
 /** A record's id: a string (the spec form, and projects everywhere) or a number (the deployed service). */
 export const ID_SHAPE = { union: ['string', 'int'] } as const satisfies Shape;
@@ -71,7 +72,7 @@ const TOP_LEVEL_INCLUDES = Object.fromEntries(CONTRACT_INCLUDES.map((name) => [n
   readonly [name in ContractInclude]: ReturnType<typeof maybe<{ array: 'unknown' }>>;
 };
 
-/** The record of each catalog resource (RESOURCES in catalog.ts), in a list and fetched by id. */
+/** The record of each catalog resource (defined in lib/resources.ts), in a list and fetched by id. */
 export const ITEM_SHAPES = {
   // The spec form's contract has a name and one top-level key per include; the deployed one is named by
   // its file and holds its includes under `extractions` (views.ts reads both).
@@ -199,7 +200,7 @@ export const ITEM_SHAPES = {
       products: PRODUCTS,
     },
   },
-} as const satisfies Record<string, Shape>;
+} as const satisfies Record<ResourceName, Shape>;
 
 /**
  * What pds checks of every record: an object with an `id`, a string or a number. Every other field
