@@ -89,6 +89,8 @@ function readOwnFile(fs, file) {
 
 function loadCli() {
   const file = join(__dirname, '..', 'dist', 'cli.cjs');
+  // A checkout builds dist/ with `npm run build` (npm install no longer does): say so, not ENOENT.
+  if (!require('node:fs').existsSync(file)) return undefined;
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return require(file);
   // Node 22.1+ keeps the compiled code of the other files a verb loads (dist/chunks/) too.
   const dir = typeof nodeModule.enableCompileCache === 'function' && compileCacheDir();
@@ -100,9 +102,13 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  loadCli()
-    .main(args)
-    .then((code) => {
+  const cli = loadCli();
+  if (cli === undefined) {
+    process.stderr.write('error: pds is not built here (no dist/cli.cjs)\n  run `npm run build` in the checkout\n');
+    process.exitCode = 1;
+  } else {
+    cli.main(args).then((code) => {
       process.exitCode = code;
     });
+  }
 }
