@@ -66,4 +66,4 @@ if [ -n "${INPUT_ARGS:-}" ]; then
   read -r -a extra <<<"$(tr '\r\n' '  ' <<<"$INPUT_ARGS")"
   args+=("${extra[@]}")
 fi
-node "${GITHUB_ACTION_PATH:?}/bin/pds.js" "${args[@]}"
+node "${GITHUB_ACTION_PATH:?}/action/pds.mjs" "${args[@]}"

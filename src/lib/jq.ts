@@ -4,6 +4,7 @@
 //
 // The whole value goes through jq at once, so `--all --jq` holds every record in memory (as jq
 // itself does); plain `--all --json` streams.
+import { requireFullBuild } from './action-build.js';
 import { InterruptedError, UsageError } from './errors.js';
 import { safeLines } from './text.js';
 import { checkDepth, jsonText } from './deep-json.js';
@@ -67,6 +68,7 @@ type Answer = { output: string } | { error: { message: string; stderr?: unknown;
 
 /** Loads jq and compiles the expression against `null`; a bad expression is exit 2, before any request. */
 export async function compileJq(expression: string, limits: JqLimits): Promise<JqFilter> {
+  requireFullBuild('--jq');
   const [{ Worker }, { createRequire }] = await Promise.all([import('node:worker_threads'), import('node:module')]);
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,

@@ -3,6 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { requireFullBuild } from '../../lib/action-build.js';
 import type { Context } from '../../lib/context.js';
 import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
 import { unguarded } from '../../lib/io.js';
@@ -47,6 +48,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const selected = selectTools(opts);
   const cwd = process.cwd();
   const roots = await serverRoots(opts.root, cwd);
+  requireFullBuild('pds mcp');
   // A bad -p or a missing token stops the server before a client sees it start.
   const pinned = ctx.settings.projectSource === 'flag' ? ctx.project() : undefined;
   ctx.requireToken();

@@ -7,6 +7,7 @@
 // the file without waiting. Every write is bounded (a keychain that does not answer in 2 s counts
 // as none), so `auth login` never hangs on it.
 import { createRequire } from 'node:module';
+import { ACTION_BUILD } from '../action-build.js';
 
 /** How long a keychain may take to answer before pds falls back to the file. */
 export const KEYCHAIN_TIMEOUT_MS = 2_000;
@@ -19,6 +20,7 @@ type Keyring = typeof import('@napi-rs/keyring');
 export class KeychainError extends Error {}
 
 function keyring(env: NodeJS.ProcessEnv): Keyring {
+  if (ACTION_BUILD) throw new KeychainError("the keychain is not in the GitHub Action's build of pds");
   if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) {
     throw new KeychainError('no D-Bus session, so no Secret Service');
   }
