@@ -30,6 +30,10 @@ export interface ResourceDefinition {
   idHelp?: string;
   /** An id in the emulator's seed, as its default (deployed) flavor numbers it (src/emulator/deployed/ids.ts): the examples'. */
   seedId: string;
+  /** The kind of document its records are made from (lib/api/documents.ts): its noun has the upload, status and download verbs. */
+  document?: 'contract' | 'statement';
+  /** Its ids are whole numbers: any other id is refused before a request. */
+  wholeNumberIds?: true;
   /** The resource flags each verb takes (the agents' tools offer those of them they know). */
   flags: { ls: readonly ResourceFlag[]; get: readonly ResourceFlag[] };
 }
@@ -40,6 +44,7 @@ export const RESOURCES = {
     singular: 'contract',
     description: 'contracts of the project',
     seedId: '20001',
+    document: 'contract',
     flags: {
       ls: ['include', 'extractorIds', 'score', 'citations'],
       get: ['include', 'extractorIds', 'score', 'citations'],
@@ -52,6 +57,8 @@ export const RESOURCES = {
     toolWording: 'royalty statements (ids are whole numbers)',
     idHelp: "the statement's id, a whole number, as `pds statements ls` shows it",
     seedId: '40001',
+    document: 'statement',
+    wholeNumberIds: true,
     flags: { ls: ['stagingIds', 'extractionStage', 'score'], get: ['detailed', 'score'] },
   },
   entities: {

@@ -1,5 +1,5 @@
 import type { Context } from '../../lib/context.js';
-import { RESOURCES, type ResourceName } from '../../lib/resources.js';
+import { RESOURCES, resourceOf, type ResourceName } from '../../lib/resources.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import { notFoundIn } from '../../lib/not-found.js';
 import { resourceQuery } from './flags.js';
@@ -32,18 +32,19 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
 }
 
 /**
- * A record's id, checked before any request (get, download, the agents' tools): statement ids are
- * whole numbers; any other id is not empty and has nothing that would change the URL (a path
- * separator, `?`, `#`) or that no id has (white space). A number (an agent's tool call, the
- * deployed service's ids) is taken as its digits.
+ * A record's id, checked before any request (get, download, the agents' tools): a resource of
+ * whole-number ids (statements) takes only those; any other id is not empty and has nothing that
+ * would change the URL (a path separator, `?`, `#`) or that no id has (white space). A number (an
+ * agent's tool call, the deployed service's ids) is taken as its digits.
  */
 export function checkResourceId(resource: ResourceName, given: string | number): string {
   const raw = String(given);
   const id = raw.trim();
-  if (resource === 'statements' && !/^\d+$/.test(id)) {
-    throw new UsageError(`invalid statement id '${raw}': statement ids are whole numbers`);
+  const { singular, wholeNumberIds } = resourceOf(resource);
+  if (wholeNumberIds && !/^\d+$/.test(id)) {
+    throw new UsageError(`invalid ${singular} id '${raw}': ${singular} ids are whole numbers`);
   }
-  if (id === '' || /[/\\?#\s]/.test(id)) throw new UsageError(`invalid ${RESOURCES[resource].singular} id '${raw}'`);
+  if (id === '' || /[/\\?#\s]/.test(id)) throw new UsageError(`invalid ${singular} id '${raw}'`);
   return id;
 }
 

@@ -270,7 +270,7 @@ function notFound(kind: string, id: string, projectId?: string): (error: unknown
   };
 }
 
-const documentResource = (resource: ResourceName): boolean => resource === 'contracts' || resource === 'statements';
+const documentResource = (resource: ResourceName): boolean => resourceOf(resource).document !== undefined;
 
 function nextLine(tool: string, cursor: string): string {
   return `more: call ${tool} with {"cursor": "${cursor}"}`;

@@ -8,10 +8,16 @@ import {
   type UploadComplete,
   type UploadProgressEvent,
 } from '../../schemas.js';
+import { RESOURCES } from '../../resources.js';
 
 export const DOCUMENT_KINDS = {
-  contract: { path: '/v1/contracts', noun: 'contracts', upload: ContractUpload, processes: ContractProcesses },
-  statement: { path: '/v1/statements', noun: 'statements', upload: StatementUpload, processes: StatementProcesses },
+  contract: { path: RESOURCES.contracts.path, noun: 'contracts', upload: ContractUpload, processes: ContractProcesses },
+  statement: {
+    path: RESOURCES.statements.path,
+    noun: 'statements',
+    upload: StatementUpload,
+    processes: StatementProcesses,
+  },
 } as const;
 
 export type DocumentKind = keyof typeof DOCUMENT_KINDS;
