@@ -33,7 +33,7 @@ import { checkResourceId } from '../catalog/get.js';
 import { SEARCH_TYPES, searchQuery, searchTypes } from '../search/search.js';
 import { SEARCH_FLAGS } from '../search/definitions.js';
 import { checkDocumentId, progressOf, shortExtraction } from '../documents/processes.js';
-import { extractionNames, uploadContext, type ContextOptions } from '../upload/upload.js';
+import { extractionNames, uploadContext, type ContextOptions } from '../upload/plan.js';
 import { CONTEXT_FLAGS, STATEMENT_ONLY, UPLOAD_FLAGS } from '../upload/definitions.js';
 import { readPath, ROOT } from '../sandbox/session.js';
 import type { Toolset } from './toolsets.js';
