@@ -12,7 +12,7 @@ import { selectStatements, type SelectInput } from '../statements/select.js';
 import { byFields, totalsOf, TOTALS_FIELDS } from '../statements/totals.js';
 import { dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './verb-tools.js';
-import type { Call, CursorState, ToolDefinition } from './tools.js';
+import type { Call, CursorState, ToolDefinition } from './tool.js';
 
 const FILTERS = {
   period: describe(z.optional(z.string()), 'only statements whose period lies within, e.g. 2025Q1..2025Q4 or 2025H2'),

@@ -10,7 +10,7 @@ import { checkResourceId } from '../catalog/get.js';
 import { linesOf } from '../documents/lines.js';
 import { MAX_TEXT_CHARS, dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './verb-tools.js';
-import type { Call, CursorState, ToolDefinition } from './tools.js';
+import type { Call, CursorState, ToolDefinition } from './tool.js';
 
 /** What an agent may read of one statement's lines; past it, `pds statements lines -o` saves them. */
 const MAX_LINES_BYTES = 16 * 1024 * 1024;

@@ -9,10 +9,12 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { checkedAs } from '../../lib/verb-check.js';
 import { flagSchema } from '../../lib/verb-options.js';
+import type { DocumentKind } from '../../lib/api/documents.js';
 import type { AnyVerb, ArgSpec, FlagSpec } from '../../lib/verb.js';
+import { documentVerbs } from '../documents/index.js';
 import type { Toolset } from './toolsets.js';
 import { dataResult } from './results.js';
-import type { ToolDefinition } from './tools.js';
+import type { ToolDefinition } from './tool.js';
 
 /** How a verb is offered as a tool. */
 export interface VerbToolSpec {
@@ -140,4 +142,14 @@ function memory(): { stream: Writable; text(): string } {
     },
   });
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** The kinds whose `pds contracts|statements` verbs are offered as tools, contracts first. */
+export const DOCUMENT_VERB_KINDS = ['contract', 'statement'] as const;
+
+/** `pds contracts|statements <name>`: the definition the CLI registers, made by the same function. */
+export function documentVerb(kind: DocumentKind, name: string): AnyVerb {
+  const found = documentVerbs(kind).find((v) => v.name === name);
+  if (!found) throw new Error(`no verb 'pds ${kind}s ${name}'`);
+  return found;
 }

@@ -1,0 +1,21 @@
+// The knowledge graph's tool: `pds knowledge search`, offered as the CLI has it (verb-tools.ts).
+import { KnowledgeNode } from '../../lib/schemas.js';
+import { search as knowledgeSearch } from '../knowledge/index.js';
+import { READ, type ToolDefinition } from './tool.js';
+import { verbTool } from './verb-tools.js';
+
+export function knowledgeTools(): ToolDefinition[] {
+  return [
+    verbTool({
+      verb: knowledgeSearch,
+      command: 'knowledge search',
+      name: 'knowledge_search',
+      title: 'Search the knowledge graph',
+      toolset: 'knowledge',
+      write: false,
+      annotations: READ,
+      args: ['query'],
+      output: { list: KnowledgeNode },
+    }),
+  ];
+}
