@@ -98,7 +98,7 @@ describe('a job with one damaged statement', () => {
     const again = await runPds(args, { env: job.env });
     expect(again.code).toBe(7);
     expect(again.stderr).toMatch(/^skipped \S*good\.csv: already uploaded \(statement \d+\)$/m);
-    expect(again.stderr).toMatch(/^uploading \S*broken\.pdf \(\d+ B\)$/m);
+    expect(again.stderr).toMatch(/^error: statements\/broken\.pdf: processing failed \(staging id \d+\)$/m);
     expect(job.outputs()).toMatchObject({ uploaded: '1', skipped: '1', failed: '1', 'processing-failed': '1' });
     expect(emulator.state.uploads.filter((u) => u.file_name === 'broken.pdf' && u.staging_error)).toHaveLength(2);
   });
@@ -123,12 +123,46 @@ describe('a re-run at once after a batch without --wait', () => {
     expect(again.code).toBe(0);
     for (const name of ['a.csv', 'b.csv', 'c.csv']) {
       expect(again.stderr).toMatch(
-        new RegExp(`^skipped \\S*statements/${name.replace('.', '\\.')}: already uploaded \\(statement \\d+\\)$`, 'm'),
+        new RegExp(`^skipped statements/${name.replace('.', '\\.')}: already uploaded \\(statement \\d+\\)$`, 'm'),
       );
     }
     const mints = deployed.requests.filter((r) => r.method === 'POST' && r.path === '/v1/statements/uploads');
     expect(mints).toHaveLength(3);
     expect(job.outputs()).toMatchObject({ uploaded: '0', skipped: '3', failed: '0' });
+  });
+});
+
+describe('the log of a batch without --wait', () => {
+  it('one line per file, named from the workspace; the follow-up once; a group past 10 files', async () => {
+    const job = runner();
+    const dir = join(job.workspace, 'many');
+    mkdirSync(dir);
+    const names = Array.from({ length: 11 }, (_, i) => `log-${String(i).padStart(2, '0')}.csv`);
+    for (const name of names) writeFileSync(join(dir, name), `period,amount\n2026Q1,${name}\n`);
+    const big = await runPds(['upload', 'statement', dir, '--concurrency', '1'], { env: job.env });
+    expect(big.code).toBe(0);
+    const ids = names.map((name) => emulator.state.uploads.findLast((u) => u.file_name === name)?.staging_id);
+    const bytes = (name: string) => Buffer.byteLength(`period,amount\n2026Q1,${name}\n`);
+    const followUp =
+      "processing goes on in the service: follow an upload with `pds statements status <staging-id>` (the staging ids are above and in the step's outputs)";
+    const lines = big.stderr.split('\n');
+    expect(lines.slice(0, -2)).toEqual([
+      '::group::pds upload statement: 11 files',
+      ...names.map((name, i) => `uploaded many/${name} (${bytes(name)} B): staging id ${ids[i]}, queued`),
+      '::endgroup::',
+      followUp,
+    ]);
+    expect(lines.at(-2)).toMatch(/^11 uploaded, 0 skipped, 0 failed \(\d+\.\ds\)$/);
+
+    // Ten files or fewer: no group.
+    const two = await runPds(['upload', 'statement', join(dir, names[0] as string), join(dir, names[1] as string)], {
+      env: job.env,
+    });
+    expect(two.stderr.split('\n').slice(0, 3)).toEqual([
+      expect.stringMatching(/^uploaded many\/log-00\.csv \(32 B\): staging id \d+, queued$/),
+      expect.stringMatching(/^uploaded many\/log-01\.csv \(32 B\): staging id \d+, queued$/),
+      followUp,
+    ]);
   });
 });
 

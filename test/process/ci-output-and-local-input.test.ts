@@ -82,7 +82,7 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
     ]);
     expect(rows.slice(5)).toEqual([OWN_ANNOTATION, commandAnnotation(1), '']);
     // A person reading stderr sees each name, what made it a command shown as an escape.
-    expect(result.stderr).toContain('uploading a##\\x5berror]b.csv');
+    expect(result.stderr).toContain('uploaded a##\\x5berror]b.csv');
     const uploaded = emulator.state.uploads.slice(-4).map((upload) => upload.file_name);
     expect(uploaded.sort()).toEqual([
       '  ::warning::w.csv',

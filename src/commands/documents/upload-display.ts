@@ -4,6 +4,8 @@ import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses, UploadRecord } from '../../lib/api/documents.js';
 import { InterruptedError, PdsError, ProcessingFailedError } from '../../lib/errors.js';
 import type { LocalUpload } from '../../lib/upload.js';
+import { workspacePath } from '../../lib/ci-report.js';
+import { unguarded } from '../../lib/io.js';
 import { formatBytes } from '../../lib/text.js';
 import { BatchDisplay } from './batch-display.js';
 import { briefOf, statusCommand, type Progress } from './processes.js';
@@ -92,19 +94,54 @@ export function waitProblem(entry: UploadEntry, kind: DocumentKind, waitTimeout:
   return undefined;
 }
 
+/**
+ * A GitHub Actions log (GITHUB_ACTIONS=true, not a terminal): one line per file, named as the job
+ * page names it (relative to the workspace), the follow-up hint once after the batch, and a batch
+ * of more than GROUPED_OVER files folded into a `::group::` so the summary line stays in view.
+ */
+interface ActionsLog {
+  workspace: string | undefined;
+  grouped: boolean;
+}
+
+/** Batches of more files than this fold their per-file lines into a group in an Actions log. */
+export const GROUPED_OVER = 10;
+
 /** What `pds upload` says of each file, through the display every batch of files shares. */
 export class UploadDisplay {
   private readonly problems = new Map<UploadEntry, PdsError>();
+  private uploadedUnwatched = 0;
 
   private constructor(
+    private readonly ctx: Context,
     private readonly batch: BatchDisplay,
     private readonly kind: DocumentKind,
     private readonly wait: boolean,
     private readonly waitTimeout: number,
+    private readonly actions: ActionsLog | undefined,
   ) {}
 
-  static async create(ctx: Context, kind: DocumentKind, wait: boolean, waitTimeout: number): Promise<UploadDisplay> {
-    return new UploadDisplay(await BatchDisplay.create(ctx), kind, wait, waitTimeout);
+  static async create(
+    ctx: Context,
+    kind: DocumentKind,
+    wait: boolean,
+    waitTimeout: number,
+    files: number,
+  ): Promise<UploadDisplay> {
+    const batch = await BatchDisplay.create(ctx);
+    const actions =
+      ctx.env.GITHUB_ACTIONS === 'true' && !batch.isLive && batch.linesPerFile
+        ? { workspace: ctx.env.GITHUB_WORKSPACE || undefined, grouped: files > GROUPED_OVER }
+        : undefined;
+    const display = new UploadDisplay(ctx, batch, kind, wait, waitTimeout, actions);
+    // Written as is: the runner reads the group commands from either stream.
+    if (actions?.grouped) unguarded(ctx.io.stderr).write(`::group::pds upload ${kind}: ${files} files\n`);
+    return display;
+  }
+
+  /** A file as the log names it: relative to the workspace in an Actions log, else as given. */
+  private name(file: LocalUpload): string {
+    return this.actions && file.arg !== '-' ? workspacePath(file.arg, this.actions.workspace) : label(file);
   }
 
   queued(entry: UploadEntry): void {
@@ -113,7 +150,8 @@ export class UploadDisplay {
 
   /** On a log (not a terminal): a line when a file starts. */
   started(entry: UploadEntry): void {
-    if (!this.batch.isLive)
+    // An Actions log has the file's one line when it is done.
+    if (!this.batch.isLive && !this.actions)
       this.batch.say(
         `uploading ${label(entry.file)} (${formatBytes(entry.file.size)})${entry.changed ? ', changed' : ''}`,
       );
@@ -126,7 +164,7 @@ export class UploadDisplay {
         ? `the same file as ${entry.sameAs}`
         : (entry.unsupported ?? `already uploaded (${entry.skipped?.label ?? ''})`);
     if (this.batch.isLive) this.batch.settle(entry.line, '–', `${label(entry.file)}  ${text}`);
-    else this.batch.say(`skipped ${label(entry.file)}: ${text}`);
+    else this.batch.say(`skipped ${this.name(entry.file)}: ${text}`);
   }
 
   /** Bytes sent by pds, and the percent the service says it received. */
@@ -137,7 +175,7 @@ export class UploadDisplay {
       if (entry.file.size > QUARTER_LINES_OVER && quarter > (entry.quarter ?? 0) && quarter < 4) {
         entry.quarter = quarter;
         this.batch.say(
-          `${label(entry.file)}: ${quarter * 25}% sent (${formatBytes(entry.sent)} of ${formatBytes(entry.total)})`,
+          `${this.name(entry.file)}: ${quarter * 25}% sent (${formatBytes(entry.sent)} of ${formatBytes(entry.total)})`,
         );
       }
       return;
@@ -166,7 +204,7 @@ export class UploadDisplay {
     }
     const problem = entry.error ?? waitProblem(entry, this.kind, this.waitTimeout);
     if (problem) this.problems.set(entry, problem);
-    const name = label(entry.file);
+    const name = this.name(entry.file);
     if (this.batch.isLive) {
       if (entry.error) this.batch.settle(entry.line, '✗', `${lineLabel(entry.file)}  ${entry.error.message}`);
       else if (entry.upload && entry.watched) {
@@ -214,14 +252,25 @@ export class UploadDisplay {
       const id = entry.watched.progress.resultId;
       this.batch.say(`processed ${name}: staging id ${upload.staging_id}, ${this.kind} ${id ?? '?'} completed`);
     } else {
+      const follow = this.actions ? '' : `; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``;
+      this.uploadedUnwatched++;
       this.batch.say(
-        `uploaded ${name} (${formatBytes(entry.file.size)}${entry.changed ? ', changed' : ''}): staging id ${upload.staging_id}, ${upload.staging_stage}; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``,
+        `uploaded ${name} (${formatBytes(entry.file.size)}${entry.changed ? ', changed' : ''}): staging id ${upload.staging_id}, ${upload.staging_stage}${follow}`,
       );
     }
   }
 
   close(): void {
     this.batch.close();
+    if (this.actions?.grouped) unguarded(this.ctx.io.stderr).write('::endgroup::\n');
+  }
+
+  /** An Actions log's follow-up, once for the batch: each uploaded file's line left it out. */
+  followUp(): void {
+    if (!this.actions || this.uploadedUnwatched === 0) return;
+    this.ctx.output.info(
+      `processing goes on in the service: follow an upload with \`${statusCommand(this.kind, '<staging-id>')}\` (the staging ids are above and in the step's outputs)`,
+    );
   }
 
   /** On a terminal the live lines showed ✗; the messages with their details follow them. */

@@ -42,7 +42,9 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
       ? await ExistingRecords.load(ctx, kind, projectId, opts.skipExisting === 'content')
       : undefined;
   // A dry run shows its plan when it is made, not live lines of work it does not do.
-  const view = dryRun ? undefined : await UploadDisplay.create(ctx, kind, Boolean(opts.wait), opts.waitTimeout);
+  const view = dryRun
+    ? undefined
+    : await UploadDisplay.create(ctx, kind, Boolean(opts.wait), opts.waitTimeout, entries.length);
   for (const entry of entries) {
     view?.queued(entry);
     if (entry.error) view?.finished(entry);
@@ -83,6 +85,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     dryRun,
   });
   // The last line on stderr, so a log's tail says how the batch went.
+  if (!stopped) view?.followUp();
   if (entries.length > 1 || existing || dryRun)
     ctx.output.info(`${stopped ? `${stoppedBy(ctx)}: ` : ''}${countsLine} (${formatDuration(totalMs)})`);
   if (stopped) throw new InterruptedError(stopSignalOf(ctx.signal));
