@@ -11,7 +11,9 @@ import { rolldown } from 'rolldown';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
@@ -55,6 +57,18 @@ const lazyChildProcess = {
   },
 };
 
+// uDSV's package names its ES module build only under "module", which esbuild on Node reads after
+// "main": its CommonJS build, bundled into a chunk, came out with no exports. Take the ES module.
+const udsvModule = {
+  name: 'udsv-module',
+  setup(bundle) {
+    bundle.onResolve({ filter: /^udsv$/ }, () => {
+      const dir = dirname(createRequire(import.meta.url).resolve('udsv/package.json'));
+      return { path: join(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).module) };
+    });
+  },
+};
+
 /**
  * What an everyday run loads: the entry, the program (commander and the definitions), the context
  * and option check every verb runs with, and the verbs that list. dist/cli.cjs holds these and all
@@ -82,7 +96,7 @@ async function compile(stage) {
     // just-bash carries wasm and vendored files; it runs from node_modules, in the emulator's worker.
     // jq-web loads its jq.wasm from beside its own file.
     external: ['just-bash', 'jq-web'],
-    plugins: [mcpSdkApart, lazyChildProcess],
+    plugins: [mcpSdkApart, lazyChildProcess, udsvModule],
   });
   const chunks = Object.entries(metafile.outputs).filter(([, output]) => EVERYDAY.includes(output.entryPoint));
   if (chunks.length !== EVERYDAY.length)

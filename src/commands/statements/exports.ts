@@ -1,5 +1,6 @@
-// The lines exports of many statements, fetched a few at once and parsed as they arrive: each row
-// goes to the caller as it is read (csv-parse, loaded only here), so no export is ever held whole.
+// The lines exports of many statements, fetched a few at once: each export is held as text only
+// until it has all come (a few hundred kB, under --max-bytes), then parsed (csv-rows.ts), each row
+// handed to the caller as it is read, so at most EXPORTS_AT_ONCE exports' text is held at a time.
 // A signed link the storage host refuses is asked for again, once, as `statements lines` does.
 import type { Context } from '../../lib/context.js';
 import {
@@ -10,6 +11,7 @@ import {
   type SaveOptions,
 } from '../../lib/download.js';
 import { LINES_ACCEPT, linesOf } from '../documents/lines.js';
+import { eachCsvRow, ExportText } from './csv-rows.js';
 import type { Processed } from './select.js';
 
 /** Exports fetched at once: the connections the transport keeps per host. */
@@ -48,29 +50,20 @@ export async function readExports(
     pdf: false,
     accept: LINES_ACCEPT,
   };
-  const { parse } = await import('csv-parse');
   let next = 0;
   let read = 0;
   let lines = 0;
   const readOne = async (statement: Processed): Promise<void> => {
     const id = String(statement.id);
     const fetchRows = async (url: string): Promise<number> => {
-      const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true });
+      const out = new ExportText();
+      await saveToStream(url, out, save);
       let sink: ((row: string[]) => void) | undefined;
-      let count = 0;
-      parser.on('data', (row: string[]) => {
+      const rows = await eachCsvRow(out.text(), (row) => {
         if (sink === undefined) sink = reader.header(statement, row);
-        else {
-          count++;
-          sink(row);
-        }
+        else sink(row);
       });
-      const ended = new Promise<void>((resolve, reject) => {
-        parser.once('end', resolve);
-        parser.once('error', reject);
-      });
-      await Promise.all([saveToStream(url, parser, save).then(() => parser.end()), ended]);
-      return count;
+      return Math.max(rows - 1, 0);
     };
     let count: number;
     try {
