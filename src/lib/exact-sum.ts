@@ -7,6 +7,8 @@
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
 /** Past this, a Number sum of whole units might no longer be exact: it moves to the BigInt. */
 const SAFE = 2 ** 52;
+/** 10 ** n for the scales a Number sum is kept at (at most 15 digits). */
+const POWERS = Array.from({ length: 16 }, (_, n) => 10 ** n);
 
 /** Whether a cell is a plain decimal number (not empty, not a word, no exponent). */
 export function isDecimal(text: string): boolean {
@@ -20,18 +22,20 @@ export class ExactSum {
   private small = 0;
 
   /** Adds a decimal's text; false (and nothing added) when it is not a plain decimal. */
-  add(text: string): boolean {
-    const match = DECIMAL.exec(text.trim());
-    if (!match) return false;
-    const [, sign, whole = '', fraction = ''] = match;
-    if (fraction.length > this.scale) this.rescale(fraction.length);
-    const digits = whole + fraction.padEnd(this.scale, '0');
-    if (digits.length <= 15) {
-      const units = Number(digits);
-      this.small += sign === '-' ? -units : units;
+  add(cell: string): boolean {
+    const text = cell.trim();
+    if (!DECIMAL.test(text)) return false;
+    const point = text.indexOf('.');
+    const fraction = point < 0 ? 0 : text.length - point - 1;
+    if (fraction > this.scale) this.rescale(fraction);
+    // At most 15 characters at the sum's scale (so at most 15 digits), the nearest double to the text
+    // times a power of ten is within a quarter unit of the whole units: rounding gives them exactly.
+    if (text.length + this.scale - fraction <= 15) {
+      this.small += Math.round(Number(text) * (POWERS[this.scale] as number));
       if (Math.abs(this.small) >= SAFE) this.flush();
     } else {
-      const units = BigInt(digits);
+      const [, sign, whole = '', digits = ''] = DECIMAL.exec(text) as RegExpExecArray;
+      const units = BigInt(whole + digits.padEnd(this.scale, '0'));
       this.big += sign === '-' ? -units : units;
     }
     return true;

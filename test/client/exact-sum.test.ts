@@ -37,3 +37,25 @@ describe('ExactSum', () => {
     expect(difference(sumOf('2.50'), sumOf('2.5'))).toBe('0.00');
   });
 });
+
+describe('ExactSum over many cells', () => {
+  it('matches a BigInt sum of whole units for 20,000 random decimals of up to 15 digits', () => {
+    let state = 39;
+    const next = (below: number) => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return Math.floor((state / 2147483648) * below);
+    };
+    const sum = new ExactSum();
+    let cents = 0n;
+    for (let i = 0; i < 20000; i++) {
+      const units = BigInt(next(10 ** 9)) * BigInt(next(10 ** 4) + 1);
+      const negative = next(3) === 0;
+      const whole = (units / 100n).toString();
+      const cell = `${negative ? '-' : ''}${whole}.${(units % 100n).toString().padStart(2, '0')}`;
+      expect(sum.add(cell)).toBe(true);
+      cents += negative ? -units : units;
+    }
+    const text = (cents < 0n ? -cents : cents).toString().padStart(3, '0');
+    expect(sum.toString()).toBe(`${cents < 0n ? '-' : ''}${text.slice(0, -2)}.${text.slice(-2)}`);
+  });
+});
