@@ -33,10 +33,18 @@ export class Groups {
 
   /** The group of these key values and currency, made on first use. */
   of(values: string[], currency: string): Group {
-    const key = `${values.join('\u0000')}\u0000${currency}`;
+    return this.at(`${values.join('\u0000')}\u0000${currency}`, () => values, currency);
+  }
+
+  /**
+   * The group whose key values and currency, each followed by a NUL, make `key` (the currency
+   * last, with none after it); `values` gives them on first use, so a line of a known group
+   * builds no array.
+   */
+  at(key: string, values: () => string[], currency: string): Group {
     let group = this.table.get(key);
     if (group === undefined) {
-      group = { values, currency, statements: new Set(), lines: 0, sums: new Map() };
+      group = { values: values(), currency, statements: new Set(), lines: 0, sums: new Map() };
       this.table.set(key, group);
     }
     return group;

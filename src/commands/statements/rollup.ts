@@ -80,10 +80,10 @@ export async function rollUp(
       header: (statement, header) => {
         const layout = layoutOf(statement, header);
         return (row) => {
-          const group = groups.of(
-            layout.keys.map((key) => key(row)),
-            layout.currency(row),
-          );
+          const currency = layout.currency(row);
+          let key = '';
+          for (const keyOf of layout.keys) key += `${keyOf(row)}\u0000`;
+          const group = groups.at(key + currency, () => layout.keys.map((keyOf) => keyOf(row)), currency);
           group.statements.add(statement.id);
           group.lines++;
           for (const [column, index] of layout.numeric) {
