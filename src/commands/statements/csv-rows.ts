@@ -10,7 +10,10 @@ import { Writable } from 'node:stream';
 
 /** A text uDSV reads right (or shows where it could not): a line break, no quote, no empty line. */
 function plain(text: string): boolean {
-  return /^[^\r\n]+[\r\n]/.test(text) && !/["]|\n\r?\n|\r\r/.test(text);
+  // includes() scans far faster than one regular expression with alternatives.
+  const breaksAt = text.search(/[\r\n]/);
+  if (breaksAt <= 0 || text.includes('"')) return false;
+  return !text.includes('\n\n') && !text.includes('\n\r\n') && !text.includes('\r\r');
 }
 
 /** Whether a row uDSV gave (from a text without quotes) is a ragged row glued to its neighbour. */
