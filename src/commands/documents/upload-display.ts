@@ -5,7 +5,7 @@ import type { DocumentKind, DocumentProcesses, UploadRecord } from '../../lib/ap
 import { InterruptedError, PdsError, ProcessingFailedError } from '../../lib/errors.js';
 import type { LocalUpload } from '../../lib/upload.js';
 import { workspacePath } from '../../lib/ci-report.js';
-import { unguarded } from '../../lib/io.js';
+import { writeWorkflowCommands } from '../../lib/io.js';
 import { formatBytes } from '../../lib/text.js';
 import { BatchDisplay } from './batch-display.js';
 import { briefOf, statusCommand, type Progress } from './processes.js';
@@ -134,8 +134,8 @@ export class UploadDisplay {
         ? { workspace: ctx.env.GITHUB_WORKSPACE || undefined, grouped: files > GROUPED_OVER }
         : undefined;
     const display = new UploadDisplay(ctx, batch, kind, wait, waitTimeout, actions);
-    // Written as is: the runner reads the group commands from either stream.
-    if (actions?.grouped) unguarded(ctx.io.stderr).write(`::group::pds upload ${kind}: ${files} files\n`);
+    // pds's own commands: the runner reads the group commands from either stream.
+    if (actions?.grouped) void writeWorkflowCommands(ctx.io.stderr, `::group::pds upload ${kind}: ${files} files\n`);
     return display;
   }
 
@@ -262,7 +262,8 @@ export class UploadDisplay {
 
   close(): void {
     this.batch.close();
-    if (this.actions?.grouped) unguarded(this.ctx.io.stderr).write('::endgroup::\n');
+    // Through the guard, in order after the lines it holds.
+    if (this.actions?.grouped) void writeWorkflowCommands(this.ctx.io.stderr, '::endgroup::\n');
   }
 
   /** An Actions log's follow-up, once for the batch: each uploaded file's line left it out. */
