@@ -175,6 +175,31 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+describe('a refused connection on the upload request', () => {
+  it('is said as "cannot reach", and tried again within the budget: nothing had reached the service', async () => {
+    const job = runner();
+    const dir = damagedBatch(job.workspace);
+    const port = await closedPort();
+    const env = { ...job.env, PDS_API_URL: `http://127.0.0.1:${port}` };
+    const refused = await runPds(['upload', 'statement', join(dir, 'good.csv'), '--retry-budget', '0'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `error: statements/good.csv: cannot reach http://127.0.0.1:${port} (ECONNREFUSED)\n`,
+    );
+    expect(refused.stderr).not.toContain('got no answer');
+
+    // With a budget, tried again (the trace says so) before it is said the same way.
+    const retried = await runPds(['upload', 'statement', join(dir, 'good.csv'), '--retry-budget', '60', '--verbose'], {
+      env,
+    });
+    expect(retried.code).toBe(1);
+    expect(retried.stderr).toMatch(/^\* retrying in \d+ ms \(attempt 2 of \d+\)$/m);
+    expect(retried.stderr).toContain(
+      `error: statements/good.csv: cannot reach http://127.0.0.1:${port} (ECONNREFUSED)\n`,
+    );
+  });
+});
+
 describe('whole-command failures leave an annotation, a summary and outputs', () => {
   const OTHER_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
   const cases: [string, (job: Runner) => Promise<Record<string, string>>, string[], number, RegExp][] = [

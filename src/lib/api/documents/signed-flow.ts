@@ -3,6 +3,7 @@
 import type { HttpClient, RequestOptions } from '../../http.js';
 import { refusePlainHttp } from '../../http-safety.js';
 import { ServiceError, PdsError } from '../../errors.js';
+import { errorCode, NEVER_CONNECTED } from '../../http-errors.js';
 import type { UploadMint } from '../../schemas.js';
 import { openRaw, UploadCutError, type LocalUpload } from '../../upload.js';
 import { answerOf, isHttpUrl, MalformedAnswerError, malformed, stagingIdOf, withDetails } from './answers.js';
@@ -45,9 +46,12 @@ export async function mint(
   } catch (error) {
     if (probing && error instanceof PdsError && error.status !== undefined && NO_SUCH_ROUTE.has(error.status))
       return undefined;
+    // A connection never made (refused, no such host) sent nothing: the request was already tried
+    // again within the retry budget, and the error says the service cannot be reached.
     if (
       error instanceof ServiceError &&
       error.status === undefined &&
+      !NEVER_CONNECTED.has(errorCode(error) ?? '') &&
       !(error instanceof UploadCutError) &&
       !(error instanceof MalformedAnswerError)
     ) {
