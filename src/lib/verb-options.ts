@@ -3,7 +3,7 @@
 // (verb-check.ts), so a range or a choice is written once. The CLI never loads this module.
 import * as z from 'zod/mini';
 import { checkFlag } from './verb-check.js';
-import type { FlagSpec } from './verb.js';
+import type { FlagSpec, FlagValue } from './verb.js';
 
 /** What a flag's value may be before its rule: the types a tool's JSON schema offers. */
 function inputType(spec: FlagSpec): z.ZodMiniType {
@@ -29,7 +29,12 @@ function inputType(spec: FlagSpec): z.ZodMiniType {
  * The check of one flag's value, as a zod schema: its type, then the CLI's own rule. `name` is how
  * its messages call it (default: the flag, `--per-page`).
  */
-export function flagSchema(key: string, spec: FlagSpec, name?: string): z.ZodMiniType {
+export function flagSchema<S extends FlagSpec>(key: string, spec: S, name?: string): z.ZodMiniType<FlagValue<S>> {
+  // The rule's value is of the kind the spec declares (checkFlag's contract): the type says which.
+  return anyFlagSchema(key, spec, name) as z.ZodMiniType<FlagValue<S>>;
+}
+
+function anyFlagSchema(key: string, spec: FlagSpec, name?: string): z.ZodMiniType {
   const ruled = z.pipe(
     inputType(spec),
     z.transform((value, ctx) => {

@@ -179,7 +179,8 @@ export function defineVerb<
   };
 }
 
-type FlagValue<S> = S extends undefined
+/** What a flag's rule makes of its value, by its kind (what its checked option holds). */
+export type FlagValue<S> = S extends undefined
   ? undefined
   : S extends { type: 'boolean'; negated: true }
     ? boolean

@@ -10,17 +10,20 @@ import { ROLES, resourceQuery } from '../catalog/flags.js';
 import { RESOURCE_FLAGS } from '../catalog/resources.js';
 import { checkResourceId } from '../catalog/get.js';
 import { dataResult } from './results.js';
-import { READ, cursorInput, nextLine, notFound, slice, wholeNumber, type ToolDefinition } from './tool.js';
+import { READ, cursorInput, defineTool, nextLine, notFound, slice, wholeNumber, type ToolDefinition } from './tool.js';
 import { describe, listOutput, numberOrText } from './verb-tools.js';
 
 /** The resource flags' checks, for the tools that take them. */
-const ResourceFlags = Object.fromEntries(
-  Object.entries(RESOURCE_FLAGS).map(([key, spec]) => [key, flagSchema(key, spec)]),
-) as Record<keyof typeof RESOURCE_FLAGS, ReturnType<typeof flagSchema>>;
+const ResourceFlags = {
+  include: flagSchema('include', RESOURCE_FLAGS.include),
+  roles: flagSchema('roles', RESOURCE_FLAGS.roles),
+  merged: flagSchema('merged', RESOURCE_FLAGS.merged),
+  products: flagSchema('products', RESOURCE_FLAGS.products),
+};
 
 /** The CLI's resource flags this resource takes (`pds <resource> ls|get --include/--roles/--merged/--products`). */
-function resourceInputs(resource: ResourceName, verb: 'list' | 'get'): Record<string, z.ZodMiniType> {
-  const input: Record<string, z.ZodMiniType> = {};
+function resourceInputs(resource: ResourceName, verb: 'list' | 'get'): Partial<typeof ResourceFlags> {
+  const input: Partial<typeof ResourceFlags> = {};
   const takes = (flag: ResourceFlag) =>
     (RESOURCES[resource].flags[verb === 'list' ? 'ls' : 'get'] as readonly ResourceFlag[]).includes(flag);
   if (takes('include')) {
@@ -44,7 +47,7 @@ function resourceInputs(resource: ResourceName, verb: 'list' | 'get'): Record<st
 export function catalogTools(): ToolDefinition[] {
   return RESOURCE_NAMES.flatMap((resource): ToolDefinition[] => {
     const { singular: one, description, toolWording: what = description } = resourceOf(resource);
-    const list: ToolDefinition = {
+    const list = defineTool({
       name: `list_${resource}`,
       title: `List ${resource}`,
       description: `One page of the ${what}. While there are more, it ends with a cursor: pass it back alone for the next page.`,
@@ -63,13 +66,13 @@ export function catalogTools(): ToolDefinition[] {
         cursor: cursorInput,
       },
       async run(args, call, cursor) {
-        const perPage = (args.perPage as number | undefined) ?? call.maxResults;
+        const perPage = args.perPage ?? call.maxResults;
         if (perPage > call.maxResults) {
           throw new UsageError(`perPage: at most ${call.maxResults} records per call (the server's --max-results)`);
         }
-        const page = (args.page as number | undefined) ?? 1;
+        const page = args.page ?? 1;
         const extra = resourceQuery(args);
-        const projectId = call.project(args.projectId as string | undefined);
+        const projectId = call.project(args.projectId);
         const result = await call.ctx.api.catalog.listPage(resource, {
           projectId,
           page,
@@ -93,8 +96,8 @@ export function catalogTools(): ToolDefinition[] {
           },
         });
       },
-    };
-    const get: ToolDefinition = {
+    });
+    const get = defineTool({
       name: `get_${one}`,
       title: `Get ${withArticle(one)}`,
       description: `One of the ${what}, by id${resource === 'entities' ? ' or internal_uuid' : ''}.`,
@@ -105,14 +108,14 @@ export function catalogTools(): ToolDefinition[] {
       output: RESOURCE_SCHEMAS[resource],
       input: { id: describe(numberOrText, `the ${one}'s id`), ...resourceInputs(resource, 'get') },
       async run(args, call) {
-        const id = checkResourceId(resource, args.id as string);
+        const id = checkResourceId(resource, args.id);
         const extra = resourceQuery(args);
-        const projectId = call.project(args.projectId as string | undefined);
+        const projectId = call.project(args.projectId);
         return dataResult(
           await call.ctx.api.catalog.get(resource, projectId, id, extra).catch(notFound(one, id, projectId)),
         );
       },
-    };
+    });
     return [list, get];
   });
 }
@@ -125,7 +128,7 @@ const documentResource = (resource: ResourceName): boolean => resourceOf(resourc
 /** The projects the credentials can see, and one of them. */
 export function projectTools(): ToolDefinition[] {
   return [
-    {
+    defineTool({
       name: 'list_projects',
       title: 'List projects',
       description: 'The projects the credentials can see.',
@@ -147,8 +150,8 @@ export function projectTools(): ToolDefinition[] {
         );
         return dataResult(part, { before, after, structured });
       },
-    },
-    {
+    }),
+    defineTool({
       name: 'get_project',
       title: 'Get a project',
       description: 'One project: its name, organization and creation date.',
@@ -159,9 +162,9 @@ export function projectTools(): ToolDefinition[] {
       output: Project,
       input: {},
       async run(args, call) {
-        const projectId = call.project(args.projectId as string | undefined);
+        const projectId = call.project(args.projectId);
         return dataResult(await call.ctx.api.projects.get(projectId).catch(notFound('project', projectId)));
       },
-    },
+    }),
   ];
 }

@@ -2,12 +2,13 @@
 // upload is offered with the uploads), a statement's lines, and what the statements earned.
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { DOCUMENT_KINDS } from '../../lib/api/documents.js';
+import { UsageError } from '../../lib/errors.js';
 import { ContractProcesses, StatementProcesses } from '../../lib/schemas.js';
 import { checkDocumentId, progressOf } from '../documents/processes.js';
 import { statementLinesTool } from './lines-tool.js';
 import { earnedTools } from './earned-tools.js';
 import { dataResult } from './results.js';
-import { READ, documentIdName, notFound, type ToolDefinition } from './tool.js';
+import { READ, defineTool, documentIdName, notFound, type ToolDefinition } from './tool.js';
 import { uploadTool } from './uploads-tools.js';
 import { describe, numberOrText } from './verb-tools.js';
 
@@ -22,7 +23,7 @@ export function documentTools(): ToolDefinition[] {
 /** `<kind>_status`: the processing status of an upload. */
 function statusTool(kind: DocumentKind): ToolDefinition {
   const idName = documentIdName(kind);
-  return {
+  return defineTool({
     name: `${kind}_status`,
     title: `Processing status of a ${kind} upload`,
     description:
@@ -41,8 +42,11 @@ function statusTool(kind: DocumentKind): ToolDefinition {
       ),
     },
     async run(args, call) {
-      const id = checkDocumentId(kind, args[idName] as string);
-      const projectId = call.project(args.projectId as string | undefined);
+      const given = args[idName];
+      // Required by the schema (the key is the kind's name for it, so the type cannot say so).
+      if (given === undefined) throw new UsageError(`${idName}: required`);
+      const id = checkDocumentId(kind, given);
+      const projectId = call.project(args.projectId);
       const processes = await call.ctx.api.documents
         .processes(kind, projectId, id)
         .catch(notFound(`${kind} upload`, id, projectId));
@@ -50,5 +54,5 @@ function statusTool(kind: DocumentKind): ToolDefinition {
       // Why it failed is the service's text: it stays in the data, inside the markers.
       return dataResult(processes.data, { before: `state: ${progress.outcome}` });
     },
-  };
+  });
 }

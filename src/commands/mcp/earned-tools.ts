@@ -12,7 +12,7 @@ import { selectStatements, type SelectInput } from '../statements/select.js';
 import { byFields, totalsOf, TOTALS_FIELDS } from '../statements/totals.js';
 import { dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './verb-tools.js';
-import type { Call, CursorState, ToolDefinition } from './tool.js';
+import { defineTool, type ArgsOf, type Call, type CursorState, type ToolDefinition } from './tool.js';
 
 const FILTERS = {
   period: describe(z.optional(z.string()), 'only statements whose period lies within, e.g. 2025Q1..2025Q4 or 2025H2'),
@@ -30,13 +30,13 @@ const groupsOutput = z.object({
 });
 
 /** The filters of a call, as the verbs take them. */
-const selectInput = (args: Record<string, unknown>, call: Call, ids: string[] = []): SelectInput => ({
+const selectInput = (args: ArgsOf<typeof FILTERS>, call: Call, ids: string[] = []): SelectInput => ({
   args: ids,
-  period: args.period as string | undefined,
-  payor: args.payor as string | undefined,
-  currency: args.currency as string | undefined,
-  tag: args.tag as string | undefined,
-  projectId: call.project(args.projectId as string | undefined),
+  period: args.period,
+  payor: args.payor,
+  currency: args.currency,
+  tag: args.tag,
+  projectId: call.project(args.projectId),
 });
 
 /** One page of `items` from the cursor's offset, with the cursor of the next page. */
@@ -70,7 +70,7 @@ function groupsResult(
 }
 
 export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition[] {
-  const totals: ToolDefinition = {
+  const totals = defineTool({
     name: 'statements_totals',
     title: 'What the project earned',
     description:
@@ -90,13 +90,13 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       cursor: cursorInput,
     },
     async run(args, call, cursor) {
-      const by = byFields(args.by as string[] | undefined, Object.keys(TOTALS_FIELDS));
+      const by = byFields(args.by, Object.keys(TOTALS_FIELDS));
       const selection = await selectStatements(call.ctx, selectInput(args, call), []);
-      const groups = totalsOf(selection.processed, by, args.top as number | undefined);
+      const groups = totalsOf(selection.processed, by, args.top);
       return groupsResult('statements_totals', groups, selection.pending.length, args, call, cursor);
     },
-  };
-  const rollup: ToolDefinition = {
+  });
+  const rollup = defineTool({
     name: 'statements_lines_rollup',
     title: "Statements' lines, added up",
     description:
@@ -115,17 +115,17 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       cursor: cursorInput,
     },
     async run(args, call, cursor) {
-      const by = ((args.by as string[] | undefined) ?? []).map((name) => name.trim().toLowerCase());
+      const by = (args.by ?? []).map((name) => name.trim().toLowerCase());
       if (by.length === 0 || by.some((name) => name === '')) throw new UsageError('by: name one column at least');
-      const input = selectInput(args, call, (args.ids as string[] | undefined) ?? []);
+      const input = selectInput(args, call, args.ids ?? []);
       const selection = await selectStatements(call.ctx, input, input.args);
       const { records } = await rollUp(
         call.ctx,
         selection.processed,
         {
           by: by.filter((name) => name !== 'currency'),
-          top: args.top as number | undefined,
-          sort: args.sort as string | undefined,
+          top: args.top,
+          sort: args.sort,
           projectId: input.projectId,
           signal: call.signal,
         },
@@ -133,8 +133,8 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       );
       return groupsResult('statements_lines_rollup', records, selection.pending.length, args, call, cursor);
     },
-  };
-  const check: ToolDefinition = {
+  });
+  const check = defineTool({
     name: 'statements_check',
     title: 'Check statements',
     description:
@@ -156,7 +156,7 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       cursor: cursorInput,
     },
     async run(args, call, cursor) {
-      const input = selectInput(args, call, (args.ids as string[] | undefined) ?? []);
+      const input = selectInput(args, call, args.ids ?? []);
       const selection = await selectStatements(call.ctx, input, input.args);
       const findings = await checkStatements(call.ctx, selection.processed, {
         projectId: input.projectId,
@@ -176,6 +176,6 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
         },
       });
     },
-  };
+  });
   return [totals, rollup, check];
 }

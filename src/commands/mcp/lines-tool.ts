@@ -10,7 +10,7 @@ import { checkResourceId } from '../catalog/get.js';
 import { linesOf } from '../documents/lines.js';
 import { MAX_TEXT_CHARS, dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './verb-tools.js';
-import type { Call, CursorState, ToolDefinition } from './tool.js';
+import { defineTool, type Call, type ToolDefinition } from './tool.js';
 
 /** What an agent may read of one statement's lines; past it, `pds statements lines -o` saves them. */
 const MAX_LINES_BYTES = 16 * 1024 * 1024;
@@ -41,7 +41,7 @@ async function fetchLines(call: Call, projectId: string, id: string): Promise<st
 }
 
 export function statementLinesTool(read: ToolDefinition['annotations']): ToolDefinition {
-  return {
+  return defineTool({
     name: 'statement_lines',
     title: "Read a statement's lines",
     description:
@@ -56,9 +56,9 @@ export function statementLinesTool(read: ToolDefinition['annotations']): ToolDef
       id: describe(numberOrText, "the statement's id"),
       cursor: describe(z.optional(z.string()), 'the cursor a previous call ended with, passed alone'),
     },
-    async run(args: Record<string, unknown>, call: Call, cursor: CursorState) {
-      const id = checkResourceId('statements', args.id as string);
-      const projectId = call.project(args.projectId as string | undefined);
+    async run(args, call, cursor) {
+      const id = checkResourceId('statements', args.id);
+      const projectId = call.project(args.projectId);
       const csv = await fetchLines(call, projectId, id).catch((error: unknown) => {
         throw error instanceof PdsError
           ? error
@@ -75,5 +75,5 @@ export function statementLinesTool(read: ToolDefinition['annotations']): ToolDef
         structured: { ...part, next_cursor: more },
       });
     },
-  };
+  });
 }

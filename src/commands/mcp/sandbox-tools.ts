@@ -5,7 +5,7 @@ import { UsageError } from '../../lib/errors.js';
 import { ExecResult } from '../../lib/schemas.js';
 import { readPath, ROOT } from '../sandbox/session.js';
 import { MAX_TEXT_CHARS, dataResult } from './results.js';
-import { READ, cursorInput, nextLine, slice, type Call, type ToolDefinition } from './tool.js';
+import { READ, cursorInput, defineTool, nextLine, slice, type ArgsOf, type Call, type ToolDefinition } from './tool.js';
 import { describe, nextCursor } from './verb-tools.js';
 
 // Commands run in the sandbox's own copy of the project's data: they may write files there, and
@@ -19,7 +19,7 @@ const SANDBOX: ToolAnnotations = {
 
 export function sandboxTools(): ToolDefinition[] {
   return [
-    {
+    defineTool({
       name: 'sandbox_exec',
       title: 'Run bash commands in the sandbox',
       description:
@@ -30,12 +30,10 @@ export function sandboxTools(): ToolDefinition[] {
       annotations: SANDBOX,
       project: true,
       output: z.object({ results: z.array(ExecResult) }),
-      input: {
-        commands: describe(z.array(z.string()), "bash commands, one per item, e.g. ['cat stats.yaml', 'ls contracts']"),
-      },
+      input: execInput,
       run: execInSandbox,
-    },
-    {
+    }),
+    defineTool({
       name: 'sandbox_read',
       title: 'Read a sandbox file or directory',
       description:
@@ -56,8 +54,8 @@ export function sandboxTools(): ToolDefinition[] {
         cursor: cursorInput,
       },
       async run(args, call, cursor) {
-        const path = (args.path as string | undefined) ?? ROOT;
-        const projectId = call.project(args.projectId as string | undefined);
+        const path = args.path ?? ROOT;
+        const projectId = call.project(args.projectId);
         const session = await call.ctx.api.sandbox.connect(projectId);
         const entry = await readPath(call.ctx, { projectId, session }, path);
         const next = { ...args, projectId };
@@ -85,15 +83,19 @@ export function sandboxTools(): ToolDefinition[] {
           structured: { ...file, next_cursor: more },
         });
       },
-    },
+    }),
   ];
 }
 
+const execInput = {
+  commands: describe(z.array(z.string()), "bash commands, one per item, e.g. ['cat stats.yaml', 'ls contracts']"),
+};
+
 /** sandbox_exec: the commands run in order, their output capped, with a progress tick each second. */
-async function execInSandbox(args: Record<string, unknown>, call: Call): Promise<CallToolResult> {
-  const commands = args.commands as string[];
+async function execInSandbox(args: ArgsOf<typeof execInput>, call: Call): Promise<CallToolResult> {
+  const { commands } = args;
   if (commands.length === 0) throw new UsageError('commands: no commands to run');
-  const projectId = call.project(args.projectId as string | undefined);
+  const projectId = call.project(args.projectId);
   await call.ctx.api.sandbox.connect(projectId);
   // The sandbox answers once, when every command has run: the progress is the seconds waited.
   const started = Date.now();

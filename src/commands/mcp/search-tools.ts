@@ -5,11 +5,11 @@ import { flagSchema } from '../../lib/verb-options.js';
 import { SEARCH_TYPES, searchQuery, searchTypes } from '../search/search.js';
 import { SEARCH_FLAGS } from '../search/definitions.js';
 import { dataResult } from './results.js';
-import { READ, cursorInput, slice, wholeNumber, type ToolDefinition } from './tool.js';
+import { READ, cursorInput, defineTool, slice, wholeNumber, type ToolDefinition } from './tool.js';
 import { describe, listOutput } from './verb-tools.js';
 
 export function searchTool(): ToolDefinition {
-  return {
+  return defineTool({
     name: 'search',
     title: 'Search the project',
     description:
@@ -29,12 +29,12 @@ export function searchTool(): ToolDefinition {
       cursor: cursorInput,
     },
     async run(args, call, cursor) {
-      const query = searchQuery(args.query as string);
-      const types = searchTypes(args.type as string | string[] | undefined);
-      const projectId = call.project(args.projectId as string | undefined);
+      const query = searchQuery(args.query);
+      const types = searchTypes(args.type);
+      const projectId = call.project(args.projectId);
       let hits = await call.ctx.api.projects.search(projectId, query);
       if (types.length > 0) hits = hits.filter((hit) => types.includes(hit.type));
-      if (args.limit !== undefined) hits = hits.slice(0, args.limit as number);
+      if (args.limit !== undefined) hits = hits.slice(0, args.limit);
       const { part, before, after, structured } = slice(
         hits,
         'results',
@@ -45,5 +45,5 @@ export function searchTool(): ToolDefinition {
       );
       return dataResult(part, { before, after, structured });
     },
-  };
+  });
 }

@@ -123,3 +123,33 @@ export function slice<T>(
 
 /** What a kind's status tool calls the id it takes: a contract upload is known by its staging id. */
 export const documentIdName = (kind: DocumentKind): string => (kind === 'contract' ? 'stagingId' : 'id');
+
+/** Inputs besides projectId, by name. */
+type Inputs = Record<string, z.ZodMiniType>;
+
+/**
+ * The schema a tool's run parses its arguments with: its inputs and the projectId a project's tool
+ * takes. An input some tools of a family lack (a resource's --include) is read as undefined where
+ * absent, as its optional schema would give it when left out.
+ */
+const argsSchema = <I extends Inputs>(input: I) =>
+  z.object({ ...(input as Required<I>), projectId: z.optional(z.string()) });
+
+/** A tool's arguments as its input schema makes them. */
+export type ArgsOf<I extends Inputs> = z.output<ReturnType<typeof argsSchema<I>>>;
+
+/** A tool as it is written: its run takes the arguments its own inputs' types say. */
+export interface ToolSpec<I extends Inputs> extends Omit<ToolDefinition, 'input' | 'run'> {
+  input: I;
+  run(args: ArgsOf<I>, call: Call, cursor: CursorState): Promise<CallToolResult>;
+}
+
+/**
+ * A tool whose run reads its arguments parsed by its own input schema, so their types come from it.
+ * The server checked them with that schema already (a cursor's too): parsing the checked values
+ * again gives them back (each rule takes what it makes), typed.
+ */
+export function defineTool<I extends Inputs>(spec: ToolSpec<I>): ToolDefinition {
+  const schema = argsSchema(spec.input);
+  return { ...spec, run: (args, call, cursor) => spec.run(schema.parse(args), call, cursor) };
+}

@@ -9,13 +9,13 @@ import { formatBytes } from '../../lib/text.js';
 import { flagSchema } from '../../lib/verb-options.js';
 import { shortExtraction } from '../documents/processes.js';
 import { updateStatement } from '../documents/index.js';
-import { extractionNames, uploadContext, type ContextOptions } from '../upload/plan.js';
+import { extractionNames, uploadContext } from '../upload/plan.js';
 import { CONTEXT_FLAGS, STATEMENT_ONLY, UPLOAD_FLAGS } from '../upload/definitions.js';
 import { releaseLocalFile } from './roots.js';
 import { dataResult } from './results.js';
 import { TAGGING } from './tags-tools.js';
-import { documentIdName, type ToolDefinition } from './tool.js';
-import { DOCUMENT_VERB_KINDS, describe, documentVerb, flagInput, verbTool } from './verb-tools.js';
+import { defineTool, documentIdName, type ToolDefinition } from './tool.js';
+import { DOCUMENT_VERB_KINDS, describe, documentVerb, flagInputs, verbTool, type FlagInputs } from './verb-tools.js';
 
 /**
  * What an upload returns, by either flow: the seed's multipart record (ContractUpload,
@@ -45,7 +45,7 @@ const UPLOAD: ToolAnnotations = {
 /** `upload_<kind>`: a local file uploaded, with the upload context `pds upload` takes. */
 export function uploadTool(kind: DocumentKind): ToolDefinition {
   const idName = documentIdName(kind);
-  return {
+  return defineTool({
     name: `upload_${kind}`,
     title: kind === 'contract' ? 'Upload a contract PDF' : 'Upload a statement file',
     description:
@@ -74,15 +74,15 @@ export function uploadTool(kind: DocumentKind): ToolDefinition {
       ...contextInputs(kind),
     },
     async run(args, call) {
-      const extractions = extractionNames(args.extract as string[] | undefined);
+      const extractions = extractionNames(args.extract);
       // Checked before the file is read: a bad period sends nothing.
       const context = uploadContext({
-        ...(args as Omit<ContextOptions, 'kind'>),
-        tag: (args.tag as string[] | undefined) ?? [],
+        ...args,
+        tag: args.tag ?? [],
         kind,
       });
-      const projectId = call.project(args.projectId as string | undefined);
-      const file = await call.localFile(args.path as string, kind);
+      const projectId = call.project(args.projectId);
+      const file = await call.localFile(args.path, kind);
       let shown = -1;
       const record = await call.ctx.api.documents
         .upload(kind, projectId, file, {
@@ -105,13 +105,17 @@ export function uploadTool(kind: DocumentKind): ToolDefinition {
         after: [`follow it with ${kind}_status {"${idName}": ${record.staging_id}}`],
       });
     },
-  };
+  });
 }
 
 /** The upload context a kind takes, as `pds upload <kind>` takes it: a contract's is its tags and folder. */
-function contextInputs(kind: DocumentKind): Record<string, z.ZodMiniType> {
-  const flags = Object.entries(CONTEXT_FLAGS).filter(([key]) => kind === 'statement' || !STATEMENT_ONLY.includes(key));
-  return Object.fromEntries(flags.map(([key, flag]) => [key, flagInput(key, flag)]));
+function contextInputs(kind: DocumentKind): Partial<FlagInputs<typeof CONTEXT_FLAGS>> {
+  const inputs: Partial<FlagInputs<typeof CONTEXT_FLAGS>> = flagInputs(CONTEXT_FLAGS);
+  if (kind === 'contract') {
+    for (const key of Object.keys(CONTEXT_FLAGS) as (keyof typeof CONTEXT_FLAGS)[])
+      if (STATEMENT_ONLY.includes(key)) delete inputs[key];
+  }
+  return inputs;
 }
 
 // A retry queues a paused upload again: nothing is lost, and a second call finds it queued.

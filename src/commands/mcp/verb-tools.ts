@@ -10,11 +10,11 @@ import { UsageError } from '../../lib/errors.js';
 import { checkedAs } from '../../lib/verb-check.js';
 import { flagSchema } from '../../lib/verb-options.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import type { AnyVerb, ArgSpec, FlagSpec } from '../../lib/verb.js';
+import type { AnyVerb, ArgSpec, FlagSpec, FlagValue } from '../../lib/verb.js';
 import { documentVerbs } from '../documents/index.js';
 import type { Toolset } from './toolsets.js';
 import { dataResult } from './results.js';
-import type { ToolDefinition } from './tool.js';
+import { defineTool, type ToolDefinition } from './tool.js';
 
 /** How a verb is offered as a tool. */
 export interface VerbToolSpec {
@@ -40,8 +40,16 @@ export const describe = <T extends z.ZodMiniType>(schema: T, text: string): T =>
 export const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transform(String));
 
 /** A flag as a tool input: the verb's own check (numbers taken as JSON numbers too). */
-export function flagInput(key: string, spec: FlagSpec): z.ZodMiniType {
+export function flagInput<S extends FlagSpec>(key: string, spec: S): z.ZodMiniType<FlagValue<S>> {
   return describe(flagSchema(key, spec), spec.help);
+}
+
+/** A verb's flags as tool inputs, each typed by what its rule makes. */
+export type FlagInputs<F extends Record<string, FlagSpec>> = { [K in keyof F]: z.ZodMiniType<FlagValue<F[K]>> };
+
+export function flagInputs<F extends Record<string, FlagSpec>>(flags: F): FlagInputs<F> {
+  // Object.fromEntries forgets the keys: each entry is the flag's own input, as the type says.
+  return Object.fromEntries(Object.entries(flags).map(([key, spec]) => [key, flagInput(key, spec)])) as FlagInputs<F>;
 }
 
 function argInput(arg: ArgSpec): z.ZodMiniType {
@@ -66,12 +74,15 @@ export function verbTool(spec: VerbToolSpec): ToolDefinition {
   if (argSpecs.length !== spec.args.length)
     throw new Error(`${spec.name}: ${argSpecs.length} arguments, ${spec.args.length} names`);
   const input: Record<string, z.ZodMiniType> = {};
-  argSpecs.forEach((arg, index) => {
-    input[spec.args[index] as string] = argInput(arg);
+  const argNames = argSpecs.map((arg, index) => {
+    const name = spec.args[index];
+    if (name === undefined) throw new Error(`${spec.name}: no name for argument ${index + 1}`);
+    input[name] = argInput(arg);
+    return name;
   });
   for (const [key, flag] of Object.entries(def.flags ?? {})) input[key] = flagInput(key, flag);
   const description = `${def.description[0]?.toUpperCase() ?? ''}${def.description.slice(1)} (\`pds ${spec.command}\`).${spec.more ? ` ${spec.more}` : ''}`;
-  return {
+  return defineTool({
     name: spec.name,
     title: spec.title,
     description,
@@ -82,8 +93,9 @@ export function verbTool(spec: VerbToolSpec): ToolDefinition {
     input,
     output: 'list' in spec.output ? listOutput(spec.output.list) : spec.output.record,
     async run(args, call) {
-      const projectId = call.project(args.projectId as string | undefined);
-      const values = argSpecs.map((arg, index) => args[spec.args[index] as string] ?? (arg.variadic ? [] : undefined));
+      // The verb's inputs are known by name only at run time: projectId is read by its type.
+      const projectId = call.project(typeof args.projectId === 'string' ? args.projectId : undefined);
+      const values = argNames.map((name, index) => args[name] ?? (argSpecs[index]?.variadic ? [] : undefined));
       const flags = Object.fromEntries(Object.keys(def.flags ?? {}).map((key) => [key, args[key]]));
       const printed = await runVerb(def, { ...flags, args: values, ...def.fixed }, call.ctx, projectId, call.signal);
       const notes = printed.notes.length > 0 ? { untrustedAfter: printed.notes } : {};
@@ -93,7 +105,7 @@ export function verbTool(spec: VerbToolSpec): ToolDefinition {
       }
       return dataResult(printed.data, notes);
     },
-  };
+  });
 }
 
 /**
