@@ -8,25 +8,16 @@
 // restart, else in a temporary directory removed when the emulator stops. Seeded records, and
 // uploads whose file is gone, get a small generated PDF.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  closeSync,
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentKind, EmulatorState } from './store.js';
-import { generatedFileName, generatedPdf } from './generated-files.js';
-import { isProcessed, statementCsv } from './deployed/statements.js';
+import { serveFile, serveLines, deny } from './storage-files.js';
+import { startFile, receivePut } from './storage-puts.js';
+
+export { findDocumentFile, type DocumentFile } from './storage-files.js';
 
 /** One request the storage host received. */
 export interface StorageRequest {
@@ -83,58 +74,12 @@ export interface StorageOptions {
   log: (line: string) => void;
 }
 
-/** The document a download names, and the file name the service gives it. */
-export interface DocumentFile {
-  fileName: string;
-  /** Its MIME type: a statement may be any of the stager's formats. */
-  fileType: string;
-  title: string;
-  stagingId?: number;
-}
-
-/** A contract or statement of the project, with its file name; undefined when there is none. */
-export function findDocumentFile(
-  state: EmulatorState,
-  kind: DocumentKind,
-  projectId: string,
-  id: string,
-): DocumentFile | undefined {
-  const data = state.data[projectId];
-  if (!data) return undefined;
-  const upload = (stagingId: number | undefined) =>
-    stagingId === undefined
-      ? undefined
-      : state.uploads.find((u) => u.staging_id === stagingId && u.project_id === projectId);
-  if (kind === 'contract') {
-    const contract = data.contracts.find((c) => c.id === id);
-    if (!contract) return undefined;
-    const fileName = contract.file_name ?? upload(contract.staging_id)?.file_name ?? generatedFileName(contract.name);
-    return {
-      fileName,
-      fileType: contract.file_type ?? 'application/pdf',
-      title: contract.name,
-      ...(contract.staging_id === undefined ? {} : { stagingId: contract.staging_id }),
-    };
-  }
-  if (!/^\d{1,15}$/.test(id)) return undefined;
-  const statement = data.statements.find((s) => s.id === Number(id));
-  if (!statement) return undefined;
-  return {
-    fileName: statement.file_name,
-    fileType: statement.file_type,
-    title: statement.statement_name ?? statement.file_name,
-    ...(statement.staging_id === undefined ? {} : { stagingId: statement.staging_id }),
-  };
-}
-
 const FILE_PATH = /^\/files\/(contract|statement)\/([0-9a-f-]{36})\/([^/]+)$/;
 const EXPORT_PATH = /^\/exports\/statement\/([0-9a-f-]{36})\/(\d{1,15})\.csv$/;
 const UPLOAD_PATH = /^\/uploads\/(contract|statement)\/([0-9a-f-]{36})\/(\d{1,15})$/;
-/** What one PUT may carry: the service's 50 MiB limit. */
-const MAX_PUT_BYTES = 50 * 1024 * 1024;
 
 /** What the storage host's handlers share. */
-interface Host {
+export interface Host {
   state: EmulatorState;
   /** Where uploaded files are kept. */
   dir: string;
@@ -146,7 +91,7 @@ interface Host {
 const signature = (secret: Buffer, method: string, path: string, expires: string): Buffer =>
   createHmac('sha256', secret).update(`${method}\n${path}\n${expires}`).digest();
 
-const uploadPath = (dir: string, stagingId: number): string => join(dir, `${stagingId}.pdf`);
+export const uploadPath = (dir: string, stagingId: number): string => join(dir, `${stagingId}.pdf`);
 
 export async function startStorage(state: EmulatorState, options: StorageOptions): Promise<Storage> {
   const persistent = options.dataFile !== undefined;
@@ -231,7 +176,7 @@ async function listen(server: Server, hostName: string): Promise<string> {
 }
 
 /** Whether the URL's signature and expiry hold for this method; answers the refusal when not. */
-function authorized(host: Host, res: ServerResponse, url: URL, method: string): boolean {
+export function authorized(host: Host, res: ServerResponse, url: URL, method: string): boolean {
   const { faults } = host;
   const expires = url.searchParams.get('expires') ?? '';
   const given = Buffer.from(url.searchParams.get('signature') ?? '', 'hex');
@@ -246,31 +191,6 @@ function authorized(host: Host, res: ServerResponse, url: URL, method: string): 
     return false;
   }
   return true;
-}
-
-/** Starts keeping a file as it arrives; committed under a staging id, or discarded. */
-function startFile(dir: string): IncomingFile {
-  const partial = join(dir, `incoming-${randomBytes(8).toString('hex')}.part`);
-  const fd = openSync(partial, 'w');
-  let open = true;
-  const close = () => {
-    if (open) closeSync(fd);
-    open = false;
-  };
-  return {
-    // Synchronous writes: a local disk keeps up with loopback, and nothing is left buffered.
-    write: (chunk) => {
-      if (open) writeSync(fd, chunk);
-    },
-    commit: (stagingId) => {
-      close();
-      renameSync(partial, uploadPath(dir, stagingId));
-    },
-    discard: () => {
-      close();
-      rmSync(partial, { force: true });
-    },
-  };
 }
 
 function serve(host: Host, req: IncomingMessage, res: ServerResponse): void {
@@ -293,136 +213,4 @@ function serve(host: Host, req: IncomingMessage, res: ServerResponse): void {
   if (!authorized(host, res, url, 'GET')) return;
   const [, kind, projectId, id] = match as unknown as [string, DocumentKind, string, string];
   serveFile(host, res, kind, projectId, decodeURIComponent(id));
-}
-
-/** A document's file: the one uploaded when it is still on disk, else a generated PDF. */
-function serveFile(host: Host, res: ServerResponse, kind: DocumentKind, projectId: string, id: string): void {
-  const file = findDocumentFile(host.state, kind, projectId, id);
-  if (!file) {
-    deny(res, 404, 'NoSuchKey', 'no such file');
-    return;
-  }
-  const kept = file.stagingId === undefined ? undefined : uploadPath(host.dir, file.stagingId);
-  if (kept !== undefined && existsSync(kept)) {
-    const size = statSync(kept).size;
-    res.writeHead(200, { 'content-type': file.fileType, 'content-length': size });
-    send(host.faults, res, createReadStream(kept), size);
-  } else {
-    const pdf = generatedPdf(file.title);
-    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
-    send(host.faults, res, [pdf], pdf.length);
-  }
-}
-
-/** A statement's lines as CSV (the deployed service's `detailed` export); 404 before it is processed. */
-function serveLines(host: Host, res: ServerResponse, projectId: string, statementId: number): void {
-  const data = host.state.data[projectId];
-  const statement = data?.statements.find((s) => s.id === statementId);
-  if (!data || !statement || !isProcessed(statement)) {
-    deny(res, 404, 'NoSuchKey', 'no such file');
-    return;
-  }
-  const csv = Buffer.from(statementCsv(data, statement), 'utf8');
-  res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': csv.length });
-  send(host.faults, res, [csv], csv.length);
-}
-
-/**
- * An upload's bytes (the signed-URL flow): PUT only, never with an Authorization header (a
- * client that sends one leaks its service credential to another host: 400, so tests see it),
- * at most 50 MiB, written to disk as they come. `x-upsert: true` lets a second PUT replace the
- * first (a retried PUT); without it a second PUT is a 409.
- */
-function receivePut(host: Host, req: IncomingMessage, res: ServerResponse, url: URL, stagingId: number): void {
-  const { faults } = host;
-  const refuse = (status: number, code: string, message: string): void => {
-    req.resume();
-    deny(res, status, code, message);
-  };
-  if (req.method !== 'PUT') {
-    refuse(405, 'MethodNotAllowed', 'upload URLs take PUT only');
-    return;
-  }
-  if (req.headers.authorization !== undefined) {
-    refuse(400, 'InvalidRequest', 'an upload URL is signed: send no Authorization header to the storage host');
-    return;
-  }
-  if (!authorized(host, res, url, 'PUT')) return void req.resume();
-  if (Number(req.headers['content-length'] ?? 0) > MAX_PUT_BYTES) {
-    refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
-    return;
-  }
-  const upsert = String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
-  if (!upsert && existsSync(uploadPath(host.dir, stagingId))) {
-    refuse(409, 'Duplicate', 'the file exists already (send x-upsert: true to replace it)');
-    return;
-  }
-  const file = startFile(host.dir);
-  // The reset fault cuts the connection once some of the body has come, as a flaky link does.
-  const resetAt = (faults.resetUploads ?? 0) > 0 ? 64 * 1024 : -1;
-  if (resetAt >= 0) faults.resetUploads = (faults.resetUploads ?? 0) - 1;
-  let size = 0;
-  let failed = false;
-  req.on('data', (chunk: Buffer) => {
-    if (failed) return;
-    size += chunk.length;
-    if (resetAt >= 0 && size >= resetAt) {
-      failed = true;
-      file.discard();
-      req.socket.destroy();
-    } else if (size > MAX_PUT_BYTES) {
-      failed = true;
-      file.discard();
-      refuse(400, 'EntityTooLarge', 'the file exceeds the 50 MiB limit');
-    } else {
-      file.write(chunk);
-    }
-  });
-  req.on('end', () => {
-    if (failed) return;
-    file.commit(stagingId);
-    const body = JSON.stringify({ Key: url.pathname.slice(1) });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  });
-  req.on('close', () => {
-    if (!req.complete && !failed) file.discard();
-  });
-}
-
-/** Sends the body, applying a cut or a stall when one is asked for. */
-function send(faults: StorageFaults, res: ServerResponse, body: AsyncIterable<Buffer> | Buffer[], size: number): void {
-  const limit = faults.cutAfterBytes ?? faults.stallAfterBytes;
-  const cut = faults.cutAfterBytes !== undefined;
-  void (async () => {
-    let sent = 0;
-    for await (const chunk of body) {
-      if (res.destroyed) return;
-      const room = limit === undefined ? chunk.length : Math.max(0, limit - sent);
-      const part = chunk.subarray(0, room);
-      sent += part.length;
-      const cutting = limit !== undefined && sent >= limit && sent < size;
-      const flowing = res.write(part);
-      if (cutting) {
-        // The bytes written must leave before the cut: a destroyed response drops what it buffered.
-        await new Promise((resume) => res.write('', resume));
-        if (cut) res.destroy();
-        // A stall keeps the connection open until the client gives up.
-        return;
-      }
-      if (!flowing)
-        await new Promise((resume) => {
-          res.once('drain', resume);
-          res.once('close', resume);
-        });
-    }
-    res.end();
-  })().catch(() => res.destroy());
-}
-
-/** An answer in the shape a storage host gives: XML, with a code. */
-function deny(res: ServerResponse, status: number, code: string, message: string): void {
-  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>\n`;
-  res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
 }
