@@ -86,6 +86,8 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   headers: Record<string, string | string[] | undefined>;
+  /** When it arrived (epoch ms): tests read what overlapped. */
+  at: number;
   status?: number;
   /** Filled by the upload routes: what the upload carried. */
   upload?: { fileName: string; size: number; extractions?: string[]; form: 'multipart' | 'json' };

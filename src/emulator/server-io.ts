@@ -76,6 +76,7 @@ export function recordRequest(req: IncomingMessage, requests: RecordedRequest[],
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
     headers: { ...req.headers },
+    at: Date.now(),
   };
   requests.push(record);
   // A long-running emulator must not keep them all.

@@ -51,6 +51,8 @@ export interface RequestOptions {
    * only a request that never reached the service (no connection was made) is sent again.
    */
   retry?: boolean | (() => boolean) | 'unsent';
+  /** Told of a 429 that will be waited out, with the wait (an upload batch lowers its concurrency). */
+  onRateLimited?: (waitMs: number) => void;
   /** Per-request timeout override; uploads pass 0 (no overall timeout, see upload.ts). */
   timeoutMs?: number;
   /** Aborts this request too (an upload's idle watch); the caller explains that abort itself. */
@@ -245,6 +247,7 @@ export class HttpClient {
       const announced = delay >= NOTICE_WAIT_MS || asked;
       const wait = announced ? announcedWait(delay) : delay;
       if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget, asked);
+      if (outcome.response?.status === 429) options.onRateLimited?.(wait);
       this.options.trace?.(
         `* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`,
       );

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, sharedEmulator } from '../helpers/emulator.js';
-import { runPds, signedInEnv } from '../helpers/process.js';
+import { runPds, signedInEnv, until } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
 // The deployed service's forms, with processing slow enough that a re-run comes while it is queued.
@@ -258,6 +258,46 @@ describe('a rate limit is waited for, not failed', () => {
     expect(mints.map((r) => r.status)).toEqual([429, 200, 200, 200]);
     expect(emulator.state.uploads.filter((u) => u.staging_id > before)).toHaveLength(3);
     expect(job.outputs()).toMatchObject({ uploaded: '3', failed: '0' });
+  });
+});
+
+describe('a rate limit slows the batch down', () => {
+  it('after a 429 on an upload request, fewer uploads are in flight until its wait has passed', async () => {
+    const job = runner();
+    const dir = join(job.workspace, 'slowed');
+    mkdirSync(dir);
+    for (let i = 0; i < 40; i++) writeFileSync(join(dir, `s${i}.csv`), `period,amount\n2026Q1,${i}\n`);
+    const running = runPds(['upload', 'statement', dir, '--concurrency', '4'], { env: job.env });
+    // A request for an upload URL is refused once the batch runs four at once (past the first
+    // upload, which finds the service's upload flow alone).
+    await until(
+      () => emulator.requests.some((r) => r.path === '/v1/statements/uploads/complete'),
+      'the first upload completed',
+    );
+    emulator.faults.rateLimitOnce.push('POST /v1/statements/uploads');
+    const run = await running;
+    expect(run.code, run.stderr).toBe(0);
+    expect(job.outputs()).toMatchObject({ uploaded: '40', failed: '0' });
+    // In flight, as the emulator saw it: uploads given a URL and not completed yet.
+    const flows = emulator.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/statements/uploads'));
+    const limited = flows.findIndex((r) => r.status === 429);
+    expect(limited).toBeGreaterThanOrEqual(0);
+    // Each upload that starts while the limit lasts (its Retry-After: 1 s) finds at most one other
+    // in flight: half of four, the one that waits holding a place. Without the slowing, three.
+    const limitEnds = (flows[limited] as { at: number }).at + 1000;
+    let open = 0;
+    const openAtStart: number[] = [];
+    // The three others may have been let go before the 429 came: the count starts after them.
+    let admittedBefore = 3;
+    flows.forEach((request, i) => {
+      const starts = request.path === '/v1/statements/uploads' && request.status === 200;
+      if (starts && i > limited && request.at < limitEnds && admittedBefore-- <= 0) openAtStart.push(open);
+      if (starts) open++;
+      if (request.path === '/v1/statements/uploads/complete') open--;
+    });
+    expect(openAtStart.length).toBeGreaterThan(0);
+    expect(Math.max(...openAtStart)).toBeLessThanOrEqual(1);
+    expect(flows.filter((r) => r.path === '/v1/statements/uploads')).toHaveLength(41);
   });
 });
 

@@ -5,6 +5,7 @@ import { UploadDisplay, isPaused, label, pausedError, type UploadEntry as Entry 
 import { writeBatchReports } from '../../lib/ci-report.js';
 import { ExistingRecords, byFileName, formatDuration, parseReports } from './batch.js';
 import { pool } from '../../lib/pool.js';
+import { RateGate } from './rate-gate.js';
 import { statusCommand, watchProcesses } from '../documents/processes.js';
 import type { UploadOptions } from './definitions.js';
 
@@ -49,9 +50,11 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     view?.queued(entry);
     if (entry.error) view?.finished(entry);
   }
+  const gate = new RateGate(opts.concurrency);
   try {
-    await sendAll(entries, { opts, ctx, projectId, extractions, context, existing, view });
+    await sendAll(entries, { opts, ctx, projectId, extractions, context, existing, view, gate });
   } finally {
+    gate.close();
     view?.close();
   }
   // Stopped (Ctrl-C, SIGTERM of a cancelled CI job): what may have arrived is said, and the
@@ -102,6 +105,8 @@ interface Batch {
   existing: ExistingRecords | undefined;
   /** None in a dry run. */
   view: UploadDisplay | undefined;
+  /** How many uploads go at once: fewer while a rate limit lasts. */
+  gate: RateGate;
 }
 
 /** Every file that passed its checks: skipped, planned (dry run), or uploaded and maybe waited for. */
@@ -152,9 +157,10 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
 /** One upload; false (the error recorded and shown) when it failed. */
 async function sendOne(
   entry: Entry,
-  { opts, ctx, projectId, extractions, context }: Batch,
+  { opts, ctx, projectId, extractions, context, gate }: Batch,
   view: UploadDisplay,
 ): Promise<boolean> {
+  await gate.enter();
   const started = ctx.clock.now();
   view.started(entry);
   try {
@@ -177,6 +183,7 @@ async function sendOne(
         entry.servicePercent = event.percent;
         view.progress(entry);
       },
+      onRateLimited: (waitMs) => gate.rateLimited(waitMs),
     });
     return true;
   } catch (error) {
@@ -184,6 +191,7 @@ async function sendOne(
     view.finished(entry);
     return false;
   } finally {
+    gate.leave();
     entry.ms = ctx.clock.now() - started;
   }
 }

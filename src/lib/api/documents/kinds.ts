@@ -53,6 +53,8 @@ export interface UploadOptions {
   answerTimeoutMs?: number;
   /** Abandons the upload (an MCP client's cancel): the body stops, so the service makes no document. */
   signal?: AbortSignal;
+  /** A 429 on the upload's request, waited out for `waitMs`. */
+  onRateLimited?(waitMs: number): void;
   /** --allow-http and its kin: a signed upload URL over plain http to a host that is not loopback is used. */
   allowHttp?: boolean;
 }

@@ -39,6 +39,7 @@ export async function mint(
     query: { projectId },
     json,
     retry: 'unsent',
+    ...(options.onRateLimited ? { onRateLimited: options.onRateLimited } : {}),
   };
   let answer: Record<string, unknown>;
   try {
