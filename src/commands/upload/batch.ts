@@ -13,7 +13,7 @@ import type { DocumentKind } from '../../lib/api/documents.js';
 import { isPdf, saveToStream, storageOptions, TooLargeError } from '../../lib/download.js';
 import { UsageError } from '../../lib/errors.js';
 import { refuseLinkedReport } from '../../lib/ci-report.js';
-import type { LocalUpload } from '../../lib/upload.js';
+import type { LocalUpload } from '../../lib/local-upload.js';
 
 export interface Selection {
   recursive: boolean;

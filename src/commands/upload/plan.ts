@@ -7,7 +7,7 @@ import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, type PdsError, UsageError, asPdsError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { matchWord } from '../../lib/vocabulary.js';
-import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/upload.js';
+import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/local-upload.js';
 import { buildContext, formatOf } from '../../lib/formats.js';
 import type { UploadEntry as Entry } from '../documents/upload-display.js';
 import { expandArgs } from './batch.js';

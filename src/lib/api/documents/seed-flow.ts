@@ -3,7 +3,9 @@
 import type { HttpClient } from '../../http.js';
 import { ServiceError, PdsError, UsageError } from '../../errors.js';
 import { envelope } from '../../schemas.js';
-import { LocalFileError, openMultipart, readUploadAnswer, UploadCutError, type LocalUpload } from '../../upload.js';
+import { LocalFileError, type LocalUpload } from '../../local-upload.js';
+import { openMultipart } from '../../upload-body.js';
+import { readUploadAnswer, UploadCutError } from '../../upload-answer.js';
 import { IdleWatch } from './idle-watch.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadOptions, type UploadRecord } from './kinds.js';
 
