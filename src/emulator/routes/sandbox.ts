@@ -5,7 +5,7 @@ import { ExecBusyError, type ExecMode } from '../sandbox/runner.js';
 import type { ProjectData, ProjectRecord } from '../store.js';
 import { workspaceIdsFor } from '../sandbox/ids.js';
 import { readWorkspacePath, workspaceFor, type Workspace } from '../sandbox/workspace.js';
-import { errorReply, parseJsonObject, readBody } from '../uploads.js';
+import { errorReply, parseJsonObject, readBody } from '../request-body.js';
 
 const MAX_EXEC_BODY_BYTES = 1024 * 1024;
 /** Commands of one parallel request: each takes a thread of its own. */

@@ -14,9 +14,10 @@ import {
   type RouteContext,
   type Route,
 } from '../http.js';
-import { track } from '../processing.js';
+import { track } from '../upload-records.js';
 import { countersOf, type DocumentKind, type UploadContext, type UploadRecord } from '../store.js';
-import { MAX_FILE_BYTES, parseExtractions, parseJsonObject, readBody } from '../uploads.js';
+import { MAX_FILE_BYTES, parseExtractions } from '../uploads.js';
+import { parseJsonObject, readBody } from '../request-body.js';
 import { stagingProblem } from '../staging-check.js';
 import {
   CURRENT_EXTRACTION_NAMES,
