@@ -12,8 +12,8 @@ import {
   type RouteContext,
   type Route,
 } from '../http.js';
+import { advance } from '../upload-records.js';
 import {
-  advance,
   contractProcesses,
   deployedProcesses,
   seededStatementProcesses,
@@ -22,7 +22,8 @@ import {
 } from '../processing.js';
 import { invalidateWorkspace } from '../sandbox/workspace.js';
 import { countersOf, type DocumentKind, type UploadRecord } from '../store.js';
-import { contentLength, errorReply, hasPdfTrailer, receiveUpload, uploadForm } from '../uploads.js';
+import { hasPdfTrailer, receiveUpload, uploadForm } from '../uploads.js';
+import { contentLength, errorReply } from '../request-body.js';
 
 /**
  * Moves every upload along its state machine to the current time; called before each request.
