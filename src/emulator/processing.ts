@@ -1,6 +1,10 @@
+// The upload state machine of docs/service.md, "Processes". An upload's stage is never stored: it is
+// derived from the clock (`created_ms` and the step length), so polling, restarts with `--data`
+// and slow or fast clocks all agree. The only stored effects are the records an upload becomes
+// (upload-records.ts). Here: the timeline, and the upload and processes bodies read from it.
 import { stagingCheck } from './staging-check.js';
 import { stagingIdOf } from './deployed/statements.js';
-import { type StatementRecord, type UploadRecord } from './store.js';
+import type { StatementRecord, UploadRecord } from './store.js';
 
 type StagingStage = 'queued' | 'processing' | 'completed' | 'failed' | 'paused';
 type ExtractionStatus = 'pending' | 'processing' | 'completed';
