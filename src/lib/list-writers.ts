@@ -1,6 +1,7 @@
 // The list forms that stream, page by page: JSON (one array), ndjson, CSV, TSV and ids. Each page is
 // one write: a write per record was a system call per record on a pipe or file (measured: a sixth
-// of an `--all -q` of 100,000 records). The table, which waits for every row, is output.ts's.
+// of an `--all -q` of 100,000 records). The table, which waits for every row, is output.ts's;
+// streamPages picks the writer a mode streams with.
 import type { ListPage } from './api/catalog.js';
 import { recordKeys, textCell } from './cell-text.js';
 import { checkFields, fieldValue, pickFields } from './fields.js';
@@ -182,4 +183,24 @@ export function oneValue(results: unknown[]): unknown {
 export function asRows(value: unknown): Record<string, unknown>[] {
   const items = Array.isArray(value) ? value : [value];
   return items.map((item) => (isPlainObject(item) ? item : { value: item }));
+}
+
+/** The list modes that stream (the table waits for every row, and YAML for the whole list). */
+export type StreamMode = 'json' | 'ndjson' | 'csv' | 'tsv' | 'ids';
+
+/** The pages in a streaming mode, as they come; `fields` is --fields (none in ids mode). */
+export async function streamPages<T extends object>(
+  out: Out,
+  pages: AsyncIterable<ListPage<T>>,
+  mode: StreamMode,
+  view: ListView<T>,
+  options: { csv: CsvOptions & { bom: boolean }; fields: readonly string[] | undefined },
+): Promise<void> {
+  const { fields } = options;
+  if (mode === 'ndjson') await ndjsonPages(out, pages);
+  else if (mode === 'csv') await csvPages(out, pages, { ...options.csv, fields, documented: view.fields ?? [] });
+  else if (mode === 'json') await jsonPages(out, pages);
+  else if (mode === 'ids') await idPages(out, pages, view.id);
+  else if (fields) await fieldTsvPages(out, pages, fields);
+  else await tsvPages(out, pages, view.columns);
 }

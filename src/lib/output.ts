@@ -13,20 +13,7 @@ import { checkFields, pickFields, pickFlat } from './fields.js';
 import type { IO } from './io.js';
 import { animationEnabled, colorEnabled } from './io.js';
 import type { JqFilter } from './jq.js';
-import {
-  asRows,
-  csvPages,
-  csvText,
-  fieldTsvPages,
-  fieldColumns,
-  footer,
-  idPages,
-  jsonPages,
-  ndjsonPages,
-  oneValue,
-  pickFromPages,
-  tsvPages,
-} from './list-writers.js';
+import { asRows, csvText, fieldColumns, footer, oneValue, pickFromPages, streamPages } from './list-writers.js';
 import { type CsvOptions, type Format, yamlDocument } from './output-formats.js';
 import { type PersonView, renderPersonView } from './person-view.js';
 import { renderRecord } from './record-view.js';
@@ -36,12 +23,6 @@ import { safeLines, safeText } from './text.js';
 import { isPlainObject } from './shape.js';
 import type { Column, ListView } from './view.js';
 import { jsonText } from './deep-json.js';
-
-// What other modules import from here, where it used to live.
-export { readableDate } from './cell-text.js';
-export type { Spinner } from './spinner.js';
-export type { ColumnFit } from './table-layout.js';
-export type { Column, ListView } from './view.js';
 
 export type Mode = Format | 'ids';
 
@@ -269,20 +250,11 @@ export class Output {
   /** The list in the mode, as the pages come (--fields and --jq already applied). */
   private async draw<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
     await this.prepareColor();
-    const out = this.io.stdout;
-    if (this.mode === 'ndjson') await ndjsonPages(out, pages);
-    else if (this.mode === 'csv')
-      await csvPages(out, pages, {
-        ...this.csvOptions,
-        bom: this.settings.csvBom,
-        fields: this.fields,
-        documented: view.fields ?? [],
-      });
-    else if (this.mode === 'json') await jsonPages(out, pages);
-    else if (this.mode === 'ids') await idPages(out, pages, view.id);
-    else if (this.mode === 'tsv' && this.fields) await fieldTsvPages(out, pages, this.fields);
-    else if (this.mode === 'tsv') await tsvPages(out, pages, view.columns);
-    else await this.tablePages(pages, view);
+    if (this.mode === 'table' || this.mode === 'yaml') await this.tablePages(pages, view);
+    else {
+      const csv = { ...this.csvOptions, bom: this.settings.csvBom };
+      await streamPages(this.io.stdout, pages, this.mode, view, { csv, fields: this.fields });
+    }
   }
 
   /** The table waits for every row: its columns are fitted to all of them. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Output, readableDate, type ListView } from '../../src/lib/output.js';
+import { Output } from '../../src/lib/output.js';
+import { readableDate } from '../../src/lib/cell-text.js';
+import type { ListView } from '../../src/lib/view.js';
 import type { ListPage } from '../../src/lib/api/catalog.js';
 import { memoryIO } from '../../src/lib/io.js';
 import type { Settings } from '../../src/lib/config.js';

@@ -2,7 +2,7 @@
 import type { Context } from '../../lib/context.js';
 import { DEFAULT_API_URL } from '../../lib/config.js';
 import { readConfig } from '../../lib/config-file.js';
-import type { Column } from '../../lib/output.js';
+import type { Column } from '../../lib/view.js';
 import type { list } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
 

@@ -2,7 +2,7 @@
 // answers in (the spec form's and the deployed service's, docs/service.md, "Records"). A column reads any
 // form of its field and never fails: the renderer draws a list of objects by their names
 // (output.ts, textCell), and a field in a form no column expects is drawn as it came.
-import type { Column } from '../../lib/output.js';
+import type { Column } from '../../lib/view.js';
 import type { ResourceName } from '../../lib/resources.js';
 import { ITEM_SHAPES, shapeFields } from '../../lib/api/shapes.js';
 import { isPlainObject, keyedByText } from '../../lib/shape.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../../lib/context.js';
 import { hitName, hitScore, type SearchHit } from '../../lib/api/projects.js';
 import { commaList, singular } from '../../lib/text.js';
-import type { Column } from '../../lib/output.js';
+import type { Column } from '../../lib/view.js';
 import { UsageError } from '../../lib/errors.js';
 import type { search } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';

@@ -2,7 +2,7 @@
 // the summary line, each file's line in the CI reports, and the exit code.
 import { basename } from 'node:path';
 import type { Context } from '../../lib/context.js';
-import type { ColumnFit } from '../../lib/output.js';
+import type { ColumnFit } from '../../lib/table-layout.js';
 import { DOCUMENT_KINDS, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { ExitCode, type PdsError } from '../../lib/errors.js';
 import { isPaused, label, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
