@@ -2,7 +2,7 @@
 // dependencies it loads, in one committed file, so the action's install step runs nothing but a
 // Node version check (no npm ci, no node_modules). What a CI upload never loads stays out and says
 // so when asked for (src/lib/action-build.ts): the keychain (a native addon), jq (wasm), the
-// emulator's sandbox, the MCP server and the browser sign-in. The output depends only on the
+// emulator (its sandbox runs just-bash from node_modules), the MCP server and the browser sign-in. The output depends only on the
 // sources and the locked dependencies: `--check` rebuilds it in memory and fails when it differs
 // from the committed file (test/process/action-bundle.test.ts runs it).
 import { build } from 'esbuild';
@@ -33,6 +33,13 @@ const leftOut = {
     bundle.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
       /[\\/]commands[\\/]mcp[\\/]serve\.ts$/.test(args.importer)
         ? { path: 'mcp-sdk', namespace: 'left-out' }
+        : undefined,
+    );
+    // The emulator, which cannot start without the sandbox's just-bash: `pds emulator start` says
+    // so (requireFullBuild) before it imports these.
+    bundle.onResolve({ filter: /^\.\.\/\.\.\/emulator\/(server|cli)\.js$/ }, (args) =>
+      /[\\/]commands[\\/]emulator[\\/]start\.ts$/.test(args.importer)
+        ? { path: args.path.slice('../../'.length), namespace: 'left-out' }
         : undefined,
     );
     bundle.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({

@@ -134,5 +134,13 @@ it('what the action build leaves out says so, exit 2, before any request', async
     stdout: '',
     stderr: "error: pds mcp is not in the GitHub Action's build of pds: install pds with npm to use it\n",
   });
+  // The emulator (its sandbox needs just-bash from node_modules) is left out of the file whole.
+  const emulatorStart = await run(process.execPath, [bundle, 'emulator', 'start', '--port', '0'], env);
+  expect(emulatorStart).toEqual({
+    code: 2,
+    stdout: '',
+    stderr: "error: pds emulator is not in the GitHub Action's build of pds: install pds with npm to use it\n",
+  });
+  expect(readFileSync(bundle, 'utf8')).not.toContain('sandboxYq');
   expect(emulator.requests).toEqual([]);
 });

@@ -1,7 +1,6 @@
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import { defaultOptions } from '../../emulator/server.js';
-import { serveFromCli } from '../../emulator/cli.js';
+import { requireFullBuild } from '../../lib/action-build.js';
 import type { EmulatorOptions } from '../../emulator/http.js';
 import type { start } from './definitions.js';
 import type { OptionsOf } from '../../lib/verb.js';
@@ -18,6 +17,13 @@ function manyStatementsOf(opts: Options): Pick<EmulatorOptions, 'manyStatements'
 }
 
 export async function run(opts: Options, ctx: Context): Promise<number> {
+  // The emulator cannot run from the action's one-file build (its sandbox needs just-bash from
+  // node_modules), so that build leaves it out, and its modules load only past this check.
+  requireFullBuild('pds emulator');
+  const [{ defaultOptions }, { serveFromCli }] = await Promise.all([
+    import('../../emulator/server.js'),
+    import('../../emulator/cli.js'),
+  ]);
   const options: EmulatorOptions = {
     ...defaultOptions,
     ...(opts.port === undefined ? {} : { port: opts.port }),
