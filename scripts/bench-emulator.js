@@ -1,19 +1,20 @@
 // The emulator under load (issue 9), for `npm run bench`: its peak RSS while sandbox execs arrive
 // at once, the p99 of GETs made meanwhile, GET /v1/projects per second over 50 keep-alive
-// connections, and the cost of one upload with --data.
+// connections beside a bare node:http server's, and the cost of one upload with --data.
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root, startEmulator } from './lib.js';
+import { root, startEmulator, startServer } from './lib.js';
 
 const PROJECT = '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7';
+const TOKEN = 'demo-org-token';
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** `row` and `atMost` are the bench's; `quick` makes every figure smaller. */
 export async function emulatorFigures({ quick, row, atMost }) {
   const target = await startEmulator();
-  let agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
   // A keep-alive connection the server closes as it is reused resets: a GET is sent again, once.
   const request = (method, path, body, retried = false) =>
     send(method, path, body).catch((error) => {
@@ -23,7 +24,7 @@ export async function emulatorFigures({ quick, row, atMost }) {
   const send = (method, path, body) =>
     new Promise((resolve, reject) => {
       const headers = {
-        authorization: 'Bearer demo-org-token',
+        authorization: `Bearer ${TOKEN}`,
         ...(body ? { 'content-type': 'application/json' } : {}),
       };
       const req = http.request(`${target.url}${path}`, { method, agent, headers }, (res) => {
@@ -44,28 +45,90 @@ export async function emulatorFigures({ quick, row, atMost }) {
     );
     row(`emulator: peak RSS, ${execs} concurrent execs`, 'MiB', peakRssMb(), undefined, atMost(1024, 'MiB'));
     row('emulator: GET p99 during those execs, ms', 'ms', p99, undefined, atMost(200, 'ms'));
-    // New connections for the throughput: those of the execs may have idled out.
+  } finally {
     agent.destroy();
-    agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+    await target.stop();
+  }
+  await throughputFigures(row, quick);
+  await persistedUpload(row, quick);
+}
+
+/**
+ * GET /v1/projects as fast as 50 keep-alive connections ask, from the emulator and from a bare
+ * node:http server sending the same bytes (scripts/floor/serve.js), alternately: requests a
+ * second, and the server's CPU per request (the second holds better on a loaded machine, where the
+ * first also measures how much CPU the client gets).
+ */
+async function throughputFigures(row, quick) {
+  const emulator = await startEmulator();
+  const floor = await startServer([join(root, 'scripts', 'floor', 'serve.js'), emulator.url, '/v1/projects'], {
+    PDS_TOKEN: TOKEN,
+  });
+  try {
     const seconds = quick ? 1 : 3;
+    const pairs = [];
+    for (let i = 0; i < (quick ? 1 : 3); i++) {
+      const base = await hammer(floor, '/v1/projects', seconds);
+      pairs.push({ base, pds: await hammer(emulator, '/v1/projects', seconds) });
+    }
+    const of = (side, key) => median(pairs.map((pair) => pair[side][key]));
+    row(
+      'emulator: GET /v1/projects, 50 connections, requests/s',
+      'req/s',
+      of('pds', 'perSecond'),
+      of('base', 'perSecond'),
+      null,
+      'bare node:http server',
+    );
+    row(
+      'emulator: GET /v1/projects, 50 connections, server CPU per request, µs',
+      'µs',
+      of('pds', 'cpuUs'),
+      of('base', 'cpuUs'),
+      null,
+      'bare node:http server',
+    );
+  } finally {
+    await floor.stop();
+    await emulator.stop();
+  }
+}
+
+/** `path` asked for over 50 keep-alive connections for `seconds`: requests a second, server CPU µs each. */
+async function hammer(server, path, seconds) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+  const get = () =>
+    new Promise((resolve, reject) => {
+      const req = http.get(`${server.url}${path}`, { agent, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+    });
+  try {
+    await Promise.all(Array.from({ length: 50 }, get)); // the connections made before the clock starts
+    const cpuBefore = cpuMsOf(server.pid);
     const until = performance.now() + seconds * 1000;
     let count = 0;
     await Promise.all(
       Array.from({ length: 50 }, async () => {
         while (performance.now() < until) {
-          await request('GET', '/v1/projects');
+          await get();
           count++;
         }
       }),
     );
-    row('emulator: GET /v1/projects, 50 connections, requests/s', 'req/s', count / seconds, undefined, null);
+    return { perSecond: count / seconds, cpuUs: ((cpuMsOf(server.pid) - cpuBefore) * 1000) / count };
   } finally {
     agent.destroy();
-    await target.stop();
   }
-  await persistedUpload(row, quick);
 }
 
+/** A process's user and system CPU so far, in ms (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 /** Sandbox execs sent at once, and the latencies of GETs made one after another until they end. */
 async function getsDuringExecs(request, execs) {
   await request('POST', `/v1/projects/${PROJECT}/sandbox/connect`);

@@ -5,7 +5,8 @@
 // measures, it does not judge: it exits 0 unless a measured command itself failed.
 //
 // BENCH_QUICK=1: a smoke run (small catalogs, few runs) that checks the bench itself works.
-// `npm run bench -- rollup`: only the statements roll-up figures (scripts/bench-rollup.js).
+// `npm run bench -- <part>…`: only those parts (startup, lists, uploads, emulator, rollup), and
+// bench/results.json is left as it is.
 // Peak memory and CPU come from a preload (scripts/rss-probe.cjs) that writes the child's own
 // figures when it exits, so no external `time` binary is needed.
 import { spawnSync } from 'node:child_process';
@@ -370,23 +371,33 @@ const env = { PDS_TOKEN: 'demo-org-token', PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01
 process.stderr.write(
   `pds bench on node ${process.version}${quick ? ' (BENCH_QUICK: a smoke run, not figures)' : ''}\n`,
 );
-const only = process.argv[2];
-try {
-  if (only !== 'rollup') {
+/** The parts of the bench, in the order they run; `npm run bench -- emulator rollup` runs two. */
+const PARTS = {
+  startup: async () => {
     const emulator = await startEmulator();
     try {
       startupFigures({ ...env, PDS_API_URL: emulator.url });
     } finally {
       await emulator.stop();
     }
-    await listingFigures(env);
-    await uploadFigures(env);
-    await emulatorFigures({ quick, row, atMost });
-  }
-  await rollupFigures({ quick, env, sideBySide, row, ratioAtMost });
+  },
+  lists: () => listingFigures(env),
+  uploads: () => uploadFigures(env),
+  emulator: () => emulatorFigures({ quick, row, atMost }),
+  rollup: () => rollupFigures({ quick, env, sideBySide, row, ratioAtMost }),
+};
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !Object.hasOwn(PARTS, name));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown part ${unknown.join(', ')}: the parts are ${Object.keys(PARTS).join(', ')}\n`);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(2);
+}
+try {
+  for (const [name, part] of Object.entries(PARTS)) if (chosen.length === 0 || chosen.includes(name)) await part();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 printTable();
 // A partial run would replace the whole table of results with its few rows.
-if (only === undefined) writeResults();
+if (chosen.length === 0) writeResults();

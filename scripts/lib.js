@@ -20,7 +20,16 @@ export function requireBuild() {
  * The child is killed when this process exits.
  */
 export function startEmulator(args = []) {
-  const child = spawn(process.execPath, [pdsBin, 'emulator', 'start', '--port', '0', '--quiet', ...args], {
+  return startServer([pdsBin, 'emulator', 'start', '--port', '0', '--quiet', ...args]);
+}
+
+/**
+ * Starts `node …args`, a server whose first line is `… listening on <url>` (the emulator, or a
+ * floor of the bench), and resolves with its address, its pid and a way to stop it.
+ */
+export function startServer(args, env = {}) {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // SIGINT, as Ctrl-C: the emulator then removes its temporary files (SIGTERM would leave them).
@@ -30,7 +39,7 @@ export function startEmulator(args = []) {
     lines.once('line', (line) => {
       const match = /listening on (http:\/\/\S+)/.exec(line);
       if (!match) {
-        reject(new Error(`unexpected first line from the emulator: ${line}`));
+        reject(new Error(`unexpected first line from ${args.join(' ')}: ${line}`));
         return;
       }
       // Keep draining its stdout so the child never blocks on a full pipe.
@@ -42,7 +51,7 @@ export function startEmulator(args = []) {
         stop: () =>
           new Promise((done) => {
             const late = setTimeout(() => {
-              process.stderr.write('the emulator did not stop within 2 s of SIGINT: killed\n');
+              process.stderr.write(`${args.join(' ')} did not stop within 2 s of SIGINT: killed\n`);
               process.exitCode = 1;
               child.kill('SIGKILL');
             }, 2000);
@@ -54,7 +63,7 @@ export function startEmulator(args = []) {
           }),
       });
     });
-    child.once('exit', (code) => reject(new Error(`the emulator exited with code ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with code ${code}`)));
   });
 }
 

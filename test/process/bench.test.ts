@@ -16,8 +16,11 @@ const walk = fileURLToPath(new URL('../../scripts/floor/walk.js', import.meta.ur
 const dir = mkdtempSync(join(tmpdir(), 'pds-bench-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function runBench(resultsFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bench], {
+function runBench(
+  resultsFile: string,
+  parts: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bench, ...parts], {
     env: childEnv({ BENCH_QUICK: '1', BENCH_RESULTS: resultsFile, BENCH_RUNS: undefined }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,6 +66,8 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
       'pds upload statement (5 MB PDF, signed URL), peak RSS',
       'pds upload statement (5 MB PDF, multipart fallback), peak RSS',
       'emulator: GET p99 during those execs, ms',
+      'emulator: GET /v1/projects, 50 connections, requests/s',
+      'emulator: GET /v1/projects, 50 connections, server CPU per request, µs',
     ]) {
       expect(figures).toContain(expected);
     }
@@ -78,6 +83,7 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     expect(
       results.rows.find((row) => String(row.figure).endsWith('beside a walk that checks as pds does'))?.baseIs,
     ).toBe('checked walk');
+    expect(results.rows.find((row) => String(row.figure).endsWith('requests/s'))?.baseIs).toBe('bare node:http server');
 
     // The table: a header, then one line per row, in the same order, with the verdict last.
     const lines = stdout.trimEnd().split('\n');
@@ -91,6 +97,27 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     const missed = results.rows.filter((row) => row.met === false).map((row) => row.figure);
     expect(lines.at(-1)).toBe(missed.length === 0 ? 'every goal met' : `goals missed: ${missed.join('; ')}`);
   }, 240_000);
+
+  it('runs only the parts it is given, and leaves the results file as it is', async () => {
+    const resultsFile = join(dir, 'untouched.json');
+    const { code, stdout } = await runBench(resultsFile, ['emulator']);
+    expect(code).toBe(0);
+    const figures = stdout
+      .trimEnd()
+      .split('\n')
+      .slice(1, -2)
+      .map((line) => line.slice(0, line.indexOf('  ')));
+    expect(figures.length).toBeGreaterThan(0);
+    for (const figure of figures) expect(figure).toMatch(/^emulator/);
+    expect(() => readFileSync(resultsFile)).toThrow(/ENOENT/);
+  }, 240_000);
+
+  it('refuses a part it does not know, naming the parts', async () => {
+    const { code, stdout, stderr } = await runBench(join(dir, 'none.json'), ['emulators']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('unknown part emulators: the parts are startup, lists, uploads, emulator, rollup\n');
+  });
 });
 
 describe('the floor of the list figures (scripts/floor/walk.js)', () => {
