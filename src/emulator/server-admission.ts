@@ -87,8 +87,12 @@ export async function admit(
  */
 export function ownHost(header: string | undefined, listening: string): boolean {
   if (header === undefined) return false;
-  const hostname = URL.canParse(`http://${header}`) ? new URL(`http://${header}`).hostname : undefined;
-  if (hostname === undefined) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${header}`).hostname;
+  } catch {
+    return false;
+  }
   const bare = hostname.replace(/^\[|\]$/g, '');
   return hostname === 'localhost' || isIP(bare) !== 0 || bare === listening.replace(/^\[|\]$/g, '').toLowerCase();
 }

@@ -68,9 +68,13 @@ export function logWhenFinished(
   });
 }
 
-/** The request, added to the log of the `size` most recent ones that tests read. */
-export function recordRequest(req: IncomingMessage, requests: RecordedRequest[], size: number): RecordedRequest {
-  const url = new URL(req.url ?? '/', 'http://emulator');
+/** The request (`url`: its target, parsed), added to the log of the `size` most recent ones that tests read. */
+export function recordRequest(
+  req: IncomingMessage,
+  url: URL,
+  requests: RecordedRequest[],
+  size: number,
+): RecordedRequest {
   const record: RecordedRequest = {
     method: req.method ?? 'GET',
     path: url.pathname,

@@ -62,11 +62,11 @@ export interface App {
 export async function routeRequest(
   app: App,
   req: IncomingMessage,
+  url: URL,
   res: ServerResponse,
   record: RecordedRequest,
 ): Promise<void> {
   const { routes, state, options, oauth, sandbox, commit, save, storage } = app;
-  const url = new URL(req.url ?? '/', 'http://emulator');
   const parts = pathSegments(url.pathname);
   const method = req.method ?? 'GET';
   let allowed = false;

@@ -131,15 +131,17 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     markBehind: persistence.markBehind,
     faults: faultsOnDemand,
   };
-  const serve = async (req: IncomingMessage, res: ServerResponse, record: RecordedRequest): Promise<void> => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, url: URL, record: RecordedRequest) => {
     await admit(req, res, options, limiter, faults);
-    if (await handleOAuth(req, res, oauth, state)) return;
-    await routeRequest(app, req, res, record);
+    if (await handleOAuth(req, url, res, oauth, state)) return;
+    await routeRequest(app, req, url, res, record);
   };
   const server = createServer((req, res) => {
-    const record = recordRequest(req, requests, requestLogSize);
+    // Parsed once: the record, the OAuth endpoints and the route table all read it.
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const record = recordRequest(req, url, requests, requestLogSize);
     logWhenFinished(req, res, record, options, log);
-    serve(req, res, record)
+    serve(req, res, url, record)
       .catch(async (error: unknown) => {
         const httpError = error instanceof HttpError ? error : new HttpError(500, 'internal error');
         if (!(error instanceof HttpError) && !options.quiet) log(`internal error: ${String(error)}`);

@@ -20,14 +20,14 @@ export function bearerChallenge(req: IncomingMessage, tokenGiven: boolean): stri
   return `Bearer resource_metadata="${originOf(req)}${PROTECTED_RESOURCE_PATH}"${error}`;
 }
 
-/** Answers an OAuth request and returns true, or returns false for any other path. */
+/** Answers an OAuth request (`url`: its target, parsed) and returns true, or returns false for any other path. */
 export async function handleOAuth(
   req: IncomingMessage,
+  url: URL,
   res: ServerResponse,
   server: AuthorizationServer,
   state: EmulatorState,
 ): Promise<boolean> {
-  const url = new URL(req.url ?? '/', 'http://emulator');
   const method = req.method ?? 'GET';
   const origin = originOf(req);
   const route = `${method} ${url.pathname}`;
