@@ -7,7 +7,7 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { InterruptedError, NotFoundError, type PdsError, UsageError, asPdsError } from '../../lib/errors.js';
+import { InterruptedError, NotFoundError, type PdsError, UsageError } from '../../lib/errors.js';
 import {
   DEFAULT_MAX_BYTES,
   NameClaims,
@@ -24,7 +24,7 @@ import {
 import { formatBytes } from '../../lib/text.js';
 import { BatchDisplay } from './batch-display.js';
 import { checkResourceId } from '../catalog/get.js';
-import { pool } from '../../lib/pool.js';
+import { BatchRun } from './batch-run.js';
 import { safeText } from '../../lib/text.js';
 import type { DownloadOptions } from './definitions.js';
 
@@ -77,11 +77,9 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   // records get the same names on every run (which lets a rerun skip what is up to date).
   let previousClaim: Promise<void> = Promise.resolve();
   let noDownloads: NoDownloadsError | undefined;
-  // Stops starting downloads on Ctrl-C, or once the service turned out to have no download endpoint.
-  const stopBatch = new AbortController();
-
+  const run = new BatchRun(ctx, opts.concurrency);
   try {
-    await pool(entries, opts.concurrency, AbortSignal.any([ctx.signal, stopBatch.signal]), async (entry) => {
+    await run.each(entries, async (entry) => {
       const earlier = previousClaim;
       let claimed!: () => void;
       previousClaim = new Promise<void>((resolve) => (claimed = resolve));
@@ -104,10 +102,11 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
       } catch (error) {
         claimed();
         if (error instanceof NoDownloadsError) {
+          // No other download can work: none is started.
           noDownloads ??= error;
-          stopBatch.abort();
+          run.stop();
         }
-        entry.error = ctx.signal.aborted ? new InterruptedError() : asPdsError(error);
+        entry.error = run.failure(error);
       }
       view.finished(entry);
     });

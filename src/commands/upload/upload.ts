@@ -4,7 +4,7 @@ import { InterruptedError, ServiceError, asPdsError, stopSignalOf } from '../../
 import { UploadDisplay, isPaused, label, pausedError, type UploadEntry as Entry } from '../documents/upload-display.js';
 import { writeBatchReports } from '../../lib/ci-report.js';
 import { ExistingRecords, byFileName, formatDuration, parseReports } from './batch.js';
-import { pool } from '../../lib/pool.js';
+import { BatchRun } from '../documents/batch-run.js';
 import { RateGate } from './rate-gate.js';
 import { statusCommand, watchProcesses } from '../documents/processes.js';
 import type { UploadOptions } from './definitions.js';
@@ -51,8 +51,9 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     if (entry.error) view?.finished(entry);
   }
   const gate = new RateGate(opts.concurrency);
+  const run = new BatchRun(ctx, opts.concurrency);
   try {
-    await sendAll(entries, { opts, ctx, projectId, extractions, context, existing, view, gate });
+    await sendAll(entries, { opts, ctx, projectId, extractions, context, existing, view, gate, run });
   } finally {
     gate.close();
     view?.close();
@@ -107,6 +108,7 @@ interface Batch {
   view: UploadDisplay | undefined;
   /** How many uploads go at once: fewer while a rate limit lasts. */
   gate: RateGate;
+  run: BatchRun;
 }
 
 /** Every file that passed its checks: skipped, planned (dry run), or uploaded and maybe waited for. */
@@ -115,7 +117,7 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
   const failFast = new AbortController();
   const waits: Promise<void>[] = [];
   // Files of one name go one after the other, so that a record made by the first is seen by the next.
-  await pool(byFileName(entries), opts.concurrency, ctx.signal, async (group) => {
+  await batch.run.each(byFileName(entries), async (group) => {
     for (const entry of group) {
       if (entry.error) continue;
       if (entry.sameAs !== undefined || entry.unsupported !== undefined) {
@@ -157,7 +159,7 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
 /** One upload; false (the error recorded and shown) when it failed. */
 async function sendOne(
   entry: Entry,
-  { opts, ctx, projectId, extractions, context, gate }: Batch,
+  { opts, ctx, projectId, extractions, context, gate, run }: Batch,
   view: UploadDisplay,
 ): Promise<boolean> {
   await gate.enter();
@@ -187,7 +189,7 @@ async function sendOne(
     });
     return true;
   } catch (error) {
-    entry.error = ctx.signal.aborted ? new InterruptedError() : failure(error);
+    entry.error = run.failure(error, failure);
     view.finished(entry);
     return false;
   } finally {
