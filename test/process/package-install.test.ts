@@ -147,8 +147,8 @@ describe('the package, installed as users install it', () => {
     // The dependencies came from the shrinkwrap and npm's cache. The registry was asked for pds and
     // its tarball (unless npm's cache had it); for pds's own dependencies, which npm looks up ahead
     // and goes on without when the shrinkwrap pins them; and for the tarballs of other platforms'
-    // optional packages, which npm fetches for a shrinkwrapped package before it checks os and cpu
-    // (then drops, here on the registry's 404). Never for a package the shrinkwrap leaves out.
+    // optional packages (npm checks os and cpu only in a tree it builds itself; it passes over the
+    // registry's 404 for them). Never for a package the shrinkwrap leaves out.
     const { lock } = shippedLock(packageLock);
     const otherPlatforms = Object.entries(lock.packages)
       .filter(([, entry]) => entry.optional && (entry.os || entry.cpu))
