@@ -5,7 +5,7 @@ import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 const P = DEMO_PROJECT;
 const TTY = { tty: true, env: { NO_COLOR: '1' } };
 
-// The spec's shapes exactly: the seed flavor (the deployed service's fields: service-now-commands.test.ts).
+// The spec's shapes exactly: the seed flavor (the deployed service's fields: writes-search-and-list-options.test.ts).
 const emulator = sharedEmulator({ flavor: 'seed' });
 
 const sent = () => emulator.requests.map((r) => [r.method, r.path, r.query]);

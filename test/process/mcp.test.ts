@@ -155,7 +155,7 @@ describe('pds mcp: tools over stdio', () => {
     };
     Object.assign(args, await getToolArgs(reader.client));
     // This emulator answers as SPEC.md, which has no lines export: the tools that read lines have
-    // tests of their own (earned-mcp.test.ts too).
+    // tests of their own (statements-rollup-mcp.test.ts too).
     const readsLines = ['statement_lines', 'statements_lines_rollup', 'statements_check'];
     for (const name of READ_TOOLS.filter((tool) => !readsLines.includes(tool))) {
       const result = await call(reader.client, name, args[name] ?? {});

@@ -1,11 +1,5 @@
-// Issue 38, the third hardening round, through the built pds against servers of the suite's own:
-// an answer that breaks HTTP, a Retry-After that makes no sense, error details that are objects,
-// profile names that are Object.prototype's.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
-import { sharedEmulator } from '../helpers/emulator.js';
+import { DEMO_PROJECT } from '../helpers/cli.js';
 import { runPds, signedInEnv } from '../helpers/process.js';
 import {
   json,
@@ -35,7 +29,7 @@ const raw =
     res.socket?.end(text);
   };
 
-describe('8. an answer that breaks HTTP is said as such, once', () => {
+describe('an answer that breaks HTTP is said as such, once', () => {
   const cases: [string, string, string][] = [
     [
       'an escape character in a header value',
@@ -64,7 +58,7 @@ describe('8. an answer that breaks HTTP is said as such, once', () => {
   });
 });
 
-describe('9. a Retry-After that is no wait is ignored for X-RateLimit-Reset; the wait said is the wait taken', () => {
+describe('a Retry-After that is no wait is ignored for X-RateLimit-Reset; the wait said is the wait taken', () => {
   it.each([['-5'], ['soon'], ['-1.5']])(
     'Retry-After %j with X-RateLimit-Reset 2: waits 2 s, says 2 s',
     async (value) => {
@@ -94,7 +88,7 @@ describe('9. a Retry-After that is no wait is ignored for X-RateLimit-Reset; the
   });
 });
 
-describe('10. error details that are objects print as field: message', () => {
+describe('error details that are objects print as field: message', () => {
   const body = {
     error: {
       message: 'validation failed',
@@ -130,48 +124,7 @@ describe('10. error details that are objects print as field: message', () => {
   });
 });
 
-describe('7. profile names are data: __proto__, constructor and prototype are names like any', () => {
-  const emulator = sharedEmulator();
-  it.each([['__proto__'], ['constructor'], ['prototype']])(
-    '--profile %s: logged in, kept, read back, listed',
-    async (name) => {
-      const env = { PDS_CONFIG_DIR: freshConfigDir(), PDS_API_URL: emulator.url };
-      const login = await runPds(['--profile', name, 'auth', 'login', '--with-token'], {
-        env,
-        stdin: 'demo-org-token\n',
-      });
-      expect(login.code, login.stderr).toBe(0);
-      expect(login.stderr).toContain(`(profile ${name})`);
-      const set = await runPds(['--profile', name, 'config', 'set', 'project', DEMO_PROJECT], { env });
-      expect(set.code, set.stderr).toBe(0);
-
-      const stored = JSON.parse(readFileSync(join(env.PDS_CONFIG_DIR, 'config.json'), 'utf8')) as {
-        profiles: Record<string, unknown>;
-      };
-      expect(Object.hasOwn(stored.profiles, name)).toBe(true);
-      expect(Object.getOwnPropertyDescriptor(stored.profiles, name)?.value).toMatchObject({
-        token: 'demo-org-token',
-        project: DEMO_PROJECT,
-      });
-
-      const get = await runPds(['--profile', name, 'config', 'get', 'project'], { env });
-      expect(get).toMatchObject({ code: 0, stdout: `${DEMO_PROJECT}\n` });
-      const status = await runPds(['--profile', name, 'projects', 'ls', '--json'], { env });
-      expect(status.code, status.stderr).toBe(0);
-      const list = await runPds(['auth', 'list', '--json'], { env });
-      expect(list.code, list.stderr).toBe(0);
-      expect(list.stdout).toContain(`"${name}"`);
-      // Another name is still unknown, not one of Object.prototype's.
-      const other = await runPds(['--profile', name === 'constructor' ? 'toString' : 'constructor', 'config', 'list'], {
-        env,
-      });
-      expect(other.code).toBe(2);
-      expect(other.stderr).toContain('unknown profile');
-    },
-  );
-});
-
-describe('6. an unused field nested 10,000 deep breaks no format', () => {
+describe('an unused field nested 10,000 deep breaks no format', () => {
   const DEEP = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
   const page = `{"data":[{"id":1,"name":"Deep Artist","project_id":"${DEMO_PROJECT}","created_at":"2024-01-01T00:00:00Z","deep":${DEEP}}],"meta":{"total":1,"page":1,"perPage":50}}`;
   const artists: Behaviour = (req, res) => {
@@ -229,7 +182,7 @@ describe('6. an unused field nested 10,000 deep breaks no format', () => {
   });
 });
 
-describe('11. an id pds cannot represent exactly is named with its record and path', () => {
+describe('an id pds cannot represent exactly is named with its record and path', () => {
   const artist = (id: string) =>
     `{"id":${id},"name":"B","project_id":"${DEMO_PROJECT}","created_at":"2024-01-01T00:00:00Z"}`;
   const answering =
@@ -261,7 +214,7 @@ describe('11. an id pds cannot represent exactly is named with its record and pa
   });
 });
 
-describe("7. the service's field names are data too", () => {
+describe("the service's field names are data too", () => {
   const record = `{"id":1,"name":"Proto","project_id":"${DEMO_PROJECT}","created_at":"2024-01-01T00:00:00Z","__proto__":{"polluted":"yes"},"constructor":"c"}`;
   const artist: Behaviour = (req, res) => {
     req.resume();

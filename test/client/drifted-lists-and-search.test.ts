@@ -1,5 +1,5 @@
-// CLI.md "Tolerance": the same commands print the same thing whether the service answers in the
-// spec's forms or in the drifted ones (every list paged; search keyed by type, with ranks).
+// The same commands print the same thing whether the service answers in the spec's forms or in the
+// drifted ones (every list paged; search keyed by type, with ranks): the tolerance pds owes both.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
