@@ -5,7 +5,7 @@
 import type { ListPage } from './api/catalog.js';
 import { recordKeys, textCell } from './cell-text.js';
 import { checkFields, fieldValue, pickFields } from './fields.js';
-import { type CsvOptions, csvRow, spreadKeys, spreadRecord, UTF8_BOM } from './output-formats.js';
+import { type CsvOptions, csvRow, spreadKeys, spreadRecord, spreadValue, UTF8_BOM } from './output-formats.js';
 import { isPlainObject } from './shape.js';
 import { safeText, singular } from './text.js';
 import type { Column, ListView } from './view.js';
@@ -64,7 +64,7 @@ const csvRows = (spread: readonly Record<string, unknown>[], columns: readonly s
   spread
     .map((record) =>
       csvRow(
-        columns.map((column) => record[column]),
+        columns.map((column) => spreadValue(record, column)),
         options,
       ),
     )
@@ -112,7 +112,7 @@ export async function fieldTsvPages<T extends object>(
       text = `${columns.map((column) => column.toUpperCase()).join('\t')}\n`;
     }
     const shown = columns;
-    for (const record of spread) text += `${shown.map((column) => textCell(record[column])).join('\t')}\n`;
+    for (const record of spread) text += `${shown.map((column) => textCell(spreadValue(record, column))).join('\t')}\n`;
     out.write(text);
   }
 }

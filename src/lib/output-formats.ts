@@ -42,6 +42,9 @@ const MAX_SPREAD_DEPTH = 16;
  * JSON), every other value as it is.
  */
 export function spreadRecord(record: Record<string, unknown>): Record<string, unknown> {
+  // Already flat: its own spread. A copy per record (a map without a prototype, the slow kind of
+  // object in V8) was most of what CSV allocated, and its heap grew with the list.
+  if (hasScalarsOnly(record)) return record;
   const flat = keyedByText<unknown>();
   const put = (key: string, value: unknown, depth = 1): void => {
     // Past a spreadsheet's use, a deeper object stays one cell of JSON (jsonText takes any depth).
@@ -56,6 +59,21 @@ export function spreadRecord(record: Record<string, unknown>): Record<string, un
   for (const [key, value] of Object.entries(record)) put(key, value);
   return flat;
 }
+
+function hasScalarsOnly(record: Record<string, unknown>): boolean {
+  for (const key in record) {
+    const value = record[key];
+    if (typeof value === 'object' && value !== null) return false;
+  }
+  return true;
+}
+
+/**
+ * A column's value in a spread record: its own field only, so a column named `constructor` or
+ * `__proto__` that a record lacks is empty (a flat record is spread as itself, prototype and all).
+ */
+export const spreadValue = (record: Record<string, unknown>, column: string): unknown =>
+  Object.hasOwn(record, column) ? record[column] : undefined;
 
 /**
  * The columns of spread records for the fields `keys` names: a field the records spread becomes

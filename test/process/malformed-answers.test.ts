@@ -236,4 +236,23 @@ describe("the service's field names are data too", () => {
     expect(view.stdout).toContain('__proto__.polluted\tyes\n');
     expect(view.stdout).toContain('constructor\tc\n');
   });
+
+  it("csv: a flat record without a column the first page has leaves it empty, even one named 'constructor'", async () => {
+    const flat = (id: number, extra: string) =>
+      `{"id":${id},"name":"N${id}","project_id":"${DEMO_PROJECT}","created_at":"2024-01-01T00:00:00Z"${extra}}`;
+    const server = await rogue((req, res) => {
+      req.resume();
+      const items = [flat(1, ',"constructor":"c"'), flat(2, '')];
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`{"data":[${items.join(',')}],"meta":{"total":2}}`);
+    });
+    const csv = await runPds(['artists', 'ls', '--format', 'csv'], { env: signedInEnv(server.url) });
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe(
+      'id,internal_uuid,name,project_id,created_at,updated_at,merged,constructor\r\n' +
+        `1,,N1,${DEMO_PROJECT},2024-01-01T00:00:00Z,,,c\r\n` +
+        `2,,N2,${DEMO_PROJECT},2024-01-01T00:00:00Z,,,\r\n`,
+    );
+  });
 });
