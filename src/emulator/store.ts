@@ -52,6 +52,9 @@ export interface EntityRecord extends Mergeable {
   updated_at: string;
 }
 
+/** An entity's own fields, served as stored by both forms (its id, links and merges differ). */
+export const ENTITY_OWN_FIELDS = ['internal_uuid', 'name', 'email', 'phone', 'address', 'shorthand'] as const;
+
 export interface ContractParty {
   entity_id: string;
   role: 'assignee' | 'assignor';
@@ -120,6 +123,16 @@ export interface RelationRecord extends Mergeable {
   department: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A relation's own fields, served as stored by both forms. */
+export const RELATION_OWN_FIELDS = ['name', 'email', 'phone', 'department', 'created_at', 'updated_at'] as const;
+
+/** The named fields of a record, in that order (an undefined one too: the forms drop those). */
+export function fieldsOf<T extends object, K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) out[key] = record[key];
+  return out;
 }
 
 export interface PersonRecord extends Mergeable {

@@ -1,14 +1,17 @@
 // The catalog's records in the deployed service's forms (docs/service.md, "Records"): projects, entities, relations, artists, writers, recordings and
 // compositions. The same stored records as the seed's forms (routes/catalog.ts), drawn otherwise.
 import { DEMO_PROJECT_ID, OTHER_PROJECT_ID, SECOND_PROJECT_ID } from '../seed.js';
-import type {
-  CompositionRecord,
-  EntityRecord,
-  PersonRecord,
-  ProjectData,
-  ProjectRecord,
-  RecordingRecord,
-  RelationRecord,
+import {
+  ENTITY_OWN_FIELDS,
+  fieldsOf,
+  RELATION_OWN_FIELDS,
+  type CompositionRecord,
+  type EntityRecord,
+  type PersonRecord,
+  type ProjectData,
+  type ProjectRecord,
+  type RecordingRecord,
+  type RelationRecord,
 } from '../store.js';
 import { deployedId, hashOf, uuidFor, type NumberedKind } from './ids.js';
 import { byId, entityLinks } from './indexes.js';
@@ -96,12 +99,7 @@ export const deployedEntity = (
     const some = <T>(list: T[] | undefined) => (list && list.length > 0 ? list : undefined);
     return present({
       id: deployedId('entity', e.id),
-      internal_uuid: e.internal_uuid,
-      name: e.name,
-      email: e.email,
-      phone: e.phone,
-      address: e.address,
-      shorthand: e.shorthand,
+      ...fieldsOf(e, ENTITY_OWN_FIELDS),
       division_of: e.division_of === undefined ? undefined : deployedId('entity', e.division_of),
       created_at: e.created_at,
       updated_at: e.updated_at,
@@ -120,12 +118,7 @@ export const deployedRelation =
     return present({
       id,
       internal_uuid: uuidFor('relation', id),
-      name: r.name,
-      email: r.email,
-      phone: r.phone,
-      department: r.department,
-      created_at: r.created_at,
-      updated_at: r.updated_at,
+      ...fieldsOf(r, RELATION_OWN_FIELDS),
       merged: mergedOf('relation', merged, r.id),
     });
   };

@@ -2,30 +2,16 @@
 import { HttpError, queryProject, type Handler, type RouteContext } from '../../http.js';
 import { derived, entityByUuid } from '../../deployed/indexes.js';
 import { deployedEntity } from '../../deployed/records.js';
-import type { ContractRecord, EntityRecord, ProjectData } from '../../store.js';
-import {
-  type Fields,
-  compact,
-  arrayPage,
-  found,
-  deployed,
-  recordOf,
-  roots,
-  mergedIndex,
-  mergedRefs,
-} from './common.js';
+import { ENTITY_OWN_FIELDS, fieldsOf, type ContractRecord, type EntityRecord, type ProjectData } from '../../store.js';
+import type { Fields } from './common.js';
+import { compact, arrayPage, found, deployed, recordOf, roots, mergedIndex, mergedRefs } from './common.js';
 
 const entityShape =
   (index: Map<string, EntityRecord[]> | undefined) =>
   (e: EntityRecord): Fields =>
     compact({
       id: e.id,
-      internal_uuid: e.internal_uuid,
-      name: e.name,
-      email: e.email,
-      phone: e.phone,
-      address: e.address,
-      shorthand: e.shorthand,
+      ...fieldsOf(e, ENTITY_OWN_FIELDS),
       division_of: e.division_of,
       project_id: e.project_id,
       created_at: e.created_at,

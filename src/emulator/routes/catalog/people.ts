@@ -2,17 +2,8 @@
 import { queryProject, type RouteContext, type Route } from '../../http.js';
 import { deployedPerson } from '../../deployed/records.js';
 import type { ProjectRecord, PersonRecord, ProjectData } from '../../store.js';
-import {
-  type Fields,
-  compact,
-  arrayPage,
-  found,
-  deployed,
-  recordOf,
-  roots,
-  mergedIndex,
-  mergedRefs,
-} from './common.js';
+import type { Fields } from './common.js';
+import { compact, arrayPage, found, deployed, recordOf, roots, mergedIndex, mergedRefs } from './common.js';
 
 const personShape =
   (index: Map<string, PersonRecord[]> | undefined) =>

@@ -1,7 +1,7 @@
 // GET /v1/relations and /v1/relations/{id}.
 import { queryProject, type Handler, type RouteContext } from '../../http.js';
 import { deployedRelation } from '../../deployed/records.js';
-import type { ProjectData, RelationRecord } from '../../store.js';
+import { fieldsOf, RELATION_OWN_FIELDS, type ProjectData, type RelationRecord } from '../../store.js';
 import { type Fields, compact, envelopePage, found, deployed, recordOf, roots, mergedIndex } from './common.js';
 
 const relationShape =
@@ -9,12 +9,7 @@ const relationShape =
   (r: RelationRecord): Fields =>
     compact({
       id: r.id,
-      name: r.name,
-      email: r.email,
-      phone: r.phone,
-      department: r.department,
-      created_at: r.created_at,
-      updated_at: r.updated_at,
+      ...fieldsOf(r, RELATION_OWN_FIELDS),
       // A relation's duplicates also say when they were merged (docs/service.md, "Records").
       merged:
         index &&
