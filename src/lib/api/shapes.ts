@@ -34,6 +34,9 @@ const MERGED = maybe({ array: { object: { id: ID_SHAPE, name: text, merged_at: t
 /** ISRCs or ISWCs: `[{type, value, source}]`. */
 const IDENTIFIERS = maybe({ array: { object: { type: text, value: text, source: text } } });
 
+/** Who a party is and how to reach it: the first fields of an entity and of a relation. */
+const CONTACT = { internal_uuid: text, name: text, email: text, phone: text } as const;
+
 const PRODUCT_SHAPE = {
   object: { name: text, upc: text, release_date: text, artists: NAMES, source: text, store: text },
 } as const satisfies Shape;
@@ -139,10 +142,7 @@ export const ITEM_SHAPES = {
   entities: {
     object: {
       id: ID_SHAPE,
-      internal_uuid: text,
-      name: text,
-      email: text,
-      phone: text,
+      ...CONTACT,
       address: text,
       shorthand: text,
       division_of: someId,
@@ -158,10 +158,7 @@ export const ITEM_SHAPES = {
   relations: {
     object: {
       id: ID_SHAPE,
-      internal_uuid: text,
-      name: text,
-      email: text,
-      phone: text,
+      ...CONTACT,
       department: text,
       created_at: text,
       updated_at: text,
