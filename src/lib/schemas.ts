@@ -1,4 +1,5 @@
-// zod schemas for every resource and envelope of the service (docs/service.md, "Records").
+// zod schemas for the envelopes of the service and the records outside the catalog (the catalog's
+// resources are api/catalog-schemas.ts's, made by recordSchema) (docs/service.md, "Records").
 // Shared by the client (to parse responses) and the emulator's tests (to check what it serves).
 // Objects are loose: a newer service may add fields, and `--json` must pass them through.
 // zod/mini: the same validators as classic zod, tree-shakable, so parsing costs next to nothing at
@@ -6,7 +7,7 @@
 import * as z from 'zod/mini';
 import { $constructor, $ZodObjectJIT, type $ZodObject } from 'zod/v4/core';
 import { checkOf, type Check, type Shape, type ShapeType } from './shape.js';
-import { ITEM_SHAPES, PROJECT_SHAPE } from './api/shapes.js';
+import { PROJECT_SHAPE } from './api/shapes.js';
 export { CONTRACT_INCLUDES, EXTRACTIONS, type ContractInclude, type ExtractionName } from './vocabulary.js';
 
 export { UUID_PATTERN } from './vocabulary.js';
@@ -18,7 +19,7 @@ export const uuid = z.string().check(z.regex(UUID_PATTERN, 'must be a UUID'));
  * number, checked; every documented field named, of any type (so the agents' tools list them), and
  * any other field kept. Typed as the documented form, whose fields are all optional and nullable.
  */
-function recordSchema<S extends { object: { readonly id: Shape; readonly [field: string]: Shape } }>(
+export function recordSchema<S extends { object: { readonly id: Shape; readonly [field: string]: Shape } }>(
   documented: S,
 ): z.ZodMiniType<ShapeType<S>> {
   const fields = Object.fromEntries(
@@ -32,22 +33,6 @@ function recordSchema<S extends { object: { readonly id: Shape; readonly [field:
 
 export const Project = recordSchema(PROJECT_SHAPE);
 export type Project = z.infer<typeof Project>;
-export const Entity = recordSchema(ITEM_SHAPES.entities);
-export type Entity = z.infer<typeof Entity>;
-export const Statement = recordSchema(ITEM_SHAPES.statements);
-export type Statement = z.infer<typeof Statement>;
-export const Contract = recordSchema(ITEM_SHAPES.contracts);
-export type Contract = z.infer<typeof Contract>;
-export const Composition = recordSchema(ITEM_SHAPES.compositions);
-export type Composition = z.infer<typeof Composition>;
-export const Recording = recordSchema(ITEM_SHAPES.recordings);
-export type Recording = z.infer<typeof Recording>;
-export const Relation = recordSchema(ITEM_SHAPES.relations);
-export type Relation = z.infer<typeof Relation>;
-export const Artist = recordSchema(ITEM_SHAPES.artists);
-export type Artist = z.infer<typeof Artist>;
-export const Writer = Artist;
-export type Writer = Artist;
 
 const anyId = z.union([z.string(), z.int()]);
 

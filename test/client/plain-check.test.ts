@@ -2,16 +2,10 @@
 // that does more than check (a transform) gets none, so zod parses it.
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import {
-  Artist,
-  Composition,
-  ContractProcesses,
-  Project,
-  Statement,
-  envelope,
-  listOf,
-  plainCheck,
-} from '../../src/lib/schemas.js';
+import { ContractProcesses, Project, envelope, listOf, plainCheck } from '../../src/lib/schemas.js';
+import { RESOURCE_SCHEMAS } from '../../src/lib/api/catalog-schemas.js';
+
+const { artists: Artist, compositions: Composition, statements: Statement } = RESOURCE_SCHEMAS;
 
 const project = { id: 'p1', name: 'Northern Lights', created_at: '2022-11-08T09:30:00.000Z', organization_id: 'o1' };
 const artist = { id: 'art_1', name: 'Nova Reyes', project_id: 'p1' };
