@@ -40,30 +40,19 @@ export class PdsError extends Error {
   }
 }
 
+/** The base of the errors that exit with `code`. */
+const exitingWith = (code: ExitCode) =>
+  class extends PdsError {
+    override readonly exitCode: number = code;
+  };
+
 /** Bad flag, bad id, unknown include, non-PDF, file too large, API 400. */
-export class UsageError extends PdsError {
-  override readonly exitCode = ExitCode.usage;
-}
-
-export class AuthError extends PdsError {
-  override readonly exitCode = ExitCode.unauthenticated;
-}
-
-export class ForbiddenError extends PdsError {
-  override readonly exitCode = ExitCode.forbidden;
-}
-
-export class NotFoundError extends PdsError {
-  override readonly exitCode = ExitCode.notFound;
-}
-
-export class RateLimitError extends PdsError {
-  override readonly exitCode = ExitCode.rateLimited;
-}
-
-export class ProcessingFailedError extends PdsError {
-  override readonly exitCode = ExitCode.processingFailed;
-}
+export class UsageError extends exitingWith(ExitCode.usage) {}
+export class AuthError extends exitingWith(ExitCode.unauthenticated) {}
+export class ForbiddenError extends exitingWith(ExitCode.forbidden) {}
+export class NotFoundError extends exitingWith(ExitCode.notFound) {}
+export class RateLimitError extends exitingWith(ExitCode.rateLimited) {}
+export class ProcessingFailedError extends exitingWith(ExitCode.processingFailed) {}
 
 /**
  * The signals that stop a command as Ctrl-C does (a CI runner cancelling a job sends SIGTERM, a
