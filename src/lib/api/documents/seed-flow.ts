@@ -26,6 +26,12 @@ function checkSeedFlow(kind: DocumentKind, file: LocalUpload, options: UploadOpt
   }
 }
 
+/**
+ * The seed's upload (docs/service.md, "Uploads"), once the flow is checked to carry what was asked.
+ * The request is resent only when it failed before its body started (e.g. the connection was
+ * refused): once a byte of the body may have reached the service, a resend could create a
+ * duplicate document, so the failure is reported instead.
+ */
 export async function uploadSeed(
   http: HttpClient,
   kind: DocumentKind,
@@ -34,21 +40,6 @@ export async function uploadSeed(
   options: UploadOptions,
 ): Promise<UploadRecord> {
   checkSeedFlow(kind, file, options);
-  return uploadMultipart(http, kind, projectId, file, options);
-}
-
-/**
- * The seed's upload (docs/service.md, "Uploads"). The request is resent only when it failed before its body
- * started (e.g. the connection was refused): once a byte of the body may have reached the
- * service, a resend could create a duplicate document, so the failure is reported instead.
- */
-async function uploadMultipart(
-  http: HttpClient,
-  kind: DocumentKind,
-  projectId: string,
-  file: LocalUpload,
-  options: UploadOptions,
-): Promise<UploadRecord> {
   const spec = DOCUMENT_KINDS[kind];
   let started = false;
   let answered = false;
