@@ -205,6 +205,25 @@ export interface UploadRecord {
   folder_name?: string;
 }
 
+/**
+ * A new upload's record, stamped `now`. Its staging id is taken at once, so concurrent uploads never
+ * share one; a failed save leaves a gap, not a duplicate.
+ */
+export function newUpload(
+  state: EmulatorState,
+  now: number,
+  file: Pick<UploadRecord, 'kind' | 'project_id' | 'file_name' | 'file_type' | 'file_size'>,
+  rest: Omit<UploadRecord, keyof typeof file | 'staging_id' | 'created_at' | 'created_ms'>,
+): UploadRecord {
+  return {
+    staging_id: state.next_staging_id++,
+    ...file,
+    created_at: new Date(now).toISOString(),
+    created_ms: now,
+    ...rest,
+  };
+}
+
 /** The context of a signed-URL upload, as the service takes it. */
 export interface UploadContext {
   accountingPeriod?: { value: string };

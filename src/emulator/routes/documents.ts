@@ -21,7 +21,7 @@ import {
   uploadBody,
 } from '../processing.js';
 import { invalidateWorkspace } from '../sandbox/workspace.js';
-import { countersOf, type DocumentKind, type UploadRecord } from '../store.js';
+import { countersOf, newUpload, type DocumentKind, type UploadRecord } from '../store.js';
 import { hasPdfTrailer, receiveUpload, uploadForm } from '../uploads.js';
 import { contentLength, errorReply } from '../request-body.js';
 
@@ -145,22 +145,20 @@ async function upload(ctx: RouteContext, kind: DocumentKind): Promise<Reply | un
     return undefined;
   }
   const now = ctx.now();
-  const record: UploadRecord = {
-    // Taken now, so concurrent uploads never share one; a failed save leaves a gap, not a duplicate.
-    staging_id: ctx.state.next_staging_id++,
+  const stored = {
     kind,
     project_id: project.id,
     file_name: received.fileName,
     // The magic bytes proved it; a declared application/octet-stream is not worth keeping.
     file_type: 'application/pdf',
     file_size: received.size,
-    created_at: new Date(now).toISOString(),
-    created_ms: now,
+  };
+  const record = newUpload(ctx.state, now, stored, {
     ...(!hasPdfTrailer(received.tail) && {
       staging_error: 'the file does not end with %%EOF; it may be truncated or damaged',
     }),
     extractions: received.extractions ?? [],
-  };
+  });
   // The file is in place before its record is durable (its staging id is never given again).
   file?.commit(record.staging_id);
   try {

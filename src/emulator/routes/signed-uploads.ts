@@ -15,7 +15,7 @@ import {
   type Route,
 } from '../http.js';
 import { track } from '../upload-records.js';
-import { countersOf, type DocumentKind, type UploadContext, type UploadRecord } from '../store.js';
+import { countersOf, newUpload, type DocumentKind, type UploadContext, type UploadRecord } from '../store.js';
 import { MAX_FILE_BYTES, parseExtractions } from '../uploads.js';
 import { parseJsonObject, readBody } from '../request-body.js';
 import { stagingProblem } from '../staging-check.js';
@@ -164,23 +164,21 @@ const mint =
       add(errors, 'folderName', `folderName must be a non-empty string of at most ${MAX_TEXT} characters`);
     fieldErrors(errors);
     const now = ctx.now();
-    const record: UploadRecord = {
-      staging_id: ctx.state.next_staging_id++,
-      kind,
-      project_id: project.id,
-      file_name: file.fileName,
-      file_type:
-        kind === 'contract'
-          ? 'application/pdf'
-          : (STATEMENT_TYPES[statementExtension(file.fileName) ?? ''] ?? file.fileType),
-      file_size: file.fileSize,
-      created_at: new Date(now).toISOString(),
-      created_ms: now,
-      extractions,
-      minted: true,
-      ...(context && { context }),
-      ...(typeof body.folderName === 'string' && { folder_name: body.folderName }),
-    };
+    const fileType =
+      kind === 'contract'
+        ? 'application/pdf'
+        : (STATEMENT_TYPES[statementExtension(file.fileName) ?? ''] ?? file.fileType);
+    const record = newUpload(
+      ctx.state,
+      now,
+      { kind, project_id: project.id, file_name: file.fileName, file_type: fileType, file_size: file.fileSize },
+      {
+        extractions,
+        minted: true,
+        ...(context && { context }),
+        ...(typeof body.folderName === 'string' && { folder_name: body.folderName }),
+      },
+    );
     try {
       await ctx.commit([{ upload: record }, countersOf(ctx.state)]);
     } catch {
