@@ -2,7 +2,7 @@
 // both kinds. The definitions: plain data, no code (index.ts joins each to its module).
 import { verb, type OptionsOf } from '../../lib/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { SELECT_FLAGS, TOP_FLAG } from '../statements/definitions.js';
+import { SELECT_FLAGS, STATEMENT_IDS, TOP_FLAG } from '../statements/definitions.js';
 
 /** --interval and --wait-timeout: how `upload --wait` and `status --watch` poll. */
 export const WATCH_FLAGS = {
@@ -80,7 +80,7 @@ export const statementLines = verb({
   name: 'lines',
   description:
     "processed statements' lines as CSV (GET /v1/statements/{id}?detailed=true, then its signed csv_url); prints them, saves one with -o, or adds them up with --by",
-  args: [{ name: 'ids', help: 'statement ids (or --all)', variadic: true }],
+  args: [STATEMENT_IDS],
   flags: LINES_FLAGS,
   dryRun: 'honoured',
   // Over the lines as records keyed by the header (or the groups of --by).
@@ -128,15 +128,17 @@ export const STATEMENT_FIELD_FLAGS = {
   payor: { type: 'string', value: 's', help: 'who pays' },
 } as const;
 
+const clearFlag = (what: string) => ({ type: 'boolean', help: `clear the ${what}` }) as const;
+
 /** `pds statements update`: each field, and a --clear-<field> that sends null. */
 export const UPDATE_FLAGS = {
   ...STATEMENT_FIELD_FLAGS,
-  clearPayee: { type: 'boolean', help: 'clear the payee' },
-  clearPayor: { type: 'boolean', help: 'clear the payor' },
-  clearAccountingPeriod: { type: 'boolean', help: 'clear the accounting period' },
-  clearTargetPeriod: { type: 'boolean', help: 'clear the target period' },
-  clearCurrencyRoyalty: { type: 'boolean', help: 'clear the royalty currency' },
-  clearCurrencyTransaction: { type: 'boolean', help: 'clear the transaction currency' },
+  clearPayee: clearFlag('payee'),
+  clearPayor: clearFlag('payor'),
+  clearAccountingPeriod: clearFlag('accounting period'),
+  clearTargetPeriod: clearFlag('target period'),
+  clearCurrencyRoyalty: clearFlag('royalty currency'),
+  clearCurrencyTransaction: clearFlag('transaction currency'),
 } as const;
 
 export type Kind = { kind: DocumentKind };

@@ -15,6 +15,9 @@ export const SELECT_FLAGS = {
   tag: { type: 'string', value: 'tag', help: 'only statements with this tag' },
 } as const;
 
+/** The statements a roll-up reads: these ids, or every processed one with --all. */
+export const STATEMENT_IDS = { name: 'ids', help: 'statement ids (or --all)', variadic: true } as const;
+
 export const TOP_FLAG = {
   top: {
     type: 'number',
@@ -61,7 +64,7 @@ export const statementCheck = verb({
   name: 'check',
   description:
     "check processed statements: their lines add up to their financials, none is a likely duplicate, no payor's period is missing; exit 1 listing what disagrees",
-  args: [{ name: 'ids', help: 'statement ids (or --all)', variadic: true }],
+  args: [STATEMENT_IDS],
   flags: CHECK_FLAGS,
   scripting: ['jq'],
   examples: [
