@@ -1,5 +1,12 @@
 // `pds auth login|status|token|logout`: the credential of a profile. The definitions: plain data, no code.
-import { verb } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verb.js';
+
+/** The noun: what `pds auth --help` says of it (index.ts adds its verbs). */
+export const noun = {
+  name: 'auth',
+  description: 'sign in (browser or API token), show, print or forget the credential',
+  examples: [['echo "$TOKEN" | pds auth login --with-token'], ['pds auth status']],
+} satisfies Omit<NounDef, 'verbs'>;
 
 export const login = verb({
   name: 'login',

@@ -8,9 +8,4 @@ export const token = defineVerb(definitions.token, () => import('./token.js'));
 export const list = defineVerb(definitions.list, () => import('./list.js'));
 export const logout = defineVerb(definitions.logout, () => import('./logout.js'));
 
-export const auth: NounDef = {
-  name: 'auth',
-  description: 'sign in (browser or API token), show, print or forget the credential',
-  examples: [['echo "$TOKEN" | pds auth login --with-token'], ['pds auth status']],
-  verbs: [login, status, list, token, logout],
-};
+export const auth: NounDef = { ...definitions.noun, verbs: [login, status, list, token, logout] };

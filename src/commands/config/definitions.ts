@@ -1,7 +1,14 @@
 // `pds config list|get|set|unset` (the profile's stored settings) and `pds use <project>`. The definitions: plain data, no code.
-import { verb } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verb.js';
 import { DEMO_PROJECT } from '../examples.js';
 import { CONFIG_KEYS } from '../../lib/config-keys.js';
+
+/** The noun: what `pds config --help` says of it (index.ts adds its verbs). */
+export const noun = {
+  name: 'config',
+  description: `read and change the profile's stored settings: ${CONFIG_KEYS.join(', ')}`,
+  examples: [['pds config list'], ['pds config set api-url https://pds.example.com']],
+} satisfies Omit<NounDef, 'verbs'>;
 
 const KEY = { name: 'key', help: CONFIG_KEYS.join(', '), required: true, completion: CONFIG_KEYS } as const;
 

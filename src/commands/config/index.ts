@@ -1,7 +1,6 @@
 // `pds config`: each verb's definition (definitions.ts) joined to the module that runs it.
 import { defineVerb, type NounDef } from '../../lib/verb.js';
 import * as definitions from './definitions.js';
-import { CONFIG_KEYS } from '../../lib/config-keys.js';
 
 export const list = defineVerb(definitions.list, () => import('./list.js'));
 export const get = defineVerb(definitions.get, () => import('./get.js'));
@@ -9,9 +8,4 @@ export const set = defineVerb(definitions.set, () => import('./set.js'));
 export const unset = defineVerb(definitions.unset, () => import('./unset.js'));
 export const use = defineVerb(definitions.use, () => import('./use.js'));
 
-export const config: NounDef = {
-  name: 'config',
-  description: `read and change the profile's stored settings: ${CONFIG_KEYS.join(', ')}`,
-  examples: [['pds config list'], ['pds config set api-url https://pds.example.com']],
-  verbs: [list, get, set, unset],
-};
+export const config: NounDef = { ...definitions.noun, verbs: [list, get, set, unset] };

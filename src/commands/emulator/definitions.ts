@@ -1,8 +1,15 @@
 // `pds emulator start`: the local service, for demos, tests and working offline. The definitions: plain data, no code.
-import { verb } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verb.js';
 
 /** What the examples test cannot wait for: the emulator's own tests start and stop it. */
 export const SERVES = 'a server left running (the emulator tests start and stop it)';
+
+/** The noun: what `pds emulator --help` says of it (index.ts adds its verb). */
+export const noun = {
+  name: 'emulator',
+  description: 'run a local emulator of the service (demo tokens, seeded data)',
+  examples: [['pds emulator start --quiet &', undefined, SERVES]],
+} satisfies Omit<NounDef, 'verbs'>;
 
 const whole = (min: number, help: string, max?: number) =>
   ({ type: 'number', value: 'n', integer: true, min, help, ...(max === undefined ? {} : { max }) }) as const;

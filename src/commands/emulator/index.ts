@@ -1,13 +1,7 @@
 // `pds emulator`: each verb's definition (definitions.ts) joined to the module that runs it.
 import { defineVerb, type NounDef } from '../../lib/verb.js';
 import * as definitions from './definitions.js';
-import { SERVES } from './definitions.js';
 
 export const start = defineVerb(definitions.start, () => import('./start.js'));
 
-export const emulator: NounDef = {
-  name: 'emulator',
-  description: 'run a local emulator of the service (demo tokens, seeded data)',
-  examples: [['pds emulator start --quiet &', undefined, SERVES]],
-  verbs: [start],
-};
+export const emulator: NounDef = { ...definitions.noun, verbs: [start] };

@@ -1,6 +1,13 @@
 // `pds knowledge search`: the project's knowledge graph (docs/service.md). The definitions: plain data, no code.
-import { verb } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verb.js';
 import { KNOWLEDGE_KINDS } from '../../lib/formats.js';
+
+/** The noun: what `pds knowledge --help` says of it (index.ts adds its verbs). */
+export const noun = {
+  name: 'knowledge',
+  description: "the project's knowledge graph: nodes, claims, relationships",
+  examples: [['pds knowledge search recoupment --kind policy,decision']],
+} satisfies Omit<NounDef, 'verbs'>;
 
 export const search = verb({
   name: 'search',

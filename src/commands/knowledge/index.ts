@@ -4,9 +4,4 @@ import * as definitions from './definitions.js';
 
 export const search = defineVerb(definitions.search, () => import('./search.js'));
 
-export const knowledge: NounDef = {
-  name: 'knowledge',
-  description: "the project's knowledge graph: nodes, claims, relationships",
-  examples: [['pds knowledge search recoupment --kind policy,decision']],
-  verbs: [search],
-};
+export const knowledge: NounDef = { ...definitions.noun, verbs: [search] };

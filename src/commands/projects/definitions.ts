@@ -1,6 +1,13 @@
 // `pds projects ls|get`. The definitions: plain data, no code.
-import { verb } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verb.js';
 import { DEMO_PROJECT } from '../examples.js';
+
+/** The noun: what `pds projects --help` says of it (index.ts adds its verbs). */
+export const noun = {
+  name: 'projects',
+  description: 'list, inspect and create projects',
+  examples: [['pds projects ls'], ['pds projects get']],
+} satisfies Omit<NounDef, 'verbs'>;
 
 export const ls = verb({
   name: 'ls',

@@ -6,9 +6,4 @@ export const ls = defineVerb(definitions.ls, () => import('./ls.js'));
 export const get = defineVerb(definitions.get, () => import('./get.js'));
 export const create = defineVerb(definitions.create, () => import('./create.js'));
 
-export const projects: NounDef = {
-  name: 'projects',
-  description: 'list, inspect and create projects',
-  examples: [['pds projects ls'], ['pds projects get']],
-  verbs: [ls, get, create],
-};
+export const projects: NounDef = { ...definitions.noun, verbs: [ls, get, create] };

@@ -1,5 +1,20 @@
 // `pds sandbox …`: the project's data as files, explored with bash on the service. The definitions: plain data, no code.
-import { verb } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verb.js';
+
+/** The noun: what `pds sandbox --help` says of it (index.ts adds its verbs). */
+export const noun = {
+  name: 'sandbox',
+  description: "explore the project's data as files, with bash commands run by the service",
+  notes: 'Every verb connects to the sandbox by itself; `connect` and `disconnect` manage the session explicitly.',
+  examples: [
+    ['pds sandbox info', "the workspace's guide (AGENTS.md)"],
+    [
+      "pds sandbox exec 'find contracts -name royalties.yaml | wc -l'",
+      'how many contracts have royalty terms extracted',
+    ],
+    ['pds sandbox shell', undefined, 'a terminal'],
+  ],
+} satisfies Omit<NounDef, 'verbs'>;
 
 const PATH_HELP = 'directory (or file) in the sandbox';
 

@@ -10,17 +10,4 @@ export const shell = defineVerb(definitions.shell, () => import('./shell.js'));
 export const connect = defineVerb(definitions.connect, () => import('./connect.js'));
 export const disconnect = defineVerb(definitions.disconnect, () => import('./disconnect.js'));
 
-export const sandbox: NounDef = {
-  name: 'sandbox',
-  description: "explore the project's data as files, with bash commands run by the service",
-  notes: 'Every verb connects to the sandbox by itself; `connect` and `disconnect` manage the session explicitly.',
-  examples: [
-    ['pds sandbox info', "the workspace's guide (AGENTS.md)"],
-    [
-      "pds sandbox exec 'find contracts -name royalties.yaml | wc -l'",
-      'how many contracts have royalty terms extracted',
-    ],
-    ['pds sandbox shell', undefined, 'a terminal'],
-  ],
-  verbs: [exec, ls, cat, info, shell, connect, disconnect],
-};
+export const sandbox: NounDef = { ...definitions.noun, verbs: [exec, ls, cat, info, shell, connect, disconnect] };

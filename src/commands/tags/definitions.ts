@@ -1,5 +1,12 @@
 // `pds tags ls`: the project's tags on contracts and statements (docs/service.md). The definitions: plain data, no code.
-import { verb } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verb.js';
+
+/** The noun: what `pds tags --help` says of it (index.ts adds its verbs). */
+export const noun = {
+  name: 'tags',
+  description: 'tags on contracts and statements (set them with `pds contracts|statements tag`)',
+  examples: [['pds tags ls --scope contracts']],
+} satisfies Omit<NounDef, 'verbs'>;
 
 export const ls = verb({
   name: 'ls',

@@ -4,9 +4,4 @@ import * as definitions from './definitions.js';
 
 export const ls = defineVerb(definitions.ls, () => import('./ls.js'));
 
-export const tags: NounDef = {
-  name: 'tags',
-  description: 'tags on contracts and statements (set them with `pds contracts|statements tag`)',
-  examples: [['pds tags ls --scope contracts']],
-  verbs: [ls],
-};
+export const tags: NounDef = { ...definitions.noun, verbs: [ls] };

@@ -1,10 +1,20 @@
 // `pds upload contract|statement`: one module for both kinds. The definitions: plain data, no code
 // (index.ts joins them to the module).
-import { verb, type OptionsOf } from '../../lib/verb.js';
+import { verb, type NounDef, type OptionsOf } from '../../lib/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { EXTRACTION_NAMES } from '../../lib/vocabulary.js';
 import { SCENARIO_FAMILIES, TARGET_FAMILIES } from '../../lib/formats.js';
 import { STATEMENT_FIELD_FLAGS, WATCH_FLAGS } from '../documents/definitions.js';
+
+/** The noun: what `pds upload --help` says of it (index.ts adds its two verbs). */
+export const noun = {
+  name: 'upload',
+  description: 'upload contracts (PDF) or statements (25 formats), max 50 MiB each, for processing',
+  examples: [
+    ['pds upload statement statements/*.pdf'],
+    ['pds upload contract deal.pdf --extract royalties,splits --wait'],
+  ],
+} satisfies Omit<NounDef, 'verbs'>;
 
 /** The upload context (docs/service.md): a statement's fields, families, tags and folder. */
 export const CONTEXT_FLAGS = {
