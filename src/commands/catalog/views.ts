@@ -43,6 +43,9 @@ export function includeOf(contract: Record_, name: string): unknown {
 }
 
 const merged: Column<Record_> = { header: 'merged', value: (r) => count(r.merged), format: 'count' };
+const idColumn: Column<Record_> = { header: 'id', value: (r) => r.id, format: 'id' };
+const nameColumn: Column<Record_> = { header: 'name', value: (r) => r.name, format: 'name' };
+const emailColumn: Column<Record_> = { header: 'email', value: (r) => r.email, priority: 50 };
 const currencyOf = (s: Record_): unknown => inner(s.financials, 'currency') ?? s.currency_royalty;
 
 // A column's format says how a terminal draws it and how it gives way (src/lib/view.ts): ids,
@@ -53,13 +56,13 @@ const currencyOf = (s: Record_): unknown => inner(s.financials, 'currency') ?? s
 // per resource of lib/resources.ts (where a resource is defined), as the type holds it.
 export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
   contracts: [
-    { header: 'id', value: (c) => c.id, format: 'id' },
+    idColumn,
     { header: 'name', value: (c) => c.name, optional: true, format: 'name' },
     { header: 'file', value: (c) => c.file_name, optional: true, format: 'file', priority: 80 },
     { header: 'created', value: (c) => c.created_at, format: 'date' },
   ],
   statements: [
-    { header: 'id', value: (s) => s.id, format: 'id' },
+    idColumn,
     { header: 'file', value: (s) => s.file_name, optional: true, format: 'file', priority: 35 },
     {
       header: 'name',
@@ -99,40 +102,32 @@ export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
     { header: 'created', value: (s) => s.created_at, format: 'date' },
   ],
   entities: [
-    { header: 'id', value: (e) => e.id, format: 'id' },
-    { header: 'name', value: (e) => e.name, format: 'name' },
+    idColumn,
+    nameColumn,
     { header: 'shorthand', value: (e) => e.shorthand, priority: 30 },
-    { header: 'email', value: (e) => e.email, priority: 50 },
+    emailColumn,
     merged,
   ],
   relations: [
-    { header: 'id', value: (r) => r.id, format: 'id' },
-    { header: 'name', value: (r) => r.name, format: 'name' },
+    idColumn,
+    nameColumn,
     { header: 'department', value: (r) => r.department, priority: 30 },
-    { header: 'email', value: (r) => r.email, priority: 50 },
+    emailColumn,
     merged,
   ],
-  artists: [
-    { header: 'id', value: (a) => a.id, format: 'id' },
-    { header: 'name', value: (a) => a.name, format: 'name' },
-    merged,
-  ],
-  writers: [
-    { header: 'id', value: (w) => w.id, format: 'id' },
-    { header: 'name', value: (w) => w.name, format: 'name' },
-    merged,
-  ],
+  artists: [idColumn, nameColumn, merged],
+  writers: [idColumn, nameColumn, merged],
   recordings: [
-    { header: 'id', value: (r) => r.id, format: 'id' },
-    { header: 'name', value: (r) => r.name, format: 'name' },
+    idColumn,
+    nameColumn,
     { header: 'isrc', value: (r) => firstIdentifier(r.identifiers), optional: true, format: 'code' },
     { header: 'artists', value: (r) => r.artists, priority: 50 },
     { header: 'duration', value: (r) => duration(r.duration_ms), format: 'duration' },
     { header: 'products', value: (r) => count(r.products), optional: true, format: 'count' },
   ],
   compositions: [
-    { header: 'id', value: (c) => c.id, format: 'id' },
-    { header: 'name', value: (c) => c.name, format: 'name' },
+    idColumn,
+    nameColumn,
     { header: 'iswc', value: (c) => firstIdentifier(c.identifiers), optional: true, format: 'code' },
     { header: 'writers', value: (c) => c.writers ?? c.creators, priority: 50 },
     { header: 'type', value: (c) => c.type, priority: 30 },
