@@ -27,6 +27,11 @@ export interface Dependencies {
   maxRetries?: number;
   /** `pds auth login`: a config file that is not JSON reads as no profiles (login replaces it). */
   corruptConfigAsEmpty?: boolean;
+  /**
+   * Where --verbose traces HTTP (default: stderr). A verb an agent's tool runs keeps its stderr for
+   * the agent; its trace belongs in the server's log.
+   */
+  traceTo?: { write(text: string): unknown };
 }
 
 export class Context {
@@ -140,7 +145,9 @@ export class Context {
         signal: this.deps.signal,
         sleep: this.deps.clock.sleep,
         env: this.deps.env,
-        ...(this.settings.verbose ? { trace: (line: string) => this.deps.io.stderr.write(`${line}\n`) } : {}),
+        ...(this.settings.verbose
+          ? { trace: (line: string) => (this.deps.traceTo ?? this.deps.io.stderr).write(`${line}\n`) }
+          : {}),
         notice: (line: string) => this.output.warn(line),
         whileSlow: (work) => this.output.whileSlow('waiting for the service', work),
         ...(token ? { tokenSource } : {}),

@@ -1,17 +1,20 @@
 // The catalog's tools: a list and a get for each resource (contracts and statements are offered with
-// the documents), and the projects the credentials can see.
+// the documents), and the projects the credentials can see; each made from its verb
+// (`pds <resource> ls|get`, `pds projects ls|get`), with the agent's paging adapted to it.
 import * as z from 'zod/mini';
-import { RESOURCE_NAMES, RESOURCES, resourceOf, type ResourceFlag, type ResourceName } from '../../lib/resources.js';
+import { RESOURCE_NAMES, resourceOf, type ResourceFlag, type ResourceName } from '../../lib/resources.js';
 import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
 import { UsageError } from '../../lib/errors.js';
 import { CONTRACT_INCLUDES, Project } from '../../lib/schemas.js';
 import { flagSchema } from '../../lib/verb-options.js';
-import { ROLES, resourceQuery } from '../catalog/flags.js';
-import { RESOURCE_FLAGS } from '../catalog/resources.js';
+import { ROLES } from '../catalog/flags.js';
+import { RESOURCE_FLAGS, resourceFlags } from '../catalog/resources.js';
 import { checkResourceId } from '../catalog/get.js';
-import { dataResult } from './results.js';
-import { READ, cursorInput, defineTool, nextLine, notFound, slice, wholeNumber, type ToolDefinition } from './tool.js';
-import { describe, listOutput, numberOrText } from './verb-tools.js';
+import { catalogVerbs } from '../catalog/index.js';
+import { ls as projectsLs, get as projectsGet } from '../projects/index.js';
+import { describe, numberOrText } from './inputs.js';
+import { READ, cursorInput, nextLine, slice, wholeNumber, type Call, type ToolDefinition } from './tool.js';
+import { printedItems, verbTool } from './verb-tools.js';
 
 /** The resource flags' checks, for the tools that take them. */
 const ResourceFlags = {
@@ -22,10 +25,10 @@ const ResourceFlags = {
 };
 
 /** The CLI's resource flags this resource takes (`pds <resource> ls|get --include/--roles/--merged/--products`). */
-function resourceInputs(resource: ResourceName, verb: 'list' | 'get'): Partial<typeof ResourceFlags> {
+function resourceInputs(resource: ResourceName, verb: 'ls' | 'get'): Partial<typeof ResourceFlags> {
   const input: Partial<typeof ResourceFlags> = {};
-  const takes = (flag: ResourceFlag) =>
-    (RESOURCES[resource].flags[verb === 'list' ? 'ls' : 'get'] as readonly ResourceFlag[]).includes(flag);
+  const flags = resourceFlags(resource, verb);
+  const takes = (flag: ResourceFlag) => flag in flags;
   if (takes('include')) {
     input.include = describe(ResourceFlags.include, `sub-resources to embed: ${CONTRACT_INCLUDES.join(', ')}`);
   }
@@ -44,77 +47,72 @@ function resourceInputs(resource: ResourceName, verb: 'list' | 'get'): Partial<t
   return input;
 }
 
+/** The page a list call asks for: perPage defaults to the server's --max-results, and may not pass it. */
+function pageOf(args: { page?: number | undefined; perPage?: number | undefined }, call: Call) {
+  const perPage = args.perPage ?? call.maxResults;
+  if (perPage > call.maxResults) {
+    throw new UsageError(`perPage: at most ${call.maxResults} records per call (the server's --max-results)`);
+  }
+  return { page: args.page ?? 1, perPage };
+}
+
 export function catalogTools(): ToolDefinition[] {
-  return RESOURCE_NAMES.flatMap((resource): ToolDefinition[] => {
+  return RESOURCE_NAMES.flatMap((resource) => {
     const { singular: one, description, toolWording: what = description } = resourceOf(resource);
-    const list = defineTool({
+    const verbs = catalogVerbs(resource);
+    const toolset = resourceOf(resource).document !== undefined ? 'documents' : 'catalog';
+    const list = verbTool({
+      verb: verbs.ls,
+      command: `${resource} ls`,
       name: `list_${resource}`,
       title: `List ${resource}`,
       description: `One page of the ${what}. While there are more, it ends with a cursor: pass it back alone for the next page.`,
-      toolset: documentResource(resource) ? 'documents' : 'catalog',
+      toolset,
       write: false,
       annotations: READ,
-      project: true,
-      output: listOutput(RESOURCE_SCHEMAS[resource]),
+      output: { list: RESOURCE_SCHEMAS[resource] },
       input: {
         page: describe(z.optional(wholeNumber('page', 1)), 'page number, from 1 (default 1)'),
         perPage: describe(
           z.optional(wholeNumber('perPage', 1, 100)),
           'records per page, 1 to 100 (default: the most a call returns)',
         ),
-        ...resourceInputs(resource, 'list'),
+        ...resourceInputs(resource, 'ls'),
         cursor: cursorInput,
       },
-      async run(args, call, cursor) {
-        const perPage = args.perPage ?? call.maxResults;
-        if (perPage > call.maxResults) {
-          throw new UsageError(`perPage: at most ${call.maxResults} records per call (the server's --max-results)`);
-        }
-        const page = args.page ?? 1;
-        const extra = resourceQuery(args);
-        const projectId = call.project(args.projectId);
-        const result = await call.ctx.api.catalog.listPage(resource, {
-          projectId,
-          page,
-          perPage,
-          extra,
-          signal: call.signal,
-        });
+      toVerb: ({ args, call }) => {
+        const { include, roles, merged, products } = args;
+        return { args: [], flags: { ...pageOf(args, call), include, roles, merged, products } };
+      },
+      fromVerb(printed, { args, call, cursor, projectId }) {
+        const { page, perPage } = pageOf(args, call);
+        const items = printedItems(printed);
+        const total = printed.pages[0]?.total;
         const first = (page - 1) * perPage + 1;
-        const shown =
-          result.items.length === 0 ? `no ${resource}` : `${resource} ${first}-${first + result.items.length - 1}`;
-        const more = result.total !== undefined ? page * perPage < result.total : result.items.length >= perPage;
-        const of = result.total !== undefined ? ` of ${result.total}` : '';
+        const shown = items.length === 0 ? `no ${resource}` : `${resource} ${first}-${first + items.length - 1}`;
+        const more = total !== undefined ? page * perPage < total : items.length >= perPage;
         const next = more ? cursor.next({ ...args, projectId, page: page + 1, perPage }) : null;
-        return dataResult(result.items, {
-          before: `${shown}${of} (page ${page}, ${perPage} per page)`,
+        return {
+          data: items,
+          before: `${shown}${total === undefined ? '' : ` of ${total}`} (page ${page}, ${perPage} per page)`,
           after: [next ? nextLine(`list_${resource}`, next) : 'last page'],
-          structured: {
-            items: result.items,
-            next_cursor: next,
-            ...(result.total !== undefined ? { total: result.total } : {}),
-          },
-        });
+          structured: { items, next_cursor: next, ...(total === undefined ? {} : { total }) },
+        };
       },
     });
-    const get = defineTool({
+    const get = verbTool({
+      verb: verbs.get,
+      command: `${resource} get`,
       name: `get_${one}`,
       title: `Get ${withArticle(one)}`,
       description: `One of the ${what}, by id${resource === 'entities' ? ' or internal_uuid' : ''}.`,
-      toolset: documentResource(resource) ? 'documents' : 'catalog',
+      toolset,
       write: false,
       annotations: READ,
-      project: true,
-      output: RESOURCE_SCHEMAS[resource],
+      output: { record: RESOURCE_SCHEMAS[resource] },
       input: { id: describe(numberOrText, `the ${one}'s id`), ...resourceInputs(resource, 'get') },
-      async run(args, call) {
-        const id = checkResourceId(resource, args.id);
-        const extra = resourceQuery(args);
-        const projectId = call.project(args.projectId);
-        return dataResult(
-          await call.ctx.api.catalog.get(resource, projectId, id, extra).catch(notFound(one, id, projectId)),
-        );
-      },
+      args: ['id'],
+      notFound: ({ args }) => ({ what: one, id: checkResourceId(resource, args.id) }),
     });
     return [list, get];
   });
@@ -123,12 +121,12 @@ export function catalogTools(): ToolDefinition[] {
 /** "an artist", "a contract": the tools' titles are read as sentences. */
 const withArticle = (noun: string): string => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 
-const documentResource = (resource: ResourceName): boolean => resourceOf(resource).document !== undefined;
-
-/** The projects the credentials can see, and one of them. */
+/** The projects the credentials can see (a page at a time), and one of them. */
 export function projectTools(): ToolDefinition[] {
   return [
-    defineTool({
+    verbTool({
+      verb: projectsLs,
+      command: 'projects ls',
       name: 'list_projects',
       title: 'List projects',
       description: 'The projects the credentials can see.',
@@ -136,35 +134,34 @@ export function projectTools(): ToolDefinition[] {
       write: false,
       annotations: READ,
       project: false,
-      output: listOutput(Project),
+      output: { list: Project },
       input: { cursor: cursorInput },
-      async run(args, call, cursor) {
-        const projects = await call.ctx.api.projects.list();
-        const { part, before, after, structured } = slice(
-          projects,
+      toVerb: () => ({ args: [] }),
+      fromVerb(printed, { args, call, cursor }) {
+        const { part, ...lines } = slice(
+          printedItems(printed),
           'projects',
           'list_projects',
           args,
           cursor,
           call.maxResults,
         );
-        return dataResult(part, { before, after, structured });
+        return { data: part, ...lines };
       },
     }),
-    defineTool({
+    verbTool({
+      verb: projectsGet,
+      command: 'projects get',
       name: 'get_project',
       title: 'Get a project',
       description: 'One project: its name, organization and creation date.',
       toolset: 'catalog',
       write: false,
       annotations: READ,
-      project: true,
-      output: Project,
+      output: { record: Project },
       input: {},
-      async run(args, call) {
-        const projectId = call.project(args.projectId);
-        return dataResult(await call.ctx.api.projects.get(projectId).catch(notFound('project', projectId)));
-      },
+      toVerb: ({ projectId }) => ({ args: [projectId] }),
+      notFound: ({ projectId }) => ({ what: 'project', id: projectId, inProject: false }),
     }),
   ];
 }

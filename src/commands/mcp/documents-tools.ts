@@ -1,29 +1,37 @@
 // The documents' tools besides their lists and gets: each kind's processing status and upload (the
 // upload is offered with the uploads), a statement's lines, and what the statements earned.
-import type { DocumentKind } from '../../lib/api/documents.js';
-import { DOCUMENT_KINDS } from '../../lib/api/documents.js';
-import { UsageError } from '../../lib/errors.js';
+import type { DocumentKind, DocumentProcesses } from '../../lib/api/documents.js';
+import { ExitCode } from '../../lib/errors.js';
 import { ContractProcesses, StatementProcesses } from '../../lib/schemas.js';
 import { checkDocumentId, progressOf } from '../documents/processes.js';
-import { statementLinesTool } from './lines-tool.js';
 import { earnedTools } from './earned-tools.js';
-import { dataResult } from './results.js';
-import { READ, defineTool, documentIdName, notFound, type ToolDefinition } from './tool.js';
+import { describe, numberOrText } from './inputs.js';
+import { statementLinesTool } from './lines-tool.js';
+import { READ, documentIdName, type ToolDefinition } from './tool.js';
 import { uploadTool } from './uploads-tools.js';
-import { describe, numberOrText } from './verb-tools.js';
+import { DOCUMENT_VERB_KINDS, documentVerb, verbTool } from './verb-tools.js';
 
 export function documentTools(): ToolDefinition[] {
   return [
-    ...(Object.keys(DOCUMENT_KINDS) as DocumentKind[]).flatMap((kind) => [statusTool(kind), uploadTool(kind)]),
+    ...DOCUMENT_VERB_KINDS.flatMap((kind) => [statusTool(kind), uploadTool(kind)]),
     statementLinesTool(READ),
     ...earnedTools(READ),
   ];
 }
 
-/** `<kind>_status`: the processing status of an upload. */
+/** The processes the status verb printed, read by the kind's schema. */
+function processesOf(kind: DocumentKind, data: unknown): DocumentProcesses {
+  return kind === 'contract'
+    ? { kind, data: ContractProcesses.parse(data) }
+    : { kind, data: StatementProcesses.parse(data) };
+}
+
+/** `<kind>_status`: the processing status of one upload (`pds <kind>s status`, which takes several). */
 function statusTool(kind: DocumentKind): ToolDefinition {
   const idName = documentIdName(kind);
-  return defineTool({
+  return verbTool({
+    verb: documentVerb(kind, 'status'),
+    command: `${kind}s status`,
     name: `${kind}_status`,
     title: `Processing status of a ${kind} upload`,
     description:
@@ -33,26 +41,22 @@ function statusTool(kind: DocumentKind): ToolDefinition {
     toolset: 'documents',
     write: false,
     annotations: READ,
-    project: true,
-    output: kind === 'contract' ? ContractProcesses : StatementProcesses,
+    output: { record: kind === 'contract' ? ContractProcesses : StatementProcesses },
     input: {
       [idName]: describe(
         numberOrText,
         kind === 'contract' ? 'the staging_id of the upload' : 'a staging_id, or a statement id',
       ),
     },
-    async run(args, call) {
-      const given = args[idName];
-      // Required by the schema (the key is the kind's name for it, so the type cannot say so).
-      if (given === undefined) throw new UsageError(`${idName}: required`);
-      const id = checkDocumentId(kind, given);
-      const projectId = call.project(args.projectId);
-      const processes = await call.ctx.api.documents
-        .processes(kind, projectId, id)
-        .catch(notFound(`${kind} upload`, id, projectId));
-      const progress = progressOf(processes);
+    // The verb takes a list of ids; the tool, one.
+    toVerb: ({ args }) => ({ args: [[args[idName]]] }),
+    // A failed upload is its status, not the call's failure: why it failed is in the data.
+    answers: [ExitCode.processingFailed],
+    notFound: ({ args }) => ({ what: `${kind} upload`, id: checkDocumentId(kind, String(args[idName])) }),
+    fromVerb: (printed) => ({
+      data: printed.data,
       // Why it failed is the service's text: it stays in the data, inside the markers.
-      return dataResult(processes.data, { before: `state: ${progress.outcome}` });
-    },
+      before: `state: ${progressOf(processesOf(kind, printed.data)).outcome}`,
+    }),
   });
 }

@@ -11,7 +11,7 @@ import { rollUp } from '../statements/rollup.js';
 import { selectStatements, type SelectInput } from '../statements/select.js';
 import { byFields, totalsOf, TOTALS_FIELDS } from '../statements/totals.js';
 import { dataResult } from './results.js';
-import { describe, nextCursor, numberOrText } from './verb-tools.js';
+import { describe, nextCursor, numberOrText } from './inputs.js';
 import { defineTool, type ArgsOf, type Call, type CursorState, type ToolDefinition } from './tool.js';
 
 const FILTERS = {

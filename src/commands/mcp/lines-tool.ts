@@ -9,7 +9,7 @@ import { formatBytes } from '../../lib/text.js';
 import { checkResourceId } from '../catalog/get.js';
 import { linesOf } from '../documents/lines.js';
 import { MAX_TEXT_CHARS, dataResult } from './results.js';
-import { describe, nextCursor, numberOrText } from './verb-tools.js';
+import { describe, nextCursor, numberOrText } from './inputs.js';
 import { defineTool, type Call, type ToolDefinition } from './tool.js';
 
 /** What an agent may read of one statement's lines; past it, `pds statements lines -o` saves them. */

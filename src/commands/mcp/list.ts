@@ -10,6 +10,8 @@ interface Row {
   toolset: string;
   writes: boolean;
   title: string;
+  /** The CLI verb the tool is made from (verb-tools.ts), or null for a tool of its own. */
+  verb: string | null;
 }
 
 const columns: Column<Row>[] = [
@@ -25,6 +27,7 @@ export async function run(_opts: OptionsOf<typeof tools>, ctx: Context): Promise
     toolset: tool.toolset,
     writes: tool.write,
     title: tool.title,
+    verb: tool.verb ?? null,
   }));
   async function* single() {
     yield { items: rows, page: 1, perPage: rows.length, total: rows.length };
@@ -34,6 +37,6 @@ export async function run(_opts: OptionsOf<typeof tools>, ctx: Context): Promise
     id: (row) => row.tool,
     noun: 'tools',
     all: true,
-    fields: columns.map((c) => c.header),
+    fields: [...columns.map((c) => c.header), 'verb'],
   });
 }

@@ -6,7 +6,7 @@ import { ExecResult } from '../../lib/schemas.js';
 import { readPath, ROOT } from '../sandbox/session.js';
 import { MAX_TEXT_CHARS, dataResult } from './results.js';
 import { READ, cursorInput, defineTool, nextLine, slice, type ArgsOf, type Call, type ToolDefinition } from './tool.js';
-import { describe, nextCursor } from './verb-tools.js';
+import { describe, nextCursor } from './inputs.js';
 
 // Commands run in the sandbox's own copy of the project's data: they may write files there, and
 // change nothing in the service.

@@ -1,15 +1,17 @@
-// `search`: the project searched, as `pds search` searches it, a page at a time.
+// `search`: the project searched by `pds search`, handed out a page at a time.
 import * as z from 'zod/mini';
 import { SearchResult } from '../../lib/schemas.js';
 import { flagSchema } from '../../lib/verb-options.js';
-import { SEARCH_TYPES, searchQuery, searchTypes } from '../search/search.js';
-import { SEARCH_FLAGS } from '../search/definitions.js';
-import { dataResult } from './results.js';
-import { READ, cursorInput, defineTool, slice, wholeNumber, type ToolDefinition } from './tool.js';
-import { describe, listOutput } from './verb-tools.js';
+import { SEARCH_FLAGS, SEARCH_TYPES } from '../search/definitions.js';
+import { search } from '../search/index.js';
+import { describe } from './inputs.js';
+import { READ, cursorInput, slice, wholeNumber, type ToolDefinition } from './tool.js';
+import { printedItems, verbTool } from './verb-tools.js';
 
 export function searchTool(): ToolDefinition {
-  return defineTool({
+  return verbTool({
+    verb: search,
+    command: 'search',
     name: 'search',
     title: 'Search the project',
     description:
@@ -17,8 +19,7 @@ export function searchTool(): ToolDefinition {
     toolset: 'search',
     write: false,
     annotations: READ,
-    project: true,
-    output: listOutput(SearchResult),
+    output: { list: SearchResult },
     input: {
       query: describe(z.string(), 'words to look for, 1 to 500 characters'),
       type: describe(
@@ -28,22 +29,12 @@ export function searchTool(): ToolDefinition {
       limit: describe(z.optional(wholeNumber('limit', 1)), 'at most this many results in all'),
       cursor: cursorInput,
     },
-    async run(args, call, cursor) {
-      const query = searchQuery(args.query);
-      const types = searchTypes(args.type);
-      const projectId = call.project(args.projectId);
-      let hits = await call.ctx.api.projects.search(projectId, query);
-      if (types.length > 0) hits = hits.filter((hit) => types.includes(hit.type));
-      if (args.limit !== undefined) hits = hits.slice(0, args.limit);
-      const { part, before, after, structured } = slice(
-        hits,
-        'results',
-        'search',
-        { ...args, projectId },
-        cursor,
-        call.maxResults,
-      );
-      return dataResult(part, { before, after, structured });
+    // The query is one string: the verb's words, joined as it joins them.
+    toVerb: ({ args }) => ({ args: [[args.query]], flags: { type: args.type, limit: args.limit } }),
+    fromVerb(printed, { args, call, cursor, projectId }) {
+      const hits = printedItems(printed);
+      const { part, ...lines } = slice(hits, 'results', 'search', { ...args, projectId }, cursor, call.maxResults);
+      return { data: part, ...lines };
     },
   });
 }

@@ -5,7 +5,8 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { Tag } from '../../lib/schemas.js';
 import { ls as tagsLs } from '../tags/index.js';
 import { READ, type ToolDefinition } from './tool.js';
-import { DOCUMENT_VERB_KINDS, documentVerb, verbTool } from './verb-tools.js';
+import { verbInputs } from './inputs.js';
+import { DOCUMENT_VERB_KINDS, documentVerbInputs, verbTool } from './verb-tools.js';
 
 // A tag list is replaced as a whole (a tag may go); setting the same list again changes nothing.
 export const TAGGING: ToolAnnotations = {
@@ -20,25 +21,24 @@ export function tagsTools(): ToolDefinition[] {
   return [
     verbTool({
       verb: tagsLs,
+      ...verbInputs(tagsLs, []),
       command: 'tags ls',
       name: 'list_tags',
       title: 'List tags',
       toolset: 'tags',
       write: false,
       annotations: READ,
-      args: [],
       output: { list: Tag },
     }),
     ...kinds.map((kind) =>
       verbTool({
-        verb: documentVerb(kind, 'tag'),
+        ...documentVerbInputs(kind, 'tag', ['id', 'tags']),
         command: `${kind}s tag`,
         name: `tag_${kind}`,
         title: `Set the tags of a ${kind}`,
         toolset: 'tags',
         write: true,
         annotations: TAGGING,
-        args: ['id', 'tags'],
         output: {
           record: z.looseObject({ resource_id: z.union([z.int(), z.string()]), scope: z.string(), tags: z.string() }),
         },

@@ -9,7 +9,7 @@ import { uuid } from '../../lib/schemas.js';
 import type { LocalUpload } from '../../lib/local-upload.js';
 import { flagSchema } from '../../lib/verb-options.js';
 import type { Toolset } from './toolsets.js';
-import { describe } from './verb-tools.js';
+import { describe } from './inputs.js';
 
 /** What a tool call has to work with. */
 export interface Call {
@@ -45,6 +45,8 @@ export interface ToolDefinition {
   project: boolean;
   /** What its structuredContent holds: an object schema (MCP asks for one), the records as --json has them. */
   output: z.ZodMiniType;
+  /** The CLI verb it is made from (`artists ls`), when it is made from one (verb-tools.ts). */
+  verb?: string;
   /** Lists that page take `cursor`; the decoded arguments are checked by the same schema. */
   run(args: Record<string, unknown>, call: Call, cursor: CursorState): Promise<CallToolResult>;
 }
@@ -86,12 +88,18 @@ export const cursorInput = describe(
 export function notFound(kind: string, id: string, projectId?: string): (error: unknown) => never {
   return (error) => {
     if (!(error instanceof NotFoundError)) throw error;
+    const service = answered(error);
     throw new NotFoundError(`${kind} ${id} not found${projectId === undefined ? '' : ` in project ${projectId}`}`, {
       status: 404,
-      cause: error,
-      details: [error.message, ...error.details],
+      cause: service,
+      details: [service.message, ...service.details],
     });
   };
+}
+
+/** The service's own 404 under the CLI's wording of it (a verb names the project by its name). */
+function answered(error: NotFoundError): NotFoundError {
+  return error.cause instanceof NotFoundError ? answered(error.cause) : error;
 }
 
 export function nextLine(tool: string, cursor: string): string {
@@ -132,7 +140,7 @@ type Inputs = Record<string, z.ZodMiniType>;
  * takes. An input some tools of a family lack (a resource's --include) is read as undefined where
  * absent, as its optional schema would give it when left out.
  */
-const argsSchema = <I extends Inputs>(input: I) =>
+export const argsSchema = <I extends Inputs>(input: I) =>
   z.object({ ...(input as Required<I>), projectId: z.optional(z.string()) });
 
 /** A tool's arguments as its input schema makes them. */

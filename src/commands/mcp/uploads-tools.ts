@@ -15,7 +15,8 @@ import { releaseLocalFile } from './roots.js';
 import { dataResult } from './results.js';
 import { TAGGING } from './tags-tools.js';
 import { defineTool, documentIdName, type ToolDefinition } from './tool.js';
-import { DOCUMENT_VERB_KINDS, describe, documentVerb, flagInputs, verbTool, type FlagInputs } from './verb-tools.js';
+import { describe, flagInputs, verbInputs, type FlagInputs } from './inputs.js';
+import { DOCUMENT_VERB_KINDS, documentVerbInputs, verbTool } from './verb-tools.js';
 
 /**
  * What an upload returns, by either flow: the seed's multipart record (ContractUpload,
@@ -132,27 +133,26 @@ export function uploadsTools(): ToolDefinition[] {
   return [
     ...kinds.map((kind) =>
       verbTool({
-        verb: documentVerb(kind, 'retry'),
+        ...documentVerbInputs(kind, 'retry', ['stagingId']),
         command: `${kind}s retry`,
         name: `retry_${kind}`,
         title: `Queue a paused ${kind} upload again`,
         toolset: 'uploads',
         write: true,
         annotations: RETRY,
-        args: ['stagingId'],
         output: { record: StagingRetry },
         more: `Only for an upload ${kind}_status shows paused.`,
       }),
     ),
     verbTool({
       verb: updateStatement,
+      ...verbInputs(updateStatement, ['id']),
       command: 'statements update',
       name: 'update_statement',
       title: "Change a statement's payee, payor, periods or currencies",
       toolset: 'uploads',
       write: true,
       annotations: TAGGING,
-      args: ['id'],
       output: { record: StatementUpdate },
     }),
   ];

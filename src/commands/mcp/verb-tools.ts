@@ -1,159 +1,130 @@
 // Tools made from CLI verbs: the verb's definition gives the tool's inputs (its arguments and flags,
 // with their help as descriptions and their checks), and the verb's own `run` does the work over a
-// Context that prints JSON into memory. A verb added for the service becomes a tool with a few
-// lines of naming, not a second implementation.
-import { Writable } from 'node:stream';
-import * as z from 'zod/mini';
+// Context that prints JSON into memory (verb-run.ts). Where the agent knows the inputs by other
+// names or shapes (a staging id for the verb's list of ids, perPage defaulting to --max-results),
+// an input adapter hands the verb its options; an output adapter makes what the verb printed into
+// the tool's result (pds's lines around the data, structuredContent, the next cursor). A verb added
+// for the service becomes a tool with a few lines of naming and adapting, not a second implementation.
+import type * as z from 'zod/mini';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { Context } from '../../lib/context.js';
-import { UsageError } from '../../lib/errors.js';
-import { checkedAs } from '../../lib/verb-check.js';
-import { flagSchema } from '../../lib/verb-options.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import type { AnyVerb, ArgSpec, FlagSpec, FlagValue } from '../../lib/verb.js';
+import type { AnyVerb } from '../../lib/verb.js';
 import { documentVerbs } from '../documents/index.js';
+import { listOutput, verbInputs } from './inputs.js';
+import { dataResult, type Notes } from './results.js';
+import { argsSchema, notFound, type ArgsOf, type Call, type CursorState, type ToolDefinition } from './tool.js';
 import type { Toolset } from './toolsets.js';
-import { dataResult } from './results.js';
-import { defineTool, type ToolDefinition } from './tool.js';
+import { runVerb, type Printed, type VerbInput } from './verb-run.js';
+
+type Inputs = Record<string, z.ZodMiniType>;
+
+/** One call of a tool made from a verb: its arguments typed by its inputs, and where it runs. */
+export interface VerbCall<I extends Inputs> {
+  args: ArgsOf<I>;
+  call: Call;
+  cursor: CursorState;
+  /** The call's project (empty for a tool of no project). */
+  projectId: string;
+}
+
+/** What an output adapter makes of what the verb printed: the data the agent reads, and pds's notes. */
+export interface ToolOutput extends Notes {
+  data: unknown;
+}
 
 /** How a verb is offered as a tool. */
-export interface VerbToolSpec {
+export interface VerbToolSpec<I extends Inputs> {
   /** The CLI verb's definition, and how it is typed: `statements tag`. */
   verb: AnyVerb;
   command: string;
   name: string;
   title: string;
+  /** Default: the verb's own description, with `more` after it. */
+  description?: string;
+  /** A sentence for the agent after the verb's own description. */
+  more?: string;
   toolset: Toolset;
   write: boolean;
   annotations: ToolAnnotations;
-  /** The arguments' names as the tool takes them, in the verb's order. */
-  args: readonly string[];
+  /** Acts on one project (default true). */
+  project?: boolean;
+  /** The inputs as the agent sees them: `...verbInputs(verb, names)` gives the verb's own, and `args`. */
+  input: I;
+  /** The inputs that are the verb's arguments, in its order (what the default input adapter hands it). */
+  args?: readonly string[];
   /** What the verb prints: a list (structuredContent `{items, next_cursor}`) or one record. */
   output: { list: z.ZodMiniType } | { record: z.ZodMiniType };
-  /** A sentence for the agent after the verb's own description. */
-  more?: string;
+  /** Input adapter: the verb's arguments and flags from the tool's (default: by `args` and the flags' keys). */
+  toVerb?(at: VerbCall<I>): VerbInput;
+  /** Output adapter: the result from what the verb printed (default: its data; a list on one page). */
+  fromVerb?(printed: Printed, at: VerbCall<I>): ToolOutput;
+  /** A 404 names what the agent asked for: what, and by which id. */
+  notFound?(at: VerbCall<I>): { what: string; id: string; inProject?: boolean };
+  /** Exit codes of the verb that are an answer, not a failure. */
+  answers?: readonly number[];
 }
 
-export const describe = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
-
-/** An agent sends numbers as JSON numbers; the verb's checks take text, as commander passes it. */
-export const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transform(String));
-
-/** A flag as a tool input: the verb's own check (numbers taken as JSON numbers too). */
-export function flagInput<S extends FlagSpec>(key: string, spec: S): z.ZodMiniType<FlagValue<S>> {
-  return describe(flagSchema(key, spec), spec.help);
-}
-
-/** A verb's flags as tool inputs, each typed by what its rule makes. */
-export type FlagInputs<F extends Record<string, FlagSpec>> = { [K in keyof F]: z.ZodMiniType<FlagValue<F[K]>> };
-
-export function flagInputs<F extends Record<string, FlagSpec>>(flags: F): FlagInputs<F> {
-  // Object.fromEntries forgets the keys: each entry is the flag's own input, as the type says.
-  return Object.fromEntries(Object.entries(flags).map(([key, spec]) => [key, flagInput(key, spec)])) as FlagInputs<F>;
-}
-
-function argInput(arg: ArgSpec): z.ZodMiniType {
-  if (!arg.variadic) return describe(arg.required ? numberOrText : z.optional(numberOrText), arg.help);
-  // One string is one value (a tag, the whole query): an agent need not split it.
-  const values = z.pipe(
-    z.union([z.string(), z.array(z.string())]),
-    z.transform((v) => (typeof v === 'string' ? [v] : v)),
-  );
-  return describe(arg.required ? values : z.optional(values), `${arg.help}: a list, or one string`);
-}
-
-/** The next page's cursor in structuredContent; null on the last page. */
-export const nextCursor = z.nullable(z.string());
-/** A list as structuredContent: its records, the next cursor, and the total where known. */
-export const listOutput = (item: z.ZodMiniType) =>
-  z.object({ items: z.array(item), next_cursor: nextCursor, total: z.optional(z.number()) });
-
-export function verbTool(spec: VerbToolSpec): ToolDefinition {
+/** A tool made from a verb, marked as such (`pds mcp tools --json` shows the verb; a test reads it). */
+export function verbTool<I extends Inputs = Inputs>(spec: VerbToolSpec<I>): ToolDefinition {
   const def = spec.verb;
-  const argSpecs = def.args ?? [];
-  if (argSpecs.length !== spec.args.length)
-    throw new Error(`${spec.name}: ${argSpecs.length} arguments, ${spec.args.length} names`);
-  const input: Record<string, z.ZodMiniType> = {};
-  const argNames = argSpecs.map((arg, index) => {
-    const name = spec.args[index];
-    if (name === undefined) throw new Error(`${spec.name}: no name for argument ${index + 1}`);
-    input[name] = argInput(arg);
-    return name;
-  });
-  for (const [key, flag] of Object.entries(def.flags ?? {})) input[key] = flagInput(key, flag);
-  const description = `${def.description[0]?.toUpperCase() ?? ''}${def.description.slice(1)} (\`pds ${spec.command}\`).${spec.more ? ` ${spec.more}` : ''}`;
-  return defineTool({
+  const schema = argsSchema(spec.input);
+  const takesProject = spec.project ?? true;
+  return {
     name: spec.name,
     title: spec.title,
-    description,
+    description: spec.description ?? verbDescription(def, spec.command, spec.more),
     toolset: spec.toolset,
     write: spec.write,
     annotations: spec.annotations,
-    project: true,
-    input,
+    project: takesProject,
+    input: spec.input,
     output: 'list' in spec.output ? listOutput(spec.output.list) : spec.output.record,
-    async run(args, call) {
-      // The verb's inputs are known by name only at run time: projectId is read by its type.
-      const projectId = call.project(typeof args.projectId === 'string' ? args.projectId : undefined);
-      const values = argNames.map((name, index) => args[name] ?? (argSpecs[index]?.variadic ? [] : undefined));
-      const flags = Object.fromEntries(Object.keys(def.flags ?? {}).map((key) => [key, args[key]]));
-      const printed = await runVerb(def, { ...flags, args: values, ...def.fixed }, call.ctx, projectId, call.signal);
+    verb: spec.command,
+    async run(checked, call, cursor) {
+      const given = checked.projectId;
+      const projectId = takesProject ? call.project(typeof given === 'string' ? given : undefined) : undefined;
+      // The server checked the arguments with the input schema: parsed again, they come back typed.
+      const at: VerbCall<I> = { args: schema.parse(checked), call, cursor, projectId: projectId ?? '' };
+      const printed = await runVerb(def, spec.toVerb ? spec.toVerb(at) : byName(spec, checked), call.ctx, {
+        signal: call.signal,
+        ...(projectId === undefined ? {} : { projectId }),
+        ...(spec.answers ? { answers: spec.answers } : {}),
+      }).catch((error: unknown) => {
+        const named = spec.notFound?.(at);
+        if (!named) throw error;
+        return notFound(named.what, named.id, named.inProject === false ? undefined : projectId)(error);
+      });
       const notes = printed.notes.length > 0 ? { untrustedAfter: printed.notes } : {};
+      if (spec.fromVerb) {
+        const { data, ...lines } = spec.fromVerb(printed, at);
+        return dataResult(data, { ...notes, ...lines });
+      }
       if ('list' in spec.output) {
-        const items = Array.isArray(printed.data) ? printed.data : [];
+        const items = printedItems(printed);
         return dataResult(items, { ...notes, structured: { items, next_cursor: null } });
       }
       return dataResult(printed.data, notes);
     },
-  });
-}
-
-/**
- * Runs the verb's own work over the server's settings, in JSON, into memory: what it prints on
- * stdout is the data, its stderr lines the notes (they may quote the service: they go inside the
- * markers).
- */
-async function runVerb(
-  def: AnyVerb,
-  opts: Record<string, unknown>,
-  server: Context,
-  projectId: string,
-  signal: AbortSignal,
-): Promise<{ data: unknown; notes: string[] }> {
-  const stdout = memory();
-  const stderr = memory();
-  const io = {
-    ...server.io,
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
   };
-  const ctx = server.derive({ io, signal }, { json: true, project: projectId, quiet: false, dryRun: false });
-  // The tool's input schema is built from the verb's own checks (flagInput): these are checked.
-  const run = await def.prepare(async (verb) => checkedAs(verb, opts));
-  const code = await run(ctx);
-  await ctx.output.settled();
-  const notes = stderr
-    .text()
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-  if (typeof code === 'number' && code !== 0)
-    throw new UsageError(notes.join('\n') || `pds ${def.name} ended with exit code ${code}`);
-  const text = stdout.text();
-  return { data: text.trim() === '' ? null : (JSON.parse(text) as unknown), notes };
 }
 
-function memory(): { stream: Writable; text(): string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-      done();
-    },
-  });
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+function verbDescription(def: AnyVerb, command: string, more: string | undefined): string {
+  const first = `${def.description[0]?.toUpperCase() ?? ''}${def.description.slice(1)}`;
+  return `${first} (\`pds ${command}\`).${more ? ` ${more}` : ''}`;
+}
+
+/** The default input adapter: the inputs named in `args` are the verb's arguments, the others its flags. */
+function byName<I extends Inputs>(spec: VerbToolSpec<I>, args: Record<string, unknown>): VerbInput {
+  const names = spec.args ?? [];
+  const specs = spec.verb.args ?? [];
+  const values = names.map((name, index) => args[name] ?? (specs[index]?.variadic ? [] : undefined));
+  const flags = Object.fromEntries(Object.keys(spec.verb.flags ?? {}).map((key) => [key, args[key]]));
+  return { args: values, flags };
+}
+
+/** The records of a list the verb printed (JSON: an array). */
+export function printedItems(printed: Printed): unknown[] {
+  return Array.isArray(printed.data) ? printed.data : [];
 }
 
 /** The kinds whose `pds contracts|statements` verbs are offered as tools, contracts first. */
@@ -164,4 +135,10 @@ export function documentVerb(kind: DocumentKind, name: string): AnyVerb {
   const found = documentVerbs(kind).find((v) => v.name === name);
   if (!found) throw new Error(`no verb 'pds ${kind}s ${name}'`);
   return found;
+}
+
+/** A document verb, its inputs and its arguments' names, for a verb tool's spec. */
+export function documentVerbInputs(kind: DocumentKind, name: string, argNames: readonly string[]) {
+  const verb = documentVerb(kind, name);
+  return { verb, ...verbInputs(verb, argNames) };
 }

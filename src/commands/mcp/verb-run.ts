@@ -1,0 +1,105 @@
+// A CLI verb run for a tool: its own `run`, over the server's settings, in JSON, into memory. What
+// it prints on stdout is the data, its stderr lines the notes (they may quote the service: they go
+// inside the markers), and the pages of a list it printed say what JSON leaves out (the total).
+import { Readable, Writable } from 'node:stream';
+import type { ListPage } from '../../lib/api/catalog.js';
+import type { Context } from '../../lib/context.js';
+import { UsageError } from '../../lib/errors.js';
+import { checkOptions } from '../../lib/verb-check.js';
+import type { AnyVerb } from '../../lib/verb.js';
+
+/** One page of a list the verb printed, as the service sent it. */
+export interface PrintedPage {
+  page: number;
+  perPage: number;
+  /** Known when the service said it. */
+  total?: number;
+  count: number;
+}
+
+/** What a verb printed. */
+export interface Printed {
+  /** Its JSON on stdout, parsed (null when it printed nothing). */
+  data: unknown;
+  /** Its lines on stderr. */
+  notes: string[];
+  pages: PrintedPage[];
+}
+
+/** The verb's arguments and flags as a tool hands them over (checked again by the verb's own rules). */
+export interface VerbInput {
+  args: unknown[];
+  flags?: Record<string, unknown>;
+}
+
+export interface RunOptions {
+  /** The project the verb works in; none for a verb of no project (`projects ls`). */
+  projectId?: string;
+  signal: AbortSignal;
+  /** Exit codes that are an answer, not a failure (`status`: 7, the upload failed). */
+  answers?: readonly number[];
+}
+
+export async function runVerb(verb: AnyVerb, input: VerbInput, server: Context, options: RunOptions): Promise<Printed> {
+  const stdout = memory();
+  const stderr = memory();
+  const io = {
+    ...server.io,
+    // The server's stdin is the protocol's: a verb that reads stdin (`-`) finds it empty.
+    stdin: Readable.from([]),
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
+  const project = options.projectId === undefined ? {} : { project: options.projectId };
+  const ctx = server.derive(
+    { io, signal: options.signal, traceTo: server.io.stderr },
+    { json: true, ...project, quiet: false, dryRun: false },
+  );
+  const pages = recordPages(ctx);
+  // The verb's own rules check what the tool hands over (the tool's schema wraps the same rules).
+  const run = await verb.prepare(async (def) => checkOptions(def, { ...input.flags, args: input.args }));
+  const code = await run(ctx);
+  await ctx.output.settled();
+  const notes = stderr
+    .text()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  if (typeof code === 'number' && code !== 0 && !options.answers?.includes(code))
+    throw new UsageError(notes.join('\n') || `pds ${verb.name} ended with exit code ${code}`);
+  const text = stdout.text();
+  return { data: text.trim() === '' ? null : JSON.parse(text), notes, pages };
+}
+
+/**
+ * The pages of the lists the verb prints, as they pass to the output: their JSON is the records
+ * alone, and a tool tells the agent where the page lies in the whole list.
+ */
+function recordPages(ctx: Context): PrintedPage[] {
+  const pages: PrintedPage[] = [];
+  const output = ctx.output;
+  const list = output.list.bind(output);
+  output.list = (source, view) => list(observed(source, pages), view);
+  return pages;
+}
+
+async function* observed<T>(source: AsyncIterable<ListPage<T>>, seen: PrintedPage[]): AsyncGenerator<ListPage<T>> {
+  for await (const page of source) {
+    const { page: number, perPage, total, items } = page;
+    seen.push({ page: number, perPage, count: items.length, ...(total === undefined ? {} : { total }) });
+    yield page;
+  }
+}
+
+function memory(): { stream: Writable; text(): string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
