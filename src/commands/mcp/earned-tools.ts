@@ -12,7 +12,7 @@ import { selectStatements, type SelectInput } from '../statements/select.js';
 import { byFields, totalsOf, TOTALS_FIELDS } from '../statements/totals.js';
 import { dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './inputs.js';
-import { defineTool, type ArgsOf, type Call, type CursorState, type ToolDefinition } from './tool.js';
+import { defineTool, type ArgsOf, type Call, type CursorState, type ToolDefinition, type ToolSpec } from './tool.js';
 
 const FILTERS = {
   period: describe(z.optional(z.string()), 'only statements whose period lies within, e.g. 2025Q1..2025Q4 or 2025H2'),
@@ -69,43 +69,52 @@ function groupsResult(
   });
 }
 
+/** The fields totals group by, first to last (z.enum takes a list of one at least). */
+const [FIRST_FIELD = 'currency', ...OTHER_FIELDS] = Object.keys(TOTALS_FIELDS);
+const TOTALS_BY: [string, ...string[]] = [FIRST_FIELD, ...OTHER_FIELDS];
+
+type Common = 'toolset' | 'write' | 'annotations' | 'project';
+
 export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition[] {
-  const totals = defineTool({
+  /** What the three share: read-only, in one project, offered with the documents. */
+  const earnedTool = <I extends Record<string, z.ZodMiniType>>(spec: Omit<ToolSpec<I>, Common>) =>
+    defineTool({ ...spec, toolset: 'documents', write: false, annotations: read, project: true });
+  /** One that answers groups of the statements it selects, a page at a time. */
+  const groupsTool = <I extends Record<string, z.ZodMiniType>>(
+    spec: Omit<ToolSpec<I>, Common | 'output' | 'run'> & {
+      groups(args: ArgsOf<I>, call: Call): Promise<{ groups: GroupRecord[]; pending: number }>;
+    },
+  ) =>
+    earnedTool<I>({
+      ...spec,
+      output: groupsOutput,
+      async run(args, call, cursor) {
+        const { groups, pending } = await spec.groups(args, call);
+        return groupsResult(spec.name, groups, pending, args, call, cursor);
+      },
+    });
+  const totals = groupsTool({
     name: 'statements_totals',
     title: 'What the project earned',
     description:
       'The financials (licensor and licensee revenue) of every processed statement, added exactly and grouped (`pds statements totals`); never across currencies. Statements not processed yet are counted apart. Pass the cursor a call ends with, alone, for the next page.',
-    toolset: 'documents',
-    write: false,
-    annotations: read,
-    project: true,
-    output: groupsOutput,
     input: {
-      by: describe(
-        z.optional(z.array(z.enum(Object.keys(TOTALS_FIELDS) as [string, ...string[]]))),
-        'group by these fields (always by currency too)',
-      ),
+      by: describe(z.optional(z.array(z.enum(TOTALS_BY))), 'group by these fields (always by currency too)'),
       ...FILTERS,
       top,
       cursor: cursorInput,
     },
-    async run(args, call, cursor) {
-      const by = byFields(args.by, Object.keys(TOTALS_FIELDS));
+    async groups(args, call) {
+      const by = byFields(args.by, TOTALS_BY);
       const selection = await selectStatements(call.ctx, selectInput(args, call), []);
-      const groups = totalsOf(selection.processed, by, args.top);
-      return groupsResult('statements_totals', groups, selection.pending.length, args, call, cursor);
+      return { groups: totalsOf(selection.processed, by, args.top), pending: selection.pending.length };
     },
   });
-  const rollup = defineTool({
+  const rollup = groupsTool({
     name: 'statements_lines_rollup',
     title: "Statements' lines, added up",
     description:
       "Every line of the chosen processed statements (all of them without ids) grouped by columns of the lines export (any case) or statement, period, payor, always by currency; every numeric column summed exactly (`pds statements lines --all --by`). isrc adds each recording's name and artists (null for an ISRC no recording carries). Pass the cursor a call ends with, alone, for the next page.",
-    toolset: 'documents',
-    write: false,
-    annotations: read,
-    project: true,
-    output: groupsOutput,
     input: {
       by: describe(z.optional(z.array(z.string())), 'the columns to group by, e.g. ["territory"] or ["isrc"]'),
       ids: describe(z.optional(z.array(numberOrText)), 'statement ids (default: every processed statement)'),
@@ -114,7 +123,7 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       sort: describe(z.optional(z.string()), 'rank by this summed column (default licensor_revenue)'),
       cursor: cursorInput,
     },
-    async run(args, call, cursor) {
+    async groups(args, call) {
       const by = (args.by ?? []).map((name) => name.trim().toLowerCase());
       if (by.length === 0 || by.some((name) => name === '')) throw new UsageError('by: name one column at least');
       const input = selectInput(args, call, args.ids ?? []);
@@ -131,18 +140,14 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
         },
         (read, total) => call.progress(read, total),
       );
-      return groupsResult('statements_lines_rollup', records, selection.pending.length, args, call, cursor);
+      return { groups: records, pending: selection.pending.length };
     },
   });
-  const check = defineTool({
+  const check = earnedTool({
     name: 'statements_check',
     title: 'Check statements',
     description:
       "Whether each processed statement's lines add up to its financials (the difference, where they do not), likely duplicates, and periods missing from a payor's run (`pds statements check`). `ok` is false when lines disagree or duplicates are found. Pass the cursor a call ends with, alone, for the next page.",
-    toolset: 'documents',
-    write: false,
-    annotations: read,
-    project: true,
     output: z.object({
       ok: z.boolean(),
       checked: z.number(),

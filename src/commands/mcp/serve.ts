@@ -11,7 +11,7 @@ import { UUID_PATTERN } from '../../lib/schemas.js';
 import { scopeOf } from '../auth/scope.js';
 import { AGENTS_GUIDE } from '../sandbox/session.js';
 import { TOOLS, cursorState, offeredSchema, resume, type Call, type ToolDefinition } from './tools.js';
-import { TOOLSETS, type Toolset } from './toolsets.js';
+import { TOOLSET_NAMES, TOOLSETS, isToolset, type Toolset } from './toolsets.js';
 import { settle, untrusted } from './results.js';
 import { confinedFile, rootDirectories, serverRoots, type Root } from './roots.js';
 import type { ServeOptions } from './definitions.js';
@@ -138,19 +138,19 @@ export function selectTools(opts: Pick<Options, 'allowWrites' | 'tools' | 'tools
   return offered.filter((tool) => names.includes(tool.name));
 }
 
-function selectToolsets(opts: Pick<Options, 'allowWrites' | 'toolsets'>): Toolset[] {
-  const all = Object.keys(TOOLSETS) as Toolset[];
+function selectToolsets(opts: Pick<Options, 'allowWrites' | 'toolsets'>): readonly Toolset[] {
+  const all = TOOLSET_NAMES;
   if (opts.toolsets === undefined) return all.filter((set) => opts.allowWrites || !TOOLSETS[set].write);
   const names = [...new Set(opts.toolsets)];
   const known = { details: [`toolsets: ${all.join(', ')}`] };
   if (names.length === 0) throw new UsageError('--toolsets: no toolset names given', known);
-  for (const name of names) {
-    if (!Object.hasOwn(TOOLSETS, name)) throw new UsageError(`--toolsets: unknown toolset '${name}'`, known);
-    if (TOOLSETS[name as Toolset].write && !opts.allowWrites) {
+  return names.map((name) => {
+    if (!isToolset(name)) throw new UsageError(`--toolsets: unknown toolset '${name}'`, known);
+    if (TOOLSETS[name].write && !opts.allowWrites) {
       throw new UsageError(`--toolsets: ${name} writes: add --allow-writes to offer it`);
     }
-  }
-  return names as Toolset[];
+    return name;
+  });
 }
 
 /**

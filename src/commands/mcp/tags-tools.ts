@@ -1,20 +1,14 @@
 // The tags' tools: the project's tags, and a document's tags set, as `pds tags ls` and
 // `pds contracts|statements tag` do them (verb-tools.ts).
 import * as z from 'zod/mini';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { Tag } from '../../lib/schemas.js';
 import { ls as tagsLs } from '../tags/index.js';
-import { READ, type ToolDefinition } from './tool.js';
+import { READ, writing, type ToolDefinition } from './tool.js';
 import { verbInputs } from './inputs.js';
 import { DOCUMENT_VERB_KINDS, documentVerbInputs, verbTool } from './verb-tools.js';
 
 // A tag list is replaced as a whole (a tag may go); setting the same list again changes nothing.
-export const TAGGING: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: false,
-};
+export const TAGGING = writing(true, true);
 
 export function tagsTools(): ToolDefinition[] {
   const kinds = DOCUMENT_VERB_KINDS;

@@ -65,6 +65,14 @@ export const READ: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** A tool that writes, in the project's own data (never the open world): whether it may take something away, and whether a repeat changes nothing. */
+export const writing = (destructiveHint: boolean, idempotentHint: boolean): ToolAnnotations => ({
+  readOnlyHint: false,
+  destructiveHint,
+  idempotentHint,
+  openWorldHint: false,
+});
+
 export const wholeNumber = (name: string, min: number, max?: number) =>
   flagSchema(
     name,

@@ -11,3 +11,8 @@ export const TOOLSETS = {
 } as const;
 
 export type Toolset = keyof typeof TOOLSETS;
+
+export const isToolset = (name: string): name is Toolset => Object.hasOwn(TOOLSETS, name);
+
+/** Every toolset, in the order above. */
+export const TOOLSET_NAMES: readonly Toolset[] = Object.keys(TOOLSETS).filter(isToolset);

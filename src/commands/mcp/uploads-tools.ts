@@ -1,7 +1,6 @@
 // The uploads' tools: a local file uploaded as `pds upload` does it, a paused upload queued again and
 // a statement's details changed, as `pds contracts|statements retry` and `pds statements update` do them.
 import * as z from 'zod/mini';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { STATEMENT_EXTENSIONS } from '../../lib/formats.js';
 import { EXTRACTIONS, StagingRetry, StatementUpdate } from '../../lib/schemas.js';
@@ -14,7 +13,7 @@ import { CONTEXT_FLAGS, STATEMENT_ONLY, UPLOAD_FLAGS } from '../upload/definitio
 import { releaseLocalFile } from './roots.js';
 import { dataResult } from './results.js';
 import { TAGGING } from './tags-tools.js';
-import { defineTool, documentIdName, type ToolDefinition } from './tool.js';
+import { defineTool, documentIdName, writing, type ToolDefinition } from './tool.js';
 import { describe, flagInputs, verbInputs, type FlagInputs } from './inputs.js';
 import { DOCUMENT_VERB_KINDS, documentVerbInputs, verbTool } from './verb-tools.js';
 
@@ -37,12 +36,7 @@ const uploadOutput = (kind: DocumentKind) =>
   });
 
 // An upload adds a document (and a second call adds a second one); it changes nothing that exists.
-const UPLOAD: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-};
+const UPLOAD = writing(false, false);
 /** `upload_<kind>`: a local file uploaded, with the upload context `pds upload` takes. */
 export function uploadTool(kind: DocumentKind): ToolDefinition {
   const idName = documentIdName(kind);
@@ -112,20 +106,12 @@ export function uploadTool(kind: DocumentKind): ToolDefinition {
 /** The upload context a kind takes, as `pds upload <kind>` takes it: a contract's is its tags and folder. */
 function contextInputs(kind: DocumentKind): Partial<FlagInputs<typeof CONTEXT_FLAGS>> {
   const inputs: Partial<FlagInputs<typeof CONTEXT_FLAGS>> = flagInputs(CONTEXT_FLAGS);
-  if (kind === 'contract') {
-    for (const key of Object.keys(CONTEXT_FLAGS) as (keyof typeof CONTEXT_FLAGS)[])
-      if (STATEMENT_ONLY.includes(key)) delete inputs[key];
-  }
+  if (kind === 'contract') for (const key of STATEMENT_ONLY) Reflect.deleteProperty(inputs, key);
   return inputs;
 }
 
 // A retry queues a paused upload again: nothing is lost, and a second call finds it queued.
-const RETRY: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-};
+const RETRY = writing(false, false);
 
 /** Paused uploads queued again, and a statement's details changed. */
 export function uploadsTools(): ToolDefinition[] {
