@@ -1,12 +1,21 @@
 // The sandbox's tools: bash commands run in the project's sandbox, and its files read a part at a time.
 import * as z from 'zod/mini';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { UsageError } from '../../lib/errors.js';
 import { ExecResult } from '../../lib/schemas.js';
 import { readPath, ROOT } from '../sandbox/session.js';
 import { MAX_TEXT_CHARS, dataResult } from './results.js';
-import { READ, cursorInput, defineTool, nextLine, slice, writing, type ToolDefinition } from './tool.js';
-import { verbTool } from './verb-tools.js';
-import { exec } from '../sandbox/index.js';
+import {
+  READ,
+  cursorInput,
+  defineTool,
+  nextLine,
+  slice,
+  writing,
+  type ArgsOf,
+  type Call,
+  type ToolDefinition,
+} from './tool.js';
 import { describe, nextCursor } from './inputs.js';
 
 // Commands run in the sandbox's own copy of the project's data: they may write files there, and
@@ -15,7 +24,20 @@ const SANDBOX = writing(false, false);
 
 export function sandboxTools(): ToolDefinition[] {
   return [
-    execTool(),
+    defineTool({
+      name: 'sandbox_exec',
+      title: 'Run bash commands in the sandbox',
+      description:
+        "Runs bash commands, in order, in the project's sandbox: a file-system view of the project's data " +
+        "(read /AGENTS.md first). Returns each command's stdout, stderr and exit code. Commands change nothing in the service.",
+      toolset: 'sandbox',
+      write: false,
+      annotations: SANDBOX,
+      project: true,
+      output: z.object({ results: z.array(ExecResult) }),
+      input: execInput,
+      run: execInSandbox,
+    }),
     defineTool({
       name: 'sandbox_read',
       title: 'Read a sandbox file or directory',
@@ -70,58 +92,47 @@ export function sandboxTools(): ToolDefinition[] {
   ];
 }
 
-/** sandbox_exec: `pds sandbox exec`, its output capped, with a progress tick each second while it runs. */
-function execTool(): ToolDefinition {
-  return verbTool({
-    verb: exec,
-    command: 'sandbox exec',
-    name: 'sandbox_exec',
-    title: 'Run bash commands in the sandbox',
-    description:
-      "Runs bash commands, in order, in the project's sandbox: a file-system view of the project's data " +
-      "(read /AGENTS.md first). Returns each command's stdout, stderr and exit code. Commands change nothing in the service.",
-    toolset: 'sandbox',
-    write: false,
-    annotations: SANDBOX,
-    output: { record: z.object({ results: z.array(ExecResult) }) },
-    input: {
-      commands: describe(z.array(z.string()), "bash commands, one per item, e.g. ['cat stats.yaml', 'ls contracts']"),
-    },
-    toVerb: ({ args }) => {
-      if (args.commands.length === 0) throw new UsageError('commands: no commands to run');
-      return { args: [args.commands], flags: { parallel: false } };
-    },
-    // Its exit code is the last failing command's: the results say it.
-    answers: 'any',
-    during: ({ args, call }) => {
-      // The sandbox answers once, when every command has run: the progress is the seconds waited.
-      const started = Date.now();
-      const count = args.commands.length;
-      call.progress(0, undefined, `${count} command${count === 1 ? '' : 's'} sent to the sandbox`);
-      const ticker = setInterval(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        call.progress(seconds, undefined, `running for ${seconds} s`);
-      }, 1000);
-      return () => clearInterval(ticker);
-    },
-    fromVerb(printed) {
-      const results = z.array(ExecResult).parse(printed.data);
-      const cuts: string[] = [];
-      const capped = results.map((result, index) => {
-        const stdout = cap(result.stdout);
-        const stderr = cap(result.stderr);
-        // The command as the service echoes it is service text: the line names it by its place.
-        if (stdout.cut || stderr.cut)
-          cuts.push(`output of command ${index + 1} cut at ${MAX_TEXT_CHARS} characters: narrow it (head, grep, wc)`);
-        return { ...result, stdout: stdout.text, stderr: stderr.text };
-      });
-      return {
-        data: capped,
-        before: `${results.length} command${results.length === 1 ? '' : 's'} run`,
-        after: cuts,
-        structured: { results: capped },
-      };
-    },
+const execInput = {
+  commands: describe(z.array(z.string()), "bash commands, one per item, e.g. ['cat stats.yaml', 'ls contracts']"),
+};
+
+/**
+ * sandbox_exec: the commands run in order (the work of `pds sandbox exec`: the session, then one
+ * request), their output capped, with a progress tick each second from the moment they are sent.
+ * Not made from the verb: that moment lies inside its run, and a cancel after it must abandon the
+ * request the progress said was out.
+ */
+async function execInSandbox(args: ArgsOf<typeof execInput>, call: Call): Promise<CallToolResult> {
+  const { commands } = args;
+  if (commands.length === 0) throw new UsageError('commands: no commands to run');
+  const projectId = call.project(args.projectId);
+  await call.ctx.api.sandbox.connect(projectId);
+  // The sandbox answers once, when every command has run: the progress is the seconds waited.
+  const started = Date.now();
+  call.progress(0, undefined, `${commands.length} command${commands.length === 1 ? '' : 's'} sent to the sandbox`);
+  const ticker = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    call.progress(seconds, undefined, `running for ${seconds} s`);
+  }, 1000);
+  let results: Awaited<ReturnType<typeof call.ctx.api.sandbox.exec>>;
+  try {
+    results = await call.ctx.api.sandbox.exec(projectId, commands, { signal: call.signal });
+  } finally {
+    clearInterval(ticker);
+  }
+  const cuts: string[] = [];
+  const capped = results.map((result, index) => {
+    const stdout = cap(result.stdout);
+    const stderr = cap(result.stderr);
+    // The command as the service echoes it is service text: the line names it by its place.
+    if (stdout.cut || stderr.cut)
+      cuts.push(`output of command ${index + 1} cut at ${MAX_TEXT_CHARS} characters: narrow it (head, grep, wc)`);
+    return { ...result, stdout: stdout.text, stderr: stderr.text };
+  });
+  return dataResult(capped, {
+    before: `${results.length} command${results.length === 1 ? '' : 's'} run`,
+    after: cuts,
+    structured: { results: capped },
   });
 }
 

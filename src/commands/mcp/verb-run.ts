@@ -36,8 +36,8 @@ export interface RunOptions {
   /** The project the verb works in; none for a verb of no project (`projects ls`). */
   projectId?: string;
   signal: AbortSignal;
-  /** Exit codes that are an answer, not a failure (`status`: 7, the upload failed; 'any': a command's). */
-  answers?: readonly number[] | 'any';
+  /** Exit codes that are an answer, not a failure (`status`: 7, the upload failed). */
+  answers?: readonly number[];
 }
 
 export async function runVerb(verb: AnyVerb, input: VerbInput, server: Context, options: RunOptions): Promise<Printed> {
@@ -67,8 +67,7 @@ export async function runVerb(verb: AnyVerb, input: VerbInput, server: Context, 
     .text()
     .split('\n')
     .filter((line) => line.trim() !== '');
-  const answer = options.answers === 'any' || options.answers?.includes(code ?? 0);
-  if (typeof code === 'number' && code !== 0 && !answer)
+  if (typeof code === 'number' && code !== 0 && !options.answers?.includes(code))
     throw new UsageError(notes.join('\n') || `pds ${verb.name} ended with exit code ${code}`);
   const text = stdout.text();
   return { data: text.trim() === '' ? null : JSON.parse(text), notes, pages };

@@ -60,10 +60,8 @@ export interface VerbToolSpec<I extends Inputs> {
   fromVerb?(printed: Printed, at: VerbCall<I>): ToolOutput;
   /** A 404 names what the agent asked for: what, and by which id. */
   notFound?(at: VerbCall<I>): { what: string; id: string; inProject?: boolean };
-  /** Exit codes of the verb that are an answer, not a failure ('any': its code is the data's, a command's). */
-  answers?: readonly number[] | 'any';
-  /** Runs while the verb does (progress the verb cannot tell); returns how to stop it. */
-  during?(at: VerbCall<I>): () => void;
+  /** Exit codes of the verb that are an answer, not a failure. */
+  answers?: readonly number[];
 }
 
 /** A tool made from a verb, marked as such (`pds mcp tools --json` shows the verb; a test reads it). */
@@ -88,18 +86,15 @@ export function verbTool<I extends Inputs = Inputs>(spec: VerbToolSpec<I>): Tool
       // The server checked the arguments with the input schema: parsed again, they come back typed.
       const at: VerbCall<I> = { args: schema.parse(checked), call, cursor, projectId: projectId ?? '' };
       const input = spec.toVerb ? spec.toVerb(at) : byName(spec, checked);
-      const stop = spec.during?.(at);
       const printed = await runVerb(def, input, call.ctx, {
         signal: call.signal,
         ...(projectId === undefined ? {} : { projectId }),
         ...(spec.answers ? { answers: spec.answers } : {}),
-      })
-        .catch((error: unknown) => {
-          const named = spec.notFound?.(at);
-          if (!named) throw error;
-          return notFound(named.what, named.id, named.inProject === false ? undefined : projectId)(error);
-        })
-        .finally(stop);
+      }).catch((error: unknown) => {
+        const named = spec.notFound?.(at);
+        if (!named) throw error;
+        return notFound(named.what, named.id, named.inProject === false ? undefined : projectId)(error);
+      });
       const notes = printed.notes.length > 0 ? { untrustedAfter: printed.notes } : {};
       if (spec.fromVerb) {
         const { data, ...lines } = spec.fromVerb(printed, at);
