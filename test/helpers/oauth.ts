@@ -24,7 +24,7 @@ export function captureBrowser(): CapturedBrowser {
   chmodSync(command, 0o755);
   return {
     command,
-    async url(timeoutMs = 10_000) {
+    async url(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         if (existsSync(file)) {

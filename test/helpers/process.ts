@@ -2,6 +2,7 @@
 // whose screen is rendered by a headless terminal emulator, so tests read what a person would see.
 // Whatever depends on the real process (signals, terminals, proxies, exit timing) is tested here.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PROJECT, freshConfigDir } from './cli.js';
 
@@ -44,7 +45,10 @@ export interface SpawnOptions {
   stdin?: string | Buffer;
   /** A stdin pipe left open, for the test to type into (`child.stdin`). */
   openStdin?: boolean;
-  /** Killed with SIGKILL after this long (a hung process fails its test instead of the suite). */
+  /**
+   * Killed with SIGKILL after this long (default 45 s: a hung process fails its test with its output,
+   * before the test's own 60 s deadline; never a bound on how fast pds is).
+   */
   killAfterMs?: number;
 }
 
@@ -102,7 +106,7 @@ export function startPds(args: string[], options: SpawnOptions = {}): PipedProce
     stderr += chunk.toString();
     seen();
   });
-  const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 15_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 45_000);
   const exited = new Promise<PipedRun>((resolve) => {
     child.once('close', (code, signal) => {
       clearTimeout(killer);
@@ -114,7 +118,7 @@ export function startPds(args: string[], options: SpawnOptions = {}): PipedProce
     child,
     stdout: () => stdout,
     stderr: () => stderr,
-    waitFor: (pattern, timeoutMs = 10_000) =>
+    waitFor: (pattern, timeoutMs = 30_000) =>
       waitUntil(
         () => matches(stdout + stderr, pattern),
         waiters,
@@ -181,7 +185,7 @@ export async function ptyPds(args: string[], options: PtyOptions = {}): Promise<
     pendingWrite = pendingWrite.then(() => new Promise<void>((resolve) => screen.write(data, resolve)));
     for (const check of waiters) check();
   });
-  const killer = setTimeout(() => term.kill('SIGKILL'), options.killAfterMs ?? 15_000);
+  const killer = setTimeout(() => term.kill('SIGKILL'), options.killAfterMs ?? 45_000);
   const exited = new Promise<Exit>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
       clearTimeout(killer);
@@ -209,7 +213,7 @@ export async function ptyPds(args: string[], options: PtyOptions = {}): Promise<
       const hidden = raw.lastIndexOf('\u001b[?25l');
       return hidden === -1 || raw.lastIndexOf('\u001b[?25h') > hidden;
     },
-    waitFor: (pattern, timeoutMs = 10_000) =>
+    waitFor: (pattern, timeoutMs = 30_000) =>
       waitUntil(
         () => matches(raw, pattern),
         waiters,
@@ -255,10 +259,23 @@ function signalName(signal: number): NodeJS.Signals | undefined {
 }
 
 /**
+ * Seconds of CPU a process has used, all its threads (Linux: /proc/<pid>/stat, whose utime and
+ * stime count clock ticks of 1/100 s). A process that has used more than it takes to start is
+ * running its own work, however long a loaded machine took to start it.
+ */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which is in parentheses and may hold spaces: the state
+  // (field 3 of the line) first, utime and stime (fields 14 and 15) at 11 and 12.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
  * Resolves once `check` holds (polled every 20 ms), or fails with what it waited for after
  * `timeoutMs`: a bound a loaded machine meets, never a wait without end.
  */
-export async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+export async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

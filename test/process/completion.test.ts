@@ -65,7 +65,7 @@ async function startShell(command: string, args: string[]): Promise<Shell> {
   return {
     type: (keys) => pty.write(keys),
     async waitForScreen(pattern) {
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       for (;;) {
         const text = await screen();
         if (pattern.test(text)) return text;

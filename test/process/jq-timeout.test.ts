@@ -1,23 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+// --jq is bounded and can be interrupted, in the built pds: a runaway expression stops after
+// --jq-timeout (exit 2 naming it), the default limit, an ordinary expression unaffected.
+import { describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
-import { runPds, signedInEnv, startPds } from '../helpers/process.js';
-import type { RogueServer } from '../helpers/rogue-server.js';
+import { cpuSeconds, runPds, signedInEnv, startPds, until } from '../helpers/process.js';
 
 const emulator = sharedEmulator();
-let rogue: RogueServer | undefined;
-afterEach(async () => {
-  await rogue?.close();
-  rogue = undefined;
-});
 
 describe('--jq is bounded and can be interrupted', () => {
   it.each([['def f: f; f'], ['[range(1e9)] | length']])(
     '%j: Ctrl-C stops it within a second, exit 130',
     async (expression) => {
       const pds = startPds(['projects', 'ls', '--jq', expression], { env: signedInEnv(emulator.url) });
-      // The expression is first run on null (to check it compiles): it is running by now.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(pds.child.exitCode).toBeNull();
+      // The expression is first run on null (to check it compiles): once pds has used a second of
+      // CPU (it starts in a third of one), it is running, its Ctrl-C handling in place.
+      const pid = pds.child.pid as number;
+      await until(() => pds.child.exitCode === null && cpuSeconds(pid) >= 1, 'pds running the expression');
       const sent = Date.now();
       pds.child.kill('SIGINT');
       const exit = await pds.exited;
@@ -37,7 +34,8 @@ describe('--jq is bounded and can be interrupted', () => {
       stderr:
         'error: --jq: the expression \'if type == "array" then last(repeat(1)) else . end\' did not finish within 1 s\n  raise the limit with --jq-timeout <seconds>\n',
     });
-    expect(pds.ms).toBeLessThan(5_000);
+    // Ended by the 1 s limit, not by the test's SIGKILL: the bound leaves a loaded machine room.
+    expect(pds.ms).toBeLessThan(20_000);
     // The data was fetched: the limit applied to jq, not to the request.
     expect(emulator.requests.map((r) => r.path)).toEqual(['/v1/projects']);
   });
@@ -67,6 +65,7 @@ describe('--jq is bounded and can be interrupted', () => {
   it('an ordinary expression still works, and the process ends right after its output', async () => {
     const pds = await runPds(['projects', 'ls', '--jq', '.[].name'], { env: signedInEnv(emulator.url) });
     expect(pds).toMatchObject({ code: 0, stdout: 'Northern Lights Catalog\nHarbor Sessions\n', stderr: '' });
-    expect(pds.afterLastOutputMs).toBeLessThan(500);
+    // Nothing it started (jq's worker) keeps it alive after the output.
+    expect(pds.afterLastOutputMs).toBeLessThan(3_000);
   });
 });

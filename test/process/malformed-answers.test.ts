@@ -1,3 +1,6 @@
+// The built pds against servers of the suite's own that answer badly: an answer that breaks HTTP,
+// a Retry-After that is no wait, error details that are objects, a field nested 10,000 deep, an id
+// pds cannot represent exactly, field names that are Object.prototype's.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 import { runPds, signedInEnv } from '../helpers/process.js';

@@ -1,3 +1,6 @@
+// What `pds mcp` lets reach an agent, as a real MCP client sees it (the SDK's Client over stdio, the
+// built bin/pds.js, an emulator on port 0 behind it): no invisible text, service text only inside
+// markers it cannot close, structuredContent that its outputSchema describes, cursors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';

@@ -30,7 +30,7 @@ describe('pds mcp config, built', () => {
       },
       input: '',
       encoding: 'utf8',
-      timeout: 10_000,
+      timeout: 30_000,
     });
     expect(started.status, started.stderr).toBe(0);
     expect(started.stderr).toContain('pds mcp');

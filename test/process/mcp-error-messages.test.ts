@@ -1,3 +1,5 @@
+// `pds mcp`'s errors name what was asked: a get of an unknown id names the kind, the id and the
+// project; tool titles read as English.
 import { describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
@@ -5,7 +7,7 @@ import { callTool, connectMcp } from '../helpers/mcp.js';
 
 const emulator = sharedEmulator();
 
-describe('MCP', () => {
+describe('pds mcp errors', () => {
   it('a get of an unknown id names the kind, the id and the project; titles read as English', async () => {
     const server = await connectMcp(emulator);
     try {

@@ -1,3 +1,5 @@
+// Long work in `pds mcp`, as a real MCP client sees it: upload and sandbox_exec progress, and a
+// cancel that stops the work.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,7 +91,8 @@ describe('pds mcp: long work', () => {
         },
       });
       await expect(call).rejects.toThrow(/abort/i);
-      expect(Date.now() - cancelledAt).toBeLessThan(300);
+      // Abandoned, not answered: the emulator answers the exec 1.3 s after it arrives.
+      expect(Date.now() - cancelledAt).toBeLessThan(1_000);
       expect(slow.requests.filter((r) => r.path.endsWith('/exec'))).toHaveLength(2);
       // The server is free for the next call at once, not after the abandoned one.
       expect((await callTool(server.client, 'sandbox_read', { path: '/' })).isError).toBe(false);

@@ -1,3 +1,6 @@
+// The tools `pds mcp` offers, as a real MCP client sees them: --toolsets narrowed by --tools, write
+// toolsets only with --allow-writes, list_projects hidden from a project-scoped token, no start on a
+// refused credential.
 import { describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';

@@ -196,7 +196,8 @@ describe('answers that never end, end early or are not JSON', () => {
       code: 1,
       stderr: 'error: request timed out after 0.5 s: GET /v1/projects\n  raise it with --timeout <seconds>\n',
     });
-    expect(result.ms).toBeLessThan(5000);
+    // Ended by the timeout, not by the test's SIGKILL (45 s): the bound leaves a loaded machine room.
+    expect(result.ms).toBeLessThan(20_000);
   });
 
   it('an upload answered with keep-alive comments only ends after --timeout with the hint to follow it', async () => {
@@ -205,7 +206,7 @@ describe('answers that never end, end early or are not JSON', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the service answered the upload but sent no event for 1 s; pds stopped waiting');
     expect(result.stderr).toContain('follow it with `pds statements status <staging-id>`');
-    expect(result.ms).toBeLessThan(8000);
+    expect(result.ms).toBeLessThan(20_000);
   });
 
   it('an event stream with an event that never ends fails at 1 MiB', async () => {
@@ -226,8 +227,9 @@ describe('answers that never end, end early or are not JSON', () => {
     const result = await pds(server, ['upload', 'statement', big]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('over capacity');
-    expect(result.afterLastOutputMs).toBeLessThan(1000);
-    expect(result.ms).toBeLessThan(10_000);
+    // Not held up by the unsent body: out soon after the error, whatever the machine's load.
+    expect(result.afterLastOutputMs).toBeLessThan(3_000);
+    expect(result.ms).toBeLessThan(20_000);
   });
 });
 
@@ -363,7 +365,7 @@ describe('refused before anything is sent', () => {
       const endpoint = `http://auth.example.com/${name}`;
       const server = await rogue(authorizationServer({ endpoints: { [`${name}_endpoint`]: endpoint } }));
       const result = await pds(server, ['auth', 'login', '--web', '--no-browser'], env(server), {
-        killAfterMs: 10_000,
+        killAfterMs: 30_000,
       });
       expect(result).toMatchObject({
         code: 2,
@@ -391,7 +393,6 @@ describe('refused before anything is sent', () => {
         'error: the token from PDS_TOKEN contains a line feed (at position 9), which cannot be sent in an HTTP header\n' +
         '  set it again without it: `pds auth login --with-token`, or fix PDS_TOKEN\n',
     });
-    expect(result.ms).toBeLessThan(5000);
     expect(server.requests).toHaveLength(0);
   });
 

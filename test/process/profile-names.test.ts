@@ -2,16 +2,10 @@
 // pds.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { runPds } from '../helpers/process.js';
-import type { RogueServer } from '../helpers/rogue-server.js';
-
-const servers: RogueServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
 
 describe('profile names are data: __proto__, constructor and prototype are names like any', () => {
   const emulator = sharedEmulator();

@@ -1,3 +1,5 @@
+// `pds sandbox shell` under a real pseudo-terminal: Tab completes workspace paths, Up recalls the
+// last line, clear clears the screen.
 import { describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { ptyPds, signedInEnv } from '../helpers/process.js';

@@ -1,3 +1,6 @@
+// What the built CLI prints in small cases: a noun alone prints its short help (stdout, exit 0),
+// statements not yet processed show it, `pds api` piped ends with a newline, `download -o -` to a
+// terminal is refused and sends nothing.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPds, signedInEnv, startPds } from '../helpers/process.js';
+import { runPds, signedInEnv, startPds, until } from '../helpers/process.js';
 import { startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 
 const DETAILED = JSON.parse(
@@ -77,9 +77,7 @@ describe('pds statements lines (the built CLI)', () => {
     const running = startPds(['statements', 'lines', '72003', '-o', join(sub, 'slow.csv')], {
       env: signedInEnv(server.url),
     });
-    const started = Date.now();
-    while (!paths.includes('GET /slow.csv') && Date.now() - started < 10_000)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => paths.includes('GET /slow.csv'), 'the CSV request');
     running.child.kill('SIGINT');
     const exit = await running.exited;
     expect(exit.code).toBe(130);
