@@ -10,28 +10,28 @@ import type { ErrorReport } from './error-report.js';
 import { escapeCommandData, escapeCommandProperty, markdownText } from './ci-report.js';
 import { safeLines, safeText } from './text.js';
 
+const CANCELLED =
+  'the job was cancelled (or timed out): uploads that arrived go on processing; a re-run with skip-existing sends the rest';
+
+/** What to change in the workflow, by the failure's exit code. */
+const CI_HINTS: Readonly<Record<number, string>> = {
+  [ExitCode.usage]: "fix the step's inputs (files, kind, project, args): the message says which",
+  [ExitCode.unauthenticated]:
+    'set the repository secret that holds the API token (e.g. PDS_TOKEN) and pass it as the `token` input (env PDS_TOKEN)',
+  [ExitCode.forbidden]:
+    'the token has no access to this project: check the `project` input (PDS_PROJECT), or use a token of its organization',
+  [ExitCode.notFound]: 'check the ids and the `project` input (PDS_PROJECT)',
+  [ExitCode.rateLimited]:
+    'the service kept refusing with its rate limit: lower the `concurrency` input, or allow a longer wait (`args: --retry-budget 5m`)',
+  [ExitCode.processingFailed]: 'the service could not process a file: fix the file and re-run the job',
+  [STOP_SIGNALS.SIGTERM]: CANCELLED,
+  [STOP_SIGNALS.SIGHUP]: CANCELLED,
+  [STOP_SIGNALS.SIGINT]: CANCELLED,
+};
+
 /** What to change in the workflow for a failure with this exit code. */
 export function ciHint(code: number): string {
-  switch (code) {
-    case ExitCode.usage:
-      return "fix the step's inputs (files, kind, project, args): the message says which";
-    case ExitCode.unauthenticated:
-      return 'set the repository secret that holds the API token (e.g. PDS_TOKEN) and pass it as the `token` input (env PDS_TOKEN)';
-    case ExitCode.forbidden:
-      return 'the token has no access to this project: check the `project` input (PDS_PROJECT), or use a token of its organization';
-    case ExitCode.notFound:
-      return 'check the ids and the `project` input (PDS_PROJECT)';
-    case ExitCode.rateLimited:
-      return 'the service kept refusing with its rate limit: lower the `concurrency` input, or allow a longer wait (`args: --retry-budget 5m`)';
-    case ExitCode.processingFailed:
-      return 'the service could not process a file: fix the file and re-run the job';
-    case STOP_SIGNALS.SIGTERM:
-    case STOP_SIGNALS.SIGHUP:
-    case STOP_SIGNALS.SIGINT:
-      return 'the job was cancelled (or timed out): uploads that arrived go on processing; a re-run with skip-existing sends the rest';
-    default:
-      return 'check the `api-url` input (PDS_API_URL) and that the service is up; a re-run may pass';
-  }
+  return CI_HINTS[code] ?? 'check the `api-url` input (PDS_API_URL) and that the service is up; a re-run may pass';
 }
 
 const FILES_FAILED = 'the annotations name the files that failed: fix them (or the inputs) and re-run the job';
