@@ -52,15 +52,28 @@ export function discardRest(req: IncomingMessage): void {
   req.resume();
 }
 
+/** The most a body may hold, and the refusal (400) of one that holds more. */
+export interface BodyLimit {
+  maxBytes: number;
+  tooLarge: string;
+}
+
 /**
  * Streams a request body into a sink with back-pressure until the sink settles. A sink that
- * refuses the body stops the parsing at once: the rest is dropped unread (see discardRest).
+ * refuses the body stops the parsing at once: the rest is dropped unread (see discardRest). With
+ * a limit, a body declared or found larger is refused, before a byte of it or at the byte over.
  */
 export function streamBody<T>(
   req: IncomingMessage,
   onBytes: ((received: number) => void) | undefined,
   start: (settle: Settle<T>) => BodySink,
+  limit?: BodyLimit,
 ): Promise<T> {
+  const declared = contentLength(req);
+  if (limit && declared !== undefined && declared > limit.maxBytes) {
+    discardRest(req);
+    return Promise.reject(new HttpError(400, limit.tooLarge));
+  }
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let received = 0;
@@ -89,6 +102,10 @@ export function streamBody<T>(
     const sink = start(settle);
     function onData(chunk: Buffer): void {
       received += chunk.length;
+      if (limit && received > limit.maxBytes) {
+        settle.reject(new HttpError(400, limit.tooLarge));
+        return;
+      }
       let wait: Promise<void> | undefined;
       try {
         wait = sink.write(chunk);
@@ -143,22 +160,16 @@ export function readBody(
   tooLarge: string,
   onBytes?: (received: number) => void,
 ): Promise<Buffer> {
-  const declared = contentLength(req);
-  if (declared !== undefined && declared > maxBytes) {
-    discardRest(req);
-    return Promise.reject(new HttpError(400, tooLarge));
-  }
-  return streamBody<Buffer>(req, onBytes, (settle) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    return {
-      write: (chunk) => {
-        size += chunk.length;
-        if (size > maxBytes) throw new HttpError(400, tooLarge);
-        chunks.push(chunk);
-        return undefined;
-      },
-      end: () => settle.resolve(Buffer.concat(chunks)),
-    };
-  });
+  return streamBody<Buffer>(
+    req,
+    onBytes,
+    (settle) => {
+      const chunks: Buffer[] = [];
+      return {
+        write: (chunk) => void chunks.push(chunk),
+        end: () => settle.resolve(Buffer.concat(chunks)),
+      };
+    },
+    { maxBytes, tooLarge },
+  );
 }

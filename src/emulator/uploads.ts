@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { EXTRACTION_NAMES as EXTRACTIONS, type Extraction as ExtractionName } from './vocabulary.js';
 import { HttpError } from './http.js';
-import { contentLength, discardRest, streamBody } from './request-body.js';
+import { contentLength, streamBody } from './request-body.js';
 import { JsonUploadScanner } from './json-upload.js';
 import type { DocumentKind } from './store.js';
 
@@ -229,61 +229,56 @@ function receiveJsonUpload(
   req: IncomingMessage,
   { kind, onBytes, onFileChunk, onReady }: ReceiveOptions,
 ): Promise<ReceivedUpload> {
-  const declared = contentLength(req);
-  if (declared !== undefined && declared > MAX_JSON_UPLOAD_BYTES) {
-    discardRest(req);
-    return Promise.reject(new HttpError(400, TOO_LARGE));
-  }
-  return streamBody<ReceivedUpload>(req, onBytes, (settle) => {
-    // No onReady at the PDF check: the members still to come decide as much as the file's start.
-    const probe = new FileProbe();
-    let fileName: string | undefined;
-    let extractions: ExtractionName[] | undefined;
-    let received = 0;
-    // Each member is checked as it arrives, so a bad one before the file is refused before it.
-    const scanner = new JsonUploadScanner({
-      field(name, value) {
-        if (name === 'file') throw new HttpError(400, { file: ['file is required: the base64-encoded PDF'] });
-        if (name === 'fileName') {
-          if (typeof value !== 'string' || value.trim() === '')
-            throw new HttpError(400, { fileName: ['fileName is required'] });
-          // Only the base name: a client may send a local path.
-          fileName = value.split(/[\\/]/).pop() as string;
-        } else if (name === 'fileType') {
-          if (typeof value !== 'string') throw new HttpError(400, { fileType: ['fileType must be a MIME type'] });
-          if (!PDF_TYPES.has(value.toLowerCase())) throw unsupportedType(value);
-        } else if (name === 'extractions' && value !== null) {
-          extractions = parseExtractions(kind, value);
-        }
-      },
-      fileBytes: (bytes) => {
-        probe.push(bytes);
-        onFileChunk?.(bytes);
-      },
-    });
-    return {
-      write: (chunk) => {
-        received += chunk.length;
-        if (received > MAX_JSON_UPLOAD_BYTES) throw new HttpError(400, TOO_LARGE);
-        scanner.push(chunk);
-        return undefined;
-      },
-      end: () => {
-        scanner.end();
-        const errors: Record<string, string[]> = {};
-        if (!scanner.fileSeen || probe.size === 0) errors.file = ['file is required: the base64-encoded PDF'];
-        if (fileName === undefined) errors.fileName = ['fileName is required'];
-        if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
-        const tail = probe.finish();
-        onReady?.();
-        settle.resolve({
-          form: 'json',
-          fileName: fileName as string,
-          size: probe.size,
-          tail,
-          ...(extractions && { extractions }),
-        });
-      },
-    };
-  });
+  const limit = { maxBytes: MAX_JSON_UPLOAD_BYTES, tooLarge: TOO_LARGE };
+  return streamBody<ReceivedUpload>(
+    req,
+    onBytes,
+    (settle) => {
+      // No onReady at the PDF check: the members still to come decide as much as the file's start.
+      const probe = new FileProbe();
+      let fileName: string | undefined;
+      let extractions: ExtractionName[] | undefined;
+      // Each member is checked as it arrives, so a bad one before the file is refused before it.
+      const scanner = new JsonUploadScanner({
+        field(name, value) {
+          if (name === 'file') throw new HttpError(400, { file: ['file is required: the base64-encoded PDF'] });
+          if (name === 'fileName') {
+            if (typeof value !== 'string' || value.trim() === '')
+              throw new HttpError(400, { fileName: ['fileName is required'] });
+            // Only the base name: a client may send a local path.
+            fileName = value.split(/[\\/]/).pop() as string;
+          } else if (name === 'fileType') {
+            if (typeof value !== 'string') throw new HttpError(400, { fileType: ['fileType must be a MIME type'] });
+            if (!PDF_TYPES.has(value.toLowerCase())) throw unsupportedType(value);
+          } else if (name === 'extractions' && value !== null) {
+            extractions = parseExtractions(kind, value);
+          }
+        },
+        fileBytes: (bytes) => {
+          probe.push(bytes);
+          onFileChunk?.(bytes);
+        },
+      });
+      return {
+        write: (chunk) => void scanner.push(chunk),
+        end: () => {
+          scanner.end();
+          const errors: Record<string, string[]> = {};
+          if (!scanner.fileSeen || probe.size === 0) errors.file = ['file is required: the base64-encoded PDF'];
+          if (fileName === undefined) errors.fileName = ['fileName is required'];
+          if (Object.keys(errors).length > 0) throw new HttpError(400, errors);
+          const tail = probe.finish();
+          onReady?.();
+          settle.resolve({
+            form: 'json',
+            fileName: fileName as string,
+            size: probe.size,
+            tail,
+            ...(extractions && { extractions }),
+          });
+        },
+      };
+    },
+    limit,
+  );
 }
