@@ -129,7 +129,7 @@ export interface RelationRecord extends Mergeable {
 export const RELATION_OWN_FIELDS = ['name', 'email', 'phone', 'department', 'created_at', 'updated_at'] as const;
 
 /** The named fields of a record, in that order (an undefined one too: the forms drop those). */
-export function fieldsOf<T extends object, K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
+export function fieldsOf<T extends object, const K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
   const out = {} as Pick<T, K>;
   for (const key of keys) out[key] = record[key];
   return out;

@@ -10,12 +10,7 @@ const entityShape =
   (index: Map<string, EntityRecord[]> | undefined) =>
   (e: EntityRecord): Fields =>
     compact({
-      id: e.id,
-      ...fieldsOf(e, ENTITY_OWN_FIELDS),
-      division_of: e.division_of,
-      project_id: e.project_id,
-      created_at: e.created_at,
-      updated_at: e.updated_at,
+      ...fieldsOf(e, ['id', ...ENTITY_OWN_FIELDS, 'division_of', 'project_id', 'created_at', 'updated_at']),
       merged: mergedRefs(index, e.id),
     });
 

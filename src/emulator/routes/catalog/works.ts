@@ -1,36 +1,34 @@
 // GET /v1/compositions and /v1/recordings, and one of each by id.
 import { flag, queryProject, type Handler, type RouteContext } from '../../http.js';
 import { deployedComposition, deployedRecording } from '../../deployed/records.js';
-import type { CompositionRecord, ProjectData, RecordingRecord } from '../../store.js';
+import { fieldsOf, type CompositionRecord, type ProjectData, type RecordingRecord } from '../../store.js';
 import { type Fields, compact, envelopePage, found, deployed, recordOf } from './common.js';
 
-const compositionShape =
+/** A work in the spec form: the fields named, in that order, and its products when asked for. */
+const workShape =
+  <W extends CompositionRecord | RecordingRecord>(fields: readonly (keyof W)[]) =>
   (withProducts: boolean) =>
-  (c: CompositionRecord): Fields =>
-    compact({
-      id: c.id,
-      name: c.name,
-      type: c.type,
-      writers: c.writers,
-      artists: c.artists,
-      created_at: c.created_at,
-      updated_at: c.updated_at,
-      products: withProducts ? c.products : undefined,
-    });
+  (work: W): Fields =>
+    compact({ ...fieldsOf(work, fields), products: withProducts ? work.products : undefined });
 
-const recordingShape =
-  (withProducts: boolean) =>
-  (r: RecordingRecord): Fields =>
-    compact({
-      id: r.id,
-      name: r.name,
-      duration_ms: r.duration_ms,
-      type: r.type,
-      artists: r.artists,
-      created_at: r.created_at,
-      updated_at: r.updated_at,
-      products: withProducts ? r.products : undefined,
-    });
+const compositionShape = workShape<CompositionRecord>([
+  'id',
+  'name',
+  'type',
+  'writers',
+  'artists',
+  'created_at',
+  'updated_at',
+]);
+const recordingShape = workShape<RecordingRecord>([
+  'id',
+  'name',
+  'duration_ms',
+  'type',
+  'artists',
+  'created_at',
+  'updated_at',
+]);
 
 const compositionRenderer = (ctx: RouteContext): ((c: CompositionRecord) => Fields) =>
   (deployed(ctx) ? deployedComposition : compositionShape)(flag(ctx, 'includeProducts'));
