@@ -10,7 +10,7 @@ import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 const P = DEMO_PROJECT;
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const sent = () => emulator.requests.map((r) => [r.method, r.path, r.query]);
 const pdf = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url)).toString('base64');
 
@@ -183,7 +183,7 @@ describe('pds api', () => {
   it('--paginate follows the paged envelope too, and --jq sees the whole array', async () => {
     // An emulator of its own: an upload of another test here becomes a statement when its
     // processing ends, which would change the total between the two calls.
-    const own = await testEmulator();
+    const own = await testEmulator({ flavor: 'current' });
     try {
       const total = (
         await runCli(own, ['api', 'statements?projectId={project}&perPage=1', '--jq', '.data.total_count'])
@@ -340,7 +340,7 @@ describe('pds api', () => {
   });
 
   it('retries a GET, never a POST', async () => {
-    const flaky = await testEmulator({ failRate: 1 });
+    const flaky = await testEmulator({ flavor: 'current', failRate: 1 });
     try {
       expect((await runCli(flaky, ['api', 'projects'], { maxRetries: 2 })).code).toBe(1);
       expect(flaky.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);

@@ -22,7 +22,7 @@ import {
 import type { Emulator } from '../../src/emulator/server.js';
 import { startPds } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 let dir: string;
 let browser: CapturedBrowser;
 beforeEach(() => {
@@ -513,7 +513,7 @@ describe('a browser sign-in in use', () => {
   });
 
   it('logout forgets the sign-in even when the server cannot be reached, with a warning', async () => {
-    const other = await testEmulator();
+    const other = await testEmulator({ flavor: 'current' });
     const { oauth } = await signedIn(other, 3600_000);
     await other.close();
     const result = await pds(['auth', 'logout'], { maxRetries: 0 });
@@ -527,7 +527,7 @@ describe('a browser sign-in in use', () => {
   });
 
   it('`auth status` shows what is stored when the service cannot be reached (exit 1)', async () => {
-    const other = await testEmulator();
+    const other = await testEmulator({ flavor: 'current' });
     const { oauth } = await signedIn(other, 3600_000);
     await other.close();
     const result = await pds(['auth', 'status'], { maxRetries: 0 }, other.url);

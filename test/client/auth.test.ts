@@ -11,7 +11,7 @@ const HINT =
 let emulator: Emulator;
 let dir: string;
 beforeAll(async () => {
-  emulator = await testEmulator();
+  emulator = await testEmulator({ flavor: 'current' });
 });
 afterAll(() => emulator.close());
 beforeEach(() => {

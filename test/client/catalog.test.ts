@@ -604,7 +604,7 @@ describe('--all', () => {
   });
 
   it('works at scale: 300 artists over many pages, in order', async () => {
-    const big = await testEmulator({ scale: 3 });
+    const big = await testEmulator({ flavor: 'current', scale: 3 });
     try {
       const data = big.state.data[P]!;
       const expected = data.artists.filter((a) => a.merged_into === undefined).map((a) => a.id);

@@ -11,7 +11,7 @@ let emulator: Emulator;
 let other: Emulator;
 let dir: string;
 beforeAll(async () => {
-  [emulator, other] = await Promise.all([testEmulator(), testEmulator()]);
+  [emulator, other] = await Promise.all([testEmulator({ flavor: 'current' }), testEmulator({ flavor: 'current' })]);
 });
 afterAll(() => Promise.all([emulator.close(), other.close()]));
 beforeEach(() => {
@@ -249,7 +249,7 @@ describe('precedence: flag > environment > profile', () => {
   });
 
   it('resolves the timeout: flag over profile', async () => {
-    const slow = await testEmulator({ latencyMs: 1500 });
+    const slow = await testEmulator({ flavor: 'current', latencyMs: 1500 });
     try {
       await pds(['config', 'set', 'timeout', '0.2']);
       const result = await runCli(slow, ['projects', 'ls'], { maxRetries: 0, env: { PDS_CONFIG_DIR: dir } });
@@ -326,7 +326,7 @@ describe('pds use', () => {
   });
 
   it('exits 2 for an ambiguous name, listing the matches', async () => {
-    const twin = await testEmulator();
+    const twin = await testEmulator({ flavor: 'current' });
     try {
       const [first] = twin.state.projects;
       const copy = { ...first!, id: '0d6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b' };

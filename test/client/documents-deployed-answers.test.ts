@@ -608,7 +608,7 @@ describe('--skip-existing=content compares no further than the listed size', () 
 describe('against the emulator', () => {
   it('statements status of several ids prints each in order; a paused upload reads paused with --wait (STATE paused, exit 7)', async () => {
     const { testEmulator } = await import('../helpers/emulator.js');
-    const emulator = await testEmulator({ processingMs: 20, pauseUploads: true });
+    const emulator = await testEmulator({ flavor: 'current', processingMs: 20, pauseUploads: true });
     try {
       const several = await runCli(emulator, ['statements', 'status', '40001', '40002', '--json']);
       expect(several.code).toBe(0);

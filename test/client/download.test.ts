@@ -11,7 +11,7 @@ import { findDocumentFile } from '../../src/emulator/storage.js';
 import { runCli } from '../helpers/cli.js';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const project = () => emulator.state.data[DEMO_PROJECT_ID] as NonNullable<(typeof emulator.state.data)[string]>;
 const contractId = (index = 0) => project().contracts[index]?.id as string;
 const statementId = (index = 0) => String(project().statements[index]?.id);
@@ -230,7 +230,7 @@ describe('refusals', () => {
   });
 
   it('a service without the download endpoint: "this service does not offer downloads", exit 5', async () => {
-    const without = await testEmulator({ downloads: false });
+    const without = await testEmulator({ flavor: 'current', downloads: false });
     try {
       const dir = freshDir();
       const result = await runCli(without, ['contracts', 'download', '--all', '-o', dir]);

@@ -19,8 +19,8 @@ let spec: Emulator;
 let drifted: Emulator;
 beforeAll(async () => {
   [spec, drifted] = await Promise.all([
-    testEmulator({ processingMs: 20 }),
-    testEmulator({ processingMs: 20, drift: true }),
+    testEmulator({ flavor: 'current', processingMs: 20 }),
+    testEmulator({ flavor: 'current', processingMs: 20, drift: true }),
   ]);
 });
 afterAll(() => Promise.all([spec.close(), drifted.close()]));

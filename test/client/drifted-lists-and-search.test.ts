@@ -8,7 +8,10 @@ import { runCli } from '../helpers/cli.js';
 let spec: Emulator;
 let drifted: Emulator;
 beforeAll(async () => {
-  [spec, drifted] = await Promise.all([testEmulator(), testEmulator({ drift: true })]);
+  [spec, drifted] = await Promise.all([
+    testEmulator({ flavor: 'current' }),
+    testEmulator({ flavor: 'current', drift: true }),
+  ]);
 });
 afterAll(() => Promise.all([spec.close(), drifted.close()]));
 

@@ -7,7 +7,7 @@ import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 let dir: string;
 beforeEach(() => {
   dir = freshConfigDir();

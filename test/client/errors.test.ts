@@ -6,7 +6,7 @@ import { startRogueServer } from '../helpers/rogue-server.js';
 
 const SECOND_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('401: not authenticated (exit 3)', () => {
   it('a token the service rejects', async () => {
@@ -297,7 +297,7 @@ describe('--verbose', () => {
 
 describe('Ctrl-C', () => {
   it('exits 130 without a message or stack trace', async () => {
-    const slow = await testEmulator({ latencyMs: 2000 });
+    const slow = await testEmulator({ flavor: 'current', latencyMs: 2000 });
     try {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 100);

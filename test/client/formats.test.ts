@@ -10,7 +10,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { parseCsv } from '../helpers/csv.js';
 import { listFields } from '../../src/commands/catalog/views.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const project = () => emulator.state.data[DEMO_PROJECT_ID] as NonNullable<(typeof emulator.state.data)[string]>;
 
 describe('lists in every format', () => {

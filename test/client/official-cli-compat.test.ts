@@ -9,7 +9,7 @@ import { DEMO_PROJECT, freshConfigDir, runCli } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 
 // Slow enough that the upload is still processing when the watch starts, even on a busy machine.
-const emulator = sharedEmulator({ processingMs: 250 });
+const emulator = sharedEmulator({ flavor: 'current', processingMs: 250 });
 const quickClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realClock.sleep(Math.min(ms, 20), signal) };
 
 function withProfile(profile: Record<string, string>): string {

@@ -13,7 +13,7 @@ const tracer = new URL('../helpers/trace-imports.mjs', import.meta.url).pathname
 let emulator: Emulator;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
-  emulator = await testEmulator({ scale: 20 });
+  emulator = await testEmulator({ flavor: 'current', scale: 20 });
   env = childEnv(signedInEnv(emulator.url));
 });
 afterAll(() => emulator.close());
@@ -104,7 +104,7 @@ describe('the pds process', () => {
   });
 
   it('exits 130 on Ctrl-C, without a stack trace', async () => {
-    const slow = await testEmulator({ latencyMs: 5000 });
+    const slow = await testEmulator({ flavor: 'current', latencyMs: 5000 });
     try {
       const child = spawn(process.execPath, [bin, 'projects', 'ls'], {
         env: { ...env, PDS_API_URL: slow.url },

@@ -6,7 +6,7 @@ const SECOND_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
 const ORG = '0b7e9a52-3c1d-4f5e-9a8b-1c2d3e4f5a6b';
 const NO_COLOR = { NO_COLOR: '1' };
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('pds projects ls', () => {
   it('prints TSV with a header when piped', async () => {

@@ -3,13 +3,12 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
-import type { EmulatorOptions } from '../../src/emulator/http.js';
-import { testEmulator } from '../helpers/emulator.js';
+import { type TestEmulatorOptions, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, instantClock, runCli } from '../helpers/cli.js';
 import type { Clock } from '../../src/lib/clock.js';
 
 const started: Emulator[] = [];
-async function emulatorWith(options: Partial<EmulatorOptions>): Promise<Emulator> {
+async function emulatorWith(options: TestEmulatorOptions): Promise<Emulator> {
   const emulator = await testEmulator(options);
   started.push(emulator);
   return emulator;
@@ -26,7 +25,7 @@ function recordingClock(): Clock & { waits: number[] } {
 
 describe('429 after retries: exit 6', () => {
   it('waits what the service asks within the retry budget, then gives up and says when to try again', async () => {
-    const emulator = await emulatorWith({ rateLimit: 1 });
+    const emulator = await emulatorWith({ flavor: 'current', rateLimit: 1 });
     // The one request of the minute.
     expect((await runCli(emulator, ['projects', 'ls', '-q'])).code).toBe(0);
     const clock = recordingClock();
@@ -59,7 +58,7 @@ describe('429 after retries: exit 6', () => {
   });
 
   it('prints the error as JSON with --json', async () => {
-    const emulator = await emulatorWith({ rateLimit: 1 });
+    const emulator = await emulatorWith({ flavor: 'current', rateLimit: 1 });
     await runCli(emulator, ['projects', 'ls', '-q']);
     const result = await runCli(emulator, ['artists', 'ls', '--json', '-q'], { maxRetries: 1 });
     expect(result.code).toBe(6);
@@ -70,7 +69,7 @@ describe('429 after retries: exit 6', () => {
   });
 
   it('the rate-limit headers reach --verbose', async () => {
-    const emulator = await emulatorWith({ rateLimit: 5 });
+    const emulator = await emulatorWith({ flavor: 'current', rateLimit: 5 });
     const result = await runCli(emulator, ['projects', 'ls', '-q', '--verbose']);
     expect(result.stderr).toMatch(
       /< 200 OK \(\d+ ms, rate limit: limit 5, remaining 4, reset at \d\d:\d\d:\d\d UTC, in \d+ s\)/,
@@ -80,7 +79,7 @@ describe('429 after retries: exit 6', () => {
 
 describe('5xx after retries: exit 1', () => {
   it('sends 1 + maxRetries requests, then reports the service error', async () => {
-    const emulator = await emulatorWith({ failRate: 1 });
+    const emulator = await emulatorWith({ flavor: 'current', failRate: 1 });
     const result = await runCli(emulator, ['artists', 'ls'], { maxRetries: 3 });
     // The emulator's 503 asks for Retry-After: 1; every wait of 1 s or more is announced.
     const notice = 'warning: service unavailable (injected fault): retrying in 1 s (Ctrl-C to stop)\n';
@@ -93,14 +92,14 @@ describe('5xx after retries: exit 1', () => {
   });
 
   it('uses 3 retries by default', async () => {
-    const emulator = await emulatorWith({ failRate: 1 });
+    const emulator = await emulatorWith({ flavor: 'current', failRate: 1 });
     const result = await runCli(emulator, ['projects', 'get']);
     expect(result.code).toBe(1);
     expect(emulator.requests).toHaveLength(4);
   });
 
   it('with --json', async () => {
-    const emulator = await emulatorWith({ failRate: 1 });
+    const emulator = await emulatorWith({ flavor: 'current', failRate: 1 });
     const result = await runCli(emulator, ['artists', 'ls', '--json', '-q'], { maxRetries: 1 });
     expect(result).toEqual({
       code: 1,
@@ -112,7 +111,7 @@ describe('5xx after retries: exit 1', () => {
 
 describe('timeout: exit 1', () => {
   it('a slow answer times out with --timeout, and the message says so', async () => {
-    const emulator = await emulatorWith({ latencyMs: 2000 });
+    const emulator = await emulatorWith({ flavor: 'current', latencyMs: 2000 });
     const before = Date.now();
     const result = await runCli(emulator, ['artists', 'ls', '--timeout', '0.2'], { maxRetries: 0 });
     expect(result).toEqual({
@@ -144,11 +143,11 @@ describe('connection refused: exit 1', () => {
 
 describe('retries recover', () => {
   it('a flaky service (fail rate 0.3, fixed seed) still gives the full, correct output', async () => {
-    const reference = await emulatorWith({});
+    const reference = await emulatorWith({ flavor: 'current' });
     const expected = await runCli(reference, ['statements', 'ls', '--all', '--per-page', '10', '--json']);
     expect(expected.code).toBe(0);
 
-    const flaky = await emulatorWith({ failRate: 0.3, seed: 42 });
+    const flaky = await emulatorWith({ flavor: 'current', failRate: 0.3, seed: 42 });
     // Enough retries that no page fails for good, whatever order the concurrent pages arrive in.
     const result = await runCli(flaky, ['statements', 'ls', '--all', '--per-page', '10', '--json', '-q'], {
       maxRetries: 8,
@@ -163,8 +162,8 @@ describe('retries recover', () => {
   });
 
   it('one request at a time: every command of a session succeeds', async () => {
-    const flaky = await emulatorWith({ failRate: 0.3, seed: 7 });
-    const reference = await emulatorWith({});
+    const flaky = await emulatorWith({ flavor: 'current', failRate: 0.3, seed: 7 });
+    const reference = await emulatorWith({ flavor: 'current' });
     for (const args of [
       ['projects', 'ls'],
       ['projects', 'get'],

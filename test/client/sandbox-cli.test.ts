@@ -7,7 +7,7 @@ import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await testEmulator();
+  emulator = await testEmulator({ flavor: 'current' });
 });
 afterAll(() => emulator.close());
 

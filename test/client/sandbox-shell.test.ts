@@ -9,7 +9,7 @@ import { DEMO_PROJECT, freshConfigDir, instantClock, runCli } from '../helpers/c
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await testEmulator();
+  emulator = await testEmulator({ flavor: 'current' });
 });
 afterAll(() => emulator.close());
 

@@ -7,7 +7,7 @@ import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 const TTY = { tty: true, env: { NO_COLOR: '1' } };
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const sent = () => emulator.requests.map((r) => `${r.method} ${r.path}`);
 
 describe('--jq', () => {

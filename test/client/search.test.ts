@@ -4,7 +4,7 @@ import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 const SEARCH_PATH = `/v1/projects/${DEMO_PROJECT}/search`;
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('pds search', () => {
   it('prints type, id, name and score as TSV when piped', async () => {

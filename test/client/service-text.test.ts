@@ -7,7 +7,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli } from '../helpers/cli.js';
 import { captureBrowser, decide, deliver } from '../helpers/oauth.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('service text on a terminal', () => {
   it('a jq error that quotes the data shows its control characters as escapes', async () => {

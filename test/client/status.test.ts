@@ -13,8 +13,8 @@ let emulator: Emulator;
 /** Uploads stay queued here: for the shape of a document that has not been staged yet. */
 let slow: Emulator;
 beforeAll(async () => {
-  emulator = await testEmulator({ processingMs: 20 });
-  slow = await testEmulator({ processingMs: 60_000 });
+  emulator = await testEmulator({ flavor: 'current', processingMs: 20 });
+  slow = await testEmulator({ flavor: 'current', processingMs: 60_000 });
 });
 afterAll(async () => {
   await emulator.close();
@@ -101,7 +101,7 @@ describe('pds contracts status', () => {
 
   it('watches until the extractions are done', async () => {
     // Steps long enough that the first poll cannot already see the end, however busy the machine.
-    const paced = await testEmulator({ processingMs: 400 });
+    const paced = await testEmulator({ flavor: 'current', processingMs: 400 });
     try {
       await watchesToTheEnd(paced);
     } finally {

@@ -6,7 +6,7 @@ import { DEMO_PROJECT_ID, DEMO_PROJECT_TOKEN } from '../../src/emulator/seed.js'
 import { sharedEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
 
-const emulator = sharedEmulator({ processingMs: 20 });
+const emulator = sharedEmulator({ flavor: 'current', processingMs: 20 });
 const sent = () => emulator.requests.map((r) => `${r.method} ${r.path}`);
 
 describe('pds projects create', () => {
@@ -229,7 +229,7 @@ describe('pds statements status of a paused upload', () => {
     const { writeFileSync, mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const paused = await testEmulator({ processingMs: 20, pauseUploads: true });
+    const paused = await testEmulator({ flavor: 'current', processingMs: 20, pauseUploads: true });
     try {
       const csv = join(mkdtempSync(join(tmpdir(), 'pds-paused-')), 'p.csv');
       writeFileSync(csv, 'a,b\n1,2\n');

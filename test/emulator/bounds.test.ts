@@ -31,14 +31,14 @@ async function results(response: Response): Promise<ExecResult[]> {
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await testEmulator();
+  emulator = await testEmulator({ flavor: 'current' });
   await connect(emulator);
 });
 afterAll(() => emulator.close());
 
 describe('exec concurrency', () => {
   it('runs one thread at a time with one waiting, and refuses the rest with 429 and Retry-After', async () => {
-    const limited = await testEmulator({ execLimits: { workers: 1, queue: 1 } });
+    const limited = await testEmulator({ flavor: 'current', execLimits: { workers: 1, queue: 1 } });
     try {
       await connect(limited);
       const started = Date.now();
@@ -62,7 +62,7 @@ describe('exec concurrency', () => {
   });
 
   it('frees the place of a client that gave up while queued', async () => {
-    const limited = await testEmulator({ execLimits: { workers: 1, queue: 1 } });
+    const limited = await testEmulator({ flavor: 'current', execLimits: { workers: 1, queue: 1 } });
     try {
       await connect(limited);
       const running = exec(limited, ['sleep 3']);
@@ -105,7 +105,7 @@ describe('exec concurrency', () => {
 
 describe('exec output and memory', () => {
   it("cuts a request's output at the cap with a visible marker and runs nothing after it", async () => {
-    const limited = await testEmulator({ execLimits: { outputBytes: 64 * 1024 } });
+    const limited = await testEmulator({ flavor: 'current', execLimits: { outputBytes: 64 * 1024 } });
     try {
       await connect(limited);
       const [small, big, after] = await results(
@@ -139,7 +139,7 @@ describe('exec output and memory', () => {
 
   it('stops a thread that passes its heap limit, answering 125 for its commands, and keeps serving', async () => {
     // A heap far too small for just-bash itself: the thread dies while loading.
-    const tiny = await testEmulator({ execLimits: { heapMb: 2 } });
+    const tiny = await testEmulator({ flavor: 'current', execLimits: { heapMb: 2 } });
     try {
       await connect(tiny);
       const out = await results(await exec(tiny, ['echo one', 'echo two']));
@@ -186,7 +186,7 @@ describe('parallel exec', () => {
   });
 
   it('holds a parallel request to one time limit, even when its commands wait for threads', async () => {
-    const limited = await testEmulator({ sandboxTimeoutMs: 1500, execLimits: { workers: 1 } });
+    const limited = await testEmulator({ flavor: 'current', sandboxTimeoutMs: 1500, execLimits: { workers: 1 } });
     try {
       await connect(limited);
       // One thread: the first sleeper is stopped near the limit, the second gets what is left of
@@ -233,7 +233,7 @@ describe('parallel exec', () => {
 
 describe('request log and paths', () => {
   it('keeps only the most recent requests', async () => {
-    const small = await testEmulator({ requestLogSize: 5 });
+    const small = await testEmulator({ flavor: 'current', requestLogSize: 5 });
     try {
       for (let i = 0; i < 12; i++) await call(small, `/v1/projects?n=${i}`);
       expect(small.requests.map((r) => r.query.n)).toEqual(['7', '8', '9', '10', '11']);

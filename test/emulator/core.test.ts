@@ -38,7 +38,7 @@ const errorOf = async (res: Response) => ErrorBody.parse(await json(res)).error;
 describe('projects, auth and errors', () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await testEmulator();
+    emulator = await testEmulator({ flavor: 'current' });
   });
   afterAll(() => emulator.close());
 
@@ -100,7 +100,7 @@ describe('projects, auth and errors', () => {
 describe('GET /v1/projects/:id/search', () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await testEmulator();
+    emulator = await testEmulator({ flavor: 'current' });
   });
   afterAll(() => emulator.close());
 
@@ -198,7 +198,7 @@ describe('GET /v1/projects/:id/search', () => {
 describe('rate limiting', () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await testEmulator({ rateLimit: 3 });
+    emulator = await testEmulator({ flavor: 'current', rateLimit: 3 });
   });
   afterAll(() => emulator.close());
 
@@ -249,7 +249,7 @@ describe('rate limiting', () => {
 
 describe('rate-limit headers without a limit', () => {
   it('are sent with a generous limit', async () => {
-    const emulator = await testEmulator();
+    const emulator = await testEmulator({ flavor: 'current' });
     try {
       const res = await call(emulator, '/v1/projects');
       expect(res.headers.get('x-ratelimit-limit')).toBe('1000000');
@@ -263,7 +263,7 @@ describe('rate-limit headers without a limit', () => {
 
 describe('fault injection and latency', () => {
   const statuses = async (seed: number, count: number): Promise<number[]> => {
-    const emulator = await testEmulator({ failRate: 0.4, seed });
+    const emulator = await testEmulator({ flavor: 'current', failRate: 0.4, seed });
     try {
       const seen: number[] = [];
       for (let i = 0; i < count; i++) {
@@ -291,7 +291,7 @@ describe('fault injection and latency', () => {
   });
 
   it('refuses before the handler runs: a failed upload leaves nothing behind', async () => {
-    const emulator = await testEmulator({ failRate: 1 });
+    const emulator = await testEmulator({ flavor: 'current', failRate: 1 });
     try {
       const pdf = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n').toString('base64');
       for (let i = 0; i < 3; i++) {
@@ -310,7 +310,7 @@ describe('fault injection and latency', () => {
   });
 
   it('answers a large refused upload instead of resetting the connection', async () => {
-    const emulator = await testEmulator({ failRate: 1 });
+    const emulator = await testEmulator({ flavor: 'current', failRate: 1 });
     try {
       const res = await call(emulator, `/v1/statements?projectId=${DEMO_PROJECT_ID}`, {
         method: 'POST',
@@ -325,7 +325,7 @@ describe('fault injection and latency', () => {
   });
 
   it('delays every response by the latency', async () => {
-    const emulator = await testEmulator({ latencyMs: 150 });
+    const emulator = await testEmulator({ flavor: 'current', latencyMs: 150 });
     try {
       for (const token of ['demo-org-token', null]) {
         const started = performance.now();
@@ -347,7 +347,7 @@ describe('persistence with a data file', () => {
 
   it('seeds the file on first start and loads it on the next', async () => {
     const dataFile = join(dir, 'nested', 'state.json');
-    const first = await testEmulator({ dataFile });
+    const first = await testEmulator({ flavor: 'current', dataFile });
     expect(first.origin).toBe('seeded');
     await first.close();
     const saved = z.looseObject({ projects: z.array(Project) }).parse(JSON.parse(readFileSync(dataFile, 'utf8')));
@@ -355,7 +355,7 @@ describe('persistence with a data file', () => {
 
     // An edit to the file shows: the state comes from it, not from a new seed.
     writeFileSync(dataFile, readFileSync(dataFile, 'utf8').replace('Harbor Sessions', 'Harbor Sessions (restored)'));
-    const second = await testEmulator({ dataFile });
+    const second = await testEmulator({ flavor: 'current', dataFile });
     try {
       expect(second.origin).toBe('loaded');
       const res = await call(second, `/v1/projects/${SECOND_PROJECT_ID}`);
@@ -368,7 +368,7 @@ describe('persistence with a data file', () => {
   it('keeps an upload across a restart', async () => {
     const dataFile = join(dir, 'uploads.json');
     const pdf = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n').toString('base64');
-    const first = await testEmulator({ dataFile });
+    const first = await testEmulator({ flavor: 'current', dataFile });
     let stagingId: number;
     try {
       const res = await call(first, `/v1/statements?projectId=${DEMO_PROJECT_ID}`, {
@@ -382,7 +382,7 @@ describe('persistence with a data file', () => {
     } finally {
       await first.close();
     }
-    const second = await testEmulator({ dataFile });
+    const second = await testEmulator({ flavor: 'current', dataFile });
     try {
       expect(second.state.uploads.map((u) => u.staging_id)).toEqual([stagingId]);
       const res = await call(second, `/v1/statements/${stagingId}/processes?projectId=${DEMO_PROJECT_ID}`);
@@ -395,7 +395,7 @@ describe('persistence with a data file', () => {
   it('refuses to start on a file that is not a data file', async () => {
     const dataFile = join(dir, 'broken.json');
     writeFileSync(dataFile, '{"projects": 3}');
-    await expect(testEmulator({ dataFile })).rejects.toThrow(/not an emulator data file/);
+    await expect(testEmulator({ flavor: 'current', dataFile })).rejects.toThrow(/not an emulator data file/);
   });
 });
 
@@ -425,7 +425,7 @@ describe('seed data', () => {
 describe('--scale 100', () => {
   let emulator: Emulator;
   beforeAll(async () => {
-    emulator = await testEmulator({ scale: 100 });
+    emulator = await testEmulator({ flavor: 'current', scale: 100 });
   });
   afterAll(() => emulator.close());
 
@@ -481,7 +481,7 @@ describe('serveFromCli', () => {
   });
 
   it('reports a port in use on stderr and returns 1', async () => {
-    const taken = await testEmulator();
+    const taken = await testEmulator({ flavor: 'current' });
     try {
       const io = streams();
       const code = await serveFromCli(
@@ -500,7 +500,7 @@ describe('serveFromCli', () => {
 
 describe('project ids in any case', () => {
   it('resolves an upper-case project UUID like its canonical form', async () => {
-    const emulator = await testEmulator();
+    const emulator = await testEmulator({ flavor: 'current' });
     try {
       const upper = '5F1C7E0A-2B3D-4C8E-9F01-A2B3C4D5E6F7';
       const project = await call(emulator, `/v1/projects/${upper}`);

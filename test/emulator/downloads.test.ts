@@ -16,7 +16,7 @@ import { generatedPdf } from '../../src/emulator/generated-files.js';
 import { call, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 
 const PDF = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url));
-const emulator = sharedEmulator({ processingMs: 20 });
+const emulator = sharedEmulator({ flavor: 'current', processingMs: 20 });
 
 async function linkOf(kind: 'contracts' | 'statements', id: string | number) {
   const response = await call(emulator, `/v1/${kind}/${id}/download?projectId=${DEMO_PROJECT_ID}`);
@@ -89,7 +89,7 @@ describe('download endpoints', () => {
 
 describe('signed URL lifetime (--url-ttl)', () => {
   it('answers 403 once the URL has expired', async () => {
-    const shortLived = await testEmulator({ urlTtlSeconds: 0 });
+    const shortLived = await testEmulator({ flavor: 'current', urlTtlSeconds: 0 });
     try {
       const id = shortLived.state.data[DEMO_PROJECT_ID]?.contracts[0]?.id as string;
       const answer = await call(shortLived, `/v1/contracts/${id}/download?projectId=${DEMO_PROJECT_ID}`);
@@ -104,7 +104,7 @@ describe('signed URL lifetime (--url-ttl)', () => {
   });
 
   it('is absent from a service without downloads: 404', async () => {
-    const without = await testEmulator({ downloads: false });
+    const without = await testEmulator({ flavor: 'current', downloads: false });
     try {
       expect((await call(without, `/v1/contracts/20001/download?projectId=${DEMO_PROJECT_ID}`)).status).toBe(404);
     } finally {
@@ -130,7 +130,7 @@ describe('generatedPdf', () => {
 describe('uploaded files with --data', () => {
   it('are kept beside the data file and served after a restart', async () => {
     const dataFile = join(mkdtempSync(join(tmpdir(), 'pds-emulator-data-')), 'state.json');
-    let running = await testEmulator({ dataFile, processingMs: 20 });
+    let running = await testEmulator({ flavor: 'current', dataFile, processingMs: 20 });
     let stagingId: number;
     try {
       const form = new FormData();
@@ -144,7 +144,7 @@ describe('uploaded files with --data', () => {
     } finally {
       await running.close();
     }
-    running = await testEmulator({ dataFile, processingMs: 20 });
+    running = await testEmulator({ flavor: 'current', dataFile, processingMs: 20 });
     try {
       const contract = running.state.data[DEMO_PROJECT_ID]?.contracts.find((c) => c.staging_id === stagingId);
       const answer = await call(running, `/v1/contracts/${contract?.id}/download?projectId=${DEMO_PROJECT_ID}`);
@@ -159,7 +159,7 @@ describe('uploaded files with --data', () => {
 
   it('a refused upload leaves no file behind', async () => {
     const dataFile = join(mkdtempSync(join(tmpdir(), 'pds-emulator-data-')), 'state.json');
-    const running = await testEmulator({ dataFile });
+    const running = await testEmulator({ flavor: 'current', dataFile });
     try {
       const form = new FormData();
       form.append('file', new Blob(['not a pdf at all'], { type: 'application/pdf' }), 'bad.pdf');

@@ -44,7 +44,7 @@ async function stagingId(response: Response): Promise<number> {
 describe('the journal of --data', () => {
   it('appends a small line per change and leaves the snapshot alone', async () => {
     const dataFile = join(dir, 'append.json');
-    const emulator = await testEmulator({ dataFile, scale: 10 });
+    const emulator = await testEmulator({ flavor: 'current', dataFile, scale: 10 });
     try {
       const snapshot = statSync(dataFile);
       expect(snapshot.size).toBeGreaterThan(1024 * 1024);
@@ -64,7 +64,7 @@ describe('the journal of --data', () => {
     }
     // A clean stop folds the journal into the snapshot.
     expect(readFileSync(`${dataFile}.journal`, 'utf8')).toBe('');
-    const again = await testEmulator({ dataFile });
+    const again = await testEmulator({ flavor: 'current', dataFile });
     try {
       expect(again.state.uploads.map((u) => u.file_name)).toEqual(['s0.pdf', 's1.pdf', 's2.pdf', 's3.pdf', 's4.pdf']);
     } finally {
@@ -74,7 +74,7 @@ describe('the journal of --data', () => {
 
   it('replays the journal over the snapshot after a stop without compaction, dropping a torn last line', async () => {
     const dataFile = join(dir, 'replay.json');
-    const emulator = await testEmulator({ dataFile, processingMs: 10 });
+    const emulator = await testEmulator({ flavor: 'current', dataFile, processingMs: 10 });
     const ids = [await stagingId(await upload(emulator, 'a.pdf')), await stagingId(await upload(emulator, 'b.pdf'))];
     await new Promise((resolve) => setTimeout(resolve, 80));
     // Processing results are journaled too, once a request observes them.
@@ -86,7 +86,7 @@ describe('the journal of --data', () => {
     copyFileSync(dataFile, copy);
     writeFileSync(`${copy}.journal`, `${journal}{"upload": {"staging_id": 99`);
     await emulator.close();
-    const restarted = await testEmulator({ dataFile: copy, processingMs: 10 });
+    const restarted = await testEmulator({ flavor: 'current', dataFile: copy, processingMs: 10 });
     try {
       expect(restarted.state.uploads.map((u) => u.staging_id)).toEqual(ids);
       expect(restarted.state.uploads.map((u) => u.result_id)).toEqual(statementIds);
@@ -100,7 +100,7 @@ describe('the journal of --data', () => {
 
   it('folds the journal into a new snapshot once it passes its size', async () => {
     const dataFile = join(dir, 'compact.json');
-    const emulator = await testEmulator({ dataFile, journalCompactBytes: 2000 });
+    const emulator = await testEmulator({ flavor: 'current', dataFile, journalCompactBytes: 2000 });
     try {
       const before = statSync(dataFile).mtimeMs;
       for (let i = 0; i < 8; i++) await stagingId(await upload(emulator, `c${i}.pdf`));
@@ -117,7 +117,7 @@ describe('the journal of --data', () => {
 
   it('answers 500 and keeps nothing when the change cannot be written; works again once it can', async () => {
     const dataFile = join(dir, 'failing.json');
-    const emulator = await testEmulator({ dataFile });
+    const emulator = await testEmulator({ flavor: 'current', dataFile });
     try {
       await stagingId(await upload(emulator, 'first.pdf'));
       // The journal's place is taken by a directory: appending to it fails.
@@ -139,7 +139,7 @@ describe('the journal of --data', () => {
     } finally {
       await emulator.close();
     }
-    const again = await testEmulator({ dataFile });
+    const again = await testEmulator({ flavor: 'current', dataFile });
     try {
       expect(again.state.uploads.map((u) => u.file_name)).toEqual(['first.pdf', 'retried.pdf']);
     } finally {
@@ -149,10 +149,10 @@ describe('the journal of --data', () => {
 
   it('removes the temporary snapshot a crash left behind', async () => {
     const dataFile = join(dir, 'stale.json');
-    const first = await testEmulator({ dataFile });
+    const first = await testEmulator({ flavor: 'current', dataFile });
     await first.close();
     writeFileSync(`${dataFile}.12345.tmp`, '{"half": ');
-    const second = await testEmulator({ dataFile });
+    const second = await testEmulator({ flavor: 'current', dataFile });
     try {
       expect(existsSync(`${dataFile}.12345.tmp`)).toBe(false);
     } finally {

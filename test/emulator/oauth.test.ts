@@ -4,7 +4,7 @@ import { call, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { decide, pkcePair, signInDirectly, tokenRequest } from '../helpers/oauth.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 async function register(name = 'test client', redirectUris: unknown = [REDIRECT]): Promise<Response> {
@@ -289,7 +289,7 @@ describe('emulator: tokens', () => {
   });
 
   it('lets access tokens expire after --token-ttl', async () => {
-    const short = await testEmulator({ tokenTtlSeconds: 1 });
+    const short = await testEmulator({ flavor: 'current', tokenTtlSeconds: 1 });
     try {
       const grant = await signInDirectly(short);
       expect(grant.expires_in).toBe(1);

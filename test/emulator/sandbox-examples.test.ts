@@ -13,7 +13,7 @@ import type { ExecResult } from '../helpers/spec-forms.js';
 import { demoSandbox } from '../helpers/sandbox.js';
 import { runCli } from '../helpers/cli.js';
 
-const sandbox = demoSandbox();
+const sandbox = demoSandbox({ flavor: 'current' });
 const run = sandbox.run;
 
 const data = (): ProjectData => sandbox.emulator().state.data[DEMO_PROJECT_ID] as ProjectData;

@@ -8,7 +8,7 @@ import type { Emulator } from '../../src/emulator/server.js';
 import type { PersonRecord } from '../../src/emulator/store.js';
 import { demoSandbox } from '../helpers/sandbox.js';
 
-const sandbox = demoSandbox();
+const sandbox = demoSandbox({ flavor: 'current' });
 /** The commands' results in the demo project's sandbox, as the exec endpoint answers them. */
 const run = (...commands: string[]) => sandbox.run(commands);
 

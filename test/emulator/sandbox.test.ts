@@ -22,7 +22,7 @@ const base = (projectId = DEMO_PROJECT_ID) => `/v1/projects/${projectId}/sandbox
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await testEmulator({ processingMs: 10 });
+  emulator = await testEmulator({ flavor: 'current', processingMs: 10 });
   expect((await call(emulator, `${base()}/connect`, { method: 'POST' })).status).toBe(200);
 });
 afterAll(() => emulator.close());
@@ -73,7 +73,7 @@ describe('sandbox sessions', () => {
   });
 
   it('answers 400 "sandbox not connected" for files and exec before connect', async () => {
-    const fresh = await testEmulator();
+    const fresh = await testEmulator({ flavor: 'current' });
     try {
       const read = await files('/', fresh);
       expect(read.status).toBe(400);
@@ -281,7 +281,7 @@ describe('sandbox confinement', () => {
   });
 
   it('ends a runaway loop within the time limit, and the server keeps answering', { timeout: 40_000 }, async () => {
-    const limited = await testEmulator({ sandboxTimeoutMs: 1500 });
+    const limited = await testEmulator({ flavor: 'current', sandboxTimeoutMs: 1500 });
     try {
       await call(limited, `${base()}/connect`, { method: 'POST' });
       const started = Date.now();
@@ -313,7 +313,7 @@ describe('sandbox confinement', () => {
 
   it('terminates the shell at the hard limit and reports 124 for what did not finish', async () => {
     // 20 ms is far less than a worker needs to load just-bash: the hard limit ends this request.
-    const limited = await testEmulator({ sandboxTimeoutMs: 20 });
+    const limited = await testEmulator({ flavor: 'current', sandboxTimeoutMs: 20 });
     try {
       await call(limited, `${base()}/connect`, { method: 'POST' });
       const results = await run(['echo one', 'echo two'], limited);

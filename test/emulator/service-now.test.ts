@@ -12,7 +12,7 @@ import { call, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 const PDF = readFileSync(new URL('../fixtures/sample.pdf', import.meta.url));
 const CSV = Buffer.from('isrc,units,amount\nUSRC17607839,120,3.60\n');
 const P = `projectId=${DEMO_PROJECT_ID}`;
-const emulator = sharedEmulator({ processingMs: 20 });
+const emulator = sharedEmulator({ flavor: 'current', processingMs: 20 });
 
 async function json(em: Emulator, path: string, method: string, body?: unknown, token?: string) {
   const response = await call(em, path, {
@@ -232,7 +232,7 @@ describe('three-step upload', () => {
 
 describe('--pause-uploads and retry', () => {
   it('pauses new uploads with a reason; a retry while paused stays paused with the quota; then queues', async () => {
-    const em = await testEmulator({ processingMs: 20, pauseUploads: true });
+    const em = await testEmulator({ flavor: 'current', processingMs: 20, pauseUploads: true });
     try {
       const { stagingId, complete } = await upload(em, 'statements', 'p.csv', CSV, 'text/csv');
       expect(complete).toMatchObject({ status: 'paused', paused: true, enqueued: false });
@@ -396,7 +396,7 @@ describe('--flavor seed', () => {
   });
 
   it('statement processes carry processing_done in the drifted form too', async () => {
-    const em = await testEmulator({ drift: true });
+    const em = await testEmulator({ flavor: 'current', drift: true });
     try {
       const statement = em.state.data[DEMO_PROJECT_ID]?.statements[0];
       const processes = await json(em, `/v1/statements/${statement?.id}/processes?${P}`, 'GET');

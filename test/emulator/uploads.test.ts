@@ -28,7 +28,7 @@ const STEP_MS = 40;
 
 let emulator: Emulator;
 beforeAll(async () => {
-  emulator = await testEmulator({ processingMs: STEP_MS });
+  emulator = await testEmulator({ flavor: 'current', processingMs: STEP_MS });
 });
 afterAll(() => emulator.close());
 
@@ -619,7 +619,7 @@ const STAGES = ['queued', 'processing', 'completed', 'failed'];
 describe('processing (SPEC 4.10)', () => {
   it('answers for a contract upload before staging ends: no contract, no extractions yet', async () => {
     // Steps of 5 s: the first look, right after the upload, comes long before staging can end.
-    const slow = await testEmulator({ processingMs: 5000 });
+    const slow = await testEmulator({ flavor: 'current', processingMs: 5000 });
     try {
       const form = multipart(PDF, { name: 'Early.pdf', extractions: JSON.stringify(['extract-royalties']) });
       const posted = await call(slow, uploadsPath('contracts'), { method: 'POST', body: form });

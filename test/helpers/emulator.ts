@@ -1,17 +1,20 @@
 // Starts a real emulator on a free loopback port for one test file.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type Emulator } from '../../src/emulator/server.js';
-import type { EmulatorOptions } from '../../src/emulator/http.js';
+import type { EmulatorOptions, Flavor } from '../../src/emulator/http.js';
 
 /**
- * An emulator for one test. Unlike `pds emulator start` (the deployed flavor by default), tests get
- * the `current` flavor unless they ask for another: the seed's forms of SPEC.md for reads, with the
- * deployed service's additions beside them, which most test files were written against. Tests of
- * the deployed forms pass `flavor: 'deployed'`; tests of SPEC.md alone, `flavor: 'seed'`.
+ * An emulator for one test, in the flavor the test names: `current` (the seed's forms of SPEC.md for
+ * reads, with the deployed service's additions beside them), `deployed` (the service as deployed,
+ * what `pds emulator start` serves) or `seed` (SPEC.md alone). There is no default: a test says
+ * which service it talks to.
  */
-export async function testEmulator(options: Partial<EmulatorOptions> = {}): Promise<Emulator> {
-  return startEmulator({ port: 0, quiet: true, processingMs: 50, flavor: 'current', ...options });
+export async function testEmulator(options: TestEmulatorOptions): Promise<Emulator> {
+  return startEmulator({ port: 0, quiet: true, processingMs: 50, ...options });
 }
+
+/** An emulator's options for a test: any of them, the flavor always. */
+export type TestEmulatorOptions = Partial<EmulatorOptions> & { flavor: Flavor };
 
 export interface CallOptions {
   method?: string;
@@ -33,7 +36,7 @@ export async function call(emulator: Emulator, path: string, options: CallOption
  * request log cleared before each test so every test asserts only on what it sent. The returned
  * handle forwards to the running emulator, so tests use it like the emulator itself.
  */
-export function sharedEmulator(options: Partial<EmulatorOptions> = {}): Emulator {
+export function sharedEmulator(options: TestEmulatorOptions): Emulator {
   let current: Emulator | undefined;
   beforeAll(async () => {
     current = await testEmulator(options);

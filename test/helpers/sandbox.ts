@@ -2,9 +2,8 @@
 // closed after them, and the exec endpoint's answers read against SPEC.md's form (4.11).
 import { afterAll, beforeAll, expect } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
-import type { EmulatorOptions } from '../../src/emulator/http.js';
 import type { Emulator } from '../../src/emulator/server.js';
-import { call, testEmulator } from './emulator.js';
+import { call, type TestEmulatorOptions, testEmulator } from './emulator.js';
 import { ExecResults, envelope, type ExecResult } from './spec-forms.js';
 
 export interface DemoSandbox {
@@ -14,8 +13,8 @@ export interface DemoSandbox {
   run(commands: string[]): Promise<ExecResult[]>;
 }
 
-/** `options`: the emulator's (testEmulator's defaults otherwise: the current flavor). */
-export function demoSandbox(options: Partial<EmulatorOptions> = {}): DemoSandbox {
+/** `options`: the emulator's, its flavor named (testEmulator's). */
+export function demoSandbox(options: TestEmulatorOptions): DemoSandbox {
   let emulator: Emulator | undefined;
   const path = `/v1/projects/${DEMO_PROJECT_ID}/sandbox`;
   const running = (): Emulator => {

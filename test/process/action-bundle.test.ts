@@ -19,7 +19,7 @@ import { DEMO_PROJECT } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { childEnv } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Ran {

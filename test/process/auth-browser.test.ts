@@ -12,7 +12,7 @@ import { findChromium, skipWhenMissing } from '../helpers/machine.js';
 import { captureBrowser, readProfiles } from '../helpers/oauth.js';
 import { startPds } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const found = await findChromium();
 skipWhenMissing('browser sign-in tests', found.missing);
 let browser: Browser | undefined;

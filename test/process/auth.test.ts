@@ -17,7 +17,7 @@ import {
 } from '../helpers/oauth.js';
 import { ptyPds, runPds, startPds } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const envFor = (dir: string, extra: Record<string, string | undefined> = {}) => ({
   PDS_CONFIG_DIR: dir,
   PDS_API_URL: emulator.url,
@@ -118,7 +118,7 @@ describe('waiting for the browser', () => {
 describe('two processes refreshing one sign-in at once', () => {
   it('refresh once under the lock: both succeed, the grant stays valid', async () => {
     // A slow token endpoint keeps the first refresh in flight while the others arrive.
-    const slow = await testEmulator({ latencyMs: 300 });
+    const slow = await testEmulator({ flavor: 'current', latencyMs: 300 });
     try {
       const dir = freshConfigDir();
       const grant = await signInDirectly(slow);

@@ -123,7 +123,7 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
 describe('the floor of the list figures (scripts/floor/walk.js)', () => {
   it('prints byte for byte what pds prints, plain and --checked, in each format', async () => {
     // 1,000 artists: ten full pages, then the empty page that ends the walk.
-    const emulator = await testEmulator({ scale: 10 });
+    const emulator = await testEmulator({ flavor: 'current', scale: 10 });
     try {
       const env = childEnv(signedInEnv(emulator.url));
       const floor = async (...args: string[]) =>

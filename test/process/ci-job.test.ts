@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { call, sharedEmulator } from '../helpers/emulator.js';
 import { runPds, signedInEnv, until } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 // The deployed service's forms, with processing slow enough that a re-run comes while it is queued.
 const deployed = sharedEmulator({ flavor: 'deployed', processingMs: 120_000 });
 

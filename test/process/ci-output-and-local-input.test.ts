@@ -21,7 +21,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { PDS_BIN, childEnv, runPds, signedInEnv } from '../helpers/process.js';
 import { obeyed, unfenced } from '../helpers/workflow-commands.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 interface Ran {
   code: number;

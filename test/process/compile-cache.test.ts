@@ -14,7 +14,7 @@ const buildId = /\/\/ pds build ([\w-]+)\s*$/.exec(bundle)?.[1];
 let emulator: Emulator;
 let caches = 0;
 beforeAll(async () => {
-  emulator = await testEmulator();
+  emulator = await testEmulator({ flavor: 'current' });
 });
 afterAll(() => emulator.close());
 

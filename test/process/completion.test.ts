@@ -13,7 +13,7 @@ import { PDS_BIN, childEnv, signedInEnv } from '../helpers/process.js';
 let emulator: Emulator;
 let home: string;
 beforeAll(async () => {
-  emulator = await testEmulator();
+  emulator = await testEmulator({ flavor: 'current' });
   home = mkdtempSync(join(tmpdir(), 'pds-completion-'));
   // The scripts call `pds`: a wrapper on PATH runs the built one.
   mkdirSync(join(home, 'bin'));

@@ -19,7 +19,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
 import { runPds, signedInEnv, startPds } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const OTHER_PROJECT_NAME = 'Northern Lights Catalog';
 
 const profiles = (dir: string) =>

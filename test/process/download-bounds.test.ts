@@ -11,7 +11,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { runPds, signedInEnv } from '../helpers/process.js';
 import { startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const freshDir = () => mkdtempSync(join(tmpdir(), 'pds-trust-'));
 let rogue: RogueServer | undefined;
 afterEach(async () => {

@@ -8,7 +8,7 @@ import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { ptyPds, runPds, signedInEnv, startPds, until } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const env = () => signedInEnv(emulator.url);
 const contractId = () => emulator.state.data[DEMO_PROJECT_ID]?.contracts[0]?.id as string;
 
@@ -79,7 +79,7 @@ it('exits right after its last output (no connection or timer outlives the downl
 
 it('more files than the screen has rows: every file once in the scrollback, no redrawn copies left behind', async () => {
   // Each link takes a while: the block is redrawn many times while files are still waiting.
-  const slow = await testEmulator({ latencyMs: 40 });
+  const slow = await testEmulator({ flavor: 'current', latencyMs: 40 });
   try {
     const dir = mkdtempSync(join(tmpdir(), 'pds-download-'));
     const ids = (slow.state.data[DEMO_PROJECT_ID]?.contracts ?? []).map((c) => c.id);

@@ -10,7 +10,7 @@ import { csvRecords } from '../helpers/csv.js';
 import { freshConfigDir } from '../helpers/cli.js';
 import { runPds, signedInEnv } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const FORMATS = ['tsv', 'csv', 'json', 'ndjson', 'yaml'] as const;
 type DataFormat = (typeof FORMATS)[number];
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { cpuSeconds, runPds, signedInEnv, startPds, until } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('--jq is bounded and can be interrupted', () => {
   it.each([['def f: f; f'], ['[range(1e9)] | length']])(

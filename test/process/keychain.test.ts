@@ -12,7 +12,7 @@ import { freshConfigDir } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { PDS_BIN, childEnv, runPds } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 const onPath = (program: string): boolean =>
   (process.env.PATH ?? '').split(delimiter).some((dir) => {

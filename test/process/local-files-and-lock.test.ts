@@ -23,7 +23,7 @@ import { findProgram } from '../helpers/machine.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { PDS_BIN, childEnv, runPds, signedInEnv } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const PROFILE = JSON.stringify({ profiles: { default: { project: DEMO_PROJECT_ID } } });
 const isRoot = process.getuid?.() === 0;
 

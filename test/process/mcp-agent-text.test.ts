@@ -8,7 +8,7 @@ import { startRogueServer } from '../helpers/rogue-server.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 import { between, callTool, connectMcp, data, getToolArgs, type Connected, type ToolResult } from '../helpers/mcp.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const SAMPLE_PDF = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
 
 /** Unicode tag characters spelling `text`: invisible on a screen, read by a model. */
@@ -59,7 +59,7 @@ describe('pds mcp: every default-ignorable code point, one by one', () => {
   let server: Connected;
   let contract: { id: string; name: string; file_name?: string | null };
   beforeAll(async () => {
-    own = await testEmulator();
+    own = await testEmulator({ flavor: 'current' });
     const first = own.state.data[DEMO_PROJECT]?.contracts[0];
     if (!first) throw new Error('the emulator has no contract to rename');
     contract = first;

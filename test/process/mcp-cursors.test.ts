@@ -9,7 +9,7 @@ import { connectMcp, cursorOf, type Connected, type ToolResult } from '../helper
 import { runPds, signedInEnv } from '../helpers/process.js';
 import { example, startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 interface Page {
   text: string;

@@ -5,7 +5,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 import { callTool, connectMcp } from '../helpers/mcp.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('pds mcp errors', () => {
   it('a get of an unknown id names the kind, the id and the project; titles read as English', async () => {

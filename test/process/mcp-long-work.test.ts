@@ -9,7 +9,7 @@ import { startSlowRelay } from '../helpers/slow-relay.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 import { callTool, connectMcp, type ToolResult } from '../helpers/mcp.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('pds mcp: long work', () => {
   const base = mkdtempSync(join(tmpdir(), 'pds-mcp-long-'));
@@ -60,7 +60,7 @@ describe('pds mcp: long work', () => {
   });
 
   it('sends sandbox_exec progress while the sandbox works, and a cancel abandons the request', async () => {
-    const slow = await testEmulator({ latencyMs: 1300 });
+    const slow = await testEmulator({ flavor: 'current', latencyMs: 1300 });
     const server = await connectMcp(emulator, ['--toolsets', 'sandbox'], { env: { PDS_API_URL: slow.url } });
     try {
       const progress: Progress[] = [];

@@ -9,7 +9,7 @@ import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { runPds } from '../helpers/process.js';
 import { between, callTool as call, connectMcp, data, mcpEnv, type Connected } from '../helpers/mcp.js';
 
-const emulator = sharedEmulator({ processingMs: 20 });
+const emulator = sharedEmulator({ flavor: 'current', processingMs: 20 });
 const dir = mkdtempSync(join(tmpdir(), 'pds-mcp-service-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const CSV = 'isrc,units,amount\nUSRC17607839,120,3.60\n';
@@ -210,7 +210,7 @@ describe('tools made from the CLI verbs', () => {
 
 describe('retry_statement', () => {
   it('queues a paused upload again; while the service keeps it paused, says so inside the markers', async () => {
-    const paused = await testEmulator({ processingMs: 20, pauseUploads: true });
+    const paused = await testEmulator({ flavor: 'current', processingMs: 20, pauseUploads: true });
     const server = await connectMcp(paused, ['--allow-writes', '--toolsets', 'uploads'], { cwd: dir });
     try {
       // Listed first: the client then checks each structuredContent against the tool's outputSchema.

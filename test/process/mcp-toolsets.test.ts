@@ -7,7 +7,7 @@ import { DEMO_PROJECT } from '../helpers/cli.js';
 import { callTool, connectMcp, mcpEnv } from '../helpers/mcp.js';
 import { runPds } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('pds mcp: the tools offered', () => {
   const names = async (args: string[], env: Record<string, string | undefined> = {}): Promise<string[]> => {

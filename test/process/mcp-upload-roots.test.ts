@@ -21,7 +21,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { callTool, connectMcp, data, mcpEnv } from '../helpers/mcp.js';
 import { runPds } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const SAMPLE_PDF = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
 
 describe('pds mcp: the files an upload may read', () => {

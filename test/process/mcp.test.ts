@@ -19,7 +19,7 @@ import {
   type Connected,
 } from '../helpers/mcp.js';
 
-const emulator = sharedEmulator({ scale: 3 });
+const emulator = sharedEmulator({ flavor: 'current', scale: 3 });
 const SAMPLE_PDF = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
 const OTHER_PROJECT = '00000000-0000-4000-8000-000000000000';
 
@@ -436,7 +436,7 @@ describe('pds mcp: the process', () => {
   });
 
   it('ends within a second when the client goes away during a call (stdin closed: 0; Ctrl-C: 130)', async () => {
-    const slow = await testEmulator({ latencyMs: 5000 });
+    const slow = await testEmulator({ flavor: 'current', latencyMs: 5000 });
     try {
       for (const [how, expected] of [
         ['stdin', 0],

@@ -9,7 +9,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
 import { ptyPds, runPds, signedInEnv } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const NO_COLOR = { NO_COLOR: '1' };
 
 /** A config directory holding `profiles`, and the file's bytes. */

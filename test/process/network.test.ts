@@ -235,7 +235,7 @@ describe('answers that never end, end early or are not JSON', () => {
 
 describe('a batch of uploads', () => {
   it('leaves no listener behind per upload (no MaxListenersExceededWarning over 12 files)', async () => {
-    const emulator = await testEmulator();
+    const emulator = await testEmulator({ flavor: 'current' });
     try {
       // Twelve files (the same file named twelve times would go once).
       const dir = mkdtempSync(join(tmpdir(), 'pds-twelve-'));

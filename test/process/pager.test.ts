@@ -14,7 +14,7 @@ let pager: string;
 let slowPager: string;
 let quitter: string;
 beforeAll(async () => {
-  emulator = await testEmulator();
+  emulator = await testEmulator({ flavor: 'current' });
   dir = mkdtempSync(join(tmpdir(), 'pds-pager-'));
   const script = (name: string, body: string) => {
     const path = join(dir, name);

@@ -8,7 +8,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { runPds } from '../helpers/process.js';
 
 describe('profile names are data: __proto__, constructor and prototype are names like any', () => {
-  const emulator = sharedEmulator();
+  const emulator = sharedEmulator({ flavor: 'current' });
   it.each([['__proto__'], ['constructor'], ['prototype']])(
     '--profile %s: logged in, kept, read back, listed',
     async (name) => {

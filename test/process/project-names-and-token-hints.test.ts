@@ -9,7 +9,7 @@ import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
 import { captureBrowser } from '../helpers/oauth.js';
 import { ptyPds, runPds, signedInEnv } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const SECOND_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
 
 /** A config directory holding `profiles`, and the file's bytes. */

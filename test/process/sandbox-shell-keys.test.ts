@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { ptyPds, signedInEnv } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('sandbox shell', () => {
   it('Tab completes workspace paths, Up recalls the last line, clear clears the screen', async () => {

@@ -11,7 +11,7 @@ import { captureBrowser, decide, deliver, readProfiles, writeProfiles } from '..
 import { runPds, signedInEnv, startPds } from '../helpers/process.js';
 import { startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 let rogue: RogueServer | undefined;
 afterEach(async () => {
   await rogue?.close();

@@ -9,7 +9,7 @@ import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { ptyPds, runPds, signedInEnv } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('a noun alone', () => {
   it('prints its short help on stdout and exits 0', async () => {
@@ -25,7 +25,7 @@ describe('a noun alone', () => {
 describe('statements not yet processed', () => {
   it('show processing, not blank columns', async () => {
     // A statement exists once staged (one step), and is processed three steps later.
-    const slow = await testEmulator({ processingMs: 1_500 });
+    const slow = await testEmulator({ flavor: 'current', processingMs: 1_500 });
     try {
       const dir = mkdtempSync(join(tmpdir(), 'pds-unprocessed-'));
       const pdf = join(dir, 'new.pdf');

@@ -8,7 +8,7 @@ import type { Emulator } from '../../src/emulator/server.js';
 describe('a spinner while a slow request runs', () => {
   let slow: Emulator;
   beforeAll(async () => {
-    slow = await testEmulator({ latencyMs: 1_500 });
+    slow = await testEmulator({ flavor: 'current', latencyMs: 1_500 });
   });
   afterAll(async () => {
     await slow.close();

@@ -11,7 +11,7 @@ import { runPds, signedInEnv, startPds } from '../helpers/process.js';
 
 // Every answer takes a while, and processing longer: a batch of one file at a time, or a watch, is
 // still running when the signal comes.
-const emulator = sharedEmulator({ latencyMs: 300, processingMs: 60_000 });
+const emulator = sharedEmulator({ flavor: 'current', latencyMs: 300, processingMs: 60_000 });
 const lastStagingId = () => Math.max(0, ...emulator.state.uploads.map((u) => u.staging_id));
 
 function statements(count: number): { dir: string; files: string[] } {

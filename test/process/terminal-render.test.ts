@@ -10,7 +10,7 @@ import { DEMO_PROJECT } from '../helpers/cli.js';
 import { ptyPds, runPds, signedInEnv } from '../helpers/process.js';
 
 // Each step of processing takes a while, so a --wait redraws its live line many times.
-const emulator = sharedEmulator({ processingMs: 300 });
+const emulator = sharedEmulator({ flavor: 'current', processingMs: 300 });
 const env = () => signedInEnv(emulator.url);
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/;
 

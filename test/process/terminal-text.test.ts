@@ -13,7 +13,7 @@ const SHOWN = 'pwned\\x1b]0;title\\x07\\x1b[2J.pdf';
 // The statement's name is its file name without `.pdf`.
 const SHOWN_NAME = SHOWN.replace(/\.pdf$/, '');
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 const env = (extra: Record<string, string> = {}) => signedInEnv(emulator.url, extra);
 
 let statementId: string;

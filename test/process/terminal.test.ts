@@ -9,7 +9,7 @@ import { ptyPds, runPds, type PtyProcess, signedInEnv, until } from '../helpers/
 
 const PDF = 'test/fixtures/sample.pdf';
 // Processing never finishes during a test, so every watch and wait runs until Ctrl-C.
-const emulator = sharedEmulator({ processingMs: 600_000, latencyMs: 150, scale: 20 });
+const emulator = sharedEmulator({ flavor: 'current', processingMs: 600_000, latencyMs: 150, scale: 20 });
 const env = (extra: Record<string, string> = {}) => signedInEnv(emulator.url, extra);
 
 async function stagingId(): Promise<number> {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { runPds, signedInEnv } from '../helpers/process.js';
 
-const emulator = sharedEmulator();
+const emulator = sharedEmulator({ flavor: 'current' });
 
 /** A small PDF whose bytes differ by `tag`; the same length for tags of the same length. */
 function pdf(tag: string): Buffer {

@@ -25,7 +25,7 @@ const CSV = 'isrc,units,amount\nUSRC17607839,120,3.60\n';
 /** The smallest thing that passes for an xlsx: a zip package's signature. */
 const XLSX = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(2048, 7)]);
 
-const emulator = sharedEmulator({ processingMs: 20 });
+const emulator = sharedEmulator({ flavor: 'current', processingMs: 20 });
 const env = () => signedInEnv(emulator.url);
 const posts = (path: string) => emulator.requests.filter((r) => r.method === 'POST' && r.path === path);
 
@@ -218,7 +218,7 @@ describe('the signed-URL flow (the default emulator)', () => {
 
 describe('a paused upload', () => {
   it('is reported with its reason and the retry command (exit 0; 7 with --wait); the retry queues it', async () => {
-    const paused = await testEmulator({ processingMs: 20, pauseUploads: true });
+    const paused = await testEmulator({ flavor: 'current', processingMs: 20, pauseUploads: true });
     try {
       const penv = signedInEnv(paused.url);
       const result = await runPds(['upload', 'statement', file('paused.csv', CSV)], { env: penv });
