@@ -19,31 +19,18 @@ import {
   storageOptions,
   isPdf,
   type SaveOptions,
-  type Saved,
 } from '../../lib/download.js';
-import { formatBytes } from '../../lib/text.js';
-import { BatchDisplay } from './batch-display.js';
+import { DownloadDisplay, type DownloadEntry } from './download-display.js';
 import { checkResourceId } from '../catalog/get.js';
 import { BatchRun } from './batch-run.js';
 import { safeText } from '../../lib/text.js';
 import type { DownloadOptions } from './definitions.js';
 
 type Options = DownloadOptions;
+type Entry = DownloadEntry;
 
 /** Where the files go: one named file, a directory (names from the service), or stdout. */
 type Destination = { to: 'file'; path: string } | { to: 'dir'; dir: string } | { to: 'stdout' };
-
-interface Entry {
-  id: string;
-  line?: number;
-  path?: string;
-  received: number;
-  total?: number;
-  saved?: Saved;
-  error?: PdsError;
-  /** --dry-run: where it would be saved (the link was read, the file not fetched). */
-  planned?: boolean;
-}
 
 /** The service has no download endpoint: the whole command stops, whatever the number of ids. */
 class NoDownloadsError extends NotFoundError {}
@@ -69,7 +56,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     opts.force === true,
     opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize),
   );
-  const view = await Display.create(ctx, kind, destination.to === 'stdout');
+  const view = await DownloadDisplay.create(ctx, kind, destination.to === 'stdout');
   const batch: Batch = { ctx, kind, projectId, destination, save, view };
   if (!dryRun) for (const entry of entries) view.queued(entry);
   const claims = new NameClaims();
@@ -132,7 +119,7 @@ interface Batch {
   projectId: string;
   destination: Destination;
   save: Omit<SaveOptions, 'onBytes'>;
-  view: Display;
+  view: DownloadDisplay;
 }
 
 /** One entry's file, fetched to its path (or stdout) with its progress shown. */
@@ -331,68 +318,4 @@ function summary(entries: Entry[]): string {
   if (upToDate > 0) parts.push(`${upToDate} up to date`);
   if (failed > 0) parts.push(`${failed} failed`);
   return parts.join(', ');
-}
-
-/** What a download says of each file, through the display every batch of files shares. */
-class Display {
-  private constructor(
-    private readonly ctx: Context,
-    private readonly kind: DocumentKind,
-    private readonly batch: BatchDisplay,
-  ) {}
-
-  /** With `-o -` the file is the output: a piped stderr gets no line for it. */
-  static async create(ctx: Context, kind: DocumentKind, toStdout: boolean): Promise<Display> {
-    return new Display(ctx, kind, await BatchDisplay.create(ctx, { piped: !toStdout }));
-  }
-
-  queued(entry: Entry): void {
-    entry.line = this.batch.add('·', `${this.kind} ${entry.id}  waiting`);
-  }
-
-  started(entry: Entry): void {
-    this.progress(entry);
-  }
-
-  progress(entry: Entry): void {
-    const total =
-      entry.total === undefined
-        ? ''
-        : ` / ${formatBytes(entry.total)}  ${entry.total > 0 ? Math.floor((entry.received * 100) / entry.total) : 100}%`;
-    this.batch.set(entry.line, '↓', `${this.kind} ${entry.id} → ${entry.path}  ${formatBytes(entry.received)}${total}`);
-  }
-
-  finished(entry: Entry): void {
-    if (entry.error instanceof InterruptedError) return;
-    const name = `${this.kind} ${entry.id}`;
-    if (this.batch.isLive) {
-      if (entry.error) this.batch.settle(entry.line, '✗', `${name}  ${this.reason(entry)}`);
-      else if (entry.saved?.upToDate) this.batch.settle(entry.line, '=', `${name} → ${entry.path}  up to date`);
-      else if (entry.saved)
-        this.batch.settle(entry.line, '✓', `${name} → ${entry.path}  ${formatBytes(entry.saved.bytes)}`);
-      return;
-    }
-    if (entry.error) return; // said by errors() (several) or by the error handler (one)
-    if (entry.saved?.upToDate) this.batch.say(`${name}: ${entry.path} is up to date`);
-    else if (entry.saved) this.batch.say(`${name}: saved ${entry.path} (${formatBytes(entry.saved.bytes)})`);
-  }
-
-  close(): void {
-    this.batch.close();
-  }
-
-  /** Why a file failed, beside the record's name: without that name again at its start. */
-  private reason(entry: Entry): string {
-    const message = entry.error?.message ?? '';
-    const subject = `${this.kind} ${entry.id} `;
-    return message.startsWith(subject) ? message.slice(subject.length) : message;
-  }
-
-  /** The failures of a batch, with their details, after the lines. */
-  errors(entries: Entry[]): void {
-    if (this.ctx.output.isData) return;
-    for (const entry of entries)
-      if (entry.error)
-        this.batch.problem(`${this.kind} ${entry.id}`, this.reason(entry), entry.error.details, entry.error.requestId);
-  }
 }
