@@ -10,10 +10,8 @@ import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, NotFoundError, type PdsError, UsageError } from '../../lib/errors.js';
 import {
   DEFAULT_MAX_BYTES,
-  NameClaims,
   StorageDeniedError,
   parseSize,
-  safeFileName,
   saveToFile,
   saveToStream,
   storageOptions,
@@ -21,6 +19,7 @@ import {
   type SaveOptions,
 } from '../../lib/download.js';
 import { DownloadDisplay, type DownloadEntry } from './download-display.js';
+import { NameClaims, safeFileName } from '../../lib/file-names.js';
 import { checkResourceId } from '../catalog/get.js';
 import { BatchRun } from './batch-run.js';
 import { safeText } from '../../lib/text.js';
