@@ -2,35 +2,68 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { answerOf, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 const TTY = { tty: true, env: { NO_COLOR: '1' } };
 const emulator = sharedEmulator({ flavor: 'current' });
 const sent = () => emulator.requests.map((r) => `${r.method} ${r.path}`);
 
+interface Contract {
+  id: string;
+  name: string;
+  created_at: string;
+  file_name: string;
+  royalties: unknown[];
+  splits: unknown[];
+  'accounting-periods': unknown[];
+}
+/** What the emulator answers, read before the tests (their request logs start empty). */
+const served = {} as {
+  /** The first two contracts, with the includes the tests ask for. */
+  contracts: [Contract, Contract];
+  statementCount: number;
+  artist: { id: string };
+  writer: { id: string; name: string; merged: unknown[] };
+};
+beforeAll(async () => {
+  const of = `projectId=${DEMO_PROJECT}&page=1`;
+  served.contracts = await answerOf(
+    emulator,
+    `/v1/contracts?${of}&perPage=2&includes=royalties,splits,accounting-periods`,
+  );
+  served.statementCount = (
+    await answerOf<{ total_count: number }>(emulator, `/v1/statements?${of}&perPage=1`)
+  ).total_count;
+  [served.artist] = await answerOf<[{ id: string }]>(emulator, `/v1/artists?${of}&perPage=1`);
+  [served.writer] = await answerOf<[{ id: string; name: string; merged: unknown[] }]>(
+    emulator,
+    `/v1/writers?${of}&perPage=1&includeMerged=true`,
+  );
+});
+/** A timestamp as a table shows it: date and minutes, UTC. */
+const minutes = (at: string) => at.slice(0, 16).replace('T', ' ');
+
 describe('--jq', () => {
   it('prints string results raw, one per line', async () => {
     const result = await runCli(emulator, ['contracts', 'ls', '--per-page', '2', '--jq', '.[].name']);
-    expect(result).toEqual({
-      code: 0,
-      stdout:
-        'Recording Agreement — Nova Reyes / Lumen Records\nExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\n',
-      stderr: '',
-    });
+    const [first, second] = served.contracts;
+    expect(result).toEqual({ code: 0, stdout: `${first.name}\n${second.name}\n`, stderr: '' });
   });
 
   it('prints other results as JSON: one line each when piped, indented on a terminal', async () => {
+    const [first, second] = served.contracts;
     const piped = await runCli(emulator, ['contracts', 'ls', '--per-page', '2', '--jq', '.[] | {id, n: 1}']);
-    expect(piped.stdout).toBe('{"id":"20001","n":1}\n{"id":"20002","n":1}\n');
+    expect(piped.stdout).toBe(`{"id":"${first.id}","n":1}\n{"id":"${second.id}","n":1}\n`);
     const tty = await runCli(emulator, ['contracts', 'ls', '--per-page', '1', '--jq', '.[0] | {id}'], TTY);
-    expect(tty.stdout).toBe('{\n  "id": "20001"\n}\n');
+    expect(tty.stdout).toBe(`{\n  "id": "${first.id}"\n}\n`);
   });
 
   it('implies --json on a get, and an empty result prints nothing', async () => {
-    expect((await runCli(emulator, ['contracts', 'get', '20001', '--jq', '.id'])).stdout).toBe('20001\n');
-    expect(await runCli(emulator, ['contracts', 'get', '20001', '--jq', 'empty'])).toEqual({
+    const { id } = served.contracts[0];
+    expect((await runCli(emulator, ['contracts', 'get', id, '--jq', '.id'])).stdout).toBe(`${id}\n`);
+    expect(await runCli(emulator, ['contracts', 'get', id, '--jq', 'empty'])).toEqual({
       code: 0,
       stdout: '',
       stderr: '',
@@ -39,9 +72,10 @@ describe('--jq', () => {
 
   it('applies to the whole array with --all', async () => {
     const result = await runCli(emulator, ['statements', 'ls', '--all', '--jq', 'length']);
-    expect(result.stdout).toBe('120\n');
-    // Every page was fetched: 120 statements at 100 a page.
-    expect(sent()).toEqual(['GET /v1/statements', 'GET /v1/statements']);
+    expect(result.stdout).toBe(`${served.statementCount}\n`);
+    // Every page was fetched, at 100 a page.
+    expect(served.statementCount).toBeGreaterThan(100);
+    expect(sent()).toEqual(Array.from({ length: Math.ceil(served.statementCount / 100) }, () => 'GET /v1/statements'));
   });
 
   it('a bad expression is exit 2 with jq’s message, and nothing is sent', async () => {
@@ -55,14 +89,15 @@ describe('--jq', () => {
   });
 
   it('an expression that fails on the data is exit 2 with jq’s message', async () => {
-    const result = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '.name.first']);
+    const result = await runCli(emulator, ['contracts', 'get', served.contracts[0].id, '--jq', '.name.first']);
     expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: --jq: Cannot index string with string "first"\n' });
   });
 
   it('keeps service control characters off a terminal: shown as escapes, lines and tabs kept', async () => {
-    const result = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '"a\\u001b[31mb\\r\\tc\\nd"'], TTY);
+    const { id } = served.contracts[0];
+    const result = await runCli(emulator, ['contracts', 'get', id, '--jq', '"a\\u001b[31mb\\r\\tc\\nd"'], TTY);
     expect(result.stdout).toBe('a\\x1b[31mb\\r\tc\nd\n');
-    const piped = await runCli(emulator, ['contracts', 'get', '20001', '--jq', '"a\\u001b[31mb\\r\\tc\\nd"']);
+    const piped = await runCli(emulator, ['contracts', 'get', id, '--jq', '"a\\u001b[31mb\\r\\tc\\nd"']);
     expect(piped.stdout).toBe('a\u001b[31mb\r\tc\nd\n');
   });
 });
@@ -70,21 +105,23 @@ describe('--jq', () => {
 describe('--fields', () => {
   it('chooses and orders the columns of a table, TSV and JSON', async () => {
     const args = ['contracts', 'ls', '--per-page', '2', '--fields', 'created_at,id'];
+    const contracts = served.contracts;
     expect((await runCli(emulator, args)).stdout).toBe(
-      'CREATED_AT\tID\n2022-12-05T07:42:02.765Z\t20001\n2022-12-31T01:55:42.666Z\t20002\n',
+      `CREATED_AT\tID\n${contracts.map((c) => `${c.created_at}\t${c.id}\n`).join('')}`,
     );
+    // A table: the date to the minute, columns two spaces apart.
     expect((await runCli(emulator, args, TTY)).stdout).toBe(
-      'CREATED_AT        ID\n2022-12-05 07:42  20001\n2022-12-31 01:55  20002\n',
+      `${'CREATED_AT'.padEnd(18)}ID\n${contracts.map((c) => `${minutes(c.created_at)}  ${c.id}\n`).join('')}`,
     );
-    expect(JSON.parse((await runCli(emulator, [...args, '--json'])).stdout)).toEqual([
-      { created_at: '2022-12-05T07:42:02.765Z', id: '20001' },
-      { created_at: '2022-12-31T01:55:42.666Z', id: '20002' },
-    ]);
+    expect(JSON.parse((await runCli(emulator, [...args, '--json'])).stdout)).toEqual(
+      contracts.map((c) => ({ created_at: c.created_at, id: c.id })),
+    );
   });
 
   it('works on a get, and with --jq the filter sees only those fields', async () => {
-    expect((await runCli(emulator, ['contracts', 'get', '20001', '--fields', 'name,id'])).stdout).toBe(
-      'name\tRecording Agreement — Nova Reyes / Lumen Records\nid\t20001\n',
+    const [first] = served.contracts;
+    expect((await runCli(emulator, ['contracts', 'get', first.id, '--fields', 'name,id'])).stdout).toBe(
+      `name\t${first.name}\nid\t${first.id}\n`,
     );
     expect((await runCli(emulator, ['projects', 'get', '--fields', 'id', '--jq', 'keys'])).stdout).toBe('["id"]\n');
   });
@@ -102,7 +139,7 @@ describe('--fields', () => {
     // it is checked against the first page, or the record, before anything is printed.
     for (const verb of [
       ['artists', 'ls'],
-      ['artists', 'get', 'art_00001'],
+      ['artists', 'get', served.artist.id],
       ['projects', 'ls'],
       ['projects', 'get', DEMO_PROJECT],
     ]) {
@@ -134,11 +171,11 @@ describe('--jq and --fields where they mean nothing', () => {
       ],
       [['use', DEMO_PROJECT, '--jq', '.'], '--jq does not apply to `pds use`: it prints no JSON'],
       [
-        ['contracts', 'download', '20001', '--fields', 'id'],
+        ['contracts', 'download', served.contracts[0].id, '--fields', 'id'],
         '--fields does not apply to `pds contracts download`: it prints no list or record',
       ],
       [
-        ['contracts', 'status', '20001', '--fields', 'state'],
+        ['contracts', 'status', served.contracts[0].id, '--fields', 'state'],
         '--fields does not apply to `pds contracts status`: it prints no list or record',
       ],
       [['auth', 'token', '--jq', '.'], '--jq does not apply to `pds auth token`: it prints no JSON'],
@@ -177,30 +214,40 @@ describe('lists and profiles', () => {
       '--include',
       'splits,accounting-periods',
     ];
+    const counts = (c: Contract) => [c.royalties.length, c.splits.length, c['accounting-periods'].length];
     expect((await runCli(emulator, args)).stdout).toBe(
-      'ID\tNAME\tFILE\tCREATED\tROYALTIES\tSPLITS\tACCOUNTING-PERIODS\n' +
-        '20001\tRecording Agreement — Nova Reyes / Lumen Records\tRecording_Agreement_Nova_Reyes_Lumen_Records.pdf\t2022-12-05T07:42:02.765Z\t4\t2\t2\n' +
-        '20002\tExclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\tExclusive_Songwriter_Agreement_Ida_Petrov_Granite_Music_Publishing.pdf\t2022-12-31T01:55:42.666Z\t2\t2\t4\n',
+      `ID\tNAME\tFILE\tCREATED\tROYALTIES\tSPLITS\tACCOUNTING-PERIODS\n${served.contracts
+        .map((c) => `${[c.id, c.name, c.file_name, c.created_at, ...counts(c)].join('\t')}\n`)
+        .join('')}`,
     );
+    const [first] = served.contracts;
+    const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const table = (await runCli(emulator, args, TTY)).stdout.split('\n');
     // At 120 columns names and file names give way (a file name in its middle, keeping its
     // extension) to the counts asked for, which are never cut, and to the date.
     expect(table[0]).toMatch(/^ID +NAME +FILE +CREATED +ROYALTIES +SPLITS +ACCOUNTING-PERIODS$/);
+    // The name cut to 26 characters, the file name to 18 of its start and 8 of its end.
     expect(table[1]).toMatch(
-      /^20001 +Recording Agreement — Nova… +Recording_Agreemen…ords\.pdf +2022-12-05 07:42 +4 +2 +2$/,
+      new RegExp(
+        `^${first.id} +${escaped(first.name.slice(0, 26))}… +${escaped(first.file_name.slice(0, 18))}…${escaped(first.file_name.slice(-8))} +${minutes(first.created_at)} +${counts(first).join(' +')}$`,
+      ),
     );
     expect(Math.max(...table.map((line) => line.length))).toBeLessThanOrEqual(120);
     const wide = (await runCli(emulator, args, { ...TTY, columns: 200 })).stdout.split('\n');
     expect(wide[0]).toMatch(/^ID +NAME +FILE +CREATED +ROYALTIES +SPLITS +ACCOUNTING-PERIODS$/);
-    expect(wide[1]).toMatch(/^20001 .* 2022-12-05 07:42 +4 +2 +2$/);
+    expect(wide[1]).toMatch(new RegExp(`^${first.id} .* ${minutes(first.created_at)} +${counts(first).join(' +')}$`));
   });
 
   it('the MERGED column appears only with --merged', async () => {
+    const { id, name, merged } = served.writer;
+    const idWidth = Math.max('ID'.length, id.length) + 2;
     expect((await runCli(emulator, ['writers', 'ls', '--per-page', '1'], TTY)).stdout).toBe(
-      'ID         NAME\nwri_00001  Ida Petrov\n',
+      `${'ID'.padEnd(idWidth)}NAME\n${id.padEnd(idWidth)}${name}\n`,
     );
+    // MERGED is a count, right-aligned under its header.
+    const nameWidth = Math.max('NAME'.length, name.length) + 2;
     expect((await runCli(emulator, ['writers', 'ls', '--per-page', '1', '--merged'], TTY)).stdout).toBe(
-      'ID         NAME        MERGED\nwri_00001  Ida Petrov       0\n',
+      `${'ID'.padEnd(idWidth)}${'NAME'.padEnd(nameWidth)}MERGED\n${id.padEnd(idWidth)}${name.padEnd(nameWidth)}${String(merged.length).padStart('MERGED'.length)}\n`,
     );
   });
 

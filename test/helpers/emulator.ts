@@ -32,6 +32,16 @@ export async function call(emulator: Emulator, path: string, options: CallOption
 }
 
 /**
+ * What the emulator answers a GET of `path` as the demo organization: the `data` of its answer,
+ * the values a test expects pds to show (read from the service, not written into the test).
+ */
+export async function answerOf<T>(emulator: Emulator, path: string): Promise<T> {
+  const response = await call(emulator, path);
+  if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/**
  * One emulator for a whole test file, started before its tests and stopped after them, with its
  * request log cleared before each test so every test asserts only on what it sent. The returned
  * handle forwards to the running emulator, so tests use it like the emulator itself.
