@@ -1,22 +1,38 @@
-import { describe, expect, it } from 'vitest';
-import { sharedEmulator } from '../helpers/emulator.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OTHER_PROJECT_ID, SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
+import { answerOf, sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
-const SECOND_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
-const ORG = '0b7e9a52-3c1d-4f5e-9a8b-1c2d3e4f5a6b';
+const SECOND_PROJECT = SECOND_PROJECT_ID;
 const NO_COLOR = { NO_COLOR: '1' };
 
 const emulator = sharedEmulator({ flavor: 'current' });
 
+interface Project {
+  id: string;
+  name: string;
+  created_at: string;
+}
+/** The projects the emulator answers the organization's token, in its order (read before the tests). */
+let projects: Project[];
+beforeAll(async () => {
+  projects = await answerOf<Project[]>(emulator, '/v1/projects');
+});
+const project = (id: string): Record<string, string> => {
+  const found = projects.find((p) => p.id === id);
+  if (!found) throw new Error(`the emulator has no project ${id}`);
+  return found as unknown as Record<string, string>;
+};
+/** A timestamp as a table shows it: date and minutes, UTC. */
+const minutes = (at: string) => at.slice(0, 16).replace('T', ' ');
+
 describe('pds projects ls', () => {
   it('prints TSV with a header when piped', async () => {
     const result = await runCli(emulator, ['projects', 'ls']);
+    expect(projects.map((p) => p.id)).toEqual([DEMO_PROJECT, SECOND_PROJECT]);
     expect(result).toEqual({
       code: 0,
-      stdout:
-        'ID\tNAME\tCREATED\n' +
-        `${DEMO_PROJECT}\tNorthern Lights Catalog\t2022-11-08T09:30:00.000Z\n` +
-        `${SECOND_PROJECT}\tHarbor Sessions\t2024-05-20T14:05:00.000Z\n`,
+      stdout: `ID\tNAME\tCREATED\n${projects.map((p) => `${p.id}\t${p.name}\t${p.created_at}\n`).join('')}`,
       stderr: '',
     });
     expect(emulator.requests.map((r) => [r.method, r.path, r.query, r.headers.authorization, r.status])).toEqual([
@@ -27,26 +43,21 @@ describe('pds projects ls', () => {
 
   it('prints a table with readable dates on a TTY, the current project marked, the count on stderr', async () => {
     const result = await runCli(emulator, ['projects', 'ls'], { tty: true, env: NO_COLOR });
+    // The current project marked in a first column; columns two spaces apart.
+    const name = Math.max('NAME'.length, ...projects.map((p) => p.name.length)) + 2;
+    const row = (mark: string, id: string, title: string, created: string) =>
+      `${mark.padEnd(3)}${id.padEnd(DEMO_PROJECT.length + 2)}${title.padEnd(name)}${created}\n`;
     expect(result).toEqual({
       code: 0,
       stdout:
-        '   ID                                    NAME                     CREATED\n' +
-        `*  ${DEMO_PROJECT}  Northern Lights Catalog  2022-11-08 09:30\n` +
-        `   ${SECOND_PROJECT}  Harbor Sessions          2024-05-20 14:05\n`,
-      stderr: '2 projects\n',
+        row('', 'ID', 'NAME', 'CREATED') +
+        projects.map((p) => row(p.id === DEMO_PROJECT ? '*' : '', p.id, p.name, minutes(p.created_at))).join(''),
+      stderr: `${projects.length} projects\n`,
     });
   });
 
   it('prints a JSON array with --json, on a TTY too', async () => {
-    const expected = [
-      {
-        id: DEMO_PROJECT,
-        name: 'Northern Lights Catalog',
-        created_at: '2022-11-08T09:30:00.000Z',
-        organization_id: ORG,
-      },
-      { id: SECOND_PROJECT, name: 'Harbor Sessions', created_at: '2024-05-20T14:05:00.000Z', organization_id: ORG },
-    ];
+    const expected = projects;
     for (const tty of [false, true]) {
       const result = await runCli(emulator, ['projects', 'ls', '--json'], { tty });
       expect(result).toEqual({ code: 0, stdout: `${JSON.stringify(expected, null, 2)}\n`, stderr: '' });
@@ -56,7 +67,7 @@ describe('pds projects ls', () => {
   it('prints ids with -q', async () => {
     expect(await runCli(emulator, ['projects', 'ls', '-q'], { tty: true })).toEqual({
       code: 0,
-      stdout: `${DEMO_PROJECT}\n${SECOND_PROJECT}\n`,
+      stdout: projects.map((p) => `${p.id}\n`).join(''),
       stderr: '',
     });
   });
@@ -76,7 +87,9 @@ describe('pds projects get', () => {
     const result = await runCli(emulator, ['projects', 'get']);
     expect(result).toEqual({
       code: 0,
-      stdout: `id\t${DEMO_PROJECT}\nname\tNorthern Lights Catalog\ncreated_at\t2022-11-08T09:30:00.000Z\norganization_id\t${ORG}\n`,
+      stdout: Object.entries(project(DEMO_PROJECT))
+        .map(([field, value]) => `${field}\t${value}\n`)
+        .join(''),
       stderr: '',
     });
     expect(emulator.requests.map((r) => r.path)).toEqual([`/v1/projects/${DEMO_PROJECT}`]);
@@ -84,13 +97,14 @@ describe('pds projects get', () => {
 
   it('aligns fields on a TTY', async () => {
     const result = await runCli(emulator, ['projects', 'get', SECOND_PROJECT], { tty: true, env: NO_COLOR });
+    // Names padded to the longest, two spaces; the date to the minute.
+    const fields = Object.entries(project(SECOND_PROJECT));
+    const width = Math.max(...fields.map(([field]) => field.length)) + 2;
     expect(result).toEqual({
       code: 0,
-      stdout:
-        `id               ${SECOND_PROJECT}\n` +
-        'name             Harbor Sessions\n' +
-        'created_at       2024-05-20 14:05\n' +
-        `organization_id  ${ORG}\n`,
+      stdout: fields
+        .map(([field, value]) => `${field.padEnd(width)}${field === 'created_at' ? minutes(value) : value}\n`)
+        .join(''),
       stderr: '',
     });
   });
@@ -99,7 +113,7 @@ describe('pds projects get', () => {
     const json = await runCli(emulator, ['projects', 'get', SECOND_PROJECT, '--json']);
     expect(json).toEqual({
       code: 0,
-      stdout: `${JSON.stringify({ id: SECOND_PROJECT, name: 'Harbor Sessions', created_at: '2024-05-20T14:05:00.000Z', organization_id: ORG }, null, 2)}\n`,
+      stdout: `${JSON.stringify(project(SECOND_PROJECT), null, 2)}\n`,
       stderr: '',
     });
     expect((await runCli(emulator, ['projects', 'view', '-q'])).stdout).toBe(`${DEMO_PROJECT}\n`);
@@ -127,7 +141,7 @@ describe('pds projects get', () => {
   });
 
   it('exits 5 for a project outside the organization', async () => {
-    const result = await runCli(emulator, ['projects', 'get', 'c3e5a7b9-4d6f-4e8a-9b1c-2d3e4f5a6b7c']);
+    const result = await runCli(emulator, ['projects', 'get', OTHER_PROJECT_ID]);
     expect(result).toEqual({ code: 5, stdout: '', stderr: 'error: project not found\n' });
   });
 
