@@ -24,13 +24,16 @@ export interface CsvOptions {
 
 // A spreadsheet runs a cell that starts with one of these as a formula (OWASP's list).
 const FORMULA_START = /^[=+\-@\t\r]/;
+// A regular expression written in a function is a new object on every call: a cell each.
+const NEEDS_QUOTES = /[",\r\n]/;
+const QUOTE = /"/g;
 
 /** One value as a CSV field (RFC 4180): nested values as compact JSON, quoted when needed. */
 export function csvCell(value: unknown, options: CsvOptions): string {
   let text = value === undefined || value === null ? '' : typeof value === 'object' ? jsonText(value) : String(value);
   if (!options.raw && FORMULA_START.test(text)) text = `'${text}`;
   if (options.safe) text = options.safe(text);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTE, '""')}"` : text;
 }
 
 const MAX_SPREAD_DEPTH = 16;
