@@ -35,9 +35,11 @@ const CLIENTS: Record<
   },
 };
 
+const isClient = (name: string): name is keyof typeof CLIENTS => Object.hasOwn(CLIENTS, name);
+
 export async function run(opts: Options, ctx: Context): Promise<void> {
-  const client = CLIENTS[opts.client as keyof typeof CLIENTS];
-  if (!Object.hasOwn(CLIENTS, opts.client) || !client) {
+  const client = isClient(opts.client) ? CLIENTS[opts.client] : undefined;
+  if (!client) {
     throw new UsageError(`unknown client '${opts.client}'`, {
       details: [`clients: ${Object.keys(CLIENTS).join(', ')}`],
     });

@@ -119,16 +119,16 @@ export function decodeCursor(tool: string, cursor: string): { args: Record<strin
   } catch {
     decoded = undefined;
   }
-  if (typeof decoded !== 'object' || decoded === null || typeof (decoded as { args?: unknown }).args !== 'object') {
-    throw new UsageError(`invalid cursor '${cursor}': pass the cursor of the previous ${tool} call unchanged`);
-  }
-  const { tool: owner, args, offset } = decoded as { tool: unknown; args: Record<string, unknown>; offset: unknown };
+  const unchanged = `invalid cursor '${cursor}': pass the cursor of the previous ${tool} call unchanged`;
+  if (!isRecord(decoded) || !isRecord(decoded.args)) throw new UsageError(unchanged);
+  const { tool: owner, args, offset } = decoded;
   if (owner !== tool) throw new UsageError(`invalid cursor: it continues ${String(owner)}, not ${tool}`);
-  if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
-    throw new UsageError(`invalid cursor '${cursor}': pass the cursor of the previous ${tool} call unchanged`);
-  }
-  return { args, offset: offset as number };
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw new UsageError(unchanged);
+  return { args, offset };
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * pds's checks name the CLI's flags (`--accounting-period`); the agent knows them as the tool's
