@@ -31,6 +31,11 @@ export function parseSize(flag: string, value: string): number {
   return bytes;
 }
 
+/** The limit --max-size sets (a size such as 500M), or the default one without it. */
+export function maxSizeOf(flag: string | undefined): number {
+  return flag === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', flag);
+}
+
 /** The storage host refused the URL (403): it expired, or its signature no longer matches. */
 export class StorageDeniedError extends ServiceError {}
 

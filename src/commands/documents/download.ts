@@ -9,9 +9,8 @@ import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, NotFoundError, type PdsError, UsageError } from '../../lib/errors.js';
 import {
-  DEFAULT_MAX_BYTES,
   StorageDeniedError,
-  parseSize,
+  maxSizeOf,
   saveToFile,
   saveToStream,
   storageOptions,
@@ -50,11 +49,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const dryRun = ctx.settings.dryRun;
   if (destination.to === 'dir' && !dryRun) await mkdir(destination.dir, { recursive: true });
 
-  const save = storageOptions(
-    ctx,
-    opts.force === true,
-    opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize),
-  );
+  const save = storageOptions(ctx, opts.force === true, maxSizeOf(opts.maxSize));
   const view = await DownloadDisplay.create(ctx, kind, destination.to === 'stdout');
   const batch: Batch = { ctx, kind, projectId, destination, save, view };
   if (!dryRun) for (const entry of entries) view.queued(entry);

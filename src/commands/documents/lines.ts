@@ -11,9 +11,8 @@ import type { StatementLines } from '../../lib/api/documents.js';
 import { NotFoundError, PdsError, UsageError } from '../../lib/errors.js';
 import { notFoundIn } from '../../lib/not-found.js';
 import {
-  DEFAULT_MAX_BYTES,
   StorageDeniedError,
-  parseSize,
+  maxSizeOf,
   saveToFile,
   saveToStream,
   storageOptions,
@@ -32,7 +31,7 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   if (many.isManyLines(opts, ctx)) return many.run(opts, ctx);
   const id = checkResourceId('statements', opts.args[0]?.[0] as string);
   const target = await targetOf(opts, ctx);
-  const maxBytes = opts.maxSize === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', opts.maxSize);
+  const maxBytes = maxSizeOf(opts.maxSize);
   const projectId = ctx.project();
   ctx.requireToken();
   const lines = await linesOf(ctx, projectId, id);
