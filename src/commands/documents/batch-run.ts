@@ -4,7 +4,7 @@
 // interruption, not by whatever its cut connection said. Each command closes its own display once
 // its work is done (an upload's waits outlast the batch's uploads).
 import type { Context } from '../../lib/context.js';
-import { InterruptedError, asPdsError, type PdsError } from '../../lib/errors.js';
+import { InterruptedError, asPdsError, stopSignalOf, type PdsError } from '../../lib/errors.js';
 import { pool } from '../../lib/pool.js';
 
 export class BatchRun {
@@ -23,6 +23,11 @@ export class BatchRun {
   /** Starts no further item; those under way finish. */
   stop(): void {
     this.stopping.abort();
+  }
+
+  /** Ends the command as its stop asks (Ctrl-C: exit 130; SIGTERM: 143…), once a stop came. */
+  throwIfStopped(): void {
+    if (this.ctx.signal.aborted) throw new InterruptedError(stopSignalOf(this.ctx.signal));
   }
 
   /** A file's failure as it is reported: the interruption once Ctrl-C came, else `error` as `asError` words it. */

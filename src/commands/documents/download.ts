@@ -7,7 +7,7 @@ import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { InterruptedError, NotFoundError, type PdsError, UsageError } from '../../lib/errors.js';
+import { NotFoundError, type PdsError, UsageError } from '../../lib/errors.js';
 import {
   StorageDeniedError,
   maxSizeOf,
@@ -95,7 +95,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     view.close();
   }
 
-  if (ctx.signal.aborted) throw new InterruptedError();
+  run.throwIfStopped();
   if (noDownloads) throw noDownloads;
   const [only] = entries;
   if (entries.length === 1 && only?.error) throw only.error;

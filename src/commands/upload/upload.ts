@@ -92,7 +92,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   if (!stopped) view?.followUp();
   if (entries.length > 1 || existing || dryRun)
     ctx.output.info(`${stopped ? `${stoppedBy(ctx)}: ` : ''}${countsLine} (${formatDuration(totalMs)})`);
-  if (stopped) throw new InterruptedError(stopSignalOf(ctx.signal));
+  run.throwIfStopped();
   return exitCode(entries);
 }
 
