@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
-import { testEmulator } from '../helpers/emulator.js';
+import { SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
+import { answerOf, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
 
 const HINT =
@@ -10,8 +11,12 @@ const HINT =
 
 let emulator: Emulator;
 let dir: string;
+/** What the emulator answers the organization's token: its projects (names and count are read, not written here). */
+let projects: { id: string; name: string }[];
+const nameOf = (id: string) => projects.find((project) => project.id === id)?.name ?? `no project ${id}`;
 beforeAll(async () => {
   emulator = await testEmulator({ flavor: 'current' });
+  projects = await answerOf(emulator, '/v1/projects');
 });
 afterAll(() => emulator.close());
 beforeEach(() => {
@@ -37,7 +42,7 @@ describe('pds auth login', () => {
       code: 0,
       stdout: '',
       stderr:
-        `${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile default)\n` +
+        `${noKeychain()}Logged in to ${emulator.url} as organization (${projects.length} projects) (profile default)\n` +
         'Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n',
     });
     expect(emulator.requests.map((r) => [r.method, r.path, r.headers.authorization, r.status])).toEqual([
@@ -66,8 +71,8 @@ describe('pds auth login', () => {
       stderr:
         'warning: a token on the command line stays in the shell history; prefer --with-token\n' +
         noKeychain() +
-        `Logged in to ${emulator.url} as project Northern Lights Catalog (${DEMO_PROJECT}) (profile work)\n` +
-        `Using project Northern Lights Catalog (${DEMO_PROJECT}), the only one this token reaches\n`,
+        `Logged in to ${emulator.url} as project ${nameOf(DEMO_PROJECT)} (${DEMO_PROJECT}) (profile work)\n` +
+        `Using project ${nameOf(DEMO_PROJECT)} (${DEMO_PROJECT}), the only one this token reaches\n`,
     });
     expect(profiles()).toEqual({
       work: { token: 'demo-project-token', 'api-url': emulator.url, project: DEMO_PROJECT },
@@ -87,8 +92,8 @@ describe('pds auth login', () => {
         'credential\tAPI token\n' +
         'token\tdemo…, from profile work\n' +
         `stored_in\t${configFile()}\n` +
-        `scope\tproject Northern Lights Catalog (${DEMO_PROJECT})\n` +
-        `default_project\tNorthern Lights Catalog (${DEMO_PROJECT}), from profile work\n`,
+        `scope\tproject ${nameOf(DEMO_PROJECT)} (${DEMO_PROJECT})\n` +
+        `default_project\t${nameOf(DEMO_PROJECT)} (${DEMO_PROJECT}), from profile work\n`,
       stderr: '',
     });
   });
@@ -100,7 +105,7 @@ describe('pds auth login', () => {
     });
     expect(
       result.stderr.startsWith(
-        `${noKeychain()}Logged in to ${emulator.url} as organization (2 projects) (profile ci)\n`,
+        `${noKeychain()}Logged in to ${emulator.url} as organization (${projects.length} projects) (profile ci)\n`,
       ),
       result.stderr,
     ).toBe(true);
@@ -201,8 +206,8 @@ describe('pds auth status', () => {
         `api_url\t${emulator.url}, from PDS_API_URL\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from PDS_TOKEN\n' +
-        'scope\torganization (2 projects)\n' +
-        `default_project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
+        `scope\torganization (${projects.length} projects)\n` +
+        `default_project\t${nameOf(DEMO_PROJECT)} (${DEMO_PROJECT}), from PDS_PROJECT\n`,
       stderr: '',
     });
     expect(emulator.requests.map((r) => r.path)).toEqual(['/v1/projects']);
@@ -210,7 +215,7 @@ describe('pds auth status', () => {
 
   it('aligns the fields on a TTY', async () => {
     await pds(['auth', 'login', '--with-token'], { stdin: 'demo-org-token' });
-    await pds(['use', 'Harbor Sessions'], {});
+    await pds(['use', nameOf(SECOND_PROJECT_ID)], {});
     const result = await pds(['auth', 'status'], { tty: true, env: NO_COLOR });
     expect(result).toEqual({
       code: 0,
@@ -220,8 +225,8 @@ describe('pds auth status', () => {
         'credential       API token\n' +
         'token            demo…, from profile default\n' +
         `stored_in        ${configFile()}\n` +
-        'scope            organization (2 projects)\n' +
-        'default_project  Harbor Sessions (8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e), from profile default\n',
+        `scope            organization (${projects.length} projects)\n` +
+        `default_project  ${nameOf(SECOND_PROJECT_ID)} (${SECOND_PROJECT_ID}), from profile default\n`,
       stderr: '',
     });
   });
@@ -243,8 +248,8 @@ describe('pds auth status', () => {
       token_source: 'env',
       stored_in: null,
       reachable: true,
-      scope: { type: 'project', id: DEMO_PROJECT, name: 'Northern Lights Catalog' },
-      default_project: { id: DEMO_PROJECT, name: 'Northern Lights Catalog', source: 'env' },
+      scope: { type: 'project', id: DEMO_PROJECT, name: nameOf(DEMO_PROJECT) },
+      default_project: { id: DEMO_PROJECT, name: nameOf(DEMO_PROJECT), source: 'env' },
     });
     expect(result.stderr).toBe('');
   });
@@ -274,7 +279,7 @@ describe('pds auth status', () => {
   });
 
   it("says when the default project is out of the token's reach", async () => {
-    const second = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
+    const second = SECOND_PROJECT_ID;
     const result = await runCli(emulator, ['auth', 'status', '--json'], {
       token: 'demo-project-token',
       project: second,
