@@ -2,16 +2,21 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
-import { testEmulator } from '../helpers/emulator.js';
+import { SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
+import { answerOf, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
 
-const SECOND_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
+const SECOND_PROJECT = SECOND_PROJECT_ID;
 
 let emulator: Emulator;
 let other: Emulator;
 let dir: string;
+/** What the emulator answers the organization's token: its projects, whose names `pds use` takes. */
+let projects: { id: string; name: string }[];
+const nameOf = (id: string) => projects.find((project) => project.id === id)?.name ?? `no project ${id}`;
 beforeAll(async () => {
   [emulator, other] = await Promise.all([testEmulator({ flavor: 'current' }), testEmulator({ flavor: 'current' })]);
+  projects = await answerOf(emulator, '/v1/projects');
 });
 afterAll(() => Promise.all([emulator.close(), other.close()]));
 beforeEach(() => {
@@ -270,10 +275,10 @@ describe('precedence: flag > environment > profile', () => {
 
 describe('pds use', () => {
   it('selects a project by exact name', async () => {
-    expect(await pds(['use', 'Harbor Sessions'])).toEqual({
+    expect(await pds(['use', nameOf(SECOND_PROJECT)])).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Now using Harbor Sessions (${SECOND_PROJECT})\n`,
+      stderr: `Now using ${nameOf(SECOND_PROJECT)} (${SECOND_PROJECT})\n`,
     });
     expect(profiles()).toEqual({ default: { project: SECOND_PROJECT } });
     expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
@@ -287,41 +292,44 @@ describe('pds use', () => {
     expect(await pds(['use', DEMO_PROJECT], { env: { PDS_PROFILE: 'work' } })).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Now using Northern Lights Catalog (${DEMO_PROJECT})\n`,
+      stderr: `Now using ${nameOf(DEMO_PROJECT)} (${DEMO_PROJECT})\n`,
     });
     expect(profiles()).toEqual({ work: { project: DEMO_PROJECT } });
     expect(emulator.requests.map((r) => r.path)).toEqual([`/v1/projects/${DEMO_PROJECT}`]);
   });
 
   it('warns when PDS_PROJECT overrides the choice', async () => {
-    const result = await pds(['use', 'Harbor Sessions'], { env: { PDS_PROJECT: DEMO_PROJECT } });
+    const result = await pds(['use', nameOf(SECOND_PROJECT)], { env: { PDS_PROJECT: DEMO_PROJECT } });
     expect(result.stderr).toBe(
-      `Now using Harbor Sessions (${SECOND_PROJECT})\nwarning: PDS_PROJECT is set in this environment and overrides the profile's project\n`,
+      `Now using ${nameOf(SECOND_PROJECT)} (${SECOND_PROJECT})\nwarning: PDS_PROJECT is set in this environment and overrides the profile's project\n`,
     );
   });
 
   it('exits 2 for an unknown name, listing the candidates', async () => {
+    expect(projects.map((project) => project.name)).not.toContain('Studio Tapes');
     expect(await pds(['use', 'Studio Tapes'])).toEqual({
       code: 2,
       stdout: '',
-      stderr:
-        "error: no project named 'Studio Tapes'\n" +
-        '  projects this token reaches:\n' +
-        `    ${DEMO_PROJECT}  Northern Lights Catalog\n` +
-        `    ${SECOND_PROJECT}  Harbor Sessions\n`,
+      stderr: `error: no project named 'Studio Tapes'\n  projects this token reaches:\n${projects
+        .map((project) => `    ${project.id}  ${project.name}\n`)
+        .join('')}`,
     });
     expect(() => statSync(configFile())).toThrow();
   });
 
   it('takes a name in any case when one project has it; suggests the closest names for a near one', async () => {
-    expect(await pds(['use', 'harbor sessions'])).toMatchObject({
+    const name = nameOf(SECOND_PROJECT);
+    expect(name.toLowerCase()).not.toBe(name);
+    expect(await pds(['use', name.toLowerCase()])).toMatchObject({
       code: 0,
-      stderr: `Now using Harbor Sessions (${SECOND_PROJECT})\n`,
+      stderr: `Now using ${name} (${SECOND_PROJECT})\n`,
     });
-    expect(await pds(['use', 'harbour sesions'])).toEqual({
+    // Two typos away (a letter lost, one doubled), in lower case.
+    const near = `${name.slice(0, 1)}${name.slice(2)}${name.slice(-1)}`.toLowerCase();
+    expect(await pds(['use', near])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: no project named 'harbour sesions'\n  did you mean:\n    ${SECOND_PROJECT}  Harbor Sessions\n`,
+      stderr: `error: no project named '${near}'\n  did you mean:\n    ${SECOND_PROJECT}  ${name}\n`,
     });
   });
 
@@ -331,7 +339,8 @@ describe('pds use', () => {
       const [first] = twin.state.projects;
       const copy = { ...first!, id: '0d6f1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b' };
       twin.state.projects.push(copy);
-      const result = await runCli(twin, ['use', 'Northern Lights Catalog'], {
+      const name = first!.name;
+      const result = await runCli(twin, ['use', name], {
         project: null,
         env: { PDS_CONFIG_DIR: dir },
       });
@@ -339,9 +348,9 @@ describe('pds use', () => {
         code: 2,
         stdout: '',
         stderr:
-          "error: 2 projects are named 'Northern Lights Catalog': use the id\n" +
-          `  ${DEMO_PROJECT}  Northern Lights Catalog\n` +
-          `  ${copy.id}  Northern Lights Catalog\n`,
+          `error: 2 projects are named '${name}': use the id\n` +
+          `  ${first!.id}  ${name}\n` +
+          `  ${copy.id}  ${name}\n`,
       });
     } finally {
       await twin.close();
@@ -359,7 +368,7 @@ describe('pds use', () => {
   });
 
   it('needs a token (exit 3, no request)', async () => {
-    expect((await pds(['use', 'Harbor Sessions'], { token: null })).code).toBe(3);
+    expect((await pds(['use', nameOf(SECOND_PROJECT)], { token: null })).code).toBe(3);
     expect(emulator.requests).toEqual([]);
   });
 });
