@@ -1,13 +1,29 @@
 // The commands of the deployed service beyond uploads (SERVICE-NOW.md), against the emulator over
 // loopback: projects create, tags, statements update, knowledge search, the new list options; and
 // every kind of bad input refused before anything is sent.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID, DEMO_PROJECT_TOKEN } from '../../src/emulator/seed.js';
-import { sharedEmulator } from '../helpers/emulator.js';
+import { answerOf, sharedEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
 
 const emulator = sharedEmulator({ flavor: 'current', processingMs: 20 });
 const sent = () => emulator.requests.map((r) => `${r.method} ${r.path}`);
+
+// The records the tests write to, as the emulator lists them (read before the tests): the second
+// contract, the first two statements.
+let contractId: string;
+let statementA: string;
+let statementB: string;
+beforeAll(async () => {
+  const of = `projectId=${DEMO_PROJECT_ID}&page=1&perPage=2`;
+  [, contractId] = (await answerOf<{ id: string }[]>(emulator, `/v1/contracts?${of}`)).map((c) => c.id) as [
+    string,
+    string,
+  ];
+  [statementA, statementB] = (await answerOf<{ items: { id: number }[] }>(emulator, `/v1/statements?${of}`)).items.map(
+    (statement) => String(statement.id),
+  ) as [string, string];
+});
 
 describe('pds projects create', () => {
   it('creates a project, sent once, and prints it', async () => {
@@ -40,30 +56,33 @@ describe('pds projects create', () => {
 
 describe('pds contracts|statements tag and pds tags ls', () => {
   it('sets the complete list, adds and removes (reading the current tags first), clears', async () => {
-    const set = await runCli(emulator, ['contracts', 'tag', '20002', 'urgent', 'review']);
-    expect(set).toMatchObject({ code: 0, stdout: 'resource_id\t20002\nscope\tcontracts\ntags\turgent,review\n' });
-    const added = await runCli(emulator, ['contracts', 'tag', '20002', 'signed', '--add']);
-    expect(added.stdout).toBe('resource_id\t20002\nscope\tcontracts\ntags\turgent,review,signed\n');
+    const set = await runCli(emulator, ['contracts', 'tag', contractId, 'urgent', 'review']);
+    expect(set).toMatchObject({
+      code: 0,
+      stdout: `resource_id\t${contractId}\nscope\tcontracts\ntags\turgent,review\n`,
+    });
+    const added = await runCli(emulator, ['contracts', 'tag', contractId, 'signed', '--add']);
+    expect(added.stdout).toBe(`resource_id\t${contractId}\nscope\tcontracts\ntags\turgent,review,signed\n`);
     emulator.requests.length = 0;
-    const removed = await runCli(emulator, ['contracts', 'tag', '20002', 'review', '--remove']);
-    expect(removed.stdout).toBe('resource_id\t20002\nscope\tcontracts\ntags\turgent,signed\n');
-    expect(sent()).toEqual(['GET /v1/contracts/20002', 'PUT /v1/tags']);
+    const removed = await runCli(emulator, ['contracts', 'tag', contractId, 'review', '--remove']);
+    expect(removed.stdout).toBe(`resource_id\t${contractId}\nscope\tcontracts\ntags\turgent,signed\n`);
+    expect(sent()).toEqual([`GET /v1/contracts/${contractId}`, 'PUT /v1/tags']);
     const listed = await runCli(emulator, ['tags', 'ls', '--scope', 'contracts', '--json']);
     expect(JSON.parse(listed.stdout).map((t: { tag: string }) => t.tag)).toEqual(['signed', 'urgent']);
-    const cleared = await runCli(emulator, ['contracts', 'tag', '20002', '--clear']);
-    expect(cleared.stdout).toBe('resource_id\t20002\nscope\tcontracts\ntags\t\n');
+    const cleared = await runCli(emulator, ['contracts', 'tag', contractId, '--clear']);
+    expect(cleared.stdout).toBe(`resource_id\t${contractId}\nscope\tcontracts\ntags\t\n`);
   });
 
   it('refuses conflicting or missing tags before anything is sent', async () => {
     emulator.requests.length = 0;
-    const both = await runCli(emulator, ['statements', 'tag', '40001', 'x', '--add', '--remove']);
+    const both = await runCli(emulator, ['statements', 'tag', statementA, 'x', '--add', '--remove']);
     expect(both).toMatchObject({ code: 2, stderr: 'error: --add, --remove and --clear exclude each other\n' });
-    const none = await runCli(emulator, ['statements', 'tag', '40001']);
+    const none = await runCli(emulator, ['statements', 'tag', statementA]);
     expect(none).toMatchObject({
       code: 2,
       stderr: 'error: name the tags to set (the complete list), or use --clear\n',
     });
-    const clearWith = await runCli(emulator, ['statements', 'tag', '40001', 'x', '--clear']);
+    const clearWith = await runCli(emulator, ['statements', 'tag', statementA, 'x', '--clear']);
     expect(clearWith).toMatchObject({ code: 2, stderr: 'error: --clear takes no tags\n' });
     const badScope = await runCli(emulator, ['tags', 'ls', '--scope', 'artists']);
     expect(badScope.code).toBe(2);
@@ -81,7 +100,7 @@ describe('pds statements update', () => {
     const result = await runCli(emulator, [
       'statements',
       'update',
-      '40002',
+      statementB,
       '--payee',
       'Nova',
       '--accounting-period',
@@ -93,7 +112,7 @@ describe('pds statements update', () => {
     ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({
-      id: 40002,
+      id: Number(statementB),
       payee: 'Nova',
       payor: null,
       accounting_period: '2026Q3',
@@ -106,7 +125,7 @@ describe('pds statements update', () => {
     const bad = await runCli(emulator, [
       'statements',
       'update',
-      '40002',
+      statementB,
       '--accounting-period',
       '2026Q5',
       '--currency-transaction',
@@ -116,9 +135,9 @@ describe('pds statements update', () => {
     expect(bad.stderr).toBe(
       "error: 2 problems; nothing was sent\n  invalid --accounting-period '2026Q5': expected a period such as 2026Q1\n  invalid --currency-transaction 'dollars': expected an ISO 4217 code such as USD\n",
     );
-    const both = await runCli(emulator, ['statements', 'update', '40002', '--payee', 'x', '--clear-payee']);
+    const both = await runCli(emulator, ['statements', 'update', statementB, '--payee', 'x', '--clear-payee']);
     expect(both.stderr).toBe('error: --payee and --clear-payee exclude each other\n');
-    const nothing = await runCli(emulator, ['statements', 'update', '40002']);
+    const nothing = await runCli(emulator, ['statements', 'update', statementB]);
     expect(nothing.stderr).toBe(
       'error: nothing to change: give a field (--payee, --accounting-period, …) or a --clear-<field>\n',
     );
@@ -196,7 +215,7 @@ describe('the new list options', () => {
       stagingIds: '1,2',
       score: 'true',
     });
-    const get = await runCli(emulator, ['statements', 'get', '40001', '--detailed', '--json']);
+    const get = await runCli(emulator, ['statements', 'get', statementA, '--detailed', '--json']);
     expect(emulator.requests.at(-1)?.query).toMatchObject({ detailed: 'true' });
     expect(JSON.parse(get.stdout)).toHaveProperty('file_size');
     emulator.requests.length = 0;
