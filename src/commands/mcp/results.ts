@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InterruptedError, PdsError, ServiceError, UsageError } from '../../lib/errors.js';
 import { stripInvisible } from '../../lib/text.js';
+import { VerbFailed } from './verb-run.js';
 
 /** Per-stream limit of the text a call returns (sandbox output, file contents). */
 export const MAX_TEXT_CHARS = 50_000;
@@ -84,7 +85,8 @@ export function dataResult(data: unknown, notes: Notes = {}): CallToolResult {
 /**
  * An error as the CLI words it (`error: …` and its detail lines). pds's checks of the agent's own
  * arguments stay outside the markers; whatever else a failure says (the service's message, an
- * answer pds could not read, a network failure) goes inside them, after pds's own first line.
+ * answer pds could not read, a network failure, a failed verb's stderr) goes inside them, after
+ * pds's own first line.
  */
 export function errorResult(error: unknown, inputs: readonly string[] = []): CallToolResult {
   const lines =
@@ -94,7 +96,9 @@ export function errorResult(error: unknown, inputs: readonly string[] = []): Cal
         ? error.message
         : String(error);
   let text: string;
-  if (error instanceof PdsError && error.status !== undefined) {
+  if (error instanceof VerbFailed) {
+    text = `error: ${error.message}${error.notes.length > 0 ? `\n${untrusted(error.notes.join('\n'))}` : ''}`;
+  } else if (error instanceof PdsError && error.status !== undefined) {
     text = `error: the service answered ${error.status}\n${untrusted(lines)}`;
   } else if (error instanceof PdsError && !(error instanceof ServiceError)) {
     text = `error: ${asInputs(stripInvisible(lines).text, inputs)}`;

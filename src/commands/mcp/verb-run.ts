@@ -4,7 +4,7 @@
 import { Readable, Writable } from 'node:stream';
 import type { ListPage } from '../../lib/api/catalog.js';
 import type { Context } from '../../lib/context.js';
-import { UsageError } from '../../lib/errors.js';
+import { PdsError } from '../../lib/errors.js';
 import { checkOptions } from '../../lib/verb-check.js';
 import type { AnyVerb } from '../../lib/verb.js';
 
@@ -24,6 +24,23 @@ export interface Printed {
   /** Its lines on stderr. */
   notes: string[];
   pages: PrintedPage[];
+}
+
+/**
+ * A verb that ended with a code no tool's spec takes as an answer. The first line is pds's; the
+ * notes are the verb's stderr, which may quote the service, so the tool's error carries them inside
+ * the untrusted-data markers, never as pds's own words.
+ */
+export class VerbFailed extends PdsError {
+  override readonly exitCode: number;
+  constructor(
+    name: string,
+    code: number,
+    readonly notes: readonly string[],
+  ) {
+    super(`pds ${name} ended with exit code ${code}`);
+    this.exitCode = code;
+  }
 }
 
 /** The verb's arguments and flags as a tool hands them over (checked again by the verb's own rules). */
@@ -68,7 +85,7 @@ export async function runVerb(verb: AnyVerb, input: VerbInput, server: Context, 
     .split('\n')
     .filter((line) => line.trim() !== '');
   if (typeof code === 'number' && code !== 0 && !options.answers?.includes(code))
-    throw new UsageError(notes.join('\n') || `pds ${verb.name} ended with exit code ${code}`);
+    throw new VerbFailed(verb.name, code, notes);
   const text = stdout.text();
   return { data: text.trim() === '' ? null : JSON.parse(text), notes, pages };
 }
