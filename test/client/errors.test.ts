@@ -1,12 +1,23 @@
 // Every error class of DESIGN.md's exit codes that a read can meet, as the user sees it.
-import { describe, expect, it } from 'vitest';
-import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SECOND_PROJECT_ID as SECOND_PROJECT } from '../../src/emulator/seed.js';
+import { answerOf, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 import { startRogueServer } from '../helpers/rogue-server.js';
 
-const SECOND_PROJECT = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
-
 const emulator = sharedEmulator({ flavor: 'current' });
+
+// What the emulator answers, read before the tests: the project's name (a 404 names it) and the
+// first two artists a page of two lists.
+let projectName: string;
+let firstArtists: string[];
+beforeAll(async () => {
+  projectName = (await answerOf<{ name: string }>(emulator, `/v1/projects/${DEMO_PROJECT}`)).name;
+  const artists = await answerOf<{ id: string }[]>(emulator, `/v1/artists?projectId=${DEMO_PROJECT}&page=1&perPage=2`);
+  firstArtists = artists.map((artist) => artist.id);
+  expect(projectName).not.toBe('');
+  expect(firstArtists).toHaveLength(2);
+});
 
 describe('401: not authenticated (exit 3)', () => {
   it('a token the service rejects', async () => {
@@ -52,7 +63,7 @@ describe('404: not found (exit 5)', () => {
     expect(await runCli(emulator, ['artists', 'get', 'art_99999'])).toEqual({
       code: 5,
       stdout: '',
-      stderr: `error: artist art_99999 not found in project Northern Lights Catalog (${DEMO_PROJECT})\n`,
+      stderr: `error: artist art_99999 not found in project ${projectName} (${DEMO_PROJECT})\n`,
     });
   });
 
@@ -65,7 +76,7 @@ describe('404: not found (exit 5)', () => {
       const result = await runCli(emulator, [resource, 'get', id]);
       expect(result.code).toBe(5);
       expect(result.stderr).toBe(
-        `error: ${resource === 'entities' ? 'entity' : resource.slice(0, -1)} ${id} not found in project Northern Lights Catalog (${DEMO_PROJECT})\n`,
+        `error: ${resource === 'entities' ? 'entity' : resource.slice(0, -1)} ${id} not found in project ${projectName} (${DEMO_PROJECT})\n`,
       );
     }
   });
@@ -76,7 +87,7 @@ describe('what was not found, and where', () => {
     expect(await runCli(emulator, ['contracts', 'get', '999999'])).toEqual({
       code: 5,
       stdout: '',
-      stderr: `error: contract 999999 not found in project Northern Lights Catalog (${DEMO_PROJECT})\n`,
+      stderr: `error: contract 999999 not found in project ${projectName} (${DEMO_PROJECT})\n`,
     });
   });
 });
@@ -136,7 +147,7 @@ describe('--json errors', () => {
     const cases: [string[], Record<string, unknown>, number][] = [
       [
         ['artists', 'get', 'art_99999', '--json'],
-        { status: 404, message: `artist art_99999 not found in project Northern Lights Catalog (${DEMO_PROJECT})` },
+        { status: 404, message: `artist art_99999 not found in project ${projectName} (${DEMO_PROJECT})` },
         5,
       ],
       [['--json', 'artists', 'ls'], { status: 403, message: 'token does not have access to this project' }, 4],
@@ -277,7 +288,7 @@ describe('--verbose', () => {
   it('prints one line per request and response on stderr, never the token', async () => {
     const result = await runCli(emulator, ['--verbose', 'artists', 'ls', '--per-page', '2', '-q']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('art_00001\nart_00002\n');
+    expect(result.stdout).toBe(`${firstArtists.join('\n')}\n`);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(`> GET ${emulator.url}/v1/artists?projectId=${DEMO_PROJECT}&page=1&perPage=2`);
