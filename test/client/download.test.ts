@@ -5,11 +5,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { findDocumentFile } from '../../src/emulator/storage.js';
 import { runCli } from '../helpers/cli.js';
-import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
+import { answerOf, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 
 const emulator = sharedEmulator({ flavor: 'current' });
 const project = () => emulator.state.data[DEMO_PROJECT_ID] as NonNullable<(typeof emulator.state.data)[string]>;
@@ -19,6 +19,13 @@ const fileNameOf = (kind: 'contract' | 'statement', id: string) =>
   findDocumentFile(emulator.state, kind, DEMO_PROJECT_ID, id)?.fileName as string;
 const freshDir = () => mkdtempSync(join(tmpdir(), 'pds-download-'));
 const downloadCalls = () => emulator.requests.filter((r) => r.path.endsWith('/download'));
+
+// The project's name as the emulator answers it (a 404 names the project by it).
+let projectName: string;
+beforeAll(async () => {
+  projectName = (await answerOf<{ name: string }>(emulator, `/v1/projects/${DEMO_PROJECT_ID}`)).name;
+  expect(projectName).not.toBe('');
+});
 
 afterEach(() => {
   emulator.storage.requests.length = 0;
@@ -134,7 +141,7 @@ describe('several downloads', () => {
     expect(result.code).toBe(1);
     expect(readdirSync(dir)).toEqual([fileNameOf('statement', statementId(0))]);
     expect(result.stderr).toContain(
-      `error: statement 99999: not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n`,
+      `error: statement 99999: not found in project ${projectName} (${DEMO_PROJECT_ID})\n`,
     );
     expect(result.stderr).toMatch(/1 downloaded, 1 failed\n$/);
   });
@@ -171,7 +178,7 @@ describe('refusals', () => {
     expect(result).toEqual({
       code: 5,
       stdout: '',
-      stderr: `error: contract 424242 not found in project Northern Lights Catalog (${DEMO_PROJECT_ID})\n`,
+      stderr: `error: contract 424242 not found in project ${projectName} (${DEMO_PROJECT_ID})\n`,
     });
     expect(readdirSync(dir)).toEqual([]);
   });
