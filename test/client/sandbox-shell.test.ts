@@ -4,17 +4,21 @@ import { SandboxFile, type ExecResult } from '../../src/lib/schemas.js';
 import { displayDir, handleLine, newShellState, type ShellHost } from '../../src/commands/sandbox/shell.js';
 import { main } from '../../src/cli.js';
 import { memoryIO } from '../../src/lib/io.js';
-import { call, testEmulator } from '../helpers/emulator.js';
+import { answerOf, call, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, instantClock, runCli } from '../helpers/cli.js';
 
+const SANDBOX = `/v1/projects/${DEMO_PROJECT}/sandbox`;
+
 let emulator: Emulator;
+/** The prompt's start: the project's name as the emulator answers it. */
+let PROMPT: string;
 beforeAll(async () => {
   emulator = await testEmulator({ flavor: 'current' });
+  const { name } = await answerOf<{ name: string }>(emulator, `/v1/projects/${DEMO_PROJECT}`);
+  expect(name).not.toBe('');
+  PROMPT = `pds:${name}:`;
 });
 afterAll(() => emulator.close());
-
-const SANDBOX = `/v1/projects/${DEMO_PROJECT}/sandbox`;
-const PROMPT = 'pds:Northern Lights Catalog:';
 
 /** The shell with a terminal on stdin; stdout and stderr piped unless `tty`. */
 function shell(stdin: string, options: { tty?: boolean } = {}) {
@@ -129,7 +133,8 @@ describe('pds sandbox shell', () => {
   it('ends an unterminated last line on a terminal before the next prompt', async () => {
     const result = await shell('printf abc\r\u0004', { tty: true });
     expect(result.stdout).toBe('abc');
-    expect(result.stderr).toMatch(/\n[^\n]*pds:Northern Lights Catalog:\/\$ /);
+    const promptAt = new RegExp(`\\n[^\\n]*${PROMPT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\$ `);
+    expect(result.stderr).toMatch(promptAt);
   });
 });
 
