@@ -2,12 +2,27 @@
 // each does its checks and reads, says what it would do, and changes nothing, here or at the service.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
-import { sharedEmulator } from '../helpers/emulator.js';
+import { answerOf, sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
 
 const emulator = sharedEmulator({ flavor: 'current' });
+
+// The records the dry runs name, as the emulator lists them (read before the tests): the first
+// contract, and the first two statements.
+let contract: string;
+let statementA: string;
+let statementB: string;
+beforeAll(async () => {
+  const of = `projectId=${DEMO_PROJECT_ID}&page=1&perPage=2`;
+  contract = (await answerOf<{ id: string }[]>(emulator, `/v1/contracts?${of}`))[0]?.id as string;
+  [statementA, statementB] = (await answerOf<{ items: { id: number }[] }>(emulator, `/v1/statements?${of}`)).items.map(
+    (statement) => String(statement.id),
+  ) as [string, string];
+  expect([contract, statementA, statementB].every((id) => typeof id === 'string' && id !== 'undefined')).toBe(true);
+});
+
 let dir: string;
 beforeEach(() => {
   dir = freshConfigDir();
@@ -90,15 +105,15 @@ describe('--dry-run', () => {
       stdout: '',
       stderr: "Would create project 'Back catalogue' for Nova; nothing was sent (--dry-run)\n",
     });
-    expect((await pds(['contracts', 'tag', '20001', 'urgent', 'review', '--dry-run'], opts)).stderr).toBe(
-      'Would set the tags of contract 20001 to urgent, review; nothing was sent (--dry-run)\n',
+    expect((await pds(['contracts', 'tag', contract, 'urgent', 'review', '--dry-run'], opts)).stderr).toBe(
+      `Would set the tags of contract ${contract} to urgent, review; nothing was sent (--dry-run)\n`,
     );
     // --add reads the current tags, as the real run does, and says the list it would send.
-    expect((await pds(['contracts', 'tag', '20001', 'urgent', '--add', '--dry-run'], opts)).stderr).toMatch(
-      /^Would set the tags of contract 20001 to (.+, )?urgent; nothing was sent \(--dry-run\)\n$/,
+    expect((await pds(['contracts', 'tag', contract, 'urgent', '--add', '--dry-run'], opts)).stderr).toMatch(
+      new RegExp(`^Would set the tags of contract ${contract} to (.+, )?urgent; nothing was sent \\(--dry-run\\)\\n$`),
     );
-    expect((await pds(['statements', 'tag', '40001', '--clear', '--dry-run'], opts)).stderr).toBe(
-      'Would set the tags of statement 40001 to none; nothing was sent (--dry-run)\n',
+    expect((await pds(['statements', 'tag', statementA, '--clear', '--dry-run'], opts)).stderr).toBe(
+      `Would set the tags of statement ${statementA} to none; nothing was sent (--dry-run)\n`,
     );
     expect((await pds(['statements', 'retry', '1001', '--dry-run'], opts)).stderr).toBe(
       'Would queue statement staging 1001 again; nothing was sent (--dry-run)\n',
@@ -109,7 +124,7 @@ describe('--dry-run', () => {
           [
             'statements',
             'update',
-            '40002',
+            statementB,
             '--payee',
             'Nova',
             '--accounting-period',
@@ -121,17 +136,17 @@ describe('--dry-run', () => {
         )
       ).stderr,
     ).toBe(
-      'Would change statement 40002: payee Nova, payor cleared, accountingPeriod 2026Q3; nothing was sent (--dry-run)\n',
+      `Would change statement ${statementB}: payee Nova, payor cleared, accountingPeriod 2026Q3; nothing was sent (--dry-run)\n`,
     );
     expect((await pds(['api', '-X', 'POST', 'projects', '-f', 'name=x', '--dry-run'])).stderr).toBe(
       'Would send POST /v1/projects with a JSON body of 12 bytes; nothing was sent (--dry-run)\n',
     );
     // Bad input fails as for real.
     expect(
-      (await pds(['statements', 'update', '40002', '--accounting-period', '2026Q9', '--dry-run'], opts)).code,
+      (await pds(['statements', 'update', statementB, '--accounting-period', '2026Q9', '--dry-run'], opts)).code,
     ).toBe(2);
     expect(writes()).toEqual([]);
-    expect(emulator.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/contracts/20001']);
+    expect(emulator.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/contracts/${contract}`]);
   });
 
   it('is refused, not ignored, by the commands that cannot do without writing: exit 2, nothing sent', async () => {
