@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 import { startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 
 const example = (name: string): { data: Record<string, any> } =>
@@ -346,7 +346,7 @@ describe('pds statements lines', () => {
     const result = await run(['statements', 'lines', '72001']);
     expect(result).toEqual({ code: 0, stdout: CSV_LINES, stderr: '' });
     expect(service.sent()).toEqual(['GET /v1/statements/72001', 'GET /storage/exports/72001.csv']);
-    expect(service.seen[0]?.query).toEqual({ projectId: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7', detailed: 'true' });
+    expect(service.seen[0]?.query).toEqual({ projectId: DEMO_PROJECT, detailed: 'true' });
     expect(service.seen[0]?.authorization).toBe('Bearer demo-org-token');
     expect(service.seen[1]?.authorization).toBeUndefined();
   });
@@ -432,7 +432,7 @@ describe('pds knowledge search --kind', () => {
       { ...policy, id: 42, kind: 'person', name: 'Ines Fairweather', claims: null, relationships: 'none' },
       { id: 43, name: 'No kind' },
     );
-    service.routes.set('GET /v1/projects/5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7/knowledge/search', () => [200, answer]);
+    service.routes.set(`GET /v1/projects/${DEMO_PROJECT}/knowledge/search`, () => [200, answer]);
     const people = await run(['knowledge', 'search', 'approval', '--kind', 'person', '--json']);
     expect(people.code).toBe(0);
     expect(JSON.parse(people.stdout)).toEqual([answer.data.results[1]]);
@@ -607,18 +607,22 @@ describe('--skip-existing=content compares no further than the listed size', () 
 
 describe('against the emulator', () => {
   it('statements status of several ids prints each in order; a paused upload reads paused with --wait (STATE paused, exit 7)', async () => {
-    const { testEmulator } = await import('../helpers/emulator.js');
+    const { answerOf, testEmulator } = await import('../helpers/emulator.js');
     const emulator = await testEmulator({ flavor: 'current', processingMs: 20, pauseUploads: true });
     try {
-      const several = await runCli(emulator, ['statements', 'status', '40001', '40002', '--json']);
+      // Two statements the emulator lists, the second before the first: the order given is kept.
+      const listed = await answerOf<{ items: { id: number }[] }>(
+        emulator,
+        `/v1/statements?projectId=${DEMO_PROJECT}&page=1&perPage=2`,
+      );
+      const ids = listed.items.map((statement) => statement.id).reverse();
+      expect(ids).toHaveLength(2);
+      const several = await runCli(emulator, ['statements', 'status', ...ids.map(String), '--json']);
       expect(several.code).toBe(0);
-      expect((JSON.parse(several.stdout) as { statement_id: number }[]).map((p) => p.statement_id)).toEqual([
-        40001, 40002,
-      ]);
-      expect(emulator.requests.map((r) => r.path).filter((p) => p.endsWith('/processes'))).toEqual([
-        '/v1/statements/40001/processes',
-        '/v1/statements/40002/processes',
-      ]);
+      expect((JSON.parse(several.stdout) as { statement_id: number }[]).map((p) => p.statement_id)).toEqual(ids);
+      expect(emulator.requests.map((r) => r.path).filter((p) => p.endsWith('/processes'))).toEqual(
+        ids.map((id) => `/v1/statements/${id}/processes`),
+      );
       const csv = file('paused.csv', 'a,b\n1,2\n');
       const waited = await runCli(emulator, ['upload', 'statement', csv, '--wait']);
       expect(waited.code).toBe(7);
