@@ -2,14 +2,21 @@
 // (read after PDS_* and before the profile), and -w for --watch.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/lib/config.js';
 import { realClock, type Clock } from '../../src/lib/clock.js';
 import { DEMO_PROJECT, freshConfigDir, runCli } from '../helpers/cli.js';
-import { sharedEmulator } from '../helpers/emulator.js';
+import { answerOf, sharedEmulator } from '../helpers/emulator.js';
 
 // Slow enough that the upload is still processing when the watch starts, even on a busy machine.
 const emulator = sharedEmulator({ flavor: 'current', processingMs: 250 });
+/** The projects the emulator answers the organization's token (auth status counts them and names the default). */
+let projects: { id: string; name: string }[];
+beforeAll(async () => {
+  projects = await answerOf<{ id: string; name: string }[]>(emulator, '/v1/projects');
+  expect(projects.some((project) => project.id === DEMO_PROJECT && project.name !== '')).toBe(true);
+});
+const projectName = () => projects.find((project) => project.id === DEMO_PROJECT)?.name;
 const quickClock: Clock = { now: () => Date.now(), sleep: (ms, signal) => realClock.sleep(Math.min(ms, 20), signal) };
 
 function withProfile(profile: Record<string, string>): string {
@@ -78,8 +85,8 @@ describe('ROYALTYPORT_TOKEN and ROYALTYPORT_API_URL', () => {
         `api_url\t${emulator.url}, from ROYALTYPORT_API_URL\n` +
         'credential\tAPI token\n' +
         'token\tdemo…, from ROYALTYPORT_TOKEN\n' +
-        'scope\torganization (2 projects)\n' +
-        `default_project\tNorthern Lights Catalog (${DEMO_PROJECT}), from PDS_PROJECT\n`,
+        `scope\torganization (${projects.length} projects)\n` +
+        `default_project\t${projectName()} (${DEMO_PROJECT}), from PDS_PROJECT\n`,
       stderr: '',
     });
     expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
