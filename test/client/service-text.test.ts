@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli } from '../helpers/cli.js';
 import { captureBrowser, decide, deliver } from '../helpers/oauth.js';
@@ -23,12 +24,14 @@ describe('service text on a terminal', () => {
     const project = emulator.state.projects.find((p) => p.id === DEMO_PROJECT);
     if (!project) throw new Error('no demo project');
     const name = project.name;
+    const other = emulator.state.projects.find((p) => p.id === SECOND_PROJECT_ID);
+    if (!other) throw new Error('no second project');
     project.name = 'Evil\u001b]0;pwned\u0007\nforged';
     try {
       const result = await runCli(emulator, ['__complete', '--', 'use', ''], {
         env: { PDS_CONFIG_DIR: freshConfigDir() },
       });
-      expect(result.stdout).toBe(`${DEMO_PROJECT}\n8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e\nHarbor Sessions\n`);
+      expect(result.stdout).toBe(`${DEMO_PROJECT}\n${SECOND_PROJECT_ID}\n${other.name}\n`);
     } finally {
       project.name = name;
     }
