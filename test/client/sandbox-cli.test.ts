@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { Emulator } from '../../src/emulator/server.js';
 import { ExecResult, SandboxFile } from '../../src/lib/schemas.js';
-import { call, testEmulator } from '../helpers/emulator.js';
+import { answerOf, call, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
 let emulator: Emulator;
@@ -233,7 +233,10 @@ describe('pds sandbox cat and info', () => {
 
   it('info prints AGENTS.md', async () => {
     const content = await fileContent('AGENTS.md');
-    expect(content).toMatch(/^# Project workspace: Northern Lights Catalog/);
+    const { name } = await answerOf<{ name: string }>(emulator, `/v1/projects/${DEMO_PROJECT}`);
+    expect(name).not.toBe('');
+    const heading = `# Project workspace: ${name}\n`;
+    expect(content.slice(0, heading.length)).toBe(heading);
     const result = await runCli(emulator, ['sandbox', 'info']);
     expect(result).toEqual({ code: 0, stdout: content, stderr: '' });
   });
