@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
-import { freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
+import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
 import {
   captureBrowser,
   decide,
@@ -417,7 +417,7 @@ describe('a browser sign-in in use', () => {
     const { grant } = await signedIn(emulator, 3600_000);
     emulator.oauth.revoke(grant.access_token);
     const sample = new URL('../fixtures/sample.pdf', import.meta.url).pathname;
-    const result = await pds(['upload', 'contract', sample, '-q'], { project: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' });
+    const result = await pds(['upload', 'contract', sample, '-q'], { project: DEMO_PROJECT });
     expect(result.code).toBe(0);
     // The mint of the signed-URL flow is what the service refused; the PUT goes to the storage host.
     expect(paths()).toEqual([
