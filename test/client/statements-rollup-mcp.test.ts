@@ -2,7 +2,8 @@
 // statements_check) over the built `pds mcp`, against the deployed emulator: the same groups and
 // findings as the CLI's --json, in pages of --max-results whose cursor continues alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DISAGREEING } from '../../src/emulator/deployed/statements.js';
+import { DISAGREEING, DUPLICATE_OF, isProcessed } from '../../src/emulator/deployed/statements.js';
+import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
 import { connectMcp, type Connected, type ToolResult } from '../helpers/mcp.js';
@@ -11,7 +12,7 @@ const emulator = sharedEmulator({ flavor: 'deployed', processingMs: 20 });
 let mcp: Connected;
 beforeAll(async () => {
   mcp = await connectMcp(emulator, ['--max-results', '5'], {
-    env: { PDS_PROJECT: '5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7' },
+    env: { PDS_PROJECT: DEMO_PROJECT_ID },
   });
 });
 afterAll(() => mcp.close());
@@ -66,7 +67,14 @@ describe('the MCP tools of what a project earned', () => {
     expect(result.items[0]).toEqual(
       expect.objectContaining({ check: 'lines', statement: DISAGREEING.id, difference: '-0.05' }),
     );
-    const clean = await structured('statements_check', { ids: [40001, 40002] });
+    // Two processed statements of the store that agree with their lines and repeat no other.
+    const repeats = new Set(Object.entries(DUPLICATE_OF).flat().map(Number));
+    const ids = (emulator.state.data[DEMO_PROJECT_ID]?.statements ?? [])
+      .filter((s) => isProcessed(s) && s.id !== DISAGREEING.id && !repeats.has(s.id))
+      .slice(0, 2)
+      .map((s) => s.id);
+    expect(ids).toHaveLength(2);
+    const clean = await structured('statements_check', { ids });
     expect(clean).toEqual({ ok: true, checked: 2, items: [], total: 0, next_cursor: null });
   });
 
