@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import type { RecordedRequest } from '../../src/emulator/http.js';
 import { testEmulator } from '../helpers/emulator.js';
+import { SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 import { realClock, type Clock } from '../../src/lib/clock.js';
 import { HttpClient } from '../../src/lib/http.js';
@@ -579,7 +580,7 @@ describe('pds upload: failures', () => {
   it('keeps the error exit code of a single failed upload (403: 4)', async () => {
     const result = await runCli(emulator, ['upload', 'statement', pdfFile('forbidden.pdf')], {
       token: 'demo-project-token',
-      project: '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e',
+      project: SECOND_PROJECT_ID,
     });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('token does not have access to this project');
