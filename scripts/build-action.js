@@ -2,7 +2,7 @@
 // dependencies it loads, in one committed file, so the action's install step runs nothing but a
 // Node version check (no npm ci, no node_modules). What a CI upload never loads stays out and says
 // so when asked for (src/lib/action-build.ts): the keychain (a native addon), jq (wasm), the
-// emulator (its sandbox runs just-bash from node_modules), the MCP server and the browser sign-in. The output depends only on the
+// emulator (its sandbox runs the copy of just-bash in dist/), the MCP server and the browser sign-in. The output depends only on the
 // sources and the locked dependencies: `--check` rebuilds it in memory and fails when it differs
 // from the committed file (test/process/action-bundle.test.ts runs it).
 import { build } from 'esbuild';

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { copyJustBash } from './just-bash-copy.js';
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 
@@ -93,8 +94,8 @@ async function compile(stage) {
     splitting: true,
     metafile: true,
     chunkNames: 'chunks/[name]-[hash]',
-    // just-bash carries wasm and vendored files; it runs from node_modules, in the emulator's worker.
-    // jq-web loads its jq.wasm from beside its own file.
+    // The sandbox's worker requires just-bash by path, from the copy in dist/just-bash/ (see
+    // ./just-bash-copy.js). jq-web loads its jq.wasm from beside its own file.
     external: ['just-bash', 'jq-web'],
     plugins: [mcpSdkApart, lazyChildProcess, udsvModule],
   });
@@ -173,6 +174,7 @@ try {
   });
   await joinEveryday(stage, await compile(stage));
   await markBuild(join(dist, 'cli.cjs'));
+  copyJustBash(join(dist, 'just-bash'));
 } finally {
   await rm(stage, { recursive: true, force: true });
 }

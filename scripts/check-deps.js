@@ -1,10 +1,11 @@
 // `node scripts/check-deps.js` (run by .ci/run): fails when a dependency of package.json is used
 // nowhere. A package counts as used when its name is a quoted module specifier ('name' or
 // 'name/…': import, import(), require, require.resolve) in bin/, src/, scripts/ or test/, when a
-// script of package.json or .ci/run runs one of its commands, or, for @types/x, when x is used
-// (@types/node: always).
+// script of package.json or .ci/run runs one of its commands, when the build's copy of just-bash
+// requires it (./just-bash-copy.js), or, for @types/x, when x is used (@types/node: always).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundlePath, requiredPackages } from './just-bash-copy.js';
 import { root } from './lib.js';
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -46,13 +47,15 @@ const runs = (name) =>
     new RegExp(`(^|[\\s;&|(])${escapeRegExp(command)}(\\s|$)`, 'm').test(commandLines),
   );
 
+const forJustBash = new Set(requiredPackages(readFileSync(bundlePath(), 'utf8')));
+
 function used(name) {
   const typed = /^@types\/(.+)$/.exec(name);
   if (typed) {
     const target = typed[1].includes('__') ? `@${typed[1].replace('__', '/')}` : typed[1];
     return target === 'node' || imported(target);
   }
-  return imported(name) || runs(name);
+  return imported(name) || runs(name) || forJustBash.has(name);
 }
 
 const unused = dependencies.filter((name) => !used(name));

@@ -17,8 +17,8 @@ function manyStatementsOf(opts: Options): Pick<EmulatorOptions, 'manyStatements'
 }
 
 export async function run(opts: Options, ctx: Context): Promise<number> {
-  // The emulator cannot run from the action's one-file build (its sandbox needs just-bash from
-  // node_modules), so that build leaves it out, and its modules load only past this check.
+  // The emulator cannot run from the action's one-file build (its sandbox needs the copy of
+  // just-bash in dist/), so that build leaves it out, and its modules load only past this check.
   requireFullBuild('pds emulator');
   const [{ defaultOptions }, { serveFromCli }] = await Promise.all([
     import('../../emulator/server.js'),

@@ -6,8 +6,10 @@
 // script by itself a little before the limit, and the thread is terminated at the limit if
 // something still runs. A thread serves one job (the commands of a request, or one command of a
 // parallel request) and is then ended, so no request sees another's files.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { requireFullBuild } from '../../lib/action-build.js';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CommandResult, ExecRequest, WorkerMessage, WorkerSetup } from './protocol.js';
 import { WORKER_SOURCE } from './worker.js';
@@ -56,11 +58,16 @@ const TIMED_OUT = 124;
 /** Exit status of a command whose shell died (out of memory, internal error) or never ran. */
 const CRASHED = 125;
 
-/** Resolved from this module, which lives in the package (src/ under tests, dist/ when built). */
+/**
+ * Resolved from this module, which lives in the package (src/ under tests, dist/chunks/ when built).
+ * pds does not install just-bash: the build copies its bundle to dist/just-bash/ (see
+ * scripts/just-bash-copy.js), which built code takes; under tests, just-bash is a devDependency.
+ */
 function workerSetup(): WorkerSetup {
   requireFullBuild("the emulator's sandbox");
   const require = createRequire(import.meta.url);
-  return { justBash: require.resolve('just-bash'), yaml: require.resolve('yaml') };
+  const copy = fileURLToPath(new URL('../just-bash/index.cjs', import.meta.url));
+  return { justBash: existsSync(copy) ? copy : require.resolve('just-bash'), yaml: require.resolve('yaml') };
 }
 
 interface Thread {
