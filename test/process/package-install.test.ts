@@ -1,22 +1,17 @@
-// The package as users install it: `npm pack`, the tarball served by a registry on 127.0.0.1 as
-// registry.npmjs.org would serve it once published, then `npm install -g pds` from that registry
-// into a fresh prefix. npm prints nothing but its summary, and the installed `pds` answers
-// --version, starts the emulator, reads from it, and its sandbox refuses an xz archive clearly.
+// The package as users install it: `npm pack`, then `npm install -g` of that tarball by path into a
+// fresh prefix. npm prints nothing but its summary, and the installed `pds` answers --version,
+// starts the emulator, reads from it, and its sandbox runs tar with gzip and refuses xz clearly.
 //
-// Through a registry, not `npm install -g ./pds-0.1.0.tgz`: npm reads a dependency's
-// npm-shrinkwrap.json only when the registry's metadata says the package has one
-// (`_hasShrinkwrap`), and a tarball given by path has no such metadata, so that install resolves
-// every dependency afresh, just-bash's optional node-liblzma with its install script included.
+// npm would name the install scripts of just-bash's optional native codecs (node-liblzma,
+// @mongodb-js/zstd) were just-bash a dependency; the build copies its bundle into dist/just-bash/
+// instead, and pds depends on what that copy requires (scripts/just-bash-copy.js).
 import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dependencyFlags, type Lock, shippedLock } from '../../scripts/shipped-lock.js';
+import { dependencyDifferences, LEFT_OUT, requiredPackages } from '../../scripts/just-bash-copy.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 
 const run = promisify(execFile);
@@ -24,144 +19,99 @@ const root = new URL('../../', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'pds-package-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const packageLock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as Lock;
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+interface Manifest {
   name: string;
   version: string;
   dependencies: Record<string, string>;
-};
+  optionalDependencies?: Record<string, string>;
+}
+const readJson = (file: string): unknown => JSON.parse(readFileSync(join(root, file), 'utf8'));
+const manifest = readJson('package.json') as Manifest;
+const justBash = readJson('node_modules/just-bash/package.json') as Manifest;
+const copy = readFileSync(join(root, 'dist/just-bash/index.cjs'), 'utf8');
 
-const FLAGS = ['dev', 'optional', 'devOptional', 'peer'] as const;
-
-describe('the shipped lock (npm-shrinkwrap.json)', () => {
-  it('flags each package of package-lock.json as npm itself did', () => {
-    const computed = dependencyFlags(packageLock.packages);
-    const differences = Object.entries(packageLock.packages)
-      .filter(([location]) => location !== '')
-      .flatMap(([location, entry]) => {
-        const flags = computed.get(location);
-        if (!flags) return [`${location}: not reached`];
-        return FLAGS.filter((flag) => Boolean(entry[flag]) !== flags[flag]).map((flag) => `${location}: ${flag}`);
-      });
-    expect(differences).toEqual([]);
+describe('the copy of just-bash in dist/', () => {
+  it("is just-bash's bundle unchanged, with its licence", () => {
+    expect(copy).toBe(readFileSync(join(root, 'node_modules/just-bash/dist/bundle/index.cjs'), 'utf8'));
+    expect(readFileSync(join(root, 'dist/just-bash/LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0/);
+    expect(readFileSync(join(root, 'dist/just-bash/NOTICE'), 'utf8')).toContain(`just-bash ${justBash.version}`);
   });
 
-  it('leaves out the optional dependencies with install scripts and what only they need', () => {
-    const { lock, leftOut } = shippedLock(packageLock);
-    const shipped = lock.packages;
-    const scripted = Object.keys(packageLock.packages).filter(
-      (location) => packageLock.packages[location]?.hasInstallScript && !packageLock.packages[location]?.dev,
-    );
+  it("makes pds depend on what it requires, at just-bash's ranges, but the native codecs", () => {
+    const required = requiredPackages(copy);
+    expect(required).toEqual(expect.arrayContaining(Object.keys(LEFT_OUT)));
+    expect(dependencyDifferences(copy, justBash, manifest)).toEqual([]);
+    for (const name of required.filter((name) => !(name in LEFT_OUT))) {
+      expect(manifest.dependencies[name], name).toBe(justBash.dependencies[name]);
+    }
+    expect(Object.keys(manifest.dependencies)).not.toContain('just-bash');
+    // What users install runs no install script: the ones in the lock are all development-only.
+    const lock = readJson('package-lock.json') as {
+      packages: Record<string, { hasInstallScript?: boolean; dev?: boolean }>;
+    };
+    const scripted = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript);
     expect(scripted.length).toBeGreaterThan(0);
-    expect(leftOut).toEqual(expect.arrayContaining(scripted));
-    // Nothing left behind that users install runs a script; every left-out package was optional.
-    expect(
-      Object.keys(shipped).filter((location) => shipped[location]?.hasInstallScript && !shipped[location]?.dev),
-    ).toEqual([]);
-    expect(leftOut.filter((location) => !packageLock.packages[location]?.optional)).toEqual([]);
-    // Whatever is kept is reachable and has all it requires.
-    expect(Object.keys(shipped).filter((location) => !dependencyFlags(shipped).has(location))).toEqual([]);
+    expect(scripted.filter(([, entry]) => !entry.dev).map(([location]) => location)).toEqual([]);
+  });
+
+  it('finds a dependency missing, at another range, or one left out', () => {
+    const { diff, ...withoutDiff } = manifest.dependencies;
+    expect(diff).toBeDefined();
+    expect(dependencyDifferences(copy, justBash, { ...manifest, dependencies: withoutDiff })).toEqual([
+      `just-bash requires diff: add it to pds's dependencies at ${justBash.dependencies.diff}`,
+    ]);
+    const other = { ...manifest.dependencies, diff: '^1.0.0', 'sql.js': '^1.0.0' };
+    expect(dependencyDifferences(copy, justBash, { ...manifest, dependencies: other })).toEqual([
+      `just-bash requires diff@${justBash.dependencies.diff}, pds's dependencies say ^1.0.0`,
+      'sql.js is left out of the sandbox but is a dependency of pds',
+    ]);
   });
 });
 
-/** A registry of one package, as registry.npmjs.org answers for a published one; it records each request. */
-async function registryOf(tarball: Buffer): Promise<{ url: string; requests: string[]; server: Server }> {
-  const requests: string[] = [];
-  const tarballPath = `/${manifest.name}/-/${manifest.name}-${manifest.version}.tgz`;
-  const server = createServer((request, response) => {
-    requests.push(`${request.method} ${request.url}`);
-    const { port } = server.address() as AddressInfo;
-    if (request.url === `/${manifest.name}`) {
-      const version = {
-        ...manifest,
-        _hasShrinkwrap: true,
-        dist: {
-          tarball: `http://127.0.0.1:${port}${tarballPath}`,
-          integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
-          shasum: createHash('sha1').update(tarball).digest('hex'),
-        },
-      };
-      response.setHeader('content-type', 'application/json');
-      response.end(
-        JSON.stringify({
-          name: manifest.name,
-          'dist-tags': { latest: manifest.version },
-          versions: { [manifest.version]: version },
-        }),
-      );
-    } else if (request.url === tarballPath) {
-      response.end(tarball);
-    } else {
-      response.statusCode = 404;
-      response.end('{"error":"not found"}');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/`, requests, server };
-}
-
-async function packed(): Promise<Buffer> {
-  // prepack's shrinkwrap, without its rebuild of dist/ under the other process tests' feet (npm
-  // test has just built it).
-  await run(process.execPath, ['scripts/shrinkwrap.js'], { cwd: root });
-  try {
-    const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root });
-    const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
-    if (!info) throw new Error('npm pack printed no package');
-    expect(info.files.map((file) => file.path)).toContain('npm-shrinkwrap.json');
-    expect(info.files.map((file) => file.path)).toContain('dist/cli.cjs');
-    return readFileSync(join(work, info.filename));
-  } finally {
-    await run(process.execPath, ['scripts/shrinkwrap.js', '--remove'], { cwd: root });
-  }
+/** `npm pack` of the checkout (dist/ as the tests' build made it: prepack would rebuild it under the other process tests' feet). */
+async function packed(): Promise<string> {
+  const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root });
+  const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+  if (!info) throw new Error('npm pack printed no package');
+  expect(info.files.map((file) => file.path)).toEqual(
+    expect.arrayContaining([
+      'dist/cli.cjs',
+      'dist/just-bash/index.cjs',
+      'dist/just-bash/LICENSE',
+      'dist/just-bash/NOTICE',
+    ]),
+  );
+  return join(work, info.filename);
 }
 
 describe('the package, installed as users install it', () => {
-  it('installs from a registry without a warning, and the installed pds works', async () => {
-    const registry = await registryOf(await packed());
+  it('installs from its tarball without a warning, and the installed pds works', async () => {
+    const tarball = await packed();
     const prefix = join(work, 'prefix');
-    let install: { stdout: string; stderr: string };
-    try {
-      install = await run(
-        'npm',
-        [
-          'install',
-          '--global',
-          '--prefix',
-          prefix,
-          '--registry',
-          registry.url,
-          '--no-audit',
-          '--no-fund',
-          '--update-notifier=false',
-          manifest.name,
-        ],
-        { cwd: work, timeout: 240_000 },
-      );
-    } finally {
-      registry.server.close();
-    }
+    // Offline: the dependencies come from npm's cache, which the checkout's `npm ci` filled; npm
+    // reaches no network.
+    const install = await run(
+      'npm',
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        '--offline',
+        '--no-audit',
+        '--no-fund',
+        '--update-notifier=false',
+        tarball,
+      ],
+      { cwd: work, timeout: 240_000 },
+    );
     expect(install.stderr).toBe('');
     expect(install.stdout).toMatch(/^\nadded \d+ packages in [\d.]+m?s\n$/);
-    // The dependencies came from the shrinkwrap and npm's cache. The registry was asked for pds and
-    // its tarball (unless npm's cache had it); for pds's own dependencies, which npm looks up ahead
-    // and goes on without when the shrinkwrap pins them; and for the tarballs of other platforms'
-    // optional packages (npm checks os and cpu only in a tree it builds itself; it passes over the
-    // registry's 404 for them). Never for a package the shrinkwrap leaves out.
-    const { lock } = shippedLock(packageLock);
-    const otherPlatforms = Object.entries(lock.packages)
-      .filter(([, entry]) => entry.optional && (entry.os || entry.cpu))
-      .map(([, entry]) => new URL(String(entry.resolved)).pathname);
-    const expected = new Set([
-      `/${manifest.name}`,
-      `/${manifest.name}/-/${manifest.name}-${manifest.version}.tgz`,
-      ...Object.keys(manifest.dependencies).map((name) => `/${name.replace('/', '%2f')}`),
-      ...otherPlatforms,
-    ]);
-    expect(registry.requests[0]).toBe(`GET /${manifest.name}`);
-    expect(registry.requests.filter((request) => !expected.has(request.replace(/^GET /, '')))).toEqual([]);
-
+    const installed = join(prefix, 'lib', 'node_modules', manifest.name);
+    expect(existsSync(join(installed, 'dist', 'just-bash', 'index.cjs'))).toBe(true);
+    for (const absent of ['just-bash', ...Object.keys(LEFT_OUT)]) {
+      expect(existsSync(join(installed, 'node_modules', absent)), absent).toBe(false);
+    }
     const pds = join(prefix, 'bin', 'pds');
     const env = { ...process.env, PDS_CONFIG_DIR: join(work, 'config'), NO_COLOR: '1' };
     expect((await run(pds, ['--version'], { env })).stdout).toBe(`${manifest.version}\n`);
@@ -204,14 +154,20 @@ describe('the package, installed as users install it', () => {
       expect(sandbox.code).toBe(2);
       expect(sandbox.stdout).toBe('after\n');
       expect(sandbox.stderr).toMatch(/^tar: error creating archive: xz compression requires node-liblzma\b.*\n$/);
+      // gzip there and back; diff is one of the packages pds installs for the copy of just-bash.
       const gzip = await run(
         pds,
-        ['sandbox', 'exec', '-p', DEMO_PROJECT_ID, 'tar -czf /tmp/c.tgz AGENTS.md && tar -tzf /tmp/c.tgz'],
-        {
-          env: signedIn,
-        },
+        [
+          'sandbox',
+          'exec',
+          '-p',
+          DEMO_PROJECT_ID,
+          'tar -czf /tmp/c.tgz AGENTS.md && tar -tzf /tmp/c.tgz',
+          'mkdir /tmp/out && tar -xzf /tmp/c.tgz -C /tmp/out && diff AGENTS.md /tmp/out/AGENTS.md && echo same',
+        ],
+        { env: signedIn },
       );
-      expect(gzip.stdout).toBe('AGENTS.md\n');
+      expect(gzip.stdout).toBe('AGENTS.md\nsame\n');
     } finally {
       emulator.kill('SIGTERM');
       expect(await stopped).toBe(0);
