@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
 import { answerOf, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 
@@ -10,6 +11,29 @@ const emulator = sharedEmulator({ flavor: 'seed' });
 
 const sent = () => emulator.requests.map((r) => [r.method, r.path, r.query]);
 const NO_REQUEST: unknown[] = [];
+
+type Fields = Record<string, unknown> & { id: string };
+/** A record's piped key/value lines: each field the service answered, in its order. */
+const keyValues = (record: Record<string, unknown>) =>
+  Object.entries(record)
+    .map(([key, value]) => `${key}\t${value}\n`)
+    .join('');
+/** The first record of a list, as the emulator answers it (a plain array or a page of items). */
+async function firstOf(resource: string): Promise<Fields> {
+  const answer = await answerOf<Fields[] | { items: Fields[] }>(
+    emulator,
+    `/v1/${resource}?projectId=${P}&page=1&perPage=1`,
+  );
+  const first = (Array.isArray(answer) ? answer : answer.items)[0];
+  if (!first) throw new Error(`the emulator lists no ${resource}`);
+  return first;
+}
+/** One record as the emulator answers it; the request log is cleared after, so a test asserts only on what pds sent. */
+async function served(path: string): Promise<Fields> {
+  const record = await answerOf<Fields>(emulator, path);
+  emulator.requests.length = 0;
+  return record;
+}
 
 /** `ls --per-page 3` of every resource: piped and on a TTY. */
 const LISTS: Record<string, { tsv: string; table: string }> = {
@@ -334,54 +358,51 @@ describe('pds <resource> get', () => {
         '  ent_00003  HINTERLAND RECORDINGS\n',
       stderr: '',
     });
-    const byUuid = await runCli(emulator, ['entities', 'get', '145cf6cc-e7c4-4418-ad8a-3dd74251d25e']);
-    expect(byUuid).toEqual({
-      code: 0,
-      stdout:
-        'id\tent_00001\n' +
-        'internal_uuid\t145cf6cc-e7c4-4418-ad8a-3dd74251d25e\n' +
-        'name\tLumen Records\n' +
-        'email\tinfo@lumenrecords.com\n' +
-        'phone\t+61 2 5550 2032\n' +
-        'address\t1274 Rue de Rivoli, 75004 Paris, France\n' +
-        `project_id\t${P}\n` +
-        'created_at\t2022-11-24T03:47:13.317Z\n' +
-        'updated_at\t2023-05-09T03:47:13.317Z\n',
-      stderr: '',
-    });
-    expect(sent()).toEqual([
-      ['GET', '/v1/entities/ent_00002', { projectId: P, includeMerged: 'true' }],
-      ['GET', '/v1/entities/145cf6cc-e7c4-4418-ad8a-3dd74251d25e', { projectId: P }],
-    ]);
+    expect(sent()).toEqual([['GET', '/v1/entities/ent_00002', { projectId: P, includeMerged: 'true' }]]);
+    // By internal_uuid: the first entity listed, its lines as the emulator answers it by its id.
+    const listed = await firstOf('entities');
+    const entity = await served(`/v1/entities/${listed.id}?projectId=${P}`);
+    const uuid = entity.internal_uuid;
+    expect(typeof uuid === 'string' && uuid !== listed.id).toBe(true);
+    const byUuid = await runCli(emulator, ['entities', 'get', String(uuid)]);
+    expect(byUuid).toEqual({ code: 0, stdout: keyValues(entity), stderr: '' });
+    expect(sent()).toEqual([['GET', `/v1/entities/${uuid}`, { projectId: P }]]);
   });
 
   it('relations, artists, writers', async () => {
-    expect(await runCli(emulator, ['relations', 'get', 'rel_00001'])).toEqual({
+    // The first of each list, as the emulator answers it by its id: every field, in its order.
+    const [relationId, artistId, writerId] = [
+      (await firstOf('relations')).id,
+      (await firstOf('artists')).id,
+      (await firstOf('writers')).id,
+    ];
+    const relation = await served(`/v1/relations/${relationId}?projectId=${P}`);
+    const artist = await served(`/v1/artists/${artistId}?projectId=${P}`);
+    const writer = await served(`/v1/writers/${writerId}?projectId=${P}&includeMerged=true`);
+    // Enough fields that the lines say something: a name at least, the writer's merged list.
+    expect([relation.name, artist.name, writer.name].every((name) => typeof name === 'string' && name !== '')).toBe(
+      true,
+    );
+    expect(Array.isArray(writer.merged)).toBe(true);
+    expect(await runCli(emulator, ['relations', 'get', relationId])).toEqual({
       code: 0,
-      stdout:
-        'id\trel_00001\n' +
-        'name\tIda Delacroix\n' +
-        'email\tida.delacroix@hinterlandrecordings.com\n' +
-        'phone\t+1 615 555 0137\n' +
-        'department\tRoyalties\n' +
-        'created_at\t2022-11-20T10:55:38.908Z\n' +
-        'updated_at\t2023-02-07T10:55:38.908Z\n',
+      stdout: keyValues(relation),
       stderr: '',
     });
-    expect(await runCli(emulator, ['artists', 'get', 'art_00001'])).toEqual({
+    expect(await runCli(emulator, ['artists', 'get', artistId])).toEqual({
       code: 0,
-      stdout: `id\tart_00001\nname\tNova Reyes\nproject_id\t${P}\n`,
+      stdout: keyValues(artist),
       stderr: '',
     });
-    expect(await runCli(emulator, ['writers', 'view', 'wri_00001', '--merged', '--json'])).toEqual({
+    expect(await runCli(emulator, ['writers', 'view', writerId, '--merged', '--json'])).toEqual({
       code: 0,
-      stdout: `${JSON.stringify({ id: 'wri_00001', name: 'Ida Petrov', project_id: P, merged: [] }, null, 2)}\n`,
+      stdout: `${JSON.stringify(writer, null, 2)}\n`,
       stderr: '',
     });
     expect(sent()).toEqual([
-      ['GET', '/v1/relations/rel_00001', { projectId: P }],
-      ['GET', '/v1/artists/art_00001', { projectId: P }],
-      ['GET', '/v1/writers/wri_00001', { projectId: P, includeMerged: 'true' }],
+      ['GET', `/v1/relations/${relationId}`, { projectId: P }],
+      ['GET', `/v1/artists/${artistId}`, { projectId: P }],
+      ['GET', `/v1/writers/${writerId}`, { projectId: P, includeMerged: 'true' }],
     ]);
   });
 
@@ -422,9 +443,10 @@ describe('pds <resource> get', () => {
   });
 
   it('prints the id with -q', async () => {
-    expect(await runCli(emulator, ['statements', 'get', '40002', '-q'])).toEqual({
+    const { id } = await firstOf('statements');
+    expect(await runCli(emulator, ['statements', 'get', String(id), '-q'])).toEqual({
       code: 0,
-      stdout: '40002\n',
+      stdout: `${id}\n`,
       stderr: '',
     });
   });
@@ -513,19 +535,20 @@ describe('resource flags', () => {
   });
 
   it('--merged sends includeMerged=true and shows the count', async () => {
+    // The first page of eight artists with their merged lists, as the emulator answers it: one at
+    // least has merged others, so the count is not all zeros.
+    const answer = await answerOf<Fields[] | { items: Fields[] }>(
+      emulator,
+      `/v1/artists?projectId=${P}&page=1&perPage=8&includeMerged=true`,
+    );
+    emulator.requests.length = 0;
+    const artists = (Array.isArray(answer) ? answer : answer.items) as (Fields & { name: string; merged: unknown[] })[];
+    expect(artists).toHaveLength(8);
+    expect(artists.some((artist) => artist.merged.length > 0)).toBe(true);
     const result = await runCli(emulator, ['artists', 'ls', '--merged', '--per-page', '8']);
     expect(result).toEqual({
       code: 0,
-      stdout:
-        'ID\tNAME\tMERGED\n' +
-        'art_00001\tNova Reyes\t0\n' +
-        'art_00002\tMira Ellison\t0\n' +
-        'art_00003\tThe Velvet Harbors\t0\n' +
-        'art_00004\tSilas Amsel\t0\n' +
-        'art_00005\tLeona Bergström\t0\n' +
-        'art_00006\tThe Young Monarchs\t0\n' +
-        'art_00007\tBastian Novak\t2\n' +
-        'art_00010\tAiko Nakamura\t0\n',
+      stdout: `ID\tNAME\tMERGED\n${artists.map((artist) => `${artist.id}\t${artist.name}\t${artist.merged.length}\n`).join('')}`,
       stderr: '',
     });
     for (const resource of ['entities', 'relations', 'writers']) {
@@ -686,21 +709,33 @@ describe('local validation: exit 2 and no request', () => {
   });
 
   it('a project that is neither an id nor an exact name is exit 2, from -p or PDS_PROJECT, after one lookup', async () => {
-    // 'northern' is a word of one project's name: that one is suggested.
-    const stderr = `error: no project named 'northern'\n  did you mean:\n    ${P}  Northern Lights Catalog\n`;
-    expect(await runCli(emulator, ['artists', 'ls', '-p', 'northern'])).toEqual({ code: 2, stdout: '', stderr });
-    expect(await runCli(emulator, ['artists', 'ls'], { project: 'northern' })).toEqual({ code: 2, stdout: '', stderr });
+    // The first word of the demo project's name, in lower case, a word of no other project's name:
+    // that one project is suggested.
+    const projects = await answerOf<{ id: string; name: string }[]>(emulator, '/v1/projects');
+    emulator.requests.length = 0;
+    const name = projects.find((project) => project.id === P)?.name ?? '';
+    const word = name.split(' ')[0]?.toLowerCase() ?? '';
+    expect(word.length).toBeGreaterThan(2);
+    expect(word).not.toBe(name.toLowerCase());
+    expect(projects.filter((project) => project.name.toLowerCase().includes(word))).toHaveLength(1);
+    const stderr = `error: no project named '${word}'\n  did you mean:\n    ${P}  ${name}\n`;
+    expect(await runCli(emulator, ['artists', 'ls', '-p', word])).toEqual({ code: 2, stdout: '', stderr });
+    expect(await runCli(emulator, ['artists', 'ls'], { project: word })).toEqual({ code: 2, stdout: '', stderr });
     expect(emulator.requests.map((r) => r.path)).toEqual(['/v1/projects', '/v1/projects']);
   });
 
   it("-p takes a project's exact name, as pds use does", async () => {
+    // The second project's name as the emulator answers it.
+    const projects = await answerOf<{ id: string; name: string }[]>(emulator, '/v1/projects');
+    emulator.requests.length = 0;
+    const name = projects.find((project) => project.id === SECOND_PROJECT_ID)?.name;
+    if (!name) throw new Error('the emulator has no second project');
     expect(
-      (await runCli(emulator, ['artists', 'ls', '-q', '--per-page', '1', '-p', 'Harbor Sessions'], { project: null }))
-        .code,
+      (await runCli(emulator, ['artists', 'ls', '-q', '--per-page', '1', '-p', name], { project: null })).code,
     ).toBe(0);
     expect(emulator.requests.map((r) => [r.path, r.query.projectId])).toEqual([
       ['/v1/projects', undefined],
-      ['/v1/artists', '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e'],
+      ['/v1/artists', SECOND_PROJECT_ID],
     ]);
   });
 
@@ -722,7 +757,7 @@ describe('the project', () => {
   });
 
   it('-p selects the project for the query', async () => {
-    const second = '8a2d4f6b-1c3e-4a5b-8d7f-9e0a1b2c3d4e';
+    const second = SECOND_PROJECT_ID;
     expect((await runCli(emulator, ['artists', 'ls', '-q', '-p', second])).code).toBe(0);
     expect(emulator.requests[0]!.query.projectId).toBe(second);
   });
