@@ -157,18 +157,24 @@ describe('retries recover', () => {
     const statuses = flaky.requests.map((r) => r.status);
     const failures = statuses.filter((s) => s === 503).length;
     expect(failures).toBeGreaterThan(0);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(12);
-    expect(statuses.length).toBe(12 + failures);
+    // One good answer per page of ten of the statements the reference listed.
+    const pages = Math.ceil((JSON.parse(expected.stdout) as unknown[]).length / 10);
+    expect(pages).toBeGreaterThan(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(pages);
+    expect(statuses.length).toBe(pages + failures);
   });
 
   it('one request at a time: every command of a session succeeds', async () => {
     const flaky = await emulatorWith({ flavor: 'current', failRate: 0.3, seed: 7 });
     const reference = await emulatorWith({ flavor: 'current' });
+    // A contract both hold (the same seed): the reference's first.
+    const contract = reference.state.data[DEMO_PROJECT]?.contracts[0]?.id;
+    if (contract === undefined) throw new Error('the emulator has no contract');
     for (const args of [
       ['projects', 'ls'],
       ['projects', 'get'],
       ['artists', 'ls'],
-      ['contracts', 'get', '20001'],
+      ['contracts', 'get', String(contract)],
       ['search', 'nova'],
     ]) {
       const result = await runCli(flaky, [...args, '-q'], { maxRetries: 8 });
