@@ -227,7 +227,7 @@ describe('refusals', () => {
 
   it('a directory where no file can be made: one clear error naming the file, and storage is never asked', async () => {
     emulator.storage.requests.length = 0;
-    const result = await runCli(emulator, ['contracts', 'download', '20001', '-o', '/proc/']);
+    const result = await runCli(emulator, ['contracts', 'download', contractId(), '-o', '/proc/']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       /^error: cannot (write \/proc\/\S+\.pdf: E[A-Z]+ \([a-z ]+\)|write to \/proc\/: no permission to write in \/proc)\n$/,

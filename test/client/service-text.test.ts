@@ -12,9 +12,12 @@ const emulator = sharedEmulator({ flavor: 'current' });
 
 describe('service text on a terminal', () => {
   it('a jq error that quotes the data shows its control characters as escapes', async () => {
+    // A contract the emulator holds: the error is jq's, after a real answer.
+    const contract = emulator.state.data[DEMO_PROJECT]?.contracts[0]?.id;
+    if (contract === undefined) throw new Error('the emulator has no contract');
     const result = await runCli(
       emulator,
-      ['contracts', 'get', '20001', '--jq', '"a\\u001b]0;title\\u0007b\\nc" | error'],
+      ['contracts', 'get', String(contract), '--jq', '"a\\u001b]0;title\\u0007b\\nc" | error'],
       { tty: true },
     );
     expect(result).toEqual({ code: 2, stdout: '', stderr: 'error: --jq: a\\x1b]0;title\\x07b\\nc\n' });
