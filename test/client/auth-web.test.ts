@@ -4,8 +4,8 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { sharedEmulator, testEmulator } from '../helpers/emulator.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { answerOf, sharedEmulator, testEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir, runCli, type RunOptions } from '../helpers/cli.js';
 import {
   captureBrowser,
@@ -23,6 +23,13 @@ import type { Emulator } from '../../src/emulator/server.js';
 import { startPds } from '../helpers/process.js';
 
 const emulator = sharedEmulator({ flavor: 'current' });
+/** How many projects the emulator answers the organization (a browser sign-in is the organization's). */
+let projectCount: number;
+beforeAll(async () => {
+  projectCount = (await answerOf<unknown[]>(emulator, '/v1/projects')).length;
+  // More than one: the messages say "projects", and `pds use` has a choice to make.
+  expect(projectCount).toBeGreaterThan(1);
+});
 let dir: string;
 let browser: CapturedBrowser;
 beforeEach(() => {
@@ -56,15 +63,15 @@ describe('pds auth login --web', () => {
     const page = await deliver(await decide(url, 'approve'));
     expect(page.status).toBe(200);
     expect(page.text).toContain(
-      `pds is signed in to ${emulator.url} as organization (2 projects). You can close this tab.`,
+      `pds is signed in to ${emulator.url} as organization (${projectCount} projects). You can close this tab.`,
     );
     const result = await login;
     expect(result).toEqual({
       code: 0,
       stdout: '',
       stderr:
-        `${SIGN_IN_LINES(url)}warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${configFile()} (mode 0600)\nLogged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n` +
-        'Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n',
+        `${SIGN_IN_LINES(url)}warning: no keychain to keep the credential in (no D-Bus session, so no Secret Service): it is kept in ${configFile()} (mode 0600)\nLogged in to ${emulator.url} as organization (${projectCount} projects) through the browser (profile default)\n` +
+        `Next: choose a project with \`pds use <name>\` (\`pds projects ls\` lists the ${projectCount})\n`,
     });
     expect(paths()).toEqual([
       'GET /.well-known/oauth-protected-resource 200',
@@ -207,7 +214,7 @@ describe('pds auth login --web', () => {
     const result = await login.exited;
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      `Logged in to ${emulator.url} as organization (2 projects) through the browser (profile default)\n`,
+      `Logged in to ${emulator.url} as organization (${projectCount} projects) through the browser (profile default)\n`,
     );
     expect(paths()).toContain('POST /oauth/token 200');
     expect(Object.keys(readProfiles(dir).default ?? {}).sort()).toEqual(['oauth', 'oauth_client']);
