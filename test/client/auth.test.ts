@@ -17,6 +17,8 @@ const nameOf = (id: string) => projects.find((project) => project.id === id)?.na
 beforeAll(async () => {
   emulator = await testEmulator({ flavor: 'current' });
   projects = await answerOf(emulator, '/v1/projects');
+  // More than one: the lines say "projects", and `pds use` has a choice to make.
+  expect(projects.length).toBeGreaterThan(1);
 });
 afterAll(() => emulator.close());
 beforeEach(() => {
@@ -43,7 +45,7 @@ describe('pds auth login', () => {
       stdout: '',
       stderr:
         `${noKeychain()}Logged in to ${emulator.url} as organization (${projects.length} projects) (profile default)\n` +
-        'Next: choose a project with `pds use <name>` (`pds projects ls` lists the 2)\n',
+        `Next: choose a project with \`pds use <name>\` (\`pds projects ls\` lists the ${projects.length})\n`,
     });
     expect(emulator.requests.map((r) => [r.method, r.path, r.headers.authorization, r.status])).toEqual([
       ['GET', '/v1/projects', 'Bearer demo-org-token', 200],
