@@ -33,7 +33,10 @@ export function startServer(args, env = {}) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // SIGINT, as Ctrl-C: the emulator then removes its temporary files (SIGTERM would leave them).
-  process.on('exit', () => child.kill('SIGINT'));
+  const killOnExit = () => child.kill('SIGINT');
+  process.on('exit', killOnExit);
+  // One listener per server while it runs: the bench starts more than ten in one run.
+  child.once('exit', () => process.off('exit', killOnExit));
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
