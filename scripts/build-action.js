@@ -1,7 +1,7 @@
 // Builds action/pds.mjs: all of pds that an upload from a GitHub workflow runs, with the runtime
 // dependencies it loads, in one committed file, so the action's install step runs nothing but a
 // Node version check (no npm ci, no node_modules). What a CI upload never loads stays out and says
-// so when asked for (src/lib/action-build.ts): the keychain (a native addon), jq (wasm), the
+// so when asked for (src/lib/ci/action-build.ts): the keychain (a native addon), jq (wasm), the
 // emulator (its sandbox runs the copy of just-bash in dist/), the MCP server and the browser sign-in. The output depends only on the
 // sources and the locked dependencies: `--check` rebuilds it in memory and fails when it differs
 // from the committed file (test/process/action-bundle.test.ts runs it).
@@ -12,11 +12,11 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const target = fileURLToPath(new URL('../action/pds.mjs', import.meta.url));
 
-/** src/lib/action-build.ts with its flag set. */
+/** src/lib/ci/action-build.ts with its flag set. */
 const actionFlag = {
   name: 'action-flag',
   setup(bundle) {
-    bundle.onLoad({ filter: /[\\/]src[\\/]lib[\\/]action-build\.ts$/ }, async (args) => {
+    bundle.onLoad({ filter: /[\\/]src[\\/]lib[\\/]ci[\\/]action-build\.ts$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
       const flagged = source.replace('ACTION_BUILD: boolean = false', 'ACTION_BUILD: boolean = true');
       if (flagged === source) throw new Error('build-action: ACTION_BUILD not found in action-build.ts');

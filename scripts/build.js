@@ -80,7 +80,7 @@ const EVERYDAY = [
   'src/cli.ts',
   'src/program.ts',
   'src/lib/context.ts',
-  'src/lib/verb-check.ts',
+  'src/lib/verbs/check.ts',
   'src/commands/projects/ls.ts',
   'src/commands/catalog/ls.ts',
 ];

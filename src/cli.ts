@@ -2,11 +2,11 @@
 // the nouns) lives in program.ts and is loaded only when there is something to parse.
 import type { CommanderError } from 'commander';
 import { flushGuards, guardWorkflowCommands, processIO, type IO } from './lib/io.js';
-import type { GlobalFlags } from './lib/config.js';
+import type { GlobalFlags } from './lib/config/settings.js';
 import type { Dependencies } from './lib/context.js';
-import type { Runner } from './lib/verb-register.js';
+import type { Runner } from './lib/verbs/register.js';
 import { ExitCode, InterruptedError, PdsError, STOP_SIGNALS, type StopSignal, stopSignalOf } from './lib/errors.js';
-import { runVerb } from './lib/run-verb.js';
+import { runVerb } from './lib/verbs/run.js';
 import { VERSION } from './lib/version.js';
 import { realClock } from './lib/clock.js';
 import type { ErrorReport, errorText as ErrorText } from './lib/error-report.js';
@@ -47,7 +47,8 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   try {
     const { buildProgram } = await import('./program.js');
     // Help is a document to read: on a terminal, a page longer than the screen goes through the pager.
-    const helpPaging = real && wantsHelp(argv) ? await (await import('./lib/pager.js')).openPager(io, env) : undefined;
+    const helpPaging =
+      real && wantsHelp(argv) ? await (await import('./lib/output/pager.js')).openPager(io, env) : undefined;
     try {
       await buildProgram(helpPaging?.io ?? io, runner, VERSION, argv[0]).parseAsync(argv, { from: 'user' });
     } finally {
@@ -83,7 +84,7 @@ async function reportToCi(
   shown: ErrorReport | undefined,
 ): Promise<void> {
   if (env.GITHUB_ACTIONS !== 'true' || code === ExitCode.ok) return;
-  const { commandName, reportFailureToCi } = await import('./lib/ci-failure.js');
+  const { commandName, reportFailureToCi } = await import('./lib/ci/failure.js');
   await reportFailureToCi(io, env, commandName(argv), code, shown);
 }
 

@@ -1,11 +1,11 @@
 // The commander program: global options and every noun, each verb loaded only when it runs.
 import { Command } from 'commander';
 import type { IO } from './lib/io.js';
-import type { Example } from './lib/verb.js';
-import { addFlags, registerNoun, registerVerb, type Runner } from './lib/verb-register.js';
-import { GLOBAL_FLAGS } from './lib/global-flags.js';
+import type { Example } from './lib/verbs/verb.js';
+import { addFlags, registerNoun, registerVerb, type Runner } from './lib/verbs/register.js';
+import { GLOBAL_FLAGS } from './lib/verbs/global-flags.js';
 import { COMMANDS } from './commands/index.js';
-import { decorateHelp, examplesHelp, registerHelp } from './lib/help.js';
+import { decorateHelp, examplesHelp, registerHelp } from './lib/verbs/help.js';
 
 export const ROOT_EXAMPLES = [
   ['pds contracts ls', "the first page of the current project's contracts"],

@@ -1,6 +1,6 @@
 // Every command of pds, in the order the help lists them: nouns with their verbs, and the verbs
 // that stand alone. Definitions only: each verb's code is imported when it runs.
-import type { AnyVerb, NounDef } from '../lib/verb.js';
+import type { AnyVerb, NounDef } from '../lib/verbs/verb.js';
 import { projects } from './projects/index.js';
 import { search } from './search/index.js';
 import { CATALOG_NOUN_DEFS } from './catalog/index.js';

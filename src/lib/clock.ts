@@ -1,5 +1,5 @@
 // Time, injectable: tests and `--watch` loops sleep through it, and Ctrl-C cuts a sleep short.
-import { whenAborted } from './abort-fanout.js';
+import { whenAborted } from './http/abort-fanout.js';
 export interface Clock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;

@@ -1,12 +1,18 @@
 // The Context handed to every command: streams, resolved settings, the output layer, the API
 // client (created on first use), the clock and the Ctrl-C signal.
 import type { IO } from './io.js';
-import { DEFAULT_API_URL, DEFAULT_PROFILE, resolveSettings, type GlobalFlags, type Settings } from './config.js';
-import { readConfig } from './config-file.js';
-import { Output } from './output.js';
-import { HttpClient } from './http.js';
-import { RetryBudget } from './http-retry.js';
-import { checkTransportSafety } from './http-safety.js';
+import {
+  DEFAULT_API_URL,
+  DEFAULT_PROFILE,
+  resolveSettings,
+  type GlobalFlags,
+  type Settings,
+} from './config/settings.js';
+import { readConfig } from './config/file.js';
+import { Output } from './output/renderer.js';
+import { HttpClient } from './http/client.js';
+import { RetryBudget } from './http/retry.js';
+import { checkTransportSafety } from './http/safety.js';
 import { AuthError, SIGN_IN_HINT, UsageError } from './errors.js';
 import { UUID_PATTERN } from './vocabulary.js';
 import { createApi, type Api } from './api/index.js';

@@ -1,7 +1,7 @@
 // How an error is drawn on stderr, in one place: `error: <message>`, its detail lines and the
 // service's request id; or, when the output is JSON, one JSON object. cli.ts reports a command's
 // failure with it; the sandbox shell and a batch of files report the failures they survive.
-import { safeText } from './text.js';
+import { safeText } from './output/text.js';
 
 export interface ErrorReport {
   message: string;

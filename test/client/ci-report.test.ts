@@ -8,7 +8,7 @@ import {
   stepOutputs,
   stepSummary,
   type FileReport,
-} from '../../src/lib/ci-report.js';
+} from '../../src/lib/ci/report.js';
 import { formatDuration } from '../../src/commands/upload/batch.js';
 
 const files: FileReport[] = [

@@ -2,9 +2,9 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { checkApiUrl, maskToken, resolveSettings } from '../../src/lib/config.js';
-import { configDir, configPath, readConfig } from '../../src/lib/config-file.js';
-import { readProfile, updateProfile } from '../../src/lib/config-profiles.js';
+import { checkApiUrl, maskToken, resolveSettings } from '../../src/lib/config/settings.js';
+import { configDir, configPath, readConfig } from '../../src/lib/config/file.js';
+import { readProfile, updateProfile } from '../../src/lib/config/profiles.js';
 import { UsageError } from '../../src/lib/errors.js';
 import { freshConfigDir } from '../helpers/cli.js';
 

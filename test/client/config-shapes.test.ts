@@ -2,9 +2,9 @@
 // schemas built here from those shapes (as zod would read a file), which zod runs.
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { OAUTH_CREDENTIALS_SHAPE, PROFILE_SHAPE, STORED_SECRET_SHAPE } from '../../src/lib/config-shapes.js';
-import { configFrom } from '../../src/lib/config-file.js';
-import { secretFrom } from '../../src/lib/config-profiles.js';
+import { OAUTH_CREDENTIALS_SHAPE, PROFILE_SHAPE, STORED_SECRET_SHAPE } from '../../src/lib/config/shapes.js';
+import { configFrom } from '../../src/lib/config/file.js';
+import { secretFrom } from '../../src/lib/config/profiles.js';
 import { schemaOf, shapeOf } from '../../src/lib/schemas.js';
 
 const OAuthCredentials = schemaOf(OAUTH_CREDENTIALS_SHAPE);

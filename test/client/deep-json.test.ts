@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepJsonText, jsonText, tooDeep } from '../../src/lib/deep-json.js';
+import { deepJsonText, jsonText, tooDeep } from '../../src/lib/output/deep-json.js';
 
 /** `{"a": {"a": … 1}}`, `depth` objects deep. */
 const nested = (depth: number): unknown => JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);

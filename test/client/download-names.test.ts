@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NameClaims, safeFileName } from '../../src/lib/file-names.js';
+import { NameClaims, safeFileName } from '../../src/lib/transfer/file-names.js';
 
 describe('safeFileName', () => {
   it.each([

@@ -1,6 +1,6 @@
 // Exact decimal sums: what the statements roll-ups add money with.
 import { describe, expect, it } from 'vitest';
-import { difference, ExactSum, isDecimal } from '../../src/lib/exact-sum.js';
+import { difference, ExactSum, isDecimal } from '../../src/lib/money/exact-sum.js';
 
 const sumOf = (...cells: string[]) => {
   const sum = new ExactSum();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/program.js';
 import { memoryIO } from '../../src/lib/io.js';
-import type { Runner } from '../../src/lib/verb-register.js';
+import type { Runner } from '../../src/lib/verbs/register.js';
 import { runCli } from '../helpers/cli.js';
 
 function commandPaths(): string[][] {

@@ -25,7 +25,7 @@ const isSeedData = (file: string): boolean =>
 
 const MAX_LINES = 400;
 /** These three once mixed several jobs each; they are kept well below the general limit. */
-const SHORTER = ['src/lib/output.ts', 'src/lib/config.ts', 'src/lib/http.ts'];
+const SHORTER = ['src/lib/output/renderer.ts', 'src/lib/config/settings.ts', 'src/lib/http/client.ts'];
 const MAX_SHORTER_LINES = 349;
 
 describe('the house', () => {

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { HttpClient, type HttpClientOptions } from '../../src/lib/http.js';
-import { RetryBudget, rateLimitText } from '../../src/lib/http-retry.js';
+import { HttpClient, type HttpClientOptions } from '../../src/lib/http/client.js';
+import { RetryBudget, rateLimitText } from '../../src/lib/http/retry.js';
 import {
   AuthError,
   InterruptedError,

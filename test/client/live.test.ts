@@ -1,7 +1,7 @@
 // Live lines on a terminal: what they write, measured against the screen's height.
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadCells } from '../../src/lib/cells.js';
+import { loadCells } from '../../src/lib/output/cells.js';
 import { LiveLines } from '../../src/commands/documents/live.js';
 
 afterEach(() => vi.useRealTimers());

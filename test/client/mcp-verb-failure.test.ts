@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { Context } from '../../src/lib/context.js';
 import { memoryIO } from '../../src/lib/io.js';
-import type { AnyVerb } from '../../src/lib/verb.js';
+import type { AnyVerb } from '../../src/lib/verbs/verb.js';
 import { settle } from '../../src/commands/mcp/results.js';
 import type { Call } from '../../src/commands/mcp/tool.js';
 import { verbTool } from '../../src/commands/mcp/verb-tools.js';

@@ -6,7 +6,7 @@ import {
   formatCount,
   formatMoney,
   formatPercent,
-} from '../../src/lib/money.js';
+} from '../../src/lib/money/display.js';
 
 describe('money on a terminal', () => {
   it("gives an amount its currency's decimals, grouped", () => {

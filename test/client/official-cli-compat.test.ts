@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../src/lib/config.js';
+import { resolveSettings } from '../../src/lib/config/settings.js';
 import { realClock, type Clock } from '../../src/lib/clock.js';
 import { DEMO_PROJECT, freshConfigDir, runCli } from '../helpers/cli.js';
 import { answerOf, sharedEmulator } from '../helpers/emulator.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Output } from '../../src/lib/output.js';
-import { readableDate } from '../../src/lib/cell-text.js';
-import type { ListView } from '../../src/lib/view.js';
+import { Output } from '../../src/lib/output/renderer.js';
+import { readableDate } from '../../src/lib/output/cell-text.js';
+import type { ListView } from '../../src/lib/output/view.js';
 import type { ListPage } from '../../src/lib/api/catalog.js';
 import { memoryIO } from '../../src/lib/io.js';
-import type { Settings } from '../../src/lib/config.js';
+import type { Settings } from '../../src/lib/config/settings.js';
 
 interface Row {
   id: string;

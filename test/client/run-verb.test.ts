@@ -1,4 +1,4 @@
-// The verb pipeline's steps (lib/run-verb.ts), each alone, over the real definitions and modules.
+// The verb pipeline's steps (lib/verbs/run.ts), each alone, over the real definitions and modules.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { COMMANDS } from '../../src/commands/index.js';
 import { Context, type Dependencies } from '../../src/lib/context.js';
 import { ExitCode, UsageError } from '../../src/lib/errors.js';
 import { memoryIO } from '../../src/lib/io.js';
-import type { GlobalFlags } from '../../src/lib/config.js';
+import type { GlobalFlags } from '../../src/lib/config/settings.js';
 import {
   checkAndLoad,
   checkProfile,
@@ -16,8 +16,8 @@ import {
   refuseDryRun,
   refuseUnusedScripting,
   runToEnd,
-} from '../../src/lib/run-verb.js';
-import type { AnyVerb } from '../../src/lib/verb.js';
+} from '../../src/lib/verbs/run.js';
+import type { AnyVerb } from '../../src/lib/verbs/verb.js';
 import { freshConfigDir, instantClock } from '../helpers/cli.js';
 
 /** The definition of `pds <noun> <verb>` (or of a verb that stands alone). */

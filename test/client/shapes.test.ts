@@ -7,7 +7,7 @@ import { RESOURCE_SCHEMAS } from '../../src/lib/api/catalog-schemas.js';
 import { RESOURCE_NAMES } from '../../src/lib/resources.js';
 import { ITEM_SHAPES, PROJECT_SHAPE, shapeFields } from '../../src/lib/api/shapes.js';
 import { Project } from '../../src/lib/schemas.js';
-import { schemaFields } from '../../src/lib/fields.js';
+import { schemaFields } from '../../src/lib/output/fields.js';
 
 const pairs = [
   ['projects', PROJECT_SHAPE, Project],

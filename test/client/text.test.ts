@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { safeLines, safeText, stripInvisible } from '../../src/lib/text.js';
-import { loadCells } from '../../src/lib/cells.js';
+import { safeLines, safeText, stripInvisible } from '../../src/lib/output/text.js';
+import { loadCells } from '../../src/lib/output/cells.js';
 
 describe('safeText', () => {
   it('shows C0, DEL, C1 and bidi controls as escapes, and leaves other text alone', () => {

@@ -13,11 +13,11 @@ import { testEmulator } from '../helpers/emulator.js';
 import { SECOND_PROJECT_ID } from '../../src/emulator/seed.js';
 import { DEMO_PROJECT, runCli } from '../helpers/cli.js';
 import { realClock, type Clock } from '../../src/lib/clock.js';
-import { HttpClient } from '../../src/lib/http.js';
+import { HttpClient } from '../../src/lib/http/client.js';
 import { createDocumentsApi } from '../../src/lib/api/documents.js';
-import { MAX_UPLOAD_BYTES, checkFile } from '../../src/lib/local-upload.js';
-import { openMultipart } from '../../src/lib/upload-body.js';
-import { readUploadAnswer } from '../../src/lib/upload-answer.js';
+import { MAX_UPLOAD_BYTES, checkFile } from '../../src/lib/transfer/local-upload.js';
+import { openMultipart } from '../../src/lib/transfer/upload-body.js';
+import { readUploadAnswer } from '../../src/lib/transfer/upload-answer.js';
 import type { UploadProgressEvent } from '../../src/lib/schemas.js';
 
 const SAMPLE = new URL('../fixtures/sample.pdf', import.meta.url).pathname;

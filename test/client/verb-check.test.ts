@@ -3,10 +3,10 @@
 // alike, with the same words.
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
-import { checkFlag, checkOptions } from '../../src/lib/verb-check.js';
-import { flagSchema } from '../../src/lib/verb-options.js';
+import { checkFlag, checkOptions } from '../../src/lib/verbs/check.js';
+import { flagSchema } from '../../src/lib/verbs/options.js';
 import { UsageError } from '../../src/lib/errors.js';
-import type { AnyVerb, FlagSpec } from '../../src/lib/verb.js';
+import type { AnyVerb, FlagSpec } from '../../src/lib/verbs/verb.js';
 
 const verbs: AnyVerb[] = COMMANDS.flatMap((entry) =>
   'verbs' in entry ? [...entry.verbs, ...(entry.ownVerb ? [entry.ownVerb] : [])] : [entry],

@@ -414,7 +414,7 @@ describe('--flavor seed', () => {
 describe('the client and the emulator agree on the vocabulary (two copies, each from the spec)', () => {
   it('includes, extractions, statement formats and their types, families, knowledge kinds', async () => {
     const client = await import('../../src/lib/vocabulary.js');
-    const formats = await import('../../src/lib/formats.js');
+    const formats = await import('../../src/lib/transfer/formats.js');
     const own = await import('../../src/emulator/vocabulary.js');
     expect([...client.CONTRACT_INCLUDES]).toEqual([...own.CURRENT_INCLUDES]);
     expect([...client.SEED_CONTRACT_INCLUDES]).toEqual([...own.SEED_INCLUDES]);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { describe, expect, it } from 'vitest';
-import { updateProfile } from '../../src/lib/config-profiles.js';
+import { updateProfile } from '../../src/lib/config/profiles.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { DEMO_PROJECT, freshConfigDir } from '../helpers/cli.js';
 import { runPds, signedInEnv, startPds } from '../helpers/process.js';

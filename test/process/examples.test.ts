@@ -21,8 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { COMMANDS } from '../../src/commands/index.js';
 import { ROOT_EXAMPLES } from '../../src/program.js';
-import { HELP_EXAMPLES } from '../../src/lib/help.js';
-import type { AnyVerb, Example, NounDef } from '../../src/lib/verb.js';
+import { HELP_EXAMPLES } from '../../src/lib/verbs/help.js';
+import type { AnyVerb, Example, NounDef } from '../../src/lib/verbs/verb.js';
 import { testEmulator } from '../helpers/emulator.js';
 import { PDS_BIN, childEnv, runPds } from '../helpers/process.js';
 

@@ -5,8 +5,8 @@
 // --merged's help.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
-import { GLOBAL_FLAGS } from '../../src/lib/global-flags.js';
-import { type AnyVerb, type FlagSpec, flagName } from '../../src/lib/verb.js';
+import { GLOBAL_FLAGS } from '../../src/lib/verbs/global-flags.js';
+import { type AnyVerb, type FlagSpec, flagName } from '../../src/lib/verbs/verb.js';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
 import { runPds, signedInEnv, startPds } from '../helpers/process.js';

@@ -4,7 +4,7 @@
 // from the emulator, not written here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/index.js';
-import type { AnyVerb, NounDef } from '../../src/lib/verb.js';
+import type { AnyVerb, NounDef } from '../../src/lib/verbs/verb.js';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { between, connectMcp, cursorOf, data, type Connected, type ToolResult } from '../helpers/mcp.js';

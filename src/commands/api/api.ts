@@ -3,15 +3,15 @@
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import type { Context } from '../../lib/context.js';
-import type { HttpClient, RequestOptions } from '../../lib/http.js';
-import type { HttpResponse } from '../../lib/transport.js';
+import type { HttpClient, RequestOptions } from '../../lib/http/client.js';
+import type { HttpResponse } from '../../lib/http/transport.js';
 import { UsageError } from '../../lib/errors.js';
 import { followPages, toPage } from '../../lib/api/catalog.js';
 import type { ListPage } from '../../lib/api/catalog.js';
-import { safeLines, safeText } from '../../lib/text.js';
+import { safeLines, safeText } from '../../lib/output/text.js';
 import { keyedByText } from '../../lib/shape.js';
 import { METHODS, type api } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof api>;
 

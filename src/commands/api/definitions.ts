@@ -1,5 +1,5 @@
 // `pds api <path>`: a raw request, for whatever no verb covers. The definitions: plain data, no code.
-import { verb } from '../../lib/verb.js';
+import { verb } from '../../lib/verbs/verb.js';
 import { RESOURCE_PATHS } from '../catalog/resources.js';
 
 // As gh api takes them: the deployed service writes statements, contracts and tags with PUT.

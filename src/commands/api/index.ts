@@ -1,5 +1,5 @@
 // `pds api`: each verb's definition (definitions.ts) joined to the module that runs it.
-import { defineVerb } from '../../lib/verb.js';
+import { defineVerb } from '../../lib/verbs/verb.js';
 import * as definitions from './definitions.js';
 
 export const api = defineVerb(definitions.api, () => import('./api.js'));

@@ -1,5 +1,5 @@
 // `pds auth login|status|token|logout`: the credential of a profile. The definitions: plain data, no code.
-import { verb, type NounDef } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verbs/verb.js';
 
 /** The noun: what `pds auth --help` says of it (index.ts adds its verbs). */
 export const noun = {

@@ -1,5 +1,5 @@
 // `pds auth`: each verb's definition (definitions.ts) joined to the module that runs it.
-import { defineVerb, type NounDef } from '../../lib/verb.js';
+import { defineVerb, type NounDef } from '../../lib/verbs/verb.js';
 import * as definitions from './definitions.js';
 
 export const login = defineVerb(definitions.login, () => import('./login.js'));

@@ -1,10 +1,10 @@
 // `pds auth list`: every profile on disk, what it signs in to and with, the current one marked.
 import type { Context } from '../../lib/context.js';
-import { DEFAULT_API_URL } from '../../lib/config.js';
-import { readConfig } from '../../lib/config-file.js';
-import type { Column } from '../../lib/view.js';
+import { DEFAULT_API_URL } from '../../lib/config/settings.js';
+import { readConfig } from '../../lib/config/file.js';
+import type { Column } from '../../lib/output/view.js';
 import type { list } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof list>;
 

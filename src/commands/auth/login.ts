@@ -1,11 +1,11 @@
 import type { Context } from '../../lib/context.js';
-import { readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config-profiles.js';
+import { readProfile, updateProfile, type OAuthCredentials, type Profile } from '../../lib/config/profiles.js';
 import { createProjectsApi } from '../../lib/api/projects.js';
 import { AuthError, InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import { describeScope, scopeOf } from './scope.js';
 import type { Project } from '../../lib/schemas.js';
 import type { login } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 import { projectLabel } from '../projects/view.js';
 
 type Options = OptionsOf<typeof login>;

@@ -1,9 +1,9 @@
 import type { Context } from '../../lib/context.js';
-import { readProfile, updateProfile } from '../../lib/config-profiles.js';
+import { readProfile, updateProfile } from '../../lib/config/profiles.js';
 import { InterruptedError, PdsError } from '../../lib/errors.js';
 import { revoke } from '../../lib/auth/session.js';
 import type { logout } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof logout>;
 

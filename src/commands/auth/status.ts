@@ -1,11 +1,11 @@
 import type { Context } from '../../lib/context.js';
-import { maskToken, type Settings, type Source } from '../../lib/config.js';
+import { maskToken, type Settings, type Source } from '../../lib/config/settings.js';
 import { AuthError, SIGN_IN_HINT, type PdsError } from '../../lib/errors.js';
 import { unreachable } from '../../lib/auth/requests.js';
 import type { Project } from '../../lib/schemas.js';
 import { describeScope, scopeOf } from './scope.js';
 import type { status } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 import { projectLabel } from '../projects/view.js';
 
 type Options = OptionsOf<typeof status>;

@@ -1,7 +1,7 @@
 import type { Context } from '../../lib/context.js';
 import { AuthError, SIGN_IN_HINT } from '../../lib/errors.js';
 import type { token } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof token>;
 

@@ -1,6 +1,6 @@
 // `pds <resource> ls|get` for the eight catalog resources, defined from their definitions (lib/resources.ts).
 // The definitions: plain data, no code (index.ts joins each to its module).
-import { verb, type OptionsOf } from '../../lib/verb.js';
+import { verb, type OptionsOf } from '../../lib/verbs/verb.js';
 import { resourceOf, type ResourceName } from '../../lib/resources.js';
 import { resourceFlags } from './resources.js';
 

@@ -2,7 +2,7 @@
 // so that a typo costs no request.
 import { UsageError } from '../../lib/errors.js';
 import { CONTRACT_INCLUDES, matchWord } from '../../lib/vocabulary.js';
-import { commaList } from '../../lib/text.js';
+import { commaList } from '../../lib/output/text.js';
 import { ROLES } from './resources.js';
 
 export { ROLES };

@@ -2,10 +2,10 @@
 // include says which of a row's fields show and how (a rate as `18 %`, a base in words, a split's
 // parties with their shares); a row's internal uuid, timestamps and citations stay out (the data
 // formats and --fields keep them). An include this file does not know shows every field but those.
-import { personText } from '../../lib/cell-text.js';
-import { formatMoney, formatPercent } from '../../lib/money.js';
+import { personText } from '../../lib/output/cell-text.js';
+import { formatMoney, formatPercent } from '../../lib/money/display.js';
 import { isPlainObject } from '../../lib/shape.js';
-import type { Column } from '../../lib/view.js';
+import type { Column } from '../../lib/output/view.js';
 
 type Record_ = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // `pds <resource> ls|get` for the eight catalog resources, each definition (definitions.ts) joined
 // to the module that runs it; a resource made from documents (contracts, statements) adds the
 // document verbs of documents/.
-import { defineVerb, type AnyVerb, type NounDef } from '../../lib/verb.js';
+import { defineVerb, type AnyVerb, type NounDef } from '../../lib/verbs/verb.js';
 import * as definitions from './definitions.js';
 import { RESOURCE_NAMES, resourceOf, type ResourceName } from '../../lib/resources.js';
 import { documentVerbs } from '../documents/index.js';

@@ -2,8 +2,8 @@
 // get the record as it came, or its `field<TAB>value` reading). A statement leads with who sent it,
 // for which period and how much; a contract with its file and dates, then its includes as terms;
 // any other record shows its fields in order, its lists of records as tables of their terms.
-import { isRecordArray, looksLikeTimestamp } from '../../lib/cell-text.js';
-import type { Field, PersonView, Section, TermList } from '../../lib/person-view.js';
+import { isRecordArray, looksLikeTimestamp } from '../../lib/output/cell-text.js';
+import type { Field, PersonView, Section, TermList } from '../../lib/output/person-view.js';
 import { isPlainObject } from '../../lib/shape.js';
 import { includeColumns, INCLUDE_COLUMNS } from './include-views.js';
 

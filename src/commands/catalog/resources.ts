@@ -1,6 +1,6 @@
 // The command line's side of the catalog resources (each defined in lib/resources.ts: path, words,
 // the flags each verb takes, a seed id): the help of those flags, and what derives from the list.
-import type { FlagSpec } from '../../lib/verb.js';
+import type { FlagSpec } from '../../lib/verbs/verb.js';
 import { CONTRACT_INCLUDES } from '../../lib/vocabulary.js';
 import { RESOURCE_NAMES, RESOURCES, type ResourceFlag, type ResourceName } from '../../lib/resources.js';
 

@@ -2,7 +2,7 @@
 // answers in (the spec form's and the deployed service's, docs/service.md, "Records"). A column reads any
 // form of its field and never fails: the renderer draws a list of objects by their names
 // (output.ts, textCell), and a field in a form no column expects is drawn as it came.
-import type { Column } from '../../lib/view.js';
+import type { Column } from '../../lib/output/view.js';
 import type { ResourceName } from '../../lib/resources.js';
 import { ITEM_SHAPES, shapeFields } from '../../lib/api/shapes.js';
 import { isPlainObject, keyedByText } from '../../lib/shape.js';
@@ -48,7 +48,7 @@ const nameColumn: Column<Record_> = { header: 'name', value: (r) => r.name, form
 const emailColumn: Column<Record_> = { header: 'email', value: (r) => r.email, priority: 50 };
 const currencyOf = (s: Record_): unknown => inner(s.financials, 'currency') ?? s.currency_royalty;
 
-// A column's format says how a terminal draws it and how it gives way (src/lib/view.ts): ids,
+// A column's format says how a terminal draws it and how it gives way (src/lib/output/view.ts): ids,
 // ISRCs, ISWCs and amounts are never cut; a file name is cut in its middle. `optional` columns leave
 // a table when no row fills them: a contract of the deployed service has no name, one of the spec form's
 // no file, and only a processed statement of the deployed service has financials. TSV keeps every

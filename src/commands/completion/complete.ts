@@ -4,18 +4,18 @@
 // never print an error or hang).
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
-import { checkPrivate, writePrivateFile } from '../../lib/private-files.js';
+import { checkPrivate, writePrivateFile } from '../../lib/config/private-files.js';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
 import type { Context } from '../../lib/context.js';
-import { configDir, readConfig } from '../../lib/config-file.js';
+import { configDir, readConfig } from '../../lib/config/file.js';
 import { Project, listOf } from '../../lib/schemas.js';
 import { RESOURCE_NAMES, type ResourceName } from '../../lib/resources.js';
 import { PROJECT_SHAPE, shapeFields } from '../../lib/api/shapes.js';
 import { projectLabel } from '../projects/view.js';
 import { listFields } from '../catalog/views.js';
-import { safeText } from '../../lib/text.js';
-import { GLOBAL_FLAGS } from '../../lib/global-flags.js';
+import { safeText } from '../../lib/output/text.js';
+import { GLOBAL_FLAGS } from '../../lib/verbs/global-flags.js';
 import {
   definitionOf,
   flagName,
@@ -23,7 +23,7 @@ import {
   type Completion,
   type FlagSpec,
   type OptionsOf,
-} from '../../lib/verb.js';
+} from '../../lib/verbs/verb.js';
 import type { complete as definition } from './definitions.js';
 
 type Options = OptionsOf<typeof definition>;

@@ -1,6 +1,6 @@
 // `pds completion bash|zsh|fish` prints a script; the script asks `pds __complete -- <words…>` for the The definitions: plain data, no code.
 // candidates at each Tab, so one implementation (complete.ts) serves the three shells.
-import { verb } from '../../lib/verb.js';
+import { verb } from '../../lib/verbs/verb.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 

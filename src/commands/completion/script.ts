@@ -3,7 +3,7 @@
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import type { completion } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof completion>;
 

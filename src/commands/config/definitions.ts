@@ -1,7 +1,7 @@
 // `pds config list|get|set|unset` (the profile's stored settings) and `pds use <project>`. The definitions: plain data, no code.
-import { verb, type NounDef } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verbs/verb.js';
 import { DEMO_PROJECT } from '../examples.js';
-import { CONFIG_KEYS } from '../../lib/config-keys.js';
+import { CONFIG_KEYS } from '../../lib/config/keys.js';
 
 /** The noun: what `pds config --help` says of it (index.ts adds its verbs). */
 export const noun = {

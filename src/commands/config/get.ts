@@ -1,9 +1,9 @@
 import type { Context } from '../../lib/context.js';
-import { readProfile } from '../../lib/config-profiles.js';
+import { readProfile } from '../../lib/config/profiles.js';
 import { PdsError } from '../../lib/errors.js';
 import { configKey } from './keys.js';
 import type { get } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof get>;
 

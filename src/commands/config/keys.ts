@@ -1,7 +1,7 @@
 // The keys `pds config` manages and the check of each value, so a typo fails at `set` and not
 // at the next command that reads it.
-import { CONFIG_KEYS, type ConfigKey } from '../../lib/config-keys.js';
-import { checkApiUrl, parseRetryBudget, parseSwitch, parseTimeout } from '../../lib/config.js';
+import { CONFIG_KEYS, type ConfigKey } from '../../lib/config/keys.js';
+import { checkApiUrl, parseRetryBudget, parseSwitch, parseTimeout } from '../../lib/config/settings.js';
 import { checkUuid } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 

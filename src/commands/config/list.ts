@@ -1,10 +1,10 @@
 import type { Context } from '../../lib/context.js';
-import { CONFIG_KEYS } from '../../lib/config-keys.js';
-import { maskToken } from '../../lib/config.js';
-import { readProfile } from '../../lib/config-profiles.js';
+import { CONFIG_KEYS } from '../../lib/config/keys.js';
+import { maskToken } from '../../lib/config/settings.js';
+import { readProfile } from '../../lib/config/profiles.js';
 import type { list } from './definitions.js';
 import { outputKey } from './keys.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof list>;
 

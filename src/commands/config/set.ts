@@ -1,8 +1,8 @@
 import type { Context } from '../../lib/context.js';
-import { updateProfile } from '../../lib/config-profiles.js';
+import { updateProfile } from '../../lib/config/profiles.js';
 import { configKey, configValue } from './keys.js';
 import type { set } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof set>;
 

@@ -1,8 +1,8 @@
 import type { Context } from '../../lib/context.js';
-import { readProfile, updateProfile } from '../../lib/config-profiles.js';
+import { readProfile, updateProfile } from '../../lib/config/profiles.js';
 import { configKey } from './keys.js';
 import type { unset } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof unset>;
 

@@ -1,9 +1,9 @@
 import type { Context } from '../../lib/context.js';
-import { updateProfile } from '../../lib/config-profiles.js';
+import { updateProfile } from '../../lib/config/profiles.js';
 import { UUID_PATTERN } from '../../lib/schemas.js';
 import { projectByName as byName } from '../../lib/project-name.js';
 import type { use } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 import { projectLabel } from '../projects/view.js';
 
 type Options = OptionsOf<typeof use>;

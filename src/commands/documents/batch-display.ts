@@ -4,7 +4,7 @@
 // marks' colors, and how a failure is said are the same for both, here.
 import { errorText } from '../../lib/error-report.js';
 import type { Context } from '../../lib/context.js';
-import { loadCells } from '../../lib/cells.js';
+import { loadCells } from '../../lib/output/cells.js';
 import { LiveLines } from './live.js';
 
 const MARK_COLORS: Record<string, 'green' | 'red'> = { '✓': 'green', '✗': 'red' };

@@ -5,7 +5,7 @@
 // its work is done (an upload's waits outlast the batch's uploads).
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, asPdsError, stopSignalOf, type PdsError } from '../../lib/errors.js';
-import { pool } from '../../lib/pool.js';
+import { pool } from '../../lib/transfer/pool.js';
 
 export class BatchRun {
   private readonly stopping = new AbortController();

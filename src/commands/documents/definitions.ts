@@ -1,6 +1,6 @@
 // The verbs contracts and statements share (status, download, retry, tag): one module each serves
 // both kinds. The definitions: plain data, no code (index.ts joins each to its module).
-import { verb, type OptionsOf } from '../../lib/verb.js';
+import { verb, type OptionsOf } from '../../lib/verbs/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { SELECT_FLAGS, STATEMENT_IDS, TOP_FLAG } from '../statements/definitions.js';
 

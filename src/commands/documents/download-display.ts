@@ -3,8 +3,8 @@
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, type PdsError } from '../../lib/errors.js';
-import type { Saved } from '../../lib/download.js';
-import { formatBytes } from '../../lib/text.js';
+import type { Saved } from '../../lib/transfer/download.js';
+import { formatBytes } from '../../lib/output/text.js';
 import { BatchDisplay } from './batch-display.js';
 
 /** One record's file in a download: where it goes, how far it came, and how it ended. */

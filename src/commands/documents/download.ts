@@ -1,5 +1,5 @@
 // `pds contracts download` and `pds statements download`: the original PDF of each record, fetched
-// from the signed URL the service hands out (src/lib/download.ts saves it). One module for both
+// from the signed URL the service hands out (src/lib/transfer/download.ts saves it). One module for both
 // kinds; `kind` comes from the registration.
 import { notFoundIn } from '../../lib/not-found.js';
 import { constants } from 'node:fs';
@@ -16,12 +16,12 @@ import {
   storageOptions,
   isPdf,
   type SaveOptions,
-} from '../../lib/download.js';
+} from '../../lib/transfer/download.js';
 import { DownloadDisplay, type DownloadEntry } from './download-display.js';
-import { NameClaims, safeFileName } from '../../lib/file-names.js';
+import { NameClaims, safeFileName } from '../../lib/transfer/file-names.js';
 import { checkResourceId } from '../catalog/get.js';
 import { BatchRun } from './batch-run.js';
-import { safeText } from '../../lib/text.js';
+import { safeText } from '../../lib/output/text.js';
 import type { DownloadOptions } from './definitions.js';
 
 type Options = DownloadOptions;

@@ -1,6 +1,6 @@
 // The verbs contracts and statements share: each definition (definitions.ts) joined to the module
 // that runs it, for either kind.
-import { defineVerb, type AnyVerb } from '../../lib/verb.js';
+import { defineVerb, type AnyVerb } from '../../lib/verbs/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import * as definitions from './definitions.js';
 import { statementCheck, statementTotals } from '../statements/index.js';

@@ -1,6 +1,6 @@
 // `pds statements lines <id> [-o FILE]`: the lines of a processed statement, as the deployed service
 // exports them: `GET /v1/statements/{id}?detailed=true` names a signed CSV link (`detailed.csv_url`),
-// fetched as downloads fetch theirs (src/lib/download.ts: no credential, bounded, streamed, a file
+// fetched as downloads fetch theirs (src/lib/transfer/download.ts: no credential, bounded, streamed, a file
 // written under a temporary name and renamed when complete, Ctrl-C leaves nothing behind).
 import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -18,8 +18,8 @@ import {
   storageOptions,
   type SaveOptions,
   type Saved,
-} from '../../lib/download.js';
-import { formatBytes, safeLines } from '../../lib/text.js';
+} from '../../lib/transfer/download.js';
+import { formatBytes, safeLines } from '../../lib/output/text.js';
 import { checkResourceId } from '../catalog/get.js';
 import type { LinesOptions } from './definitions.js';
 

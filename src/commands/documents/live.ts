@@ -8,8 +8,8 @@
 // once as plain lines that scroll away, and the lines that do not fit yet wait below the block as
 // one "… N more" line.
 import type { Writable } from 'node:stream';
-import { safeText } from '../../lib/text.js';
-import type { Cells } from '../../lib/cells.js';
+import { safeText } from '../../lib/output/text.js';
+import type { Cells } from '../../lib/output/cells.js';
 
 const REDRAW_MS = 80;
 const HIDE_CURSOR = '\u001b[?25l';

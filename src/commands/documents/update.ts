@@ -2,7 +2,7 @@
 // sends null. Periods and currencies are checked (and normalized) before anything is sent.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import { normalizeCurrency, normalizePeriod } from '../../lib/formats.js';
+import { normalizeCurrency, normalizePeriod } from '../../lib/transfer/formats.js';
 import type { UpdateOptions } from './definitions.js';
 
 /** Each flag, the service's field, and how its value is checked. */

@@ -3,10 +3,10 @@ import { basename } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind, DocumentProcesses, UploadRecord } from '../../lib/api/documents.js';
 import { InterruptedError, PdsError, ProcessingFailedError } from '../../lib/errors.js';
-import type { LocalUpload } from '../../lib/local-upload.js';
-import { workspacePath } from '../../lib/ci-report.js';
+import type { LocalUpload } from '../../lib/transfer/local-upload.js';
+import { workspacePath } from '../../lib/ci/report.js';
 import { writeWorkflowCommands } from '../../lib/io.js';
-import { formatBytes } from '../../lib/text.js';
+import { formatBytes } from '../../lib/output/text.js';
 import { BatchDisplay } from './batch-display.js';
 import { briefOf, statusCommand, type Progress } from './processes.js';
 

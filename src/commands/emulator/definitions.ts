@@ -1,5 +1,5 @@
 // `pds emulator start`: the local service, for demos, tests and working offline. The definitions: plain data, no code.
-import { verb, type NounDef } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verbs/verb.js';
 
 /** What the examples test cannot wait for: the emulator's own tests start and stop it. */
 export const SERVES = 'a server left running (the emulator tests start and stop it)';

@@ -1,9 +1,9 @@
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import { requireFullBuild } from '../../lib/action-build.js';
+import { requireFullBuild } from '../../lib/ci/action-build.js';
 import type { EmulatorOptions } from '../../emulator/http.js';
 import type { start } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof start>;
 

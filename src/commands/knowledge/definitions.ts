@@ -1,6 +1,6 @@
 // `pds knowledge search`: the project's knowledge graph (docs/service.md). The definitions: plain data, no code.
-import { verb, type NounDef } from '../../lib/verb.js';
-import { KNOWLEDGE_KINDS } from '../../lib/formats.js';
+import { verb, type NounDef } from '../../lib/verbs/verb.js';
+import { KNOWLEDGE_KINDS } from '../../lib/transfer/formats.js';
 
 /** The noun: what `pds knowledge --help` says of it (index.ts adds its verbs). */
 export const noun = {

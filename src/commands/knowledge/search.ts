@@ -3,10 +3,10 @@
 import type { Context } from '../../lib/context.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import { missingFeature } from '../../lib/not-found.js';
-import { KNOWLEDGE_KINDS } from '../../lib/formats.js';
+import { KNOWLEDGE_KINDS } from '../../lib/transfer/formats.js';
 import type { KnowledgeNode } from '../../lib/schemas.js';
 import type { search } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 import { isPlainObject } from '../../lib/shape.js';
 
 type Options = OptionsOf<typeof search>;

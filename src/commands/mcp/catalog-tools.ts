@@ -6,7 +6,7 @@ import { RESOURCE_NAMES, resourceOf, type ResourceFlag, type ResourceName } from
 import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
 import { UsageError } from '../../lib/errors.js';
 import { CONTRACT_INCLUDES, Project } from '../../lib/schemas.js';
-import { flagSchema } from '../../lib/verb-options.js';
+import { flagSchema } from '../../lib/verbs/options.js';
 import { ROLES } from '../catalog/flags.js';
 import { RESOURCE_FLAGS, resourceFlags } from '../catalog/resources.js';
 import { checkResourceId } from '../catalog/get.js';

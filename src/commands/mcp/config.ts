@@ -5,11 +5,11 @@ import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import { DEFAULT_PROFILE } from '../../lib/config.js';
+import { DEFAULT_PROFILE } from '../../lib/config/settings.js';
 import { selectTools } from './serve.js';
 import { serverRoots } from './roots.js';
 import type { MCP_CLIENTS, config } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof config>;
 

@@ -1,7 +1,7 @@
 // `pds mcp`: an MCP server on stdio for agents on this machine, `pds mcp config` for their clients, The definitions: plain data, no code.
 // `pds mcp tools` for what it offers. The MCP SDK is imported by the server only, never when the
 // program is built.
-import { verb, type OptionsOf } from '../../lib/verb.js';
+import { verb, type OptionsOf } from '../../lib/verbs/verb.js';
 
 export const MCP_CLIENTS = ['claude', 'cursor', 'vscode'] as const;
 

@@ -1,8 +1,8 @@
 // A tool's inputs and outputs as schemas: a verb's flags and arguments wrapped in the verb's own
-// checks (lib/verb-options.ts), the agent's words for them, and the shape of a list it is answered.
+// checks (lib/verbs/options.ts), the agent's words for them, and the shape of a list it is answered.
 import * as z from 'zod/mini';
-import { flagSchema } from '../../lib/verb-options.js';
-import type { AnyVerb, ArgSpec, FlagSpec, FlagValue } from '../../lib/verb.js';
+import { flagSchema } from '../../lib/verbs/options.js';
+import type { AnyVerb, ArgSpec, FlagSpec, FlagValue } from '../../lib/verbs/verb.js';
 
 export const describe = <T extends z.ZodMiniType>(schema: T, text: string): T => schema.check(z.describe(text)) as T;
 

@@ -4,8 +4,8 @@
 import { Writable } from 'node:stream';
 import * as z from 'zod/mini';
 import { PdsError } from '../../lib/errors.js';
-import { StorageDeniedError, saveToStream, storageOptions } from '../../lib/download.js';
-import { formatBytes } from '../../lib/text.js';
+import { StorageDeniedError, saveToStream, storageOptions } from '../../lib/transfer/download.js';
+import { formatBytes } from '../../lib/output/text.js';
 import { checkResourceId } from '../catalog/get.js';
 import { linesOf } from '../documents/lines.js';
 import { MAX_TEXT_CHARS, dataResult } from './results.js';

@@ -1,7 +1,7 @@
 // `pds mcp tools`: every tool `pds mcp` can offer, its toolset, whether it writes. Needs no sign-in.
 import type { Context } from '../../lib/context.js';
-import type { Column } from '../../lib/view.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { Column } from '../../lib/output/view.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 import type { tools } from './definitions.js';
 import { TOOLS } from './tools.js';
 

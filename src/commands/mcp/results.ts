@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InterruptedError, PdsError, ServiceError, UsageError } from '../../lib/errors.js';
-import { stripInvisible } from '../../lib/text.js';
+import { stripInvisible } from '../../lib/output/text.js';
 import { VerbFailed } from './verb-run.js';
 
 /** Per-stream limit of the text a call returns (sandbox output, file contents). */

@@ -9,7 +9,7 @@ import { lstat, open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../lib/errors.js';
-import { LocalFileError, checkOpenFile, type LocalUpload } from '../../lib/local-upload.js';
+import { LocalFileError, checkOpenFile, type LocalUpload } from '../../lib/transfer/local-upload.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 
 /** A root as given (resolved) and with its symlinks resolved: a path is checked against both forms. */

@@ -1,7 +1,7 @@
 // `search`: the project searched by `pds search`, handed out a page at a time.
 import * as z from 'zod/mini';
 import { SearchResult } from '../../lib/schemas.js';
-import { flagSchema } from '../../lib/verb-options.js';
+import { flagSchema } from '../../lib/verbs/options.js';
 import { SEARCH_FLAGS, SEARCH_TYPES } from '../search/definitions.js';
 import { search } from '../search/index.js';
 import { describe } from './inputs.js';

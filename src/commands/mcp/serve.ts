@@ -3,7 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { requireFullBuild } from '../../lib/action-build.js';
+import { requireFullBuild } from '../../lib/ci/action-build.js';
 import type { Context } from '../../lib/context.js';
 import { AuthError, InterruptedError, UsageError } from '../../lib/errors.js';
 import { unguarded } from '../../lib/io.js';

@@ -6,8 +6,8 @@ import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { uuid } from '../../lib/schemas.js';
-import type { LocalUpload } from '../../lib/local-upload.js';
-import { flagSchema } from '../../lib/verb-options.js';
+import type { LocalUpload } from '../../lib/transfer/local-upload.js';
+import { flagSchema } from '../../lib/verbs/options.js';
 import type { Toolset } from './toolsets.js';
 import { describe } from './inputs.js';
 

@@ -2,10 +2,10 @@
 // a statement's details changed, as `pds contracts|statements retry` and `pds statements update` do them.
 import * as z from 'zod/mini';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { STATEMENT_EXTENSIONS } from '../../lib/formats.js';
+import { STATEMENT_EXTENSIONS } from '../../lib/transfer/formats.js';
 import { EXTRACTIONS, StagingRetry, StatementUpdate } from '../../lib/schemas.js';
-import { formatBytes } from '../../lib/text.js';
-import { flagSchema } from '../../lib/verb-options.js';
+import { formatBytes } from '../../lib/output/text.js';
+import { flagSchema } from '../../lib/verbs/options.js';
 import { shortExtraction } from '../documents/processes.js';
 import { updateStatement } from '../documents/index.js';
 import { extractionNames, uploadContext } from '../upload/plan.js';

@@ -5,8 +5,8 @@ import { Readable, Writable } from 'node:stream';
 import type { ListPage } from '../../lib/api/catalog.js';
 import type { Context } from '../../lib/context.js';
 import { PdsError } from '../../lib/errors.js';
-import { checkOptions } from '../../lib/verb-check.js';
-import type { AnyVerb } from '../../lib/verb.js';
+import { checkOptions } from '../../lib/verbs/check.js';
+import type { AnyVerb } from '../../lib/verbs/verb.js';
 
 /** One page of a list the verb printed, as the service sent it. */
 export interface PrintedPage {

@@ -8,7 +8,7 @@
 import type * as z from 'zod/mini';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import type { AnyVerb } from '../../lib/verb.js';
+import type { AnyVerb } from '../../lib/verbs/verb.js';
 import { documentVerbs } from '../documents/index.js';
 import { listOutput, verbInputs } from './inputs.js';
 import { dataResult, type Notes } from './results.js';

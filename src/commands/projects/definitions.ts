@@ -1,5 +1,5 @@
 // `pds projects ls|get`. The definitions: plain data, no code.
-import { verb, type NounDef } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verbs/verb.js';
 import { DEMO_PROJECT } from '../examples.js';
 
 /** The noun: what `pds projects --help` says of it (index.ts adds its verbs). */

@@ -1,8 +1,8 @@
 import type { Context } from '../../lib/context.js';
 import { Project } from '../../lib/schemas.js';
-import { schemaFields } from '../../lib/fields.js';
+import { schemaFields } from '../../lib/output/fields.js';
 import type { get } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof get>;
 

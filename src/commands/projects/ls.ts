@@ -3,7 +3,7 @@ import { projectColumns } from './view.js';
 import type { Project } from '../../lib/schemas.js';
 import { PROJECT_SHAPE, shapeFields } from '../../lib/api/shapes.js';
 import type { ls } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof ls>;
 

@@ -1,5 +1,5 @@
 // How projects look in a list.
-import type { Column } from '../../lib/view.js';
+import type { Column } from '../../lib/output/view.js';
 import type { Project } from '../../lib/schemas.js';
 
 export const projectColumns: Column<Project>[] = [

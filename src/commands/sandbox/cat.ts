@@ -2,7 +2,7 @@
 import type { Context } from '../../lib/context.js';
 import { openSandbox, printFile } from './session.js';
 import type { cat } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof cat>;
 

@@ -1,5 +1,5 @@
 // `pds sandbox …`: the project's data as files, explored with bash on the service. The definitions: plain data, no code.
-import { verb, type NounDef } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verbs/verb.js';
 
 /** The noun: what `pds sandbox --help` says of it (index.ts adds its verbs). */
 export const noun = {

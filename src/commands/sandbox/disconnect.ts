@@ -1,7 +1,7 @@
 // `pds sandbox disconnect`: ends the project's sandbox session.
 import type { Context } from '../../lib/context.js';
 import type { disconnect } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof disconnect>;
 

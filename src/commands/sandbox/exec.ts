@@ -4,7 +4,7 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { lastFailure, openSandbox, writeResults } from './session.js';
 import type { exec } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof exec>;
 

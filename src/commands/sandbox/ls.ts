@@ -3,7 +3,7 @@
 import type { Context } from '../../lib/context.js';
 import { ROOT, openSandbox, readPath } from './session.js';
 import type { ls } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof ls>;
 

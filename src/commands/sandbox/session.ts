@@ -4,7 +4,7 @@ import type { Context } from '../../lib/context.js';
 import type { SandboxSession } from '../../lib/api/sandbox.js';
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import type { ExecResult, SandboxFile } from '../../lib/schemas.js';
-import { safeLines, safeText } from '../../lib/text.js';
+import { safeLines, safeText } from '../../lib/output/text.js';
 
 /** The workspace root, as the service names it. */
 export const ROOT = '/';

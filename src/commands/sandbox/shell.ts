@@ -8,10 +8,10 @@ import type { Writable } from 'node:stream';
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, PdsError, UsageError } from '../../lib/errors.js';
 import type { ExecResult, SandboxFile } from '../../lib/schemas.js';
-import { safeText } from '../../lib/text.js';
+import { safeText } from '../../lib/output/text.js';
 import { endsMidLine, openSandbox, readPath, writeResults, type Sandbox } from './session.js';
 import type { shell } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 import { projectLabel } from '../projects/view.js';
 
 type Options = OptionsOf<typeof shell>;

@@ -1,6 +1,6 @@
 // `pds search <query...>`: the project's search across resource types. The definitions: plain data, no code.
 import { SEARCH_TYPES } from '../../lib/api/projects.js';
-import { verb } from '../../lib/verb.js';
+import { verb } from '../../lib/verbs/verb.js';
 
 export { SEARCH_TYPES };
 

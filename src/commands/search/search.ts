@@ -1,10 +1,10 @@
 import type { Context } from '../../lib/context.js';
 import { hitName, hitScore, type SearchHit } from '../../lib/api/projects.js';
-import { commaList, singular } from '../../lib/text.js';
-import type { Column } from '../../lib/view.js';
+import { commaList, singular } from '../../lib/output/text.js';
+import type { Column } from '../../lib/output/view.js';
 import { UsageError } from '../../lib/errors.js';
 import type { search } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof search>;
 

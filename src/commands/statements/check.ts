@@ -4,9 +4,9 @@
 // payor missing between its first and last (said, not failed)? Exit 1 listing what disagrees; 0
 // with one line.
 import type { Context } from '../../lib/context.js';
-import { difference, ExactSum } from '../../lib/exact-sum.js';
+import { difference, ExactSum } from '../../lib/money/exact-sum.js';
 import { UsageError } from '../../lib/errors.js';
-import { safeText } from '../../lib/text.js';
+import { safeText } from '../../lib/output/text.js';
 import { readExports } from './exports.js';
 import { duplicates, gaps, type Finding } from './findings.js';
 import { withProgress } from './progress.js';

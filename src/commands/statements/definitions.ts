@@ -1,7 +1,7 @@
 // What a project earned: `pds statements totals`, `pds statements check`, and the flags the lines
 // roll-up (`pds statements lines --all --by …`) shares with them. The definitions: plain data, no
 // code (index.ts joins each to its module).
-import { verb, type OptionsOf } from '../../lib/verb.js';
+import { verb, type OptionsOf } from '../../lib/verbs/verb.js';
 
 /** Which statements a roll-up covers, beyond ids or --all. */
 export const SELECT_FLAGS = {

@@ -9,7 +9,7 @@ import {
   saveToStream,
   storageOptions,
   type SaveOptions,
-} from '../../lib/download.js';
+} from '../../lib/transfer/download.js';
 import { LINES_ACCEPT, linesOf } from '../documents/lines.js';
 import { eachCsvRow, ExportText } from './csv-rows.js';
 import type { Processed } from './select.js';

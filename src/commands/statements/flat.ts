@@ -4,9 +4,9 @@
 // never all of them), under the first export's header; a later export's columns are matched to it
 // by name.
 import type { Context } from '../../lib/context.js';
-import { isDecimal } from '../../lib/exact-sum.js';
-import { csvRow } from '../../lib/output-formats.js';
-import { safeText } from '../../lib/text.js';
+import { isDecimal } from '../../lib/money/exact-sum.js';
+import { csvRow } from '../../lib/output/formats.js';
+import { safeText } from '../../lib/output/text.js';
 import { readExports } from './exports.js';
 import type { Processed } from './select.js';
 

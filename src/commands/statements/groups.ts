@@ -1,7 +1,7 @@
 // Groups of a roll-up: keyed by the values of the --by fields and always by currency (money of two
 // currencies is never added), each with its statements, its line count and an exact sum per
 // numeric column. Records come out flat, ordered, and cut to --top per currency.
-import { ExactSum } from '../../lib/exact-sum.js';
+import { ExactSum } from '../../lib/money/exact-sum.js';
 import { spanOf } from './select.js';
 
 export interface Group {

@@ -3,7 +3,7 @@
 // first; then their exports are read, a few at a time, with progress on a terminal.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import { parseSize } from '../../lib/download.js';
+import { parseSize } from '../../lib/transfer/download.js';
 import type { LinesOptions } from '../documents/definitions.js';
 import { Writable } from 'node:stream';
 import { FORMULA_WARNING, startsFormula, writeFlat, type FlatFormat } from './flat.js';

@@ -3,7 +3,7 @@
 // processed (they carry `financials`) and the others, which are counted apart and never summed.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import { normalizeCurrency, normalizePeriod } from '../../lib/formats.js';
+import { normalizeCurrency, normalizePeriod } from '../../lib/transfer/formats.js';
 import { checkResourceId } from '../catalog/get.js';
 
 /** A statement as the roll-ups read it: only the fields they use. */

@@ -2,8 +2,8 @@
 // beside the licensor revenue scaled to the largest group of the same currency, so a ranking or a
 // quarter-by-quarter series is seen at a glance. Only ever drawn on a terminal.
 import stringWidth from 'string-width';
-import { formatAmount } from '../../lib/money.js';
-import { safeText } from '../../lib/text.js';
+import { formatAmount } from '../../lib/money/display.js';
+import { safeText } from '../../lib/output/text.js';
 import type { GroupRecord } from './groups.js';
 
 /** Eighths of a cell, for the bar's last partial block. */

@@ -1,5 +1,5 @@
 // `pds tags ls`: the project's tags on contracts and statements (docs/service.md). The definitions: plain data, no code.
-import { verb, type NounDef } from '../../lib/verb.js';
+import { verb, type NounDef } from '../../lib/verbs/verb.js';
 
 /** The noun: what `pds tags --help` says of it (index.ts adds its verbs). */
 export const noun = {

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../lib/errors.js';
 import { missingFeature } from '../../lib/not-found.js';
 import type { Tag } from '../../lib/schemas.js';
 import type { ls } from './definitions.js';
-import type { OptionsOf } from '../../lib/verb.js';
+import type { OptionsOf } from '../../lib/verbs/verb.js';
 
 type Options = OptionsOf<typeof ls>;
 

@@ -1,7 +1,7 @@
 // What makes `pds upload` a batch a CI job can re-run (issue 19): directories expanded into the
 // files the kind accepts, the project's existing records to skip what is already there, and the
 // counts and reports the end of a batch gives. The upload itself stays in upload.ts.
-import { STATEMENT_EXTENSIONS } from '../../lib/formats.js';
+import { STATEMENT_EXTENSIONS } from '../../lib/transfer/formats.js';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
@@ -10,10 +10,10 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../lib/context.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { isPdf, saveToStream, storageOptions, TooLargeError } from '../../lib/download.js';
+import { isPdf, saveToStream, storageOptions, TooLargeError } from '../../lib/transfer/download.js';
 import { UsageError } from '../../lib/errors.js';
-import { refuseLinkedReport } from '../../lib/ci-report.js';
-import type { LocalUpload } from '../../lib/local-upload.js';
+import { refuseLinkedReport } from '../../lib/ci/report.js';
+import type { LocalUpload } from '../../lib/transfer/local-upload.js';
 
 export interface Selection {
   recursive: boolean;

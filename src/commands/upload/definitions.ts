@@ -1,9 +1,9 @@
 // `pds upload contract|statement`: one module for both kinds. The definitions: plain data, no code
 // (index.ts joins them to the module).
-import { verb, type NounDef, type OptionsOf } from '../../lib/verb.js';
+import { verb, type NounDef, type OptionsOf } from '../../lib/verbs/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { EXTRACTION_NAMES } from '../../lib/vocabulary.js';
-import { SCENARIO_FAMILIES, TARGET_FAMILIES } from '../../lib/formats.js';
+import { SCENARIO_FAMILIES, TARGET_FAMILIES } from '../../lib/transfer/formats.js';
 import { STATEMENT_FIELD_FLAGS, WATCH_FLAGS } from '../documents/definitions.js';
 
 /** The noun: what `pds upload --help` says of it (index.ts adds its two verbs). */

@@ -2,12 +2,12 @@
 // the summary line, each file's line in the CI reports, and the exit code.
 import { basename } from 'node:path';
 import type { Context } from '../../lib/context.js';
-import type { ColumnFit } from '../../lib/table-layout.js';
+import type { ColumnFit } from '../../lib/output/table-layout.js';
 import { DOCUMENT_KINDS, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { ExitCode, type PdsError } from '../../lib/errors.js';
 import { isPaused, label, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
-import type { Counts, FileReport } from '../../lib/ci-report.js';
-import { formatBytes, safeText } from '../../lib/text.js';
+import type { Counts, FileReport } from '../../lib/ci/report.js';
+import { formatBytes, safeText } from '../../lib/output/text.js';
 import { statusCommand } from '../documents/processes.js';
 
 /** stdout: a record a file in a data format (--json, --format csv…), staging ids for -q, a table on a terminal, TSV when piped. */

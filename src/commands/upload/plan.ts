@@ -7,12 +7,12 @@ import type { DocumentKind } from '../../lib/api/documents.js';
 import { InterruptedError, type PdsError, UsageError, asPdsError } from '../../lib/errors.js';
 import { EXTRACTIONS } from '../../lib/schemas.js';
 import { matchWord } from '../../lib/vocabulary.js';
-import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/local-upload.js';
-import { buildContext, formatOf } from '../../lib/formats.js';
+import { LocalFileError, checkFile, readStdin, type LocalUpload } from '../../lib/transfer/local-upload.js';
+import { buildContext, formatOf } from '../../lib/transfer/formats.js';
 import type { UploadEntry as Entry } from '../documents/upload-display.js';
 import { expandArgs } from './batch.js';
-import { pool } from '../../lib/pool.js';
-import { commaList } from '../../lib/text.js';
+import { pool } from '../../lib/transfer/pool.js';
+import { commaList } from '../../lib/output/text.js';
 import { shortExtraction } from '../documents/processes.js';
 import type { UploadOptions } from './definitions.js';
 

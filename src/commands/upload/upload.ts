@@ -2,7 +2,7 @@ import type { Context } from '../../lib/context.js';
 import { receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { InterruptedError, ServiceError, asPdsError, stopSignalOf } from '../../lib/errors.js';
 import { UploadDisplay, isPaused, label, pausedError, type UploadEntry as Entry } from '../documents/upload-display.js';
-import { writeBatchReports } from '../../lib/ci-report.js';
+import { writeBatchReports } from '../../lib/ci/report.js';
 import { ExistingRecords, byFileName, formatDuration, parseReports } from './batch.js';
 import { BatchRun } from '../documents/batch-run.js';
 import { RateGate } from './rate-gate.js';

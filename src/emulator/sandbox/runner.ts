@@ -8,7 +8,7 @@
 // parallel request) and is then ended, so no request sees another's files.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { requireFullBuild } from '../../lib/action-build.js';
+import { requireFullBuild } from '../../lib/ci/action-build.js';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CommandResult, ExecRequest, WorkerMessage, WorkerSetup } from './protocol.js';

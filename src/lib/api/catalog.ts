@@ -1,6 +1,6 @@
 // Lists and gets of the catalog resources. They differ only in path, schema and query flags, so
 // their definitions (resources.ts) describe them and one set of functions serves all.
-import type { HttpClient, QueryValue } from '../http.js';
+import type { HttpClient, QueryValue } from '../http/client.js';
 import { ServiceError } from '../errors.js';
 import { listShape, type ShapeType } from '../shape.js';
 import { ITEM_SHAPES, RECORD_SHAPE } from './shapes.js';

@@ -6,7 +6,7 @@
 // the bytes to the storage host, complete: documents/signed-flow.ts) and falls back to the seed's
 // multipart request with progress events (documents/seed-flow.ts) when the service has no
 // `…/uploads` (404 or 405), found out once per command (documents/uploader.ts).
-import type { HttpClient, RequestOptions } from '../http.js';
+import type { HttpClient, RequestOptions } from '../http/client.js';
 import { ContractProcesses, DownloadLink, StatementProcesses, StatementUpdate, type StagingRetry } from '../schemas.js';
 import { isPlainObject } from '../shape.js';
 import { answerOf, isHttpUrl, malformed, stagingIdOf } from './documents/answers.js';

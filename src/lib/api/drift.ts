@@ -3,7 +3,7 @@
 // differences are said here, once per resource and field in a command, so a person (or a bug report)
 // sees where the service left its documented forms (api/shapes.ts), without any command failing.
 import { checkOf, isPlainObject, type Shape } from '../shape.js';
-import { safeText } from '../text.js';
+import { safeText } from '../output/text.js';
 
 type ObjectShape = { object: { readonly [field: string]: Shape } };
 

@@ -1,5 +1,5 @@
 // The typed API: one module per resource family, all over the one HttpClient.
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import { createCatalogApi } from './catalog.js';
 import { createProjectsApi } from './projects.js';
 import type { createDocumentsApi } from './documents.js';

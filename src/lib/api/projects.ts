@@ -1,13 +1,13 @@
 // Projects, project search, and the deployed service's project creation and knowledge search.
 import type * as z from 'zod/mini';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import type { KnowledgeResults, Project, SearchResult } from '../schemas.js';
 import { ServiceError } from '../errors.js';
 import { isPlainObject, listShape } from '../shape.js';
 import { toPage } from './catalog.js';
 import { PROJECT_RECORD_SHAPE, PROJECT_SHAPE } from './shapes.js';
 import { driftNotes } from './drift.js';
-import { singular } from '../text.js';
+import { singular } from '../output/text.js';
 
 // zod, and the schemas, are loaded by the calls that check with them: `projects ls` checks its
 // list by its plain shape (shape.ts), and a run that goes well loads neither.

@@ -1,6 +1,6 @@
 // The sandbox of a project (docs/service.md, "Sandbox"): a session, a file-system view, and bash commands run in it.
 import * as z from 'zod/mini';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import * as schemas from '../schemas.js';
 
 export type SandboxSession = z.infer<typeof schemas.SandboxSession>;

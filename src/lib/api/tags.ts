@@ -1,7 +1,7 @@
 // Tags on contracts and statements (docs/service.md): the project's tags with their use, and the
 // complete list of one record's tags, replaced whole.
 import * as z from 'zod/mini';
-import type { HttpClient } from '../http.js';
+import type { HttpClient } from '../http/client.js';
 import { Tag, TagsPut } from '../schemas.js';
 
 export type TagScope = 'contracts' | 'statements';

@@ -2,7 +2,7 @@
 // argument, as git and gh do), else the platform's opener through the `open` package.
 import { spawn } from 'node:child_process';
 import { ForbiddenError } from '../errors.js';
-import { safeText } from '../text.js';
+import { safeText } from '../output/text.js';
 
 /**
  * The one rule for a URL pds opens or prints as "open this": a web URL and nothing else. A server

@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import { AuthError, ForbiddenError, ServiceError, UsageError } from '../errors.js';
 import { OAuthAnswerError, type OAuthRequests } from './requests.js';
-import { safeText } from '../text.js';
+import { safeText } from '../output/text.js';
 import { openableUrl } from './browser.js';
 
 const ResourceMetadata = z.looseObject({

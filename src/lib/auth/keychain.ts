@@ -7,7 +7,7 @@
 // the file without waiting. Every write is bounded (a keychain that does not answer in 2 s counts
 // as none), so `auth login` never hangs on it.
 import { createRequire } from 'node:module';
-import { ACTION_BUILD } from '../action-build.js';
+import { ACTION_BUILD } from '../ci/action-build.js';
 
 /** How long a keychain may take to answer before pds falls back to the file. */
 export const KEYCHAIN_TIMEOUT_MS = 2_000;

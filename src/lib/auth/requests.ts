@@ -4,9 +4,9 @@
 // they share its transport (proxies included) and its rules for timeouts and Ctrl-C.
 import type * as z from 'zod/mini';
 import { InterruptedError, ServiceError } from '../errors.js';
-import { refusePlainHttp } from '../http-safety.js';
-import { createTransport, type HttpResponse, type Transport } from '../transport.js';
-import { safeText } from '../text.js';
+import { refusePlainHttp } from '../http/safety.js';
+import { createTransport, type HttpResponse, type Transport } from '../http/transport.js';
+import { safeText } from '../output/text.js';
 
 export interface OAuthRequestOptions {
   env: NodeJS.ProcessEnv;

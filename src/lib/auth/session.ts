@@ -3,9 +3,9 @@
 // under the config lock: a process that finds the stored refresh token already replaced knows
 // another one refreshed meanwhile and takes its tokens instead of spending the old (now reused,
 // grant-revoking) refresh token.
-import { updateProfile, type OAuthCredentials, type Profile } from '../config-profiles.js';
+import { updateProfile, type OAuthCredentials, type Profile } from '../config/profiles.js';
 import { AuthError } from '../errors.js';
-import type { Credentials } from '../http.js';
+import type { Credentials } from '../http/client.js';
 import { OAuthAnswerError, type OAuthRequests } from './requests.js';
 // tokens.ts (and zod with it) is loaded by a refresh or a revocation: not by every command that
 // has a browser sign-in, nor by one without.

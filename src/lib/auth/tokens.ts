@@ -1,6 +1,6 @@
 // The token endpoint's answer (RFC 6749 section 5.1) and what pds keeps of it.
 import * as z from 'zod/mini';
-import type { OAuthCredentials } from '../config-profiles.js';
+import type { OAuthCredentials } from '../config/profiles.js';
 
 export const TokenAnswer = z.looseObject({
   access_token: z.string().check(z.minLength(1)),

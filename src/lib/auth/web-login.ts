@@ -1,14 +1,14 @@
 // `pds auth login --web`: OAuth 2.1 authorization code with PKCE (S256) and a loopback redirect
 // (RFC 8252), the client registered on the fly (RFC 7591) unless --client-id names one.
 import * as z from 'zod/mini';
-import type { OAuthCredentials } from '../config-profiles.js';
+import type { OAuthCredentials } from '../config/profiles.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { discover, type ServerMetadata } from './discovery.js';
 import { startLoopback, type Callback, type Loopback } from './loopback.js';
 import { createPkce, randomState } from './pkce.js';
 import { OAuthAnswerError, brief, type OAuthRequests } from './requests.js';
 import { openBrowser } from './browser.js';
-import { safeText } from '../text.js';
+import { safeText } from '../output/text.js';
 import { credentialsFrom, TokenAnswer } from './tokens.js';
 
 /** How long pds waits for the browser to come back. */

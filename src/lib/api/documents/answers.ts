@@ -1,9 +1,9 @@
 // Reading the service's answers to the document requests: the `data` object, and an answer that
 // came but does not hold what pds acts on, said as such.
-import type { HttpClient, RequestOptions } from '../../http.js';
+import type { HttpClient, RequestOptions } from '../../http/client.js';
 import { ServiceError } from '../../errors.js';
-import { MAX_BODY_BYTES } from '../../transport.js';
-import { safeText } from '../../text.js';
+import { MAX_BODY_BYTES } from '../../http/transport.js';
+import { safeText } from '../../output/text.js';
 import { isPlainObject } from '../../shape.js';
 
 /**

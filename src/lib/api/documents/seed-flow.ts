@@ -1,11 +1,11 @@
 // The seed's upload: one multipart request whose answer may stream progress events, for a service
 // that has no signed-URL uploads.
-import type { HttpClient } from '../../http.js';
+import type { HttpClient } from '../../http/client.js';
 import { ServiceError, PdsError, UsageError } from '../../errors.js';
 import { envelope } from '../../schemas.js';
-import { LocalFileError, type LocalUpload } from '../../local-upload.js';
-import { openMultipart } from '../../upload-body.js';
-import { readUploadAnswer, UploadCutError } from '../../upload-answer.js';
+import { LocalFileError, type LocalUpload } from '../../transfer/local-upload.js';
+import { openMultipart } from '../../transfer/upload-body.js';
+import { readUploadAnswer, UploadCutError } from '../../transfer/upload-answer.js';
 import { IdleWatch } from './idle-watch.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type UploadOptions, type UploadRecord } from './kinds.js';
 

@@ -1,13 +1,13 @@
 // The deployed service's upload in three steps: mint a staging record and a signed URL, PUT the
 // bytes to the storage host, complete.
-import type { HttpClient, RequestOptions } from '../../http.js';
-import { refusePlainHttp } from '../../http-safety.js';
+import type { HttpClient, RequestOptions } from '../../http/client.js';
+import { refusePlainHttp } from '../../http/safety.js';
 import { ServiceError, PdsError } from '../../errors.js';
-import { errorCode, NEVER_CONNECTED } from '../../http-errors.js';
+import { errorCode, NEVER_CONNECTED } from '../../http/failures.js';
 import type { UploadMint } from '../../schemas.js';
-import type { LocalUpload } from '../../local-upload.js';
-import { openRaw } from '../../upload-body.js';
-import { UploadCutError } from '../../upload-answer.js';
+import type { LocalUpload } from '../../transfer/local-upload.js';
+import { openRaw } from '../../transfer/upload-body.js';
+import { UploadCutError } from '../../transfer/upload-answer.js';
 import { answerOf, isHttpUrl, MalformedAnswerError, malformed, stagingIdOf, withDetails } from './answers.js';
 import { IdleWatch } from './idle-watch.js';
 import { DOCUMENT_KINDS, receivedHint, type DocumentKind, type SignedUpload, type UploadOptions } from './kinds.js';

@@ -1,6 +1,6 @@
-import type { HttpClient } from '../../http.js';
+import type { HttpClient } from '../../http/client.js';
 import type { UploadMint } from '../../schemas.js';
-import type { LocalUpload } from '../../local-upload.js';
+import type { LocalUpload } from '../../transfer/local-upload.js';
 import { DOCUMENT_KINDS, type DocumentKind, type UploadOptions, type UploadRecord } from './kinds.js';
 import { uploadSeed } from './seed-flow.js';
 import { mint, uploadSigned } from './signed-flow.js';
