@@ -10,6 +10,7 @@ export const ExitCode = {
   notFound: 5,
   rateLimited: 6,
   processingFailed: 7,
+  incomplete: 8,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -53,6 +54,26 @@ export class ForbiddenError extends exitingWith(ExitCode.forbidden) {}
 export class NotFoundError extends exitingWith(ExitCode.notFound) {}
 export class RateLimitError extends exitingWith(ExitCode.rateLimited) {}
 export class ProcessingFailedError extends exitingWith(ExitCode.processingFailed) {}
+
+/** How many of an incomplete answer's problems are shown under its message; the rest are counted. */
+const PROBLEMS_SHOWN = 50;
+
+/**
+ * The answer is not whole: a total, roll-up or check had to leave out, or could not read, what each
+ * of `problems` names (an unreadable amount with its statement, line and column; a statement it
+ * could not check; nothing matched). The command prints what it could before this is thrown.
+ */
+export class IncompleteAnswerError extends exitingWith(ExitCode.incomplete) {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[], message = 'the answer is not whole') {
+    const shown = problems.slice(0, PROBLEMS_SHOWN);
+    const more = problems.length - shown.length;
+    super(problems.length > 1 ? `${message}: ${problems.length} problems` : message, {
+      details: more > 0 ? [...shown, `… and ${more} more`] : shown,
+    });
+    this.problems = problems;
+  }
+}
 
 /**
  * The signals that stop a command as Ctrl-C does (a CI runner cancelling a job sends SIGTERM, a

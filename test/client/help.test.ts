@@ -103,6 +103,7 @@ describe('help', () => {
       ['3', 'not authenticated'],
       ['5', 'not found'],
       ['7', 'processing failed'],
+      ['8', 'the answer is not whole'],
       ['130', 'interrupted'],
       ['143', 'stopped by SIGTERM'],
       ['129', 'stopped by SIGHUP'],

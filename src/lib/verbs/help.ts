@@ -17,6 +17,10 @@ const EXIT_CODES: [string, string][] = [
   ['5', 'not found: API 404'],
   ['6', 'rate limited, and the retries spent: API 429'],
   ['7', 'processing failed: an upload waited on (or a status asked for) reached "failed"'],
+  [
+    '8',
+    'the answer is not whole: a total, roll-up or check left out or could not read something (each named on stderr)',
+  ],
   ['130', 'interrupted (Ctrl-C)'],
   ['143', 'stopped by SIGTERM (a CI job cancelled), as on Ctrl-C'],
   ['129', 'stopped by SIGHUP (the terminal closed), as on Ctrl-C'],

@@ -3,7 +3,7 @@
 // end. cli.ts calls `runVerb`; each step stands alone and is tested alone (test/client/run-verb.test.ts).
 import type { GlobalFlags } from '../config/settings.js';
 import type { Context, Dependencies } from '../context.js';
-import { ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { ExitCode, IncompleteAnswerError, InterruptedError, UsageError } from '../errors.js';
 import type { Paging } from '../output/pager.js';
 import type { AnyVerb, BoundRun } from './verb.js';
 
@@ -109,7 +109,11 @@ export async function prepareScripting(ctx: Context, flags: GlobalFlags): Promis
 /** The run, its output written out, and jq's worker ended whatever happens; its exit code. */
 export async function runToEnd(run: BoundRun, ctx: Context): Promise<number> {
   try {
-    const code = await run(ctx);
+    const code = await run(ctx).catch(async (error: unknown) => {
+      // An incomplete answer was printed as far as it goes: its output is written before the error.
+      if (error instanceof IncompleteAnswerError) await ctx.output.settled();
+      throw error;
+    });
     await ctx.output.settled();
     return typeof code === 'number' ? code : ExitCode.ok;
   } finally {
