@@ -1,18 +1,21 @@
 // The package as users install it: `npm pack`, then `npm install -g` of that tarball by path into a
 // fresh prefix. npm prints nothing but its summary, and the installed `pds` answers --version,
 // starts the emulator, reads from it, and its sandbox runs tar with gzip and refuses xz clearly.
+// The dependencies come from a registry the test starts on 127.0.0.1 (packed from node_modules)
+// into an empty npm cache: the test passes on a fresh machine and reaches no network.
 //
 // npm would name the install scripts of just-bash's optional native codecs (node-liblzma,
 // @mongodb-js/zstd) were just-bash a dependency; the build copies its bundle into dist/just-bash/
 // instead, and pds depends on what that copy requires (scripts/just-bash-copy.js).
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dependencyDifferences, LEFT_OUT, requiredPackages } from '../../scripts/just-bash-copy.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
+import { startLocalRegistry } from '../helpers/local-registry.js';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
@@ -88,8 +91,15 @@ describe('the package, installed as users install it', () => {
   it('installs from its tarball without a warning, and the installed pds works', async () => {
     const tarball = await packed();
     const prefix = join(work, 'prefix');
-    // Offline: the dependencies come from npm's cache, which the checkout's `npm ci` filled; npm
-    // reaches no network.
+    const cache = mkdtempSync(join(work, 'npm-cache-'));
+    const userconfig = join(work, 'npmrc');
+    writeFileSync(userconfig, '');
+    const registry = await startLocalRegistry(root);
+    // npm's own settings from the environment (npm test sets some) and proxies are left out: the
+    // flags say where everything comes from.
+    const npmEnv = Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !/^(npm_config_|https?_proxy$|no_proxy$)/i.test(key)),
+    );
     const install = await run(
       'npm',
       [
@@ -97,14 +107,21 @@ describe('the package, installed as users install it', () => {
         '--global',
         '--prefix',
         prefix,
-        '--offline',
+        '--registry',
+        registry.url,
+        '--cache',
+        cache,
+        '--userconfig',
+        userconfig,
         '--no-audit',
         '--no-fund',
         '--update-notifier=false',
         tarball,
       ],
-      { cwd: work, timeout: 240_000 },
-    );
+      { cwd: work, timeout: 240_000, env: npmEnv },
+    ).finally(() => registry.close());
+    // Every dependency of pds came from the registry the test started.
+    expect(registry.served).toEqual(expect.arrayContaining(Object.keys(manifest.dependencies)));
     expect(install.stderr).toBe('');
     expect(install.stdout).toMatch(/^\nadded \d+ packages in [\d.]+m?s\n$/);
     const installed = join(prefix, 'lib', 'node_modules', manifest.name);
