@@ -102,7 +102,7 @@ export type TagsPut = z.infer<typeof TagsPut>;
 
 /**
  * The answer of `PUT /statements/{id}`. pds needs nothing of it but the id; it shows the rest under
- * the names `statements get` uses (documents/update.ts renames currency_tx and currency), so the
+ * the names `statements get` uses (statements/update.ts renames currency_tx and currency), so the
  * agents' tool lists those.
  */
 export const StatementUpdate = z.looseObject({

@@ -5,8 +5,8 @@ import type { DocumentKind } from '../../lib/api/documents.js';
 import * as definitions from './definitions.js';
 import { statementCheck, statementTotals } from '../statements/index.js';
 
-export const updateStatement = defineVerb(definitions.updateStatement, () => import('./update.js'));
-export const statementLines = defineVerb(definitions.statementLines, () => import('./lines.js'));
+export const updateStatement = defineVerb(definitions.updateStatement, () => import('../statements/update.js'));
+export const statementLines = defineVerb(definitions.statementLines, () => import('../statements/lines.js'));
 
 /** `pds contracts|statements status|download|retry|tag`, and the statements' own update, lines, totals and check. */
 export function documentVerbs(kind: DocumentKind): AnyVerb[] {

@@ -10,7 +10,7 @@ import {
   storageOptions,
   type SaveOptions,
 } from '../../lib/transfer/download.js';
-import { LINES_ACCEPT, linesOf } from '../documents/lines.js';
+import { LINES_ACCEPT, linesOf } from './lines.js';
 import { eachCsvRow, ExportText } from './csv-rows.js';
 import type { Processed } from './select.js';
 

@@ -21,13 +21,13 @@ import {
 } from '../../lib/transfer/download.js';
 import { formatBytes, safeLines } from '../../lib/output/text.js';
 import { checkResourceId } from '../catalog/get.js';
-import type { LinesOptions } from './definitions.js';
+import type { LinesOptions } from '../documents/definitions.js';
 
 /** The lines are CSV: the storage host is told so (any answer is still read as CSV). */
 export const LINES_ACCEPT = 'text/csv, */*';
 
 export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
-  const many = await import('../statements/lines-run.js');
+  const many = await import('./lines-run.js');
   if (many.isManyLines(opts, ctx)) return many.run(opts, ctx);
   const id = checkResourceId('statements', opts.args[0]?.[0] as string);
   const target = await targetOf(opts, ctx);
