@@ -136,7 +136,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
 
   it('keeps --timeout within 0.1 to 3600 seconds', () => {
     expect(() => resolveSettings({ timeout: '0.0001' }, env)).toThrow(
-      "invalid --timeout '0.0001': expected a number of seconds from 0.1 to 3600",
+      "invalid --timeout '0.0001': expected seconds from 0.1 to 3600 (90, 90s, 5m, 1h or 1m30s)",
     );
     expect(() => resolveSettings({ timeout: '5000000' }, env)).toThrow("invalid --timeout '5000000'");
     expect(resolveSettings({ timeout: '3600' }, env).timeoutMs).toBe(3_600_000);
@@ -154,7 +154,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
       allowHttp: true,
     });
     expect(() => resolveSettings({ retryBudget: '-1' }, env)).toThrow(
-      "invalid --retry-budget '-1': expected a number of seconds from 0 (no retries) to 3600",
+      "invalid --retry-budget '-1': expected seconds from 0 (no retries) to 3600 (90, 90s, 5m, 1h or 1m30s)",
     );
     expect(() => resolveSettings({}, { ...env, PDS_RETRY_BUDGET: 'soon' })).toThrow("invalid PDS_RETRY_BUDGET 'soon'");
     expect(() => resolveSettings({}, { ...env, PDS_ALLOW_HTTP: 'maybe' })).toThrow("invalid PDS_ALLOW_HTTP 'maybe'");

@@ -171,14 +171,22 @@ describe('pds config', () => {
         'northern',
         "error: invalid project id 'northern': expected a UUID like 5f1c7e0a-2b3d-4c8e-9f01-a2b3c4d5e6f7\n",
       ],
-      ['timeout', '0', "error: invalid timeout '0': expected a number of seconds from 0.1 to 3600\n"],
-      ['timeout', '-3', "error: invalid timeout '-3': expected a number of seconds from 0.1 to 3600\n"],
-      ['timeout', 'soon', "error: invalid timeout 'soon': expected a number of seconds from 0.1 to 3600\n"],
-      ['timeout', '5000000', "error: invalid timeout '5000000': expected a number of seconds from 0.1 to 3600\n"],
+      ['timeout', '0', "error: invalid timeout '0': expected seconds from 0.1 to 3600 (90, 90s, 5m, 1h or 1m30s)\n"],
+      ['timeout', '-3', "error: invalid timeout '-3': expected seconds from 0.1 to 3600 (90, 90s, 5m, 1h or 1m30s)\n"],
+      [
+        'timeout',
+        'soon',
+        "error: invalid timeout 'soon': expected seconds from 0.1 to 3600 (90, 90s, 5m, 1h or 1m30s)\n",
+      ],
+      [
+        'timeout',
+        '5000000',
+        "error: invalid timeout '5000000': expected seconds from 0.1 to 3600 (90, 90s, 5m, 1h or 1m30s)\n",
+      ],
       [
         'retry-budget',
         '-1',
-        "error: invalid retry-budget '-1': expected a number of seconds from 0 (no retries) to 3600\n",
+        "error: invalid retry-budget '-1': expected seconds from 0 (no retries) to 3600 (90, 90s, 5m, 1h or 1m30s)\n",
       ],
       ['allow-http', 'maybe', "error: invalid allow-http 'maybe': expected true or false (1 or 0)\n"],
     ];

@@ -225,7 +225,7 @@ describe('usage errors (exit 2)', () => {
     expect(await runCli(emulator, ['artists', 'ls', '--timeout', '0'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: invalid --timeout '0': expected a number of seconds from 0.1 to 3600\n",
+      stderr: "error: invalid --timeout '0': expected seconds from 0.1 to 3600 (90, 90s, 5m, 1h or 1m30s)\n",
     });
     expect(await runCli(emulator, ['artists', 'ls', '--api-url', 'localhost:4010'])).toEqual({
       code: 2,

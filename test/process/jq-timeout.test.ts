@@ -57,7 +57,7 @@ describe('--jq is bounded and can be interrupted', () => {
     });
     expect(pds).toMatchObject({
       code: 2,
-      stderr: `error: invalid --jq-timeout '${given}': expected seconds from 0.1 to 3600\n`,
+      stderr: `error: invalid --jq-timeout '${given}': expected seconds from 0.1 to 3600 (90, 90s, 5m, 1h or 1m30s)\n`,
     });
     expect(emulator.requests).toEqual([]);
   });

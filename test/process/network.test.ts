@@ -402,7 +402,7 @@ describe('refused before anything is sent', () => {
       const result = await pds(server, ['projects', 'ls', '--timeout', value]);
       expect(result).toMatchObject({
         code: 2,
-        stderr: `error: invalid --timeout '${value}': expected a number of seconds from 0.1 to 3600\n`,
+        stderr: `error: invalid --timeout '${value}': expected seconds from 0.1 to 3600 (90, 90s, 5m, 1h or 1m30s)\n`,
       });
     }
     expect(server.requests).toHaveLength(0);

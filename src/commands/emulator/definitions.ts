@@ -41,8 +41,12 @@ export const start = verb({
     rateLimit: whole(0, 'requests per token per minute; 0 is unlimited (default 0)'),
     processingMs: { ...whole(0, 'duration of one processing step of an upload (default 1000)'), value: 'ms' },
     seed: whole(0, "seed of the fault injection's random choices (default 1)"),
-    urlTtl: { ...whole(0, 'lifetime of the signed URLs of downloads (default 300)'), value: 'seconds' },
-    tokenTtl: { ...whole(1, 'lifetime of the access tokens of a browser sign-in (default 3600)'), value: 'seconds' },
+    urlTtl: { ...whole(0, 'lifetime of the signed URLs of downloads (default 300)'), value: 'seconds', seconds: true },
+    tokenTtl: {
+      ...whole(1, 'lifetime of the access tokens of a browser sign-in (default 3600)'),
+      value: 'seconds',
+      seconds: true,
+    },
     drift: {
       type: 'boolean',
       help: 'answer in the drifted forms of a deployed service: catalog lists paged, search keyed by type, statement processes as extraction_* (implied by --flavor deployed)',

@@ -2,6 +2,7 @@
 // "Settings"), and the checks of their values. The file, its lock and the profiles'
 // credentials are config-file.ts, config-lock.ts and config-profiles.ts.
 import { UsageError, type AuthError } from '../errors.js';
+import { DURATION_FORMS, parseDuration } from '../clock.js';
 import type { GlobalFlags } from '../verbs/global-flags.js';
 import { parseFormat, type Format } from '../output/formats.js';
 import type { OAuthCredentials } from './shapes.js';
@@ -194,20 +195,20 @@ export function checkApiUrl(value: string): void {
 
 /** Seconds of --timeout (or the timeout key), within TIMEOUT_RANGE_SECONDS. */
 export function parseTimeout(value: string, where: string): number {
-  const seconds = value.trim() === '' ? NaN : Number(value);
+  const seconds = parseDuration(value);
   const { min, max } = TIMEOUT_RANGE_SECONDS;
-  if (!Number.isFinite(seconds) || seconds < min || seconds > max) {
-    throw new UsageError(`invalid ${where} '${value}': expected a number of seconds from ${min} to ${max}`);
+  if (seconds === undefined || seconds < min || seconds > max) {
+    throw new UsageError(`invalid ${where} '${value}': expected seconds from ${min} to ${max} (${DURATION_FORMS})`);
   }
   return seconds;
 }
 
 /** Seconds of --retry-budget (or PDS_RETRY_BUDGET, or the retry-budget key); 0 turns retries off. */
 export function parseRetryBudget(value: string, where: string): number {
-  const seconds = value.trim() === '' ? NaN : Number(value);
-  if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_RETRY_BUDGET_SECONDS) {
+  const seconds = parseDuration(value);
+  if (seconds === undefined || seconds > MAX_RETRY_BUDGET_SECONDS) {
     throw new UsageError(
-      `invalid ${where} '${value}': expected a number of seconds from 0 (no retries) to ${MAX_RETRY_BUDGET_SECONDS}`,
+      `invalid ${where} '${value}': expected seconds from 0 (no retries) to ${MAX_RETRY_BUDGET_SECONDS} (${DURATION_FORMS})`,
     );
   }
   return seconds;

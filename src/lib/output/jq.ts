@@ -6,6 +6,7 @@
 // itself does); plain `--all --json` streams.
 import { requireFullBuild } from '../ci/action-build.js';
 import { InterruptedError, UsageError } from '../errors.js';
+import { DURATION_FORMS, parseDuration } from '../clock.js';
 import { safeLines } from './text.js';
 import { checkDepth, jsonText } from './deep-json.js';
 
@@ -31,9 +32,9 @@ export interface JqFilter {
 /** --jq-timeout in seconds (0.1 to 3600) as milliseconds; the default when not given. */
 export function jqTimeoutMs(given: string | undefined): number {
   if (given === undefined) return DEFAULT_JQ_TIMEOUT_SECONDS * 1000;
-  const seconds = Number(given);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(given) || seconds < 0.1 || seconds > 3600) {
-    throw new UsageError(`invalid --jq-timeout '${given}': expected seconds from 0.1 to 3600`);
+  const seconds = parseDuration(given);
+  if (seconds === undefined || seconds < 0.1 || seconds > 3600) {
+    throw new UsageError(`invalid --jq-timeout '${given}': expected seconds from 0.1 to 3600 (${DURATION_FORMS})`);
   }
   return seconds * 1000;
 }

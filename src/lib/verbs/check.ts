@@ -5,6 +5,7 @@
 // (verb-options.ts).
 import { UsageError } from '../errors.js';
 import { commaList } from '../output/text.js';
+import { DURATION_FORMS, parseDuration } from '../clock.js';
 import { flagName, rangeText, type ArgSpec, type FlagSpec, type Options, type VerbSpec } from './verb.js';
 
 /** A value checked: what the options hold, or what is wrong with it, in words that name the flag. */
@@ -45,10 +46,27 @@ function checkNumber(flag: string, spec: Extract<FlagSpec, { type: 'number' }>, 
   const kind = spec.seconds ? '' : spec.integer ? 'a whole number ' : 'a number ';
   const expected = `expected ${kind}${rangeText(spec)}`;
   if (typeof text !== 'string') return wrong(`invalid ${flag}: ${expected}`);
+  if (spec.seconds) return checkSeconds(flag, spec, text, expected);
   const n = Number(text);
   const shaped = spec.integer ? /^\s*-?\d+\s*$/.test(text) : text.trim() !== '';
   const inRange = Number.isFinite(n) && n >= spec.min && (spec.max === undefined || n <= spec.max);
   return shaped && inRange ? ok(n) : wrong(`invalid ${flag} '${text}': ${expected}`);
+}
+
+/** A flag that takes seconds takes a duration too: `90`, `90s`, `5m`, `1h`, `1m30s`. */
+function checkSeconds(
+  flag: string,
+  spec: Extract<FlagSpec, { type: 'number' }>,
+  text: string,
+  expected: string,
+): Checked {
+  const n = parseDuration(text);
+  const inRange =
+    n !== undefined &&
+    n >= spec.min &&
+    (spec.max === undefined || n <= spec.max) &&
+    (!spec.integer || Number.isInteger(n));
+  return inRange ? ok(n) : wrong(`invalid ${flag} '${text}': ${expected} (${DURATION_FORMS})`);
 }
 
 function checkChoice(flag: string, spec: Extract<FlagSpec, { type: 'choice' }>, value: unknown): Checked {
