@@ -92,7 +92,7 @@ describe('pds statements totals', () => {
     const eur = records.filter((r) => r.currency === 'EUR').map((r) => String(r.period));
     expect(eur).toEqual([...eur].sort());
     const pending = data().statements.length - processed().length;
-    expect(json.stderr).toContain(`${pending} statements not processed yet, not counted`);
+    expect(json.stderr).toContain(`${pending} statements not processed (`);
 
     const csv = await pds(['statements', 'totals', '--by', 'period', '--format', 'csv']);
     const [header, ...rows] = csv.stdout.trim().split(/\r?\n/);

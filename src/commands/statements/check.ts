@@ -106,7 +106,7 @@ export async function run(opts: CheckOptions, ctx: Context): Promise<number> {
   if (opts.all !== true && given.args.length === 0) throw new UsageError('give statement ids, or --all');
   const ids = checkChoice(given, 'check');
   const selection = await selectStatements(ctx, given, ids);
-  sayPending(ctx, selection);
+  await sayPending(ctx, selection);
   const statements = selection.processed;
   const findings = await checkStatements(ctx, statements);
   const failing = findings.filter(fails);

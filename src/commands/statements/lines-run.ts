@@ -92,7 +92,7 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
     throw new UsageError(`--${opts.top !== undefined ? 'top' : 'sort'} ranks groups: use it with --by`);
   const maxBytes = opts.maxSize === undefined ? undefined : parseSize('--max-size', opts.maxSize);
   const selection = await selectStatements(ctx, given, ids);
-  sayPending(ctx, selection);
+  await sayPending(ctx, selection);
   const statements = selection.processed;
   if (ctx.settings.dryRun) {
     ctx.output.info(`would read the lines of ${statements.length} statements; nothing was fetched (--dry-run)`);
@@ -102,7 +102,7 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
     const sort = opts.sort?.trim().toLowerCase() ?? 'licensor_revenue';
     const input = { by, top: opts.top, sort: opts.sort, maxBytes };
     const { records, shape } = await withProgress(ctx, (update) => rollUp(ctx, statements, input, update));
-    await printRollup(ctx, records, shape, shape.columns.includes(sort) ? sort : (shape.columns[0] ?? sort));
+    await printRollup(ctx, records, shape, shape.columns.includes(sort) ? sort : (shape.columns[0] ?? sort), opts.top);
     return 0;
   }
   const format: FlatFormat =

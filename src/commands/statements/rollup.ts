@@ -130,6 +130,7 @@ export async function printRollup(
   records: GroupRecord[],
   shape: GroupShape,
   sort: string,
+  top?: number,
 ): Promise<void> {
   if (await ctx.output.asData(records)) return;
   if (ctx.output.mode !== 'table') {
@@ -141,16 +142,19 @@ export async function printRollup(
     return;
   }
   const unmatched = shape.by.includes('isrc') ? records.filter((r) => r.name === null).length : 0;
+  const keys = [...shape.by, ...(shape.by.includes('isrc') ? ['name'] : [])];
   ctx.output.write(
-    drawView(records, {
-      keys: [...shape.by, ...(shape.by.includes('isrc') ? ['name'] : []), 'currency'],
+    await drawView(records, {
+      // Every amount carries its currency: a column of it says something only when it is the key.
+      keys: keys.length > 0 ? keys : ['currency'],
       counts: ['lines'],
       barColumn: sort,
       amounts: shape.columns.filter((c) => c !== sort),
       tail: [],
       columns: ctx.io.columns,
+      ...(top === undefined ? {} : { totalLabel: `top ${top}` }),
     }),
   );
   if (unmatched > 0)
-    ctx.output.write(`(${unmatched} ISRC${unmatched === 1 ? '' : 's'} no recording carries: name left empty)\n`);
+    ctx.output.info(`${unmatched} ISRC${unmatched === 1 ? '' : 's'} no recording carries: no recording name`, 'dim');
 }

@@ -158,11 +158,12 @@ export async function selectStatements(
 }
 
 /** Says on stderr what was chosen and left out because it is not processed yet. */
-export function sayPending(ctx: Context, selection: Selection): void {
+export async function sayPending(ctx: Context, selection: Selection): Promise<void> {
   const count = selection.pending.length;
   if (count === 0) return;
-  const ids = selection.pending.slice(0, 10).map((s) => s.id);
-  ctx.output.info(
-    `${count} statement${count === 1 ? '' : 's'} not processed yet, not counted: ${ids.join(', ')}${count > 10 ? ', …' : ''}`,
-  );
+  const ids = selection.pending.map((s) => String(s.id));
+  // Short unless --verbose: a count and the first ids say it; every id is one flag away.
+  const all = ctx.settings.verbose || count <= 3;
+  const named = all ? ids.join(', ') : `${ids.slice(0, 2).join(', ')}, … — see --verbose`;
+  await ctx.output.note(`${count} statement${count === 1 ? '' : 's'} not processed (${named})`, { indent: '  ' });
 }

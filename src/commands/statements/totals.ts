@@ -60,26 +60,31 @@ export async function run(opts: TotalsOptions, ctx: Context): Promise<number> {
     progress.stop();
   }
   const records = totalsOf(selection.processed, by, opts.top);
-  sayPending(ctx, selection);
-  if (await ctx.output.asData(records)) return 0;
+  if (await ctx.output.asData(records)) {
+    await sayPending(ctx, selection);
+    return 0;
+  }
   if (ctx.output.mode !== 'table') {
+    await sayPending(ctx, selection);
     await ctx.output.data(records);
     return 0;
   }
   if (records.length === 0) ctx.output.info('no processed statement matches');
   else
     ctx.output.write(
-      drawView(records, {
-        keys: [...by, 'currency'],
+      await drawView(records, {
+        // Every amount carries its currency: a column of it says something only when it is the key.
+        keys: by.length > 0 ? by : ['currency'],
         counts: ['statements'],
         barColumn: 'licensor_revenue',
         amounts: ['licensee_revenue'],
-        tail: ['first_period', 'last_period'],
+        // Grouped by period, a group's first and last period are its own: said once is enough.
+        tail: by.includes('period') ? [] : ['first_period', 'last_period'],
         columns: ctx.io.columns,
+        ...(opts.top === undefined ? {} : { totalLabel: `top ${opts.top}` }),
       }),
     );
-  const pending = selection.pending.length;
-  if (pending > 0)
-    ctx.output.write(`(${pending} statement${pending === 1 ? '' : 's'} not processed yet, not counted)\n`);
+  // Said once, under the table it qualifies.
+  await sayPending(ctx, selection);
   return 0;
 }

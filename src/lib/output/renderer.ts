@@ -18,7 +18,7 @@ import { type CsvOptions, type Format, yamlDocument } from './formats.js';
 import { type PersonView, renderPersonView } from './person-view.js';
 import { renderRecord } from './record-view.js';
 import { type Spinner, StderrActivity } from './spinner.js';
-import { type ColumnFit, columnOfFit, type LayoutColumn, layoutTable } from './table-layout.js';
+import { type ColumnFit, columnOfFit, type LayoutColumn, layoutTable, wrapProse } from './table-layout.js';
 import { safeLines, safeText } from './text.js';
 import { isPlainObject } from '../shape.js';
 import type { Column, ListView } from './view.js';
@@ -177,6 +177,18 @@ export class Output {
     this.activity.clearWaiting();
     const text = safeText(message);
     this.io.stderr.write(`${style ? this.paintErr(style, text) : text}\n`);
+  }
+
+  /**
+   * Prose on stderr (a notice, a finding) made safe, and on a terminal wrapped at word boundaries
+   * to its width, later lines under `indent`; silent with -q. A pipe gets it on one line.
+   */
+  async note(message: string, options: { style?: 'dim'; indent?: string } = {}): Promise<void> {
+    if (this.settings.quiet) return;
+    const text = safeText(message);
+    const lines = this.io.stderrIsTTY ? wrapProse(await loadCells(), text, this.io.columns, options.indent) : [text];
+    this.activity.clearWaiting();
+    for (const line of lines) this.io.stderr.write(`${options.style ? this.paintErr(options.style, line) : line}\n`);
   }
 
   /** A warning on stderr, made safe for the terminal; silent with -q. */

@@ -53,6 +53,11 @@ export interface TableSpec {
   prefix?: string;
   /** How a header is styled (bold on a colored terminal). */
   bold?: (text: string) => string;
+  /**
+   * Columns go whole before any text is cut (a report: its rows are read across, and a cut name
+   * reads worse than a missing detail); a list cuts text to a readable width first.
+   */
+  cutLast?: boolean;
 }
 
 export interface TablePlan {
@@ -80,7 +85,7 @@ const shrinks = (overflow: Overflow | undefined): boolean =>
 
 /** Which columns a table shows at a width, and how wide each is. */
 export function planTable(cells: Cells, spec: Omit<TableSpec, 'bold'>): TablePlan {
-  const { columns, rows, width, prefix = '' } = spec;
+  const { columns, rows, width, prefix = '', cutLast = false } = spec;
   const headerWidth = columns.map((c) => cells.width(c.header));
   const natural = columns.map((_, i) => Math.max(headerWidth[i] ?? 0, ...rows.map((row) => cells.width(row[i] ?? ''))));
   let shown = columns.map((_, i) => i);
@@ -108,13 +113,17 @@ export function planTable(cells: Cells, spec: Omit<TableSpec, 'bold'>): TablePla
     return true;
   };
   if (!fitsAt(Number.POSITIVE_INFINITY)) shown = shown.filter((i) => rows.some((row) => (row[i] ?? '') !== ''));
-  while (!fitsAt(READABLE_CELLS)) {
-    const next = lowestPriority(columns, shown);
-    if (next === undefined) break;
-    shown = shown.filter((i) => i !== next);
-    if (columns[next]?.overflow === 'below') below.push(next);
-    else dropped.push(next);
-  }
+  const give = (floor: number) => {
+    while (!fitsAt(floor)) {
+      const next = lowestPriority(columns, shown);
+      if (next === undefined) break;
+      shown = shown.filter((i) => i !== next);
+      if (columns[next]?.overflow === 'below') below.push(next);
+      else dropped.push(next);
+    }
+  };
+  if (cutLast) give(Number.POSITIVE_INFINITY);
+  give(READABLE_CELLS);
   const readable = fitsAt(READABLE_CELLS);
   if (!readable) fitsAt(TINY_CELLS);
   const cramped =
@@ -139,7 +148,8 @@ export function layoutTable(cells: Cells, spec: TableSpec, plan?: TablePlan): st
   // A table row is one line: a newline inside a cell would split it, and an escape sequence would
   // act on the terminal. Cells from textCell are safe already; safeText leaves safe text as is.
   const rows = spec.rows.map((row) => row.map(safeText));
-  const { shown, widths, below } = plan ?? planTable(cells, { columns, rows, width, prefix });
+  const { shown, widths, below } =
+    plan ?? planTable(cells, { columns, rows, width, prefix, ...(spec.cutLast ? { cutLast: true } : {}) });
   const header = columns.map((c) => c.header);
   const lines = [drawRow(cells, header, columns, shown, widths, prefix, (text) => (text ? bold(text) : text), true)];
   for (const row of rows) lines.push(drawRow(cells, row, columns, shown, widths, prefix, (text) => text, false));
@@ -207,4 +217,26 @@ export function wrapCells(cells: Cells, text: string, width: number): string[] {
   }
   if (current !== '' || lines.length === 0) lines.push(current);
   return lines;
+}
+
+/**
+ * Prose (a notice, a finding, a hint) broken into lines of at most `width` cells at spaces; a word
+ * is never split: one longer than a line (a URL, a file name) gets a line of its own, cut in its
+ * middle with an ellipsis. Lines after the first start with `indent`.
+ */
+export function wrapProse(cells: Cells, text: string, width: number, indent = ''): string[] {
+  const lines: string[] = [];
+  let current = '';
+  const room = () => Math.max(1, width - (lines.length === 0 ? 0 : cells.width(indent)));
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    const candidate = current === '' ? word : `${current} ${word}`;
+    if (cells.width(candidate) <= room()) {
+      current = candidate;
+      continue;
+    }
+    if (current !== '') lines.push(current);
+    current = cells.width(word) <= room() ? word : cells.fitMiddle(word, room());
+  }
+  if (current !== '' || lines.length === 0) lines.push(current);
+  return lines.map((line, i) => (i === 0 ? line : indent + line));
 }
