@@ -39,12 +39,10 @@ function run(file: string, args: string[], env: Record<string, string | undefine
   });
 }
 
-/** The action as a workflow checks it out: action.yml, its scripts and the bundle, nothing else. */
+/** The light action as its release branch holds it: the action/ directory alone, at the root. */
 function actionCheckout(): string {
   const path = mkdtempSync(join(tmpdir(), 'pds-action-checkout-'));
-  cpSync(join(ROOT, 'action.yml'), join(path, 'action.yml'));
-  cpSync(join(ROOT, 'scripts/action'), join(path, 'scripts/action'), { recursive: true });
-  cpSync(join(ROOT, 'action'), join(path, 'action'), { recursive: true });
+  cpSync(join(ROOT, 'action'), path, { recursive: true });
   return path;
 }
 
@@ -55,7 +53,7 @@ function nodeModules(dir: string): string[] {
   );
 }
 
-it('action/pds.mjs is the build of these sources (npm run build:action rebuilds it)', async () => {
+it('action/pds.mjs and action/action.yml are the build of these sources (npm run build rebuilds them)', async () => {
   const check = await run(process.execPath, ['scripts/build-action.js', '--check'], {});
   expect(check.stderr).toBe('');
   expect(check.code).toBe(0);
@@ -83,16 +81,20 @@ it("runs the action's steps from the action's files alone: no install, no node_m
     INPUT_SKIP_EXISTING: 'name',
     INPUT_WAIT: 'true',
   };
-  const install = await run('bash', [join(action, 'scripts/action/install.sh')], env, workspace);
+  const install = await run('bash', [join(action, 'install.sh')], env, workspace);
   expect(install).toEqual({
     code: 0,
     stdout: `${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`,
     stderr: '',
   });
-  const upload = await run('bash', [join(action, 'scripts/action/upload.sh')], env, workspace);
+  const upload = await run('bash', [join(action, 'upload.sh')], env, workspace);
   expect(upload.stderr).toMatch(/^processed statements\/bundle\.csv: staging id \d+, statement \d+ completed$/m);
   expect(upload.code).toBe(0);
-  expect(readFileSync(outputs, 'utf8')).toMatch(/^uploaded=1\nskipped=0\nfailed=0\nprocessed=1\n/);
+  expect(readFileSync(outputs, 'utf8')).toMatch(
+    new RegExp(`^pds-path=${join(action, 'pds')}\nuploaded=1\nskipped=0\nfailed=0\nprocessed=1\n`),
+  );
+  // The whole action: what its steps run and nothing else (no sources, no tests).
+  expect(readdirSync(action).sort()).toEqual(['action.yml', 'install.sh', 'pds', 'pds.mjs', 'upload.sh']);
   expect(nodeModules(action)).toEqual([]);
   expect(nodeModules(workspace)).toEqual([]);
   expect(existsSync(join(action, 'package.json'))).toBe(false);
@@ -103,7 +105,7 @@ it('the install step says which Node the runner lacks', async () => {
   // A Node that reports 20.18.0: the check runs it, and it fails as that version would.
   writeFileSync(join(bin, 'node'), '#!/bin/sh\n[ "$1" = "--version" ] && echo v20.18.0 && exit 0\nexit 1\n');
   chmodSync(join(bin, 'node'), 0o755);
-  const install = await run('bash', [join(ROOT, 'scripts/action/install.sh')], {
+  const install = await run('bash', [join(ROOT, 'action/install.sh')], {
     GITHUB_ACTION_PATH: ROOT,
     PATH: `${bin}:/usr/bin:/bin`,
   });

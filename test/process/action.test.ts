@@ -25,7 +25,7 @@ function runStep(env: Record<string, string>): Promise<Ran> {
   return new Promise((resolve) => {
     execFile(
       'bash',
-      [join(ROOT, 'scripts/action/upload.sh')],
+      [join(ROOT, 'action/upload.sh')],
       {
         env: childEnv({ PDS_TOKEN: undefined, PDS_PROJECT: undefined, PDS_API_URL: undefined, ...env }),
         timeout: 20_000,
@@ -82,13 +82,15 @@ it('action.yml declares the inputs and outputs, and runs the scripts the test ru
     'contract-ids',
     'exit-code',
     'error',
+    'pds-path',
   ]);
   for (const [name, output] of Object.entries(action.outputs))
-    expect(output.value).toBe(`\${{ steps.upload.outputs.${name} }}`);
+    expect(output.value).toBe(`\${{ steps.${name === 'pds-path' ? 'install' : 'upload'}.outputs.${name} }}`);
   expect(action.runs.using).toBe('composite');
+  // exec at each link: a cancel's SIGINT, sent to the step's pid, is pds's (action-runner.test.ts).
   expect(action.runs.steps.map((s) => s.run)).toEqual([
-    'bash "$GITHUB_ACTION_PATH/scripts/action/install.sh"',
-    'bash "$GITHUB_ACTION_PATH/scripts/action/upload.sh"',
+    'exec bash "$GITHUB_ACTION_PATH/action/install.sh"',
+    'exec bash "$GITHUB_ACTION_PATH/action/upload.sh"',
   ]);
   // Every input reaches the script as a variable, none spliced into its command line.
   expect(Object.keys(action.runs.steps[1]?.env ?? {})).toEqual(
@@ -139,7 +141,7 @@ it('uploads, masks the token, sets the outputs and the summary; a re-run skips e
 
 it('refuses an empty token or a bad input before running pds', async () => {
   const empty = await runStep({ GITHUB_ACTION_PATH: ROOT, INPUT_FILES: 'x.pdf', INPUT_TOKEN: '' });
-  expect(empty).toEqual({ code: 2, stdout: '::error title=pds upload::the token input is empty\n', stderr: '' });
+  expect(empty).toEqual({ code: 3, stdout: '::error title=pds upload::the token input is empty\n', stderr: '' });
   const bad = await runStep({
     GITHUB_ACTION_PATH: ROOT,
     INPUT_FILES: 'x.pdf',
@@ -147,7 +149,9 @@ it('refuses an empty token or a bad input before running pds', async () => {
     INPUT_SKIP_EXISTING: 'maybe',
   });
   expect(bad.code).toBe(2);
-  expect(bad.stdout).toBe('::add-mask::t\n::error title=pds upload::skip-existing takes name, content or false\n');
+  expect(bad.stdout).toBe(
+    '::add-mask::t\n::error title=pds upload::the skip-existing input takes name, content or false\n',
+  );
   expect(emulator.requests).toEqual([]);
 });
 

@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
-# action.yml's upload step, a file of its own so that a test can run it. pds itself writes the
-# annotations, the step summary and the outputs (GITHUB_ACTIONS is set on a runner).
+# The action's upload step, a file of its own so that a test can run it as the runner does. pds
+# itself writes the annotations, the step summary and the outputs (GITHUB_ACTIONS is set on a
+# runner); an input this script refuses gets the same three, as pds's own failures do.
 set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# A failure of the step's inputs, said as pds says its own: one annotation, a summary section and
+# the exit-code and error outputs (the messages are this script's own words, no input's value).
+fail() { # code message hint
+  echo "::error title=pds upload::$2"
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    printf '### pds upload failed (exit %s)\n\n%s\n\n**In CI:** %s\n\n' "$1" "$2" "$3" >>"$GITHUB_STEP_SUMMARY"
+  fi
+  if [ -n "${GITHUB_OUTPUT:-}" ]; then printf 'exit-code=%s\nerror=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"; fi
+  exit "$1"
+}
+input_error() { fail 2 "$1" "fix the step's inputs: the message says which"; }
+
 token=${INPUT_TOKEN:-}
 if [ -z "$token" ]; then
-  echo '::error title=pds upload::the token input is empty'
-  exit 2
+  fail 3 'the token input is empty' \
+    'the secret it names (e.g. secrets.PDS_TOKEN) is not set for this repository or its environment, or the run is for a pull request from a fork, which GitHub gives no secrets'
 fi
 # Masked before anything else is printed: the runner hides it in every later line of the log.
 echo "::add-mask::$token"
@@ -13,10 +28,10 @@ export PDS_TOKEN=$token
 unset INPUT_TOKEN
 export PDS_PROJECT=${INPUT_PROJECT:-}
 if [ -n "${INPUT_API_URL:-}" ]; then export PDS_API_URL=$INPUT_API_URL; fi
-# No profile of the runner's user is read or written.
+# No profile of the runner's user is read or written. The directory is in RUNNER_TEMP, which the
+# runner empties after the job: nothing here removes it, as pds replaces this shell (exec, below).
 PDS_CONFIG_DIR=$(mktemp -d "${RUNNER_TEMP:-/tmp}/pds-config.XXXXXX")
 export PDS_CONFIG_DIR
-trap 'rm -rf "$PDS_CONFIG_DIR"' EXIT
 
 args=(upload "${INPUT_KIND:-statement}")
 # One path (or glob, or tag) a line: names with spaces stay whole.
@@ -28,22 +43,18 @@ lines() {
   done <<<"$1"
 }
 while IFS= read -r -d '' path; do args+=("$path"); done < <(lines "${INPUT_FILES:-}")
-fail() {
-  echo "::error title=pds upload::$1"
-  exit 2
-}
 boolean() { # name value flag
   case "$2" in
     true) args+=("$3") ;;
     false | '') ;;
-    *) fail "$1 takes true or false" ;;
+    *) input_error "the $1 input takes true or false" ;;
   esac
 }
 case "${INPUT_SKIP_EXISTING:-name}" in
   name | true) args+=(--skip-existing) ;;
   content) args+=(--skip-existing=content) ;;
   false | '') ;;
-  *) fail 'skip-existing takes name, content or false' ;;
+  *) input_error 'the skip-existing input takes name, content or false' ;;
 esac
 boolean wait "${INPUT_WAIT-true}" --wait
 boolean fail-fast "${INPUT_FAIL_FAST:-false}" --fail-fast
@@ -66,4 +77,6 @@ if [ -n "${INPUT_ARGS:-}" ]; then
   read -r -a extra <<<"$(tr '\r\n' '  ' <<<"$INPUT_ARGS")"
   args+=("${extra[@]}")
 fi
-node "${GITHUB_ACTION_PATH:?}/action/pds.mjs" "${args[@]}"
+# exec: pds replaces this shell, so a cancelled job's SIGINT (sent to the step's own process, which
+# the step's `exec bash` made this one) reaches pds, which stops its uploads and writes its reports.
+exec node "$here/pds.mjs" "${args[@]}"
