@@ -1,6 +1,7 @@
 // The house's rules that a habit would not keep: files of src/ short enough to hold (seed data
-// aside), the three modules that once mixed jobs shorter still, no `as never` cast, and no verb
-// module that reaches back into its noun's index (the index imports the verbs, not the reverse).
+// aside), the three modules that once mixed jobs shorter still, no `as never` cast, no verb
+// module that reaches back into its noun's index (the index imports the verbs, not the reverse),
+// and a noun's verbs registered from its own folder.
 // Each failure names the file.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -68,4 +69,43 @@ describe('the house', () => {
     });
     expect(backwards).toEqual([]);
   });
+
+  // A noun's verbs live in its folder: its index joins its own definitions to modules beside them
+  // and calls the functions that make the verbs it shares (catalog/: ls, get; documents/: status,
+  // download, retry, tag). The noun the program lists is the one its folder makes.
+  for (const [noun, kind] of [
+    ['statements', 'statement'],
+    ['contracts', 'contract'],
+  ] as const) {
+    it(`every verb of \`pds ${noun}\` is registered from src/commands/${noun}/`, async () => {
+      const { COMMANDS } = await import('../../src/commands/index.js');
+      const folder = (await import(`../../src/commands/${noun}/index.ts`)) as Record<string, unknown>;
+      const { catalogVerbs } = await import('../../src/commands/catalog/index.js');
+      const { documentVerbs } = await import('../../src/commands/documents/index.js');
+      const listed = COMMANDS.find((command) => command.name === noun);
+      expect(listed).toBeDefined();
+      expect(listed).toBe(folder[noun]);
+
+      const index = (text.get(`src/commands/${noun}/index.ts`) ?? '').replace(/\s+/g, ' ');
+      expect(index).toContain(`catalogNoun('${noun}'`);
+      expect(index).toContain(`documentVerbs('${kind}')`);
+      const shared = [...Object.values(catalogVerbs(noun)), ...documentVerbs(kind)].map((verb) => verb.name);
+      // Shared means the same for every kind: no noun's own verb hides in documents/.
+      const sharedBy = (of: 'contract' | 'statement') => documentVerbs(of).map((verb) => verb.name);
+      expect(sharedBy('statement')).toEqual(sharedBy('contract'));
+      const definitions = text.has(`src/commands/${noun}/definitions.ts`)
+        ? ((await import(`../../src/commands/${noun}/definitions.ts`)) as Record<string, { name: string }>)
+        : {};
+      const joined = [...index.matchAll(/defineVerb\(\s*definitions\.(\w+),\s*\(\) => import\('\.\/([\w-]+)\.js'\)/g)];
+      const own = joined.map(([, definition, module]) => {
+        expect(text.has(`src/commands/${noun}/${module}.ts`), `${noun}/${module}.ts`).toBe(true);
+        return definitions[definition as string]?.name;
+      });
+      expect(own).not.toContain(undefined);
+      if (noun === 'statements') expect(own).toEqual(expect.arrayContaining(['lines', 'update', 'totals', 'check']));
+      const names = (listed && 'verbs' in listed ? listed.verbs : []).map((verb) => verb.name);
+      expect(new Set(names).size).toBe(names.length);
+      expect([...names].sort()).toEqual([...shared, ...own].sort());
+    });
+  }
 });

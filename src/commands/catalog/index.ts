@@ -1,10 +1,9 @@
-// `pds <resource> ls|get` for the eight catalog resources, each definition (definitions.ts) joined
-// to the module that runs it; a resource made from documents (contracts, statements) adds the
-// document verbs of documents/.
+// `pds <resource> ls|get` for the catalog resources, each definition (definitions.ts) joined to the
+// module that runs it. A resource whose records come from documents (contracts, statements) has its
+// own folder, whose index calls catalogNoun with the rest of its verbs.
 import { defineVerb, type AnyVerb, type NounDef } from '../../lib/verbs/verb.js';
 import * as definitions from './definitions.js';
-import { RESOURCE_NAMES, resourceOf, type ResourceName } from '../../lib/resources.js';
-import { documentVerbs } from '../documents/index.js';
+import { resourceOf, type ResourceName } from '../../lib/resources.js';
 
 /** `pds <resource> ls` and `pds <resource> get`, each joined to its module (the agents' tools run them too). */
 export function catalogVerbs(resource: ResourceName): { ls: AnyVerb; get: AnyVerb } {
@@ -14,13 +13,14 @@ export function catalogVerbs(resource: ResourceName): { ls: AnyVerb; get: AnyVer
   };
 }
 
-export const CATALOG_NOUN_DEFS: NounDef[] = RESOURCE_NAMES.map((resource) => {
-  const { description, seedId, document } = resourceOf(resource);
+/** The noun of a catalog resource: its description and examples, ls and get, then `more` verbs. */
+export function catalogNoun(resource: ResourceName, more: readonly AnyVerb[] = []): NounDef {
+  const { description, seedId } = resourceOf(resource);
   const { ls, get } = catalogVerbs(resource);
   return {
     name: resource,
     description,
     examples: [[`pds ${resource} ls`], [`pds ${resource} get ${seedId}`]],
-    verbs: [ls, get, ...(document ? documentVerbs(document) : [])],
+    verbs: [ls, get, ...more],
   };
-});
+}

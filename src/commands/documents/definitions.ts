@@ -2,7 +2,6 @@
 // both kinds. The definitions: plain data, no code (index.ts joins each to its module).
 import { verb, type OptionsOf } from '../../lib/verbs/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
-import { SELECT_FLAGS, STATEMENT_IDS, TOP_FLAG } from '../statements/definitions.js';
 
 /** --interval and --wait-timeout: how `upload --wait` and `status --watch` poll. */
 export const WATCH_FLAGS = {
@@ -50,57 +49,6 @@ const DOWNLOAD_FLAGS = {
   maxSize: { type: 'string', value: 'size', help: 'refuse a file larger than this, e.g. 500M or 2G (default 1G)' },
 } as const;
 
-/** `pds statements lines`: where the CSV goes, as `download` says it. */
-const LINES_FLAGS = {
-  output: {
-    type: 'string',
-    short: 'o',
-    value: 'file',
-    help: 'save the CSV to this file (default: print it); never replaces a file without --force',
-  },
-  force: { type: 'boolean', help: 'replace an existing file' },
-  maxSize: { type: 'string', value: 'size', help: 'refuse lines larger than this, e.g. 500M or 2G (default 1G)' },
-  all: { type: 'boolean', help: "every processed statement's lines (with a leading statement_id column)" },
-  by: {
-    type: 'list',
-    value: 'columns',
-    help: "group the lines by these columns of the export (any case), or statement, period, payor; sums every numeric column; isrc joins the catalog's recordings",
-  },
-  sort: { type: 'string', value: 'column', help: 'rank groups by this summed column (default licensor_revenue)' },
-  ...TOP_FLAG,
-  csvSafe: {
-    type: 'boolean',
-    help: 'neutralise cells a spreadsheet would run as a formula (=, +, -, @ first; not numbers), as --format csv does',
-  },
-  ...SELECT_FLAGS,
-} as const;
-
-/** `pds statements lines`: processed statements' lines, as the service exports them (CSV), or rolled up. */
-export const statementLines = verb({
-  name: 'lines',
-  description:
-    "processed statements' lines as CSV (GET /v1/statements/{id}?detailed=true, then its signed csv_url); prints them, saves one with -o, or adds them up with --by",
-  args: [STATEMENT_IDS],
-  flags: LINES_FLAGS,
-  dryRun: 'honoured',
-  // Over the lines as records keyed by the header (or the groups of --by).
-  scripting: ['jq'],
-  examples: [
-    ['pds statements lines 40001 -o q1-lines.csv', '', "a service that exports lines (the emulator's deployed flavor)"],
-    [
-      'pds statements lines --all --by territory',
-      'every line of every processed statement, added up by territory',
-      "a service that exports lines (the emulator's deployed flavor)",
-    ],
-    [
-      'pds statements lines --all --by isrc --top 3',
-      'the three best-earning recordings of each currency',
-      "a service that exports lines (the emulator's deployed flavor)",
-    ],
-  ],
-});
-export type LinesOptions = OptionsOf<typeof statementLines>;
-
 /** `pds contracts|statements tag`: the complete list by default, or a change to it. */
 const TAG_FLAGS = {
   add: {
@@ -114,49 +62,7 @@ const TAG_FLAGS = {
   clear: { type: 'boolean', help: 'remove every tag (no tags given)' },
 } as const;
 
-/** A statement's fields that an upload's context sets and `pds statements update` changes. */
-export const STATEMENT_FIELD_FLAGS = {
-  accountingPeriod: {
-    type: 'string',
-    value: 'p',
-    help: 'the accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11; 2026-Q1 is accepted)',
-  },
-  targetPeriod: { type: 'string', value: 'p', help: 'the period it reports on, as --accounting-period' },
-  currencyRoyalty: { type: 'string', value: 'C', help: 'the royalty currency, an ISO 4217 code such as EUR' },
-  currencyTransaction: { type: 'string', value: 'C', help: 'the transaction currency, an ISO 4217 code' },
-  payee: { type: 'string', value: 's', help: 'who is paid' },
-  payor: { type: 'string', value: 's', help: 'who pays' },
-} as const;
-
-const clearFlag = (what: string) => ({ type: 'boolean', help: `clear the ${what}` }) as const;
-
-/** `pds statements update`: each field, and a --clear-<field> that sends null. */
-export const UPDATE_FLAGS = {
-  ...STATEMENT_FIELD_FLAGS,
-  clearPayee: clearFlag('payee'),
-  clearPayor: clearFlag('payor'),
-  clearAccountingPeriod: clearFlag('accounting period'),
-  clearTargetPeriod: clearFlag('target period'),
-  clearCurrencyRoyalty: clearFlag('royalty currency'),
-  clearCurrencyTransaction: clearFlag('transaction currency'),
-} as const;
-
 export type Kind = { kind: DocumentKind };
-
-/** `pds statements update`: a statement's payee, payor, periods and currencies. */
-export const updateStatement = verb({
-  name: 'update',
-  description: "change a statement's payee, payor, periods or currencies (PUT /v1/statements/{id}); prints the result",
-  args: [{ name: 'id', help: 'the statement id', required: true }],
-  flags: UPDATE_FLAGS,
-  dryRun: 'honoured',
-  scripting: ['jq'],
-  examples: [
-    ['pds statements update 40001 --payee "Nova Records" --accounting-period 2026Q1'],
-    ['pds statements update 40001 --clear-payor'],
-  ],
-});
-export type UpdateOptions = OptionsOf<typeof updateStatement>;
 
 /** `pds contracts|statements status`: the processing of uploads, each id in turn. */
 export const statusVerb = (kind: DocumentKind) =>

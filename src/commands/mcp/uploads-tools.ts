@@ -7,7 +7,7 @@ import { EXTRACTIONS, StagingRetry, StatementUpdate } from '../../lib/schemas.js
 import { formatBytes } from '../../lib/output/text.js';
 import { flagSchema } from '../../lib/verbs/options.js';
 import { shortExtraction } from '../documents/processes.js';
-import { updateStatement } from '../documents/index.js';
+import { updateStatement } from '../statements/index.js';
 import { extractionNames, uploadContext } from '../upload/plan.js';
 import { CONTEXT_FLAGS, STATEMENT_ONLY, UPLOAD_FLAGS } from '../upload/definitions.js';
 import { releaseLocalFile } from './roots.js';

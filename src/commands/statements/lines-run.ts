@@ -4,7 +4,7 @@
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { parseSize } from '../../lib/transfer/download.js';
-import type { LinesOptions } from '../documents/definitions.js';
+import type { LinesOptions } from './definitions.js';
 import { Writable } from 'node:stream';
 import { FORMULA_WARNING, startsFormula, writeFlat, type FlatFormat } from './flat.js';
 import { printRollup, rollUp } from './rollup.js';

@@ -21,7 +21,7 @@ import {
 } from '../../lib/transfer/download.js';
 import { formatBytes, safeLines } from '../../lib/output/text.js';
 import { checkResourceId } from '../catalog/get.js';
-import type { LinesOptions } from '../documents/definitions.js';
+import type { LinesOptions } from './definitions.js';
 
 /** The lines are CSV: the storage host is told so (any answer is still read as CSV). */
 export const LINES_ACCEPT = 'text/csv, */*';

@@ -3,7 +3,7 @@
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { normalizeCurrency, normalizePeriod } from '../../lib/transfer/formats.js';
-import type { UpdateOptions } from '../documents/definitions.js';
+import type { UpdateOptions } from './definitions.js';
 
 /** Each flag, the service's field, and how its value is checked. */
 const FIELDS = [

@@ -4,7 +4,8 @@ import { verb, type NounDef, type OptionsOf } from '../../lib/verbs/verb.js';
 import type { DocumentKind } from '../../lib/api/documents.js';
 import { EXTRACTION_NAMES } from '../../lib/vocabulary.js';
 import { SCENARIO_FAMILIES, TARGET_FAMILIES } from '../../lib/transfer/formats.js';
-import { STATEMENT_FIELD_FLAGS, WATCH_FLAGS } from '../documents/definitions.js';
+import { WATCH_FLAGS } from '../documents/definitions.js';
+import { STATEMENT_FIELD_FLAGS } from '../statements/definitions.js';
 
 /** The noun: what `pds upload --help` says of it (index.ts adds its two verbs). */
 export const noun = {
