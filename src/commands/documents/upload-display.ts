@@ -31,8 +31,11 @@ export interface UploadEntry {
   sameAs?: string;
   /** A file in a directory of a kind the service does not take: why (skipped, never dropped silently). */
   unsupported?: string;
-  /** A record had its name but not its size or bytes: this is a new version. */
-  changed?: boolean;
+  /**
+   * --skip-existing: why a file goes although a record has its name: `changed` (its size or bytes
+   * differ), `same name as statement 40141 of 2026Q1` (another statement's context).
+   */
+  changed?: string;
   /** Why the batch stopped before this file was started (--fail-fast, a signal). */
   notStarted?: string;
   /** From its start to its end. */
@@ -153,7 +156,7 @@ export class UploadDisplay {
     // An Actions log has the file's one line when it is done.
     if (!this.batch.isLive && !this.actions)
       this.batch.say(
-        `uploading ${label(entry.file)} (${formatBytes(entry.file.size)})${entry.changed ? ', changed' : ''}`,
+        `uploading ${label(entry.file)} (${formatBytes(entry.file.size)})${entry.changed ? `, ${entry.changed}` : ''}`,
       );
   }
 
@@ -229,7 +232,7 @@ export class UploadDisplay {
           `${lineLabel(entry.file)}  staging id ${entry.upload.staging_id} · ${pausedText(this.kind, entry.upload)}`,
         );
       } else if (entry.upload) {
-        const changed = entry.changed ? ' · changed' : '';
+        const changed = entry.changed ? ` · ${entry.changed}` : '';
         this.batch.settle(
           entry.line,
           '✓',
@@ -255,7 +258,7 @@ export class UploadDisplay {
       const follow = this.actions ? '' : `; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``;
       this.uploadedUnwatched++;
       this.batch.say(
-        `uploaded ${name} (${formatBytes(entry.file.size)}${entry.changed ? ', changed' : ''}): staging id ${upload.staging_id}, ${upload.staging_stage}${follow}`,
+        `uploaded ${name} (${formatBytes(entry.file.size)}${entry.changed ? `, ${entry.changed}` : ''}): staging id ${upload.staging_id}, ${upload.staging_stage}${follow}`,
       );
     }
   }

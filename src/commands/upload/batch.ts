@@ -124,9 +124,63 @@ interface Known {
   sha256?: Promise<string>;
   /** The record's file's hash, by the most bytes read of it (undefined: it was longer than that). */
   remote?: Map<number, Promise<string | undefined>>;
+  /** The statement's context as the listing reports it (a field it does not report is not there). */
+  context?: StatementContext;
 }
 
-export type Decision = { skip: true; id: string; label: string } | { skip: false; changed: boolean };
+/**
+ * Why a file goes: `changed` (its size or bytes differ), or a record of its name belongs to another
+ * statement (`same name as statement 40141 of 2026Q1`); absent: no record has its name.
+ */
+export type Decision = { skip: true; id: string; label: string } | { skip: false; changed?: string };
+
+/** The context fields a statement's record reports, by the listing's names; what a match must agree on. */
+const CONTEXT_FIELDS = ['accounting_period', 'payor', 'payee', 'currency_royalty', 'currency_transaction'] as const;
+export type StatementContext = Partial<Record<(typeof CONTEXT_FIELDS)[number], string>>;
+
+/** The context an upload gives (the service's `context`), by the listing's names: what a record must agree on. */
+export function givenContext(context: Record<string, unknown> | undefined): StatementContext {
+  if (!context) return {};
+  const period = context.accountingPeriod as { value?: unknown } | undefined;
+  const given: Record<string, unknown> = {
+    accounting_period: period?.value,
+    payor: context.payor,
+    payee: context.payee,
+    currency_royalty: context.currencyRoyalty,
+    currency_transaction: context.currencyTransaction,
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, value]) => typeof value === 'string')) as StatementContext;
+}
+
+/** The fields of a record that a given context disagrees with, the record's values: none when it agrees. */
+function disagreements(given: StatementContext, known: Known): StatementContext {
+  const differing: StatementContext = {};
+  for (const field of CONTEXT_FIELDS) {
+    const mine = given[field];
+    const theirs = known.context?.[field];
+    // A field the listing does not report cannot tell two statements apart.
+    if (mine !== undefined && theirs !== undefined && !sameValue(mine, theirs)) differing[field] = theirs;
+  }
+  return differing;
+}
+
+/** `statement 40141 of 2026Q1`, `statement 40143 (payor North Music, currency royalty EUR)`. */
+function otherStatement(known: Known, differing: StatementContext): string {
+  const { accounting_period: period, ...rest } = differing;
+  const others = Object.entries(rest).map(([field, value]) => `${field.replace(/_/g, ' ')} ${value}`);
+  return `${known.label}${period === undefined ? '' : ` of ${period}`}${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
+}
+
+const sameValue = (a: string, b: string): boolean => a.trim().toUpperCase() === b.trim().toUpperCase();
+
+function contextOf(record: Record<string, unknown>): StatementContext {
+  const context: StatementContext = {};
+  for (const field of CONTEXT_FIELDS) {
+    const value = record[field];
+    if (typeof value === 'string' && value.trim() !== '') context[field] = value;
+  }
+  return context;
+}
 
 /**
  * The project's records of one kind by file name, listed once per command (every page), and the
@@ -139,10 +193,18 @@ export class ExistingRecords {
     private readonly ctx: Context,
     private readonly projectId: string,
     private readonly content: boolean,
+    private readonly given: StatementContext,
   ) {}
 
-  static async load(ctx: Context, kind: DocumentKind, projectId: string, content: boolean): Promise<ExistingRecords> {
-    const records = new ExistingRecords(ctx, projectId, content);
+  /** `given`: the statement context of this upload, which a record must agree on to count as this file. */
+  static async load(
+    ctx: Context,
+    kind: DocumentKind,
+    projectId: string,
+    content: boolean,
+    given: StatementContext = {},
+  ): Promise<ExistingRecords> {
+    const records = new ExistingRecords(ctx, projectId, content, given);
     const resource = kind === 'contract' ? 'contracts' : 'statements';
     for await (const page of ctx.api.catalog.allPages(resource, { projectId, page: 1, perPage: 100 })) {
       for (const item of page.items) {
@@ -154,6 +216,7 @@ export class ExistingRecords {
           id,
           ...(typeof record.file_size === 'number' ? { size: record.file_size } : {}),
           fetch: { kind, id },
+          context: contextOf(item),
         });
       }
     }
@@ -172,24 +235,34 @@ export class ExistingRecords {
       label: stagingId === undefined ? `${file.arg} in this batch` : `staging id ${stagingId}`,
       id: stagingId ?? '',
       size: file.size,
+      context: this.given,
       ...(this.content ? { sha256: sha256Of(file) } : {}),
     });
   }
 
   /**
-   * Whether `file` is there already: a record with its name (and size, where reported), and with
-   * `content` the same SHA-256. A name that matches without the rest is a changed file.
+   * Whether `file` is there already: a record with its name (and size, where reported) that agrees
+   * with the statement context given (period, payor, payee, currencies, where the listing reports
+   * them), and with `content` the same SHA-256. A name that matches without the rest is uploaded,
+   * with why.
    */
   async decide(file: LocalUpload): Promise<Decision> {
     const named = this.byName.get(file.fileName) ?? [];
-    const candidates = named.filter((known) => known.size === undefined || known.size === file.size);
-    if (candidates.length === 0) return { skip: false, changed: named.length > 0 };
+    if (named.length === 0) return { skip: false };
+    const sized = named.filter((known) => known.size === undefined || known.size === file.size);
+    // A record of another period, payor, payee or currency is another statement, whatever its bytes.
+    const candidates = sized.filter((known) => Object.keys(disagreements(this.given, known)).length === 0);
+    if (candidates.length === 0) {
+      const other = sized[0];
+      if (other === undefined) return { skip: false, changed: 'changed' };
+      return { skip: false, changed: `same name as ${otherStatement(other, disagreements(this.given, other))}` };
+    }
     if (!this.content) return skipping(candidates[0] as Known);
     const local = await sha256Of(file);
     for (const known of candidates) {
       if ((await this.hashOf(known, file.size)) === local) return skipping(known);
     }
-    return { skip: false, changed: true };
+    return { skip: false, changed: 'changed' };
   }
 
   /**

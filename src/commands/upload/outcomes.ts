@@ -98,7 +98,10 @@ export function jsonEntry(
   }
   if (entry.sameAs !== undefined) result.same_as = entry.sameAs;
   if (entry.unsupported !== undefined) result.unsupported = entry.unsupported;
-  if (entry.changed) result.changed = true;
+  if (entry.changed) {
+    result.changed = true;
+    result.why = entry.changed;
+  }
   if (entry.notStarted) result.not_started = true;
   if (entry.upload) result.upload = entry.upload;
   if (entry.watched) result.processes = entry.watched.processes.data;
@@ -131,7 +134,7 @@ export function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[]): v
       output.write(`would skip ${safeText(`${name}: already uploaded (${entry.skipped.label})`)}\n`);
     else
       output.write(
-        `would upload ${safeText(name)} (${formatBytes(entry.file.size)}${entry.changed ? ', changed' : ''})\n`,
+        `would upload ${safeText(name)} (${formatBytes(entry.file.size)}${entry.changed ? `, ${entry.changed}` : ''})\n`,
       );
   }
 }

@@ -3,7 +3,7 @@ import { receivedHint, type DocumentKind, type UploadRecord } from '../../lib/ap
 import { InterruptedError, ServiceError, asPdsError, stopSignalOf } from '../../lib/errors.js';
 import { UploadDisplay, isPaused, label, pausedError, type UploadEntry as Entry } from '../documents/upload-display.js';
 import { writeBatchReports } from '../../lib/ci/report.js';
-import { ExistingRecords, byFileName, formatDuration, parseReports } from './batch.js';
+import { ExistingRecords, byFileName, givenContext, formatDuration, parseReports } from './batch.js';
 import { BatchRun } from '../documents/batch-run.js';
 import { RateGate } from './rate-gate.js';
 import { statusCommand, watchProcesses } from '../documents/processes.js';
@@ -40,7 +40,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const dryRun = ctx.settings.dryRun;
   const existing =
     opts.skipExisting !== undefined && entries.some((e) => !e.error)
-      ? await ExistingRecords.load(ctx, kind, projectId, opts.skipExisting === 'content')
+      ? await ExistingRecords.load(ctx, kind, projectId, opts.skipExisting === 'content', givenContext(context.context))
       : undefined;
   // A dry run shows its plan when it is made, not live lines of work it does not do.
   const view = dryRun
@@ -223,7 +223,7 @@ async function skipOrNot(entry: Entry, existing: ExistingRecords, view: UploadDi
   try {
     const decision = await existing.decide(entry.file);
     if (!decision.skip) {
-      entry.changed = decision.changed;
+      if (decision.changed !== undefined) entry.changed = decision.changed;
       return true;
     }
     entry.skipped = { id: decision.id, label: decision.label };

@@ -39,7 +39,11 @@ export const GLOBAL_FLAGS = {
   quiet: { type: 'boolean', short: 'q', help: 'lists print ids only; actions print nothing but errors' },
   color: { type: 'boolean', negated: true, help: 'no ANSI colors (also NO_COLOR)' },
   verbose: { type: 'boolean', help: 'log each HTTP request and response on stderr (the token is never printed)' },
-  timeout: { type: 'string', value: 'seconds', help: 'per-request timeout, 0.1 s to 1 h, in seconds or as 90s, 5m (default 30)' },
+  timeout: {
+    type: 'string',
+    value: 'seconds',
+    help: 'per-request timeout, 0.1 s to 1 h, in seconds or as 90s, 5m (default 30)',
+  },
   retryBudget: {
     type: 'string',
     value: 'seconds',
