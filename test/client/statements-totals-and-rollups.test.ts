@@ -294,7 +294,9 @@ describe('pds statements check', () => {
     const failing = result.stdout.split('\n').filter((line) => /^statements? /.test(line));
     const [duplicate, original] = Object.entries(DUPLICATE_OF)[0]!;
     expect(failing).toEqual([
-      expect.stringMatching(new RegExp(`^statement ${DISAGREEING.id}: .*\\(difference -0\\.0${DISAGREEING.cents}\\)$`)),
+      expect.stringMatching(
+        new RegExp(`^statement ${DISAGREEING.id}: .*\\(difference -0\\.0${DISAGREEING.cents} USD\\)$`),
+      ),
       `statements ${original}, ${duplicate}: likely duplicates (same payor, period, currency, totals)`,
     ]);
     expect(result.stdout).toMatch(/^checked \d+ statements: 2 disagree/m);

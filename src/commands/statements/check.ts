@@ -6,7 +6,7 @@
 import type { Context } from '../../lib/context.js';
 import { difference, ExactSum } from '../../lib/money/exact-sum.js';
 import { UsageError } from '../../lib/errors.js';
-import { safeText } from '../../lib/output/text.js';
+import { checkText, findingText, summaryText } from './check-view.js';
 import { readExports } from './exports.js';
 import { duplicates, gaps, type Finding } from './findings.js';
 import { withProgress } from './progress.js';
@@ -106,37 +106,13 @@ export async function run(opts: CheckOptions, ctx: Context): Promise<number> {
   if (opts.all !== true && given.args.length === 0) throw new UsageError('give statement ids, or --all');
   const ids = checkChoice(given, 'check');
   const selection = await selectStatements(ctx, given, ids);
-  await sayPending(ctx, selection);
   const statements = selection.processed;
   const findings = await checkStatements(ctx, statements);
   const failing = findings.filter(fails);
   if (!(await ctx.output.asData(findings))) {
-    for (const finding of findings) ctx.output.write(`${safeText(describe(finding))}\n`);
-    const unchecked = findings.filter((f) => f.check === 'not checkable').length;
-    const gapCount = findings.filter((f) => f.check === 'gap').length;
-    const note = [
-      ...(unchecked > 0 ? [`${unchecked} not checkable`] : []),
-      ...(gapCount > 0 ? [`${gapCount} payor${gapCount === 1 ? '' : 's'} with a missing period`] : []),
-    ].join(', ');
-    ctx.output.write(
-      failing.length === 0
-        ? `checked ${statements.length} statements: lines agree with financials, no duplicates${note ? `; ${note}` : ''}\n`
-        : `checked ${statements.length} statements: ${failing.length} disagree${failing.length === 1 ? 's' : ''}${note ? `; ${note}` : ''}\n`,
-    );
+    const said = [...findings.map(findingText), summaryText(statements.length, findings, failing.length)];
+    ctx.output.write(await checkText(said, ctx.io.stdoutIsTTY ? ctx.io.columns : undefined));
   }
+  await sayPending(ctx, selection);
   return failing.length === 0 ? 0 : 1;
-}
-
-/** One finding as a sentence. */
-function describe(f: Finding): string {
-  switch (f.check) {
-    case 'lines':
-      return `statement ${f.statement}: lines add up to ${f.lines} ${f.currency} of ${f.column}, financials say ${f.financials} (difference ${f.difference})`;
-    case 'not checkable':
-      return `note: statement ${f.statement} is not checkable (${f.reason})`;
-    case 'duplicate':
-      return `statements ${f.statements.join(', ')}: likely duplicates (${f.reason})`;
-    case 'gap':
-      return `note: payor ${f.payor} has no statement for ${f.missing.join(', ')} (between ${f.from} and ${f.to})`;
-  }
 }

@@ -222,13 +222,14 @@ export function wrapCells(cells: Cells, text: string, width: number): string[] {
 /**
  * Prose (a notice, a finding, a hint) broken into lines of at most `width` cells at spaces; a word
  * is never split: one longer than a line (a URL, a file name) gets a line of its own, cut in its
- * middle with an ellipsis. Lines after the first start with `indent`.
+ * middle with an ellipsis. Lines after the first start with `indent`. A no-break space holds two
+ * words together (an amount and its currency) and is drawn as a space.
  */
 export function wrapProse(cells: Cells, text: string, width: number, indent = ''): string[] {
   const lines: string[] = [];
   let current = '';
   const room = () => Math.max(1, width - (lines.length === 0 ? 0 : cells.width(indent)));
-  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+  for (const word of text.split(/[ \t\n\r]+/).filter((w) => w !== '')) {
     const candidate = current === '' ? word : `${current} ${word}`;
     if (cells.width(candidate) <= room()) {
       current = candidate;
@@ -238,5 +239,5 @@ export function wrapProse(cells: Cells, text: string, width: number, indent = ''
     current = cells.width(word) <= room() ? word : cells.fitMiddle(word, room());
   }
   if (current !== '' || lines.length === 0) lines.push(current);
-  return lines.map((line, i) => (i === 0 ? line : indent + line));
+  return lines.map((line, i) => (i === 0 ? line : indent + line).replace(/\u00a0/g, ' '));
 }
