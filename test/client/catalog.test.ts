@@ -258,17 +258,17 @@ describe('pds <resource> get', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'id          20002\n' +
-        'name        Exclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\n' +
-        `project_id  ${P}\n` +
-        'created_at  2022-12-31 01:55\n' +
+        // Words for labels; the project it belongs to is plumbing (--verbose shows it).
+        'ID       20002\n' +
+        'Name     Exclusive Songwriter Agreement — Ida Petrov / Granite Music Publishing\n' +
+        'Created  2022-12-31 01:55\n' +
         '\n' +
-        'royalties (2)\n' +
+        'Royalties (2)\n' +
         '  TITLE        RATE  TERRITORY          BASE\n' +
         '  mechanical   56 %  Latin America      net receipts\n' +
         '  performance  51 %  World excl. Japan  net receipts\n' +
         '\n' +
-        'splits (2)\n' +
+        'Splits (2)\n' +
         '  PARTIES                        TYPE\n' +
         '  Ida Petrov 50 %                net receipts\n' +
         '  Granite Music Publishing 50 %  net receipts\n',
@@ -306,34 +306,34 @@ describe('pds <resource> get', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'name         Lumen Records — Royalty Statement 2022-H1\n' +
-        'id           40001\n' +
-        'producer     Lumen Records\n' +
-        'type         royalty · recording · download\n' +
-        'file         LumenRecords_2022-H1_statement.pdf\n' +
-        'description  January–June 2022 download royalty statement from Lumen Records: 3,441 lines across 22 territories.\n' +
+        'Name         Lumen Records — Royalty Statement 2022-H1\n' +
+        'ID           40001\n' +
+        'Producer     Lumen Records\n' +
+        'Type         royalty · recording · download\n' +
+        'File         LumenRecords_2022-H1_statement.pdf\n' +
+        'Description  January–June 2022 download royalty statement from Lumen Records: 3,441 lines across 22 territories.\n' +
         '\n' +
-        'processing\n' +
-        'stage      completed\n' +
-        'upload     completed\n' +
-        'approval   approved\n' +
-        'processed  2022-11-23 11:18\n' +
+        'Processing\n' +
+        'Stage      completed\n' +
+        'Upload     completed\n' +
+        'Approval   approved\n' +
+        'Processed  2022-11-23 11:18\n' +
         '\n' +
-        'money\n' +
-        'transaction currency  SEK\n' +
-        'royalty currency      USD\n' +
+        'Money\n' +
+        'Transaction currency  SEK\n' +
+        'Royalty currency      USD\n' +
         '\n' +
-        'details\n' +
-        'file_type          application/pdf\n' +
-        'file_size          616\n' +
-        'has_revenues       yes\n' +
-        'has_costs          no\n' +
-        'has_summary        no\n' +
-        'entity_id          145cf6cc-e7c4-4418-ad8a-3dd74251d25e\n' +
-        'created_at         2022-11-23 11:16\n' +
-        'statement_version  v1\n' +
-        'has_summary_lines  no\n' +
-        'modified_at        2022-12-07 11:18\n',
+        // A size in its unit, a MIME type by its format's name, the entity's uuid left to --verbose.
+        'Details\n' +
+        'File type          PDF\n' +
+        'Size               616 B\n' +
+        'Has revenues       yes\n' +
+        'Has costs          no\n' +
+        'Has summary        no\n' +
+        'Created            2022-11-23 11:16\n' +
+        'Statement version  v1\n' +
+        'Has summary lines  no\n' +
+        'Modified           2022-12-07 11:18\n',
       stderr: '',
     });
     expect(sent()).toEqual([['GET', '/v1/statements/40001', { projectId: P }]]);
@@ -344,18 +344,16 @@ describe('pds <resource> get', () => {
     expect(merged).toEqual({
       code: 0,
       stdout:
-        'id             ent_00002\n' +
-        'internal_uuid  c658b39c-dcb5-45d5-ba05-2963cf9a9ab4\n' +
-        'name           Hinterland Recordings\n' +
-        'email          info@hinterlandrecordings.com\n' +
-        'address        144 Peachtree St NE, Atlanta, GA 30303, USA\n' +
-        `project_id     ${P}\n` +
-        'created_at     2022-12-15 17:25\n' +
-        'updated_at     2022-12-30 17:25\n' +
+        'ID       ent_00002\n' +
+        'Name     Hinterland Recordings\n' +
+        'Email    info@hinterlandrecordings.com\n' +
+        'Address  144 Peachtree St NE, Atlanta, GA 30303, USA\n' +
+        'Created  2022-12-15 17:25\n' +
+        'Updated  2022-12-30 17:25\n' +
         '\n' +
-        'merged (1)\n' +
-        '  ID         NAME\n' +
-        '  ent_00003  HINTERLAND RECORDINGS\n',
+        'Merged (1)\n' +
+        '  NAME                   ID\n' +
+        '  HINTERLAND RECORDINGS  ent_00003\n',
       stderr: '',
     });
     expect(sent()).toEqual([['GET', '/v1/entities/ent_00002', { projectId: P, includeMerged: 'true' }]]);
@@ -410,28 +408,28 @@ describe('pds <resource> get', () => {
     expect(await runCli(emulator, ['recordings', 'get', 'rec_00001'], TTY)).toEqual({
       code: 0,
       stdout:
-        'id           rec_00001\n' +
-        'name         Golden Hour\n' +
-        'duration_ms  223779\n' +
-        'type         studio\n' +
-        'artists      Nova Reyes\n' +
-        'created_at   2022-11-19 20:30\n' +
-        'updated_at   2022-12-27 20:30\n',
+        'ID        rec_00001\n' +
+        'Name      Golden Hour\n' +
+        'Duration  3:44\n' +
+        'Type      studio\n' +
+        'Artists   Nova Reyes\n' +
+        'Created   2022-11-19 20:30\n' +
+        'Updated   2022-12-27 20:30\n',
       stderr: '',
     });
     expect(await runCli(emulator, ['compositions', 'get', 'com_00001', '--products'], TTY)).toEqual({
       code: 0,
       stdout:
-        'id          com_00001\n' +
-        'name        Golden Hour\n' +
-        'type        original\n' +
-        'writers     Ida Petrov, Rowan Sandoval\n' +
-        'artists     Nova Reyes\n' +
-        'created_at  2022-11-26 10:30\n' +
-        'updated_at  2022-11-30 10:30\n' +
+        'ID       com_00001\n' +
+        'Name     Golden Hour\n' +
+        'Type     original\n' +
+        'Writers  Ida Petrov, Rowan Sandoval\n' +
+        'Artists  Nova Reyes\n' +
+        'Created  2022-11-26 10:30\n' +
+        'Updated  2022-11-30 10:30\n' +
         '\n' +
-        'products (2)\n' +
-        '  NAME                   UPC           RELEASE_DATE  ARTISTS     SOURCE           STORE\n' +
+        'Products (2)\n' +
+        '  NAME                   UPC           RELEASE DATE  ARTISTS     SOURCE           STORE\n' +
         '  Dancing on the Summer  144784675990  2017-03-26    Nova Reyes  DDEX ERN feed    Amazon Music\n' +
         '  Sweet Mirror           625260458738  2018-04-11    Nova Reyes  label catalogue  Physical (CD)\n',
       stderr: '',

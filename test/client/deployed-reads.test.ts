@@ -298,12 +298,12 @@ describe('gets: --json is the record the service sent; a terminal shows its part
     expect(queryOf('/v1/contracts/61001')).toMatchObject({ projectId: PROJECT, score: 'true', extractorIds: '12' });
     expect(queryOf('/v1/contracts/61001')?.includes?.split(',').sort()).toEqual(INCLUDES.split(',').sort());
     for (const section of [
-      'royalties (2)',
-      'accounting-periods (1)',
-      'splits (1)',
-      'languages (1)',
-      'commitments (1)',
-      'recordings (1)',
+      'Royalties (2)',
+      'Accounting periods (1)',
+      'Splits (1)',
+      'Languages (1)',
+      'Commitments (1)',
+      'Recordings (1)',
     ]) {
       expect(stdout).toContain(section);
     }

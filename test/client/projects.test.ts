@@ -97,16 +97,19 @@ describe('pds projects get', () => {
 
   it('aligns fields on a TTY', async () => {
     const result = await runCli(emulator, ['projects', 'get', SECOND_PROJECT], { tty: true, env: NO_COLOR });
-    // Names padded to the longest, two spaces; the date to the minute.
-    const fields = Object.entries(project(SECOND_PROJECT));
-    const width = Math.max(...fields.map(([field]) => field.length)) + 2;
+    // Labels in words, padded to the longest, two spaces; the date to the minute; the organization
+    // it belongs to is plumbing, shown with --verbose.
+    const { id, name, created_at: created, organization_id: organization } = project(SECOND_PROJECT);
     expect(result).toEqual({
       code: 0,
-      stdout: fields
-        .map(([field, value]) => `${field.padEnd(width)}${field === 'created_at' ? minutes(value) : value}\n`)
-        .join(''),
+      stdout: `ID       ${id}\nName     ${name}\nCreated  ${minutes(created as string)}\n`,
       stderr: '',
     });
+    const verbose = await runCli(emulator, ['projects', 'get', SECOND_PROJECT, '--verbose'], {
+      tty: true,
+      env: NO_COLOR,
+    });
+    expect(verbose.stdout).toContain(`\n\nInternal\nOrganization ID  ${organization}\n`);
   });
 
   it('prints the record with --json, and the id with -q', async () => {

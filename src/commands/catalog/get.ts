@@ -3,7 +3,7 @@ import { RESOURCES, resourceOf, type ResourceName } from '../../lib/resources.js
 import { NotFoundError, UsageError } from '../../lib/errors.js';
 import { notFoundIn } from '../../lib/not-found.js';
 import { resourceQuery } from './flags.js';
-import { contractView, recordView, statementView } from './record-views.js';
+import { personViewOf } from './record-views.js';
 import { detailView, listFields } from './views.js';
 import type { GetOptions } from './definitions.js';
 
@@ -27,7 +27,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
   await ctx.output.record(
     read ? detailView(record) : record,
     'id',
-    read ? () => personView(resource, record) : undefined,
+    read ? () => personViewOf(resource, record, { verbose: ctx.settings.verbose }) : undefined,
   );
 }
 
@@ -46,11 +46,4 @@ export function checkResourceId(resource: ResourceName, given: string | number):
   }
   if (id === '' || /[/\\?#\s]/.test(id)) throw new UsageError(`invalid ${singular} id '${raw}'`);
   return id;
-}
-
-/** How a person sees a record of the resource on a terminal. */
-function personView(resource: ResourceName, record: Record<string, unknown>) {
-  if (resource === 'statements') return statementView(record);
-  if (resource === 'contracts') return contractView(record);
-  return recordView(record);
 }

@@ -1,16 +1,20 @@
 // What a person reads of a contract's includes on a terminal: the terms, not the plumbing. Each
 // include says which of a row's fields show and how (a rate as `18 %`, a base in words, a split's
-// parties with their shares); a row's internal uuid, timestamps and citations stay out (the data
-// formats and --fields keep them). An include this file does not know shows every field but those.
-import { personText } from '../../lib/output/cell-text.js';
+// parties with their shares, an amount with its currency), reading both the seed's forms (SPEC.md)
+// and the deployed service's (docs/service.md); a row's ids, internal uuid and timestamps stay out
+// (the data formats, --fields and --verbose keep them), its citations go under it. Whatever a row
+// carries that no column reads (an include this file does not know, a field the service added)
+// still shows, under its name in words: never a bare count.
+import { looksLikeTimestamp, personText } from '../../lib/output/cell-text.js';
+import { fieldLabel, isPlumbing, valueInUnits } from '../../lib/output/field-words.js';
 import { formatMoney, formatPercent } from '../../lib/money/display.js';
 import { isPlainObject } from '../../lib/shape.js';
 import type { Column } from '../../lib/output/view.js';
 
 type Record_ = Record<string, unknown>;
 
-/** A row's fields that are bookkeeping, not terms (a row's own id too, where its terms are known). */
-export const PLUMBING = new Set(['internal_uuid', 'created_at', 'updated_at', 'citations']);
+/** A row's fields that are bookkeeping, not terms: its ids, when it was written, its citations (drawn apart). */
+export const PLUMBING = new Set(['id', 'internal_uuid', 'created_at', 'updated_at', 'citations']);
 
 const field = (key: string) => (row: Record_) => row[key];
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -85,19 +89,38 @@ function deliverables(row: Record_): string {
     .join(', ');
 }
 
+/** Payments (advances, fees) as `78,500.00 USD advance on signature`, by semicolons. */
 function payments(value: unknown, currency: unknown): string {
   return list(value)
-    .map((item) =>
-      isPlainObject(item)
-        ? joined(
-            `${formatMoney(item.amount, currency)}`,
-            inWords(item.type),
-            item.payable_on && `on ${personText(item.payable_on)}`,
-          )
-        : personText(item),
-    )
+    .map((item) => (isPlainObject(item) ? payment(item, item.currency ?? currency) : personText(item)))
     .join('; ');
 }
+
+function payment(item: Record_, currency: unknown): string {
+  const due = item.payable_on ?? item.due;
+  return [formatMoney(item.amount, currency), inWords(item.type), due ? `on ${personText(due)}` : '']
+    .filter((text) => text !== '')
+    .join(' ');
+}
+
+/** A compensation's payments: the seed's row is one; the deployed service's lists advances and fees. */
+function compensationPayments(c: Record_): string {
+  // The TYPE column names a lone payment's kind already.
+  if (c.amount !== undefined) return payment({ ...c, type: undefined }, c.currency);
+  const all = [...list(c.advances), ...list(c.fixed_fees)];
+  if (all.length === 1 && isPlainObject(all[0]))
+    return payment({ ...all[0], type: undefined }, all[0].currency ?? c.currency);
+  return [payments(c.advances, c.currency), payments(c.fixed_fees, c.currency)].filter(Boolean).join('; ');
+}
+
+/** What a row's money is, as a seed's row says it (`amount` and `currency`). */
+const money = (header: string, priority = 75): Column<Record_> => ({
+  header,
+  value: (r) => r.amount,
+  currency: (r) => r.currency,
+  format: 'money',
+  priority,
+});
 
 const typed = (items: unknown): string =>
   list(items)
@@ -137,7 +160,9 @@ export const INCLUDE_COLUMNS: Record<string, Column<Record_>[]> = {
     text('covers', covers, 70),
   ],
   'accounting-periods': [
-    { header: 'cadence', value: (a) => inWords(a.accounting_period), format: 'name', overflow: 'never' },
+    { header: 'cadence', value: (a) => inWords(a.accounting_period ?? a.name), format: 'name', overflow: 'never' },
+    text('period', (a) => (a.start || a.end ? `${personText(a.start)} to ${personText(a.end)}` : ''), 75),
+    text('statement due', field('statement_due'), 72),
     text('reporting delay', (a) => amountOf(a.reporting_delay_value, a.reporting_delay_unit), 70),
     text('payment', (a) => amountOf(a.payment_period_value, a.payment_period_unit), 60),
     {
@@ -159,20 +184,31 @@ export const INCLUDE_COLUMNS: Record<string, Column<Record_>[]> = {
     text('covers', covers, 40),
   ],
   costs: [
-    name('title'),
+    { ...name('title'), value: (c) => c.title ?? inWords(c.type) },
+    money('amount'),
     text('description', field('description'), 60),
     { header: 'recoupment', value: field('recoupment_rate'), format: 'percent', priority: 70 },
+    text('recoupable', field('recoupable'), 68),
     text('approval needed', field('requires_approval'), 30),
     text('base', base, 40),
   ],
   compensations: [
-    { header: 'currency', value: field('currency'), format: 'name', overflow: 'never' },
-    text('advances', (c) => payments(c.advances, c.currency), 80),
-    text('fixed fees', (c) => payments(c.fixed_fees, c.currency), 70),
+    {
+      ...name('type'),
+      value: (c) =>
+        c.type !== undefined
+          ? inWords(c.type)
+          : joined(
+              ...[...list(c.advances), ...list(c.fixed_fees)].map((p) => (isPlainObject(p) ? inWords(p.type) : '')),
+            ),
+    },
+    text('payments', compensationPayments, 85),
     text('recurring', (c) => inWords(c.recurring_payment_type), 40),
+    text('currency estimated', (c) => (c.currency_estimated === true ? 'yes' : ''), 20),
   ],
   dates: [
-    { ...text('dates', (d) => typed(d.extracted_dates), 90), format: 'name' },
+    // The deployed service's row holds lists of typed dates; the seed's row is one typed date.
+    { ...text('dates', (d) => (d.type !== undefined ? typed([d]) : typed(d.extracted_dates)), 90), format: 'name' },
     text('terms', (d) => typed(d.extracted_terms), 70),
     text('end dates', (d) => typed(d.calculated_end_dates), 60),
     text('missing', (d) => typed(d.missing_dates), 40),
@@ -183,34 +219,70 @@ export const INCLUDE_COLUMNS: Record<string, Column<Record_>[]> = {
     text('email', field('email'), 50),
     text('phone', field('phone'), 30),
   ],
+  relations: [
+    name(),
+    text('role', (e) => inWords(e.role), 70),
+    text('department', field('department'), 40),
+    text('email', field('email'), 50),
+  ],
   artists: [name(), text('role', (a) => inWords(a.role), 50)],
   writers: [name(), text('role', (w) => inWords(w.role), 50)],
-  types: [name('type'), text('note', field('note'), 40)],
+  types: [{ ...name('type'), value: (t) => t.type ?? t.name }, text('note', (t) => t.note ?? t.category, 40)],
   signatures: [
-    name(),
-    text('entity', field('entity'), 70),
+    { ...name(), value: (s) => s.name ?? s.signatory },
+    text('title', (s) => (s.signatory !== undefined ? s.title : undefined), 40),
+    text('entity', (s) => s.entity ?? s.party, 70),
     text('signed', field('signed'), 50),
-    { header: 'date', value: (s) => s.signing_date ?? s.effective_date, priority: 60, overflow: 'never' },
+    {
+      header: 'date',
+      value: (s) => s.signing_date ?? s.effective_date ?? s.signed_on,
+      priority: 60,
+      overflow: 'never',
+    },
   ],
   'control-areas': [
-    { ...text('description', field('description'), 90), format: 'name' },
+    {
+      ...text('description', (c) => c.description ?? inWords(c.rights), 90),
+      format: 'name',
+    },
     text('control', (c) => joined(inWords(c.control_type), inWords(c.exclusivity)), 70),
-    text('territories', field('territories'), 60),
+    text('territories', (c) => c.territories ?? c.territory, 60),
+  ],
+  'creative-approvals': [
+    { ...name('title'), value: (a) => a.title ?? a.subject },
+    text('approver', (a) => inWords(a.approval_party ?? a.approver), 70),
+    text('description', field('description'), 60),
+    text(
+      'deemed approved after',
+      (a) => amountOf(a.deemed_after_days, a.deemed_after_days === undefined ? '' : 'days'),
+      60,
+    ),
+    { header: 'ref', value: field('approval_id'), priority: 10, overflow: 'never' },
+  ],
+  balances: [
+    { ...name('title'), value: (b) => b.title ?? inWords(b.type) },
+    money('amount'),
+    { header: 'as of', value: field('as_of'), priority: 60, overflow: 'never' },
+    text('description', field('description'), 60),
+    text('reasoning', field('reasoning'), 40),
   ],
   recordings: [
     name(),
-    {
-      header: 'isrc',
-      value: (r) =>
-        list(r.identifiers)
-          .filter((i) => isPlainObject(i) && String(i.type).toLowerCase() === 'isrc')
-          .map((i) => (i as Record_).value)
-          .join(', '),
-      format: 'code',
-    },
+    { header: 'isrc', label: 'ISRC', value: (r) => identifiers(r, 'isrc'), format: 'code' },
     text('artists', field('artists'), 60),
   ],
+  compositions: [
+    name(),
+    { header: 'iswc', label: 'ISWC', value: (c) => identifiers(c, 'iswc'), format: 'code' },
+    text('writers', (c) => c.writers ?? c.creators, 60),
+    text('artists', field('artists'), 50),
+  ],
   languages: [name('language')],
+  merged: [
+    name(),
+    { header: 'id', value: field('id'), format: 'id' },
+    { header: 'merged', value: field('merged_at'), format: 'date', priority: 50 },
+  ],
   custom_extractions: [name('extractor', 'extractor_name'), text('found', field('data'), 80)],
   triggered_rules: [
     { header: 'rule', value: field('rule_id'), format: 'name', overflow: 'never' },
@@ -220,16 +292,87 @@ export const INCLUDE_COLUMNS: Record<string, Column<Record_>[]> = {
   ],
 };
 
-/** The columns of an include this file does not know: every field a row has but the plumbing. */
-export function fallbackColumns(rows: Record_[]): Column<Record_>[] {
-  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((key) => !PLUMBING.has(key));
-  return keys.map((key) => ({
-    header: key,
-    value: field(key),
-    ...(key === 'id' || key.endsWith('_id') ? { format: 'id' as const } : { overflow: 'wrap' as const }),
-  }));
+/** A recording's ISRCs or a composition's ISWCs, from its identifiers. */
+function identifiers(row: Record_, type: string): string {
+  return list(row.identifiers)
+    .filter((i) => isPlainObject(i) && String(i.type).toLowerCase() === type)
+    .map((i) => personText((i as Record_).value))
+    .join(', ');
 }
 
-export function includeColumns(include: string, rows: Record_[]): Column<Record_>[] {
-  return INCLUDE_COLUMNS[include] ?? fallbackColumns(rows);
+/** The fields that can name a row, in the order one is taken as its heading. */
+const NAMING = ['name', 'title', 'subject', 'type', 'label', 'description'];
+
+/**
+ * Columns for fields no column read: each under its name in words, a timestamp as a date, the
+ * field that best names a row first (never an id). Plumbing only with --verbose.
+ */
+export function fallbackColumns(rows: Record_[], keys: string[], verbose = false): Column<Record_>[] {
+  const shown = keys.filter(
+    (key) =>
+      (verbose || !(PLUMBING.has(key) || key.endsWith('_id') || rows.some((r) => isPlumbing(key, r[key])))) &&
+      key !== 'citations',
+  );
+  const naming = NAMING.find((key) => shown.includes(key));
+  const ordered = naming === undefined ? shown : [naming, ...shown.filter((key) => key !== naming)];
+  return ordered.map((key, i) => {
+    const dates = rows.every((row) => row[key] === null || row[key] === undefined || looksLikeTimestamp(row[key]));
+    return {
+      header: key,
+      label: fieldLabel(key),
+      value: (row: Record_) => valueInUnits(key, row[key]) ?? row[key],
+      ...(dates ? { format: 'date' as const } : i === 0 && key === naming ? { format: 'name' as const } : {}),
+      overflow: dates ? ('never' as const) : ('wrap' as const),
+      ...(key.endsWith('_id') || key === 'id' ? { priority: 10 } : {}),
+    };
+  });
+}
+
+/** The keys of the rows each column reads (when it draws them), found by drawing every row once. */
+function keysRead(columns: Column<Record_>[], rows: Record_[]): Set<string> {
+  const read = new Set<string>();
+  for (const row of rows) {
+    const watched = new Proxy(row, {
+      get(target, key) {
+        if (typeof key === 'string') read.add(key);
+        return target[key as string];
+      },
+    });
+    for (const column of columns) {
+      column.value(watched);
+      column.currency?.(watched);
+    }
+  }
+  return read;
+}
+
+/**
+ * An include's columns: those this file defines for it, then one for each field with a value that
+ * none of them read; every field (but plumbing) for an include it does not know.
+ */
+export function includeColumns(include: string, rows: Record_[], verbose = false): Column<Record_>[] {
+  const known = INCLUDE_COLUMNS[include] ?? [];
+  const read = keysRead(known, rows);
+  const filled = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter(
+    (key) => !read.has(key) && rows.some((row) => !empty(row[key])),
+  );
+  return [...known, ...fallbackColumns(rows, filled, verbose)];
+}
+
+const empty = (value: unknown): boolean =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+/** A row's citations as a person reads them: `p. 4 §7.2 "twenty-two percent" (rate)`. */
+export function citationLines(row: Record_): string[] {
+  return list(row.citations).flatMap((c) => {
+    if (!isPlainObject(c)) return personText(c) === '' ? [] : [personText(c)];
+    const where = [
+      c.page === null || c.page === undefined ? '' : `p. ${personText(c.page)}`,
+      c.section_number ? `§${personText(c.section_number)}` : personText(c.section_title),
+    ].filter(Boolean);
+    const quote = c.citation === null || c.citation === undefined ? '' : `"${personText(c.citation)}"`;
+    const text = [where.join(' '), quote].filter(Boolean).join(' ');
+    if (text === '') return [];
+    return [c.field ? `${text} (${fieldLabel(String(c.field)).toLowerCase()})` : text];
+  });
 }

@@ -25,6 +25,9 @@ interface RowContext {
 
 const text = (value: unknown): string | null => (value === undefined || value === null ? null : String(value));
 const num = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+/** An amount in a clause's prose, as a contract writes it: `76,000.00`. */
+const grouped = (value: unknown): string =>
+  typeof value === 'number' ? value.toLocaleString('en-US', { minimumFractionDigits: 2 }) : String(value);
 
 /** Days from the end of a period (`MM-DD`) to the day its statement is due, across a year end. */
 function daysBetween(end: unknown, due: unknown): number | null {
@@ -107,7 +110,7 @@ const ROW_FIELDS: Readonly<Record<Include, (row: Row, at: RowContext) => Fields>
   costs: (row, { index }) => ({
     rule_id: `CO-${index + 1}`,
     title: text(row.type),
-    description: row.amount === undefined ? null : `${String(row.amount)} ${String(row.currency ?? '')}`.trim(),
+    description: row.amount === undefined ? null : `${grouped(row.amount)} ${String(row.currency ?? '')}`.trim(),
     recoupment_rate: row.recoupable === true ? 100 : 0,
     requires_approval: false,
     cost_base: null,
@@ -178,7 +181,7 @@ const ROW_FIELDS: Readonly<Record<Include, (row: Row, at: RowContext) => Fields>
     description:
       row.amount === undefined
         ? null
-        : `${String(row.amount)} ${String(row.currency ?? '')} as of ${String(row.as_of ?? '')}`,
+        : `${grouped(row.amount)} ${String(row.currency ?? '')} as of ${String(row.as_of ?? '')}`,
     reasoning: null,
   }),
   recordings: (row, at) => workRow(row, at, 'recording'),
