@@ -8,7 +8,7 @@ export const SELECT_FLAGS = {
   period: {
     type: 'string',
     value: 'from..to',
-    help: 'only statements whose period lies within, e.g. 2025Q1..2025Q4, 2025H2, 2024Y..2025Y or 2025M1..2025M6',
+    help: 'only statements whose period lies within, e.g. 2025Q1..2025Q4, 2025H2, 2024 (the calendar year), 2023..2025 or 2025M1..2025M6',
   },
   payor: { type: 'string', value: 'name', help: 'only statements of this payor (case-insensitive)' },
   currency: { type: 'string', value: 'C', help: 'only statements in this currency, e.g. EUR' },
@@ -28,15 +28,40 @@ export const TOP_FLAG = {
   },
 } as const;
 
+/** From totals to a report: compare, pivot, convert (statements totals and lines --by). */
+export const REPORT_FLAGS = {
+  compare: {
+    type: 'string',
+    value: 'previous|period',
+    help: 'each group against the period before (previous) or this one: amount, compared amount, change, change in %; with --period or --by period|year|half|quarter',
+  },
+  columns: {
+    type: 'string',
+    value: 'field',
+    help: 'a pivot: one column per value of this field (period, year, half, quarter, currency, any --by field), a total column and row',
+  },
+  rates: {
+    type: 'string',
+    value: 'file',
+    help: 'CSV of currency,rate[,period] (1 unit of currency = rate units of --to) to convert every amount with',
+  },
+  to: {
+    type: 'string',
+    value: 'C',
+    help: 'the reporting currency, with --rates: amounts converted exactly, rounded once to its minor unit (half away from zero)',
+  },
+} as const;
+
 const TOTALS_FLAGS = {
   by: {
     type: 'list',
     value: 'fields',
-    completion: ['period', 'payor', 'currency', 'type', 'category', 'stage'],
-    help: 'group by any of period, payor, currency, type, category, stage (always by currency too)',
+    completion: ['period', 'year', 'half', 'quarter', 'month', 'payor', 'currency', 'type', 'category', 'stage'],
+    help: 'group by any of period, year, half, quarter, month, payor, currency, type, category, stage (always by currency too)',
   },
   ...SELECT_FLAGS,
   ...TOP_FLAG,
+  ...REPORT_FLAGS,
 } as const;
 
 /** `pds statements totals`: the financials of the processed statements, added and grouped. */
@@ -101,6 +126,7 @@ const LINES_FLAGS = {
     help: 'neutralise cells a spreadsheet would run as a formula (=, +, -, @ first; not numbers), as --format csv does',
   },
   ...SELECT_FLAGS,
+  ...REPORT_FLAGS,
 } as const;
 
 /** `pds statements lines`: processed statements' lines, as the service exports them (CSV), or rolled up. */

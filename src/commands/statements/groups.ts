@@ -3,6 +3,7 @@
 // numeric column. Records come out flat, ordered, and cut to --top per currency.
 import { ExactSum } from '../../lib/money/exact-sum.js';
 import { spanOf } from './select.js';
+import { PERIOD_KEYS } from './periods.js';
 
 export interface Group {
   values: string[];
@@ -87,7 +88,7 @@ export function notePeriod(group: Group, period: string | undefined): void {
  * not ranked), else largest first by the sort column; ties by their key text, so the order is stable.
  */
 export function ordered(groups: Group[], shape: GroupShape, sortColumn: string): Group[] {
-  const periodAt = shape.by.indexOf('period');
+  const periodAt = shape.by.findIndex((name) => PERIOD_KEYS.includes(name));
   const amount = (g: Group) => g.sums.get(sortColumn);
   return groups.sort((a, b) => {
     if (a.currency !== b.currency) return a.currency < b.currency ? -1 : 1;

@@ -10,6 +10,7 @@ import { FORMULA_WARNING, startsFormula, writeFlat, type FlatFormat } from './fl
 import { printRollup, rollUp } from './rollup.js';
 import { checkChoice, sayPending, selectStatements } from './select.js';
 import { withProgress } from './progress.js';
+import { needsReport, overlapNote } from './report.js';
 
 /**
  * `out`, and beside it a CSV parser that reads the same bytes for cells a spreadsheet would run as
@@ -91,8 +92,15 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   if (by === undefined && (opts.top !== undefined || opts.sort !== undefined))
     throw new UsageError(`--${opts.top !== undefined ? 'top' : 'sort'} ranks groups: use it with --by`);
   const maxBytes = opts.maxSize === undefined ? undefined : parseSize('--max-size', opts.maxSize);
+  const reporting = opts.compare ?? opts.columns ?? opts.rates ?? opts.to;
+  if (by === undefined && reporting !== undefined)
+    throw new UsageError('--compare, --columns, --rates and --to work on a roll-up: use them with --by');
+  if (by !== undefined && needsReport(opts, by))
+    return (await import('./report-run.js')).runLinesReport(opts, ctx, { by, ids, maxBytes });
   const selection = await selectStatements(ctx, given, ids);
   await sayPending(ctx, selection);
+  const overlap = overlapNote(selection, opts.period);
+  if (overlap !== undefined) ctx.output.info(overlap);
   const statements = selection.processed;
   if (ctx.settings.dryRun) {
     ctx.output.info(`would read the lines of ${statements.length} statements; nothing was fetched (--dry-run)`);

@@ -10,12 +10,14 @@ import { readExports } from './exports.js';
 import { payorOf, periodOfStatement, type Processed } from './select.js';
 import { recordingsByIsrc, type Recording } from './recordings.js';
 import { drawView } from './view.js';
+import { CALENDAR_FIELDS } from './report.js';
 
 /** --by names read from the statement rather than its lines. */
 const STATEMENT_KEYS: Record<string, (s: Processed) => string> = {
   statement: (s) => String(s.id),
   period: (s) => periodOfStatement(s) ?? '',
   payor: (s) => payorOf(s) ?? '',
+  ...CALENDAR_FIELDS,
 };
 
 export interface RollupInput {

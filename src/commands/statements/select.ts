@@ -3,8 +3,11 @@
 // processed (they carry `financials`) and the others, which are counted apart and never summed.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
-import { normalizeCurrency, normalizePeriod } from '../../lib/transfer/formats.js';
+import { normalizeCurrency } from '../../lib/transfer/formats.js';
 import { checkResourceId } from '../catalog/get.js';
+import { overlaps, parseRange, periodSpan, type Span } from './periods.js';
+
+export type { Span } from './periods.js';
 
 /** A statement as the roll-ups read it: only the fields they use. */
 export interface Statement {
@@ -48,45 +51,15 @@ export interface Selection {
   processed: Processed[];
   /** Chosen but not processed yet: said, never summed. */
   pending: Statement[];
+  /** Left out by --period alone: their period overlaps it but is longer (never split). */
+  overlapping: Statement[];
 }
 
-/** A period as months since year 0: its first and last month. */
-export interface Span {
-  from: number;
-  to: number;
-}
+/** The months a period (2025Q1, 2025H2, 2025Y, 2025M11, 2025) covers; undefined for another form. */
+export const spanOf = periodSpan;
 
-const MONTHS: Record<string, [number, number]> = {
-  Y: [1, 12],
-  H1: [1, 6],
-  H2: [7, 12],
-  Q1: [1, 3],
-  Q2: [4, 6],
-  Q3: [7, 9],
-  Q4: [10, 12],
-};
-
-/** The months a period (2025Q1, 2025H2, 2025Y, 2025M11) covers; undefined for another form. */
-export function spanOf(period: string | null | undefined): Span | undefined {
-  const normal = period === null || period === undefined ? undefined : normalizePeriod(period);
-  if (normal === undefined) return undefined;
-  const year = Number(normal.slice(0, 4)) * 12;
-  const part = normal.slice(4);
-  const months = part.startsWith('M') ? [Number(part.slice(1)), Number(part.slice(1))] : MONTHS[part];
-  if (months === undefined) return undefined;
-  return { from: year + (months[0] as number), to: year + (months[1] as number) };
-}
-
-/** `--period FROM..TO` (or one period) as a span of months; a usage error when it is not one. */
-export function periodRange(flag: string): Span {
-  const [first = '', last = first, ...rest] = flag.split('..');
-  const from = spanOf(first);
-  const to = spanOf(last);
-  if (rest.length > 0 || from === undefined || to === undefined)
-    throw new UsageError(`invalid --period '${flag}': expected a period or FROM..TO, e.g. 2025Q1..2025Q4`);
-  if (to.to < from.from) throw new UsageError(`invalid --period '${flag}': it ends before it starts`);
-  return { from: from.from, to: to.to };
-}
+/** `--period FROM..TO` (or one period, 2024 the calendar year) as a span of months; a usage error when it is not one. */
+export const periodRange = (flag: string): Span => parseRange(flag).span;
 
 /** The period a statement accounts for: its financials', else its accounting period. */
 export const periodOfStatement = (s: Statement): string | undefined =>
@@ -120,6 +93,17 @@ export function filterOf(input: SelectInput): (s: Statement) => boolean {
   };
 }
 
+/** Statements every filter but --period keeps whose period overlaps it without lying within it. */
+function overlapOf(input: SelectInput): ((s: Statement) => boolean) | undefined {
+  if (input.period === undefined) return undefined;
+  const span = periodRange(input.period);
+  const others = filterOf({ ...input, period: undefined });
+  return (s) => {
+    const own = spanOf(periodOfStatement(s));
+    return own !== undefined && overlaps(own, span) && others(s);
+  };
+}
+
 /** Checks ids and flags (a usage error before any request): either --all or ids, not both. */
 export function checkChoice(input: SelectInput, verb: string): string[] {
   if (input.all === true && input.args.length > 0)
@@ -137,9 +121,13 @@ export async function selectStatements(
   const keep = filterOf(input);
   const projectId = input.projectId ?? ctx.project();
   ctx.requireToken();
-  const selection: Selection = { processed: [], pending: [] };
+  const overlapping = overlapOf(input);
+  const selection: Selection = { processed: [], pending: [], overlapping: [] };
   const take = (s: Statement) => {
-    if (!keep(s)) return;
+    if (!keep(s)) {
+      if (overlapping?.(s)) selection.overlapping.push(s);
+      return;
+    }
     if (isProcessed(s)) selection.processed.push(s);
     else selection.pending.push(s);
   };

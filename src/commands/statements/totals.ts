@@ -7,6 +7,7 @@ import { addCell, Groups, notePeriod, ordered, recordOf, topOf, type GroupRecord
 import { payorOf, periodOfStatement, selectStatements, sayPending, type Processed } from './select.js';
 import { drawView } from './view.js';
 import type { TotalsOptions } from './definitions.js';
+import { CALENDAR_FIELDS, needsReport, overlapNote } from './report.js';
 
 /** What --by takes, and where each is read in a statement. */
 export const TOTALS_FIELDS: Record<string, (s: Processed) => string | null | undefined> = {
@@ -16,6 +17,7 @@ export const TOTALS_FIELDS: Record<string, (s: Processed) => string | null | und
   type: (s) => s.statement_type,
   category: (s) => s.statement_category,
   stage: (s) => s.extraction_stage ?? s.processing_status,
+  ...CALENDAR_FIELDS,
 };
 
 const AMOUNTS = ['licensor_revenue', 'licensee_revenue'] as const;
@@ -50,6 +52,8 @@ export function totalsOf(statements: readonly Processed[], by: string[], top: nu
 
 export async function run(opts: TotalsOptions, ctx: Context): Promise<number> {
   const by = byFields(opts.by, Object.keys(TOTALS_FIELDS));
+  // Calendar buckets, comparisons, pivots and conversions: report-run.ts.
+  if (needsReport(opts, by)) return (await import('./report-run.js')).runTotalsReport(opts, ctx, by);
   const progress = await ctx.output.spinner('listing statements');
   let selection: Awaited<ReturnType<typeof selectStatements>>;
   try {
@@ -60,6 +64,8 @@ export async function run(opts: TotalsOptions, ctx: Context): Promise<number> {
     progress.stop();
   }
   const records = totalsOf(selection.processed, by, opts.top);
+  const overlap = overlapNote(selection, opts.period);
+  if (overlap !== undefined) ctx.output.info(overlap);
   if (await ctx.output.asData(records)) {
     await sayPending(ctx, selection);
     return 0;

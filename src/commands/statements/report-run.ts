@@ -1,0 +1,149 @@
+// `statements totals` and `statements lines --by` when they make a report (a calendar bucket,
+// --compare, --columns, --rates/--to): the statements chosen, grouped by the verb's own roll-up,
+// then handed to report.ts; printed as data, or as a table on a terminal.
+import type { Context } from '../../lib/context.js';
+import type { LinesOptions, TotalsOptions } from './definitions.js';
+import type { GroupRecord, GroupShape } from './groups.js';
+import { withProgress } from './progress.js';
+import {
+  buildReport,
+  type Grouped,
+  overlapNote,
+  planReport,
+  type Report,
+  type ReportPlan,
+  sidesOf,
+  throwIfLeftOut,
+} from './report.js';
+import { drawComparison, drawPivot } from './report-view.js';
+import { printRollup, rollUp } from './rollup.js';
+import { sayPending, type SelectInput, type Selection, selectStatements } from './select.js';
+import { totalsOf } from './totals.js';
+import { drawView } from './view.js';
+
+/** A lines export's money columns (converted by --to); its other numbers (units) are counts. */
+const MONEY = /revenue|amount|royalt|gross|net|price|fee|cost|tax|paid|payable|earn/i;
+
+/** The statements chosen: without --period when a comparison reads periods outside it. */
+async function choose(ctx: Context, plan: ReportPlan, input: SelectInput, ids: string[]) {
+  const progress = await ctx.output.spinner('listing statements');
+  let pool: Selection;
+  try {
+    pool = await selectStatements(ctx, { ...input, period: plan.compare ? undefined : input.period }, ids, (count) =>
+      progress.update(`listing statements · ${count.toLocaleString('en-US')} so far`),
+    );
+  } finally {
+    progress.stop();
+  }
+  const sides = plan.compare ? sidesOf(pool, plan) : { current: pool, compared: [] };
+  await sayPending(ctx, sides.current);
+  const overlap = overlapNote(sides.current, input.period);
+  if (overlap !== undefined) ctx.output.info(overlap);
+  return sides;
+}
+
+export async function runTotalsReport(opts: TotalsOptions, ctx: Context, by: string[]): Promise<number> {
+  const plan = await planReport(opts, by, opts.period);
+  const sides = await choose(ctx, plan, { ...opts, args: [] }, []);
+  const run = await buildReport(plan, sides, 'licensor_revenue', async (statements, groupBy) => ({
+    records: totalsOf(statements, groupBy, opts.top),
+    amounts: ['licensor_revenue', 'licensee_revenue'],
+    counts: ['statements'],
+  }));
+  for (const note of run.notes) ctx.output.info(note);
+  await printReport(ctx, run.report, plan, (records) =>
+    drawView(records, {
+      keys: plan.by.length > 0 ? plan.by : ['currency'],
+      counts: ['statements'],
+      barColumn: 'licensor_revenue',
+      amounts: ['licensee_revenue'],
+      tail: ['first_period', 'last_period'],
+      columns: ctx.io.columns,
+    }),
+  );
+  throwIfLeftOut(run.leftOut);
+  return 0;
+}
+
+export interface LinesReportInput {
+  by: string[];
+  ids: string[];
+  maxBytes: number | undefined;
+}
+
+export async function runLinesReport(opts: LinesOptions, ctx: Context, input: LinesReportInput): Promise<number> {
+  const plan = await planReport(opts, input.by, opts.period);
+  const sides = await choose(ctx, plan, { ...opts, args: input.ids }, input.ids);
+  if (ctx.settings.dryRun) {
+    const count = sides.current.processed.length + sides.compared.length;
+    ctx.output.info(`would read the lines of ${count} statements; nothing was fetched (--dry-run)`);
+    return 0;
+  }
+  let shape: GroupShape | undefined;
+  const sort = opts.sort?.trim().toLowerCase() ?? 'licensor_revenue';
+  const group = async (statements: Parameters<typeof rollUp>[1], groupBy: string[]): Promise<Grouped> => {
+    const rolled = await withProgress(ctx, (update) =>
+      rollUp(ctx, statements, { by: groupBy, top: opts.top, sort: opts.sort, maxBytes: input.maxBytes }, update),
+    );
+    shape = rolled.shape;
+    return {
+      records: rolled.records,
+      amounts: rolled.shape.columns.filter((c) => MONEY.test(c)),
+      counts: ['statements', 'lines', ...rolled.shape.columns.filter((c) => !MONEY.test(c))],
+    };
+  };
+  const run = await buildReport(plan, sides, sort, group);
+  for (const note of run.notes) ctx.output.info(note);
+  if (run.report.kind === 'groups') {
+    const columns = shape?.columns ?? [];
+    const shown: GroupShape = { by: plan.by, columns, countsLines: true, periods: false };
+    await printRollup(ctx, run.report.records, shown, columns.includes(sort) ? sort : (columns[0] ?? sort));
+  } else await printReport(ctx, run.report, plan, async () => '');
+  throwIfLeftOut(run.leftOut);
+  return 0;
+}
+
+/** Data formats get the records; a terminal the comparison, the pivot or the groups' view. */
+async function printReport(
+  ctx: Context,
+  report: Report,
+  plan: ReportPlan,
+  groupsView: (records: GroupRecord[]) => Promise<string>,
+): Promise<void> {
+  if (await ctx.output.asData(report.records)) return;
+  if (ctx.output.mode !== 'table') {
+    await ctx.output.data(report.records);
+    return;
+  }
+  if (report.records.length === 0) {
+    ctx.output.info('no processed statement matches');
+    return;
+  }
+  await ctx.output.prepareColor();
+  if (report.kind === 'groups') ctx.output.write(await groupsView(report.records));
+  else if (report.kind === 'compare') {
+    const keys = plan.by;
+    const labels = report.labels;
+    ctx.output.write(
+      drawComparison(report.records, {
+        keys,
+        amount: report.amount,
+        ...(labels ? { labels } : {}),
+        paint: (style, text) => ctx.output.paint(style, text),
+      }),
+    );
+  } else {
+    const { text, hidden } = drawPivot(report.records, {
+      keys: report.keys,
+      columns: report.columns,
+      totalColumn: report.totalColumn,
+      field: plan.columns ?? '',
+      width: ctx.io.columns,
+    });
+    ctx.output.write(text);
+    if (hidden.length > 0)
+      ctx.output.info(
+        `(${hidden.length === 1 ? hidden[0] : `${hidden[0]}–${hidden.at(-1)}`} not shown: the terminal is ${ctx.io.columns} columns wide; the total counts them, and data formats have every column)`,
+      );
+  }
+}
