@@ -11,9 +11,7 @@ import { rolldown } from 'rolldown';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyJustBash } from './just-bash-copy.js';
 
@@ -58,18 +56,6 @@ const lazyChildProcess = {
   },
 };
 
-// uDSV's package names its ES module build only under "module", which esbuild on Node reads after
-// "main": its CommonJS build, bundled into a chunk, came out with no exports. Take the ES module.
-const udsvModule = {
-  name: 'udsv-module',
-  setup(bundle) {
-    bundle.onResolve({ filter: /^udsv$/ }, () => {
-      const dir = dirname(createRequire(import.meta.url).resolve('udsv/package.json'));
-      return { path: join(dir, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).module) };
-    });
-  },
-};
-
 /**
  * What an everyday run loads: the entry, the program (commander and the definitions), the context
  * and option check every verb runs with, and the verbs that list. dist/cli.cjs holds these and all
@@ -97,7 +83,7 @@ async function compile(stage) {
     // The sandbox's worker requires just-bash by path, from the copy in dist/just-bash/ (see
     // ./just-bash-copy.js). jq-web loads its jq.wasm from beside its own file.
     external: ['just-bash', 'jq-web'],
-    plugins: [mcpSdkApart, lazyChildProcess, udsvModule],
+    plugins: [mcpSdkApart, lazyChildProcess],
   });
   const chunks = Object.entries(metafile.outputs).filter(([, output]) => EVERYDAY.includes(output.entryPoint));
   if (chunks.length !== EVERYDAY.length)

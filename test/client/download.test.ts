@@ -379,7 +379,8 @@ describe('a stalled download', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: the download stalled: nothing arrived for 0.3 s\n  raise the limit with --timeout <seconds>\n',
+      stderr:
+        'error: the download stalled: less than 1 KiB arrived in 0.3 s\n  raise the limit with --timeout <seconds>\n',
     });
     expect(readdirSync(dir)).toEqual([]);
   });

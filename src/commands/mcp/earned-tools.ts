@@ -4,7 +4,7 @@
 // cursor a call ends with, passed alone, gives the next page (the work is done again from the
 // service's current data).
 import * as z from 'zod/mini';
-import { UsageError } from '../../lib/errors.js';
+import { IncompleteAnswerError, UsageError } from '../../lib/errors.js';
 import { checkStatements, fails } from '../statements/check.js';
 import type { GroupRecord } from '../statements/groups.js';
 import { rollUp } from '../statements/rollup.js';
@@ -128,7 +128,7 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       if (by.length === 0 || by.some((name) => name === '')) throw new UsageError('by: name one column at least');
       const input = selectInput(args, call, args.ids ?? []);
       const selection = await selectStatements(call.ctx, input, input.args);
-      const { records } = await rollUp(
+      const { records, problems } = await rollUp(
         call.ctx,
         selection.processed,
         {
@@ -140,6 +140,8 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
         },
         (read, total) => call.progress(read, total),
       );
+      // Groups from an export read in part would pass for the whole answer.
+      if (problems.length > 0) throw new IncompleteAnswerError(problems.map((p) => p.text));
       return { groups: records, pending: selection.pending.length };
     },
   });

@@ -19,14 +19,14 @@ const amountsOf = (s: Processed): [string, string][] =>
     .filter(([, value]) => typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)))
     .map(([name, value]) => [name.toLowerCase(), String(value)]);
 
-/** Each statement's lines summed in the columns its financials name; undefined: no such column. */
+/** Each statement's lines summed in the columns its financials name; else why they could not be. */
 async function sumLines(
   ctx: Context,
   statements: readonly Processed[],
   where: { projectId?: string | undefined; signal?: AbortSignal | undefined } = {},
-): Promise<Map<string | number, Map<string, ExactSum> | undefined>> {
-  const sums = new Map<string | number, Map<string, ExactSum> | undefined>();
-  await withProgress(ctx, (update) =>
+): Promise<Map<string | number, Map<string, ExactSum> | string>> {
+  const sums = new Map<string | number, Map<string, ExactSum> | string>();
+  const problems = await withProgress(ctx, (update) =>
     readExports(
       ctx,
       statements,
@@ -37,7 +37,7 @@ async function sumLines(
             .map(([name]) => [name, names.indexOf(name)] as const)
             .filter(([, at]) => at >= 0);
           if (columns.length === 0) {
-            sums.set(statement.id, undefined);
+            sums.set(statement.id, 'its lines have no column named as a total');
             return () => undefined;
           }
           const own = new Map(columns.map(([name]) => [name, new ExactSum()]));
@@ -50,19 +50,25 @@ async function sumLines(
       { onProgress: update, ...where },
     ),
   );
+  // A statement whose export was not read whole cannot be said to agree or disagree.
+  for (const problem of problems) {
+    const said = sums.get(problem.statement);
+    if (typeof said !== 'string' || !said.startsWith('its export was not read whole'))
+      sums.set(problem.statement, `its export was not read whole: ${problem.text}`);
+  }
   return sums;
 }
 
 /** What disagrees between lines and financials, and what could not be checked. */
 function sumFindings(
   statements: readonly Processed[],
-  sums: Map<string | number, Map<string, ExactSum> | undefined>,
+  sums: Map<string | number, Map<string, ExactSum> | string>,
 ): Finding[] {
   const findings: Finding[] = [];
   for (const s of statements) {
     const own = sums.get(s.id);
-    if (own === undefined) {
-      findings.push({ check: 'not checkable', statement: s.id, reason: 'its lines have no column named as a total' });
+    if (own === undefined || typeof own === 'string') {
+      findings.push({ check: 'not checkable', statement: s.id, reason: own ?? 'its export was not read' });
       continue;
     }
     for (const [name, value] of amountsOf(s)) {

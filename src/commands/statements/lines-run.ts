@@ -2,7 +2,7 @@
 // or --all), a data format, --csv-safe, or a roll-up (--by). The statements are chosen and checked
 // first; then their exports are read, a few at a time, with progress on a terminal.
 import type { Context } from '../../lib/context.js';
-import { UsageError } from '../../lib/errors.js';
+import { IncompleteAnswerError, UsageError } from '../../lib/errors.js';
 import { parseSize } from '../../lib/transfer/download.js';
 import type { LinesOptions } from './definitions.js';
 import { Writable } from 'node:stream';
@@ -109,8 +109,9 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   if (by !== undefined) {
     const sort = opts.sort?.trim().toLowerCase() ?? 'licensor_revenue';
     const input = { by, top: opts.top, sort: opts.sort, maxBytes };
-    const { records, shape } = await withProgress(ctx, (update) => rollUp(ctx, statements, input, update));
+    const { records, shape, problems } = await withProgress(ctx, (update) => rollUp(ctx, statements, input, update));
     await printRollup(ctx, records, shape, shape.columns.includes(sort) ? sort : (shape.columns[0] ?? sort), opts.top);
+    if (problems.length > 0) throw new IncompleteAnswerError(problems.map((p) => p.text));
     return 0;
   }
   const format: FlatFormat =
@@ -125,11 +126,12 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   };
   // Progress would draw over lines printed to the same terminal.
   const showProgress = !ctx.io.stdoutIsTTY;
-  await withProgress(ctx, (update) =>
+  const problems = await withProgress(ctx, (update) =>
     writeFlat(ctx, statements, input, (read, total, lines) => {
       if (showProgress) update(read, total, lines);
     }),
   );
   if (gather !== undefined) await ctx.output.data(gather);
+  if (problems.length > 0) throw new IncompleteAnswerError(problems.map((p) => p.text));
   return 0;
 }

@@ -6,7 +6,7 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import type { Group, GroupRecord, GroupShape } from './groups.js';
 import { addCell, Groups, ordered, recordOf, topOf } from './groups.js';
-import { readExports } from './exports.js';
+import { type ExportProblem, readExports } from './exports.js';
 import { payorOf, periodOfStatement, type Processed } from './select.js';
 import { recordingsByIsrc, type Recording } from './recordings.js';
 import { drawView } from './view.js';
@@ -42,7 +42,7 @@ export async function rollUp(
   statements: readonly Processed[],
   input: RollupInput,
   onProgress: (read: number, total: number, lines: number) => void,
-): Promise<{ records: GroupRecord[]; shape: GroupShape }> {
+): Promise<{ records: GroupRecord[]; shape: GroupShape; problems: ExportProblem[] }> {
   const by = input.by;
   const groups = new Groups();
   /** Summed columns in the order first seen; a column with a cell that is not a number leaves it. */
@@ -75,7 +75,7 @@ export async function rollUp(
       numeric,
     };
   };
-  await readExports(
+  const problems = await readExports(
     ctx,
     statements,
     {
@@ -118,7 +118,7 @@ export async function rollUp(
     titles === undefined
       ? undefined
       : (group: Group) => recordingFields(titles.get((group.values[isrcAt] ?? '').toUpperCase()));
-  return { records: chosen.map((group) => recordOf(group, shape, extra)), shape };
+  return { records: chosen.map((group) => recordOf(group, shape, extra)), shape, problems };
 }
 
 /** The recording an ISRC names, beside it; null for one no recording carries. */

@@ -8,7 +8,7 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { cannotWrite, exists, place, sameContent, targetKind } from './save-target.js';
 import type { Writable } from 'node:stream';
-import { InterruptedError, ServiceError, UsageError } from '../errors.js';
+import { InterruptedError, PdsError, ServiceError, UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import { createTransport, type HttpResponse, type Transport } from '../http/transport.js';
 import { refusePlainHttp } from '../http/safety.js';
@@ -142,9 +142,9 @@ export async function saveToFile(url: string, target: string, options: SaveOptio
 
 /** Fetches `url` to a stream (stdout): nothing is written until the first bytes prove a PDF. */
 export async function saveToStream(url: string, out: Writable, options: SaveOptions): Promise<Saved> {
-  const request = await get(url, options);
-  try {
-    const bytes = await receive(request.response, request.total, request, options, (chunk) =>
+  return saveInto(
+    url,
+    (chunk) =>
       out.write(chunk)
         ? undefined
         : new Promise<void>((resolve, reject) => {
@@ -155,7 +155,22 @@ export async function saveToStream(url: string, out: Writable, options: SaveOpti
               resolve();
             });
           }),
-    );
+    options,
+  );
+}
+
+/**
+ * Fetches `url` chunk by chunk into `write` (decoded when the storage host sent it encoded), the next
+ * chunk read once the promise `write` answers settles. A PdsError `write` throws ends the fetch as it is.
+ */
+export async function saveInto(
+  url: string,
+  write: (chunk: Uint8Array) => Promise<void> | undefined,
+  options: SaveOptions,
+): Promise<Saved> {
+  const request = await get(url, options);
+  try {
+    const bytes = await receive(request.response, request.total, request, options, write);
     return { bytes, upToDate: false };
   } finally {
     request.done();
@@ -166,8 +181,8 @@ interface OpenRequest {
   origin: string;
   response: HttpResponse;
   total: number | undefined;
-  /** Restarts the idle count. */
-  touch(): void;
+  /** `bytes` more arrived: the idle count restarts once they add up to PROGRESS_BYTES. */
+  touch(bytes: number): void;
   /** Whether the idle limit ended the request. */
   idle(): boolean;
   /** Ends the request (and its timer), read or not. */
@@ -195,9 +210,19 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
     ending.abort(new Error('download stalled'));
   }, options.idleTimeoutMs);
   const signal = AbortSignal.any([options.signal, ending.signal]);
+  let sinceProgress = 0;
+  let first = true;
   const request: Omit<OpenRequest, 'response' | 'total'> = {
     origin: target.origin,
-    touch: () => timer.refresh(),
+    // A trickle (a byte every few seconds) is a stall too: only the first chunk and every
+    // PROGRESS_BYTES after it count as progress.
+    touch: (bytes) => {
+      sinceProgress += bytes;
+      if (!first && sinceProgress < PROGRESS_BYTES) return;
+      first = false;
+      sinceProgress = 0;
+      timer.refresh();
+    },
     idle: () => idled,
     done: () => {
       clearTimeout(timer);
@@ -218,6 +243,7 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
     throw failure(error, options, { origin: target.origin, idled });
   }
   options.trace?.(`< ${response.status} ${response.statusText}`);
+  timer.refresh();
   if (!response.ok) {
     request.done();
     const message = `the storage host ${target.origin} answered HTTP ${response.status}`;
@@ -230,7 +256,51 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
   return { response, total, ...request };
 }
 
-/** Reads the body into `write`, checking the PDF magic first and the length last. */
+/** What must arrive within the idle limit (--timeout) for a body not to count as stalled. */
+export const PROGRESS_BYTES = 1024;
+
+/** The body's bytes as they came: each counted (against Content-Length) and taken as progress. */
+async function* rawBody(response: HttpResponse, total: number | undefined, request: OpenRequest) {
+  let raw = 0;
+  for await (const chunk of response.body) {
+    request.touch(chunk.length);
+    raw += chunk.length;
+    // A storage host that sends more than it announced, or a body without end, never fills the disk.
+    if (total !== undefined && raw > total)
+      throw new ServiceError(
+        `the storage host sent more than the ${total} bytes it announced (Content-Length); pds stopped reading`,
+      );
+    yield chunk;
+  }
+}
+
+/** The Content-Encoding pds decodes (gzip, deflate, br); undefined for none; refused for another. */
+function encodingOf(response: HttpResponse): 'gzip' | 'deflate' | 'br' | undefined {
+  const value = (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
+  if (value === '' || value === 'identity') return undefined;
+  if (value === 'gzip' || value === 'x-gzip') return 'gzip';
+  if (value === 'deflate' || value === 'br') return value;
+  throw new ServiceError(`the storage host sent the file encoded as '${value}', which pds cannot decode`);
+}
+
+/** The decoded bytes of an encoded body; its failures (and the source's) end the iteration. */
+async function decoded(source: AsyncIterable<Uint8Array>, encoding: 'gzip' | 'deflate' | 'br') {
+  const [{ Readable, pipeline }, zlib] = await Promise.all([import('node:stream'), import('node:zlib')]);
+  const decoder =
+    encoding === 'gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : zlib.createBrotliDecompress();
+  pipeline(Readable.from(source), decoder, () => undefined);
+  return decoder as AsyncIterable<Buffer>;
+}
+
+/**
+ * Reads the body into `write`, decoded when the storage host encoded it, checking the PDF magic
+ * first and the length last. The size limit applies to the decoded bytes; Content-Length to the
+ * bytes as sent.
+ */
 async function receive(
   response: HttpResponse,
   total: number | undefined,
@@ -241,18 +311,23 @@ async function receive(
   let received = 0;
   let head = Buffer.alloc(0);
   const pdf = options.pdf !== false;
-  if (total !== undefined && total > options.maxBytes) throw tooLarge(options, `it is ${formatBytes(total)}`);
+  const encoding = encodingOf(response);
+  if (encoding === undefined && total !== undefined && total > options.maxBytes)
+    throw tooLarge(options, `it is ${formatBytes(total)}`);
+  let writeFailure: unknown;
+  const put = async (chunk: Uint8Array): Promise<void> => {
+    try {
+      await write(chunk);
+    } catch (error) {
+      writeFailure = error;
+      throw error;
+    }
+  };
   try {
-    for await (const chunk of response.body) {
-      request.touch();
-      // Checked before the chunk is written: a storage host that sends more than it announced, or
-      // a body without end, never fills the disk.
+    const source = rawBody(response, total, request);
+    const body = encoding === undefined ? source : await decoded(source, encoding);
+    for await (const chunk of body) {
       const after = received + (pdf && head.length < PDF_MAGIC.length ? head.length : 0) + chunk.length;
-      if (total !== undefined && after > total) {
-        throw new ServiceError(
-          `the storage host sent more than the ${total} bytes it announced (Content-Length); pds stopped reading`,
-        );
-      }
       if (after > options.maxBytes) throw tooLarge(options, 'more arrived');
       if (pdf && head.length < PDF_MAGIC.length) {
         head = Buffer.concat([head, chunk]);
@@ -260,15 +335,15 @@ async function receive(
         if (!head.subarray(0, n).equals(PDF_MAGIC.subarray(0, n))) throw notPdf();
         if (head.length < PDF_MAGIC.length) continue;
         received += head.length;
-        await write(head);
+        await put(head);
       } else {
         received += chunk.length;
-        await write(chunk);
+        await put(chunk);
       }
-      options.onBytes?.(received, total);
+      options.onBytes?.(received, encoding === undefined ? total : undefined);
     }
   } catch (error) {
-    if (error instanceof ServiceError) throw error;
+    if (error instanceof PdsError && (error instanceof ServiceError || error === writeFailure)) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code.startsWith('HPE_')) {
       throw new ServiceError(
@@ -276,11 +351,15 @@ async function receive(
         { cause: error },
       );
     }
+    if (code.startsWith('Z_') || code === 'ERR_PADDING_1' || /^ERR__?BROTLI/.test(code))
+      throw new ServiceError(`the storage host's ${encoding} body does not decode (${code}); pds stopped reading`, {
+        cause: error,
+      });
     throw failure(error, options, { origin: request.origin, idled: request.idle(), received, total });
   }
   if (received === 0) throw new ServiceError('the storage host sent an empty file');
   if (pdf && received < PDF_MAGIC.length) throw notPdf();
-  if (total !== undefined && received !== total) {
+  if (encoding === undefined && total !== undefined && received !== total) {
     throw new ServiceError(`the download was cut short: ${received} of ${total} bytes arrived`);
   }
   return received;
@@ -294,9 +373,12 @@ function failure(
 ): Error {
   if (options.signal.aborted) return new InterruptedError();
   if (idled) {
-    return new ServiceError(`the download stalled: nothing arrived for ${options.idleTimeoutMs / 1000} s`, {
-      details: ['raise the limit with --timeout <seconds>'],
-    });
+    return new ServiceError(
+      `the download stalled: less than ${PROGRESS_BYTES / 1024} KiB arrived in ${options.idleTimeoutMs / 1000} s`,
+      {
+        details: ['raise the limit with --timeout <seconds>'],
+      },
+    );
   }
   const invalid = invalidResponse(error, `the storage host ${origin}`);
   if (invalid) return invalid;
