@@ -14,6 +14,7 @@ import { createTransport, type HttpResponse, type Transport } from '../http/tran
 import { refusePlainHttp } from '../http/safety.js';
 import { formatBytes } from '../output/text.js';
 import { invalidResponse } from '../http/failures.js';
+import { decoded, encodingOf, PROGRESS_BYTES, rawBody, type Progress } from './body.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
 
@@ -177,12 +178,10 @@ export async function saveInto(
   }
 }
 
-interface OpenRequest {
+interface OpenRequest extends Progress {
   origin: string;
   response: HttpResponse;
   total: number | undefined;
-  /** `bytes` more arrived: the idle count restarts once they add up to PROGRESS_BYTES. */
-  touch(bytes: number): void;
   /** Whether the idle limit ended the request. */
   idle(): boolean;
   /** Ends the request (and its timer), read or not. */
@@ -254,46 +253,6 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
   const header = response.headers.get('content-length');
   const total = header !== null && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
   return { response, total, ...request };
-}
-
-/** What must arrive within the idle limit (--timeout) for a body not to count as stalled. */
-export const PROGRESS_BYTES = 1024;
-
-/** The body's bytes as they came: each counted (against Content-Length) and taken as progress. */
-async function* rawBody(response: HttpResponse, total: number | undefined, request: OpenRequest) {
-  let raw = 0;
-  for await (const chunk of response.body) {
-    request.touch(chunk.length);
-    raw += chunk.length;
-    // A storage host that sends more than it announced, or a body without end, never fills the disk.
-    if (total !== undefined && raw > total)
-      throw new ServiceError(
-        `the storage host sent more than the ${total} bytes it announced (Content-Length); pds stopped reading`,
-      );
-    yield chunk;
-  }
-}
-
-/** The Content-Encoding pds decodes (gzip, deflate, br); undefined for none; refused for another. */
-function encodingOf(response: HttpResponse): 'gzip' | 'deflate' | 'br' | undefined {
-  const value = (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
-  if (value === '' || value === 'identity') return undefined;
-  if (value === 'gzip' || value === 'x-gzip') return 'gzip';
-  if (value === 'deflate' || value === 'br') return value;
-  throw new ServiceError(`the storage host sent the file encoded as '${value}', which pds cannot decode`);
-}
-
-/** The decoded bytes of an encoded body; its failures (and the source's) end the iteration. */
-async function decoded(source: AsyncIterable<Uint8Array>, encoding: 'gzip' | 'deflate' | 'br') {
-  const [{ Readable, pipeline }, zlib] = await Promise.all([import('node:stream'), import('node:zlib')]);
-  const decoder =
-    encoding === 'gzip'
-      ? zlib.createGunzip()
-      : encoding === 'deflate'
-        ? zlib.createInflate()
-        : zlib.createBrotliDecompress();
-  pipeline(Readable.from(source), decoder, () => undefined);
-  return decoder as AsyncIterable<Buffer>;
 }
 
 /**
