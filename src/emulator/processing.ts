@@ -54,7 +54,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
  * service's `staging_check: {status, info}`, which its official client reads for the reason.
  */
 function stagingInfo(upload: UploadRecord, stage: StagingStage): Record<string, unknown> {
-  // The check that fits the file's format (issue 32: a CSV was said to be checked for a PDF trailer).
+  // The check that fits the file's format (a CSV is never said to be checked for a PDF trailer).
   const check = stagingCheck(upload.file_type);
   switch (stage) {
     case 'queued':

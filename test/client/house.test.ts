@@ -54,6 +54,27 @@ describe('the house', () => {
     expect(casts).toEqual([]);
   });
 
+  it("src/ cites no issue numbers and carries no other linter's comments (Biome is the linter)", () => {
+    const stale = files.flatMap((file) =>
+      (text.get(file) ?? '')
+        .split('\n')
+        .flatMap((line, index) =>
+          /\bissues? #?\d+|\beslint-(disable|enable)|\bprettier-ignore\b/i.test(line)
+            ? [`${file}:${index + 1}: ${line.trim()}`]
+            : [],
+        ),
+    );
+    expect(stale).toEqual([]);
+  });
+
+  it('src/lib keeps at most 15 files loose: the rest are in its rooms', () => {
+    const loose = readdirSync(join(root, 'src/lib')).filter(
+      (name) => !statSync(join(root, 'src/lib', name)).isDirectory(),
+    );
+    expect(loose.length).toBeGreaterThan(0);
+    expect(loose.length, loose.join(', ')).toBeLessThanOrEqual(15);
+  });
+
   it("no verb module under src/commands/<noun>/ imports its noun's index.ts", () => {
     const nounFiles = files.filter((file) => /^src\/commands\/[^/]+\/.+\.ts$/.test(file));
     expect(nounFiles.length).toBeGreaterThan(50);

@@ -24,7 +24,7 @@ export interface UploadEntry {
   upload?: UploadRecord;
   error?: PdsError;
   watched?: { processes: DocumentProcesses; progress: Progress; timedOut: boolean };
-  // Batches (issue 19).
+  // Batches.
   /** Not sent: the project has it already (`statement 123`, `staging id 45`). */
   skipped?: { id: string; label: string };
   /** The same file (device and inode) as an earlier argument's, which alone is sent: its argument. */

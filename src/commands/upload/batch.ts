@@ -1,4 +1,4 @@
-// What makes `pds upload` a batch a CI job can re-run (issue 19): directories expanded into the
+// What makes `pds upload` a batch a CI job can re-run: directories expanded into the
 // files the kind accepts, the project's existing records to skip what is already there, and the
 // counts and reports the end of a batch gives. The upload itself stays in upload.ts.
 import { STATEMENT_EXTENSIONS } from '../../lib/transfer/formats.js';

@@ -55,7 +55,7 @@ export const UPLOAD_FLAGS = {
   ...WATCH_FLAGS,
   // The statement-only ones are dropped from `upload contract`.
   ...CONTEXT_FLAGS,
-  // Batches (issue 19): directories, re-runs, keeping going, reports a CI system reads.
+  // Batches: directories, re-runs, keeping going, reports a CI system reads.
   skipExisting: {
     type: 'choice',
     value: 'how',

@@ -17,7 +17,6 @@ export function openableUrl(raw: string, source: string): URL {
       details: [`${source} names it; only https:// URLs (or http:// to this machine) are opened`],
     });
   };
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x20\x7f]/.test(raw)) refuse('it contains a space or a control character');
   if (raw.startsWith('-')) refuse('it starts with "-"');
   if (!URL.canParse(raw)) refuse('it is not a URL');

@@ -6,7 +6,6 @@
 // Also how a size is written for a person (formatBytes), the one place for it.
 
 // C0 controls, DEL, C1 controls, and the Unicode controls that reorder text.
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -45,7 +44,6 @@ export function formatBytes(bytes: number): string {
 // character (category Cf), the line and paragraph separators U+2028/2029, and C0/C1 controls other
 // than line feed and tab. Text for an agent loses them outright (shown as escapes, they would still
 // be read as text); the count says that something was there.
-// eslint-disable-next-line no-control-regex
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u2028\u2029\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
 
 /** `text` without invisible characters, and how many there were (in code points). */

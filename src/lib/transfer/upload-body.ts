@@ -35,9 +35,7 @@ export interface BodyHooks {
 /** `filename="…"` as browsers write it, plus the RFC 5987 form when the name is not ASCII. */
 function dispositionName(name: string): string {
   const quoted = name.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e]*$/.test(name)) return `filename="${quoted}"`;
-  // eslint-disable-next-line no-control-regex
   const fallback = quoted.replace(/[^\x20-\x7e]/g, '_');
   return `filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
