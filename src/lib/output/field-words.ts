@@ -5,7 +5,7 @@
 // formats and --fields keep every field as it came.
 import { STATEMENT_EXTENSIONS, STATEMENT_FORMATS } from '../transfer/formats.js';
 import { looksLikeTimestamp } from './cell-text.js';
-import { formatBytes, safeText } from './text.js';
+import { formatBytes } from './text.js';
 
 /** Words written in capitals wherever they appear in a field's name. */
 const CAPITALS: Record<string, string> = {
@@ -31,12 +31,13 @@ const LABELS: Record<string, string> = {
 
 /**
  * A field's name in words, its first letter capitalized: `file_type` → `File type`, `created_at`
- * → `Created`, `meanScore` → `Mean score`, `x-rate` → `X rate`. Made terminal-safe: a name is the
- * service's text like any value.
+ * → `Created`, `meanScore` → `Mean score`, `x-rate` → `X rate`. A name that is not an identifier
+ * is the service's text as it came. Not yet terminal-safe: the view escapes every label it draws.
  */
 export function fieldLabel(key: string): string {
   const known = LABELS[key];
   if (known) return known;
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(key)) return key;
   const spaced = key
     .replace(/_at$/, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -45,7 +46,7 @@ export function fieldLabel(key: string): string {
     .toLowerCase();
   const words = (spaced === '' ? key : spaced).split(' ').map((word) => CAPITALS[word] ?? word);
   const text = words.join(' ');
-  return safeText(text.charAt(0).toUpperCase() + text.slice(1));
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** A section's or a list's title in words: `accounting-periods` → `Accounting periods`. */

@@ -4,6 +4,7 @@
 import type { ListPage } from '../api/catalog.js';
 import { textCell } from './cell-text.js';
 import type { LayoutColumn } from './table-layout.js';
+import { safeText } from './text.js';
 import { type Column, drawCell, formatOf, type ListView, layoutOf } from './view.js';
 
 export interface CollectedTable {
@@ -53,7 +54,8 @@ export async function collectTable<T extends object>(
         const currency = rowCurrencies[r]?.[i];
         if (row[i] && currency) row[i] = `${row[i]} ${currency}`;
       });
-    return layoutOf(column as Column<never>, i, header);
+    // A header can be the service's text (a record's own keys): escaped like any cell.
+    return layoutOf(column as Column<never>, i, safeText(header));
   });
   rows = rows.map((row) => indexes.map((i) => row[i] ?? ''));
   return { columns, rows, last, count };

@@ -38,7 +38,8 @@ export async function tsvPages<T extends object>(
   let header = false;
   columns = columns.filter((c) => !c.terminalOnly);
   for await (const page of pages) {
-    const head = header ? '' : `${columns.map((c) => c.header.toUpperCase()).join('\t')}\n`;
+    // A header can be the service's text (a record's own keys, --jq's output): escaped like the cells.
+    const head = header ? '' : `${columns.map((c) => safeText(c.header.toUpperCase())).join('\t')}\n`;
     header = true;
     out.write(head + page.items.map((item) => `${columns.map((c) => textCell(c.value(item))).join('\t')}\n`).join(''));
   }

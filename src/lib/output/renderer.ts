@@ -36,6 +36,9 @@ function chooseMode(settings: Settings, io: IO): Mode {
   return settings.quiet ? 'ids' : io.stdoutIsTTY ? 'table' : 'tsv';
 }
 
+/** What JSON.stringify leaves raw and a terminal acts on: DEL, C1 controls, bidi controls. */
+const JSON_RAW_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 type Style = 'bold' | 'dim' | 'green' | 'red' | 'yellow' | 'cyan';
 
 export class Output {
@@ -107,7 +110,7 @@ export class Output {
         this.json(shown);
         return;
       case 'ndjson':
-        for (const item of Array.isArray(shown) ? shown : [shown]) out.write(`${jsonText(item)}\n`);
+        for (const item of Array.isArray(shown) ? shown : [shown]) out.write(`${this.terminalJson(jsonText(item))}\n`);
         return;
       case 'yaml': {
         const text = await yamlDocument(shown);
@@ -209,7 +212,17 @@ export class Output {
       this.jqWritten.catch(() => undefined);
       return;
     }
-    this.io.stdout.write(`${jsonText(value, 2)}\n`);
+    this.io.stdout.write(`${this.terminalJson(jsonText(value, 2))}\n`);
+  }
+
+  /**
+   * JSON for a terminal: the characters JSON leaves raw that a terminal acts on (C1 controls, bidi
+   * overrides) written as `\u` escapes, which read back as the same string. Piped, JSON is as written.
+   */
+  private terminalJson(text: string): string {
+    return this.io.stdoutIsTTY
+      ? text.replace(JSON_RAW_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      : text;
   }
 
   /** Loads chalk when (and only when) something will be colored. */
