@@ -15,6 +15,8 @@ import {
   type Progress,
 } from './processes.js';
 import type { StatusOptions } from './definitions.js';
+import { errorRow, STATUS_COLUMNS, statusLines, statusRow } from './status-view.js';
+import { safeText } from '../../lib/output/text.js';
 
 type Options = StatusOptions;
 
@@ -44,6 +46,10 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
       looked.map((one) => one.processes?.data ?? { id: one.id, error: errorData(one.error as PdsError) }),
     )
   ) {
+    return Math.max(...looked.map(exitOf));
+  }
+  if (ctx.output.mode === 'table') {
+    await showTable(ctx, kind, looked);
     return Math.max(...looked.map(exitOf));
   }
   let first = true;
@@ -144,10 +150,40 @@ const errorData = (error: PdsError): Record<string, unknown> => ({
   ...(error.status === undefined ? {} : { status: error.status }),
 });
 
-/** `--json`: the processes object as the service sent it; otherwise a readable record. */
+/**
+ * `--json`: the processes object as the service sent it; on a terminal its steps with their marks;
+ * piped, a record of `field<TAB>value` lines a script reads.
+ */
 async function show(ctx: Context, processes: DocumentProcesses, progress: Progress): Promise<void> {
   if (await ctx.output.asData(processes.data)) return;
+  if (ctx.output.mode === 'table' && ctx.output.fields === undefined) {
+    const lines = statusLines(processes.kind, processes, progress);
+    ctx.output.write(lines.map((line) => `${safeText(line)}\n`).join(''));
+    return;
+  }
   await ctx.output.record(statusView(processes, progress), 'state');
+}
+
+/** Several ids on a terminal: a table, a row each; an id that could not be read says why in its row. */
+async function showTable(ctx: Context, kind: DocumentKind, looked: Looked[]): Promise<void> {
+  const rows = looked.map((one) =>
+    one.processes
+      ? statusRow(kind, one.processes, one.progress as Progress)
+      : errorRow(one.id, (one.error as PdsError).message),
+  );
+  ctx.output.write(await ctx.output.tableOf(STATUS_COLUMNS, rows));
+  for (const one of looked)
+    if (one.error && (one.error.details.length > 0 || one.error.requestId))
+      ctx.io.stderr.write(
+        errorText(
+          {
+            message: `${kind} ${one.id}: ${one.error.message}`,
+            details: one.error.details,
+            ...(one.error.requestId ? { requestId: one.error.requestId } : {}),
+          },
+          false,
+        ),
+      );
 }
 
 /**

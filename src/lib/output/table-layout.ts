@@ -201,7 +201,8 @@ export function wrapCells(cells: Cells, text: string, width: number): string[] {
   if (width <= 0) return [text];
   const lines: string[] = [];
   let current = '';
-  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+  // A no-break space holds its two words on one line.
+  for (const word of text.split(/[ \t\n\r]+/).filter((w) => w !== '')) {
     const candidate = current === '' ? word : `${current} ${word}`;
     if (cells.width(candidate) <= width) {
       current = candidate;
