@@ -5,7 +5,8 @@ import type { ServerResponse } from 'node:http';
 import type { DocumentKind, EmulatorState } from './store.js';
 import { generatedFileName, generatedPdf } from './generated-files.js';
 import { isProcessed, statementCsv } from './deployed/statements.js';
-import { type StorageFaults, type Host, uploadPath } from './storage.js';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { type ExportFault, type StorageFaults, type Host, uploadPath } from './storage.js';
 
 /** The document a download names, and the file name the service gives it. */
 export interface DocumentFile {
@@ -78,9 +79,59 @@ export function serveLines(host: Host, res: ServerResponse, projectId: string, s
     deny(res, 404, 'NoSuchKey', 'no such file');
     return;
   }
-  const csv = Buffer.from(statementCsv(data, statement), 'utf8');
+  const fault = host.faults.exports?.get(statementId);
+  const csv = Buffer.from(fault?.text ?? statementCsv(data, statement), 'utf8');
+  if (fault !== undefined && (fault.encoding ?? fault.trickleMs ?? fault.endless) !== undefined) {
+    serveFaultyExport(res, csv, fault);
+    return;
+  }
   res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': csv.length });
   send(host.faults, res, [csv], csv.length);
+}
+
+/** An export sent encoded, as a trickle, or without end, as a test asked. */
+function serveFaultyExport(res: ServerResponse, csv: Buffer, fault: ExportFault): void {
+  const type = { 'content-type': 'text/csv; charset=utf-8' };
+  if (fault.encoding !== undefined) {
+    const encoded =
+      fault.encoding === 'gzip'
+        ? gzipSync(csv)
+        : fault.encoding === 'deflate'
+          ? deflateSync(csv)
+          : brotliCompressSync(csv);
+    res.writeHead(200, { ...type, 'content-encoding': fault.encoding, 'content-length': encoded.length });
+    res.end(encoded);
+    return;
+  }
+  res.writeHead(200, type);
+  if (fault.trickleMs !== undefined) {
+    let at = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed || at >= csv.length) {
+        clearInterval(timer);
+        if (!res.destroyed) res.end();
+        return;
+      }
+      res.write(csv.subarray(at, ++at));
+    }, fault.trickleMs);
+    res.once('close', () => clearInterval(timer));
+    return;
+  }
+  const breakAt = csv.indexOf(10) + 1;
+  const rows = csv.subarray(breakAt);
+  if (rows.length === 0) {
+    res.end(csv);
+    return;
+  }
+  const block = Buffer.concat(
+    Array.from({ length: Math.max(1, Math.ceil(65536 / Math.max(rows.length, 1))) }, () => rows),
+  );
+  res.write(csv.subarray(0, breakAt));
+  const more = (): void => {
+    while (!res.destroyed && res.write(block));
+    if (!res.destroyed) res.once('drain', more);
+  };
+  more();
 }
 
 /** Sends the body, applying a cut or a stall when one is asked for. */

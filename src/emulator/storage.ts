@@ -40,6 +40,20 @@ export interface StorageFaults {
   stallAfterBytes?: number;
   /** Cut the connection of this many more upload PUTs once part of the body has come. */
   resetUploads?: number;
+  /** Lines exports served otherwise, by statement id: what a storage host may send. */
+  exports?: Map<number, ExportFault>;
+}
+
+/** How one lines export is served instead of as generated. */
+export interface ExportFault {
+  /** This text in place of the generated export (a ragged row, a repeated column…). */
+  text?: string;
+  /** Sent with this Content-Encoding (its Content-Length the encoded size). */
+  encoding?: 'gzip' | 'deflate' | 'br';
+  /** One byte every this many ms, without a Content-Length. */
+  trickleMs?: number;
+  /** Its header, then the same rows again and again without end (no Content-Length), until the client goes. */
+  endless?: boolean;
 }
 
 export interface Storage {

@@ -82,6 +82,9 @@ const csvField = (value: string | number): string => {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
+/** A cell always quoted: the service's exports quote their titles whatever they hold. */
+const quotedField = (value: string): string => `"${value.replace(/"/g, '""')}"`;
+
 /** The statement's lines as the CSV file `detailed.csv_url` serves. */
 export function statementCsv(data: ProjectData, s: StatementRecord): string {
   const currency = s.currency_royalty ?? '';
@@ -91,13 +94,13 @@ export function statementCsv(data: ProjectData, s: StatementRecord): string {
       i + 1,
       line.territory,
       line.isrc,
-      line.title,
+      quotedField(line.title),
       line.units,
       currency,
       money(line.licenseeCents).toFixed(2),
       money(line.licensorCents).toFixed(2),
     ]
-      .map(csvField)
+      .map((cell, at) => (at === 3 ? cell : csvField(cell)))
       .join(','),
   );
   return `${[header, ...rows].join('\n')}\n`;

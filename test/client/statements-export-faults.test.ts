@@ -1,0 +1,166 @@
+// What a storage host may send as a statement's lines export, and what pds makes of it: ragged
+// rows, headers it cannot trust, keys that are an object's own names, encoded, trickling and endless
+// bodies, exports whose columns differ. The emulator serves each (its storage faults); the sums
+// expected are added here from the texts served, in cents.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
+import { isProcessed } from '../../src/emulator/deployed/statements.js';
+import type { ExportFault } from '../../src/emulator/storage.js';
+import { sharedEmulator } from '../helpers/emulator.js';
+import { runCli } from '../helpers/cli.js';
+
+const emulator = sharedEmulator({ flavor: 'deployed', processingMs: 20 });
+const pds = (args: string[]) => runCli(emulator, args, { env: { NO_COLOR: '1', PDS_PAGER: '' } });
+const processed = () => emulator.state.data[DEMO_PROJECT_ID]!.statements.filter(isProcessed);
+/** Two processed statements of the same currency, whose exports the tests replace. */
+const pair = (): [number, number] => {
+  const [first, ...rest] = processed();
+  const second = rest.find((s) => s.currency_royalty === first!.currency_royalty)!;
+  return [first!.id, second.id];
+};
+const serve = (faults: Record<number, ExportFault>) => {
+  emulator.storage.faults.exports = new Map(Object.entries(faults).map(([id, fault]) => [Number(id), fault]));
+};
+afterEach(() => {
+  delete emulator.storage.faults.exports;
+});
+
+const groups = (stdout: string) =>
+  (JSON.parse(stdout) as Record<string, unknown>[]).map((g) => [g.territory, g.lines, g.licensor_revenue]);
+
+describe('rows and headers pds cannot read whole', () => {
+  it('a short and a long row are named by line and left out; the rest is summed; exit 8', async () => {
+    const [a, b] = pair();
+    serve({
+      [a]: {
+        text: 'territory,title,licensor_revenue\nGB,"One, two",1.50\nGB,3.00\n"FR","multi\nline",2.25\nFR,x,1.00,9\nGB,y,0.75\n',
+      },
+      [b]: { text: 'territory,title,licensor_revenue\r\nFR,z,10.00\r\n' },
+    });
+    const result = await pds(['statements', 'lines', String(a), String(b), '--by', 'territory', '--json']);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain(`statement ${a}, line 3: a row of 2 cells where the header has 3; left out`);
+    expect(result.stderr).toContain(`statement ${a}, line 6: a row of 4 cells where the header has 3; left out`);
+    expect(groups(result.stdout).sort()).toEqual([
+      ['FR', 2, 12.25],
+      ['GB', 2, 2.25],
+    ]);
+  });
+
+  it.each([
+    [
+      'a repeated column',
+      'territory,licensor_revenue,Licensor_Revenue',
+      "repeats the column 'Licensor_Revenue' (columns 2 and 3)",
+    ],
+    ['an empty column name', 'territory,,licensor_revenue', 'has an empty column name (column 2)'],
+    [
+      'a zero-width twin',
+      'territory,licensor_revenue,licensor\u200b_revenue',
+      "has a column name with invisible characters ('licensor\\u{200b}_revenue', column 3)",
+    ],
+  ])('%s in a header: that export is left out whole, named; exit 8', async (_, header, said) => {
+    const [a, b] = pair();
+    serve({
+      [a]: { text: `${header}\nGB,100,200\nGB,3,4\n` },
+      [b]: { text: 'territory,licensor_revenue\nGB,7.00\n' },
+    });
+    const result = await pds(['statements', 'lines', String(a), String(b), '--by', 'territory', '--json']);
+    expect(result.code).toBe(8);
+    expect(JSON.parse(result.stderr).error).toEqual({
+      status: null,
+      message: 'the answer is not whole',
+      details: [`statement ${a}: its export's header ${said}; its lines were left out`],
+    });
+    expect(groups(result.stdout)).toEqual([['GB', 1, 7]]);
+    const check = await pds(['statements', 'check', String(a)]);
+    expect(check.stdout).toContain(`statement ${a} is not checkable (its export was not read whole`);
+  });
+
+  it('__proto__ and constructor are columns like any other, in flat JSON', async () => {
+    const [a, b] = pair();
+    serve({
+      [a]: { text: 'territory,__proto__,constructor\nGB,1.50,2\n' },
+      [b]: { text: 'territory,__proto__,constructor\nFR,2.50,3\n' },
+    });
+    const result = await pds(['statements', 'lines', String(a), String(b), '--format', 'ndjson']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { statement_id: String(a), territory: 'GB', ['__proto__']: '1.50', constructor: '2' },
+      { statement_id: String(b), territory: 'FR', ['__proto__']: '2.50', constructor: '3' },
+    ]);
+  });
+});
+
+describe('flat lines of exports whose columns differ', () => {
+  it("one CSV under the union of the headers, in the statements' order, whichever export answers first", async () => {
+    const [a, b] = pair();
+    serve({
+      [a]: { text: 'territory,licensor_revenue\nGB,1.00\nFR,2.00\n', trickleMs: 5 },
+      [b]: { text: 'Territory,bonus_revenue,licensor_revenue\nDE,500.00,3.00\n' },
+    });
+    const result = await pds(['statements', 'lines', String(a), String(b)]);
+    expect({ ...result, stdout: result.stdout.split('\r\n') }).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'statement_id,territory,licensor_revenue,bonus_revenue',
+        `${a},GB,1.00,`,
+        `${a},FR,2.00,`,
+        `${b},DE,3.00,500.00`,
+        '',
+      ],
+    });
+  });
+});
+
+describe('export bodies', () => {
+  const text = `territory,licensor_revenue\n${'GB,1.25\n'.repeat(4000)}FR,0.50\n`;
+
+  it.each(['gzip', 'deflate', 'br'] as const)(
+    'an export sent with Content-Encoding %s is decoded',
+    async (encoding) => {
+      const [a] = pair();
+      serve({ [a]: { text, encoding } });
+      const result = await pds(['statements', 'lines', String(a), '--by', 'territory', '--json']);
+      expect(result.code).toBe(0);
+      expect(groups(result.stdout).sort()).toEqual([
+        ['FR', 1, 0.5],
+        ['GB', 4000, 5000],
+      ]);
+    },
+  );
+
+  it('--max-size counts the decoded bytes of an encoded export', async () => {
+    const [a] = pair();
+    serve({ [a]: { text, encoding: 'gzip' } });
+    const result = await pds(['statements', 'lines', String(a), '--by', 'territory', '--max-size', '16K']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the download is larger than the --max-size limit of 16 KiB (more arrived)');
+  });
+
+  it('an endless export stops at --max-size', async () => {
+    const [a] = pair();
+    serve({ [a]: { text: 'territory,licensor_revenue\nGB,1.00\n', endless: true } });
+    const result = await pds(['statements', 'lines', String(a), '--by', 'territory', '--max-size', '2M']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the download is larger than the --max-size limit of 2');
+  });
+
+  it('a trickling export (a byte every 50 ms) is stalled at --timeout', async () => {
+    const [a] = pair();
+    serve({ [a]: { text, trickleMs: 50 } });
+    const result = await pds(['statements', 'lines', String(a), '--by', 'territory', '--timeout', '0.5']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: the download stalled: less than 1 KiB arrived in 0.5 s\n  raise the limit with --timeout <seconds>\n',
+    });
+  });
+});
