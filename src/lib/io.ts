@@ -104,15 +104,19 @@ export function memoryIO(
 // `##[name]…` anywhere in a line; its reader ends a line at LF, CR or CRLF. A file name, a service
 // message or a downloaded document printed at the start of a line would be obeyed: add
 // annotations, mask text, or stop the runner from reading pds's own `::error` lines. So under
-// GITHUB_ACTIONS=true every line pds prints passes through one of two guards:
-// - stdout (data, kept byte for byte): a line that could be a command is fenced in
+// GITHUB_ACTIONS=true every line pds prints for people passes through one of two guards:
+// - stdout (a view: text, a table, key/value lines): a line that could be a command is fenced in
 //   `::stop-commands::<random token>` … `::<token>::`, GitHub's own way to print text as it is;
 // - stderr (text for people): such a line is shown with its first `:` or its `[` as an escape
 //   (`\x3a`, `\x5b`), as safeText shows control characters. Not fenced: the runner takes a
 //   batch's stderr lines before its stdout lines, so a fence on stderr could swallow pds's own
 //   annotations on stdout, where the fences are in order with them.
 // pds's own annotations go out through writeWorkflowCommands, the one way around the guard.
-// A stream that is a terminal or a regular file is no runner's pipe, and is left alone.
+// A stream that is a terminal or a regular file is no runner's pipe, and is left alone. Data asked
+// for in a format (json, ndjson, yaml, csv, an explicit --format) goes out byte for byte, guarded
+// or not (`pds … --format csv | gzip` must get the same bytes with or without GITHUB_ACTIONS): the
+// renderer says so (dataOnStdout), and then, as when stdout is a file, pds's own workflow commands
+// go to stderr, which the runner reads too.
 
 const _LINE_END = /[\r\n]/;
 /** White space .NET's TrimStart skips (a superset: JavaScript's \s, and NEL). */
@@ -131,6 +135,8 @@ class CommandGuard extends Writable {
   /** The start of a line whose end has not been written yet. */
   private pending = Buffer.alloc(0);
   private readonly own = new WeakSet<Buffer>();
+  /** The stream carries data in a format: written as it is (dataOnStdout). */
+  carriesData = false;
 
   constructor(
     readonly target: Writable,
@@ -149,7 +155,10 @@ class CommandGuard extends Writable {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
     let out: Buffer;
-    if (this.own.has(chunk)) {
+    if (this.carriesData) {
+      out = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
+      this.pending = Buffer.alloc(0);
+    } else if (this.own.has(chunk)) {
       // A line left open would run into our command: it ends first. (An empty chunk is a flush.)
       const open =
         this.pending.length > 0 && chunk.length > 0 ? Buffer.concat([this.pending, Buffer.from('\n')]) : this.pending;
@@ -233,23 +242,41 @@ function runnerCouldRead(stream: Writable, isTTY: boolean): boolean {
   }
 }
 
+/** Where pds's own workflow commands meant for a stdout that carries data go instead: its stderr. */
+const commandsGoTo = new WeakMap<Writable, Writable>();
+
 /** The IO with stdout and stderr guarded when running under GitHub Actions (see above). */
 export function guardWorkflowCommands<T extends IO>(io: T, env: NodeJS.ProcessEnv): T {
   if (env.GITHUB_ACTIONS !== 'true') return io;
   const guarded = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as T;
-  if (runnerCouldRead(io.stdout, io.stdoutIsTTY)) guarded.stdout = new CommandGuard(io.stdout, 'fence');
   if (runnerCouldRead(io.stderr, io.stderrIsTTY)) guarded.stderr = new CommandGuard(io.stderr, 'escape');
+  if (runnerCouldRead(io.stdout, io.stdoutIsTTY)) guarded.stdout = new CommandGuard(io.stdout, 'fence');
+  else if (!io.stdoutIsTTY) commandsGoTo.set(io.stdout, guarded.stderr);
+  if (guarded.stdout instanceof CommandGuard) commandsGoTo.set(guarded.stdout, guarded.stderr);
   return guarded;
+}
+
+/**
+ * stdout carries data in a format a program reads: under GitHub Actions it is written as it is,
+ * never fenced, and pds's own workflow commands go to stderr rather than into the data.
+ */
+export function dataOnStdout(io: IO): void {
+  if (io.stdout instanceof CommandGuard) io.stdout.carriesData = true;
 }
 
 /** Streams pds's own workflow commands went to: a run that annotated its failures needs no other annotation. */
 const annotated = new WeakSet<Writable>();
 
-/** Writes pds's own workflow commands (annotations): through the guard, never fenced or escaped. */
+/**
+ * Writes pds's own workflow commands (annotations): through the guard, never fenced or escaped.
+ * Meant for a stdout that carries data (a file, a format), they go to stderr.
+ */
 export async function writeWorkflowCommands(stream: Writable, text: string): Promise<void> {
   if (text !== '') annotated.add(stream);
-  if (stream instanceof CommandGuard) await stream.writeOwn(text);
-  else stream.write(text);
+  const carriesData = stream instanceof CommandGuard ? stream.carriesData : commandsGoTo.has(stream);
+  const to = carriesData ? (commandsGoTo.get(stream) ?? stream) : stream;
+  if (to instanceof CommandGuard) await to.writeOwn(text);
+  else to.write(text);
 }
 
 /** Whether pds wrote workflow commands of its own to `stream` in this run. */

@@ -7,6 +7,7 @@ import type { Context } from '../../lib/context.js';
 import { difference, ExactSum } from '../../lib/money/exact-sum.js';
 import { UsageError } from '../../lib/errors.js';
 import { checkText, findingText, summaryText } from './check-view.js';
+import { reportCheckToGitHub } from './check-ci.js';
 import { readExports } from './exports.js';
 import { duplicates, gaps, type Finding } from './findings.js';
 import { withProgress } from './progress.js';
@@ -119,6 +120,7 @@ export async function run(opts: CheckOptions, ctx: Context): Promise<number> {
     const said = [...findings.map(findingText), summaryText(statements.length, findings, failing.length)];
     ctx.output.write(await checkText(said, ctx.io.stdoutIsTTY ? ctx.io.columns : undefined));
   }
+  await reportCheckToGitHub(ctx, statements, findings);
   await sayPending(ctx, selection);
   return failing.length === 0 ? 0 : 1;
 }

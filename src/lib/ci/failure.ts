@@ -7,7 +7,13 @@ import type { IO } from '../io.js';
 import { wroteWorkflowCommands, writeWorkflowCommands } from '../io.js';
 import { ExitCode, STOP_SIGNALS } from '../errors.js';
 import type { ErrorReport } from '../error-report.js';
-import { escapeCommandData, escapeCommandProperty, markdownText } from './report.js';
+import {
+  annotationNote,
+  escapeCommandData,
+  escapeCommandProperty,
+  markdownText,
+  withoutDesktopHints,
+} from './report.js';
 import { safeLines, safeText } from '../output/text.js';
 
 const CANCELLED =
@@ -23,7 +29,10 @@ const CI_HINTS: Readonly<Record<number, string>> = {
   [ExitCode.notFound]: 'check the ids and the `project` input (PDS_PROJECT)',
   [ExitCode.rateLimited]:
     'the service kept refusing with its rate limit: lower the `concurrency` input, or allow a longer wait (`args: --retry-budget 5m`)',
-  [ExitCode.processingFailed]: 'the service could not process a file: fix the file and re-run the job',
+  [ExitCode.processingFailed]:
+    'the service could not process a file, or a file is paused (a quota): the annotations and the summary say which and why; fix the file, or wait for the quota, and re-run the job',
+  [ExitCode.incomplete]:
+    'the answer is not whole: pds left out what it could not read or check (the message says what); a statement still processing is checked once it completed, so re-run the job then',
   [STOP_SIGNALS.SIGTERM]: CANCELLED,
   [STOP_SIGNALS.SIGHUP]: CANCELLED,
   [STOP_SIGNALS.SIGINT]: CANCELLED,
@@ -52,15 +61,27 @@ export async function reportFailureToCi(
   const annotated = wroteWorkflowCommands(io.stdout);
   const own = annotated ? undefined : failure;
   const title = `${command} failed (exit ${code})`;
+  const note = annotated ? annotationNote(io.stdout) : undefined;
   // A batch whose files failed alike for a reason of the workflow (token, access, rate limit, a
-  // stop) gets that hint; one with files that failed for their own reasons points to them.
+  // stop) gets that hint; one with files that failed for their own reasons points to them; a
+  // command that annotated what it found (a check) gives its own.
   const hint =
-    annotated && code === ExitCode.usage
-      ? FILES_FAILED
-      : annotated && code === ExitCode.failure
-        ? `${FILES_FAILED}; if all failed alike, ${ciHint(code)}`
-        : ciHint(code);
-  const lines = [...(own ? [own.message, ...own.details] : []), `in CI: ${hint}`];
+    note?.hint && code === ExitCode.failure
+      ? note.hint
+      : annotated && code === ExitCode.usage
+        ? FILES_FAILED
+        : annotated && code === ExitCode.failure
+          ? `${FILES_FAILED}; if all failed alike, ${ciHint(code)}`
+          : ciHint(code);
+  // Past GitHub's 10 annotations a step, what went without one is counted here.
+  const more = note?.more ?? 0;
+  const moreLine =
+    more > 0
+      ? [
+          `${more} more failed ${note?.items ?? 'file'}${more === 1 ? '' : 's'} without an annotation: the step summary lists every one`,
+        ]
+      : [];
+  const lines = [...(own ? [own.message, ...withoutDesktopHints(own.details)] : []), ...moreLine, `in CI: ${hint}`];
   await writeWorkflowCommands(
     io.stdout,
     `::error title=${escapeCommandProperty(title)}::${escapeCommandData(safeLines(lines.join('\n')))}\n`,
@@ -69,8 +90,11 @@ export async function reportFailureToCi(
   // this run's failure, which is already said.
   const writes: Promise<void>[] = [];
   if (env.GITHUB_STEP_SUMMARY) {
-    const said = own ? [markdownText(own.message), '', ...own.details.map((line) => `- ${markdownText(line)}`)] : [];
-    const summary = [`### ${title}`, '', ...said, '', `**In CI:** ${markdownText(hint)}`, '', ''].join('\n');
+    const details = own ? withoutDesktopHints(own.details) : [];
+    const said = own ? [markdownText(own.message), '', ...details.map((line) => `- ${markdownText(line)}`)] : [];
+    const summary = [`### ${title}`, '', ...said, '', ...moreLine, '', `**In CI:** ${markdownText(hint)}`, '', ''].join(
+      '\n',
+    );
     writes.push(appendFile(env.GITHUB_STEP_SUMMARY, summary.replace(/\n{3,}/g, '\n\n')));
   }
   if (env.GITHUB_OUTPUT) {

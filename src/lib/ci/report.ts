@@ -67,24 +67,74 @@ export function escapeCommandData(text: string): string {
   return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-/** A property value also loses `:` and `,`, which end it. */
+/**
+ * A property value also loses `:` and `,`, which end it. Control characters other than CR and LF
+ * (ESC, BEL…) and the bidi controls are left out: GitHub shows a property as it is, where they
+ * would redraw the log or reorder the name.
+ */
 export function escapeCommandProperty(text: string): string {
-  return escapeCommandData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return escapeCommandData(
+    text.replace(
+      /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+      '',
+    ),
+  )
+    .replace(/:/g, '%3A')
+    .replace(/,/g, '%2C');
 }
 
 /**
- * `::error file=…,title=pds upload::reason` for each file that failed. The reason (the service's
- * words, often) is shown as everywhere else, control and bidi characters as escapes, and keeps its
- * lines; the file stays the path it is, for GitHub to find the file by. Both then get the runner's
- * own escaping, so neither can end the line.
+ * A detail that tells a person at a desk what to run (`pds auth login`, `pds emulator start`, `pds
+ * use`, `pds config set`): no step of a job can, and the CI hint says what to change instead.
+ */
+const DESKTOP_COMMAND = /`pds (auth login|emulator start|use|config set)\b/;
+
+/** The lines without the desktop hints among them. */
+export function withoutDesktopHints(lines: readonly string[]): string[] {
+  return lines.filter((line) => !DESKTOP_COMMAND.test(line));
+}
+
+/**
+ * GitHub shows at most 10 error annotations of a step: a batch annotates its first 9 failed files,
+ * and the command's own annotation at the end (failure.ts) says how many more the summary lists.
+ */
+export const FILE_ANNOTATIONS = 9;
+
+/** What a run's own annotations left for the command's closing one to say (failure.ts). */
+export interface AnnotationNote {
+  /** How many failed items went without an annotation of their own (past FILE_ANNOTATIONS). */
+  more: number;
+  /** `file`, `finding`: what `more` counts. */
+  items: string;
+  /** What to change, when the annotated items (not the workflow) are what failed. */
+  hint?: string;
+}
+
+const notes = new WeakMap<Writable, AnnotationNote>();
+
+/** Records what the annotations written to `stream` in this run left unsaid. */
+export function noteAnnotations(stream: Writable, note: AnnotationNote): void {
+  notes.set(stream, note);
+}
+
+/** What the annotations written to `stream` left unsaid, if a command noted it. */
+export function annotationNote(stream: Writable): AnnotationNote | undefined {
+  return notes.get(stream);
+}
+
+/**
+ * `::error file=…,title=pds upload::reason` for each file that failed, the first FILE_ANNOTATIONS
+ * of them. The reason (the service's words, often) is shown as everywhere else, control and bidi
+ * characters as escapes, and keeps its lines; the file stays the path it is, for GitHub to find the
+ * file by. Both then get the runner's own escaping, so neither can end the line.
  */
 export function githubAnnotations(files: readonly FileReport[], workspace: string | undefined): string {
   let out = '';
-  for (const file of files) {
-    if (!isFailure(file)) continue;
+  for (const file of files.filter(isFailure).slice(0, FILE_ANNOTATIONS)) {
     const properties = file.path === '-' ? [] : [`file=${escapeCommandProperty(workspacePath(file.path, workspace))}`];
     properties.push(`title=${escapeCommandProperty('pds upload')}`);
-    out += `::error ${properties.join(',')}::${escapeCommandData(safeLines(file.reason ?? file.outcome))}\n`;
+    const reason = withoutDesktopHints((file.reason ?? file.outcome).split('\n')).join('\n');
+    out += `::error ${properties.join(',')}::${escapeCommandData(safeLines(reason))}\n`;
   }
   return out;
 }
@@ -117,8 +167,9 @@ const SUMMARY_OPEN_ROWS = 20;
 
 /** The step summary: the counts, then the failures, then the other files (folded when many). */
 export function stepSummary(title: string, countsLine: string, files: readonly FileReport[]): string {
+  const reason = (file: FileReport) => file.reason?.split('\n')[0] ?? (isFailure(file) ? file.outcome : undefined);
   const row = (file: FileReport) =>
-    `| ${markdownText(file.path)} | ${file.outcome} | ${markdownText(file.record)} | ${markdownText(file.reason?.split('\n')[0])} |`;
+    `| ${markdownText(file.path)} | ${file.outcome} | ${markdownText(file.record)} | ${markdownText(reason(file))} |`;
   const table = (rows: readonly FileReport[]) =>
     rows.length === 0
       ? []
@@ -266,7 +317,10 @@ export async function writeBatchReports(env: NodeJS.ProcessEnv, stdout: Writable
   const files = report.files.map((file) =>
     file.path === '-' ? file : { ...file, path: workspacePath(file.path, workspace) },
   );
-  if (github) await writeWorkflowCommands(stdout, githubAnnotations(files, undefined));
+  if (github) {
+    await writeWorkflowCommands(stdout, githubAnnotations(files, undefined));
+    noteAnnotations(stdout, { more: Math.max(0, files.filter(isFailure).length - FILE_ANNOTATIONS), items: 'file' });
+  }
   if (report.dryRun) return;
   const writes: [string, () => Promise<void>][] = [];
   if (github && env.GITHUB_STEP_SUMMARY) {
