@@ -76,7 +76,7 @@ describe('pds statements check as a gate in a later step', () => {
     // The emulator's deployed statements: 40005's financials say 0.05 more than its lines.
     const disagrees = errors.find((line) => line.includes('statement 40005'));
     expect(disagrees).toMatch(/^::error title=statement 40005 \(payor [^)]+%2C \d{4}[QHMY]\d*\)%3A lines disagree::/);
-    expect(disagrees).toMatch(/financials say [\d.]+ \(difference -0\.05\)$/);
+    expect(disagrees).toMatch(/financials say [\d,.]+ \w{3} \(difference -0\.05 \w{3}\)$/);
     // 40023 repeats 40022: one annotation for the pair (the `,` escaped in the title).
     expect(errors).toContainEqual(
       expect.stringMatching(/^::error title=statements 40022%2C 40023 \(payor [^)]+\)%3A duplicate::/),

@@ -11,7 +11,7 @@ import { collectTable } from './list-table.js';
 import type { Settings } from '../config/settings.js';
 import { checkFields, pickFields, pickFlat } from './fields.js';
 import type { IO } from '../io.js';
-import { animationEnabled, colorEnabled, dataOnStdout } from '../io.js';
+import { animationEnabled, colorEnabled } from '../io.js';
 import type { JqFilter } from './jq.js';
 import { asRows, csvText, fieldColumns, footer, oneValue, pickFromPages, streamPages } from './list-writers.js';
 import { type CsvOptions, type Format, yamlDocument } from './formats.js';
@@ -72,8 +72,6 @@ export class Output {
   ) {
     this.liveStderr = io.stderrIsTTY && (env.CI === undefined || env.CI === '' || env.CI === 'false');
     this.mode = chooseMode(settings, io);
-    // Data asked for in a format leaves pds as it is, under GitHub Actions too (io.ts).
-    if (this.isData || settings.format !== undefined) dataOnStdout(io);
     const wantsColor = (stream: 'stdout' | 'stderr') => colorEnabled(stream, io, env, settings.noColor);
     this.colorOut = !this.isData && wantsColor('stdout');
     this.colorErr = wantsColor('stderr');
