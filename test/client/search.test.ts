@@ -22,6 +22,8 @@ beforeAll(async () => {
 });
 /** A score as pds prints it: three decimals at most. */
 const score = (hit: Hit) => String(Math.round(hit.score * 1000) / 1000);
+/** On a terminal every score has three decimals, so that the column aligns on its point. */
+const shownScore = (hit: Hit) => (Math.round(hit.score * 1000) / 1000).toFixed(3);
 const tsv = (hits: Hit[]) =>
   `TYPE\tID\tNAME\tSCORE\n${hits.map((hit) => `${hit.type}\t${hit.id}\t${hit.name}\t${score(hit)}\n`).join('')}`;
 
@@ -41,7 +43,7 @@ describe('pds search', () => {
   it('prints a table and the count on a TTY', async () => {
     const result = await runCli(emulator, ['search', 'harbor'], { tty: true, env: { NO_COLOR: '1' } });
     const hits = served.harbor ?? [];
-    // Columns two spaces apart, the score right-aligned.
+    // Columns two spaces apart, the score right-aligned to three decimals.
     const width = (header: string, values: string[]) => Math.max(header.length, ...values.map((v) => v.length));
     const [type, id, name, scoreWidth] = [
       width(
@@ -56,7 +58,7 @@ describe('pds search', () => {
         'NAME',
         hits.map((hit) => hit.name),
       ) + 2,
-      width('SCORE', hits.map(score)),
+      width('SCORE', hits.map(shownScore)),
     ];
     const row = (cells: string[]) =>
       `${(cells[0] ?? '').padEnd(type)}${(cells[1] ?? '').padEnd(id)}${(cells[2] ?? '').padEnd(name)}${(cells[3] ?? '').padStart(scoreWidth)}\n`;
@@ -64,7 +66,7 @@ describe('pds search', () => {
       code: 0,
       stdout:
         row(['TYPE', 'ID', 'NAME', 'SCORE']) +
-        hits.map((hit) => row([hit.type, hit.id, hit.name, score(hit)])).join(''),
+        hits.map((hit) => row([hit.type, hit.id, hit.name, shownScore(hit)])).join(''),
       stderr: `${hits.length} results\n`,
     });
   });

@@ -20,8 +20,22 @@ const WIDTHS = [60, 80, 120] as const;
 type Read = [name: string, args: string[]];
 const INCLUDES = 'royalties,splits,accounting-periods,commitments,dates,compensations,recordings';
 
+/** Every include the deployed service takes, and the seed's (SPEC.md): each drawn as rows, never a bare count. */
+const ALL_INCLUDES =
+  'entities,artists,writers,royalties,splits,costs,compensations,dates,accounting-periods,types,languages,signatures,control-areas,creative-approvals,commitments,balances,recordings,compositions,relations,targets';
+const SEED_INCLUDES =
+  'entities,artists,writers,royalties,splits,costs,compensations,dates,accounting-periods,types,signatures,control-areas,creative-approvals,balances,recordings,compositions';
+
 const EMULATOR_READS: Read[] = [
   ['projects-ls', ['projects', 'ls']],
+  ['projects-get', ['projects', 'get']],
+  ['contracts-get-all', ['contracts', 'get', '20001', '--include', ALL_INCLUDES, '--score', '--citations']],
+  ['contracts-ls-score', ['contracts', 'ls', '--score', '--per-page', '5']],
+  ['statements-get-detailed', ['statements', 'get', '40001', '--detailed', '--score']],
+  ['entities-get-merged', ['entities', 'get', '1000002', '--merged']],
+  ['relations-get', ['relations', 'get', '2000003', '--merged']],
+  ['artists-get', ['artists', 'get', '3000007', '--merged']],
+  ['writers-get', ['writers', 'get', '4000008', '--merged']],
   ['contracts-ls', ['contracts', 'ls']],
   ['contracts-ls-includes', ['contracts', 'ls', '--include', 'royalties,splits']],
   ['contracts-get-royalties', ['contracts', 'get', '20001', '--include', 'royalties']],
@@ -41,7 +55,25 @@ const EMULATOR_READS: Read[] = [
   ['knowledge-search', ['knowledge', 'search', 'royalty']],
 ];
 
+// The seed's forms (SPEC.md): string ids, includes as top-level keys in the seed's shapes.
+const SEED_READS: Read[] = [
+  ['projects-get', ['projects', 'get']],
+  ['contracts-get-all', ['contracts', 'get', '20001', '--include', SEED_INCLUDES]],
+  ['statements-get', ['statements', 'get', '40001']],
+  ['entities-get', ['entities', 'get', 'ent_00002', '--merged']],
+  ['relations-get', ['relations', 'get', 'rel_00003', '--merged']],
+  ['artists-get', ['artists', 'get', 'art_00007', '--merged']],
+  ['writers-get', ['writers', 'get', 'wri_00008', '--merged']],
+  ['recordings-get', ['recordings', 'get', 'rec_00001', '--products']],
+  ['compositions-get', ['compositions', 'get', 'com_00001', '--products']],
+  ['search', ['search', 'nova']],
+];
+
 const REPLAY_READS: Read[] = [
+  ['projects-get', ['projects', 'get']],
+  ['relations-get', ['relations', 'get', String(example('relations.list').data.items[0].id), '--merged']],
+  ['artists-get', ['artists', 'get', String(example('artists.list.merged').data.items[0].id), '--merged']],
+  ['compositions-get', ['compositions', 'get', String(example('compositions.list').data.items[0].id), '--products']],
   ['projects-ls', ['projects', 'ls']],
   ['contracts-ls', ['contracts', 'ls', '--include', 'royalties,splits']],
   ['contracts-get', ['contracts', 'get', '61001', '--include', INCLUDES, '--score', '--extractor-ids', '12']],
@@ -59,18 +91,25 @@ const REPLAY_READS: Read[] = [
   ['knowledge-search', ['knowledge', 'search', 'approval']],
 ];
 
+type Source = 'emulator' | 'seed' | 'replay';
+
 let emulator: Emulator;
+let seed: Emulator;
 let replay: ReplayServer;
 beforeAll(async () => {
-  [emulator, replay] = await Promise.all([testEmulator({ flavor: 'deployed' }), startReplayServer()]);
+  [emulator, seed, replay] = await Promise.all([
+    testEmulator({ flavor: 'deployed' }),
+    testEmulator({ flavor: 'seed' }),
+    startReplayServer(),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([emulator?.close(), replay?.close()]);
+  await Promise.all([emulator?.close(), seed?.close(), replay?.close()]);
 });
 
-const envOf = (source: 'emulator' | 'replay') =>
-  source === 'emulator'
-    ? signedInEnv(emulator.url, { NO_COLOR: '1', PDS_PAGER: '' })
+const envOf = (source: Source) =>
+  source !== 'replay'
+    ? signedInEnv((source === 'seed' ? seed : emulator).url, { NO_COLOR: '1', PDS_PAGER: '' })
     : signedInEnv(replay.url, {
         NO_COLOR: '1',
         PDS_PAGER: '',
@@ -79,7 +118,7 @@ const envOf = (source: 'emulator' | 'replay') =>
       });
 
 /** The screen of one read at one width, as a person sees it. */
-async function screenOf(source: 'emulator' | 'replay', args: string[], cols: number): Promise<string[]> {
+async function screenOf(source: Source, args: string[], cols: number): Promise<string[]> {
   const pty = await ptyPds(args, { env: envOf(source), cols, rows: 60, killAfterMs: 30_000 });
   const exit = await pty.exited;
   const screen = await pty.screen();
@@ -88,7 +127,7 @@ async function screenOf(source: 'emulator' | 'replay', args: string[], cols: num
 }
 
 /** The ids a list or a record holds, from its JSON: each must be drawn whole. */
-async function idsOf(source: 'emulator' | 'replay', args: string[]): Promise<string[]> {
+async function idsOf(source: Source, args: string[]): Promise<string[]> {
   const run = await runPds([...args, '--json'], { env: envOf(source) });
   expect(run.code).toBe(0);
   const data = JSON.parse(run.stdout);
@@ -139,6 +178,7 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 
 for (const [source, reads] of [
   ['emulator', EMULATOR_READS],
+  ['seed', SEED_READS],
   ['replay', REPLAY_READS],
 ] as const) {
   describe(`every read command against the ${source}, at ${WIDTHS.join(', ')} columns`, () => {
@@ -167,7 +207,7 @@ const PIPED_FORMATS: [string, string[]][] = [
   ['csv', ['--format', 'csv']],
 ];
 
-async function piped(source: 'emulator' | 'replay', args: string[]): Promise<string> {
+async function piped(source: Source, args: string[]): Promise<string> {
   if (CAPTURE_FROM) {
     const { stdout } = await promisify(execFile)(process.execPath, [CAPTURE_FROM, ...args], {
       env: childEnv(envOf(source)),

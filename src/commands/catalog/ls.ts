@@ -21,7 +21,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
         yield await catalog.listPage(resource, query);
       })();
   await ctx.output.list<Record<string, unknown>>(pages, {
-    columns: listColumns(resource, { merged: opts.merged, includes: extra.includes }),
+    columns: listColumns(resource, { merged: opts.merged, includes: extra.includes, score: extra.score === 'true' }),
     id: (record) => String(record.id),
     noun: resource,
     all: opts.all === true,

@@ -137,11 +137,12 @@ export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
 
 /**
  * The columns of a list: MERGED only with --merged (without it the service sends no duplicates, so
- * the column would be blank), and for contracts one count per --include, wherever it came.
+ * the column would be blank), for contracts one count per --include, wherever it came, and SCORE
+ * with --score.
  */
 export function listColumns(
   resource: ResourceName,
-  flags: { merged?: boolean | undefined; includes: readonly string[] },
+  flags: { merged?: boolean | undefined; includes: readonly string[]; score?: boolean | undefined },
 ): Column<Record_>[] {
   let columns = COLUMNS[resource];
   if (!flags.merged) columns = columns.filter((column) => column !== merged);
@@ -154,8 +155,16 @@ export function listColumns(
       priority: 85,
     }),
   );
-  return [...columns, ...included];
+  return [...columns, ...included, ...(flags.score ? [scoreColumn] : [])];
 }
+
+/** With --score: each record's confidence score (`score.summary.score` in the deployed form), aligned. */
+const scoreColumn: Column<Record_> = {
+  header: 'score',
+  value: (r) => (typeof r.score === 'number' ? r.score : inner(inner(r.score, 'summary'), 'score')),
+  format: 'score',
+  priority: 75,
+};
 
 /** The fields `--fields` may name: every documented field of the resource, in both forms. */
 export function listFields(resource: ResourceName): string[] {

@@ -19,9 +19,7 @@ const columns: Column<SearchHit>[] = [
   // A hit the service ranked without a number (the grouped form's artists) has no score to show.
   {
     header: 'score',
-    align: 'right',
-    priority: 30,
-    overflow: 'never',
+    format: 'score',
     value: (hit) => {
       const score = hitScore(hit);
       return score === undefined ? '' : Math.round(score * 1000) / 1000;

@@ -9,9 +9,21 @@ import { type ColumnFit, columnOfFit, KEEP, type LayoutColumn, type Overflow } f
  * What a column holds, which says how it is drawn on a terminal: `id` (copied: never cut, never
  * goes), `code` (an ISRC, an ISWC: never cut), `file` (cut in the middle), `name` (what a row is
  * called: the last text to go), `money` (the currency's decimals, grouped, right-aligned), `percent`
- * (`18 %`), `count`, `duration`, `date` (local `YYYY-MM-DD HH:MM`), `text` (anything else).
+ * (`18 %`), `count`, `duration`, `date` (local `YYYY-MM-DD HH:MM`), `score` (a number to three
+ * decimals, so that a column of them aligns; TSV keeps the number as it came), `text` (anything else).
  */
-export type CellFormat = 'id' | 'code' | 'file' | 'name' | 'money' | 'percent' | 'count' | 'duration' | 'date' | 'text';
+export type CellFormat =
+  | 'id'
+  | 'code'
+  | 'file'
+  | 'name'
+  | 'money'
+  | 'percent'
+  | 'count'
+  | 'duration'
+  | 'date'
+  | 'score'
+  | 'text';
 
 export interface Column<T> {
   /** The column's name in TSV (upper-cased) and, unless `label` says more, on a terminal. */
@@ -57,6 +69,7 @@ const FORMAT_LAYOUT: Record<CellFormat, Omit<LayoutColumn, 'header'>> = {
   count: { overflow: 'never', priority: 45, align: 'right' },
   duration: { overflow: 'never', priority: 30, align: 'right' },
   date: { overflow: 'never', priority: 20 },
+  score: { overflow: 'never', priority: 30, align: 'right' },
   text: { overflow: 'cut-end', priority: 40 },
 };
 
@@ -91,6 +104,8 @@ export function drawCell(format: CellFormat | undefined, value: unknown, currenc
       return personText(formatPercent(value));
     case 'count':
       return typeof value === 'number' ? formatCount(value) : personText(value);
+    case 'score':
+      return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(3) : personText(value);
     default:
       return personText(value);
   }
