@@ -384,7 +384,7 @@ const PARTS = {
   lists: () => listingFigures(env),
   uploads: () => uploadFigures(env),
   emulator: () => emulatorFigures({ quick, row, atMost }),
-  rollup: () => rollupFigures({ quick, env, sideBySide, row, ratioAtMost }),
+  rollup: () => rollupFigures({ quick, env, sideBySide, timed, row, ratioAtMost, atMost }),
 };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !Object.hasOwn(PARTS, name));

@@ -14,6 +14,8 @@ export interface EmulatorOptions {
   scale: number;
   /** The demo project's statements replaced by this many processed ones of this many lines each. */
   manyStatements?: { count: number; lines: number };
+  /** Every lines export served as its header and its rows repeated to about this many bytes (the bench's large export). */
+  exportBytes?: number;
   /** Delay added before every response, in milliseconds. */
   latencyMs: number;
   /** Share of requests (0..1) answered 503 with Retry-After. */

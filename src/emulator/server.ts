@@ -111,6 +111,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
     log,
     ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }),
   });
+  if (options.exportBytes !== undefined) storage.faults.exportBytes = options.exportBytes;
   const requests: RecordedRequest[] = [];
   const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
   const sandbox = new SandboxRunner(options.execLimits);

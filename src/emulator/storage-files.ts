@@ -85,12 +85,21 @@ export function serveLines(host: Host, res: ServerResponse, projectId: string, s
     serveFaultyExport(res, csv, fault);
     return;
   }
+  if (host.faults.exportBytes !== undefined) {
+    serveFaultyExport(res, csv, { endless: true }, host.faults.exportBytes);
+    return;
+  }
   res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': csv.length });
   send(host.faults, res, [csv], csv.length);
 }
 
 /** An export sent encoded, as a trickle, or without end, as a test asked. */
-function serveFaultyExport(res: ServerResponse, csv: Buffer, fault: ExportFault): void {
+function serveFaultyExport(
+  res: ServerResponse,
+  csv: Buffer,
+  fault: ExportFault,
+  upTo = Number.POSITIVE_INFINITY,
+): void {
   const type = { 'content-type': 'text/csv; charset=utf-8' };
   if (fault.encoding !== undefined) {
     const encoded =
@@ -127,9 +136,16 @@ function serveFaultyExport(res: ServerResponse, csv: Buffer, fault: ExportFault)
     Array.from({ length: Math.max(1, Math.ceil(65536 / Math.max(rows.length, 1))) }, () => rows),
   );
   res.write(csv.subarray(0, breakAt));
+  let sent = breakAt;
   const more = (): void => {
-    while (!res.destroyed && res.write(block));
-    if (!res.destroyed) res.once('drain', more);
+    let flowing = true;
+    while (!res.destroyed && flowing && sent < upTo) {
+      flowing = res.write(block);
+      sent += block.length;
+    }
+    if (res.destroyed) return;
+    if (sent >= upTo) res.end();
+    else res.once('drain', more);
   };
   more();
 }

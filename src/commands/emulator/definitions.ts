@@ -30,6 +30,11 @@ export const start = verb({
     scale: whole(1, 'multiply the size of the seeded catalog (default 1)', 1000),
     statements: whole(1, "replace the demo project's statements by this many processed ones (with --lines)", 100_000),
     lines: whole(1, 'lines of each of those statements (with --statements; default 2500)', 1_000_000),
+    exportSize: {
+      type: 'string',
+      value: 'size',
+      help: 'serve every lines export as its rows repeated to about this size, e.g. 300M (a large export)',
+    },
     latency: { ...whole(0, 'delay every response by this many milliseconds (default 0)'), value: 'ms' },
     failRate: {
       type: 'number',

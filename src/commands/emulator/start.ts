@@ -2,6 +2,7 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { requireFullBuild } from '../../lib/ci/action-build.js';
 import type { EmulatorOptions } from '../../emulator/http.js';
+import { parseSize } from '../../lib/transfer/download.js';
 import type { start } from './definitions.js';
 import type { OptionsOf } from '../../lib/verbs/verb.js';
 
@@ -31,6 +32,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     ...(opts.data === undefined ? {} : { dataFile: opts.data }),
     ...(opts.scale === undefined ? {} : { scale: opts.scale }),
     ...manyStatementsOf(opts),
+    ...(opts.exportSize === undefined ? {} : { exportBytes: parseSize('--export-size', opts.exportSize) }),
     ...(opts.latency === undefined ? {} : { latencyMs: opts.latency }),
     ...(opts.failRate === undefined ? {} : { failRate: opts.failRate }),
     ...(opts.rateLimit === undefined ? {} : { rateLimit: opts.rateLimit }),
