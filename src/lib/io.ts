@@ -264,6 +264,17 @@ export function dataOnStdout(io: IO): void {
   if (io.stdout instanceof CommandGuard) io.stdout.carriesData = true;
 }
 
+/**
+ * Under GitHub Actions, `write`'s lines of a view on stdout (a runner's pipe, no data asked for)
+ * folded in a `::group::` of the log, so a long table leaves the counts and the errors in view.
+ */
+export async function inLogGroup(stream: Writable, title: string, write: () => void): Promise<void> {
+  const folds = stream instanceof CommandGuard && !stream.carriesData;
+  if (folds) await stream.writeOwn(`::group::${title.replace(/[\r\n]/g, ' ')}\n`);
+  write();
+  if (folds) await stream.writeOwn('::endgroup::\n');
+}
+
 /** Streams pds's own workflow commands went to: a run that annotated its failures needs no other annotation. */
 const annotated = new WeakSet<Writable>();
 

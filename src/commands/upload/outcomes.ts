@@ -5,6 +5,7 @@ import type { Context } from '../../lib/context.js';
 import type { ColumnFit } from '../../lib/output/table-layout.js';
 import { DOCUMENT_KINDS, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { ExitCode, type PdsError } from '../../lib/errors.js';
+import { inLogGroup } from '../../lib/io.js';
 import { isPaused, label, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
 import type { Counts, FileReport } from '../../lib/ci/report.js';
 import { formatBytes, safeText } from '../../lib/output/text.js';
@@ -52,8 +53,14 @@ export async function printResults(
   const rows = cells.map((row, i) => [...row, ...contextCell(uploaded[i] as Entry)]);
   if (rows.length === 0) return;
   if (output.mode === 'tsv') {
-    output.write(`${headers.join('\t')}\n`);
-    for (const row of rows) output.write(`${row.map(safeText).join('\t')}\n`);
+    const table = () => {
+      output.write(`${headers.join('\t')}\n`);
+      for (const row of rows) output.write(`${row.map(safeText).join('\t')}\n`);
+    };
+    // A CI log folds a long table (as it folds the per-file lines on stderr).
+    if (rows.length > 10)
+      await inLogGroup(output.io.stdout, `pds upload ${kind}: ${rows.length} files uploaded`, table);
+    else table();
     return;
   }
   const next = uploaded.map((entry) => nextCommand(entry, kind));
