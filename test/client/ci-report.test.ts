@@ -126,3 +126,30 @@ it('says a duration as the summary line does', () => {
     '1h03m09s',
   ]);
 });
+
+describe('CI hints', () => {
+  it('every exit code has a hint of its own for a workflow, with no desktop command in it', async () => {
+    const { ciHint } = await import('../../src/lib/ci/failure.js');
+    const { ExitCode, STOP_SIGNALS } = await import('../../src/lib/errors.js');
+    const codes = [...Object.values(ExitCode), ...Object.values(STOP_SIGNALS)].filter((code) => code !== 0);
+    for (const code of codes) {
+      expect(ciHint(code)).not.toMatch(/pds (auth login|emulator start|use|config set)/);
+    }
+    // Only exit 1 (a failure of any other kind) points at the service's URL and health.
+    const network = codes.filter((code) => /api-url/.test(ciHint(code)));
+    expect(network).toEqual([1]);
+    expect(ciHint(8)).toMatch(/not whole/);
+  });
+
+  it('annotations past 9 failed files are left to the closing annotation; file names lose controls', async () => {
+    const { githubAnnotations } = await import('../../src/lib/ci/report.js');
+    const files = Array.from({ length: 12 }, (_, i) => ({
+      path: i === 0 ? 'a\u001b]8;;x\u0007\u202e,b:c%.csv' : `f${i}.csv`,
+      outcome: 'failed' as const,
+      reason: i === 0 ? 'bad\nrun `pds auth login` or set PDS_TOKEN' : 'bad',
+    }));
+    const lines = githubAnnotations(files, undefined).split('\n').filter(Boolean);
+    expect(lines).toHaveLength(9);
+    expect(lines[0]).toBe('::error file=a]8;;x%2Cb%3Ac%25.csv,title=pds upload::bad');
+  });
+});

@@ -24,25 +24,29 @@ function outsideGroups(log: string): string[] {
 it.each([
   ['false', 'without waiting'],
   ['true', 'waiting for processing'],
-])('200 files (wait: %s, %s): at most 30 lines outside groups, the counts among them', async (wait) => {
-  const runner = job();
-  const dir = statementFolder(runner, `log-${wait}`, 200);
-  const upload = readAction(ACTION).runs.steps.find((s) => s.id === 'upload')?.run ?? '';
-  const env = actionStepEnv(ACTION, 'upload', {
-    files: dir,
-    project: DEMO_PROJECT,
-    token: 'demo-org-token',
-    'api-url': emulator.url,
-    'skip-existing': 'false',
-    concurrency: '8',
-    wait,
-    args: '--interval 200ms',
-  });
-  const end = await runner.run(upload, env);
-  expect(end.code, end.stderr).toBe(0);
-  // The runner shows both streams in one log.
-  const visible = [...outsideGroups(end.stdout), ...outsideGroups(end.stderr)];
-  expect(visible.length, visible.join('\n')).toBeLessThanOrEqual(30);
-  expect(visible).toContainEqual(expect.stringMatching(/^200 uploaded, 0 skipped, 0 failed/));
-  expect(runner.outputs()).toMatchObject({ uploaded: '200', failed: '0' });
-}, 120_000);
+])(
+  '200 files (wait: %s, %s): at most 30 lines outside groups, the counts among them',
+  async (wait) => {
+    const runner = job();
+    const dir = statementFolder(runner, `log-${wait}`, 200);
+    const upload = readAction(ACTION).runs.steps.find((s) => s.id === 'upload')?.run ?? '';
+    const env = actionStepEnv(ACTION, 'upload', {
+      files: dir,
+      project: DEMO_PROJECT,
+      token: 'demo-org-token',
+      'api-url': emulator.url,
+      'skip-existing': 'false',
+      concurrency: '8',
+      wait,
+      args: '--interval 200ms',
+    });
+    const end = await runner.run(upload, env);
+    expect(end.code, end.stderr).toBe(0);
+    // The runner shows both streams in one log.
+    const visible = [...outsideGroups(end.stdout), ...outsideGroups(end.stderr)];
+    expect(visible.length, visible.join('\n')).toBeLessThanOrEqual(30);
+    expect(visible).toContainEqual(expect.stringMatching(/^200 uploaded, 0 skipped, 0 failed/));
+    expect(runner.outputs()).toMatchObject({ uploaded: '200', failed: '0' });
+  },
+  120_000,
+);
