@@ -8,6 +8,7 @@ import { isProcessed } from '../../src/emulator/deployed/statements.js';
 import type { ExportFault } from '../../src/emulator/storage.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
+import { connectMcp, type ToolResult } from '../helpers/mcp.js';
 
 const emulator = sharedEmulator({ flavor: 'deployed', processingMs: 20 });
 const pds = (args: string[]) => runCli(emulator, args, { env: { NO_COLOR: '1', PDS_PAGER: '' } });
@@ -162,5 +163,28 @@ describe('export bodies', () => {
       stderr:
         'error: the download stalled: less than 1 KiB arrived in 0.5 s\n  raise the limit with --timeout <seconds>\n',
     });
+  });
+});
+
+describe('the MCP tools, which take invisible characters out of what they answer', () => {
+  it('refuse an export whose column has a zero-width twin, naming it, rather than show two licensor_revenue', {
+    timeout: 30_000,
+  }, async () => {
+    const [a] = pair();
+    serve({ [a]: { text: 'territory,licensor_revenue,licensor\u200b_revenue\nGB,1.00,900.00\n' } });
+    const mcp = await connectMcp(emulator);
+    try {
+      const said = `statement ${a}: its export's header has a column name with invisible characters ('licensor\\u{200b}_revenue', column 3); its lines were left out`;
+      for (const [name, args] of [
+        ['statement_lines', { id: a }],
+        ['statements_lines_rollup', { ids: [a], by: ['territory'] }],
+      ] as const) {
+        const result = (await mcp.client.callTool({ name, arguments: args })) as ToolResult;
+        expect(result.isError, name).toBe(true);
+        expect(result.content.map((c) => c.text).join('\n'), name).toContain(said);
+      }
+    } finally {
+      await mcp.close();
+    }
   });
 });

@@ -3,11 +3,12 @@
 // handed out a slice of characters per call with a cursor, as sandbox_read hands out a file.
 import { Writable } from 'node:stream';
 import * as z from 'zod/mini';
-import { PdsError } from '../../lib/errors.js';
+import { IncompleteAnswerError, PdsError } from '../../lib/errors.js';
 import { StorageDeniedError, saveToStream, storageOptions } from '../../lib/transfer/download.js';
 import { formatBytes } from '../../lib/output/text.js';
 import { checkResourceId } from '../catalog/get.js';
 import { linesOf } from '../statements/lines.js';
+import { textHeaderFault } from '../statements/exports.js';
 import { MAX_TEXT_CHARS, dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './inputs.js';
 import { defineTool, type Call, type ToolDefinition } from './tool.js';
@@ -64,6 +65,10 @@ export function statementLinesTool(read: ToolDefinition['annotations']): ToolDef
           ? error
           : new PdsError(`the lines of statement ${id} could not be read`, { cause: error });
       });
+      // The answer loses invisible characters: a column's zero-width twin would read as the column.
+      const fault = textHeaderFault(csv);
+      if (fault !== undefined)
+        throw new IncompleteAnswerError([`statement ${id}: its export's header ${fault}; its lines were left out`]);
       const end = Math.min(csv.length, cursor.offset + MAX_TEXT_CHARS);
       const part = { id, csv: csv.slice(cursor.offset, end) };
       if (cursor.offset === 0 && end === csv.length)

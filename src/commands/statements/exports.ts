@@ -241,6 +241,21 @@ export function headerFault(names: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** What is wrong with the header of a whole export's `text` (see headerFault); undefined when nothing is. */
+export function textHeaderFault(text: string): string | undefined {
+  let header: string[] | undefined;
+  const reader = new CsvReader({
+    record: (cells) => {
+      header ??= cells;
+    },
+    malformed: () => undefined,
+  });
+  for (let at = 0; header === undefined && at < text.length; at += TEXT_SLICE)
+    reader.write(text.slice(at, at + TEXT_SLICE));
+  if (header === undefined) reader.end();
+  return header === undefined ? undefined : headerFault(header);
+}
+
 /** `name` with each invisible character written as its code point (\u{200b}). */
 function showInvisible(name: string): string {
   return [...name]
