@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
-import { until } from '../helpers/process.js';
+import { PDS_BIN, until } from '../helpers/process.js';
 import { actionStepEnv, job, ROOT, readAction, statementFolder } from '../helpers/runner.js';
 import { obeyed } from '../helpers/workflow-commands.js';
 
@@ -110,4 +110,32 @@ it('an input the step refuses (wait: yes): an annotation, a summary and outputs,
   expect(runner.summary()).toContain('### pds upload failed (exit 2)\n\nthe wait input takes true or false\n');
   expect(runner.outputs()).toEqual({ 'exit-code': '2', error: 'the wait input takes true or false' });
   expect(emulator.requests).toEqual([]);
+});
+
+it("the guide's plain step (`run: exec pds upload …`): a cancel reaches pds as well", async () => {
+  const runner = job();
+  const dir = statementFolder(runner, 'plain', 40);
+  const step = runner.start(
+    `exec node ${JSON.stringify(PDS_BIN)} upload statement ${JSON.stringify(dir)} --concurrency 1\n`,
+    {
+      PDS_TOKEN: 'demo-org-token',
+      PDS_PROJECT: DEMO_PROJECT,
+      PDS_API_URL: emulator.url,
+      PDS_CONFIG_DIR: runner.temp,
+    },
+  );
+  const ours = () => emulator.state.uploads.filter((u) => u.file_name.startsWith('plain-'));
+  await until(() => ours().length >= 2, 'two uploads made');
+  step.cancel();
+  const end = await step.done;
+  expect(end.signal).toBeNull();
+  expect(end.code, end.stderr).toBe(130);
+  const cancelledAt = step.cancelledAt() as number;
+  const mints = emulator.requests.filter((r) => r.method === 'POST' && r.path === '/v1/statements/uploads');
+  expect(mints.filter((r) => r.at > cancelledAt + 100)).toEqual([]);
+  expect(ours().length).toBeLessThan(40);
+  expect(runner.outputs()).toMatchObject({
+    'exit-code': '130',
+    uploaded: String(ours().filter((u) => !u.minted).length),
+  });
 });
