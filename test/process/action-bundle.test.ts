@@ -59,6 +59,26 @@ it('action/pds.mjs and action/action.yml are the build of these sources (npm run
   expect(check.code).toBe(0);
 });
 
+// `npm run build` (which `npm test` runs first) rewrites action/, so the check above passes in any
+// built tree: what a commit holds is checked here. When the sources in the checkout are the committed
+// ones, action/ must be too: a commit of sources without their rebuilt action fails in CI.
+it('in a git checkout whose sources are committed, action/ is committed as built', async () => {
+  const git = (...args: string[]) => run('git', args, {});
+  const inside = await git('rev-parse', '--is-inside-work-tree');
+  if (inside.code !== 0) {
+    console.log(`not checked: ${ROOT} is not a git checkout (${inside.stderr.trim()})`);
+    return;
+  }
+  const sources = ['src', 'action.yml', 'package.json', 'package-lock.json', 'scripts/build-action.js'];
+  const changed = await git('status', '--porcelain', '--', ...sources);
+  if (changed.stdout !== '') {
+    console.log('not checked: the sources have changes not committed yet (the check above covers them)');
+    return;
+  }
+  const action = await git('status', '--porcelain', '--', 'action');
+  expect(action.stdout, 'action/ differs from the build of the committed sources: commit it').toBe('');
+});
+
 it("runs the action's steps from the action's files alone: no install, no node_modules", async () => {
   const action = actionCheckout();
   const workspace = mkdtempSync(join(tmpdir(), 'pds-workspace-'));
