@@ -65,10 +65,11 @@ const PROBLEMS_SHOWN = 50;
  */
 export class IncompleteAnswerError extends exitingWith(ExitCode.incomplete) {
   readonly problems: readonly string[];
-  constructor(problems: readonly string[], message = 'the answer is not whole') {
+  /** `count`: how many problems there are, when `problems` ends with a line counting those not kept. */
+  constructor(problems: readonly string[], message = 'the answer is not whole', count = problems.length) {
     const shown = problems.slice(0, PROBLEMS_SHOWN);
     const more = problems.length - shown.length;
-    super(problems.length > 1 ? `${message}: ${problems.length} problems` : message, {
+    super(count > 1 ? `${message}: ${count.toLocaleString('en-US')} problems` : message, {
       details: more > 0 ? [...shown, `… and ${more} more`] : shown,
     });
     this.problems = problems;

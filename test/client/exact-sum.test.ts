@@ -24,12 +24,14 @@ describe('ExactSum', () => {
     expect(sum.toNumber()).toBe('19999999999999999.80');
     expect(sumOf('123456789012345678901.5', '0.5').toString()).toBe('123456789012345678902.0');
   });
-  it('refuses what is not a plain decimal, adding nothing', () => {
+  it('refuses what is not an amount, adding nothing; reads .5 and 5. as the decimals they are', () => {
     const sum = new ExactSum();
-    for (const cell of ['', 'GB', '1e3', '1,000', '.5', 'NaN']) expect(sum.add(cell)).toBe(false);
+    for (const cell of ['', ' ', 'GB', '1e3', '1,000', 'NaN', '0x10', '１２', '١٢']) expect(sum.add(cell)).toBe(false);
     expect(sum.toString()).toBe('0');
     expect(isDecimal('-3.25')).toBe(true);
-    expect(isDecimal('3.')).toBe(false);
+    expect(sum.add('.5')).toBe(true);
+    expect(sum.add('3.')).toBe(true);
+    expect(sum.toString()).toBe('3.5');
   });
   it('gives the exact difference of two sums', () => {
     expect(difference(sumOf('10.05'), sumOf('10'))).toBe('0.05');

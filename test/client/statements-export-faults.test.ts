@@ -43,8 +43,8 @@ describe('rows and headers pds cannot read whole', () => {
     expect(result.stderr).toContain(`statement ${a}, line 3: a row of 2 cells where the header has 3; left out`);
     expect(result.stderr).toContain(`statement ${a}, line 6: a row of 4 cells where the header has 3; left out`);
     expect(groups(result.stdout).sort()).toEqual([
-      ['FR', 2, 12.25],
-      ['GB', 2, 2.25],
+      ['FR', 2, '12.25'],
+      ['GB', 2, '2.25'],
     ]);
   });
 
@@ -73,7 +73,7 @@ describe('rows and headers pds cannot read whole', () => {
       message: 'the answer is not whole',
       details: [`statement ${a}: its export's header ${said}; its lines were left out`],
     });
-    expect(groups(result.stdout)).toEqual([['GB', 1, 7]]);
+    expect(groups(result.stdout)).toEqual([['GB', 1, '7.00']]);
     const check = await pds(['statements', 'check', String(a)]);
     expect(check.stdout).toContain(`statement ${a} is not checkable (its export was not read whole`);
   });
@@ -131,8 +131,8 @@ describe('export bodies', () => {
       const result = await pds(['statements', 'lines', String(a), '--by', 'territory', '--json']);
       expect(result.code).toBe(0);
       expect(groups(result.stdout).sort()).toEqual([
-        ['FR', 1, 0.5],
-        ['GB', 4000, 5000],
+        ['FR', 1, '0.50'],
+        ['GB', 4000, '5000.00'],
       ]);
     },
   );

@@ -21,7 +21,8 @@ const pds = (args: string[], options: { tty?: boolean; columns?: number } = {}) 
 const data = () => emulator.state.data[DEMO_PROJECT_ID]!;
 const processed = () => data().statements.filter(isProcessed);
 const cents = (amount: unknown) => Math.round(Number(amount) * 100);
-const money = (c: number) => Number((c / 100).toFixed(2));
+/** Cents as the exact decimal pds writes in data formats: a string with two decimals. */
+const money = (c: number) => (c / 100).toFixed(2);
 const json = async (args: string[]) => {
   const result = await pds([...args, '--json']);
   expect(result.stderr).not.toContain('error');
@@ -58,7 +59,7 @@ const pct = (now: number, then: number) => {
   const change = BigInt(now - then) * 1000n;
   const base = BigInt(Math.abs(then));
   const q = (2n * (change < 0n ? -change : change) + base) / (2n * base);
-  return Number(change < 0n ? -q : q) / 10;
+  return decimalText({ units: change < 0n ? -q : q, scale: 1 });
 };
 
 /** The fixture: a, b, c in 2021 (Q1, Q2, H2), d in 2020 (a year); a has an odd number of cents. */
@@ -304,7 +305,7 @@ describe('--rates --to', () => {
     const rateOf = (s: Seen) =>
       s.currency === 'EUR' ? 10000n : s.currency === 'USD' ? 9137n : s.period.startsWith('2024') ? 11713n : 11650n;
     const exact = all.reduce((n, s) => n + BigInt(s.licensor) * rateOf(s), 0n);
-    const want = Number(decimalText(rounded({ units: exact, scale: 6 }, 2)));
+    const want = decimalText(rounded({ units: exact, scale: 6 }, 2));
     const result = await pds(['statements', 'totals', '--rates', rates, '--to', 'eur', '--json']);
     expect(result.code).toBe(0);
     const [row, ...rest] = JSON.parse(result.stdout) as Record<string, unknown>[];

@@ -75,7 +75,7 @@ describe('the MCP tools of what a project earned', () => {
       .map((s) => s.id);
     expect(ids).toHaveLength(2);
     const clean = await structured('statements_check', { ids });
-    expect(clean).toEqual({ ok: true, checked: 2, items: [], total: 0, next_cursor: null });
+    expect(clean).toEqual({ ok: true, checked: 2, items: [], total: 0, incomplete: [], next_cursor: null });
   });
 
   it('refuses a rollup without columns, and a bad period, as errors', async () => {

@@ -21,8 +21,8 @@ const pds = (args: string[], options: { tty?: boolean; columns?: number } = {}) 
 const data = () => emulator.state.data[DEMO_PROJECT_ID]!;
 const processed = () => data().statements.filter(isProcessed);
 const cents = (amount: unknown) => Math.round(Number(amount) * 100);
-/** Cents as the plain decimal pds prints in data formats (a JSON number). */
-const money = (c: number) => Number((c / 100).toFixed(2));
+/** Cents as the exact decimal pds prints in data formats: a string with the currency's two decimals. */
+const money = (c: number) => (c / 100).toFixed(2);
 /** Two processed statements whose lines agree with their financials and that repeat no other, as the store holds them. */
 const agreeingPair = (): [string, string] => {
   const repeats = new Set(Object.entries(DUPLICATE_OF).flat().map(Number));
@@ -292,15 +292,15 @@ describe('pds statements check', () => {
   it('--all exits 1 naming the statement whose lines disagree, the difference, and the duplicate', async () => {
     const result = await pds(['statements', 'check', '--all']);
     expect(result.code).toBe(1);
-    const failing = result.stdout.split('\n').filter((line) => /^statements? /.test(line));
+    const failing = result.stdout.split('\n').filter((line) => /^statements? [\d, ]+: /.test(line));
     const [duplicate, original] = Object.entries(DUPLICATE_OF)[0]!;
     expect(failing).toEqual([
       expect.stringMatching(
         new RegExp(`^statement ${DISAGREEING.id}: .*\\(difference -0\\.0${DISAGREEING.cents} USD\\)$`),
       ),
-      `statements ${original}, ${duplicate}: likely duplicates (same payor, period, currency, totals)`,
+      `statements ${original}, ${duplicate}: likely duplicates (same payor, period, currency, totals and lines)`,
     ]);
-    expect(result.stdout).toMatch(/^checked \d+ statements: 2 disagree/m);
+    expect(result.stdout).toMatch(/^checked \d+ of \d+ statements: 2 disagree/m);
     const json = JSON.parse((await pds(['statements', 'check', '--all', '--json'])).stdout);
     expect(json.filter((f: Record<string, unknown>) => f.check === 'lines')).toEqual([
       expect.objectContaining({ statement: DISAGREEING.id, column: 'licensor_revenue', difference: '-0.05' }),
@@ -309,7 +309,7 @@ describe('pds statements check', () => {
 
   it('exits 0 with one line when the statements agree', async () => {
     const result = await pds(['statements', 'check', ...agreeingPair()]);
-    expect(result.stdout).toBe('checked 2 statements: lines agree with financials, no duplicates\n');
+    expect(result.stdout).toBe('checked 2 of 2 statements: lines agree with financials, no duplicates\n');
     expect(result.code).toBe(0);
   });
 });

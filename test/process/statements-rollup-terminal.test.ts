@@ -34,7 +34,7 @@ describe('statements lines --all --by territory', () => {
     expect(result.stderr).toMatch(/^\d+ statements not processed \(\d+, \d+, … — see --verbose\)\n$/);
     expect(result.stdout).not.toMatch(/[█▏▎▍▌▋▊▉]/);
     expect(result.stdout.split('\n')[0]).toBe(
-      'TERRITORY\tCURRENCY\tSTATEMENTS\tLINES\tLINE\tUNITS\tLICENSEE_REVENUE\tLICENSOR_REVENUE',
+      'TERRITORY\tCURRENCY\tSTATEMENTS\tLINES\tUNITS\tLICENSEE_REVENUE\tLICENSOR_REVENUE',
     );
   }, 60_000);
 

@@ -4,12 +4,12 @@
 // cursor a call ends with, passed alone, gives the next page (the work is done again from the
 // service's current data).
 import * as z from 'zod/mini';
-import { IncompleteAnswerError, UsageError } from '../../lib/errors.js';
-import { checkStatements, fails } from '../statements/check.js';
+import { UsageError } from '../../lib/errors.js';
+import { checkStatements, fails, notWhole } from '../statements/check.js';
 import type { GroupRecord } from '../statements/groups.js';
 import { rollUp } from '../statements/rollup.js';
 import { selectStatements, type SelectInput } from '../statements/select.js';
-import { byFields, totalsOf, TOTALS_FIELDS } from '../statements/totals.js';
+import { AMOUNTS, byFields, totalsOf, TOTALS_FIELDS } from '../statements/totals.js';
 import { dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './inputs.js';
 import { defineTool, type ArgsOf, type Call, type CursorState, type ToolDefinition, type ToolSpec } from './tool.js';
@@ -22,12 +22,17 @@ const FILTERS = {
 };
 const top = describe(z.optional(z.int().check(z.positive())), 'only the n largest groups of each currency');
 const cursorInput = describe(z.optional(z.string()), 'the cursor a previous call ended with, passed alone');
+/** What an answer had to leave out, each named: empty when it is whole. */
+const incompleteOutput = z.array(z.string());
 const groupsOutput = z.object({
   items: z.array(z.record(z.string(), z.unknown())),
   total: z.number(),
   not_processed: z.number(),
+  incomplete: incompleteOutput,
   next_cursor: nextCursor,
 });
+const INCOMPLETE_NOTE =
+  'incomplete: the answer is not whole; these could not be read or checked, and were left out (never counted as zero):';
 
 /** The filters of a call, as the verbs take them. */
 const selectInput = (args: ArgsOf<typeof FILTERS>, call: Call, ids: string[] = []): SelectInput => ({
@@ -52,20 +57,22 @@ function page<T>(tool: string, items: T[], args: Record<string, unknown>, call: 
   };
 }
 
-function groupsResult(
-  tool: string,
-  groups: GroupRecord[],
-  pending: number,
-  args: Record<string, unknown>,
-  call: Call,
-  cursor: CursorState,
-) {
+/** What every roll-up tool answers beside its groups. */
+interface Answer {
+  groups: GroupRecord[];
+  pending: number;
+  incomplete: string[];
+}
+
+function groupsResult(tool: string, answer: Answer, args: Record<string, unknown>, call: Call, cursor: CursorState) {
+  const { groups, pending, incomplete } = answer;
   const { part, next, before, after } = page(tool, groups, args, call, cursor);
   const notes = pending > 0 ? [`${pending} statements not processed yet, not counted`] : [];
   return dataResult(part, {
     before,
-    after: [...notes, ...after],
-    structured: { items: part, total: groups.length, not_processed: pending, next_cursor: next },
+    after: [...notes, ...(incomplete.length > 0 ? [INCOMPLETE_NOTE] : []), ...after],
+    ...(incomplete.length > 0 ? { untrustedAfter: incomplete } : {}),
+    structured: { items: part, total: groups.length, not_processed: pending, incomplete, next_cursor: next },
   });
 }
 
@@ -82,15 +89,14 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
   /** One that answers groups of the statements it selects, a page at a time. */
   const groupsTool = <I extends Record<string, z.ZodMiniType>>(
     spec: Omit<ToolSpec<I>, Common | 'output' | 'run'> & {
-      groups(args: ArgsOf<I>, call: Call): Promise<{ groups: GroupRecord[]; pending: number }>;
+      groups(args: ArgsOf<I>, call: Call): Promise<Answer>;
     },
   ) =>
     earnedTool<I>({
       ...spec,
       output: groupsOutput,
       async run(args, call, cursor) {
-        const { groups, pending } = await spec.groups(args, call);
-        return groupsResult(spec.name, groups, pending, args, call, cursor);
+        return groupsResult(spec.name, await spec.groups(args, call), args, call, cursor);
       },
     });
   const totals = groupsTool({
@@ -102,12 +108,14 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       by: describe(z.optional(z.array(z.enum(TOTALS_BY))), 'group by these fields (always by currency too)'),
       ...FILTERS,
       top,
+      sort: describe(z.optional(z.enum(AMOUNTS)), 'rank groups (and top) by this amount (default licensor_revenue)'),
       cursor: cursorInput,
     },
     async groups(args, call) {
       const by = byFields(args.by, TOTALS_BY);
       const selection = await selectStatements(call.ctx, selectInput(args, call), []);
-      return { groups: totalsOf(selection.processed, by, args.top), pending: selection.pending.length };
+      const { records, incomplete } = totalsOf(selection.processed, by, args.top, args.sort);
+      return { groups: records, pending: selection.pending.length, incomplete: incomplete.list() };
     },
   });
   const rollup = groupsTool({
@@ -128,7 +136,7 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       if (by.length === 0 || by.some((name) => name === '')) throw new UsageError('by: name one column at least');
       const input = selectInput(args, call, args.ids ?? []);
       const selection = await selectStatements(call.ctx, input, input.args);
-      const { records, problems } = await rollUp(
+      const { records, incomplete } = await rollUp(
         call.ctx,
         selection.processed,
         {
@@ -140,47 +148,43 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
         },
         (read, total) => call.progress(read, total),
       );
-      // Groups from an export read in part would pass for the whole answer.
-      if (problems.length > 0) throw new IncompleteAnswerError(problems.map((p) => p.text));
-      return { groups: records, pending: selection.pending.length };
+      return { groups: records, pending: selection.pending.length, incomplete: incomplete.list() };
     },
   });
   const check = earnedTool({
     name: 'statements_check',
     title: 'Check statements',
     description:
-      "Whether each processed statement's lines add up to its financials (the difference, where they do not), likely duplicates, and periods missing from a payor's run (`pds statements check`). `ok` is false when lines disagree or duplicates are found. Pass the cursor a call ends with, alone, for the next page.",
+      "Whether each statement's lines add up to its financials in its currency (the difference, where they do not), likely duplicates (same totals and the same lines), and, with gaps, periods missing from a payor's run (`pds statements check`). `ok` is true only when every chosen statement was compared and nothing disagrees: `incomplete` names each statement that could not be checked (still processing, no export, an amount that cannot be read, lines in another currency), or says nothing matched. Pass the cursor a call ends with, alone, for the next page.",
     output: z.object({
       ok: z.boolean(),
       checked: z.number(),
       items: z.array(z.record(z.string(), z.unknown())),
       total: z.number(),
+      incomplete: incompleteOutput,
       next_cursor: nextCursor,
     }),
     input: {
       ids: describe(z.optional(z.array(numberOrText)), 'statement ids (default: every processed statement)'),
       ...FILTERS,
+      gaps: describe(z.optional(z.boolean()), "also list each payor's missing periods"),
       cursor: cursorInput,
     },
     async run(args, call, cursor) {
       const input = selectInput(args, call, args.ids ?? []);
       const selection = await selectStatements(call.ctx, input, input.args);
-      const findings = await checkStatements(call.ctx, selection.processed, {
-        projectId: input.projectId,
-        signal: call.signal,
-      });
-      const ok = !findings.some(fails);
+      const result = await checkStatements(call.ctx, selection, { projectId: input.projectId, signal: call.signal });
+      const findings = args.gaps === true ? result.findings : result.findings.filter((f) => f.check !== 'gap');
+      const incomplete = notWhole(result);
+      const agrees = !findings.some(fails);
+      const ok = agrees && incomplete.length === 0;
       const { part, next, before, after } = page('statements_check', findings, args, call, cursor);
+      const verdict = !agrees ? 'some disagree' : incomplete.length > 0 ? 'not whole' : 'nothing disagrees';
       return dataResult(part, {
-        before: `checked ${selection.processed.length} statements: ${ok ? 'nothing disagrees' : 'some disagree'}; findings ${before}`,
-        after,
-        structured: {
-          ok,
-          checked: selection.processed.length,
-          items: part,
-          total: findings.length,
-          next_cursor: next,
-        },
+        before: `checked ${result.checked} of ${result.chosen} statements: ${verdict}; findings ${before}`,
+        after: [...(incomplete.length > 0 ? [INCOMPLETE_NOTE] : []), ...after],
+        ...(incomplete.length > 0 ? { untrustedAfter: incomplete } : {}),
+        structured: { ok, checked: result.checked, items: part, total: findings.length, incomplete, next_cursor: next },
       });
     },
   });

@@ -4,6 +4,7 @@
 import { loadCells } from '../../lib/output/cells.js';
 import { wrapProse } from '../../lib/output/table-layout.js';
 import { safeText } from '../../lib/output/text.js';
+import { type CheckResult, fails } from './check.js';
 import type { Finding } from './findings.js';
 
 /** `15895.45` as `15,895.45`: grouped, every digit kept (an exact difference is never rounded). */
@@ -33,17 +34,26 @@ export function findingText(f: Finding): string {
   }
 }
 
-/** The last line: how many statements were checked and what came of it. */
-export function summaryText(checked: number, findings: readonly Finding[], failing: number): string {
+/**
+ * The last line: how many statements were compared of those chosen, and what came of it; gaps are
+ * counted, and listed only with --gaps.
+ */
+export function summaryText(result: CheckResult, listsGaps: boolean): string {
+  const { findings, checked, chosen } = result;
+  const failing = findings.filter(fails).length;
   const unchecked = findings.filter((f) => f.check === 'not checkable').length;
   const gaps = findings.filter((f) => f.check === 'gap').length;
   const notes = [
     ...(unchecked > 0 ? [`${unchecked} not checkable`] : []),
-    ...(gaps > 0 ? [`${plural(gaps, 'payor')} with a missing period`] : []),
+    ...(gaps > 0 ? [`${plural(gaps, 'payor')} with a missing period${listsGaps ? '' : ' (--gaps lists them)'}`] : []),
   ].join(', ');
   const outcome =
-    failing === 0 ? 'lines agree with financials, no duplicates' : `${failing} disagree${failing === 1 ? 's' : ''}`;
-  return `checked ${plural(checked, 'statement')}: ${outcome}${notes ? `; ${notes}` : ''}`;
+    failing > 0
+      ? `${failing} disagree${failing === 1 ? 's' : ''}`
+      : checked > 0
+        ? 'lines agree with financials, no duplicates'
+        : 'nothing compared';
+  return `checked ${checked.toLocaleString('en-US')} of ${plural(chosen, 'statement')}: ${outcome}${notes ? `; ${notes}` : ''}`;
 }
 
 /** The findings and the summary, each wrapped to `width` cells when a terminal is read (else whole). */

@@ -1,126 +1,154 @@
 // `pds statements check [--all | ids…]`: does each processed statement's lines export add up to its
-// financials (for the totals the export has a column of, by name; a statement with none is "not
-// checkable", never ok), is any statement a likely duplicate of another, and is any period of a
-// payor missing between its first and last (said, not failed)? Exit 1 listing what disagrees; 0
-// with one line.
+// financials, in the statement's currency (for the totals the export has a column of, by name), is
+// any statement a likely duplicate of another (judged on the lines' content, which pds reads), and,
+// with --gaps, is any period of a payor missing between its first and last? It passes only for what
+// it compared: a disagreement or a duplicate exits 1; a statement it could not check (still
+// processing, no export, an amount it cannot read, lines in another currency, no total column) or
+// nothing to check at all exits 8; each is named.
 import type { Context } from '../../lib/context.js';
-import { difference, ExactSum } from '../../lib/money/exact-sum.js';
-import { UsageError } from '../../lib/errors.js';
+import {
+  ForbiddenError,
+  AuthError,
+  IncompleteAnswerError,
+  InterruptedError,
+  PdsError,
+  RateLimitError,
+  UsageError,
+} from '../../lib/errors.js';
 import { checkText, findingText, summaryText } from './check-view.js';
 import { reportCheckToGitHub } from './check-ci.js';
 import { readExports } from './exports.js';
 import { duplicates, gaps, type Finding } from './findings.js';
 import { withProgress } from './progress.js';
-import { checkChoice, sayPending, selectStatements, type Processed } from './select.js';
+import { checkChoice, selectStatements, type Processed, type Selection } from './select.js';
+import { compareStatement, LinesOfStatement, statedAmounts } from './check-lines.js';
 import type { CheckOptions } from './definitions.js';
 
-/** The financials that are amounts (what lines can add up to). */
-const amountsOf = (s: Processed): [string, string][] =>
-  Object.entries(s.financials)
-    .filter(([, value]) => typeof value === 'number' || (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)))
-    .map(([name, value]) => [name.toLowerCase(), String(value)]);
+/** What a check found, and how many statements it compared. */
+export interface CheckResult {
+  /** Failures first (lines that disagree, duplicates), then what could not be checked, then gaps. */
+  findings: Finding[];
+  /** Statements whose lines were compared with their financials. */
+  checked: number;
+  /** Statements chosen (processed or not). */
+  chosen: number;
+}
 
-/** Each statement's lines summed in the columns its financials name; else why they could not be. */
-async function sumLines(
+/** A failure reading one statement's export that ends its check, not the whole run. */
+const endsOneStatement = (error: unknown): error is PdsError =>
+  error instanceof PdsError &&
+  !(error instanceof InterruptedError) &&
+  !(error instanceof AuthError) &&
+  !(error instanceof ForbiddenError) &&
+  !(error instanceof RateLimitError);
+
+/** Each statement's lines, read (its sums per column and currency, its content's digest). */
+async function readLines(
   ctx: Context,
   statements: readonly Processed[],
-  where: { projectId?: string | undefined; signal?: AbortSignal | undefined } = {},
-): Promise<Map<string | number, Map<string, ExactSum> | string>> {
-  const sums = new Map<string | number, Map<string, ExactSum> | string>();
+  where: { projectId?: string | undefined; signal?: AbortSignal | undefined },
+): Promise<Map<string | number, LinesOfStatement>> {
+  const read = new Map<string | number, LinesOfStatement>();
   const problems = await withProgress(ctx, (update) =>
     readExports(
       ctx,
       statements,
       {
         header: (statement, header) => {
-          const names = header.map((name) => name.trim().toLowerCase());
-          const columns = amountsOf(statement)
-            .map(([name]) => [name, names.indexOf(name)] as const)
-            .filter(([, at]) => at >= 0);
-          if (columns.length === 0) {
-            sums.set(statement.id, 'its lines have no column named as a total');
-            return () => undefined;
-          }
-          const own = new Map(columns.map(([name]) => [name, new ExactSum()]));
-          sums.set(statement.id, own);
-          return (row) => {
-            for (const [name, at] of columns) own.get(name)?.add(row[at] ?? '');
-          };
+          const lines = new LinesOfStatement(statement, header);
+          read.set(statement.id, lines);
+          return (row, line) => lines.add(row, line);
+        },
+        done: (statement) => read.get(statement.id)?.finish(),
+      },
+      {
+        onProgress: update,
+        ...where,
+        notRead: (statement, error) => {
+          if (!endsOneStatement(error)) return false;
+          read.set(statement.id, LinesOfStatement.failed(statement, `its lines could not be read: ${error.message}`));
+          return true;
         },
       },
-      { onProgress: update, ...where },
     ),
   );
-  // A statement whose export was not read whole cannot be said to agree or disagree.
+  // A statement whose export was not read whole (a ragged row, a header refused) cannot be said to agree.
   for (const problem of problems) {
-    const said = sums.get(problem.statement);
-    if (typeof said !== 'string' || !said.startsWith('its export was not read whole'))
-      sums.set(problem.statement, `its export was not read whole: ${problem.text}`);
+    const lines = read.get(problem.statement);
+    if (lines?.failure !== undefined) continue;
+    const statement = statements.find((s) => s.id === problem.statement);
+    if (lines !== undefined) lines.fail(`its export was not read whole: ${problem.text}`);
+    else if (statement !== undefined)
+      read.set(problem.statement, LinesOfStatement.failed(statement, `its export was not read whole: ${problem.text}`));
   }
-  return sums;
+  return read;
 }
 
-/** What disagrees between lines and financials, and what could not be checked. */
-function sumFindings(
-  statements: readonly Processed[],
-  sums: Map<string | number, Map<string, ExactSum> | string>,
-): Finding[] {
-  const findings: Finding[] = [];
-  for (const s of statements) {
-    const own = sums.get(s.id);
-    if (own === undefined || typeof own === 'string') {
-      findings.push({ check: 'not checkable', statement: s.id, reason: own ?? 'its export was not read' });
-      continue;
-    }
-    for (const [name, value] of amountsOf(s)) {
-      const lines = own.get(name);
-      if (lines === undefined) continue;
-      const stated = new ExactSum();
-      stated.add(value);
-      const gap = difference(lines, stated);
-      if (/^-?0(\.0+)?$/.test(gap)) continue;
-      const scale = Math.max(lines.digits, stated.digits);
-      findings.push({
-        check: 'lines',
-        statement: s.id,
-        currency: s.financials.currency,
-        column: name,
-        financials: stated.atScale(scale),
-        lines: lines.atScale(scale),
-        difference: gap,
-      });
-    }
-  }
-  return findings;
-}
-
-/** Everything the check finds in these statements, what fails first. */
+/** Everything the check finds in these statements, failures first. */
 export async function checkStatements(
   ctx: Context,
-  statements: readonly Processed[],
-  where: { projectId?: string | undefined; signal?: AbortSignal | undefined } = {},
-): Promise<Finding[]> {
-  const sums = await sumLines(ctx, statements, where);
-  const findings = [...sumFindings(statements, sums), ...duplicates(statements), ...gaps(statements)];
-  return [...findings.filter(fails), ...findings.filter((f) => !fails(f))];
+  selection: Selection,
+  where: { projectId?: string | undefined; signal?: AbortSignal | undefined; gaps?: boolean } = {},
+): Promise<CheckResult> {
+  const statements = selection.processed;
+  // A statement whose financials hold no amount it can read is not worth fetching the lines of.
+  const readable = statements.filter((s) => statedAmounts(s).problem === undefined);
+  const lines = await readLines(ctx, readable, where);
+  const compared: Finding[] = [];
+  let checked = 0;
+  for (const s of statements) {
+    const found = compareStatement(s, lines.get(s.id));
+    if (found.every((f) => f.check !== 'not checkable')) checked++;
+    compared.push(...found);
+  }
+  const processing: Finding[] = selection.pending.map((s) => ({
+    check: 'not checkable',
+    statement: s.id,
+    reason: `not processed yet (${s.extraction_stage ?? s.processing_status ?? 'no stage'})`,
+  }));
+  const digests = new Map([...lines].map(([id, read]) => [id, read.digest]));
+  const findings = [
+    ...compared,
+    ...processing,
+    ...duplicates(statements, digests),
+    ...gaps(statements, selection.pending),
+  ];
+  const order = (f: Finding) => (fails(f) ? 0 : f.check === 'not checkable' ? 1 : 2);
+  return {
+    findings: findings.sort((a, b) => order(a) - order(b)),
+    checked,
+    chosen: statements.length + selection.pending.length,
+  };
 }
 
-/** Gaps and statements without a total column are said, not failed: a payor may skip a period. */
+/** A disagreement or a duplicate fails the check (exit 1); what was not checked makes it incomplete (exit 8). */
 export const fails = (f: Finding): boolean => f.check === 'lines' || f.check === 'duplicate';
+
+/** The named reasons the check is not whole: statements not checked, or nothing checked at all. */
+export function notWhole(result: CheckResult): string[] {
+  const unchecked = result.findings.flatMap((f) =>
+    f.check === 'not checkable' ? [`statement ${f.statement}: not checked (${f.reason})`] : [],
+  );
+  if (result.chosen === 0) return ['no statement matches: nothing was checked', ...unchecked];
+  if (result.checked === 0) return ['no statement could be checked', ...unchecked];
+  return unchecked;
+}
 
 export async function run(opts: CheckOptions, ctx: Context): Promise<number> {
   const given = { ...opts, args: opts.args[0] ?? [] };
   if (opts.all !== true && given.args.length === 0) throw new UsageError('give statement ids, or --all');
   const ids = checkChoice(given, 'check');
   const selection = await selectStatements(ctx, given, ids);
-  const statements = selection.processed;
-  const findings = await checkStatements(ctx, statements);
-  const failing = findings.filter(fails);
-  if (!(await ctx.output.asData(findings))) {
-    const said = [...findings.map(findingText), summaryText(statements.length, findings, failing.length)];
+  const result = await checkStatements(ctx, selection, { gaps: opts.gaps === true });
+  const listsGaps = opts.gaps === true;
+  const shown = listsGaps ? result.findings : result.findings.filter((f) => f.check !== 'gap');
+  if (!(await ctx.output.asData(shown))) {
+    const said = [...shown.map(findingText), summaryText(result, listsGaps)];
     ctx.output.write(await checkText(said, ctx.io.stdoutIsTTY ? ctx.io.columns : undefined));
   }
-  await reportCheckToGitHub(ctx, statements, findings);
-  await sayPending(ctx, selection);
-  return failing.length === 0 ? 0 : 1;
+  await reportCheckToGitHub(ctx, selection.processed, shown);
+  if (result.findings.some(fails)) return 1;
+  const problems = notWhole(result);
+  if (problems.length > 0) throw new IncompleteAnswerError(problems);
+  return 0;
 }

@@ -62,6 +62,12 @@ const TOTALS_FLAGS = {
   ...SELECT_FLAGS,
   ...TOP_FLAG,
   ...REPORT_FLAGS,
+  sort: {
+    type: 'string',
+    value: 'amount',
+    completion: ['licensor_revenue', 'licensee_revenue'],
+    help: 'rank groups (and --top) by licensor_revenue (the default) or licensee_revenue',
+  },
 } as const;
 
 /** `pds statements totals`: the financials of the processed statements, added and grouped. */
@@ -82,13 +88,17 @@ export type TotalsOptions = OptionsOf<typeof statementTotals>;
 const CHECK_FLAGS = {
   all: { type: 'boolean', help: 'every processed statement of the project' },
   ...SELECT_FLAGS,
+  gaps: {
+    type: 'boolean',
+    help: "list each payor's missing periods (without it: one line counts them); never a period with a statement still processing",
+  },
 } as const;
 
 /** `pds statements check`: lines against financials, duplicates, gaps. */
 export const statementCheck = verb({
   name: 'check',
   description:
-    "check processed statements: their lines add up to their financials, none is a likely duplicate, no payor's period is missing; exit 1 listing what disagrees",
+    'check statements: their lines add up to their financials (per currency), none is a likely duplicate; exit 1 listing what disagrees, 8 naming what it could not check (or when nothing matched)',
   args: [STATEMENT_IDS],
   flags: CHECK_FLAGS,
   scripting: ['jq'],

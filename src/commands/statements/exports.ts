@@ -50,6 +50,12 @@ export interface ExportsOptions {
   links?: Map<string | number, string>;
   /** Read each export up to its header only. */
   headerOnly?: boolean;
+  /**
+   * One statement's export could not be fetched (no export, a failure of its own): true when the
+   * caller names it and the others are still read (a check says it could not check that one); else
+   * the whole read fails.
+   */
+  notRead?(statement: Processed, error: unknown): boolean;
 }
 
 /** A row or an export left out: its statement, its line when a row, and the sentence that says it. */
@@ -108,12 +114,16 @@ export async function readExports(
       }
       return rows.lines;
     };
-    let count: number;
+    let count = 0;
     try {
-      count = await fetchRows(await linkOf(false));
+      try {
+        count = await fetchRows(await linkOf(false));
+      } catch (error) {
+        if (!(error instanceof StorageDeniedError)) throw error;
+        count = await fetchRows(await linkOf(true));
+      }
     } catch (error) {
-      if (!(error instanceof StorageDeniedError)) throw error;
-      count = await fetchRows(await linkOf(true));
+      if (signal.aborted || options.notRead?.(statement, error) !== true) throw error;
     }
     read++;
     lines += count;

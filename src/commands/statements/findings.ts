@@ -1,6 +1,15 @@
 // What `pds statements check` finds beside sums that disagree: statements that look like the same
 // statement twice, and periods missing from a payor's run of statements.
-import { payorOf, periodOfStatement, spanOf, type Processed } from './select.js';
+import { readAmount } from '../../lib/money/amount.js';
+import {
+  currencyOfStatement,
+  payorOf,
+  periodOfStatement,
+  spanOf,
+  type Processed,
+  type Span,
+  type Statement,
+} from './select.js';
 
 export type Finding =
   | {
@@ -29,8 +38,39 @@ function sharing(statements: readonly Processed[], keyOf: (s: Processed) => stri
   return [...sets.values()].filter((set) => set.length > 1);
 }
 
-/** Likely duplicates: same payor, period, currency and totals; or the same file name and size. */
-export function duplicates(statements: readonly Processed[]): Finding[] {
+/** A statement's amount as a key: its exact decimal (`100` and `100.0` are one), or what it said. */
+const amountKey = (value: unknown): string => {
+  const amount = readAmount(value);
+  return amount.kind === 'amount'
+    ? amount.decimal.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')
+    : JSON.stringify(value ?? null);
+};
+
+/**
+ * Sets of statements that look alike, split by their lines' content where pds read it: two with
+ * the same totals but other lines are no duplicates. Statements whose lines were not read stay
+ * together (nothing tells them apart).
+ */
+function byContent(
+  set: Processed[],
+  digests: ReadonlyMap<string | number, string | undefined>,
+): { set: Processed[]; sameLines: boolean }[] {
+  const parts = new Map<string, Processed[]>();
+  for (const s of set) {
+    const key = digests.get(s.id) ?? '';
+    parts.set(key, [...(parts.get(key) ?? []), s]);
+  }
+  return [...parts].filter(([, part]) => part.length > 1).map(([key, part]) => ({ set: part, sameLines: key !== '' }));
+}
+
+/**
+ * Likely duplicates: same payor, period, currency and totals; or the same file name and size; in
+ * either case with the same lines when pds read them (`digests`, by statement id).
+ */
+export function duplicates(
+  statements: readonly Processed[],
+  digests: ReadonlyMap<string | number, string | undefined> = new Map(),
+): Finding[] {
   const byTotals = sharing(statements, (s) => {
     const payor = payorOf(s);
     const period = periodOfStatement(s);
@@ -39,24 +79,25 @@ export function duplicates(statements: readonly Processed[]): Finding[] {
     return JSON.stringify([
       payor.toLowerCase(),
       period,
-      f.currency,
-      String(f.licensor_revenue),
-      String(f.licensee_revenue),
+      currencyOfStatement(s),
+      amountKey(f.licensor_revenue),
+      amountKey(f.licensee_revenue),
     ]);
-  });
+  }).flatMap((set) => byContent(set, digests));
   const byFile = sharing(statements, (s) =>
     s.file_name && typeof s.file_size === 'number' ? JSON.stringify([s.file_name, s.file_size]) : undefined,
-  );
-  const found: Finding[] = byTotals.map((set) => ({
+  ).flatMap((set) => byContent(set, digests));
+  const lines = (same: boolean) => (same ? ' and lines' : '');
+  const found: Finding[] = byTotals.map(({ set, sameLines }) => ({
     check: 'duplicate',
     statements: set.map((s) => s.id),
-    reason: 'same payor, period, currency, totals',
+    reason: `same payor, period, currency, totals${lines(sameLines)}`,
   }));
   const named = new Set(found.map((f) => (f.check === 'duplicate' ? f.statements.join(',') : '')));
-  for (const set of byFile) {
+  for (const { set, sameLines } of byFile) {
     const ids = set.map((s) => s.id);
     if (named.has(ids.join(','))) continue;
-    found.push({ check: 'duplicate', statements: ids, reason: 'same file name and size' });
+    found.push({ check: 'duplicate', statements: ids, reason: `same file name and size${lines(sameLines)}` });
   }
   return found;
 }
@@ -82,7 +123,14 @@ function periodAt(from: number, kind: string, length: number): string {
  * (quarters, halves, years, months); every period of that kind between its first and last is
  * expected once at least.
  */
-export function gaps(statements: readonly Processed[]): Finding[] {
+export function gaps(statements: readonly Processed[], processing: readonly Statement[] = []): Finding[] {
+  // A period with a statement still processing is not missing: its statement is on its way.
+  const coming = new Map<string, Span[]>();
+  for (const s of processing) {
+    const payor = payorOf(s);
+    const span = spanOf(periodOfStatement(s));
+    if (payor !== undefined && span !== undefined) coming.set(payor, [...(coming.get(payor) ?? []), span]);
+  }
   const byPayor = new Map<string, string[]>();
   for (const s of statements) {
     const payor = payorOf(s);
@@ -108,8 +156,10 @@ export function gaps(statements: readonly Processed[]): Finding[] {
     const last = sorted[sorted.length - 1];
     if (first === undefined || last === undefined) continue;
     const missing: string[] = [];
+    const isComing = (from: number) =>
+      (coming.get(payor) ?? []).some((span) => span.from <= from + length - 1 && span.to >= from);
     for (let from = first; from <= last; from += length)
-      if (!starts.has(from)) missing.push(periodAt(from, cadence, length));
+      if (!starts.has(from) && !isComing(from)) missing.push(periodAt(from, cadence, length));
     if (missing.length > 0)
       found.push({
         check: 'gap',

@@ -1,8 +1,9 @@
 // Groups of a roll-up: keyed by the values of the --by fields and always by currency (money of two
 // currencies is never added), each with its statements, its line count and an exact sum per
 // numeric column. Records come out flat, ordered, and cut to --top per currency.
+import { currencyDecimals } from '../../lib/money/display.js';
 import { ExactSum } from '../../lib/money/exact-sum.js';
-import { spanOf } from './select.js';
+import { NO_CURRENCY, spanOf } from './select.js';
 import { PERIOD_KEYS } from './periods.js';
 
 export interface Group {
@@ -25,6 +26,8 @@ export interface GroupShape {
   countsLines: boolean;
   /** First and last period of each group (totals). */
   periods: boolean;
+  /** Columns that are money whatever their cells (financials): written with at least their currency's decimals. */
+  money?: readonly string[];
 }
 
 export type GroupRecord = Record<string, string | number | null | string[]>;
@@ -72,6 +75,16 @@ export function addCell(group: Group, column: string, cell: string): boolean {
   return sum.add(cell);
 }
 
+/** Adds an amount already read (its plain decimal, amount.ts) to a group's column. */
+export function addAmount(group: Group, column: string, decimal: string): void {
+  let sum = group.sums.get(column);
+  if (sum === undefined) {
+    sum = new ExactSum();
+    group.sums.set(column, sum);
+  }
+  sum.addPlain(decimal);
+}
+
 /** Widens a group's first and last period with one statement's. */
 export function notePeriod(group: Group, period: string | undefined): void {
   if (period === undefined) return;
@@ -89,7 +102,6 @@ export function notePeriod(group: Group, period: string | undefined): void {
  */
 export function ordered(groups: Group[], shape: GroupShape, sortColumn: string): Group[] {
   const periodAt = shape.by.findIndex((name) => PERIOD_KEYS.includes(name));
-  const amount = (g: Group) => g.sums.get(sortColumn);
   return groups.sort((a, b) => {
     if (a.currency !== b.currency) return a.currency < b.currency ? -1 : 1;
     if (periodAt >= 0) {
@@ -98,38 +110,59 @@ export function ordered(groups: Group[], shape: GroupShape, sortColumn: string):
       const byTime = (x?.from ?? Infinity) - (y?.from ?? Infinity) || (x?.to ?? Infinity) - (y?.to ?? Infinity);
       if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;
     }
-    const scale = Math.max(amount(a)?.digits ?? 0, amount(b)?.digits ?? 0);
-    const left = amount(a)?.unitsAt(scale) ?? 0n;
-    const right = amount(b)?.unitsAt(scale) ?? 0n;
-    if (left !== right) return left > right ? -1 : 1;
+    const byAmount = compareAmounts(b, a, sortColumn);
+    if (byAmount !== 0) return byAmount;
     const ka = a.values.join('\u0000');
     const kb = b.values.join('\u0000');
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   });
 }
 
-/** The first `top` groups of each currency (groups already ordered). */
-export function topOf(groups: Group[], top: number | undefined): Group[] {
+/**
+ * The `top` largest groups of each currency by the sort column, kept in the order given (so
+ * `--by period --top 4` is the four largest quarters, in time order).
+ */
+export function topOf(groups: Group[], top: number | undefined, sortColumn: string): Group[] {
   if (top === undefined) return groups;
-  const seen = new Map<string, number>();
-  return groups.filter((g) => {
-    const count = (seen.get(g.currency) ?? 0) + 1;
-    seen.set(g.currency, count);
-    return count <= top;
-  });
+  const largest = new Set<Group>();
+  const byCurrency = new Map<string, Group[]>();
+  for (const g of groups) byCurrency.set(g.currency, [...(byCurrency.get(g.currency) ?? []), g]);
+  for (const own of byCurrency.values()) {
+    const ranked = [...own].sort((a, b) => compareAmounts(b, a, sortColumn));
+    for (const g of ranked.slice(0, top)) largest.add(g);
+  }
+  return groups.filter((g) => largest.has(g));
 }
 
-/** A group as one flat record: keys, currency, counts, then every summed column. */
+/** How two groups' sums of a column compare, exactly (a group without the column counts as 0). */
+function compareAmounts(a: Group, b: Group, column: string): number {
+  const x = a.sums.get(column);
+  const y = b.sums.get(column);
+  const scale = Math.max(x?.digits ?? 0, y?.digits ?? 0);
+  const left = x?.unitsAt(scale) ?? 0n;
+  const right = y?.unitsAt(scale) ?? 0n;
+  return left === right ? 0 : left < right ? -1 : 1;
+}
+
+/**
+ * A group as one flat record: keys, currency (null: no currency), counts, then every summed column
+ * as its exact decimal text with the scale of its amounts (`30569.00`; null where the group has no
+ * amount in that column). A record has no prototype: a column named `__proto__` is a field like any.
+ */
 export function recordOf(group: Group, shape: GroupShape, extra?: (g: Group) => GroupRecord): GroupRecord {
-  const record: GroupRecord = {};
+  const record: GroupRecord = Object.create(null);
   shape.by.forEach((name, i) => {
     record[name] = group.values[i] ?? null;
   });
   if (extra) Object.assign(record, extra(group));
-  record.currency = group.currency;
+  record.currency = group.currency === NO_CURRENCY ? null : group.currency;
   record.statements = group.statements.size;
   if (shape.countsLines) record.lines = group.lines;
-  for (const column of shape.columns) record[column] = group.sums.get(column)?.toNumber() ?? 0;
+  const decimals = currencyDecimals(group.currency);
+  for (const column of shape.columns) {
+    const sum = group.sums.get(column);
+    record[column] = sum === undefined ? null : shape.money?.includes(column) ? sum.atScale(decimals) : sum.toString();
+  }
   if (shape.periods) {
     record.first_period = group.firstPeriod ?? null;
     record.last_period = group.lastPeriod ?? null;

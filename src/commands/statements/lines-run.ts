@@ -7,7 +7,7 @@ import { parseSize } from '../../lib/transfer/download.js';
 import type { LinesOptions } from './definitions.js';
 import { Writable } from 'node:stream';
 import { FORMULA_WARNING, startsFormula, writeFlat, type FlatFormat } from './flat.js';
-import { printRollup, rollUp } from './rollup.js';
+import { printRollup, rollUp, sayColumns } from './rollup.js';
 import { checkChoice, sayPending, selectStatements } from './select.js';
 import { withProgress } from './progress.js';
 import { needsReport, overlapNote } from './report.js';
@@ -109,9 +109,12 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   if (by !== undefined) {
     const sort = opts.sort?.trim().toLowerCase() ?? 'licensor_revenue';
     const input = { by, top: opts.top, sort: opts.sort, maxBytes };
-    const { records, shape, problems } = await withProgress(ctx, (update) => rollUp(ctx, statements, input, update));
+    const { records, shape, columns, incomplete } = await withProgress(ctx, (update) =>
+      rollUp(ctx, statements, input, update),
+    );
+    sayColumns(ctx, columns);
     await printRollup(ctx, records, shape, shape.columns.includes(sort) ? sort : (shape.columns[0] ?? sort), opts.top);
-    if (problems.length > 0) throw new IncompleteAnswerError(problems.map((p) => p.text));
+    incomplete.throwIfAny();
     return 0;
   }
   const format: FlatFormat =

@@ -4,6 +4,7 @@
 import type { Context } from '../../lib/context.js';
 import type { LinesOptions, TotalsOptions } from './definitions.js';
 import type { GroupRecord, GroupShape } from './groups.js';
+import { Incomplete } from './incomplete.js';
 import { withProgress } from './progress.js';
 import {
   buildReport,
@@ -45,11 +46,12 @@ async function choose(ctx: Context, plan: ReportPlan, input: SelectInput, ids: s
 export async function runTotalsReport(opts: TotalsOptions, ctx: Context, by: string[]): Promise<number> {
   const plan = await planReport(opts, by, opts.period);
   const sides = await choose(ctx, plan, { ...opts, args: [] }, []);
-  const run = await buildReport(plan, sides, 'licensor_revenue', async (statements, groupBy) => ({
-    records: totalsOf(statements, groupBy, opts.top),
-    amounts: ['licensor_revenue', 'licensee_revenue'],
-    counts: ['statements'],
-  }));
+  const unread = new Incomplete();
+  const run = await buildReport(plan, sides, 'licensor_revenue', async (statements, groupBy) => {
+    const totals = totalsOf(statements, groupBy, opts.top);
+    for (const problem of totals.incomplete.list()) unread.add(problem);
+    return { records: totals.records, amounts: ['licensor_revenue', 'licensee_revenue'], counts: ['statements'] };
+  });
   for (const note of run.notes) ctx.output.info(note);
   await printReport(ctx, run.report, plan, (records) =>
     drawView(records, {
@@ -62,6 +64,7 @@ export async function runTotalsReport(opts: TotalsOptions, ctx: Context, by: str
     }),
   );
   throwIfLeftOut(run.leftOut);
+  unread.throwIfAny();
   return 0;
 }
 
@@ -80,12 +83,14 @@ export async function runLinesReport(opts: LinesOptions, ctx: Context, input: Li
     return 0;
   }
   let shape: GroupShape | undefined;
+  const unread = new Incomplete();
   const sort = opts.sort?.trim().toLowerCase() ?? 'licensor_revenue';
   const group = async (statements: Parameters<typeof rollUp>[1], groupBy: string[]): Promise<Grouped> => {
     const rolled = await withProgress(ctx, (update) =>
       rollUp(ctx, statements, { by: groupBy, top: opts.top, sort: opts.sort, maxBytes: input.maxBytes }, update),
     );
     shape = rolled.shape;
+    for (const problem of rolled.incomplete.list()) unread.add(problem);
     return {
       records: rolled.records,
       amounts: rolled.shape.columns.filter((c) => MONEY.test(c)),
@@ -100,6 +105,7 @@ export async function runLinesReport(opts: LinesOptions, ctx: Context, input: Li
     await printRollup(ctx, run.report.records, shown, columns.includes(sort) ? sort : (columns[0] ?? sort));
   } else await printReport(ctx, run.report, plan, async () => '');
   throwIfLeftOut(run.leftOut);
+  unread.throwIfAny();
   return 0;
 }
 

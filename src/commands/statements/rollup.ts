@@ -1,24 +1,28 @@
 // `pds statements lines … --by COLUMN,…`: every line of the chosen statements added up by the
 // columns the user names (found in each export's header whatever their case; pds assumes nothing
-// else of the export), or by the statement's own id, period or payor; always by currency. Every
-// numeric column is summed exactly. `--by isrc` names each ISRC's recording from the catalog.
+// else of the export), or by the statement's own id, period or payor; always by currency. Money and
+// units columns are summed exactly (columns.ts says which, and why); an amount that cannot be read is
+// named, never a zero. `--by isrc` names each ISRC's recording from the catalog.
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
+import { readDecimal } from '../../lib/money/amount.js';
+import { type ColumnReport, type ColumnRole, reasonOf, roleOf } from './columns.js';
 import type { Group, GroupRecord, GroupShape } from './groups.js';
-import { addCell, Groups, ordered, recordOf, topOf } from './groups.js';
-import { type ExportProblem, readExports } from './exports.js';
-import { payorOf, periodOfStatement, type Processed } from './select.js';
+import { addAmount, Groups, ordered, recordOf, topOf } from './groups.js';
+import { readExports } from './exports.js';
+import { CALENDAR_FIELDS } from './report.js';
+import { Incomplete } from './incomplete.js';
+import { currencyCode, currencyOfStatement, payorOf, periodOfStatement, type Processed } from './select.js';
 import { recordingsByIsrc, type Recording } from './recordings.js';
 import { drawView } from './view.js';
-import { CALENDAR_FIELDS } from './report.js';
 
-/** --by names read from the statement rather than its lines. */
-const STATEMENT_KEYS: Record<string, (s: Processed) => string> = {
-  statement: (s) => String(s.id),
-  period: (s) => periodOfStatement(s) ?? '',
-  payor: (s) => payorOf(s) ?? '',
-  ...CALENDAR_FIELDS,
-};
+/** --by names read from the statement rather than its lines (a map: `__proto__` is a column name like any). */
+const STATEMENT_KEYS = new Map<string, (s: Processed) => string>([
+  ['statement', (s) => String(s.id)],
+  ['period', (s) => periodOfStatement(s) ?? ''],
+  ['payor', (s) => payorOf(s) ?? ''],
+  ...Object.entries(CALENDAR_FIELDS),
+]);
 
 export interface RollupInput {
   by: string[];
@@ -29,72 +33,128 @@ export interface RollupInput {
   signal?: AbortSignal | undefined;
 }
 
+/** A roll-up's answer: its records in order, their shape, the columns and why each was summed or not, what it left out. */
+export interface Rollup {
+  records: GroupRecord[];
+  shape: GroupShape;
+  columns: ColumnReport[];
+  incomplete: Incomplete;
+}
+
+/** What is known of one column across every export: its role, and how many of its cells were amounts. */
+interface ColumnState {
+  role: ColumnRole;
+  amounts: number;
+  others: number;
+}
+
 /** Where each key and summed column of one export sits. */
 interface Layout {
   keys: ((row: string[]) => string)[];
   currency: (row: string[]) => string;
-  numeric: [column: string, index: number][];
+  summed: [column: string, index: number, state: ColumnState][];
 }
 
-/** Adds the lines of `statements` into groups; returns the records in order and the shape. */
+/** Everything a roll-up keeps while exports are read. */
+class RollupState {
+  readonly groups = new Groups();
+  readonly incomplete = new Incomplete();
+  /** Every column seen, in first-seen order, with its role and cell counts. */
+  readonly columns = new Map<string, ColumnState>();
+  /** --by names some export has (or the statement gives), and those some export lacks. */
+  readonly found = new Set<string>();
+  readonly missing = new Set<string>();
+
+  constructor(readonly by: string[]) {}
+
+  layoutOf(statement: Processed, header: string[]): Layout {
+    const names = header.map((name) => name.trim().toLowerCase());
+    const keys = this.by.map((name) => {
+      const own = STATEMENT_KEYS.get(name);
+      const at = names.indexOf(name);
+      if (own && at < 0) {
+        const value = own(statement);
+        this.found.add(name);
+        return () => value;
+      }
+      if (at < 0) this.missing.add(name);
+      else this.found.add(name);
+      return (row: string[]) => (at < 0 ? '' : (row[at] ?? '').trim());
+    });
+    const currencyAt = names.indexOf('currency');
+    const fallback = currencyOfStatement(statement);
+    const summed: Layout['summed'] = [];
+    names.forEach((name, index) => {
+      if (this.by.includes(name) || name === 'currency') return;
+      let state = this.columns.get(name);
+      if (state === undefined) {
+        state = { role: roleOf(name), amounts: 0, others: 0 };
+        this.columns.set(name, state);
+      }
+      if (state.role === 'amount' || state.role === 'by content') summed.push([name, index, state]);
+    });
+    return {
+      keys,
+      currency: (row) => {
+        const cell = currencyAt < 0 ? '' : (row[currencyAt] ?? '');
+        return cell.trim() === '' ? fallback : currencyCode(cell);
+      },
+      summed,
+    };
+  }
+
+  /** What takes the rows of one export: each into its group, each amount read by the one rule. */
+  sink(statement: Processed, header: string[]): (row: string[], line?: number) => void {
+    const layout = this.layoutOf(statement, header);
+    let rows = 0;
+    return (row, line) => {
+      rows++;
+      const currency = layout.currency(row);
+      let key = '';
+      for (const keyOf of layout.keys) key += `${keyOf(row)}\u0000`;
+      const group = this.groups.at(key + currency, () => layout.keys.map((keyOf) => keyOf(row)), currency);
+      group.statements.add(statement.id);
+      group.lines++;
+      for (const [column, index, state] of layout.summed) {
+        const cell = row[index] ?? '';
+        if (cell === '') continue;
+        const decimal = readDecimal(cell);
+        if (decimal !== undefined) {
+          state.amounts++;
+          addAmount(group, column, decimal);
+          continue;
+        }
+        state.others++;
+        // The header is line 1: without the reader's own count, a row's line is its place after it.
+        if (state.role === 'amount')
+          this.incomplete.unreadable({ statement: statement.id, column, line: line ?? rows + 1 }, cell);
+      }
+    };
+  }
+
+  /** Each column seen, summed or not, and why. */
+  report(): ColumnReport[] {
+    return [...this.columns].map(([column, state]) => ({
+      column,
+      summed: state.role === 'amount' || (state.role === 'by content' && state.others === 0 && state.amounts > 0),
+      why: reasonOf(state.role, state),
+    }));
+  }
+}
+
+/** Adds the lines of `statements` into groups; returns the records in order, their shape and columns. */
 export async function rollUp(
   ctx: Context,
   statements: readonly Processed[],
   input: RollupInput,
   onProgress: (read: number, total: number, lines: number) => void,
-): Promise<{ records: GroupRecord[]; shape: GroupShape; problems: ExportProblem[] }> {
+): Promise<Rollup> {
   const by = input.by;
-  const groups = new Groups();
-  /** Summed columns in the order first seen; a column with a cell that is not a number leaves it. */
-  const seen: string[] = [];
-  const notNumeric = new Set<string>();
-  const missing = new Set<string>();
-  const layoutOf = (statement: Processed, header: string[]): Layout => {
-    const names = header.map((name) => name.trim().toLowerCase());
-    const keys = by.map((name) => {
-      const own = STATEMENT_KEYS[name];
-      if (own && !names.includes(name)) {
-        const value = own(statement);
-        return () => value;
-      }
-      const at = names.indexOf(name);
-      if (at < 0) missing.add(name);
-      return (row: string[]) => (at < 0 ? '' : (row[at] ?? '').trim());
-    });
-    const currencyAt = names.indexOf('currency');
-    const fallback = statement.financials.currency;
-    const numeric: [string, number][] = [];
-    names.forEach((name, index) => {
-      if (by.includes(name) || name === 'currency' || notNumeric.has(name)) return;
-      if (!seen.includes(name)) seen.push(name);
-      numeric.push([name, index]);
-    });
-    return {
-      keys,
-      currency: (row) => (currencyAt < 0 ? fallback : (row[currencyAt] ?? '').trim().toUpperCase() || fallback),
-      numeric,
-    };
-  };
+  const state = new RollupState(by);
   const problems = await readExports(
     ctx,
     statements,
-    {
-      header: (statement, header) => {
-        const layout = layoutOf(statement, header);
-        return (row) => {
-          const currency = layout.currency(row);
-          let key = '';
-          for (const keyOf of layout.keys) key += `${keyOf(row)}\u0000`;
-          const group = groups.at(key + currency, () => layout.keys.map((keyOf) => keyOf(row)), currency);
-          group.statements.add(statement.id);
-          group.lines++;
-          for (const [column, index] of layout.numeric) {
-            const cell = row[index] ?? '';
-            if (cell !== '' && !addCell(group, column, cell)) notNumeric.add(column);
-          }
-        };
-      },
-    },
+    { header: (statement, header) => state.sink(statement, header) },
     {
       ...(input.maxBytes === undefined ? {} : { maxBytes: input.maxBytes }),
       projectId: input.projectId,
@@ -102,23 +162,57 @@ export async function rollUp(
       onProgress,
     },
   );
-  for (const name of missing)
+  // Rows and exports the reader left out (ragged, a header refused) are named like unreadable amounts.
+  for (const problem of problems) state.incomplete.add(problem.text);
+  const report = state.report();
+  checkBy(by, state, report, statements.length);
+  for (const name of state.missing)
     ctx.output.warn(`some exports have no column '${name}': their lines are grouped under an empty ${name}`);
-  const columns = seen.filter((name) => !notNumeric.has(name));
+  const columns = report.filter((c) => c.summed).map((c) => c.column);
   const sort = input.sort?.trim().toLowerCase() ?? 'licensor_revenue';
   if (input.sort !== undefined && !columns.includes(sort))
     throw new UsageError(
-      `invalid --sort '${input.sort}': not a numeric column of these lines (they have ${columns.join(', ') || 'none'})`,
+      `invalid --sort '${input.sort}': not a summed column of these lines (they have ${columns.join(', ') || 'none'})`,
     );
+  const rank = columns.includes(sort) ? sort : (columns[0] ?? sort);
   const shape: GroupShape = { by, columns, countsLines: true, periods: false };
-  const chosen = topOf(ordered(groups.all(), shape, sort), input.top);
+  const chosen = topOf(ordered(state.groups.all(), shape, rank), input.top, rank);
   const titles = by.includes('isrc') ? await recordingsByIsrc(ctx, input.projectId ?? ctx.project()) : undefined;
   const isrcAt = by.indexOf('isrc');
   const extra =
     titles === undefined
       ? undefined
       : (group: Group) => recordingFields(titles.get((group.values[isrcAt] ?? '').toUpperCase()));
-  return { records: chosen.map((group) => recordOf(group, shape, extra)), shape, problems };
+  return {
+    records: chosen.map((group) => recordOf(group, shape, extra)),
+    shape,
+    columns: report,
+    incomplete: state.incomplete,
+  };
+}
+
+/** A --by column no export has (and the statement does not give): exit 2 with the columns there are. */
+function checkBy(by: string[], state: RollupState, report: ColumnReport[], statements: number): void {
+  if (statements === 0) return;
+  const unknown = by.filter((name) => !state.found.has(name));
+  if (unknown.length === 0) return;
+  const there = [...STATEMENT_KEYS.keys(), 'currency', ...report.map((c) => c.column)];
+  throw new UsageError(
+    `invalid --by '${unknown.join(',')}': no export has ${unknown.length === 1 ? 'that column' : 'those columns'}`,
+    { details: [`the columns there are: ${[...new Set(there)].join(', ')}`] },
+  );
+}
+
+/** `--verbose`: which columns were summed and why, and which were not. */
+export function sayColumns(ctx: Context, columns: readonly ColumnReport[]): void {
+  if (!ctx.settings.verbose) return;
+  const list = (summed: boolean) =>
+    columns
+      .filter((c) => c.summed === summed)
+      .map((c) => `${c.column} (${c.why})`)
+      .join(', ') || 'none';
+  ctx.output.info(`summed: ${list(true)}`);
+  ctx.output.info(`not summed: ${list(false)}`);
 }
 
 /** The recording an ISRC names, beside it; null for one no recording carries. */

@@ -33,7 +33,7 @@ export interface Financials {
 }
 
 export interface Processed extends Statement {
-  financials: Financials & { currency: string };
+  financials: Financials;
 }
 
 export interface SelectInput {
@@ -68,8 +68,24 @@ export const periodOfStatement = (s: Statement): string | undefined =>
 /** Who pays: the payor, else the producer the service read from the statement. */
 export const payorOf = (s: Statement): string | undefined => s.payor || s.statement_producer || undefined;
 
+/** Processed: the service gave its financials (whatever their currency says: an empty one is "no currency"). */
 const isProcessed = (s: Statement): s is Processed =>
-  typeof s.financials === 'object' && s.financials !== null && typeof s.financials.currency === 'string';
+  typeof s.financials === 'object' && s.financials !== null && !Array.isArray(s.financials);
+
+/** The group key of money with no currency code the rules can read (empty, missing, not three letters). */
+export const NO_CURRENCY = '';
+
+/**
+ * A currency code as money is grouped by it: trimmed and upper-cased (`EUR`, `eur` and ` EUR` are
+ * one); NO_CURRENCY for an empty, missing or malformed one, which is named apart, never merged into
+ * a code.
+ */
+export function currencyCode(value: unknown): string {
+  return typeof value === 'string' ? (normalizeCurrency(value) ?? NO_CURRENCY) : NO_CURRENCY;
+}
+
+/** A statement's own currency, as grouped. */
+export const currencyOfStatement = (s: Statement): string => currencyCode(s.financials?.currency);
 
 /** Checks the filters before anything is asked of the service; the predicate they make. */
 export function filterOf(input: SelectInput): (s: Statement) => boolean {
@@ -86,7 +102,7 @@ export function filterOf(input: SelectInput): (s: Statement) => boolean {
       const own = spanOf(periodOfStatement(s));
       if (own === undefined || own.from < span.from || own.to > span.to) return false;
     }
-    if (currency !== undefined && (s.financials?.currency ?? '').toUpperCase() !== currency) return false;
+    if (currency !== undefined && currencyOfStatement(s) !== currency) return false;
     if (payor !== undefined && (payorOf(s) ?? '').toLowerCase() !== payor) return false;
     if (tag !== undefined && !(s.tags ?? []).includes(tag)) return false;
     return true;
@@ -123,7 +139,12 @@ export async function selectStatements(
   ctx.requireToken();
   const overlapping = overlapOf(input);
   const selection: Selection = { processed: [], pending: [], overlapping: [] };
+  // Each statement once, by id: one the service lists twice or the user gives twice counts once.
+  const seen = new Set<string>();
   const take = (s: Statement) => {
+    const id = String(s.id);
+    if (seen.has(id)) return;
+    seen.add(id);
     if (!keep(s)) {
       if (overlapping?.(s)) selection.overlapping.push(s);
       return;
@@ -132,7 +153,8 @@ export async function selectStatements(
     else selection.pending.push(s);
   };
   if (ids.length > 0) {
-    for (const id of ids) take((await ctx.api.catalog.get('statements', projectId, id)) as unknown as Statement);
+    for (const id of new Set(ids))
+      take((await ctx.api.catalog.get('statements', projectId, id)) as unknown as Statement);
     onListed?.(ids.length);
     return selection;
   }

@@ -77,11 +77,9 @@ export function decimalText(d: Decimal): string {
   return d.units < 0n ? `-${plain}` : plain;
 }
 
-/** As a JSON number when that number prints back as the same decimal, else as its text (as sums are). */
-export function decimalValue(d: Decimal): number | string {
-  const text = decimalText(d);
-  const trimmed = d.scale === 0 ? text : text.replace(/\.?0+$/, '');
-  return String(Number(text)) === (trimmed === '-0' ? '0' : trimmed) ? Number(text) : text;
+/** As data formats write every amount: its exact text, scale kept (a string in JSON, as sums are). */
+export function decimalValue(d: Decimal): string {
+  return decimalText(d);
 }
 
 export const ZERO: Decimal = { units: 0n, scale: 0 };

@@ -3,16 +3,16 @@
 // kept in a Number while it is exactly representable (the common case, and fast over a million
 // cells) and moved to a BigInt before it could lose a digit. A decimal library was measured first:
 // building one of its numbers per cell made a million-line roll-up several times slower.
+import { readDecimal } from './amount.js';
 
-const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
 /** Past this, a Number sum of whole units might no longer be exact: it moves to the BigInt. */
 const SAFE = 2 ** 52;
 /** 10 ** n for the scales a Number sum is kept at (at most 15 digits). */
 const POWERS = Array.from({ length: 16 }, (_, n) => 10 ** n);
 
-/** Whether a cell is a plain decimal number (not empty, not a word, no exponent). */
+/** Whether a cell is an amount by the one rule (amount.ts): never a word, an exponent, a lone space. */
 export function isDecimal(text: string): boolean {
-  return DECIMAL.test(text);
+  return readDecimal(text) !== undefined;
 }
 
 export class ExactSum {
@@ -21,10 +21,16 @@ export class ExactSum {
   private big = 0n;
   private small = 0;
 
-  /** Adds a decimal's text; false (and nothing added) when it is not a plain decimal. */
+  /** Adds an amount's text; false (and nothing added) when it is unreadable (amount.ts). */
   add(cell: string): boolean {
-    const text = cell.trim();
-    if (!DECIMAL.test(text)) return false;
+    const text = readDecimal(cell);
+    if (text === undefined) return false;
+    this.addPlain(text);
+    return true;
+  }
+
+  /** Adds an amount already in its plain form (readDecimal's answer). */
+  addPlain(text: string): void {
     const point = text.indexOf('.');
     const fraction = point < 0 ? 0 : text.length - point - 1;
     if (fraction > this.scale) this.rescale(fraction);
@@ -34,16 +40,17 @@ export class ExactSum {
       this.small += Math.round(Number(text) * (POWERS[this.scale] as number));
       if (Math.abs(this.small) >= SAFE) this.flush();
     } else {
-      const [, sign, whole = '', digits = ''] = DECIMAL.exec(text) as RegExpExecArray;
+      const negative = text.startsWith('-');
+      const whole = text.slice(negative ? 1 : 0, point < 0 ? undefined : point);
+      const digits = point < 0 ? '' : text.slice(point + 1);
       const units = BigInt(whole + digits.padEnd(this.scale, '0'));
-      this.big += sign === '-' ? -units : units;
+      this.big += negative ? -units : units;
     }
-    return true;
   }
 
   /** Adds another sum (the same column of another group). */
   addSum(other: ExactSum): void {
-    this.add(other.toString());
+    this.addPlain(other.toString());
   }
 
   private flush(): void {
