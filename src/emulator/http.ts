@@ -22,8 +22,10 @@ export interface EmulatorOptions {
   failRate: number;
   /** Seed of the pseudo-random choices (fault injection). */
   seed: number;
-  /** Requests per token per minute; 0 means unlimited. */
+  /** Requests per token per minute (per rateWindowMs when set); 0 means unlimited. */
   rateLimit: number;
+  /** The rate limit's window, in milliseconds (default 60 000): tests run a limit of a few a second. */
+  rateWindowMs?: number;
   /** Duration of one processing step of an upload, in milliseconds. */
   processingMs: number;
   /** No request log on stderr. */

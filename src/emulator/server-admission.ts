@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { HttpError, type EmulatorOptions } from './http.js';
 import type { Rng } from './seed.js';
 
-const WINDOW_MS = 60_000;
+const DEFAULT_WINDOW_MS = 60_000;
 /** What the headers announce when no limit is set: clients that pace themselves never need to. */
 const UNLIMITED = 1_000_000;
 
@@ -14,22 +14,25 @@ interface RateDecision {
   retryAfter?: number;
 }
 
-/** A fixed 60-second window per key (the token, or the client address when there is none). */
+/** A fixed window per key (60 s unless told) (the token, or the client address when there is none). */
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number = DEFAULT_WINDOW_MS,
+  ) {}
 
   hit(key: string, now: number): RateDecision {
     let window = this.windows.get(key);
-    if (!window || now >= window.start + WINDOW_MS) {
+    if (!window || now >= window.start + this.windowMs) {
       if (this.windows.size > 10_000) this.prune(now);
       window = { start: now, count: 0 };
       this.windows.set(key, window);
     }
     window.count++;
     const limit = this.limit > 0 ? this.limit : UNLIMITED;
-    const resetMs = window.start + WINDOW_MS;
+    const resetMs = window.start + this.windowMs;
     const headers = {
       'x-ratelimit-limit': String(limit),
       'x-ratelimit-remaining': String(Math.max(0, limit - window.count)),
@@ -42,7 +45,7 @@ export class RateLimiter {
   }
 
   private prune(now: number): void {
-    for (const [key, window] of this.windows) if (now >= window.start + WINDOW_MS) this.windows.delete(key);
+    for (const [key, window] of this.windows) if (now >= window.start + this.windowMs) this.windows.delete(key);
   }
 }
 

@@ -115,7 +115,7 @@ export async function startEmulator(overrides: Partial<EmulatorOptions> = {}): P
   const requests: RecordedRequest[] = [];
   const requestLogSize = options.requestLogSize ?? DEFAULT_REQUEST_LOG_SIZE;
   const sandbox = new SandboxRunner(options.execLimits);
-  const limiter = new RateLimiter(options.rateLimit);
+  const limiter = new RateLimiter(options.rateLimit, options.rateWindowMs);
   // One draw per request in arrival order: the same seed and the same requests fail the same way.
   const faults = new Rng(options.seed);
   const oauth = new AuthorizationServer(state, options.tokenTtlSeconds);

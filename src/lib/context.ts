@@ -12,6 +12,7 @@ import { readConfig } from './config/file.js';
 import { Output } from './output/renderer.js';
 import { HttpClient } from './http/client.js';
 import { RetryBudget } from './http/retry.js';
+import { RatePacer } from './http/pace.js';
 import { checkTransportSafety } from './http/safety.js';
 import { AuthError, SIGN_IN_HINT, UsageError } from './errors.js';
 import { UUID_PATTERN } from './vocabulary.js';
@@ -48,6 +49,8 @@ export class Context {
   private session: OAuthSession | undefined;
   /** One budget of retry waits for the whole command, shared by every client it makes. */
   private retryBudget: RetryBudget | undefined;
+  /** One pace for the whole command: its requests share the service's rate-limit window. */
+  private pacer: RatePacer | undefined;
 
   constructor(
     readonly deps: Dependencies,
@@ -131,6 +134,13 @@ export class Context {
   /** An HTTP client; `overrides` lets `auth login` try a token before it is saved. */
   http(overrides: { token?: string; apiUrl?: string } = {}): HttpClient {
     this.retryBudget ??= new RetryBudget(this.settings.retryBudgetMs);
+    this.pacer ??= new RatePacer({
+      now: this.deps.clock.now,
+      sleep: this.deps.clock.sleep,
+      // A window further off than the budget (or a minute) is left to the retry rules to judge.
+      maxWaitMs: Math.max(this.settings.retryBudgetMs, 60_000),
+      notice: (line) => this.output.warn(line),
+    });
     const make = () => {
       const baseUrl = overrides.apiUrl ?? this.settings.apiUrl;
       const token = overrides.token ?? this.settings.token;
@@ -164,6 +174,7 @@ export class Context {
           : {}),
         unreachableHint: unreachableHint(this.settings, baseUrl),
         retryBudget: this.retryBudget as RetryBudget,
+        pacer: this.pacer as RatePacer,
       });
     };
     if (overrides.token !== undefined || overrides.apiUrl !== undefined) return make();

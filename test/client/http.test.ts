@@ -274,6 +274,7 @@ describe('retries', () => {
     expect(error.details).toEqual([
       'rate limited: try again after 120 s',
       'not retried: a wait of 120 s is more than the 60 s left of the 60 s retry budget (--retry-budget)',
+      'allow a longer wait with --retry-budget <duration> (e.g. --retry-budget 5m), or try again later',
     ]);
     expect(waits).toEqual([]);
     expect(seen).toHaveLength(1);
@@ -290,8 +291,31 @@ describe('retries', () => {
     expect(error.details).toEqual([
       'try again in 8 s',
       'not retried: a wait of 8 s is more than the 2 s left of the 10 s retry budget (--retry-budget)',
+      'allow a longer wait with --retry-budget <duration> (e.g. --retry-budget 5m), or try again later',
     ]);
     expect([...first.waits, ...second.waits]).toEqual([8000]);
+  });
+
+  it('charges waits by wall time: waits going at once cost their overlap once, one after another each in full', () => {
+    let now = 1_000_000;
+    const budget = new RetryBudget(60_000, () => now);
+    // Four uploads told to wait for the same window: 60 s of the wall clock, not 240 s.
+    for (let i = 0; i < 4; i++) expect(budget.take(60_000 - i * 10)).toBe(true);
+    expect(budget.leftMs).toBe(0);
+    for (let i = 0; i < 4; i++) budget.done();
+    now += 60_000;
+    expect(budget.take(1)).toBe(false);
+    const longer = new RetryBudget(60_000, () => now);
+    expect(longer.take(20_000)).toBe(true);
+    now += 5_000;
+    // Still going: of a 30 s wait from now, the 15 s past the first's end are new.
+    expect(longer.take(30_000)).toBe(true);
+    expect(longer.leftMs).toBe(25_000);
+    longer.done();
+    longer.done();
+    // Over: a wait after them is new time in full.
+    expect(longer.take(25_001)).toBe(false);
+    expect(longer.take(25_000)).toBe(true);
   });
 
   it('a budget of 0 means no retries at all', async () => {

@@ -35,7 +35,7 @@ describe('429 after retries: exit 6', () => {
     const lines = result.stderr.trimEnd().split('\n');
     // The first wait (the rest of the one-minute window, over 30 s) fits the 60 s budget; a second
     // one does not, so the error tells when to come back instead.
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(lines[0]).toMatch(
       /^warning: rate limited \(limit 1, remaining 0, reset at \d\d:\d\d:\d\d UTC, in \d+ s\): retrying in \d+ s \(Ctrl-C to stop\)$/,
     );
@@ -45,6 +45,9 @@ describe('429 after retries: exit 6', () => {
     );
     expect(lines[3]).toMatch(
       /^ {2}not retried: a wait of \d+ s is more than the \d+ s left of the 60 s retry budget \(--retry-budget\)$/,
+    );
+    expect(lines[4]).toBe(
+      '  allow a longer wait with --retry-budget <duration> (e.g. --retry-budget 5m), or try again later',
     );
     expect(emulator.requests.map((r) => [r.path, r.status])).toEqual([
       ['/v1/projects', 200],

@@ -103,7 +103,7 @@ describe('retry waits: one budget per command, every wait announced', () => {
     const result = await pds(server, ['projects', 'ls', '--retry-budget', '10']);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      'error: service unavailable\n  try again in 30 s\n  not retried: a wait of 30 s is more than the 10 s left of the 10 s retry budget (--retry-budget)\n',
+      'error: service unavailable\n  try again in 30 s\n  not retried: a wait of 30 s is more than the 10 s left of the 10 s retry budget (--retry-budget)\n  allow a longer wait with --retry-budget <duration> (e.g. --retry-budget 5m), or try again later\n',
     );
     // Not after the 30 s wait: a loaded machine may take seconds to start pds, never 15.
     expect(result.ms).toBeLessThan(15_000);

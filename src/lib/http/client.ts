@@ -25,6 +25,7 @@ import {
   isRetryableStatus,
   NOTICE_WAIT_MS,
   overBudget,
+  raiseBudgetHint,
   rateLimitText,
   RetryBudget,
   refusedBeforeActing,
@@ -33,6 +34,7 @@ import {
 } from './retry.js';
 import { checkedData, errorCode, failedAttempt, NEVER_CONNECTED, readJson, responseError } from './failures.js';
 import { attemptSignal, buffered, releasedAfterBody } from './attempt.js';
+import type { RatePacer } from './pace.js';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly string[];
 
@@ -98,6 +100,8 @@ export interface HttpClientOptions {
   unreachableHint?: string[];
   /** The waiting a whole command may do between attempts; shared by its clients. Default: 60 s. */
   retryBudget?: RetryBudget;
+  /** Keeps the command's requests within the service's rate-limit window; shared by its clients. */
+  pacer?: RatePacer;
   env: NodeJS.ProcessEnv;
 }
 
@@ -231,7 +235,9 @@ export class HttpClient {
       return options.retry ?? method === 'GET';
     };
     for (let attempt = 0; ; attempt++) {
+      await this.paced();
       const outcome = await this.attempt(method, url, options, token);
+      if (outcome.response) this.options.pacer?.update(outcome.response);
       if (outcome.response?.ok) return outcome.response;
       const retryable = outcome.response ? isRetryableStatus(outcome.response.status) : outcome.retryable;
       const failure = outcome.response
@@ -246,7 +252,8 @@ export class HttpClient {
         (outcome.response.status === 429 || askedDelay(outcome.response) !== undefined);
       const announced = delay >= NOTICE_WAIT_MS || asked;
       const wait = announced ? announcedWait(delay) : delay;
-      if (!this.budget.take(wait)) throw overBudget(failure, wait, this.budget, asked);
+      if (!this.budget.take(wait))
+        throw overBudget(failure, wait, this.budget, asked, raiseBudgetHint(this.options.env));
       if (outcome.response?.status === 429) options.onRateLimited?.(wait);
       this.options.trace?.(
         `* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`,
@@ -256,10 +263,24 @@ export class HttpClient {
         const why = outcome.response?.status === 429 ? `rate limited${limits ? ` (${limits})` : ''}` : failure.message;
         this.options.notice?.(`${why}: ${waitText(wait)} (Ctrl-C to stop)`);
       }
-      await this.options.sleep(wait, this.options.signal).catch(() => {
-        throw new InterruptedError();
-      });
+      await this.options
+        .sleep(wait, this.options.signal)
+        .catch(() => {
+          throw new InterruptedError();
+        })
+        .finally(() => this.budget.done());
+      if (outcome.response?.status === 429) this.options.pacer?.waitedOut();
     }
+  }
+
+  /** Waits, when the service's window has no request left, for the next one (Ctrl-C ends the wait). */
+  private async paced(): Promise<void> {
+    const pacer = this.options.pacer;
+    if (!pacer) return;
+    await pacer.before(this.options.signal).catch((error: unknown) => {
+      if (this.options.signal.aborted) throw new InterruptedError(stopSignalOf(this.options.signal));
+      throw error;
+    });
   }
 
   private async attempt(

@@ -10,21 +10,44 @@ export const DEFAULT_RETRY_BUDGET_SECONDS = 60;
  * The total time one command may spend waiting before retries. The default covers one whole
  * per-minute rate-limit window (the service limits "n per minute"; its Retry-After runs up to
  * 60 s): a script is better served by waiting once than by failing, and Ctrl-C ends the wait.
+ *
+ * It is charged by wall time: waits that run at the same time (four uploads of a batch told to
+ * wait for the same window) cost the time they overlap once, not once each.
  */
 export class RetryBudget {
   private spentMs = 0;
+  /** When the latest of the waits still going ends. */
+  private waitingUntil = 0;
+  /** Waits taken and not yet over. */
+  private active = 0;
 
-  constructor(readonly totalMs: number = DEFAULT_RETRY_BUDGET_SECONDS * 1000) {}
+  constructor(
+    readonly totalMs: number = DEFAULT_RETRY_BUDGET_SECONDS * 1000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get leftMs(): number {
     return Math.max(0, this.totalMs - this.spentMs);
   }
 
-  /** Takes `ms` from the budget if it is there; false (and nothing taken) if not. */
+  /**
+   * Takes a wait of `ms` from the budget if it is there (only the part of it past the waits still
+   * going); false, and nothing taken, if not. A wait taken is handed back with done().
+   */
   take(ms: number): boolean {
-    if (ms > this.leftMs) return false;
-    this.spentMs += ms;
+    const now = this.now();
+    const overlapEnd = this.active > 0 ? Math.max(now, this.waitingUntil) : now;
+    const cost = Math.max(0, now + ms - overlapEnd);
+    if (cost > this.leftMs) return false;
+    this.spentMs += cost;
+    this.waitingUntil = Math.max(overlapEnd, now + ms);
+    this.active++;
     return true;
+  }
+
+  /** A wait taken is over (or was cut short). */
+  done(): void {
+    this.active = Math.max(0, this.active - 1);
   }
 }
 
@@ -111,9 +134,22 @@ export function askedDelay(response: HttpResponse): number | undefined {
   return undefined;
 }
 
+/** How to wait longer: the flag, or under GitHub Actions the action's input for it (a workflow's `args:`). */
+export function raiseBudgetHint(env: NodeJS.ProcessEnv): string {
+  return env.GITHUB_ACTIONS === 'true'
+    ? 'allow a longer wait: `args: --retry-budget <duration>` in the step (e.g. `args: --retry-budget 5m`), or lower the concurrency'
+    : 'allow a longer wait with --retry-budget <duration> (e.g. --retry-budget 5m), or try again later';
+}
+
 /** The failure, told why it was not retried: the wait it needed is more than the budget has left. */
 /** `asked`: the wait is the service's (Retry-After), so worth passing on; pds's own backoff is not. */
-export function overBudget(failure: PdsError, waitMs: number, budget: RetryBudget, asked: boolean): PdsError {
+export function overBudget(
+  failure: PdsError,
+  waitMs: number,
+  budget: RetryBudget,
+  asked: boolean,
+  hint?: string,
+): PdsError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   if (asked && !(failure instanceof RateLimitError)) failure.details.push(`try again in ${seconds} s`);
   failure.details.push(
@@ -121,6 +157,7 @@ export function overBudget(failure: PdsError, waitMs: number, budget: RetryBudge
       ? 'not retried: the retry budget is 0 (--retry-budget, PDS_RETRY_BUDGET or the retry-budget config key)'
       : `not retried: a wait of ${seconds} s is more than the ${Math.floor(budget.leftMs / 1000)} s left of the ${budget.totalMs / 1000} s retry budget (--retry-budget)`,
   );
+  if (budget.totalMs > 0 && hint !== undefined) failure.details.push(hint);
   return failure;
 }
 

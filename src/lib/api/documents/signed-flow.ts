@@ -2,7 +2,7 @@
 // bytes to the storage host, complete.
 import type { HttpClient, RequestOptions } from '../../http/client.js';
 import { refusePlainHttp } from '../../http/safety.js';
-import { ServiceError, PdsError } from '../../errors.js';
+import { PdsError, RateLimitError, ServiceError } from '../../errors.js';
 import { errorCode, NEVER_CONNECTED } from '../../http/failures.js';
 import type { UploadMint } from '../../schemas.js';
 import type { LocalUpload } from '../../transfer/local-upload.js';
@@ -186,6 +186,10 @@ async function complete(
     const stored = `the bytes of ${file.fileName} are stored under staging id ${stagingId}, but the service did not confirm the upload${cause.status === undefined ? ' (no answer; pds did not resend it)' : ''}`;
     const details = [cause.message, ...cause.details, next];
     if (cause.status === undefined) throw new UploadCutError(stored, { details, cause: error });
+    // Refused for the rate limit after every wait the budget allowed: nothing was done with it, and
+    // it says so as a rate limit (exit 6, wait longer), not as a failed upload.
+    if (cause instanceof RateLimitError)
+      throw new RateLimitError(stored, { details, status: cause.status, cause: error });
     throw new ServiceError(stored, { details, status: cause.status, cause: error });
   }
   // pds acts on the status (paused or not); the staging id it follows is the one the mint gave.
