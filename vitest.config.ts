@@ -1,8 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
+/** Tests that run the built pds (bin/pds.js → dist/) or read the bundle: `npm test` builds first. */
+const BUILT = [
+  'test/process/**/*.test.ts',
+  'test/client/bundle-graph.test.ts',
+  'test/client/deployed-bundle.test.ts',
+  'test/client/mcp-config.test.ts',
+  'test/client/process.test.ts',
+  'test/client/auth-web.test.ts',
+];
+/** The sandbox runs shells in worker threads: seconds a test, so outside the quick loop. */
+const SANDBOX = ['test/client/sandbox-*.test.ts', 'test/emulator/sandbox*.test.ts', 'test/emulator/bounds.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     setupFiles: ['test/helpers/setup-file.ts'],
     // Deadlines a loaded 2-core machine meets: they catch a hang, they measure nothing.
@@ -10,5 +21,19 @@ export default defineConfig({
     // Read from process.env by Node itself (dates; readline goes line-only under TERM=dumb), not only by pds.
     env: { TZ: 'UTC', TERM: 'xterm-256color' },
     hookTimeout: 60_000,
+    // `npm run test:unit` (vitest --project unit) is the loop to run after every change: pure
+    // functions, views, parsers and verbs in-process against the emulator, no build needed.
+    // `npm test` runs both projects.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/client/**/*.test.ts', 'test/emulator/**/*.test.ts'],
+          exclude: [...BUILT, ...SANDBOX],
+        },
+      },
+      { extends: true, test: { name: 'process', include: [...BUILT, ...SANDBOX] } },
+    ],
   },
 });

@@ -67,6 +67,12 @@ describe('the house', () => {
     expect(stale).toEqual([]);
   });
 
+  it("the README (a user's page) is at most 300 lines, docs/architecture.md at most 400", () => {
+    const lines = (file: string) => readFileSync(join(root, file), 'utf8').replace(/\n$/, '').split('\n').length;
+    expect(lines('README.md')).toBeLessThanOrEqual(300);
+    expect(lines('docs/architecture.md')).toBeLessThanOrEqual(400);
+  });
+
   it('src/lib keeps at most 15 files loose: the rest are in its rooms', () => {
     const loose = readdirSync(join(root, 'src/lib')).filter(
       (name) => !statSync(join(root, 'src/lib', name)).isDirectory(),

@@ -201,9 +201,9 @@ for (const [source, reads] of [
   });
 }
 
-// Piped output and the data formats are not views: byte for byte what pds wrote before views
-// existed. The reference files were written by that build (CAPTURE_PIPED_FROM=<its bin/pds.js>
-// UPDATE_GOLDEN=1), and are compared with this one's.
+// Piped output and the data formats, byte for byte against reference files. `npm run golden`
+// (UPDATE_GOLDEN=1) rewrites them from this build, with the screens; CAPTURE_PIPED_FROM=<another
+// build's bin/pds.js> takes them from that build instead (to compare a change against it).
 const CAPTURE_FROM = process.env.CAPTURE_PIPED_FROM;
 const PIPED_FORMATS: [string, string[]][] = [
   ['tsv', []],
@@ -235,7 +235,7 @@ for (const [source, reads] of [
       for (const [format, flags] of PIPED_FORMATS) {
         const file = new URL(`piped/${source}/${name}.${format}`, GOLDEN);
         const out = await piped(source, [...args, ...flags]);
-        if (UPDATE && CAPTURE_FROM) {
+        if (UPDATE) {
           mkdirSync(new URL('.', file), { recursive: true });
           writeFileSync(file, out);
           continue;

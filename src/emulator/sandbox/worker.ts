@@ -13,15 +13,15 @@
 // file's text is produced when first read. Filling 100,000 files up front (--scale 100) would cost
 // seconds per request; `ls artists` should cost what listing one directory costs. Removing,
 // moving or copying a directory fills its whole subtree first, so those behave as on a full tree.
-import { YQ_SOURCE } from './yq.js';
+import { yqSource } from './yq.js';
 
 export const WORKER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData: setup } = require('node:worker_threads');
 const { Bash, InMemoryFs, defineCommand, getCommandNames } = require(setup.justBash);
-${YQ_SOURCE}
+${yqSource()}
 // yq as mikefarah's yq reads several files and eval-all (./yq.ts), over just-bash's own.
-const CUSTOM_COMMANDS = [sandboxYq(defineCommand)];
+const CUSTOM_COMMANDS = [defineCommand('yq', (args, ctx) => yq.runYq(args, ctx, yq))];
 // sqlite3 needs a worker of its own, which just-bash cannot start from here: it is left out.
 const COMMANDS = getCommandNames().filter((name) => name !== 'sqlite3');
 const { stringify } = require(setup.yaml);
