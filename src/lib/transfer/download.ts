@@ -230,13 +230,16 @@ async function get(url: string, options: SaveOptions): Promise<OpenRequest> {
   };
   let response: HttpResponse;
   options.trace?.(`> GET ${target.origin}${target.pathname} (signed URL, sent without credentials)`);
+  // Only these two headers: no Authorization, no cookie, nothing that names the user.
+  const headers = { 'user-agent': options.userAgent, accept: options.accept ?? 'application/pdf, */*' };
   try {
-    // Only these two headers: no Authorization, no cookie, nothing that names the user.
-    response = await options.transport(target, {
-      method: 'GET',
-      headers: { 'user-agent': options.userAgent, accept: options.accept ?? 'application/pdf, */*' },
-      signal,
-    });
+    try {
+      response = await options.transport(target, { method: 'GET', headers, signal });
+    } catch (error) {
+      // A kept-alive connection the storage host closed as it was reused: a GET asked again, once, on a new one.
+      if (signal.aborted || !isStaleConnection(error)) throw error;
+      response = await options.transport(target, { method: 'GET', headers, signal, fresh: true });
+    }
   } catch (error) {
     request.done();
     throw failure(error, options, { origin: target.origin, idled });
@@ -348,6 +351,11 @@ function failure(
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   return new ServiceError(`cannot reach the storage host ${origin}${code ? ` (${code})` : ''}`, { cause: error });
 }
+
+const isStaleConnection = (error: unknown): boolean => {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  return code === 'ECONNRESET' || code === 'EPIPE';
+};
 
 /** The body is larger than SaveOptions.maxBytes: reading stopped there (or never began, by its Content-Length). */
 export class TooLargeError extends ServiceError {}
