@@ -1,5 +1,6 @@
 // The guide's CI recipes (docs/guide.md's ```yaml blocks with steps) run as written, step by step, as
-// GitHub's runner runs them (test/helpers/runner.ts), against the emulator: green on good statement
+// GitHub's runner runs them (test/helpers/runner.ts), against the emulator as the service is deployed
+// (its processed statements carry financials a check compares): green on good statement
 // files, red on a folder with one damaged file. What a test cannot be is stood in for, and only
 // that: `actions/checkout` (the workspace already holds the files), `uses: OWNER/pds@<sha>` (the
 // light action, action/ of this checkout), `npm install --global pds` (pds of this checkout on the
@@ -15,7 +16,7 @@ import { sharedEmulator } from '../helpers/emulator.js';
 import { PDS_BIN } from '../helpers/process.js';
 import { actionStepEnv, type Job, job, ROOT, readAction, type StepEnd } from '../helpers/runner.js';
 
-const emulator = sharedEmulator({ flavor: 'current' });
+const emulator = sharedEmulator({ flavor: 'deployed' });
 const GUIDE = readFileSync(join(ROOT, 'docs', 'guide.md'), 'utf8');
 const ACTION = join(ROOT, 'action');
 
