@@ -31,6 +31,10 @@ const STATUS_FLAGS = {
     short: 'w',
     help: 'poll until processing completed, failed or paused (exit 7 if it failed or paused; Ctrl-C stops)',
   },
+  failPending: {
+    type: 'boolean',
+    help: 'a gate: exit 1 while an upload is still queued or running, 7 when paused (without --watch, which waits)',
+  },
   ...WATCH_FLAGS,
 } as const;
 

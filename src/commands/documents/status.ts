@@ -35,6 +35,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const projectId = ctx.project();
   const looked = opts.watch ? await watchAll(ctx, opts, ids, projectId) : await lookAll(ctx, kind, ids, projectId);
   if (ctx.signal.aborted) throw new InterruptedError();
+  if (opts.failPending) for (const one of looked) one.error ??= pendingProblem(kind, one);
   if (looked.length === 1) {
     const [only] = looked as [Looked];
     if (only.processes) await show(ctx, only.processes, only.progress as Progress);
@@ -139,6 +140,20 @@ function watchProblem(
     });
   }
   return undefined;
+}
+
+/** --fail-pending: an upload not processed yet fails the gate (still running: 1; paused: 7). */
+function pendingProblem(kind: DocumentKind, one: Looked): PdsError | undefined {
+  const outcome = one.progress?.outcome;
+  if (outcome === undefined || outcome === 'completed' || outcome === 'failed') return undefined;
+  const id = one.progress?.stagingId ?? one.id;
+  if (outcome === 'paused')
+    return new ProcessingFailedError(`${kind} upload ${one.id} is paused (--fail-pending)`, {
+      details: one.progress?.failure.slice(1) ?? [],
+    });
+  return new PdsError(`${kind} upload ${one.id} is not processed yet: ${outcome} (--fail-pending)`, {
+    details: [`wait for it with \`${statusCommand(kind, id)} --watch\``],
+  });
 }
 
 /** An id whose upload failed is exit 7, watched or not: a status step is a gate a job can rely on. */
