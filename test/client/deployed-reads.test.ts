@@ -387,8 +387,8 @@ describe('gets: --json is the record the service sent; a terminal shows its part
     expect(statement.stdout).toMatch(/^state\tcompleted$/m);
     const contract = await onTty(['contracts', 'status', '53021']);
     expect(contract.code).toBe(0);
-    expectLineWith(contract.stdout, 'extract-royalties', 'completed');
-    expectLineWith(contract.stdout, 'extract-language', 'queued');
+    expectLineWith(contract.stdout, '✓', 'extracted royalties');
+    expectLineWith(contract.stdout, '…', 'language', 'queued');
     expect(sent()).toEqual(['GET /v1/statements/53011/processes', 'GET /v1/contracts/53021/processes']);
   });
 });

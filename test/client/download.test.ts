@@ -204,7 +204,10 @@ describe('refusals', () => {
       ['contracts', 'download', '1', '--concurrency', '9'],
       "error: invalid --concurrency '9': expected a whole number from 1 to 8\n",
     ],
-    [['emulator', 'start', '--url-ttl', '-1'], "error: invalid --url-ttl '-1': expected a whole number ≥ 0\n"],
+    [
+      ['emulator', 'start', '--url-ttl', '-1'],
+      "error: invalid --url-ttl '-1': expected seconds ≥ 0 (90, 90s, 5m, 1h or 1m30s)\n",
+    ],
   ])('%j is a usage error, nothing sent', async (args, stderr) => {
     const result = await runCli(emulator, args);
     expect(result).toEqual({ code: 2, stdout: '', stderr });

@@ -12,7 +12,8 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 const SANDBOX = `/v1/projects/${DEMO_PROJECT}/sandbox`;
-const plain = { env: { NO_COLOR: '1' } };
+// PDS_NO_SPINNER: a slow exec on a loaded machine would otherwise draw the waiting spinner on the terminal's stderr.
+const plain = { env: { NO_COLOR: '1', PDS_NO_SPINNER: '1' } };
 
 /** What the service itself answers for a path: the reference the commands are held to. */
 async function serviceEntry(path: string): Promise<SandboxFile> {
@@ -69,7 +70,7 @@ describe('pds sandbox exec', () => {
 
     const colored = await runCli(emulator, ['sandbox', 'exec', 'true', 'true'], {
       tty: true,
-      env: { FORCE_COLOR: '1' },
+      env: { FORCE_COLOR: '1', PDS_NO_SPINNER: '1' },
     });
     expect(colored.stderr).toBe('\u001b[2m$ true\u001b[22m\n\u001b[2m$ true\u001b[22m\n');
   });
