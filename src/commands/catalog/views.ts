@@ -64,15 +64,23 @@ export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
   statements: [
     idColumn,
     { header: 'file', value: (s) => s.file_name, optional: true, format: 'file', priority: 35 },
+    // What processing fills in is said to be coming in TSV (the data formats keep null); a terminal
+    // shows a dash, and the stage says where it is (paused, queued, failed): the stage stays longer
+    // than the file name, the period and the money as the width shrinks.
     {
       header: 'name',
       value: (s) => s.statement_name ?? untilProcessed(stageOf(s)),
+      shown: (s) => s.statement_name ?? (untilProcessed(stageOf(s)) ? '—' : undefined),
       optional: true,
       format: 'name',
     },
-    // What processing fills in is said to be coming, not left blank (the data formats keep null).
-    { header: 'type', value: (s) => s.statement_type ?? untilProcessed(stageOf(s)), priority: 45 },
-    { header: 'stage', value: stageOf, priority: 50, overflow: 'never' },
+    {
+      header: 'type',
+      value: (s) => s.statement_type ?? untilProcessed(stageOf(s)),
+      shown: (s) => s.statement_type,
+      priority: 45,
+    },
+    { header: 'stage', value: stageOf, priority: 70, overflow: 'never' },
     {
       header: 'period',
       value: (s) => inner(s.financials, 'period') ?? s.accounting_period,

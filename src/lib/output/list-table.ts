@@ -36,7 +36,7 @@ export async function collectTable<T extends object>(
         view.columns.map((c, i) => {
           const value = c.value(item);
           if (c.currency && value !== undefined && value !== null) currencies[i]?.add(named[i] ?? '');
-          return drawCell(formats[i], value, c.currency?.(item));
+          return drawCell(formats[i], c.shown ? c.shown(item) : value, c.currency?.(item));
         }),
       );
     }

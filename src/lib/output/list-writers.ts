@@ -173,10 +173,13 @@ export function fieldColumns(fields: readonly string[]): Column<Record<string, u
 
 /** The line under a table: how many, or which page of how many. */
 export function footer(last: ListPage<unknown>, count: number, view: ListView<never>): string {
-  if (view.all) return `${count} ${count === 1 ? singular(view.noun) : view.noun}`;
+  const counted = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? singular(view.noun) : view.noun}`;
+  if (view.all) return counted(count);
   if (last.total !== undefined) {
     const pages = Math.max(1, Math.ceil(last.total / last.perPage));
-    return `page ${last.page} of ${pages} (${last.total} total)`;
+    // One page of one says nothing a count does not.
+    if (pages === 1 && last.page === 1) return counted(last.total);
+    return `page ${last.page} of ${pages} (${last.total.toLocaleString('en-US')} total)`;
   }
   return count >= last.perPage ? `page ${last.page} (more with --page ${last.page + 1} or --all)` : `page ${last.page}`;
 }

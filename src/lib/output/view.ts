@@ -31,6 +31,8 @@ export interface Column<T> {
   /** The terminal's header when it says more than `header` (`licensor rev`). */
   label?: string;
   value: (record: T) => unknown;
+  /** What a terminal draws when it differs from the value TSV keeps (a dash for nothing yet). */
+  shown?: (record: T) => unknown;
   format?: CellFormat;
   /** A money column's currency, per row: the header names it when every row has the same one. */
   currency?: (record: T) => unknown;
