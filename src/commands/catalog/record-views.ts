@@ -24,7 +24,8 @@ const inner = (value: unknown, key: string): unknown => (isPlainObject(value) ? 
 /** How a person sees a record of the resource (or a project) on a terminal. */
 export function personViewOf(resource: ResourceName | 'projects', record: Record_, options: ViewOptions): PersonView {
   if (resource === 'statements') return statementView(record, options);
-  return recordView(record, options, resource === 'contracts' ? ['id', 'name', 'file_name'] : ['id', 'name']);
+  if (resource === 'contracts') return recordView(record, options, ['id', 'name', 'file_name'], true);
+  return recordView(record, options, ['id', 'name']);
 }
 
 const STATEMENT_HEAD: [string, (s: Record_) => unknown][] = [
@@ -124,7 +125,7 @@ function linesFields(s: Record_, options: ViewOptions): Field[] {
  * `Field key` lines); its lists of records as terms; a deployed contract's `extractions` as its
  * includes, its score as a section (the rules it triggered with --verbose).
  */
-export function recordView(record: Record_, options: ViewOptions, lead: string[] = []): PersonView {
+export function recordView(record: Record_, options: ViewOptions, lead: string[] = [], includes = false): PersonView {
   const view: PersonView = { sections: [{ fields: [] }], lists: [] };
   const fields = (view.sections[0] as Section).fields;
   const addList = (name: string, rows: Record_[]) => {
@@ -147,7 +148,7 @@ export function recordView(record: Record_, options: ViewOptions, lead: string[]
       const score = [...fieldsOf('', summary, options).plain, ...fieldsOf('', other, options).plain];
       view.sections.push({ title: 'Score', fields: score });
       if (options.verbose && Array.isArray(rules) && rules.every(isPlainObject)) addList('triggered_rules', rules);
-    } else if (isRecordArray(value) && !namesOnly(value as Record_[])) {
+    } else if (isRecordArray(value) && (keptAsList(key, includes) || !namesOnly(value as Record_[], options))) {
       addList(key, value as Record_[]);
     } else if (Array.isArray(value) && value.length === 0 && key in INCLUDE_COLUMNS) {
       addList(key, []);
@@ -169,9 +170,20 @@ function plumbingSection(view: PersonView): Section {
   return section;
 }
 
-/** A list of records that only name something (`[{name: 'Nova Reyes'}]`) reads as one field. */
-function namesOnly(rows: Record_[]): boolean {
-  return rows.every((row) => Object.keys(row).every((key) => key === 'name' || isPlumbing(key, row[key])));
+/** A contract's includes stay lists in either form; merged variants are told apart by their ids. */
+const keptAsList = (key: string, includes: boolean): boolean =>
+  key === 'merged' || (includes && key in INCLUDE_COLUMNS);
+
+/**
+ * A list of records that only name something (`[{name: 'Nova Reyes'}]`, with ids a person is not
+ * shown but with --verbose) reads as one field: `Artists  Nova Reyes, The Painted Machines`.
+ */
+function namesOnly(rows: Record_[], options: ViewOptions): boolean {
+  const hidden = (key: string, value: unknown) =>
+    value === null || value === undefined || isPlumbing(key, value) || (!options.verbose && /(^|_)id$/.test(key));
+  return rows.every(
+    (row) => 'name' in row && Object.entries(row).every(([key, value]) => key === 'name' || hidden(key, value)),
+  );
 }
 
 /**

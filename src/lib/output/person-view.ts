@@ -102,11 +102,12 @@ function fieldLines(fields: Field[], labelWidth: number, indent: string, drawing
     if (text === '') continue;
     const name = safeText(field.label);
     const hang = indent.length + labelWidth + 2;
-    // On a very narrow terminal, or for one word wider than the room beside its label (a long
-    // file name or URL), the value goes under its label rather than be cut or broken.
+    // On a very narrow terminal, or for one word wider than the room beside its label that a line
+    // of its own holds whole (a long file name or URL), the value goes under its label rather than
+    // be cut or broken; a word too long even there is cut in its middle beside its label.
     const room = width - hang;
     const oneWord = !/\s/.test(text) && cells.width(text) > room;
-    const under = room < READABLE_CELLS || (oneWord && width - indent.length - 2 > room);
+    const under = room < READABLE_CELLS || (oneWord && cells.width(text) <= width - indent.length - 2);
     const wrapped = wrapWords(cells, text, under ? Math.max(1, width - indent.length - 2) : room);
     const label = paint('dim', name + ' '.repeat(Math.max(0, labelWidth - cells.width(name))));
     if (under) {
