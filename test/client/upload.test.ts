@@ -666,7 +666,7 @@ describe('pds upload --wait', () => {
     expect(entries[1]?.error?.details).toContain(
       'message: the file does not end with %%EOF; it may be truncated or damaged',
     );
-    expect(withoutTime(result.stderr)).toBe('2 uploaded, 0 skipped, 1 failed; 1 processed, 1 failed processing\n');
+    expect(withoutTime(result.stderr)).toBe('1 uploaded, 0 skipped, 1 failed; 1 processed, 1 failed processing\n');
   });
 
   it('gives up after --wait-timeout with exit 1 and the command to check again', async () => {

@@ -74,7 +74,7 @@ describe('a job with one damaged statement', () => {
     const outputs = job.outputs();
     const good = emulator.state.uploads.findLast((u) => u.file_name === 'good.csv');
     expect(outputs).toEqual({
-      uploaded: '2',
+      uploaded: '1',
       skipped: '0',
       failed: '1',
       processed: '1',
@@ -82,10 +82,10 @@ describe('a job with one damaged statement', () => {
       'staging-ids': expect.stringMatching(/^\d+,\d+$/),
       'statement-ids': String(good?.result_id),
       'exit-code': '7',
-      error: 'pds upload statement failed (exit 7)',
+      error: expect.stringMatching(/^statements\/broken\.pdf: processing failed \(staging id \d+\)$/),
     });
     const report = JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown> & { files: { file: string }[] };
-    expect(report).toMatchObject({ uploaded: 2, skipped: 0, failed: 1, processed: 1, processing_failed: 1 });
+    expect(report).toMatchObject({ uploaded: 1, skipped: 0, failed: 1, processed: 1, processing_failed: 1 });
     // Named as the job page names them: relative to the workspace.
     expect(report.files.map((f) => f.file)).toEqual(['statements/broken.pdf', 'statements/good.csv']);
     const xml = readFileSync(junit, 'utf8');
@@ -99,7 +99,7 @@ describe('a job with one damaged statement', () => {
     expect(again.code).toBe(7);
     expect(again.stderr).toMatch(/^skipped \S*good\.csv: already uploaded \(statement \d+\)$/m);
     expect(again.stderr).toMatch(/^error: statements\/broken\.pdf: processing failed \(staging id \d+\)$/m);
-    expect(job.outputs()).toMatchObject({ uploaded: '1', skipped: '1', failed: '1', 'processing-failed': '1' });
+    expect(job.outputs()).toMatchObject({ uploaded: '0', skipped: '1', failed: '1', 'processing-failed': '1' });
     expect(emulator.state.uploads.filter((u) => u.file_name === 'broken.pdf' && u.staging_error)).toHaveLength(2);
   });
 });

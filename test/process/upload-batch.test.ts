@@ -331,7 +331,7 @@ describe('reports', () => {
         '::error title=pds upload statement failed (exit 1)::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job; if all failed alike, check the `api-url` input (PDS_API_URL) and that the service is up; a re-run may pass\n',
     );
     expect(readFileSync(outputFile, 'utf8')).toBe(
-      `earlier=1\nuploaded=1\nskipped=0\nfailed=1\nstaging-ids=${id}\nexit-code=1\nerror=pds upload statement failed (exit 1)\n`,
+      `earlier=1\nuploaded=1\nskipped=0\nfailed=1\nstaging-ids=${id}\nexit-code=1\nerror=gh 100%, bad: one\\nline.pdf: not a PDF: the file does not start with %PDF-\n`,
     );
     expect(readFileSync(summaryFile, 'utf8')).toBe(
       '### pds upload statement\n\n' +
@@ -383,7 +383,7 @@ describe('reports', () => {
       '::error title=pds upload statement failed (exit 2)::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job',
     ]);
     expect(readFileSync(outputFile, 'utf8')).toBe(
-      'uploaded=0\nskipped=0\nfailed=2\nstaging-ids=\nexit-code=2\nerror=pds upload statement failed (exit 2)\n',
+      'uploaded=0\nskipped=0\nfailed=2\nstaging-ids=\nexit-code=2\nerror=x\\n::set-output name=failed::0\\n.pdf: the file is empty (and 1 more failed)\n',
     );
   });
 

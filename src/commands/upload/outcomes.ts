@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import type { Context } from '../../lib/context.js';
 import type { ColumnFit } from '../../lib/output/table-layout.js';
 import { DOCUMENT_KINDS, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
-import { ExitCode, type PdsError } from '../../lib/errors.js';
+import { ExitCode, InterruptedError, type PdsError } from '../../lib/errors.js';
 import { inLogGroup } from '../../lib/io.js';
 import { isPaused, label, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
 import type { Counts, FileReport } from '../../lib/ci/report.js';
@@ -150,13 +150,21 @@ export function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[]): v
 export const processing = (entry: Entry): string | undefined =>
   entry.watched?.timedOut ? 'running' : entry.watched?.progress.outcome;
 
-/** A file that failed: not uploaded (a local check, the upload), or its processing failed. */
+/**
+ * A file that failed: not uploaded (a local check, the upload), its processing failed, or (--wait)
+ * it did not complete: paused by the service, still running at --wait-timeout, or its status could
+ * not be read. A stop (Ctrl-C, SIGTERM) during the wait is none of these: the file went.
+ */
 export const failedFile = (entry: Entry): boolean =>
-  (!entry.upload && entry.error !== undefined) || processing(entry) === 'failed';
+  (!entry.upload && entry.error !== undefined) ||
+  processing(entry) === 'failed' ||
+  processing(entry) === 'running' ||
+  (entry.upload !== undefined && entry.error !== undefined && !(entry.error instanceof InterruptedError));
 
+/** Every file is one of uploaded, skipped or failed: an upload that failed counts as failed only. */
 export function counts(entries: Entry[], wait: boolean): Counts {
   return {
-    uploaded: entries.filter((e) => e.upload).length,
+    uploaded: entries.filter((e) => e.upload && !failedFile(e)).length,
     skipped: entries.filter((e) => e.skipped).length,
     failed: entries.filter(failedFile).length,
     ...(wait
@@ -203,7 +211,14 @@ export function fileReport(entry: Entry, kind: DocumentKind, waitTimeout: number
     const outcome = processing(entry);
     return {
       ...base,
-      outcome: outcome === 'failed' ? 'processing failed' : outcome === 'completed' ? 'processed' : 'uploaded',
+      outcome:
+        outcome === 'failed'
+          ? 'processing failed'
+          : failedFile(entry)
+            ? 'failed'
+            : outcome === 'completed'
+              ? 'processed'
+              : 'uploaded',
       record:
         outcome === 'completed' && resultId !== null && resultId !== undefined
           ? `${kind} ${resultId} (staging id ${stagingId})`

@@ -98,7 +98,8 @@ export async function reportFailureToCi(
     writes.push(appendFile(env.GITHUB_STEP_SUMMARY, summary.replace(/\n{3,}/g, '\n\n')));
   }
   if (env.GITHUB_OUTPUT) {
-    const error = safeText(failure?.message ?? title).replace(/[\r\n]/g, ' ');
+    // A batch names its first failed file and why; a command that failed as a whole, its error.
+    const error = safeText(failure?.message ?? note?.first ?? title).replace(/[\r\n]/g, ' ');
     writes.push(appendFile(env.GITHUB_OUTPUT, `exit-code=${code}\nerror=${error}\n`));
   }
   await Promise.allSettled(writes);

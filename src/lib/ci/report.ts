@@ -108,6 +108,8 @@ export interface AnnotationNote {
   items: string;
   /** What to change, when the annotated items (not the workflow) are what failed. */
   hint?: string;
+  /** The first item that failed and why, in one line: the step's `error` output. */
+  first?: string;
 }
 
 const notes = new WeakMap<Writable, AnnotationNote>();
@@ -319,7 +321,17 @@ export async function writeBatchReports(env: NodeJS.ProcessEnv, stdout: Writable
   );
   if (github) {
     await writeWorkflowCommands(stdout, githubAnnotations(files, undefined));
-    noteAnnotations(stdout, { more: Math.max(0, files.filter(isFailure).length - FILE_ANNOTATIONS), items: 'file' });
+    const failed = files.filter(isFailure);
+    const first = failed[0];
+    noteAnnotations(stdout, {
+      more: Math.max(0, failed.length - FILE_ANNOTATIONS),
+      items: 'file',
+      ...(first
+        ? {
+            first: `${first.path}: ${(first.reason ?? first.outcome).split('\n')[0]}${failed.length > 1 ? ` (and ${failed.length - 1} more failed)` : ''}`,
+          }
+        : {}),
+    });
   }
   if (report.dryRun) return;
   const writes: [string, () => Promise<void>][] = [];
