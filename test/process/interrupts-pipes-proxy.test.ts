@@ -15,6 +15,15 @@ import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { PDS_BIN, childEnv, ptyPds, runPds, signedInEnv, until, type PtyProcess } from '../helpers/process.js';
 import { startRogueServer, type RogueServer } from '../helpers/rogue-server.js';
 import { obeyed, unfenced } from '../helpers/workflow-commands.js';
+import { listColumns } from '../../src/commands/catalog/views.js';
+import type { Column } from '../../src/lib/output/view.js';
+
+/** The header line piped TSV starts with, from a list's columns (as lib/output/list-writers.ts writes it). */
+const tsvHeader = (columns: readonly Column<never>[]): string =>
+  `${columns
+    .filter((column) => !column.terminalOnly)
+    .map((column) => column.header.toUpperCase())
+    .join('\t')}\n`;
 
 /** The seed's processed statement with a lines export, and one whose processing never ends. */
 const PROCESSED = '40001';
@@ -183,7 +192,7 @@ describe('a pipe closed after the first line (`| head -1`)', () => {
   });
 
   it.each([
-    [['artists', 'ls', '--all'], 'ID\tNAME\n'],
+    [['artists', 'ls', '--all'], tsvHeader(listColumns('artists', { includes: [] }))],
     [['contracts', 'ls', '--all', '--format', 'csv'], /^id,internal_uuid,name,file_name,/],
     [['artists', 'ls', '--all', '--format', 'ndjson'], /^\{"id":3000001,/],
   ])('pds %j | head -1: exit 0, the first line, nothing on stderr', async (args, first) => {
