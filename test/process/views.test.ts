@@ -268,8 +268,8 @@ for (const [source, reads] of [
   });
 }
 
-it("the README's example is what pds draws at 80 columns: the start of contracts get 20001 --include royalties", () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+it("the guide's example is what pds draws at 80 columns: the start of contracts get 20001 --include royalties", () => {
+  const readme = readFileSync(new URL('../../docs/guide.md', import.meta.url), 'utf8');
   const shown = /--include royalties` at 80\ncolumns[^\n]*\n\n```text\n([^]*?)```/.exec(readme)?.[1];
   expect(shown).toBeDefined();
   const golden = readFileSync(new URL('emulator/contracts-get-royalties.80.txt', GOLDEN), 'utf8');

@@ -19,7 +19,7 @@ import { type PersonView, renderPersonView } from './person-view.js';
 import { renderRecord } from './record-view.js';
 import { type Spinner, StderrActivity } from './spinner.js';
 import { type ColumnFit, columnOfFit, type LayoutColumn, layoutTable, wrapProse } from './table-layout.js';
-import { safeLines, safeText } from './text.js';
+import { safeJson, safeLines, safeText } from './text.js';
 import { isPlainObject } from '../shape.js';
 import type { Column, ListView } from './view.js';
 import { jsonText } from './deep-json.js';
@@ -35,9 +35,6 @@ function chooseMode(settings: Settings, io: IO): Mode {
   if (format && (DATA_MODES.includes(format) || !settings.quiet)) return format;
   return settings.quiet ? 'ids' : io.stdoutIsTTY ? 'table' : 'tsv';
 }
-
-/** What JSON.stringify leaves raw and a terminal acts on: DEL, C1 controls, bidi controls. */
-const JSON_RAW_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 type Style = 'bold' | 'dim' | 'green' | 'red' | 'yellow' | 'cyan';
 
@@ -215,14 +212,9 @@ export class Output {
     this.io.stdout.write(`${this.terminalJson(jsonText(value, 2))}\n`);
   }
 
-  /**
-   * JSON for a terminal: the characters JSON leaves raw that a terminal acts on (C1 controls, bidi
-   * overrides) written as `\u` escapes, which read back as the same string. Piped, JSON is as written.
-   */
+  /** JSON for a terminal (safeJson); piped, as written. */
   private terminalJson(text: string): string {
-    return this.io.stdoutIsTTY
-      ? text.replace(JSON_RAW_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
-      : text;
+    return this.io.stdoutIsTTY ? safeJson(text) : text;
   }
 
   /** Loads chalk when (and only when) something will be colored. */

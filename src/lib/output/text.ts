@@ -30,6 +30,17 @@ export function safeLines(text: string): string {
   return text.replace(UNSAFE, (char) => (char === '\n' || char === '\t' ? char : visible(char)));
 }
 
+/** What JSON.stringify leaves raw and a terminal acts on: DEL, C1 controls, bidi controls. */
+const JSON_RAW_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text for a terminal: the characters JSON leaves raw that a terminal acts on written as `\u`
+ * escapes, which read back as the same string (they can only be inside a JSON string).
+ */
+export function safeJson(text: string): string {
+  return text.replace(JSON_RAW_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** `12.3 MiB`, `512 KiB`, `42 B`: sizes as uploads and downloads show them (the units the 50 MiB upload limit is stated in). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
