@@ -113,6 +113,11 @@ export interface StatementRecord {
   accounting_period?: string;
   target_period?: string;
   folder_name?: string;
+  /**
+   * Fields of its financials answered as given, over those drawn from its lines (a test's amount in
+   * a form pds must refuse: "1,234.56", "NaN", an object, a number past 2^53; a currency of " eur").
+   */
+  financials_given?: Record<string, unknown>;
 }
 
 export interface RelationRecord extends Mergeable {

@@ -7,8 +7,8 @@
 // export whose turn it is writes as it is read, the few read beside it hold at most HELD_CHARS of
 // text each before they wait for their turn. Nothing is held whole.
 import type { Context } from '../../lib/context.js';
-import { isDecimal } from '../../lib/money/exact-sum.js';
-import { csvRow } from '../../lib/output/formats.js';
+import { isPlainNumber } from '../../lib/money/amount.js';
+import { csvRow, UTF8_BOM } from '../../lib/output/formats.js';
 import { safeText } from '../../lib/output/text.js';
 import { type ExportProblem, type ExportsOptions, readExports } from './exports.js';
 import type { Processed } from './select.js';
@@ -28,7 +28,7 @@ export interface FlatInput {
 
 /** A spreadsheet runs such a cell as a formula; a plain number (a negative amount) is no formula. */
 const FORMULA_START = /^[=+\-@\t\r]/;
-export const startsFormula = (cell: string): boolean => FORMULA_START.test(cell) && !isDecimal(cell);
+export const startsFormula = (cell: string): boolean => FORMULA_START.test(cell) && !isPlainNumber(cell);
 export const FORMULA_WARNING =
   'some cells start like a formula (= + - @): a spreadsheet would run them; --csv-safe neutralises them';
 
@@ -73,7 +73,9 @@ export async function writeFlat(
     if (input.format === 'yaml') return `- ${text}\n`;
     return `${text}\n`;
   };
-  if (tabular) ctx.output.write(line(input.withId ? ['statement_id', ...columns] : columns));
+  // --csv-bom: Excel reads the CSV as UTF-8 only when it starts with the mark (as every CSV pds writes).
+  const bom = input.format === 'csv' && ctx.settings.csvBom ? UTF8_BOM : '';
+  if (tabular) ctx.output.write(bom + line(input.withId ? ['statement_id', ...columns] : columns));
   const keys = columns.map(columnKey);
   const order = new InOrder(statements, (text) => ctx.output.write(text));
   const problems = await readExports(

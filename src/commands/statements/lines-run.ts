@@ -67,6 +67,8 @@ export function isManyLines(opts: LinesOptions, ctx: Context): boolean {
     opts.top !== undefined ||
     opts.sort !== undefined ||
     opts.csvSafe === true ||
+    // The mark goes before the header pds writes: the export is not printed as it came.
+    ctx.settings.csvBom ||
     (opts.output === undefined && (ctx.output.isData || ctx.output.jq !== undefined || ctx.settings.format === 'tsv'))
   );
 }

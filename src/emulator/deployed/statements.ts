@@ -143,6 +143,7 @@ function totals(data: ProjectData, s: StatementRecord): Fields {
       period: periodOf(s) ?? null,
       licensee_revenue: money(licensee),
       licensor_revenue: money(licensor + (s.id === DISAGREEING.id ? DISAGREEING.cents : 0)),
+      ...s.financials_given,
     },
   };
 }

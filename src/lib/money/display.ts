@@ -1,6 +1,7 @@
 // Amounts and rates as a person reads them on a terminal: `72,603.20` (the currency's own
 // decimals, grouped) and `18 %`. Only the terminal views use this: pipes and the data formats keep
 // the number exactly as the service sent it.
+import { readDecimal } from './amount.js';
 
 /** A number from the service: a JSON number, or a numeric string (`"63170.18"`). */
 export function asNumber(value: unknown): number | undefined {
@@ -38,8 +39,11 @@ export function formatAmount(value: unknown, currency?: unknown): string {
   const number = asNumber(value);
   if (number === undefined) return value === undefined || value === null ? '' : String(value);
   const decimals = currencyDecimals(currency);
+  // An exact decimal's text is formatted as the decimal it is (Intl reads a string exactly): a sum
+  // past 2^53 prints every digit, never the nearest double's.
+  const exact = typeof value === 'string' ? readDecimal(value) : undefined;
   return new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(
-    number,
+    exact === undefined ? number : (exact as `${number}`),
   );
 }
 

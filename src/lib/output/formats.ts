@@ -2,6 +2,7 @@
 // row or a YAML document; how a record with nested values becomes one row of flat columns. The
 // renderer (output.ts) decides what is a row; this only encodes.
 import { UsageError } from '../errors.js';
+import { isPlainNumber } from '../money/amount.js';
 import { checkDepth, jsonText } from './deep-json.js';
 import { isPlainObject, keyedByText } from '../shape.js';
 
@@ -31,7 +32,8 @@ const QUOTE = /"/g;
 /** One value as a CSV field (RFC 4180): nested values as compact JSON, quoted when needed. */
 export function csvCell(value: unknown, options: CsvOptions): string {
   let text = value === undefined || value === null ? '' : typeof value === 'object' ? jsonText(value) : String(value);
-  if (!options.raw && FORMULA_START.test(text)) text = `'${text}`;
+  // A plain number (a refund's -5.25) is no formula: prefixed, a spreadsheet would read it as text.
+  if (!options.raw && FORMULA_START.test(text) && !isPlainNumber(text)) text = `'${text}`;
   if (options.safe) text = options.safe(text);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(QUOTE, '""')}"` : text;
 }
@@ -83,11 +85,23 @@ export const spreadValue = (record: Record<string, unknown>, column: string): un
  * its dotted columns, in the order they first appear; any other stays one column.
  */
 export function spreadKeys(keys: readonly string[], spread: readonly Record<string, unknown>[]): string[] {
+  // Each record's columns are read once, filed under every dotted prefix they have: looking through
+  // every column for each key was quadratic (two records of 20,000 fields never finished).
+  const byPrefix = new Map<string, Set<string>>();
+  for (const record of spread) {
+    for (const column of Object.keys(record)) {
+      for (let dot = column.indexOf('.'); dot > 0; dot = column.indexOf('.', dot + 1)) {
+        const prefix = column.slice(0, dot);
+        const under = byPrefix.get(prefix) ?? new Set<string>();
+        if (under.size === 0) byPrefix.set(prefix, under);
+        under.add(column);
+      }
+    }
+  }
   const columns = new Set<string>();
   for (const key of keys) {
     const before = columns.size;
-    for (const record of spread)
-      for (const column of Object.keys(record)) if (column.startsWith(`${key}.`)) columns.add(column);
+    for (const column of byPrefix.get(key) ?? []) columns.add(column);
     if (columns.size === before) columns.add(key);
   }
   return [...columns];
