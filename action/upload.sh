@@ -60,6 +60,7 @@ boolean wait "${INPUT_WAIT-true}" --wait
 boolean fail-fast "${INPUT_FAIL_FAST:-false}" --fail-fast
 boolean recursive "${INPUT_RECURSIVE:-false}" --recursive
 if [ -n "${INPUT_CONCURRENCY:-}" ]; then args+=(--concurrency "$INPUT_CONCURRENCY"); fi
+if [ -n "${INPUT_BATCH_TIMEOUT:-}" ]; then args+=(--batch-timeout "$INPUT_BATCH_TIMEOUT"); fi
 while IFS= read -r -d '' glob; do args+=(--include "$glob"); done < <(lines "${INPUT_INCLUDE:-}")
 while IFS= read -r -d '' glob; do args+=(--exclude "$glob"); done < <(lines "${INPUT_EXCLUDE:-}")
 while IFS= read -r -d '' tag; do args+=(--tag "$tag"); done < <(lines "${INPUT_TAGS:-}")

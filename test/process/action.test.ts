@@ -67,6 +67,7 @@ it('action.yml declares the inputs and outputs, and runs the scripts the test ru
     'target-family',
     'tags',
     'folder',
+    'batch-timeout',
     'args',
   ]);
   // Processing failures fail the step unless the workflow says otherwise.

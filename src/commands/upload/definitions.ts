@@ -68,6 +68,14 @@ export const UPLOAD_FLAGS = {
     help: 'stop at the first failure (every local check still runs before anything is sent)',
   },
   recursive: { type: 'boolean', help: 'directories: also the files in their subdirectories' },
+  batchTimeout: {
+    type: 'number',
+    value: 'duration',
+    min: 1,
+    max: 7 * 24 * 3600,
+    seconds: true,
+    help: 'end the batch after this long (90s, 20m, 1h): files not started by then fail as "batch timeout", waits end, the reports are written',
+  },
   include: { type: 'repeated', value: 'glob', help: "directories: only the files matching (e.g. '*.pdf'; repeatable)" },
   exclude: { type: 'repeated', value: 'glob', help: 'directories: leave out the files matching (repeatable)' },
   report: {

@@ -1,6 +1,6 @@
 import type { Context } from '../../lib/context.js';
 import { receivedHint, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
-import { InterruptedError, ServiceError, asPdsError, stopSignalOf } from '../../lib/errors.js';
+import { InterruptedError, PdsError, ServiceError, asPdsError, stopSignalOf } from '../../lib/errors.js';
 import { UploadDisplay, isPaused, label, pausedError, type UploadEntry as Entry } from '../documents/upload-display.js';
 import { writeBatchReports } from '../../lib/ci/report.js';
 import { ExistingRecords, byFileName, givenContext, formatDuration, parseReports } from './batch.js';
@@ -53,7 +53,8 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const gate = new RateGate(opts.concurrency);
   const run = new BatchRun(ctx, opts.concurrency);
   try {
-    await sendAll(entries, { opts, ctx, projectId, extractions, context, existing, view, gate, run });
+    const deadline = opts.batchTimeout === undefined ? undefined : startedAt + opts.batchTimeout * 1000;
+    await sendAll(entries, { opts, ctx, projectId, extractions, context, existing, view, gate, run, deadline });
   } finally {
     gate.close();
     view?.close();
@@ -109,6 +110,16 @@ interface Batch {
   /** How many uploads go at once: fewer while a rate limit lasts. */
   gate: RateGate;
   run: BatchRun;
+  /** --batch-timeout: when no file starts any more, and waits end (ms since the epoch). */
+  deadline: number | undefined;
+}
+
+/** A file the batch did not start before --batch-timeout: failed, with that reason. */
+function batchTimedOut(batch: Batch): PdsError | undefined {
+  if (batch.deadline === undefined || batch.ctx.clock.now() < batch.deadline) return undefined;
+  return new PdsError(`batch timeout: not started within --batch-timeout ${batch.opts.batchTimeout} s`, {
+    details: ['the files started before it are in the reports; a re-run with --skip-existing sends the rest'],
+  });
 }
 
 /** Every file that passed its checks: skipped, planned (dry run), or uploaded and maybe waited for. */
@@ -126,6 +137,12 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
       }
       if (failFast.signal.aborted) {
         entry.notStarted = 'not started: --fail-fast stopped the batch';
+        view?.finished(entry);
+        continue;
+      }
+      const late = batchTimedOut(batch);
+      if (late) {
+        entry.error = late;
         view?.finished(entry);
         continue;
       }
@@ -150,19 +167,24 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
       }
       view.watching(entry, undefined);
       // The wait does not hold an upload slot: polling is cheap, uploads are not.
-      waits.push(waitFor(entry, opts.kind, batch.projectId, opts, ctx, view));
+      waits.push(waitFor(entry, opts.kind, batch.projectId, opts, ctx, view, batch.deadline));
     }
   });
   await Promise.all(waits);
 }
 
 /** One upload; false (the error recorded and shown) when it failed. */
-async function sendOne(
-  entry: Entry,
-  { opts, ctx, projectId, extractions, context, gate, run }: Batch,
-  view: UploadDisplay,
-): Promise<boolean> {
+async function sendOne(entry: Entry, batch: Batch, view: UploadDisplay): Promise<boolean> {
+  const { opts, ctx, projectId, extractions, context, gate, run } = batch;
   await gate.enter();
+  // The slot may have come after the deadline.
+  const late = batchTimedOut(batch);
+  if (late) {
+    gate.leave();
+    entry.error = late;
+    view.finished(entry);
+    return false;
+  }
   const started = ctx.clock.now();
   view.started(entry);
   try {
@@ -251,13 +273,18 @@ async function waitFor(
   opts: Options,
   ctx: Context,
   view: UploadDisplay,
+  deadline: number | undefined,
 ): Promise<void> {
   const upload = entry.upload as UploadRecord;
   const started = ctx.clock.now();
+  const timeoutMs = Math.min(
+    opts.waitTimeout * 1000,
+    deadline === undefined ? Infinity : Math.max(1, deadline - started),
+  );
   try {
     entry.watched = await watchProcesses(ctx, kind, projectId, String(upload.staging_id), {
       intervalMs: opts.interval * 1000,
-      timeoutMs: opts.waitTimeout * 1000,
+      timeoutMs,
       onUpdate: (_processes, progress) => view.watching(entry, progress),
     });
   } catch (error) {
