@@ -167,22 +167,30 @@ describe('export bodies', () => {
 });
 
 describe('the MCP tools, which take invisible characters out of what they answer', () => {
-  it('refuse an export whose column has a zero-width twin, naming it, rather than show two licensor_revenue', {
+  it('refuse an export whose column has a zero-width twin, naming it, rather than show two licensor_revenue; the roll-up names it as incomplete', {
     timeout: 30_000,
   }, async () => {
-    const [a] = pair();
-    serve({ [a]: { text: 'territory,licensor_revenue,licensor\u200b_revenue\nGB,1.00,900.00\n' } });
+    const [a, b] = pair();
+    serve({
+      [a]: { text: 'territory,licensor_revenue,licensor\u200b_revenue\nGB,1.00,900.00\n' },
+      [b]: { text: 'territory,licensor_revenue\nGB,2.00\n' },
+    });
     const mcp = await connectMcp(emulator);
     try {
       const said = `statement ${a}: its export's header has a column name with invisible characters ('licensor\\u{200b}_revenue', column 3); its lines were left out`;
-      for (const [name, args] of [
-        ['statement_lines', { id: a }],
-        ['statements_lines_rollup', { ids: [a], by: ['territory'] }],
-      ] as const) {
-        const result = (await mcp.client.callTool({ name, arguments: args })) as ToolResult;
-        expect(result.isError, name).toBe(true);
-        expect(result.content.map((c) => c.text).join('\n'), name).toContain(said);
-      }
+      const lines = (await mcp.client.callTool({ name: 'statement_lines', arguments: { id: a } })) as ToolResult;
+      expect(lines.isError).toBe(true);
+      expect(lines.content.map((c) => c.text).join('\n')).toContain(said);
+      // The roll-up answers what it read, and names what it left out as incomplete.
+      const rollup = (await mcp.client.callTool({
+        name: 'statements_lines_rollup',
+        arguments: { ids: [a, b], by: ['territory'] },
+      })) as ToolResult;
+      expect(rollup.isError).not.toBe(true);
+      expect(rollup.structuredContent?.incomplete).toEqual([said]);
+      expect((rollup.structuredContent?.items as Record<string, unknown>[]).map((g) => [g.territory, g.lines])).toEqual(
+        [['GB', 1]],
+      );
     } finally {
       await mcp.close();
     }
