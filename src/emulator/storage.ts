@@ -227,6 +227,7 @@ function serve(host: Host, req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   if (!authorized(host, res, url, 'GET')) return;
-  const [, kind, projectId, id] = match as unknown as [string, DocumentKind, string, string];
-  serveFile(host, res, kind, projectId, decodeURIComponent(id));
+  const [, kind = '', projectId = '', id = ''] = match;
+  // FILE_PATH admits only the two kinds.
+  serveFile(host, res, kind as DocumentKind, projectId, decodeURIComponent(id));
 }

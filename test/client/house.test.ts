@@ -73,6 +73,18 @@ describe('the house', () => {
     expect(lines('docs/architecture.md')).toBeLessThanOrEqual(400);
   });
 
+  // Going down: each double cast left is one the types could say (the goal is at most 3, each with
+  // its reason); the limit only ever drops.
+  const MAX_DOUBLE_CASTS = 12;
+  it(`at most ${MAX_DOUBLE_CASTS} \`as unknown as\` casts in src/`, () => {
+    const casts = files.flatMap((file) =>
+      (text.get(file) ?? '')
+        .split('\n')
+        .flatMap((line, index) => (/\bas unknown as\b/.test(line) ? [`${file}:${index + 1}`] : [])),
+    );
+    expect(casts.length, casts.join('\n')).toBeLessThanOrEqual(MAX_DOUBLE_CASTS);
+  });
+
   it('src/lib keeps at most 15 files loose: the rest are in its rooms', () => {
     const loose = readdirSync(join(root, 'src/lib')).filter(
       (name) => !statSync(join(root, 'src/lib', name)).isDirectory(),

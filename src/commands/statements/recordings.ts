@@ -29,7 +29,7 @@ const artistName = (artist: unknown): string | undefined =>
 export async function recordingsByIsrc(ctx: Context, projectId = ctx.project()): Promise<Map<string, Recording>> {
   const byIsrc = new Map<string, Recording>();
   for await (const page of ctx.api.catalog.allPages('recordings', { projectId, page: 1, perPage: 100 })) {
-    for (const item of page.items as unknown as Record<string, unknown>[]) {
+    for (const item of page.items) {
       const recording: Recording = {
         name: typeof item.name === 'string' ? item.name : null,
         artists: Array.isArray(item.artists) ? item.artists.map(artistName).filter((a) => a !== undefined) : [],

@@ -165,7 +165,7 @@ export const SCENARIO_FAMILIES = [
 export function normalizePeriod(raw: string): string | undefined {
   const match = /^(\d{4})[-\s]?(y|h[12]|q[1-4]|m\d{1,2})$/i.exec(raw.trim());
   if (!match) return undefined;
-  const [, year, part] = match as unknown as [string, string, string];
+  const [, year = '', part = ''] = match;
   const upper = part.toUpperCase();
   if (upper.startsWith('M')) {
     const month = Number(upper.slice(1));
