@@ -73,14 +73,16 @@ describe('lists in every format', () => {
     ).toContain(DEMO_PROJECT_ID);
     expect(JSON.parse((await runCli(emulator, ['projects', 'ls', '--json'], { env })).stdout)).toBeInstanceOf(Array);
     const before = emulator.requests.length;
-    expect(await runCli(emulator, ['projects', 'ls'], { env: { PDS_FORMAT: 'xlsx' } })).toEqual({
+    expect(await runCli(emulator, ['projects', 'ls'], { env: { PDS_FORMAT: 'xml' } })).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: invalid PDS_FORMAT 'xlsx': expected one of table, tsv, csv, json, ndjson, yaml\n",
+      stderr: "error: invalid PDS_FORMAT 'xml': expected one of table, tsv, csv, json, ndjson, yaml, xlsx, parquet\n",
     });
     const bad = await runCli(emulator, ['projects', 'ls', '--format', 'xml']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe("error: invalid --format 'xml': expected one of table, tsv, csv, json, ndjson, yaml\n");
+    expect(bad.stderr).toBe(
+      "error: invalid --format 'xml': expected one of table, tsv, csv, json, ndjson, yaml, xlsx, parquet\n",
+    );
     const both = await runCli(emulator, ['projects', 'ls', '--json', '--format', 'csv']);
     // --json asked for JSON errors too.
     expect(both).toEqual({

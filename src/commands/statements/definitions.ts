@@ -68,6 +68,8 @@ const TOTALS_FLAGS = {
     completion: ['licensor_revenue', 'licensee_revenue'],
     help: 'rank groups (and --top) by licensor_revenue (the default) or licensee_revenue',
   },
+  output: { type: 'string', short: 'o', value: 'file', help: 'with --format xlsx|parquet: the file to write' },
+  force: { type: 'boolean', help: 'replace an existing -o file' },
 } as const;
 
 /** `pds statements totals`: the financials of the processed statements, added and grouped. */
@@ -76,7 +78,7 @@ export const statementTotals = verb({
   description:
     'what the project earned: the financials of every processed statement, added exactly and grouped (never across currencies)',
   flags: TOTALS_FLAGS,
-  scripting: ['jq'],
+  scripting: ['jq', 'files'],
   examples: [
     ['pds statements totals', 'one row per currency'],
     ['pds statements totals --by period', 'quarter by quarter, in time order'],
@@ -148,7 +150,7 @@ export const statementLines = verb({
   flags: LINES_FLAGS,
   dryRun: 'honoured',
   // Over the lines as records keyed by the header (or the groups of --by).
-  scripting: ['jq'],
+  scripting: ['jq', 'files'],
   examples: [
     ['pds statements lines 40001 -o q1-lines.csv', '', "a service that exports lines (the emulator's deployed flavor)"],
     [

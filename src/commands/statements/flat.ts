@@ -118,7 +118,7 @@ export async function writeFlat(
  * in the statements' order: each export is fetched up to its header only. An export whose header is
  * refused adds nothing (its problem is said when its rows are read).
  */
-async function unionOfHeaders(
+export async function unionOfHeaders(
   ctx: Context,
   statements: readonly Processed[],
   options: ExportsOptions,

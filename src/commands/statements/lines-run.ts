@@ -11,6 +11,7 @@ import { printRollup, rollUp, sayColumns } from './rollup.js';
 import { checkChoice, sayPending, selectStatements } from './select.js';
 import { withProgress } from './progress.js';
 import { needsReport, overlapNote } from './report.js';
+import { isFileFormat } from '../../lib/output/table-file.js';
 
 /**
  * `out`, and beside it a CSV parser that reads the same bytes for cells a spreadsheet would run as
@@ -69,6 +70,7 @@ export function isManyLines(opts: LinesOptions, ctx: Context): boolean {
     opts.csvSafe === true ||
     // The mark goes before the header pds writes: the export is not printed as it came.
     ctx.settings.csvBom ||
+    isFileFormat(ctx.settings.format) ||
     (opts.output === undefined && (ctx.output.isData || ctx.output.jq !== undefined || ctx.settings.format === 'tsv'))
   );
 }
@@ -83,7 +85,9 @@ function byColumns(by: string[] | undefined): string[] | undefined {
 
 export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   if (ctx.output.mode === 'ids') throw new UsageError('lines have no ids to print: drop -q');
-  if (opts.output !== undefined)
+  const fileFormat = isFileFormat(ctx.settings.format) ? ctx.settings.format : undefined;
+  if (fileFormat !== undefined) (await import('./lines-file.js')).outputFile(fileFormat, opts.output, opts.force);
+  else if (opts.output !== undefined)
     throw new UsageError(
       '-o saves the lines of one statement as the service exports them; for these lines, redirect the output (> file)',
     );
@@ -97,7 +101,7 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   const reporting = opts.compare ?? opts.columns ?? opts.rates ?? opts.to;
   if (by === undefined && reporting !== undefined)
     throw new UsageError('--compare, --columns, --rates and --to work on a roll-up: use them with --by');
-  if (by !== undefined && needsReport(opts, by))
+  if (by !== undefined && (needsReport(opts, by) || fileFormat !== undefined))
     return (await import('./report-run.js')).runLinesReport(opts, ctx, { by, ids, maxBytes });
   const selection = await selectStatements(ctx, given, ids);
   await sayPending(ctx, selection);
@@ -119,8 +123,10 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
     incomplete.throwIfAny();
     return 0;
   }
-  const format: FlatFormat =
-    ctx.settings.format === undefined || ctx.settings.format === 'table' ? 'csv' : ctx.settings.format;
+  const chosen = ctx.settings.format;
+  if (isFileFormat(chosen))
+    return (await import('./lines-file.js')).runLinesFile(ctx, statements, chosen, opts, maxBytes);
+  const format: FlatFormat = chosen === undefined || chosen === 'table' ? 'csv' : chosen;
   const gather = ctx.output.jq === undefined ? undefined : [];
   const input = {
     format,

@@ -2,6 +2,7 @@
 // --compare, --columns, --rates/--to): the statements chosen, grouped by the verb's own roll-up,
 // then handed to report.ts; printed as data, or as a table on a terminal.
 import type { Context } from '../../lib/context.js';
+import { UsageError } from '../../lib/errors.js';
 import type { LinesOptions, TotalsOptions } from './definitions.js';
 import type { GroupRecord, GroupShape } from './groups.js';
 import { Incomplete } from './incomplete.js';
@@ -18,12 +19,11 @@ import {
 } from './report.js';
 import { drawComparison, drawPivot } from './report-view.js';
 import { printRollup, rollUp } from './rollup.js';
+import { MONEY_COLUMN } from './rates.js';
+import { isFileFormat } from '../../lib/output/table-file.js';
 import { sayPending, type SelectInput, type Selection, selectStatements } from './select.js';
 import { totalsOf } from './totals.js';
 import { drawView } from './view.js';
-
-/** A lines export's money columns (converted by --to); its other numbers (units) are counts. */
-const MONEY = /revenue|amount|royalt|gross|net|price|fee|cost|tax|paid|payable|earn/i;
 
 /** The statements chosen: without --period when a comparison reads periods outside it. */
 async function choose(ctx: Context, plan: ReportPlan, input: SelectInput, ids: string[]) {
@@ -43,8 +43,21 @@ async function choose(ctx: Context, plan: ReportPlan, input: SelectInput, ids: s
   return sides;
 }
 
+/** The file a data file format goes to (-o), checked before any request; undefined for printed output. */
+async function fileOf(ctx: Context, output: string | undefined, force: boolean | undefined) {
+  const format = ctx.settings.format;
+  if (!isFileFormat(format)) {
+    if (output !== undefined)
+      throw new UsageError('-o FILE is for --format xlsx or parquet; other formats print (> file)');
+    return undefined;
+  }
+  const { outputFile } = await import('./lines-file.js');
+  return { format, path: outputFile(format, output, force) };
+}
+
 export async function runTotalsReport(opts: TotalsOptions, ctx: Context, by: string[]): Promise<number> {
   const plan = await planReport(opts, by, opts.period);
+  const file = await fileOf(ctx, opts.output, opts.force);
   const sides = await choose(ctx, plan, { ...opts, args: [] }, []);
   const unread = new Incomplete();
   const run = await buildReport(plan, sides, 'licensor_revenue', async (statements, groupBy) => {
@@ -53,16 +66,18 @@ export async function runTotalsReport(opts: TotalsOptions, ctx: Context, by: str
     return { records: totals.records, amounts: ['licensor_revenue', 'licensee_revenue'], counts: ['statements'] };
   });
   for (const note of run.notes) ctx.output.info(note);
-  await printReport(ctx, run.report, plan, (records) =>
-    drawView(records, {
-      keys: plan.by.length > 0 ? plan.by : ['currency'],
-      counts: ['statements'],
-      barColumn: 'licensor_revenue',
-      amounts: ['licensee_revenue'],
-      tail: ['first_period', 'last_period'],
-      columns: ctx.io.columns,
-    }),
-  );
+  if (file) await (await import('./lines-file.js')).writeRecordsFile(ctx, run.report.records, file.format, file.path);
+  else
+    await printReport(ctx, run.report, plan, (records) =>
+      drawView(records, {
+        keys: plan.by.length > 0 ? plan.by : ['currency'],
+        counts: ['statements'],
+        barColumn: 'licensor_revenue',
+        amounts: ['licensee_revenue'],
+        tail: ['first_period', 'last_period'],
+        columns: ctx.io.columns,
+      }),
+    );
   throwIfLeftOut(run.leftOut);
   unread.throwIfAny();
   return 0;
@@ -76,6 +91,7 @@ export interface LinesReportInput {
 
 export async function runLinesReport(opts: LinesOptions, ctx: Context, input: LinesReportInput): Promise<number> {
   const plan = await planReport(opts, input.by, opts.period);
+  const file = await fileOf(ctx, opts.output, opts.force);
   const sides = await choose(ctx, plan, { ...opts, args: input.ids }, input.ids);
   if (ctx.settings.dryRun) {
     const count = sides.current.processed.length + sides.compared.length;
@@ -93,13 +109,14 @@ export async function runLinesReport(opts: LinesOptions, ctx: Context, input: Li
     for (const problem of rolled.incomplete.list()) unread.add(problem);
     return {
       records: rolled.records,
-      amounts: rolled.shape.columns.filter((c) => MONEY.test(c)),
-      counts: ['statements', 'lines', ...rolled.shape.columns.filter((c) => !MONEY.test(c))],
+      amounts: rolled.shape.columns.filter((c) => MONEY_COLUMN.test(c)),
+      counts: ['statements', 'lines', ...rolled.shape.columns.filter((c) => !MONEY_COLUMN.test(c))],
     };
   };
   const run = await buildReport(plan, sides, sort, group);
   for (const note of run.notes) ctx.output.info(note);
-  if (run.report.kind === 'groups') {
+  if (file) await (await import('./lines-file.js')).writeRecordsFile(ctx, run.report.records, file.format, file.path);
+  else if (run.report.kind === 'groups') {
     const columns = shape?.columns ?? [];
     const shown: GroupShape = { by: plan.by, columns, countsLines: true, periods: false };
     await printRollup(ctx, run.report.records, shown, columns.includes(sort) ? sort : (columns[0] ?? sort));

@@ -27,6 +27,7 @@ import {
 } from './select.js';
 import { drawView } from './view.js';
 import type { TotalsOptions } from './definitions.js';
+import { isFileFormat } from '../../lib/output/table-file.js';
 import { CALENDAR_FIELDS, needsReport, overlapNote } from './report.js';
 
 /** What --by takes, and where each is read in a statement (a map: `__proto__` is no field). */
@@ -105,7 +106,8 @@ export async function run(opts: TotalsOptions, ctx: Context): Promise<number> {
   const by = byFields(opts.by, Object.keys(TOTALS_FIELDS));
   const sort = sortColumn(opts.sort);
   // Calendar buckets, comparisons, pivots and conversions: report-run.ts.
-  if (needsReport(opts, by)) return (await import('./report-run.js')).runTotalsReport(opts, ctx, by);
+  if (needsReport(opts, by) || isFileFormat(ctx.settings.format) || opts.output !== undefined)
+    return (await import('./report-run.js')).runTotalsReport(opts, ctx, by);
   const progress = await ctx.output.spinner('listing statements');
   let selection: Awaited<ReturnType<typeof selectStatements>>;
   try {

@@ -6,7 +6,8 @@ import { isPlainNumber } from '../money/amount.js';
 import { checkDepth, jsonText } from './deep-json.js';
 import { isPlainObject, keyedByText } from '../shape.js';
 
-export const FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson', 'yaml'] as const;
+/** xlsx and parquet are files (lib/output/table-file.ts): written only with -o, by the verbs that take it. */
+export const FORMATS = ['table', 'tsv', 'csv', 'json', 'ndjson', 'yaml', 'xlsx', 'parquet'] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** `--format` or PDS_FORMAT as given, checked; `where` names it in the error. */

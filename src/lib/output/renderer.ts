@@ -23,15 +23,16 @@ import { safeJson, safeLines, safeText } from './text.js';
 import { isPlainObject } from '../shape.js';
 import type { Column, ListView } from './view.js';
 import { jsonText } from './deep-json.js';
+import { type FileFormat, printedFormat } from './table-file.js';
 
-export type Mode = Format | 'ids';
+export type Mode = Exclude<Format, FileFormat> | 'ids';
 
 /** The modes whose output is data for a program: no human form, no color. */
 const DATA_MODES: readonly Mode[] = ['json', 'ndjson', 'yaml', 'csv'];
 
 /** The format asked for; else ids with -q (which gives way only to a data format); else table or TSV. */
 function chooseMode(settings: Settings, io: IO): Mode {
-  const format = settings.format ?? (settings.json ? 'json' : undefined);
+  const format = printedFormat(settings.format) ?? (settings.json ? 'json' : undefined);
   if (format && (DATA_MODES.includes(format) || !settings.quiet)) return format;
   return settings.quiet ? 'ids' : io.stdoutIsTTY ? 'table' : 'tsv';
 }

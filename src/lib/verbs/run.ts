@@ -3,6 +3,7 @@
 // end. cli.ts calls `runVerb`; each step stands alone and is tested alone (test/client/run-verb.test.ts).
 import type { GlobalFlags } from '../config/settings.js';
 import type { Context, Dependencies } from '../context.js';
+import { fileFormatRefused, isFileFormat } from '../output/table-file.js';
 import { ExitCode, IncompleteAnswerError, InterruptedError, UsageError } from '../errors.js';
 import type { Paging } from '../output/pager.js';
 import type { AnyVerb, BoundRun } from './verb.js';
@@ -22,6 +23,7 @@ export async function runVerb(call: VerbCall, deps: Dependencies): Promise<numbe
   const [ContextClass, run] = await Promise.all([loadContext(), checkAndLoad(call)]);
   refuseUnusedScripting(verb, flags, path);
   refuseDryRun(verb, flags, path);
+  refuseFileFormat(verb, flags, path, deps.env);
   await checkProfile(verb, flags, deps.env);
   const paging = await openPaging(verb, flags, deps);
   let code: number = ExitCode.ok;
@@ -61,6 +63,12 @@ export function refuseUnusedScripting(verb: AnyVerb, flags: GlobalFlags, path: s
       );
     }
   }
+}
+
+/** xlsx and parquet on a verb that writes no file: refused before it runs. */
+export function refuseFileFormat(verb: AnyVerb, flags: GlobalFlags, path: string, env: NodeJS.ProcessEnv): void {
+  const format = (flags.format ?? (flags.json ? undefined : env.PDS_FORMAT))?.trim().toLowerCase();
+  if (isFileFormat(format) && !verb.scripting?.includes('files')) throw fileFormatRefused(format, path);
 }
 
 /** --dry-run on a verb that would write anyway: refused before it runs. */

@@ -58,7 +58,8 @@ export interface ArgSpec {
  */
 export type Example = readonly [line: string, note?: string, needs?: string];
 
-export type Scripting = 'jq' | 'fields';
+/** `files`: it writes --format xlsx|parquet to -o FILE. */
+export type Scripting = 'jq' | 'fields' | 'files';
 
 /** What a verb's module exports: the work, over the options its definition parses. */
 export interface VerbModule<O> {
