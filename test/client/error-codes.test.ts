@@ -85,7 +85,7 @@ describe('errorFromResponse', () => {
 });
 
 describe('the error classes', () => {
-  it('carry the exit codes of DESIGN.md', () => {
+  it("carry the exit codes of DESIGN.md (8 is its Money section's 'the answer is not whole')", () => {
     expect(ExitCode).toEqual({
       ok: 0,
       failure: 1,
@@ -95,6 +95,7 @@ describe('the error classes', () => {
       notFound: 5,
       rateLimited: 6,
       processingFailed: 7,
+      incomplete: 8,
       interrupted: 130,
     });
     expect(new PdsError('x').exitCode).toBe(1);

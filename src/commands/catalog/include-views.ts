@@ -1,7 +1,7 @@
 // What a person reads of a contract's includes on a terminal: the terms, not the plumbing. Each
 // include says which of a row's fields show and how (a rate as `18 %`, a base in words, a split's
-// parties with their shares, an amount with its currency), reading both the seed's forms (SPEC.md)
-// and the deployed service's (docs/service.md); a row's ids, internal uuid and timestamps stay out
+// parties with their shares, an amount with its currency), reading both the spec's forms and the
+// deployed service's (docs/service.md); a row's ids, internal uuid and timestamps stay out
 // (the data formats, --fields and --verbose keep them), its citations go under it. Whatever a row
 // carries that no column reads (an include this file does not know, a field the service added)
 // still shows, under its name in words: never a bare count.
