@@ -78,6 +78,23 @@ describe('the MCP tools of what a project earned', () => {
     expect(clean).toEqual({ ok: true, checked: 2, items: [], total: 0, incomplete: [], next_cursor: null });
   });
 
+  it('statements_totals names an amount it cannot read in `incomplete`, never counting it as zero', async () => {
+    const s = (emulator.state.data[DEMO_PROJECT_ID]?.statements ?? []).find(isProcessed)!;
+    s.financials_given = { licensor_revenue: 'NaN' };
+    try {
+      const result = await structured('statements_totals', {});
+      expect(result.incomplete).toEqual([`statement ${s.id}: licensor_revenue "NaN" is not an amount`]);
+      const check = await structured('statements_check', { ids: [s.id] });
+      expect(check).toMatchObject({ ok: false, checked: 0 });
+      expect(check.incomplete).toEqual([
+        'no statement could be checked',
+        `statement ${s.id}: not checked (its financials' licensor_revenue "NaN": not an amount)`,
+      ]);
+    } finally {
+      delete s.financials_given;
+    }
+  });
+
   it('refuses a rollup without columns, and a bad period, as errors', async () => {
     const none = (await mcp.client.callTool({ name: 'statements_lines_rollup', arguments: {} })) as ToolResult;
     expect(none.isError).toBe(true);
