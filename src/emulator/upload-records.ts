@@ -105,7 +105,7 @@ function materialize(
   data: ProjectData,
   upload: UploadRecord,
   t: Timeline,
-  queued: boolean,
+  stage: 'queued' | 'processing' | 'paused',
 ): void {
   if (upload.kind === 'contract') {
     const contract: ContractRecord = {
@@ -130,7 +130,7 @@ function materialize(
     file_type: upload.file_type,
     file_size: upload.file_size,
     upload_status: 'completed',
-    processing_status: queued ? 'queued' : 'processing',
+    processing_status: stage,
     created_at: upload.created_at,
     staging_id: upload.staging_id,
     ...contextFields(upload),
@@ -145,6 +145,21 @@ function startProcessing(data: ProjectData, upload: UploadRecord): boolean {
   const statement = data.statements.find((s) => s.id === upload.result_id);
   if (statement?.processing_status !== 'queued') return false;
   statement.processing_status = 'processing';
+  return true;
+}
+
+/**
+ * A paused statement is listed as `paused` (the deployed service lists a statement from the moment
+ * its upload completes), so a re-run can find it and retry it; a retried one is queued again.
+ */
+function listPaused(state: EmulatorState, data: ProjectData, upload: UploadRecord, t: Timeline): boolean {
+  if (upload.result_id === undefined) {
+    materialize(state, data, upload, t, 'paused');
+    return true;
+  }
+  const statement = data.statements.find((s) => s.id === upload.result_id);
+  if (upload.pause_reason !== undefined || statement?.processing_status !== 'paused') return false;
+  statement.processing_status = 'queued';
   return true;
 }
 
@@ -239,20 +254,24 @@ export function advance(
   };
   const { pending } = tracker(state);
   for (const upload of pending) {
-    if (upload.minted || upload.pause_reason !== undefined) continue;
+    if (upload.minted) continue;
     const t = timeline(upload, step);
     const early = listedFromUpload && upload.kind === 'statement';
-    if (now < t.stagingEnd && !early) continue;
     const data = state.data[upload.project_id];
+    if (upload.pause_reason !== undefined) {
+      if (early && data && upload.result_id === undefined && listPaused(state, data, upload, t)) record(upload, data);
+      continue;
+    }
+    if (now < t.stagingEnd && !early) continue;
     if (!data) {
       pending.delete(upload);
       continue;
     }
     let touched = false;
     if (upload.result_id === undefined) {
-      materialize(state, data, upload, t, now < t.stagingEnd);
+      materialize(state, data, upload, t, now < t.stagingEnd ? 'queued' : 'processing');
       touched = true;
-    }
+    } else if (early && listPaused(state, data, upload, t)) touched = true;
     if (now >= t.stagingEnd && startProcessing(data, upload)) touched = true;
     if (now >= t.end) {
       if (finish(data, upload, t)) touched = true;

@@ -36,6 +36,8 @@ export interface UploadEntry {
    * differ), `same name as statement 40141 of 2026Q1` (another statement's context).
    */
   changed?: string;
+  /** --skip-existing: the staging id of this file's paused upload (a quota), retried instead of sent again. */
+  retried?: number;
   /** Why the batch stopped before this file was started (--fail-fast, a signal). */
   notStarted?: string;
   /** From its start to its end. */
@@ -51,6 +53,13 @@ export const label = (file: LocalUpload): string => (file.arg === '-' ? `stdin (
 
 /** An upload the service paused (a quota, say): not a failure; it waits for a retry. */
 export const isPaused = (upload: UploadRecord | undefined): boolean => upload?.staging_stage === 'paused';
+
+/** The decision a re-run made for a file the service held paused: `retried paused upload 1003`. */
+export const retriedText = (stagingId: number): string => `retried paused upload ${stagingId}`;
+
+/** How a log line says a file went: `uploaded`, or `retried paused upload 1003 of`. */
+const wentAs = (entry: UploadEntry): string =>
+  entry.retried === undefined ? 'uploaded' : `${retriedText(entry.retried)} of`;
 
 export const retryCommand = (kind: DocumentKind, stagingId: number | string): string =>
   `pds ${kind}s retry ${stagingId}`;
@@ -232,7 +241,11 @@ export class UploadDisplay {
           `${lineLabel(entry.file)}  staging id ${entry.upload.staging_id} · ${pausedText(this.kind, entry.upload)}`,
         );
       } else if (entry.upload) {
-        const changed = entry.changed ? ` · ${entry.changed}` : '';
+        const changed = entry.changed
+          ? ` · ${entry.changed}`
+          : entry.retried === undefined
+            ? ''
+            : ` · ${retriedText(entry.retried)}`;
         this.batch.settle(
           entry.line,
           '✓',
@@ -249,7 +262,7 @@ export class UploadDisplay {
     const upload = entry.upload as UploadRecord;
     if (isPaused(upload)) {
       this.batch.say(
-        `uploaded ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${pausedText(this.kind, upload)}`,
+        `${wentAs(entry)} ${name} (${formatBytes(entry.file.size)}): staging id ${upload.staging_id}, ${pausedText(this.kind, upload)}`,
       );
     } else if (this.wait && entry.watched) {
       const id = entry.watched.progress.resultId;
@@ -258,7 +271,7 @@ export class UploadDisplay {
       const follow = this.actions ? '' : `; follow it with \`${statusCommand(this.kind, upload.staging_id)}\``;
       this.uploadedUnwatched++;
       this.batch.say(
-        `uploaded ${name} (${formatBytes(entry.file.size)}${entry.changed ? `, ${entry.changed}` : ''}): staging id ${upload.staging_id}, ${upload.staging_stage}${follow}`,
+        `${wentAs(entry)} ${name} (${formatBytes(entry.file.size)}${entry.changed ? `, ${entry.changed}` : ''}): staging id ${upload.staging_id}, ${upload.staging_stage}${follow}`,
       );
     }
   }

@@ -126,13 +126,16 @@ interface Known {
   remote?: Map<number, Promise<string | undefined>>;
   /** The statement's context as the listing reports it (a field it does not report is not there). */
   context?: StatementContext;
+  /** The staging id of a statement the service paused (a quota): retried, never sent again. */
+  paused?: number;
 }
 
 /**
  * Why a file goes: `changed` (its size or bytes differ), or a record of its name belongs to another
- * statement (`same name as statement 40141 of 2026Q1`); absent: no record has its name.
+ * statement (`same name as statement 40141 of 2026Q1`); absent: no record has its name. `retry`:
+ * the project has it paused (a quota), under this staging id: its upload is retried, not sent again.
  */
-export type Decision = { skip: true; id: string; label: string } | { skip: false; changed?: string };
+export type Decision = { skip: true; id: string; label: string } | { skip: false; changed?: string; retry?: number };
 
 /** The context fields a statement's record reports, by the listing's names; what a match must agree on. */
 const CONTEXT_FIELDS = ['accounting_period', 'payor', 'payee', 'currency_royalty', 'currency_transaction'] as const;
@@ -211,12 +214,14 @@ export class ExistingRecords {
         const record = item as { id: string | number; file_name?: unknown; file_size?: unknown };
         if (typeof record.file_name !== 'string' || processingFailed(item)) continue;
         const id = String(record.id);
+        const paused = pausedStaging(item);
         records.add(record.file_name, {
           label: `${kind} ${id}`,
           id,
           ...(typeof record.file_size === 'number' ? { size: record.file_size } : {}),
           fetch: { kind, id },
           context: contextOf(item),
+          ...(paused === undefined ? {} : { paused }),
         });
       }
     }
@@ -244,7 +249,8 @@ export class ExistingRecords {
    * Whether `file` is there already: a record with its name (and size, where reported) that agrees
    * with the statement context given (period, payor, payee, currencies, where the listing reports
    * them), and with `content` the same SHA-256. A name that matches without the rest is uploaded,
-   * with why.
+   * with why. A paused record that matches (name, size, context: its bytes are not compared) and no
+   * other is retried: a re-run during a quota must not add another paused upload of the file.
    */
   async decide(file: LocalUpload): Promise<Decision> {
     const named = this.byName.get(file.fileName) ?? [];
@@ -257,12 +263,16 @@ export class ExistingRecords {
       if (other === undefined) return { skip: false, changed: 'changed' };
       return { skip: false, changed: `same name as ${otherStatement(other, disagreements(this.given, other))}` };
     }
-    if (!this.content) return skipping(candidates[0] as Known);
+    const kept = candidates.filter((known) => known.paused === undefined);
+    const paused = candidates.find((known) => known.paused !== undefined)?.paused;
+    const retry =
+      paused === undefined ? { skip: false as const, changed: 'changed' } : { skip: false as const, retry: paused };
+    if (!this.content) return kept.length > 0 ? skipping(kept[0] as Known) : retry;
     const local = await sha256Of(file);
-    for (const known of candidates) {
+    for (const known of kept) {
       if ((await this.hashOf(known, file.size)) === local) return skipping(known);
     }
-    return { skip: false, changed: 'changed' };
+    return retry;
   }
 
   /**
@@ -312,6 +322,13 @@ export class ExistingRecords {
 function processingFailed(record: Record<string, unknown>): boolean {
   const stage = record.extraction_stage ?? record.processing_status;
   return stage === 'failed' || stage === 'timed_out';
+}
+
+/** The staging id of a statement the service holds paused (a quota), which a retry resumes. */
+function pausedStaging(record: Record<string, unknown>): number | undefined {
+  if ((record.extraction_stage ?? record.processing_status) !== 'paused') return undefined;
+  const id = Number(record.staging_id);
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
 const skipping = (known: Known): Decision => ({ skip: true, id: known.id, label: known.label });

@@ -6,7 +6,14 @@ import type { ColumnFit } from '../../lib/output/table-layout.js';
 import { DOCUMENT_KINDS, type DocumentKind, type UploadRecord } from '../../lib/api/documents.js';
 import { ExitCode, InterruptedError, type PdsError } from '../../lib/errors.js';
 import { inLogGroup } from '../../lib/io.js';
-import { isPaused, label, retryCommand, waitProblem, type UploadEntry as Entry } from '../documents/upload-display.js';
+import {
+  isPaused,
+  label,
+  retriedText,
+  retryCommand,
+  waitProblem,
+  type UploadEntry as Entry,
+} from '../documents/upload-display.js';
 import type { Counts, FileReport } from '../../lib/ci/report.js';
 import { formatBytes, safeText } from '../../lib/output/text.js';
 import { statusCommand } from '../documents/processes.js';
@@ -98,7 +105,8 @@ export function jsonEntry(
   dryRun: boolean,
 ): Record<string, unknown> {
   const result: Record<string, unknown> = { file: entry.file.arg };
-  if (dryRun) result.would = entry.error ? 'fail' : entry.skipped ? 'skip' : 'upload';
+  if (dryRun)
+    result.would = entry.error ? 'fail' : entry.skipped ? 'skip' : entry.retried !== undefined ? 'retry' : 'upload';
   if (entry.skipped) {
     result.skipped = true;
     if (entry.skipped.id !== '') result.id = entry.skipped.id;
@@ -108,6 +116,10 @@ export function jsonEntry(
   if (entry.changed) {
     result.changed = true;
     result.why = entry.changed;
+  }
+  if (entry.retried !== undefined) {
+    result.retried = entry.retried;
+    result.decision = retriedText(entry.retried);
   }
   if (entry.notStarted) result.not_started = true;
   if (entry.upload) result.upload = entry.upload;
@@ -139,6 +151,8 @@ export function printPlan(ctx: Context, kind: DocumentKind, entries: Entry[]): v
     else if (entry.unsupported !== undefined) output.write(`would skip ${safeText(`${name}: ${entry.unsupported}`)}\n`);
     else if (entry.skipped)
       output.write(`would skip ${safeText(`${name}: already uploaded (${entry.skipped.label})`)}\n`);
+    else if (entry.retried !== undefined)
+      output.write(`would retry the paused upload of ${safeText(name)} (staging id ${entry.retried})\n`);
     else
       output.write(
         `would upload ${safeText(name)} (${formatBytes(entry.file.size)}${entry.changed ? `, ${entry.changed}` : ''})\n`,

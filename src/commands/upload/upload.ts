@@ -151,7 +151,8 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
         existing?.uploaded(entry.file, undefined);
         continue;
       }
-      if (!(await sendOne(entry, batch, view))) {
+      const sent = entry.retried === undefined ? await sendOne(entry, batch, view) : await retryOne(entry, batch, view);
+      if (!sent) {
         if (opts.failFast) failFast.abort();
         continue;
       }
@@ -220,6 +221,24 @@ async function sendOne(entry: Entry, batch: Batch, view: UploadDisplay): Promise
   }
 }
 
+/** A file the service holds paused (a quota): its upload is retried, not sent again; false when the retry failed. */
+async function retryOne(entry: Entry, batch: Batch, view: UploadDisplay): Promise<boolean> {
+  const { opts, ctx, projectId, run } = batch;
+  const started = ctx.clock.now();
+  try {
+    const answer = await ctx.api.documents.retry(opts.kind, projectId, entry.retried as number);
+    // Still paused (the quota holds): the service says so, and a later re-run retries it again.
+    entry.upload = { ...answer, staging_stage: answer.status === 'paused' ? 'paused' : 'queued' };
+    return true;
+  } catch (error) {
+    entry.error = run.failure(error, failure);
+    view.finished(entry);
+    return false;
+  } finally {
+    entry.ms = ctx.clock.now() - started;
+  }
+}
+
 /** Stopped: what may have arrived, and what goes on processing; the files not reached are not started. */
 function sayStopped(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
   const inFlight = entries.filter((e) => e.sending && !e.upload);
@@ -246,6 +265,7 @@ async function skipOrNot(entry: Entry, existing: ExistingRecords, view: UploadDi
     const decision = await existing.decide(entry.file);
     if (!decision.skip) {
       if (decision.changed !== undefined) entry.changed = decision.changed;
+      if (decision.retry !== undefined) entry.retried = decision.retry;
       return true;
     }
     entry.skipped = { id: decision.id, label: decision.label };

@@ -156,7 +156,10 @@ export const stagingIdOf = (s: StatementRecord): number => s.staging_id ?? s.id;
 
 /** The extraction stage the service reports, from the stored processing status. */
 export const extractionStage = (s: StatementRecord): string =>
-  s.processing_status === 'completed' || s.processing_status === 'failed' || s.processing_status === 'queued'
+  s.processing_status === 'completed' ||
+  s.processing_status === 'failed' ||
+  s.processing_status === 'queued' ||
+  s.processing_status === 'paused'
     ? s.processing_status
     : 'processing';
 
