@@ -10,6 +10,7 @@ import type { GroupRecord } from '../statements/groups.js';
 import { rollUp } from '../statements/rollup.js';
 import { selectStatements, type SelectInput } from '../statements/select.js';
 import { AMOUNTS, byFields, totalsOf, TOTALS_FIELDS } from '../statements/totals.js';
+import { REPORT_INPUTS, reportAnswer, wantsReport } from './earned-report.js';
 import { dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './inputs.js';
 import { defineTool, type ArgsOf, type Call, type CursorState, type ToolDefinition, type ToolSpec } from './tool.js';
@@ -62,12 +63,17 @@ interface Answer {
   groups: GroupRecord[];
   pending: number;
   incomplete: string[];
+  /** Said beside the groups: the rates used, what `period` left out. */
+  notes?: string[];
 }
 
 function groupsResult(tool: string, answer: Answer, args: Record<string, unknown>, call: Call, cursor: CursorState) {
   const { groups, pending, incomplete } = answer;
   const { part, next, before, after } = page(tool, groups, args, call, cursor);
-  const notes = pending > 0 ? [`${pending} statements not processed yet, not counted`] : [];
+  const notes = [
+    ...(answer.notes ?? []),
+    ...(pending > 0 ? [`${pending} statements not processed yet, not counted`] : []),
+  ];
   return dataResult(part, {
     before,
     after: [...notes, ...(incomplete.length > 0 ? [INCOMPLETE_NOTE] : []), ...after],
@@ -109,10 +115,17 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       ...FILTERS,
       top,
       sort: describe(z.optional(z.enum(AMOUNTS)), 'rank groups (and top) by this amount (default licensor_revenue)'),
+      ...REPORT_INPUTS,
       cursor: cursorInput,
     },
     async groups(args, call) {
       const by = byFields(args.by, TOTALS_BY);
+      if (wantsReport(args, by)) {
+        const { totalsGrouping } = await import('../statements/report-run.js');
+        return reportAnswer(call, args, by, selectInput(args, call), 'licensor_revenue', (unread) =>
+          totalsGrouping(args.top, unread),
+        );
+      }
       const selection = await selectStatements(call.ctx, selectInput(args, call), []);
       const { records, incomplete } = totalsOf(selection.processed, by, args.top, args.sort);
       return { groups: records, pending: selection.pending.length, incomplete: incomplete.list() };
@@ -129,12 +142,33 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
       ...FILTERS,
       top,
       sort: describe(z.optional(z.string()), 'rank by this summed column (default licensor_revenue)'),
+      ...REPORT_INPUTS,
       cursor: cursorInput,
     },
     async groups(args, call) {
       const by = (args.by ?? []).map((name) => name.trim().toLowerCase());
       if (by.length === 0 || by.some((name) => name === '')) throw new UsageError('by: name one column at least');
       const input = selectInput(args, call, args.ids ?? []);
+      const grouped = by.filter((name) => name !== 'currency');
+      if (wantsReport(args, grouped)) {
+        const { linesGrouped } = await import('../statements/report-run.js');
+        const options = { top: args.top, sort: args.sort, projectId: input.projectId, signal: call.signal };
+        const amount = args.sort?.trim().toLowerCase() ?? 'licensor_revenue';
+        return reportAnswer(
+          call,
+          args,
+          grouped,
+          input,
+          amount,
+          (unread) => async (statements, groupBy) =>
+            linesGrouped(
+              await rollUp(call.ctx, statements, { ...options, by: groupBy }, (read, total) =>
+                call.progress(read, total),
+              ),
+              unread,
+            ),
+        );
+      }
       const selection = await selectStatements(call.ctx, input, input.args);
       const { records, incomplete } = await rollUp(
         call.ctx,

@@ -21,7 +21,7 @@ import { drawComparison, drawPivot } from './report-view.js';
 import { printRollup, rollUp } from './rollup.js';
 import { MONEY_COLUMN } from './rates.js';
 import { isFileFormat } from '../../lib/output/table-file.js';
-import { sayPending, type SelectInput, type Selection, selectStatements } from './select.js';
+import { type Processed, sayPending, type SelectInput, type Selection, selectStatements } from './select.js';
 import { totalsOf } from './totals.js';
 import { drawView } from './view.js';
 
@@ -60,11 +60,7 @@ export async function runTotalsReport(opts: TotalsOptions, ctx: Context, by: str
   const file = await fileOf(ctx, opts.output, opts.force);
   const sides = await choose(ctx, plan, { ...opts, args: [] }, []);
   const unread = new Incomplete();
-  const run = await buildReport(plan, sides, 'licensor_revenue', async (statements, groupBy) => {
-    const totals = totalsOf(statements, groupBy, opts.top);
-    for (const problem of totals.incomplete.list()) unread.add(problem);
-    return { records: totals.records, amounts: ['licensor_revenue', 'licensee_revenue'], counts: ['statements'] };
-  });
+  const run = await buildReport(plan, sides, 'licensor_revenue', totalsGrouping(opts.top, unread));
   for (const note of run.notes) ctx.output.info(note);
   if (file) await (await import('./lines-file.js')).writeRecordsFile(ctx, run.report.records, file.format, file.path);
   else
@@ -81,6 +77,25 @@ export async function runTotalsReport(opts: TotalsOptions, ctx: Context, by: str
   throwIfLeftOut(run.leftOut);
   unread.throwIfAny();
   return 0;
+}
+
+/** How a report groups statements by their financials (what totals adds); problems go to `unread`. */
+export const totalsGrouping =
+  (top: number | undefined, unread: Incomplete) =>
+  async (statements: Processed[], groupBy: string[]): Promise<Grouped> => {
+    const totals = totalsOf(statements, groupBy, top);
+    for (const problem of totals.incomplete.list()) unread.add(problem);
+    return { records: totals.records, amounts: ['licensor_revenue', 'licensee_revenue'], counts: ['statements'] };
+  };
+
+/** A lines roll-up as a report groups it: its money columns converted by --to, its other numbers counted. */
+export function linesGrouped(rolled: Awaited<ReturnType<typeof rollUp>>, unread: Incomplete): Grouped {
+  for (const problem of rolled.incomplete.list()) unread.add(problem);
+  return {
+    records: rolled.records,
+    amounts: rolled.shape.columns.filter((c) => MONEY_COLUMN.test(c)),
+    counts: ['statements', 'lines', ...rolled.shape.columns.filter((c) => !MONEY_COLUMN.test(c))],
+  };
 }
 
 export interface LinesReportInput {
@@ -106,12 +121,7 @@ export async function runLinesReport(opts: LinesOptions, ctx: Context, input: Li
       rollUp(ctx, statements, { by: groupBy, top: opts.top, sort: opts.sort, maxBytes: input.maxBytes }, update),
     );
     shape = rolled.shape;
-    for (const problem of rolled.incomplete.list()) unread.add(problem);
-    return {
-      records: rolled.records,
-      amounts: rolled.shape.columns.filter((c) => MONEY_COLUMN.test(c)),
-      counts: ['statements', 'lines', ...rolled.shape.columns.filter((c) => !MONEY_COLUMN.test(c))],
-    };
+    return linesGrouped(rolled, unread);
   };
   const run = await buildReport(plan, sides, sort, group);
   for (const note of run.notes) ctx.output.info(note);
