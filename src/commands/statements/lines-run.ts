@@ -10,6 +10,7 @@ import { FORMULA_WARNING, startsFormula, writeFlat, type FlatFormat } from './fl
 import { printRollup, rollUp, sayColumns } from './rollup.js';
 import { checkChoice, sayPending, selectStatements } from './select.js';
 import { withProgress } from './progress.js';
+import { linesTable } from './lines-table.js';
 import { needsReport, overlapNote } from './report.js';
 import { isFileFormat } from '../../lib/output/table-file.js';
 
@@ -71,6 +72,7 @@ export function isManyLines(opts: LinesOptions, ctx: Context): boolean {
     // The mark goes before the header pds writes: the export is not printed as it came.
     ctx.settings.csvBom ||
     isFileFormat(ctx.settings.format) ||
+    ctx.settings.format === 'table' ||
     (opts.output === undefined && (ctx.output.isData || ctx.output.jq !== undefined || ctx.settings.format === 'tsv'))
   );
 }
@@ -126,8 +128,10 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   const chosen = ctx.settings.format;
   if (isFileFormat(chosen))
     return (await import('./lines-file.js')).runLinesFile(ctx, statements, chosen, opts, maxBytes);
+  // --format table: the lines gathered and drawn as a fitted table, like any list.
+  const asTable = chosen === 'table' && ctx.output.jq === undefined;
   const format: FlatFormat = chosen === undefined || chosen === 'table' ? 'csv' : chosen;
-  const gather = ctx.output.jq === undefined ? undefined : [];
+  const gather = ctx.output.jq === undefined && !asTable ? undefined : [];
   const input = {
     format,
     withId: opts.all === true || ids.length > 1,
@@ -142,7 +146,8 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
       if (showProgress) update(read, total, lines);
     }),
   );
-  if (gather !== undefined) await ctx.output.data(gather);
+  if (asTable && gather !== undefined) ctx.output.write(await linesTable(ctx, gather));
+  else if (gather !== undefined) await ctx.output.data(gather);
   if (problems.length > 0) throw new IncompleteAnswerError(problems.map((p) => p.text));
   return 0;
 }
