@@ -17,6 +17,8 @@ import {
 import type { StatusOptions } from './definitions.js';
 import { errorRow, STATUS_COLUMNS, statusLines, statusRow } from './status-view.js';
 import { safeText } from '../../lib/output/text.js';
+import { loadCells } from '../../lib/output/cells.js';
+import { wrapProse } from '../../lib/output/table-layout.js';
 
 type Options = StatusOptions;
 
@@ -172,8 +174,14 @@ const errorData = (error: PdsError): Record<string, unknown> => ({
 async function show(ctx: Context, processes: DocumentProcesses, progress: Progress): Promise<void> {
   if (await ctx.output.asData(processes.data)) return;
   if (ctx.output.mode === 'table' && ctx.output.fields === undefined) {
-    const lines = statusLines(processes.kind, processes, progress);
-    ctx.output.write(lines.map((line) => `${safeText(line)}\n`).join(''));
+    // A reason wraps at word boundaries under its step, indented.
+    const cells = await loadCells();
+    const lines = statusLines(processes.kind, processes, progress).flatMap((line) =>
+      line.startsWith('  ')
+        ? wrapProse(cells, safeText(line.trim()), ctx.io.columns - 2).map((part) => `  ${part}`)
+        : [safeText(line)],
+    );
+    ctx.output.write(lines.map((line) => `${line}\n`).join(''));
     return;
   }
   await ctx.output.record(statusView(processes, progress), 'state');
