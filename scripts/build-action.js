@@ -45,6 +45,11 @@ const leftOut = {
   name: 'left-out',
   setup(bundle) {
     bundle.onResolve({ filter: /^open$/ }, () => ({ path: 'open', namespace: 'left-out' }));
+    // The xlsx and Parquet writers (a CI upload writes no spreadsheet), over 1 MB between them.
+    bundle.onResolve({ filter: /^(exceljs|hyparquet-writer)$/ }, (args) => ({
+      path: args.path,
+      namespace: 'left-out',
+    }));
     bundle.onResolve({ filter: /^\.\/sdk\.js$/ }, (args) =>
       /[\\/]commands[\\/]mcp[\\/]serve\.ts$/.test(args.importer)
         ? { path: 'mcp-sdk', namespace: 'left-out' }

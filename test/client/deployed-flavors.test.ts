@@ -131,7 +131,7 @@ describe.each(FLAVORS)('the %s flavor', (flavor) => {
     expect(royalties.length).toBeGreaterThan(0);
     const table = await pds(['contracts', 'get', id, '--include', 'royalties'], true);
     expect(table.code).toBe(0);
-    expect(table.stdout).toContain(`royalties (${royalties.length})`);
+    expect(table.stdout).toContain(`Royalties (${royalties.length})`);
     expect(table.stdout).not.toContain('[object Object]');
   });
 

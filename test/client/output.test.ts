@@ -160,7 +160,7 @@ describe('--format csv, ndjson, yaml', () => {
         'c1,"\'=HYPERLINK(""http://x"")",x; 1\r\n' +
         // On a terminal a line feed in a cell is shown as \\n; piped it is quoted as is (below).
         'c2,"a, ""b""\\nc",\r\n' +
-        "c3,'-5,\r\n",
+        'c3,-5,\r\n',
     );
     expect(io.err()).toBe('');
   });

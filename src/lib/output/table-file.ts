@@ -6,6 +6,7 @@
 // format goes to a terminal or a pipe: they need -o FILE.
 import { rm } from 'node:fs/promises';
 import { PdsError, UsageError } from '../errors.js';
+import { requireFullBuild } from '../ci/action-build.js';
 import { decimalOf, atScale } from '../money/decimal.js';
 
 export const FILE_FORMATS = ['xlsx', 'parquet'] as const;
@@ -78,6 +79,7 @@ function numberOf(value: unknown, column: FileColumn): number | bigint | string 
 }
 
 async function xlsxFile(path: string, columns: FileColumn[]): Promise<TableFile> {
+  requireFullBuild('--format xlsx');
   const { default: ExcelJS } = await import('exceljs');
   // The zip library under exceljs calls `new Buffer()` once per file it adds: Node's deprecation
   // warning for it would land on the user's stderr, about code that is not theirs nor pds's.
@@ -124,6 +126,7 @@ async function xlsxFile(path: string, columns: FileColumn[]): Promise<TableFile>
 }
 
 async function parquetFile(path: string, columns: FileColumn[]): Promise<TableFile> {
+  requireFullBuild('--format parquet');
   const { ParquetWriter, fileWriter } = await import('hyparquet-writer');
   const schema = [
     { name: 'root', num_children: columns.length },
