@@ -22,7 +22,7 @@ const files: FileReport[] = [
     stagingId: '8',
     reason: 'processing failed (staging id 8)',
   },
-  { path: 'never.pdf', outcome: 'not started', reason: 'not started: --fail-fast stopped the batch' },
+  { path: 'never.pdf', outcome: 'failed', reason: 'not started: --fail-fast stopped the batch' },
 ];
 
 describe('GitHub workflow commands', () => {
@@ -39,7 +39,8 @@ describe('GitHub workflow commands', () => {
       ),
     ).toBe(
       '::error file=bad <1>.pdf,title=pds upload::not a PDF%0A  detail "quoted" & more\n' +
-        '::error file=late.pdf,title=pds upload::processing failed (staging id 8)\n',
+        '::error file=late.pdf,title=pds upload::processing failed (staging id 8)\n' +
+        '::error file=never.pdf,title=pds upload::not started: --fail-fast stopped the batch\n',
     );
     // Outside the workspace, and stdin, which is no file.
     expect(
@@ -93,8 +94,8 @@ it('JUnit XML: a testcase per file, failures with their reason, skips as skipped
   expect(junitXml('pds upload statement', files, 3000)).toBe(
     [
       '<?xml version="1.0" encoding="UTF-8"?>',
-      '<testsuites name="pds" tests="5" failures="2" errors="0" skipped="2" time="3.000">',
-      '  <testsuite name="pds upload statement" tests="5" failures="2" errors="0" skipped="2" time="3.000">',
+      '<testsuites name="pds" tests="5" failures="3" errors="0" skipped="1" time="3.000">',
+      '  <testsuite name="pds upload statement" tests="5" failures="3" errors="0" skipped="1" time="3.000">',
       '    <testcase classname="pds upload statement" name="ok.pdf" time="1.250"/>',
       '    <testcase classname="pds upload statement" name="same.pdf" time="0.000">',
       '      <skipped message="already uploaded (statement 12)"/>',
@@ -106,7 +107,7 @@ it('JUnit XML: a testcase per file, failures with their reason, skips as skipped
       '      <failure message="processing failed (staging id 8)">processing failed (staging id 8)</failure>',
       '    </testcase>',
       '    <testcase classname="pds upload statement" name="never.pdf" time="0.000">',
-      '      <skipped message="not started: --fail-fast stopped the batch"/>',
+      '      <failure message="not started: --fail-fast stopped the batch">not started: --fail-fast stopped the batch</failure>',
       '    </testcase>',
       '  </testsuite>',
       '</testsuites>',

@@ -507,7 +507,7 @@ describe('pds upload: failures', () => {
     );
   });
 
-  it('--fail-fast starts no upload after a failed one; the rest are not started, exit as the failure', async () => {
+  it('--fail-fast starts no upload after a failed one; the rest are failed as not started, exit as the failure', async () => {
     const service = await fakeService('error');
     try {
       const files = ['ff-1.pdf', 'ff-2.pdf', 'ff-3.pdf'].map((name) => pdfFile(name));
@@ -524,10 +524,10 @@ describe('pds upload: failures', () => {
       expect(result.code).toBe(1);
       expect(JSON.parse(result.stdout)).toEqual([
         { file: files[0], error: { message: 'the file could not be stored' } },
-        { file: files[1], not_started: true },
-        { file: files[2], not_started: true },
+        { file: files[1], not_started: true, error: { message: 'not started: --fail-fast stopped the batch' } },
+        { file: files[2], not_started: true, error: { message: 'not started: --fail-fast stopped the batch' } },
       ]);
-      expect(withoutTime(result.stderr)).toBe('0 uploaded, 0 skipped, 1 failed, 2 not started\n');
+      expect(withoutTime(result.stderr)).toBe('0 uploaded, 0 skipped, 3 failed (2 not started)\n');
     } finally {
       await service.close();
     }

@@ -211,7 +211,7 @@ export class UploadDisplay {
     // Ctrl-C: run() says once which uploads may have arrived; no line per file.
     if (entry.error instanceof InterruptedError) return;
     if (entry.notStarted) {
-      this.batch.settle(entry.line, '·', `${label(entry.file)}  not started (--fail-fast)`);
+      this.batch.settle(entry.line, '✗', `${label(entry.file)}  ${entry.notStarted}`);
       return;
     }
     const problem = entry.error ?? waitProblem(entry, this.kind, this.waitTimeout);

@@ -121,7 +121,10 @@ export function jsonEntry(
     result.retried = entry.retried;
     result.decision = retriedText(entry.retried);
   }
-  if (entry.notStarted) result.not_started = true;
+  if (entry.notStarted) {
+    result.not_started = true;
+    result.error = { message: entry.notStarted };
+  }
   if (entry.upload) result.upload = entry.upload;
   if (entry.watched) result.processes = entry.watched.processes.data;
   const problem = entry.error ?? waitProblem(entry, kind, waitTimeout);
@@ -165,12 +168,13 @@ export const processing = (entry: Entry): string | undefined =>
   entry.watched?.timedOut ? 'running' : entry.watched?.progress.outcome;
 
 /**
- * A file that failed: not uploaded (a local check, the upload), its processing failed, or (--wait)
+ * A file that failed: not uploaded (a local check, the upload, or not started: a stop left it), its processing failed, or (--wait)
  * it did not complete: paused by the service, still running at --wait-timeout, or its status could
  * not be read. A stop (Ctrl-C, SIGTERM) during the wait is none of these: the file went.
  */
 export const failedFile = (entry: Entry): boolean =>
   (!entry.upload && entry.error !== undefined) ||
+  entry.notStarted !== undefined ||
   processing(entry) === 'failed' ||
   processing(entry) === 'running' ||
   (entry.upload !== undefined && entry.error !== undefined && !(entry.error instanceof InterruptedError));
@@ -199,9 +203,9 @@ export function summary(entries: Entry[], wait: boolean, dryRun: boolean): strin
     const wouldFail = entries.filter((e) => e.error).length;
     return `dry run: ${entries.length - skipped - wouldFail} would upload, ${skipped} would skip${sameText}, ${wouldFail} would fail`;
   }
-  let text = `${uploaded} uploaded, ${skipped} skipped${sameText}, ${failed} failed`;
+  // A file a stop (--fail-fast, a signal) left is failed: the three counts add up to the files.
   const notStarted = entries.filter((e) => e.notStarted).length;
-  if (notStarted > 0) text += `, ${notStarted} not started`;
+  let text = `${uploaded} uploaded, ${skipped} skipped${sameText}, ${failed} failed${notStarted > 0 ? ` (${notStarted} not started)` : ''}`;
   if (wait) {
     const paused = entries.filter((e) => processing(e) === 'paused' || (!e.watched && isPaused(e.upload))).length;
     const running = entries.filter((e) => processing(e) === 'running').length;
@@ -253,7 +257,7 @@ export function fileReport(entry: Entry, kind: DocumentKind, waitTimeout: number
           : `already uploaded (${entry.skipped.label})`,
     };
   if (entry.error) return { ...base, outcome: dryRun ? 'would fail' : 'failed', reason: reason as string };
-  if (entry.notStarted) return { ...base, outcome: 'not started', reason: entry.notStarted };
+  if (entry.notStarted) return { ...base, outcome: 'failed', reason: entry.notStarted };
   return { ...base, outcome: 'would upload' };
 }
 

@@ -60,7 +60,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     view?.close();
   }
   // Stopped (Ctrl-C, SIGTERM of a cancelled CI job): what may have arrived is said, and the
-  // reports are written all the same, with the files not reached as not started.
+  // reports are written all the same, with the files not reached failed as not started.
   const stopped = ctx.signal.aborted;
   if (stopped) sayStopped(ctx, kind, entries);
   else {
@@ -239,7 +239,7 @@ async function retryOne(entry: Entry, batch: Batch, view: UploadDisplay): Promis
   }
 }
 
-/** Stopped: what may have arrived, and what goes on processing; the files not reached are not started. */
+/** Stopped: what may have arrived, and what goes on processing; the files not reached are failed as not started. */
 function sayStopped(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
   const inFlight = entries.filter((e) => e.sending && !e.upload);
   for (const entry of inFlight)
@@ -252,7 +252,7 @@ function sayStopped(ctx: Context, kind: DocumentKind, entries: Entry[]): void {
       `${label(entry.file)} was uploaded (staging id ${id}); processing goes on in the service: follow it with \`${statusCommand(kind, id)}\``,
     );
   }
-  const why = `not started: ${stoppedBy(ctx)}`;
+  const why = `not started: the batch was stopped (${stopSignalOf(ctx.signal)})`;
   for (const entry of entries) if (!entry.upload && !entry.error && !entry.skipped) entry.notStarted ??= why;
 }
 

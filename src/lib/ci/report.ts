@@ -17,7 +17,6 @@ export type Outcome =
   | 'processing failed'
   | 'skipped'
   | 'failed'
-  | 'not started'
   | 'would upload'
   | 'would skip'
   | 'would fail';
@@ -59,8 +58,7 @@ function isFailure(file: FileReport): boolean {
 }
 
 /** Not sent, and no failure: the JUnit `skipped` cases. */
-const isSkip = (file: FileReport): boolean =>
-  file.outcome === 'skipped' || file.outcome === 'would skip' || file.outcome === 'not started';
+const isSkip = (file: FileReport): boolean => file.outcome === 'skipped' || file.outcome === 'would skip';
 
 /** `%`, CR and LF in a workflow command's message (the runner decodes them back). */
 export function escapeCommandData(text: string): string {
