@@ -91,3 +91,28 @@ describe('pds statements check', () => {
     );
   });
 });
+
+describe('statements the service processed without financials (the spec form gives none)', () => {
+  const seed = sharedEmulator({ flavor: 'seed' });
+  const seedPds = (args: string[]) => runCli(seed, args, { env: { NO_COLOR: '1', PDS_PAGER: '' } });
+  const completed = () =>
+    seed.state.data[DEMO_PROJECT_ID]!.statements.filter((s) => s.processing_status === 'completed');
+
+  it('totals: named as processed without financials, not "not processed", and exit 8', async () => {
+    const done = completed();
+    expect(done.length).toBeGreaterThan(3);
+    const result = await seedPds(['statements', 'totals']);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain(`${done.length} statements processed without financials, not counted (`);
+    expect(result.stderr).toContain(`error: the answer is not whole: ${done.length} problems`);
+    expect(result.stderr).toContain(`statement ${done[0]!.id}: processed, but no financials given`);
+  });
+
+  it('check: a completed statement is not checked for want of financials, not as still processing', async () => {
+    const first = completed()[0]!;
+    const result = await seedPds(['statements', 'check', String(first.id)]);
+    expect(result.code).toBe(8);
+    expect(result.stderr).toContain(`statement ${first.id}: not checked (processed, but no financials given)`);
+    expect(result.stderr).not.toContain('not processed yet');
+  });
+});

@@ -20,7 +20,7 @@ import { reportCheckToGitHub } from './check-ci.js';
 import { readExports } from './exports.js';
 import { duplicates, gaps, type Finding } from './findings.js';
 import { withProgress } from './progress.js';
-import { checkChoice, selectStatements, type Processed, type Selection } from './select.js';
+import { checkChoice, pendingReason, selectStatements, type Processed, type Selection } from './select.js';
 import { compareStatement, LinesOfStatement, statedAmounts } from './check-lines.js';
 import type { CheckOptions } from './definitions.js';
 
@@ -104,7 +104,7 @@ export async function checkStatements(
   const processing: Finding[] = selection.pending.map((s) => ({
     check: 'not checkable',
     statement: s.id,
-    reason: `not processed yet (${s.extraction_stage ?? s.processing_status ?? 'no stage'})`,
+    reason: pendingReason(s),
   }));
   const digests = new Map([...lines].map(([id, read]) => [id, read.digest]));
   const findings = [

@@ -23,6 +23,7 @@ export interface Statement {
   accounting_period?: string | null;
   tags?: string[] | null;
   financials?: Financials | null;
+  processed_at?: string | null;
 }
 
 export interface Financials {
@@ -167,13 +168,29 @@ export async function selectStatements(
   return selection;
 }
 
-/** Says on stderr what was chosen and left out because it is not processed yet. */
+/**
+ * Why a chosen statement has no financials to add: still being processed, or processed by a
+ * service that gave none (the spec's form carries none): two different things to be told.
+ */
+export function pendingReason(s: Statement): string {
+  const stage = s.extraction_stage ?? s.processing_status;
+  if (stage === 'completed' || (stage === undefined && s.processed_at)) return 'processed, but no financials given';
+  return `not processed yet (${stage ?? 'no stage'})`;
+}
+
+/** Says on stderr what was chosen and left out: not processed yet, or processed without financials. */
 export async function sayPending(ctx: Context, selection: Selection): Promise<void> {
-  const count = selection.pending.length;
-  if (count === 0) return;
-  const ids = selection.pending.map((s) => String(s.id));
-  // Short unless --verbose: a count and the first ids say it; every id is one flag away.
-  const all = ctx.settings.verbose || count <= 3;
-  const named = all ? ids.join(', ') : `${ids.slice(0, 2).join(', ')}, … — see --verbose`;
-  await ctx.output.note(`${count} statement${count === 1 ? '' : 's'} not processed (${named})`, { indent: '  ' });
+  const withoutFinancials = selection.pending.filter((s) => pendingReason(s).startsWith('processed'));
+  const notYet = selection.pending.filter((s) => !withoutFinancials.includes(s));
+  const say = async (chosen: Statement[], what: string) => {
+    const count = chosen.length;
+    if (count === 0) return;
+    const ids = chosen.map((s) => String(s.id));
+    // Short unless --verbose: a count and the first ids say it; every id is one flag away.
+    const all = ctx.settings.verbose || count <= 3;
+    const named = all ? ids.join(', ') : `${ids.slice(0, 2).join(', ')}, … — see --verbose`;
+    await ctx.output.note(`${count} statement${count === 1 ? '' : 's'} ${what} (${named})`, { indent: '  ' });
+  };
+  await say(notYet, 'not processed');
+  await say(withoutFinancials, `processed without financials, not counted`);
 }

@@ -22,6 +22,7 @@ import {
   payorOf,
   periodOfStatement,
   selectStatements,
+  pendingReason,
   sayPending,
   type Processed,
 } from './select.js';
@@ -124,6 +125,10 @@ export async function run(opts: TotalsOptions, ctx: Context): Promise<number> {
   await printTotals(ctx, records, { by, sort, top: opts.top });
   // Said once, under the table it qualifies.
   await sayPending(ctx, selection);
+  // A statement the service processed but gave no financials for is money the totals cannot hold
+  // (one still processing is not: it is said, and counted when it is done).
+  const withoutFinancials = selection.pending.filter((s) => pendingReason(s).startsWith('processed'));
+  for (const s of withoutFinancials) incomplete.add(`statement ${s.id}: processed, but no financials given`);
   incomplete.throwIfAny();
   return 0;
 }
