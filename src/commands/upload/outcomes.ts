@@ -257,7 +257,7 @@ export function fileReport(entry: Entry, kind: DocumentKind, waitTimeout: number
           : `already uploaded (${entry.skipped.label})`,
     };
   if (entry.error) return { ...base, outcome: dryRun ? 'would fail' : 'failed', reason: reason as string };
-  if (entry.notStarted) return { ...base, outcome: 'failed', reason: entry.notStarted };
+  if (entry.notStarted) return { ...base, outcome: 'failed', reason: entry.notStarted, notStarted: true };
   return { ...base, outcome: 'would upload' };
 }
 

@@ -34,6 +34,8 @@ export interface FileReport {
   resultId?: string;
   /** Why it failed or was skipped; further lines are details. */
   reason?: string;
+  /** Failed because a stop (--fail-fast, a signal) came before it started: the stop's own annotation says why. */
+  notStarted?: boolean;
   ms?: number;
 }
 
@@ -56,6 +58,9 @@ function isFailure(file: FileReport): boolean {
     ((file.outcome === 'uploaded' || file.outcome === 'processed') && file.reason !== undefined)
   );
 }
+
+/** A failure with an annotation of its own: a file a stop left unstarted has the stop's. */
+const annotated = (file: FileReport): boolean => isFailure(file) && file.notStarted !== true;
 
 /** Not sent, and no failure: the JUnit `skipped` cases. */
 const isSkip = (file: FileReport): boolean => file.outcome === 'skipped' || file.outcome === 'would skip';
@@ -130,7 +135,7 @@ export function annotationNote(stream: Writable): AnnotationNote | undefined {
  */
 export function githubAnnotations(files: readonly FileReport[], workspace: string | undefined): string {
   let out = '';
-  for (const file of files.filter(isFailure).slice(0, FILE_ANNOTATIONS)) {
+  for (const file of files.filter(annotated).slice(0, FILE_ANNOTATIONS)) {
     const properties = file.path === '-' ? [] : [`file=${escapeCommandProperty(workspacePath(file.path, workspace))}`];
     properties.push(`title=${escapeCommandProperty('pds upload')}`);
     const reason = withoutDesktopHints((file.reason ?? file.outcome).split('\n')).join('\n');
@@ -322,7 +327,7 @@ export async function writeBatchReports(env: NodeJS.ProcessEnv, stdout: Writable
     const failed = files.filter(isFailure);
     const first = failed[0];
     noteAnnotations(stdout, {
-      more: Math.max(0, failed.length - FILE_ANNOTATIONS),
+      more: Math.max(0, failed.filter(annotated).length - FILE_ANNOTATIONS),
       items: 'file',
       ...(first
         ? {
