@@ -39,7 +39,7 @@ async function upload(
 }
 
 describe('pds contracts status', () => {
-  it('shows stages, the extraction table with completion times, on a terminal', async () => {
+  it('shows each step with its mark on a terminal, as gh run view does', async () => {
     const id = await upload('contract', ['--extract', 'royalties,splits']);
     await settle(150);
     const result = await runCli(emulator, ['contracts', 'status', String(id)], { tty: true, env: { NO_COLOR: '1' } });
@@ -47,21 +47,14 @@ describe('pds contracts status', () => {
     expect(result.stderr).toBe('');
     const contractId = emulator.state.uploads.find((u) => u.staging_id === id)?.result_id;
     const lines = result.stdout.split('\n');
-    expect(lines.slice(0, 9)).toEqual([
-      'state                    completed',
-      `staging_id               ${id}`,
-      'staging_stage            completed',
-      'staging_check.check      pdf-trailer',
-      'staging_check.status     passed',
-      'staging_check.file_name  contract.pdf',
-      'staging_check.file_size  601',
-      `contract_id              ${contractId}`,
-      'extraction_stage         completed',
+    expect(lines).toEqual([
+      `contract upload ${id} · completed → contract ${contractId}`,
+      '✓ uploaded',
+      '✓ checked (pdf-trailer, 601 B)',
+      '✓ extracted royalties',
+      '✓ extracted splits',
+      '',
     ]);
-    expect(result.stdout).toContain('extractions (2)');
-    expect(result.stdout).toMatch(/NAME\s+STATUS\s+COMPLETED_AT/);
-    expect(result.stdout).toMatch(/extract-royalties\s+completed\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
-    expect(result.stdout).toMatch(/extract-splits\s+completed\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
   });
 
   it('prints the processes object with --json', async () => {
@@ -217,16 +210,15 @@ describe('pds statements status', () => {
     expect(JSON.parse(byStatement.stdout)).toEqual(processes);
   });
 
-  it('shows the processing stage readably', async () => {
+  it('shows the processing steps and the statement made, readably', async () => {
     const id = await upload('statement');
     await settle(150);
     const result = await runCli(emulator, ['statements', 'status', String(id)], { tty: true, env: { NO_COLOR: '1' } });
     expect(result.code).toBe(0);
     const statementId = emulator.state.uploads.find((u) => u.staging_id === id)?.result_id;
-    expect(result.stdout).toMatch(/^state +completed\n/);
-    expect(result.stdout).toMatch(new RegExp(`\nstatement_id +${statementId}\n`));
-    expect(result.stdout).toMatch(/\nprocessing_status +completed\n/);
-    expect(result.stdout).toMatch(/\nprocessing_stage +3\n/);
+    expect(result.stdout).toBe(
+      `statement upload ${id} · completed\n✓ uploaded\n✓ checked (pdf-trailer, 601 B)\n✓ processed → statement ${statementId}\n`,
+    );
   });
 
   it('shows a spinner while watching on a terminal, then the final view', async () => {
@@ -237,7 +229,7 @@ describe('pds statements status', () => {
       env: { NO_COLOR: '1' },
     });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^state +completed\n/);
+    expect(result.stdout).toMatch(new RegExp(`^statement upload ${id} · completed\n✓ uploaded\n`));
     expect(result.stderr).toContain(`statement upload ${id}`);
   });
 });
