@@ -4,8 +4,10 @@
 // which fetches the same exports 8 at a time and sums one column with a naive split. Goals: within
 // 1.5x its time, 1.3x its peak memory and 2x its CPU. Then one export of 300 MB (the emulator's
 // --export-size), rolled up under 200 MiB of memory: pds never holds an export whole.
-import { pdsBin, root, startEmulator } from './lib.js';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pdsBin, root, startEmulator } from './lib.js';
 
 export async function rollupFigures({ quick, env, sideBySide, timed, row, ratioAtMost, atMost }) {
   const statements = quick ? 20 : 400;
@@ -78,6 +80,39 @@ async function largeExportFigures({ quick, env, timed, row, atMost }) {
     );
     row(`pds statements lines --by territory, one export of ${size}B, ms`, 'ms', run.ms, undefined);
   } finally {
+    await emulator.stop();
+  }
+}
+
+/**
+ * `npm run bench -- files`: every line of 400 statements of 2,500 lines (1,000,000; 10,000 quick)
+ * written to Parquet and to xlsx with -o, beside the CSV export of the same lines (printed, to
+ * nowhere): the time and peak memory of one run each. The writers stream, so memory should stay
+ * near the CSV's whatever the count; xlsx is the slow one (a zip of XML).
+ */
+export async function fileFigures({ quick, env, timed, row }) {
+  const statements = quick ? 20 : 400;
+  const lines = quick ? 500 : 2500;
+  const total = (statements * lines).toLocaleString('en-US');
+  const emulator = await startEmulator(['--statements', String(statements), '--lines', String(lines)]);
+  const dir = mkdtempSync(join(tmpdir(), 'pds-bench-files-'));
+  try {
+    const filesEnv = { ...env, PDS_API_URL: emulator.url };
+    const command = [pdsBin, 'statements', 'lines', '--all'];
+    timed([...command, '--format', 'csv'], filesEnv); // warm the emulator's exports
+    const csv = timed([...command, '--format', 'csv'], filesEnv, { probed: true });
+    row(`pds statements lines --all --format csv, ${total} lines, ms`, 'ms', csv.ms, undefined);
+    row(`pds statements lines --all --format csv, ${total} lines, peak RSS`, 'MiB', csv.rssMb, undefined);
+    for (const format of ['parquet', 'xlsx']) {
+      const file = join(dir, `lines.${format}`);
+      const run = timed([...command, '--format', format, '-o', file], filesEnv, { probed: true });
+      const figure = `pds statements lines --all --format ${format} -o, ${total} lines`;
+      process.stderr.write(`  ${file}: ${(statSync(file).size / 1024 / 1024).toFixed(1)} MiB\n`);
+      row(`${figure}, ms`, 'ms', run.ms, csv.ms, undefined, 'the CSV export');
+      row(`${figure}, peak RSS`, 'MiB', run.rssMb, csv.rssMb, undefined, 'the CSV export');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
     await emulator.stop();
   }
 }

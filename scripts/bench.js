@@ -5,7 +5,7 @@
 // measures, it does not judge: it exits 0 unless a measured command itself failed.
 //
 // BENCH_QUICK=1: a smoke run (small catalogs, few runs) that checks the bench itself works.
-// `npm run bench -- <part>…`: only those parts (startup, lists, uploads, emulator, rollup), and
+// `npm run bench -- <part>…`: only those parts (startup, lists, uploads, emulator, rollup, files), and
 // bench/results.json is left as it is.
 // Peak memory and CPU come from a preload (scripts/rss-probe.cjs) that writes the child's own
 // figures when it exits, so no external `time` binary is needed.
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pdsBin, requireBuild, root, startEmulator } from './lib.js';
 import { emulatorFigures } from './bench-emulator.js';
-import { rollupFigures } from './bench-rollup.js';
+import { fileFigures, rollupFigures } from './bench-rollup.js';
 
 requireBuild();
 const quick = process.env.BENCH_QUICK === '1';
@@ -385,6 +385,7 @@ const PARTS = {
   uploads: () => uploadFigures(env),
   emulator: () => emulatorFigures({ quick, row, atMost }),
   rollup: () => rollupFigures({ quick, env, sideBySide, timed, row, ratioAtMost, atMost }),
+  files: () => fileFigures({ quick, env, timed, row }),
 };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !Object.hasOwn(PARTS, name));
