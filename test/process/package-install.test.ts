@@ -1,6 +1,7 @@
 // The package as users install it: `npm pack`, then `npm install -g` of that tarball by path into a
 // fresh prefix. npm prints nothing but its summary, and the installed `pds` answers --version,
-// starts the emulator, reads from it, and its sandbox runs tar with gzip and refuses xz clearly.
+// starts the emulator, reads from it, writes its lines as Parquet and xlsx, and its sandbox runs tar
+// with gzip and refuses xz clearly.
 // The dependencies come from a registry the test starts on 127.0.0.1 (packed from node_modules)
 // into an empty npm cache: the test passes on a fresh machine and reaches no network.
 //
@@ -12,6 +13,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import readXlsxFile from 'read-excel-file/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dependencyDifferences, LEFT_OUT, requiredPackages } from '../../scripts/just-bash-copy.js';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
@@ -158,6 +161,27 @@ describe('the package, installed as users install it', () => {
       expect((JSON.parse(read.stdout) as { id: string }[]).map((project) => project.id)).toEqual(
         answer.data.map((project) => project.id),
       );
+
+      // The xlsx and Parquet writers are bundled into lazy chunks of dist/ (from devDependencies):
+      // the installed pds writes both, and the files read back as every line of the CSV export.
+      const csv = await run(pds, ['statements', 'lines', '--all', '-p', DEMO_PROJECT_ID, '--format', 'csv'], {
+        env: signedIn,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const lineCount = csv.stdout.trimEnd().split('\n').length - 1;
+      expect(lineCount).toBeGreaterThan(0);
+      const parquet = join(work, 'lines.parquet');
+      await run(pds, ['statements', 'lines', '--all', '-p', DEMO_PROJECT_ID, '--format', 'parquet', '-o', parquet], {
+        env: signedIn,
+      });
+      const rows = await parquetReadObjects({ file: await asyncBufferFromFile(parquet) });
+      expect(rows).toHaveLength(lineCount);
+      const xlsx = join(work, 'lines.xlsx');
+      await run(pds, ['statements', 'lines', '--all', '-p', DEMO_PROJECT_ID, '--format', 'xlsx', '-o', xlsx], {
+        env: signedIn,
+      });
+      const [sheet] = await readXlsxFile(xlsx);
+      expect(sheet?.data).toHaveLength(lineCount + 1);
 
       // Without node-liblzma the sandbox's tar refuses xz, saying why, and the sandbox goes on.
       const sandbox = await run(
