@@ -68,7 +68,7 @@ function rateTable(args: ReportArgs): RateTable | undefined {
 export interface ReportAnswer {
   groups: GroupRecord[];
   pending: number;
-  /** Statements left out (a coarser period than the bucket), each named. */
+  /** What was left out (a statement coarser than the bucket, an unreadable amount), each named. */
   incomplete: string[];
   /** The rates used, what `period` left out. */
   notes: string[];
@@ -76,8 +76,9 @@ export interface ReportAnswer {
 
 /**
  * The report of a call: the statements chosen (without `period` when a comparison reads periods
- * outside it), grouped by `grouping` (the verb's own), converted, compared or pivoted. Amounts that
- * could not be read are an error, as for plain groups.
+ * outside it), grouped by `grouping` (the verb's own), converted, compared or pivoted. What it left
+ * out (a statement coarser than the bucket, an amount it could not read) is named in `incomplete`,
+ * as for plain groups.
  */
 export async function reportAnswer(
   call: Call,
@@ -98,12 +99,11 @@ export async function reportAnswer(
   const sides = plan.compare ? sidesOf(pool, plan) : { current: pool, compared: [] };
   const unread = new Incomplete();
   const run = await buildReport(plan, sides, amount, grouping(unread));
-  unread.throwIfAny();
   const overlap = overlapNote(sides.current, input.period);
   return {
     groups: run.report.records,
     pending: sides.current.pending.length,
-    incomplete: run.leftOut.map((left) => left.reason),
+    incomplete: [...run.leftOut.map((left) => left.reason), ...unread.list()],
     notes: [...(overlap === undefined ? [] : [overlap]), ...run.notes],
   };
 }
