@@ -125,7 +125,8 @@ describe('data formats under GITHUB_ACTIONS', () => {
       PDS_CONFIG_DIR: runner.temp,
     };
     const pds = `node ${JSON.stringify(PDS_BIN)}`;
-    const uploaded = await runner.run(`exec ${pds} upload statement ${JSON.stringify(name)}\n`, env);
+    // --wait: the statement is processed before the two listings, which then list the same record.
+    const uploaded = await runner.run(`exec ${pds} upload statement ${JSON.stringify(name)} --wait\n`, env);
     expect(uploaded.code, uploaded.stderr).toBe(0);
     const listed = (file: string, actions: string) =>
       runner.run(`${pds} statements ls --all --format csv | gzip > ${file}\n`, { ...env, GITHUB_ACTIONS: actions });
