@@ -229,7 +229,7 @@ describe('--compare', () => {
     });
     expect(result.code).toBe(0);
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^payor\s+currency\s+2025H1\s+2024H2\s+change\s+%$/);
+    expect(header).toMatch(/^PAYOR\s+CURRENCY\s+2025H1\s+2024H2\s+CHANGE\s+%$/);
     expect(lines.some((l) => /\+[\d,]+\.\d\d\s+new$/.test(l))).toBe(true);
     expect(lines.some((l) => /-[\d,]+\.\d\d\s+gone$/.test(l))).toBe(true);
     expect(result.stdout).not.toContain('\u001b[');
@@ -276,6 +276,12 @@ describe('--columns', () => {
     expect(totals).toEqual([...totals].sort((x, y) => y - x));
   });
 
+  it('--by year --columns currency: the years read in time order, not by their totals', async () => {
+    const years = [...new Set(statements().map((s) => `${s.period.slice(0, 4)}Y`))].sort();
+    const rows = await json(['statements', 'totals', '--by', 'year', '--columns', 'currency']);
+    expect(rows.slice(0, -1).map((r) => r.year)).toEqual(years);
+  });
+
   it('on a narrow terminal the oldest period columns give way first, and stderr says so', async () => {
     const result = await pds(['statements', 'totals', '--by', 'payor', '--columns', 'period', '--currency', 'USD'], {
       tty: true,
@@ -284,7 +290,7 @@ describe('--columns', () => {
     expect(result.code).toBe(0);
     const header = result.stdout.split('\n')[0]!;
     for (const line of result.stdout.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
-    expect(header).toMatch(/2025H1\s+total$/);
+    expect(header).toMatch(/2025H1\s+TOTAL$/);
     expect(header).not.toContain('2020Y');
     expect(result.stderr).toMatch(/2020Y–\S+ not shown: the terminal is 80 columns wide/);
   });

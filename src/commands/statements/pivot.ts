@@ -60,10 +60,14 @@ export function pivotRecords(records: readonly GroupRecord[], input: PivotInput)
     row.total = add(row.total, amount);
   }
   const columns = columnOrder(values, input.field);
+  // Rows keyed by a period read in time order, as `--by period` does; others by their total.
+  const periodKey = input.keys.find((name) => PERIOD_KEYS.includes(name));
+  const startOf = (row: Row) => periodSpan(String(row.keys[periodKey ?? ''] ?? ''))?.from ?? Infinity;
   const ordered = [...rows.entries()]
     .sort(
       ([ka, a], [kb, b]) =>
         (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0) ||
+        (periodKey === undefined ? 0 : startOf(a) - startOf(b)) ||
         compareDecimals(b.total, a.total) ||
         (ka < kb ? -1 : ka > kb ? 1 : 0),
     )

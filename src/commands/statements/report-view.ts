@@ -7,6 +7,7 @@ import stringWidth from 'string-width';
 import { formatAmount } from '../../lib/money/display.js';
 import { safeText } from '../../lib/output/text.js';
 import type { GroupRecord } from './groups.js';
+import { headerOf } from './view.js';
 
 export type Paint = (style: 'green' | 'red' | 'bold', text: string) => string;
 
@@ -21,8 +22,9 @@ interface Column {
 const text = (value: unknown): string =>
   value === null || value === undefined ? '' : safeText(Array.isArray(value) ? value.join(', ') : String(value));
 
-/** Columns side by side, two spaces apart, each as wide as its widest cell. */
-function aligned(columns: Column[], rows: number): string {
+/** Columns side by side, two spaces apart, each as wide as its widest cell; headers in the lists' words. */
+function aligned(given: Column[], rows: number): string {
+  const columns = given.map((c) => ({ ...c, header: headerOf(c.header) }));
   const widths = columns.map((c) => Math.max(stringWidth(c.header), ...c.cells.map((cell) => stringWidth(cell))));
   const line = (cells: string[], paint: boolean, row: number) =>
     cells
