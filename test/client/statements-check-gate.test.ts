@@ -92,6 +92,40 @@ describe('pds statements check', () => {
   });
 });
 
+describe('pds statements check --gaps', () => {
+  const PAYOR = 'Gap Test Payor';
+  /** Three clean statements of one payor: 2031H1, 2032H1 and 2032H2, so 2031H2 is missing. */
+  const arrange = () => {
+    const [a, b, c] = clean();
+    set(a!, { payor: PAYOR, accounting_period: '2031H1' });
+    set(b!, { payor: PAYOR, accounting_period: '2032H1' });
+    set(c!, { payor: PAYOR, accounting_period: '2032H2' });
+  };
+  const said = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
+
+  it('counts a missing period in the last line without --gaps, lists it with --gaps, exit 0', async () => {
+    arrange();
+    const counted = await pds(['statements', 'check', '--all', '--payor', PAYOR]);
+    expect(counted.code).toBe(0);
+    expect(counted.stdout).toContain('1 payor with a missing period (--gaps lists them)');
+    expect(said(counted)).not.toContain('has no statement for');
+    const listed = await pds(['statements', 'check', '--all', '--payor', PAYOR, '--gaps']);
+    expect(listed.code).toBe(0);
+    expect(said(listed)).toContain(`payor ${PAYOR} has no statement for 2031H2 (between 2031H1 and 2032H2)`);
+  });
+
+  it('a period whose statement is still processing is not a gap', async () => {
+    arrange();
+    const pending = data().statements.find((s) => !isProcessed(s))!;
+    set(pending, { payor: PAYOR, accounting_period: '2031H2' });
+    const result = await pds(['statements', 'check', '--all', '--payor', PAYOR, '--gaps']);
+    expect(result.code).toBe(8);
+    expect(said(result)).not.toContain('has no statement for');
+    expect(result.stdout).not.toContain('missing period');
+    expect(result.stderr).toContain(`statement ${pending.id}: not checked (not processed yet`);
+  });
+});
+
 describe('statements the service processed without financials (the spec form gives none)', () => {
   const seed = sharedEmulator({ flavor: 'seed' });
   const seedPds = (args: string[]) => runCli(seed, args, { env: { NO_COLOR: '1', PDS_PAGER: '' } });
