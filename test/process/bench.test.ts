@@ -116,7 +116,9 @@ describe('npm run bench (BENCH_QUICK=1)', () => {
     const { code, stdout, stderr } = await runBench(join(dir, 'none.json'), ['emulators']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toContain('unknown part emulators: the parts are startup, lists, uploads, emulator, rollup\n');
+    expect(stderr).toContain(
+      'unknown part emulators: the parts are startup, lists, uploads, emulator, rollup, files\n',
+    );
   });
 });
 
