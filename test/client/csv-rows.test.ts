@@ -6,19 +6,26 @@ import { CsvReader, csvRecords } from '../../src/commands/statements/csv-rows.js
 const reference = (text: string) =>
   parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
 
-/** The records of `text` fed in pieces cut at the places `cuts` draws (any place: inside "", CRLF, a BOM). */
-function inPieces(text: string, next: () => number): string[][] {
-  const rows: string[][] = [];
-  const reader = new CsvReader({ record: (cells) => rows.push(cells), malformed: () => rows.push(['malformed']) });
+/** The records of `text` and their lines, fed in pieces of the sizes `next` draws (any place: inside "", CRLF, a BOM). */
+function inPieces(text: string, next: () => number): ReturnType<typeof csvRecords> {
+  const records: [string[], number][] = [];
+  const malformed: [number, string][] = [];
+  const reader = new CsvReader({
+    record: (cells, line) => records.push([cells, line]),
+    malformed: (line, reason) => malformed.push([line, reason]),
+  });
   const bytes = Buffer.from(text, 'utf8');
   for (let at = 0; at < bytes.length; ) {
-    const size = 1 + Math.floor(next() * 7);
+    const size = next();
     reader.write(reader.decode(bytes.subarray(at, at + size)));
     at += size;
   }
   reader.end();
-  return rows;
+  return { records, malformed };
 }
+
+/** Piece sizes of 1 to 7 bytes, drawn from `next`. */
+const smallPieces = (next: () => number) => () => 1 + Math.floor(next() * 7);
 
 /** A small deterministic generator, so a failing case can be run again. */
 function random(seed: number): () => number {
@@ -66,7 +73,8 @@ describe('the CSV reader of exports', () => {
         whole.records.map(([cells]) => cells),
         JSON.stringify(text),
       ).toEqual(expected);
-      expect(inPieces(text, next), JSON.stringify(text)).toEqual(expected);
+      // In pieces: the same records, each on the same line as when the text is read whole.
+      expect(inPieces(text, smallPieces(next)), JSON.stringify(text)).toEqual(whole);
       records += expected.length;
     }
     expect(records).toBeGreaterThan(600 * 25);
@@ -84,6 +92,38 @@ describe('the CSV reader of exports', () => {
       ],
       malformed: [],
     });
+  });
+
+  it('numbers lines the same wherever the text is cut: a CR inside quotes at the end of a piece, its LF in the next', () => {
+    // Quoted CRLF, CR and LF breaks, then a ragged row and a malformed one, whose lines must not move.
+    const text = 'a,b\r\n1,"x\r\ny"\r\n2,"\r\n\r\n"\r\n3\r\n4,"p\rq"\r\n"z"x,5\r\n6,"\r""\n"\r\n7,8\r\n';
+    const whole = csvRecords(text);
+    expect(whole).toEqual({
+      records: [
+        [['a', 'b'], 1],
+        [['1', 'x\r\ny'], 2],
+        [['2', '\r\n\r\n'], 4],
+        [['3'], 7],
+        [['4', 'p\rq'], 8],
+        [['6', '\r"\n'], 11],
+        [['7', '8'], 14],
+      ],
+      malformed: [[10, 'text after the closing quote of a cell']],
+    });
+    for (let cut = 1; cut < text.length; cut++) {
+      const sizes = [cut, text.length];
+      expect(
+        inPieces(text, () => sizes.shift() as number),
+        `cut at ${cut}`,
+      ).toEqual(whole);
+    }
+    for (let cut = 1; cut < text.length; cut++) {
+      const sizes = [cut, 1, text.length];
+      expect(
+        inPieces(text, () => sizes.shift() as number),
+        `cut at ${cut} and ${cut + 1}`,
+      ).toEqual(whole);
+    }
   });
 
   it('keeps short and long rows as they are, and a short last row without a line break', () => {

@@ -48,6 +48,31 @@ describe('rows and headers pds cannot read whole', () => {
     ]);
   });
 
+  it('a CRLF inside quotes cut where pds reads the export in slices does not move the lines named after it', async () => {
+    const [a] = pair();
+    // pds reads an export 16 Ki characters at a time: the CR of "x\r\ny" is the last of the first slice.
+    const head = 'territory,title,licensor_revenue\n';
+    const filler = 'GB,t,1.00\n'.repeat(1000);
+    const pad = 'GB,"'.concat(
+      'p'.repeat(16 * 1024 - 1 - head.length - filler.length - 'GB,"'.length - '",1.00\nFR,"x'.length),
+      '",1.00\n',
+    );
+    const text = `${head}${filler}${pad}FR,"x\r\ny",2.00\nFR,short\nFR,z,NaN\n`;
+    expect(text.indexOf('\r')).toBe(16 * 1024 - 1);
+    serve({ [a]: { text } });
+    const result = await pds(['statements', 'lines', String(a), '--by', 'territory', '--json']);
+    expect(result.code).toBe(8);
+    // Header line 1, 1,000 filler rows (2 to 1001), the padded row 1002, "x\r\ny" on 1003 and 1004.
+    expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error.details).toEqual([
+      `statement ${a} line 1006: licensor_revenue "NaN" is not an amount`,
+      `statement ${a}, line 1005: a row of 2 cells where the header has 3; left out`,
+    ]);
+    expect(groups(result.stdout).sort()).toEqual([
+      ['FR', 2, '2.00'],
+      ['GB', 1001, '1001.00'],
+    ]);
+  });
+
   it.each([
     [
       'a repeated column',

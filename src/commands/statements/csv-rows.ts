@@ -54,6 +54,8 @@ export class CsvReader {
   /** The line being read, and the one the current record started on. */
   private line = 1;
   private recordLine = 1;
+  /** The last quoted part ended in a CR: a LF that opens the next part is the same line break. */
+  private quotedCR = false;
   private problem = '';
 
   constructor(private readonly out: CsvRecords) {}
@@ -219,7 +221,9 @@ export class CsvReader {
     const j = end < 0 ? text.length : end;
     if (!this.grow(j - i)) return j;
     const part = text.slice(i, j);
-    this.line += breaksIn(part);
+    // A CRLF inside quotes cut between two chunks is one break, not a CR and then a LF.
+    this.line += breaksIn(part) - (this.quotedCR && part.charCodeAt(0) === LF ? 1 : 0);
+    this.quotedCR = end < 0 && part.charCodeAt(part.length - 1) === CR;
     this.cell += part;
     if (end < 0) return j;
     this.at = QUOTE_SEEN;
