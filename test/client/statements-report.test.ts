@@ -114,6 +114,64 @@ describe('calendar buckets', () => {
     expect(rows.map((r) => r.half)).toEqual(['2021H1', '2021H2']);
   });
 
+  it('a coarser statement left out and an amount that cannot be read: exit 8 names both, each once', async () => {
+    const [a, b, c, d] = [of('a'), of('b'), of('c'), of('d')];
+    const spoiled = fixture.a!;
+    spoiled.financials_given = { licensor_revenue: 'NaN' };
+    emulator.storage.faults.exports = new Map([[b.id, { text: 'territory,licensor_revenue\nGB,1.00\nFR,"1,5"\n' }]]);
+    try {
+      const totals = await pds(['statements', 'totals', '--by', 'half', '--period', '2020..2021', '--json']);
+      expect(totals.code).toBe(8);
+      expect(JSON.parse(totals.stderr.trim().split('\n').pop()!).error).toEqual({
+        status: null,
+        message: 'the answer is not whole: 2 problems',
+        details: [
+          `statement ${d.id} (2020Y) is a year: not split into half-years, left out`,
+          `statement ${a.id}: licensor_revenue "NaN" is not an amount`,
+        ],
+      });
+      // a's licensee revenue is still added; its licensor revenue is not, and never as a zero.
+      expect(
+        (JSON.parse(totals.stdout) as Record<string, unknown>[]).map((r) => [
+          r.half,
+          r.statements,
+          r.licensor_revenue,
+          r.licensee_revenue,
+        ]),
+      ).toEqual([
+        ['2021H1', 2, money(b.licensor), money(a.licensee + b.licensee)],
+        ['2021H2', 1, money(c.licensor), money(c.licensee)],
+      ]);
+      const lines = await pds([
+        'statements',
+        'lines',
+        String(a.id),
+        String(b.id),
+        String(d.id),
+        '--by',
+        'half',
+        '--json',
+      ]);
+      expect(lines.code).toBe(8);
+      expect(JSON.parse(lines.stderr.trim().split('\n').pop()!).error.details).toEqual([
+        `statement ${d.id} (2020Y) is a year: not split into half-years, left out`,
+        `statement ${b.id} line 3: licensor_revenue "1,5" is not an amount`,
+      ]);
+      const h1 = (JSON.parse(lines.stdout) as Record<string, unknown>[]).find(
+        (r) => r.half === '2021H1' && r.currency === 'USD',
+      );
+      const aLines = statementLines(data(), spoiled);
+      expect(h1).toMatchObject({
+        statements: 2,
+        lines: aLines.length + 2,
+        licensor_revenue: money(aLines.reduce((n, l) => n + l.licensorCents, 0) + 100),
+      });
+    } finally {
+      delete spoiled.financials_given;
+      delete emulator.storage.faults.exports;
+    }
+  });
+
   it('--period 2021Q1 against a half-year says which statements overlap it and what to ask', async () => {
     const result = await pds(['statements', 'totals', '--period', '2021Q3', '--json']);
     expect(result.code).toBe(0);

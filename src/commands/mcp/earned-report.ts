@@ -6,7 +6,15 @@ import * as z from 'zod/mini';
 import { UsageError } from '../../lib/errors.js';
 import type { GroupRecord } from '../statements/groups.js';
 import { Incomplete } from '../statements/incomplete.js';
-import { buildReport, type Grouped, needsReport, overlapNote, planReport, sidesOf } from '../statements/report.js';
+import {
+  buildReport,
+  type Grouped,
+  needsReport,
+  notWholeOf,
+  overlapNote,
+  planReport,
+  sidesOf,
+} from '../statements/report.js';
 import { checkTo, type RateTable, rateOf } from '../statements/rates.js';
 import { type Processed, type SelectInput, selectStatements } from '../statements/select.js';
 import { describe, numberOrText } from './inputs.js';
@@ -103,7 +111,7 @@ export async function reportAnswer(
   return {
     groups: run.report.records,
     pending: sides.current.pending.length,
-    incomplete: [...run.leftOut.map((left) => left.reason), ...unread.list()],
+    incomplete: notWholeOf(run.leftOut, unread),
     notes: [...(overlap === undefined ? [] : [overlap]), ...run.notes],
   };
 }

@@ -9,12 +9,16 @@ const KEPT = 1_000;
 
 export class Incomplete {
   private readonly kept: string[] = [];
+  private readonly named = new Set<string>();
   private more = 0;
 
-  /** Names one problem. */
+  /** Names one problem; one already named is not named again (a statement read for two sides of a report). */
   add(problem: string): void {
-    if (this.kept.length < KEPT) this.kept.push(problem);
-    else this.more++;
+    if (this.named.has(problem)) return;
+    if (this.kept.length < KEPT) {
+      this.kept.push(problem);
+      this.named.add(problem);
+    } else this.more++;
   }
 
   /** An amount that cannot be read: where it is, and what it says. */

@@ -15,7 +15,7 @@ import {
   type Report,
   type ReportPlan,
   sidesOf,
-  throwIfLeftOut,
+  throwIfNotWhole,
 } from './report.js';
 import { drawComparison, drawPivot } from './report-view.js';
 import { printRollup, rollUp } from './rollup.js';
@@ -74,8 +74,7 @@ export async function runTotalsReport(opts: TotalsOptions, ctx: Context, by: str
         columns: ctx.io.columns,
       }),
     );
-  throwIfLeftOut(run.leftOut);
-  unread.throwIfAny();
+  throwIfNotWhole(run.leftOut, unread);
   return 0;
 }
 
@@ -131,8 +130,7 @@ export async function runLinesReport(opts: LinesOptions, ctx: Context, input: Li
     const shown: GroupShape = { by: plan.by, columns, countsLines: true, periods: false };
     await printRollup(ctx, run.report.records, shown, columns.includes(sort) ? sort : (columns[0] ?? sort));
   } else await printReport(ctx, run.report, plan, async () => '');
-  throwIfLeftOut(run.leftOut);
-  unread.throwIfAny();
+  throwIfNotWhole(run.leftOut, unread);
   return 0;
 }
 

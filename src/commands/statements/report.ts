@@ -5,6 +5,7 @@
 import { IncompleteAnswerError, UsageError } from '../../lib/errors.js';
 import { compareRecords } from './compare.js';
 import type { GroupRecord } from './groups.js';
+import type { Incomplete } from './incomplete.js';
 import {
   BUCKETS,
   type BucketName,
@@ -322,11 +323,20 @@ export function overlapNote(selection: Selection, period: string | undefined): s
   return `${count} statement${count === 1 ? '' : 's'} of ${shown} overlap --period ${period} but cover more (a period is never split): not counted; try --period ${periods[0]}`;
 }
 
-/** After the answer is printed: exit 8 naming each statement left out. */
-export function throwIfLeftOut(leftOut: readonly LeftOut[]): void {
-  if (leftOut.length === 0) return;
-  throw new IncompleteAnswerError(
-    leftOut.map((l) => l.reason),
-    `the answer is not whole: ${leftOut.length} statement${leftOut.length === 1 ? '' : 's'} left out`,
-  );
+/** Every reason a report is not whole, each once: the statements its buckets left out, then what could not be read. */
+export function notWholeOf(leftOut: readonly LeftOut[], unread: Incomplete): string[] {
+  return [...new Set([...leftOut.map((l) => l.reason), ...unread.list()])];
+}
+
+/** After the answer is printed: exit 8 naming each statement left out and each thing that could not be read. */
+export function throwIfNotWhole(leftOut: readonly LeftOut[], unread: Incomplete): void {
+  if (leftOut.length === 0) {
+    unread.throwIfAny();
+    return;
+  }
+  const reasons = notWholeOf(leftOut, unread);
+  const statements = `${leftOut.length} statement${leftOut.length === 1 ? '' : 's'} left out`;
+  if (unread.count === 0) throw new IncompleteAnswerError(reasons, `the answer is not whole: ${statements}`);
+  const count = new Set(leftOut.map((l) => l.reason)).size + unread.count;
+  throw new IncompleteAnswerError(reasons, 'the answer is not whole', count);
 }
