@@ -25,8 +25,10 @@ export type Shape =
   | { object: { readonly [field: string]: Shape } };
 
 /**
- * What a value of the shape is, as a TypeScript type (objects are loose, like the checks: more
- * fields may come). Shapes declared `as const` keep their literal types for this.
+ * What a value of the shape is, as a TypeScript type. An object's type names only the fields its
+ * shape names, so that a misspelt field (`a.contry`) does not compile; more may come at run time
+ * (objects are loose, like the checks), and code that reads fields by name from the service's data
+ * takes it as a `Record<string, unknown>`. Shapes declared `as const` keep their literal types.
  */
 export type ShapeType<S> = S extends 'string'
   ? string
@@ -54,7 +56,7 @@ export type ShapeType<S> = S extends 'string'
 
 type ObjectType<O> = { [K in keyof O as O[K] extends { optional: unknown } ? never : K]: ShapeType<O[K]> } & {
   [K in keyof O as O[K] extends { optional: unknown } ? K : never]?: ShapeType<O[K]>;
-} & { [field: string]: unknown };
+};
 
 export type Check = (value: unknown) => boolean;
 

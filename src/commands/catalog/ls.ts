@@ -7,7 +7,11 @@ import type { ListOptions } from './definitions.js';
 type Options = ListOptions;
 
 export async function run(opts: Options, ctx: Context): Promise<void> {
-  const resource: ResourceName = opts.resource;
+  await list(opts.resource, opts, ctx);
+}
+
+/** The list of one resource, its records typed by it from the pages to the columns. */
+async function list<R extends ResourceName>(resource: R, opts: Options, ctx: Context): Promise<void> {
   const extra = resourceQuery(opts);
   const fields = listFields(resource);
   const projectId = ctx.project();
@@ -20,7 +24,7 @@ export async function run(opts: Options, ctx: Context): Promise<void> {
     : (async function* () {
         yield await catalog.listPage(resource, query);
       })();
-  await ctx.output.list<Record<string, unknown>>(pages, {
+  await ctx.output.list(pages, {
     columns: listColumns(resource, { merged: opts.merged, includes: extra.includes, score: extra.score === 'true' }),
     id: (record) => String(record.id),
     noun: resource,

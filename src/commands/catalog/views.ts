@@ -4,6 +4,7 @@
 // (output.ts, textCell), and a field in a form no column expects is drawn as it came.
 import type { Column } from '../../lib/output/view.js';
 import type { ResourceName } from '../../lib/resources.js';
+import type { ResourceItem, Statement } from '../../lib/api/catalog.js';
 import { ITEM_SHAPES, shapeFields } from '../../lib/api/shapes.js';
 import { isPlainObject, keyedByText } from '../../lib/shape.js';
 
@@ -18,7 +19,7 @@ const untilProcessed = (stage: unknown) =>
     ? undefined
     : 'processing';
 /** Where a statement is in processing: the deployed service's stage, or the spec form's status. */
-const stageOf = (s: Record_): unknown => s.extraction_stage ?? s.processing_status;
+const stageOf = (s: Statement): unknown => s.extraction_stage ?? s.processing_status;
 
 /**
  * An ISRC or ISWC cell: the first identifier's value, and `+N` when the record has more (all of
@@ -38,15 +39,17 @@ function duration(ms: unknown): string | undefined {
 }
 
 /** A contract's include: a top-level key (the spec form) or one under `extractions` (deployed). */
-export function includeOf(contract: Record_, name: string): unknown {
-  return contract[name] ?? inner(contract.extractions, name);
+export function includeOf(contract: object, name: string): unknown {
+  return inner(contract, name) ?? inner(inner(contract, 'extractions'), name);
 }
 
-const merged: Column<Record_> = { header: 'merged', value: (r) => count(r.merged), format: 'count' };
-const idColumn: Column<Record_> = { header: 'id', value: (r) => r.id, format: 'id' };
-const nameColumn: Column<Record_> = { header: 'name', value: (r) => r.name, format: 'name' };
-const emailColumn: Column<Record_> = { header: 'email', value: (r) => r.email, priority: 50 };
-const currencyOf = (s: Record_): unknown => inner(s.financials, 'currency') ?? s.currency_royalty;
+// The columns several resources share, typed by the one field they read: each fits the record of
+// every resource that has that field.
+const merged: Column<{ merged?: unknown }> = { header: 'merged', value: (r) => count(r.merged), format: 'count' };
+const idColumn: Column<{ id: unknown }> = { header: 'id', value: (r) => r.id, format: 'id' };
+const nameColumn: Column<{ name?: unknown }> = { header: 'name', value: (r) => r.name, format: 'name' };
+const emailColumn: Column<{ email?: unknown }> = { header: 'email', value: (r) => r.email, priority: 50 };
+const currencyOf = (s: Statement): unknown => s.financials?.currency ?? s.currency_royalty;
 
 // A column's format says how a terminal draws it and how it gives way (src/lib/output/view.ts): ids,
 // ISRCs, ISWCs and amounts are never cut; a file name is cut in its middle. `optional` columns leave
@@ -54,7 +57,7 @@ const currencyOf = (s: Record_): unknown => inner(s.financials, 'currency') ?? s
 // no file, and only a processed statement of the deployed service has financials. TSV keeps every
 // column with its `header` and raw value, so a script reads the same from either service. One entry
 // per resource of lib/resources.ts (where a resource is defined), as the type holds it.
-export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
+export const COLUMNS: { readonly [R in ResourceName]: readonly Column<ResourceItem<R>>[] } = {
   contracts: [
     idColumn,
     { header: 'name', value: (c) => c.name, optional: true, format: 'name' },
@@ -83,7 +86,7 @@ export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
     { header: 'stage', value: stageOf, priority: 70, overflow: 'never' },
     {
       header: 'period',
-      value: (s) => inner(s.financials, 'period') ?? s.accounting_period,
+      value: (s) => s.financials?.period ?? s.accounting_period,
       optional: true,
       priority: 60,
       overflow: 'never',
@@ -93,7 +96,7 @@ export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
     {
       header: 'licensor',
       label: 'licensor rev',
-      value: (s) => inner(s.financials, 'licensor_revenue'),
+      value: (s) => s.financials?.licensor_revenue,
       currency: currencyOf,
       optional: true,
       format: 'money',
@@ -101,7 +104,7 @@ export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
     {
       header: 'licensee',
       label: 'licensee rev',
-      value: (s) => inner(s.financials, 'licensee_revenue'),
+      value: (s) => s.financials?.licensee_revenue,
       currency: currencyOf,
       optional: true,
       format: 'money',
@@ -148,15 +151,15 @@ export const COLUMNS: Record<ResourceName, Column<Record_>[]> = {
  * the column would be blank), for contracts one count per --include, wherever it came, and SCORE
  * with --score.
  */
-export function listColumns(
-  resource: ResourceName,
+export function listColumns<R extends ResourceName>(
+  resource: R,
   flags: { merged?: boolean | undefined; includes: readonly string[]; score?: boolean | undefined },
-): Column<Record_>[] {
-  let columns = COLUMNS[resource];
+): Column<ResourceItem<R>>[] {
+  let columns: readonly Column<ResourceItem<R>>[] = COLUMNS[resource];
   if (!flags.merged) columns = columns.filter((column) => column !== merged);
   // A count asked for by name is never cut (its header neither); names and dates give way first.
   const included = flags.includes.map(
-    (name): Column<Record_> => ({
+    (name): Column<object> => ({
       header: name,
       value: (record) => count(includeOf(record, name)),
       format: 'count',
@@ -166,10 +169,16 @@ export function listColumns(
   return [...columns, ...included, ...(flags.score ? [scoreColumn] : [])];
 }
 
-/** With --score: each record's confidence score (`score.summary.score` in the deployed form), aligned. */
-const scoreColumn: Column<Record_> = {
+/**
+ * With --score: each record's confidence score (`score.summary.score` in the deployed form), aligned.
+ * Only contracts and statements take --score, but any record may hold one: read by name.
+ */
+const scoreColumn: Column<object> = {
   header: 'score',
-  value: (r) => (typeof r.score === 'number' ? r.score : inner(inner(r.score, 'summary'), 'score')),
+  value: (r) => {
+    const score = inner(r, 'score');
+    return typeof score === 'number' ? score : inner(inner(score, 'summary'), 'score');
+  },
   format: 'score',
   priority: 75,
 };

@@ -12,6 +12,14 @@ import { RESOURCES, type ResourceName } from '../resources.js';
 
 /** The record type of each resource (its documented shape), in a list and fetched by id alike. */
 export type ResourceItem<R extends ResourceName> = ShapeType<(typeof ITEM_SHAPES)[R]>;
+export type Contract = ResourceItem<'contracts'>;
+export type Statement = ResourceItem<'statements'>;
+export type Entity = ResourceItem<'entities'>;
+export type Relation = ResourceItem<'relations'>;
+export type Artist = ResourceItem<'artists'>;
+export type Writer = ResourceItem<'writers'>;
+export type Recording = ResourceItem<'recordings'>;
+export type Composition = ResourceItem<'compositions'>;
 
 /** One page of a list, whichever envelope it came in. */
 export interface ListPage<T> {
