@@ -1,6 +1,7 @@
 // Which statements a roll-up covers: every statement of the project (listed page by page) or the
 // ids given, narrowed by period, payor, currency and tag, and split into those the service has
 // processed (they carry `financials`) and the others, which are counted apart and never summed.
+import type { Statement } from '../../lib/api/catalog.js';
 import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { normalizeCurrency } from '../../lib/transfer/formats.js';
@@ -9,33 +10,18 @@ import { overlaps, parseRange, periodSpan, type Span } from './periods.js';
 
 export type { Span } from './periods.js';
 
-/** A statement as the roll-ups read it: only the fields they use. */
-export interface Statement {
-  id: number | string;
-  file_name?: string | null;
-  file_size?: number | null;
-  payor?: string | null;
-  statement_producer?: string | null;
-  statement_type?: string | null;
-  statement_category?: string | null;
-  extraction_stage?: string | null;
-  processing_status?: string | null;
-  accounting_period?: string | null;
-  tags?: string[] | null;
-  financials?: Financials | null;
-  processed_at?: string | null;
-}
+/**
+ * A statement as the service documents it (lib/api/shapes.ts, the one definition). Only its id is
+ * checked: the roll-ups read every other field as it came (amounts through readAmount, whatever
+ * their type), so each is optional and nullable here.
+ */
+export type { Statement };
 
-export interface Financials {
-  currency?: string | null;
-  period?: string | null;
-  licensee_revenue?: number | string | null;
-  licensor_revenue?: number | string | null;
-}
+/** A statement's financials, as documented. */
+type Financials = NonNullable<Statement['financials']>;
 
-export interface Processed extends Statement {
-  financials: Financials;
-}
+/** A statement the service processed: it carries its financials. */
+export type Processed = Statement & { financials: Financials };
 
 export interface SelectInput {
   args: string[];
@@ -154,14 +140,13 @@ export async function selectStatements(
     else selection.pending.push(s);
   };
   if (ids.length > 0) {
-    for (const id of new Set(ids))
-      take((await ctx.api.catalog.get('statements', projectId, id)) as unknown as Statement);
+    for (const id of new Set(ids)) take(await ctx.api.catalog.get('statements', projectId, id));
     onListed?.(ids.length);
     return selection;
   }
   let listed = 0;
   for await (const page of ctx.api.catalog.allPages('statements', { projectId, page: 1, perPage: 100 })) {
-    for (const s of page.items) take(s as unknown as Statement);
+    for (const s of page.items) take(s);
     listed += page.items.length;
     onListed?.(listed);
   }
