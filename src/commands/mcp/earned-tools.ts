@@ -5,11 +5,12 @@
 // service's current data).
 import * as z from 'zod/mini';
 import { UsageError } from '../../lib/errors.js';
-import { checkStatements, fails, notWhole } from '../statements/check.js';
+import { checkStatements } from '../statements/check.js';
+import { fails, notWhole } from '../statements/findings.js';
 import type { GroupRecord } from '../statements/groups.js';
 import { rollUp } from '../statements/rollup.js';
 import { selectStatements, type SelectInput } from '../statements/select.js';
-import { AMOUNTS, byFields, totalsOf, TOTALS_FIELDS } from '../statements/totals.js';
+import { AMOUNTS, byFields, totalsOf, TOTALS_FIELDS } from '../statements/financials.js';
 import { REPORT_INPUTS, reportAnswer, wantsReport } from './earned-report.js';
 import { dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './inputs.js';

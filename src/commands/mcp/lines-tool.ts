@@ -7,7 +7,7 @@ import { IncompleteAnswerError, PdsError } from '../../lib/errors.js';
 import { StorageDeniedError, saveToStream, storageOptions } from '../../lib/transfer/download.js';
 import { formatBytes } from '../../lib/output/text.js';
 import { checkResourceId } from '../catalog/get.js';
-import { linesOf } from '../statements/lines.js';
+import { linesOf } from '../statements/lines-link.js';
 import { textHeaderFault } from '../statements/exports.js';
 import { MAX_TEXT_CHARS, dataResult } from './results.js';
 import { describe, nextCursor, numberOrText } from './inputs.js';

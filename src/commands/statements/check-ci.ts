@@ -4,8 +4,7 @@
 import type { Context } from '../../lib/context.js';
 import type { CheckRow } from '../../lib/ci/check-report.js';
 import { findingText } from './check-view.js';
-import { fails } from './check.js';
-import type { Finding } from './findings.js';
+import { fails, type Finding } from './findings.js';
 import { payorOf, periodOfStatement, type Processed } from './select.js';
 
 /** A finding as the job page shows it. */

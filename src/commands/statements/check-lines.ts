@@ -7,7 +7,7 @@ import { difference, ExactSum } from '../../lib/money/exact-sum.js';
 import { roleOf } from './columns.js';
 import type { Finding } from './findings.js';
 import { currencyCode, currencyOfStatement, NO_CURRENCY, type Processed } from './select.js';
-import { AMOUNTS } from './totals.js';
+import { AMOUNTS } from './financials.js';
 
 /** The financials' fields that are not amounts whatever their name. */
 const NOT_AMOUNTS = new Set(['currency', 'period']);

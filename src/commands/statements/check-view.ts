@@ -4,8 +4,7 @@
 import { loadCells } from '../../lib/output/cells.js';
 import { wrapProse } from '../../lib/output/table-layout.js';
 import { safeText } from '../../lib/output/text.js';
-import { type CheckResult, fails } from './check.js';
-import type { Finding } from './findings.js';
+import { type CheckResult, fails, type Finding } from './findings.js';
 
 /** `15895.45` as `15,895.45`: grouped, every digit kept (an exact difference is never rounded). */
 function grouped(decimal: string): string {

@@ -18,21 +18,11 @@ import {
 import { checkText, findingText, summaryText } from './check-view.js';
 import { reportCheckToGitHub } from './check-ci.js';
 import { readExports } from './exports.js';
-import { duplicates, gaps, type Finding } from './findings.js';
+import { type CheckResult, duplicates, fails, gaps, notWhole, type Finding } from './findings.js';
 import { withProgress } from './progress.js';
 import { checkChoice, pendingReason, selectStatements, type Processed, type Selection } from './select.js';
 import { compareStatement, LinesOfStatement, statedAmounts } from './check-lines.js';
 import type { CheckOptions } from './definitions.js';
-
-/** What a check found, and how many statements it compared. */
-export interface CheckResult {
-  /** Failures first (lines that disagree, duplicates), then what could not be checked, then gaps. */
-  findings: Finding[];
-  /** Statements whose lines were compared with their financials. */
-  checked: number;
-  /** Statements chosen (processed or not). */
-  chosen: number;
-}
 
 /** A failure reading one statement's export that ends its check, not the whole run. */
 const endsOneStatement = (error: unknown): error is PdsError =>
@@ -119,19 +109,6 @@ export async function checkStatements(
     checked,
     chosen: statements.length + selection.pending.length,
   };
-}
-
-/** A disagreement or a duplicate fails the check (exit 1); what was not checked makes it incomplete (exit 8). */
-export const fails = (f: Finding): boolean => f.check === 'lines' || f.check === 'duplicate';
-
-/** The named reasons the check is not whole: statements not checked, or nothing checked at all. */
-export function notWhole(result: CheckResult): string[] {
-  const unchecked = result.findings.flatMap((f) =>
-    f.check === 'not checkable' ? [`statement ${f.statement}: not checked (${f.reason})`] : [],
-  );
-  if (result.chosen === 0) return ['no statement matches: nothing was checked', ...unchecked];
-  if (result.checked === 0) return ['no statement could be checked', ...unchecked];
-  return unchecked;
 }
 
 export async function run(opts: CheckOptions, ctx: Context): Promise<number> {

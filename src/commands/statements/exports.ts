@@ -15,7 +15,7 @@ import {
   storageOptions,
   type SaveOptions,
 } from '../../lib/transfer/download.js';
-import { LINES_ACCEPT, linesOf } from './lines.js';
+import { LINES_ACCEPT, linesOf } from './lines-link.js';
 import { CsvReader } from './csv-rows.js';
 import type { Processed } from './select.js';
 

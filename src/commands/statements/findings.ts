@@ -1,5 +1,6 @@
-// What `pds statements check` finds beside sums that disagree: statements that look like the same
-// statement twice, and periods missing from a payor's run of statements.
+// What `pds statements check` finds: the kinds of finding and which of them fail the check or leave
+// it not whole (shared by the verb, its views and its MCP tool); and beside sums that disagree,
+// statements that look like the same statement twice, and periods missing from a payor's run.
 import { readAmount } from '../../lib/money/amount.js';
 import {
   currencyOfStatement,
@@ -24,6 +25,29 @@ export type Finding =
   | { check: 'not checkable'; statement: string | number; reason: string }
   | { check: 'duplicate'; statements: (string | number)[]; reason: string }
   | { check: 'gap'; payor: string; missing: string[]; from: string; to: string };
+
+/** What a check found, and how many statements it compared. */
+export interface CheckResult {
+  /** Failures first (lines that disagree, duplicates), then what could not be checked, then gaps. */
+  findings: Finding[];
+  /** Statements whose lines were compared with their financials. */
+  checked: number;
+  /** Statements chosen (processed or not). */
+  chosen: number;
+}
+
+/** A disagreement or a duplicate fails the check (exit 1); what was not checked makes it incomplete (exit 8). */
+export const fails = (f: Finding): boolean => f.check === 'lines' || f.check === 'duplicate';
+
+/** The named reasons the check is not whole: statements not checked, or nothing checked at all. */
+export function notWhole(result: CheckResult): string[] {
+  const unchecked = result.findings.flatMap((f) =>
+    f.check === 'not checkable' ? [`statement ${f.statement}: not checked (${f.reason})`] : [],
+  );
+  if (result.chosen === 0) return ['no statement matches: nothing was checked', ...unchecked];
+  if (result.checked === 0) return ['no statement could be checked', ...unchecked];
+  return unchecked;
+}
 
 /** Statements sharing a key, two or more: each such set once, in the order first seen. */
 function sharing(statements: readonly Processed[], keyOf: (s: Processed) => string | undefined): Processed[][] {

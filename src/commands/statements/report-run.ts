@@ -22,7 +22,7 @@ import { printRollup, rollUp } from './rollup.js';
 import { MONEY_COLUMN } from './rates.js';
 import { isFileFormat } from '../../lib/output/table-file.js';
 import { type Processed, sayPending, type SelectInput, type Selection, selectStatements } from './select.js';
-import { totalsOf } from './totals.js';
+import { totalsOf } from './financials.js';
 import { drawView } from './view.js';
 
 /** The statements chosen: without --period when a comparison reads periods outside it. */
