@@ -108,6 +108,12 @@ function serveFaultyExport(
         : fault.encoding === 'deflate'
           ? deflateSync(csv)
           : brotliCompressSync(csv);
+    if (fault.corruptAt !== undefined) encoded[fault.corruptAt] = (encoded[fault.corruptAt] ?? 0) ^ 0xff;
+    if (fault.cutAt !== undefined) {
+      res.writeHead(200, { ...type, 'content-encoding': fault.encoding });
+      res.end(encoded.subarray(0, fault.cutAt));
+      return;
+    }
     res.writeHead(200, { ...type, 'content-encoding': fault.encoding, 'content-length': encoded.length });
     res.end(encoded);
     return;

@@ -52,6 +52,10 @@ export interface ExportFault {
   text?: string;
   /** Sent with this Content-Encoding (its Content-Length the encoded size). */
   encoding?: 'gzip' | 'deflate' | 'br';
+  /** With `encoding`: only the first this many encoded bytes, then the body ends (no Content-Length): cut short. */
+  cutAt?: number;
+  /** With `encoding`: this byte of the encoded body inverted (a corrupt body). */
+  corruptAt?: number;
   /** One byte every this many ms, without a Content-Length. */
   trickleMs?: number;
   /** Its header, then the same rows again and again without end (no Content-Length), until the client goes. */

@@ -2,6 +2,7 @@
 // rows, headers it cannot trust, keys that are an object's own names, encoded, trickling and endless
 // bodies, exports whose columns differ. The emulator serves each (its storage faults); the sums
 // expected are added here from the texts served, in cents.
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
 import { isProcessed } from '../../src/emulator/deployed/statements.js';
@@ -159,6 +160,37 @@ describe('export bodies', () => {
         ['FR', 1, '0.50'],
         ['GB', 4000, '5000.00'],
       ]);
+    },
+  );
+
+  const encoders = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+
+  it.each(['gzip', 'deflate', 'br'] as const)(
+    'an export whose %s body is cut short says so, with the bytes that arrived; a corrupt one does not decode',
+    async (encoding) => {
+      const [a] = pair();
+      const half = Math.floor(encoders[encoding](Buffer.from(text)).length / 2);
+      serve({ [a]: { text, encoding, cutAt: half } });
+      const cut = await pds(['statements', 'lines', String(a), '--by', 'territory', '--json']);
+      expect(cut).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `{"error":{"status":null,"message":"the storage host's ${encoding} body was cut short (truncated: ${half} bytes received, the stream ended early); pds stopped reading"}}\n`,
+      });
+      // check names the statement it could not check, and why.
+      const check = await pds(['statements', 'check', String(a)]);
+      expect(check.code).toBe(8);
+      expect(check.stdout + check.stderr).toContain(
+        `statement ${a} is not checkable (its lines could not be read: the storage host's ${encoding} body was cut short (truncated: ${half} bytes received`,
+      );
+      serve({ [a]: { text, encoding, corruptAt: 0 } });
+      const corrupt = await pds(['statements', 'lines', String(a), '--by', 'territory', '--json']);
+      const code = encoding === 'br' ? 'ERR__ERROR_FORMAT_CL_SPACE' : 'Z_DATA_ERROR';
+      expect(corrupt).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `{"error":{"status":null,"message":"the storage host's ${encoding} body does not decode (${code}); pds stopped reading"}}\n`,
+      });
     },
   );
 

@@ -285,8 +285,16 @@ async function receive(
       throw error;
     }
   };
+  // The bytes as sent (encoded), to say how much of a body that was cut short arrived.
+  let sent = 0;
+  const counted: Progress = {
+    touch: (bytes) => {
+      sent += bytes;
+      request.touch(bytes);
+    },
+  };
   try {
-    const source = rawBody(response, total, request);
+    const source = rawBody(response, total, counted);
     const body = encoding === undefined ? source : await decoded(source, encoding);
     for await (const chunk of body) {
       const after = received + (pdf && head.length < PDF_MAGIC.length ? head.length : 0) + chunk.length;
@@ -313,7 +321,19 @@ async function receive(
         { cause: error },
       );
     }
-    if (code.startsWith('Z_') || code === 'ERR_PADDING_1' || /^ERR__?BROTLI/.test(code))
+    // zlib's "unexpected end of file": the body ended before its encoded data did, which is a body
+    // cut short (a connection that closed early), not a corrupt one.
+    if (code === 'Z_BUF_ERROR')
+      throw new ServiceError(
+        `the storage host's ${encoding} body was cut short (truncated: ${sent.toLocaleString('en-US')} bytes received, the stream ended early); pds stopped reading`,
+        { cause: error },
+      );
+    if (
+      code.startsWith('Z_') ||
+      code === 'ERR_PADDING_1' ||
+      /^ERR__?BROTLI/.test(code) ||
+      /^ERR__ERROR_FORMAT/.test(code)
+    )
       throw new ServiceError(`the storage host's ${encoding} body does not decode (${code}); pds stopped reading`, {
         cause: error,
       });
