@@ -78,6 +78,10 @@ if [ -n "${INPUT_ARGS:-}" ]; then
   read -r -a extra <<<"$(tr '\r\n' '  ' <<<"$INPUT_ARGS")"
   args+=("${extra[@]}")
 fi
+# The step's stdout is the job's log, read by people and by the runner: pds's table (a view, which
+# pds guards against lines a runner would obey) rather than its TSV (data, which pds never alters).
+# `args: --json` (or --format) still chooses data; the reports and outputs carry it too.
+export PDS_FORMAT=table
 # exec: pds replaces this shell, so a cancelled job's SIGINT (sent to the step's own process, which
 # the step's `exec bash` made this one) reaches pds, which stops its uploads and writes its reports.
 exec node "$here/pds.mjs" "${args[@]}"

@@ -1,6 +1,6 @@
 // The Context handed to every command: streams, resolved settings, the output layer, the API
 // client (created on first use), the clock and the Ctrl-C signal.
-import { dataOnStdout, type IO } from './io.js';
+import { type IO, viewOnStdout } from './io.js';
 import {
   DEFAULT_API_URL,
   DEFAULT_PROFILE,
@@ -58,8 +58,9 @@ export class Context {
   ) {
     this.settings = resolveSettings(flags, deps.env, { corruptAsEmpty: deps.corruptConfigAsEmpty === true });
     this.output = new Output(deps.io, this.settings, deps.env);
-    // Data asked for in a format leaves pds as it is, under GitHub Actions too (io.ts).
-    if (this.output.isData || this.settings.format !== undefined) dataOnStdout(deps.io);
+    // A table is a view for people, guarded under GitHub Actions; everything else on stdout (TSV,
+    // ids, JSON, CSV…) is data and leaves pds as it is, under GitHub Actions too (io.ts).
+    if (this.output.mode === 'table') viewOnStdout(deps.io);
   }
 
   /**

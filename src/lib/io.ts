@@ -105,18 +105,21 @@ export function memoryIO(
 // message or a downloaded document printed at the start of a line would be obeyed: add
 // annotations, mask text, or stop the runner from reading pds's own `::error` lines. So under
 // GITHUB_ACTIONS=true every line pds prints for people passes through one of two guards:
-// - stdout (a view: text, a table, key/value lines): a line that could be a command is fenced in
-//   `::stop-commands::<random token>` … `::<token>::`, GitHub's own way to print text as it is;
 // - stderr (text for people): such a line is shown with its first `:` or its `[` as an escape
 //   (`\x3a`, `\x5b`), as safeText shows control characters. Not fenced: the runner takes a
 //   batch's stderr lines before its stdout lines, so a fence on stderr could swallow pds's own
-//   annotations on stdout, where the fences are in order with them.
+//   annotations on stdout, where the fences are in order with them;
+// - stdout holding a view (a table asked for with --format table where no terminal is): a line
+//   that could be a command is fenced in `::stop-commands::<random token>` … `::<token>::`,
+//   GitHub's own way to print text as it is.
+// Everything else on stdout is data (TSV, the default when piped, ids, JSON, CSV, a file's
+// content): scripts read it, so it goes out byte for byte, the same with or without GITHUB_ACTIONS
+// (`pds statements ls | gzip` gets the same bytes), and, as when stdout is a file, pds's own
+// workflow commands go to stderr, never into the data. Only a view is fenced: the renderer says
+// when stdout holds one (viewOnStdout). A step that prints data to its log lets the runner read
+// it: the docs say to write data to a file.
 // pds's own annotations go out through writeWorkflowCommands, the one way around the guard.
-// A stream that is a terminal or a regular file is no runner's pipe, and is left alone. Data asked
-// for in a format (json, ndjson, yaml, csv, an explicit --format) goes out byte for byte, guarded
-// or not (`pds … --format csv | gzip` must get the same bytes with or without GITHUB_ACTIONS): the
-// renderer says so (dataOnStdout), and then, as when stdout is a file, pds's own workflow commands
-// go to stderr, which the runner reads too.
+// A stream that is a terminal or a regular file is no runner's pipe, and is left alone.
 
 const _LINE_END = /[\r\n]/;
 /** White space .NET's TrimStart skips (a superset: JavaScript's \s, and NEL). */
@@ -135,14 +138,18 @@ class CommandGuard extends Writable {
   /** The start of a line whose end has not been written yet. */
   private pending = Buffer.alloc(0);
   private readonly own = new WeakSet<Buffer>();
-  /** The stream carries data in a format: written as it is (dataOnStdout). */
-  carriesData = false;
+  /**
+   * The stream carries data, written as it is: stdout until the renderer says it holds a view
+   * (viewOnStdout), so a run that fails before it chose (a usage error) puts nothing in the data.
+   */
+  carriesData: boolean;
 
   constructor(
     readonly target: Writable,
     private readonly guard: Guard,
   ) {
     super();
+    this.carriesData = guard === 'fence';
     target.on('error', (error) => this.emit('error', error));
   }
 
@@ -257,16 +264,17 @@ export function guardWorkflowCommands<T extends IO>(io: T, env: NodeJS.ProcessEn
 }
 
 /**
- * stdout carries data in a format a program reads: under GitHub Actions it is written as it is,
- * never fenced, and pds's own workflow commands go to stderr rather than into the data.
+ * stdout holds a view for people (a table), not data: under GitHub Actions a line of it a runner
+ * would obey is fenced, and pds's own workflow commands go out in order with it. Otherwise stdout
+ * carries data, written as it is, and pds's own workflow commands go to stderr.
  */
-export function dataOnStdout(io: IO): void {
-  if (io.stdout instanceof CommandGuard) io.stdout.carriesData = true;
+export function viewOnStdout(io: IO): void {
+  if (io.stdout instanceof CommandGuard) io.stdout.carriesData = false;
 }
 
 /**
- * Under GitHub Actions, `write`'s lines of a view on stdout (a runner's pipe, no data asked for)
- * folded in a `::group::` of the log, so a long table leaves the counts and the errors in view.
+ * Under GitHub Actions, `write`'s lines of a view on stdout (a table on a runner's pipe, never
+ * data) folded in a `::group::` of the log, so a long table leaves the counts and the errors in view.
  */
 export async function inLogGroup(stream: Writable, title: string, write: () => void): Promise<void> {
   const folds = stream instanceof CommandGuard && !stream.carriesData;

@@ -120,7 +120,8 @@ describe('outputs that add up', () => {
       failed: '1',
       error: expect.stringMatching(/^statements\/quota\.csv: the service paused the upload \(staging id \d+\)$/),
     });
-    expect(run.stdout).toMatch(/^::error file=statements\/quota\.csv,title=pds upload::the service paused the upload/m);
-    expect(run.stdout).toContain('processing quota');
+    // stdout carries the TSV (data): pds's own annotations are on stderr.
+    expect(run.stderr).toMatch(/^::error file=statements\/quota\.csv,title=pds upload::the service paused the upload/m);
+    expect(run.stderr).toContain('processing quota');
   });
 });

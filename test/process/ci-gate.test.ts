@@ -101,7 +101,8 @@ describe('hints for CI', () => {
       PDS_CONFIG_DIR: runner.temp,
     });
     expect(end.code).toBe(3);
-    const errors = obeyed(end.stdout).filter((line) => line.startsWith('::error'));
+    // stdout would carry data (TSV): pds's own annotation goes to stderr.
+    const errors = obeyed(end.stderr).filter((line) => line.startsWith('::error'));
     expect(errors).toEqual([
       expect.stringMatching(/^::error title=pds projects ls failed \(exit 3\)::.*in CI: set the repository secret/),
     ]);

@@ -92,7 +92,8 @@ describe('a job with one damaged statement', () => {
     expect(xml).toContain('<testsuite name="pds upload statement" tests="2" failures="1" errors="0" skipped="0"');
     expect(xml).toContain('<testcase classname="pds upload statement" name="statements/broken.pdf"');
     expect(job.summary()).toContain('| statements/broken.pdf | processing failed | staging id ');
-    expect(first.stdout).toContain('::error file=statements/broken.pdf,title=pds upload::processing failed');
+    // stdout carries the TSV (data): pds's own annotations are on stderr.
+    expect(first.stderr).toContain('::error file=statements/broken.pdf,title=pds upload::processing failed');
 
     // The re-run: the good file is there already; the damaged one is not "already uploaded".
     const again = await runPds(args, { env: job.env });
@@ -229,7 +230,7 @@ describe('whole-command failures leave an annotation, a summary and outputs', ()
         env: { ...job.env, ...(await env(job)) },
       });
       expect(run.code).toBe(code);
-      const own = run.stdout.split('\n').filter((line) => line.startsWith('::error title=pds upload statement'));
+      const own = run.stderr.split('\n').filter((line) => line.startsWith('::error title=pds upload statement'));
       expect(own).toHaveLength(1);
       expect(own[0]).toMatch(new RegExp(`^::error title=pds upload statement failed \\(exit ${code}\\)::`));
       expect(own[0]).toMatch(new RegExp(`in CI: .*${hint.source}`));

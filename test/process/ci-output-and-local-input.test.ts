@@ -60,8 +60,8 @@ const commandAnnotation = (code: number) =>
   `::error title=pds upload statement failed (exit ${code})::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job${code === 1 ? '; if all failed alike, check the `api-url` input (PDS_API_URL) and that the service is up; a re-run may pass' : ''}`;
 const CI = { GITHUB_ACTIONS: 'true', CI: 'true' };
 
-describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its own annotations', () => {
-  it('upload: the result rows (stdout) and progress lines (stderr) of files named like commands', async () => {
+describe('under GITHUB_ACTIONS, no line pds prints for people is a workflow command but its own annotations', () => {
+  it('upload: the result rows (TSV on stdout) are data, as they are; the progress lines (stderr) are guarded', async () => {
     const dir = hostileNames();
     const result = await runIn(
       dir,
@@ -69,10 +69,9 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
       signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir }),
     );
     expect(result.code, result.stderr).toBe(1);
-    expect(obeyed(result.stdout)).toEqual([OWN_ANNOTATION, commandAnnotation(1)]);
-    expect(obeyed(result.stderr)).toEqual([]);
-    // The data is all there, each line as it was, between the runner's stop and resume lines.
-    const rows = unfenced(result.stdout).split('\n');
+    // The data is all there, each line as it was: no fence, no annotation in it (a script reads it
+    // as it would without GITHUB_ACTIONS; the docs say to write it to a file, not to the log).
+    const rows = result.stdout.split('\n');
     expect(rows[0]).toBe('FILE\tSTAGING_ID\tSTAGE');
     expect(rows.slice(1, 5).map((row) => row.split('\t')[0])).toEqual([
       '  ::warning::w.csv',
@@ -80,7 +79,9 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
       '::stop-commands::x.csv',
       'a##[error]b.csv',
     ]);
-    expect(rows.slice(5)).toEqual([OWN_ANNOTATION, commandAnnotation(1), '']);
+    expect(rows.slice(5)).toEqual(['']);
+    // pds's own annotations went to stderr, where every other line is guarded.
+    expect(obeyed(result.stderr)).toEqual([OWN_ANNOTATION, commandAnnotation(1)]);
     // A person reading stderr sees each name, what made it a command shown as an escape.
     expect(result.stderr).toContain('uploaded a##\\x5berror]b.csv');
     const uploaded = emulator.state.uploads.slice(-4).map((upload) => upload.file_name);
@@ -92,40 +93,50 @@ describe('under GITHUB_ACTIONS, no line pds prints is a workflow command but its
     ]);
   });
 
-  it('--dry-run -q (names on stdout) and --fail-fast (names in the error details on stderr)', async () => {
+  it('upload --format table (what the action asks for, its log being for people): the view is fenced', async () => {
+    const dir = hostileNames();
+    const result = await runIn(
+      dir,
+      ['upload', 'statement', '.', '--format', 'table'],
+      signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir }),
+    );
+    expect(result.code, result.stderr).toBe(1);
+    expect(obeyed(result.stdout)).toEqual([OWN_ANNOTATION, commandAnnotation(1)]);
+    expect(obeyed(result.stderr)).toEqual([]);
+    const view = unfenced(result.stdout);
+    for (const name of ['::warning::w.csv', '::error::y.csv', '::stop-commands::x.csv', 'a##[error]b.csv'])
+      expect(view).toContain(name);
+  });
+
+  it('--dry-run -q (names on stdout, data) and --fail-fast (names in the error details on stderr)', async () => {
     const dir = hostileNames();
     const env = signedInEnv(emulator.url, { ...CI, GITHUB_WORKSPACE: dir });
     const plan = await runIn(dir, ['upload', 'statement', '.', '--dry-run', '-q'], env);
-    expect(obeyed(plan.stdout)).toEqual([OWN_ANNOTATION, commandAnnotation(1)]);
-    expect(obeyed(plan.stderr)).toEqual([]);
-    expect(unfenced(plan.stdout)).toBe(
-      `  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n${OWN_ANNOTATION}\n${commandAnnotation(1)}\n`,
-    );
+    expect(plan.stdout).toBe('  ::warning::w.csv\n::error::y.csv\n::stop-commands::x.csv\na##[error]b.csv\n');
+    expect(obeyed(plan.stderr)).toEqual([OWN_ANNOTATION, commandAnnotation(1)]);
 
     const failFast = await runIn(dir, ['upload', 'statement', '.', '--fail-fast'], env);
     expect(failFast.code).toBe(2);
+    expect(failFast.stdout).toBe('');
     // One annotation, the command's, whose message keeps the name inert on its one line.
-    expect(obeyed(failFast.stdout)).toEqual([
-      "::error title=pds upload statement failed (exit 2)::1 of 5 files cannot be uploaded; nothing was sent (--fail-fast)%0A::notice::empty.csv: the file is empty%0Ain CI: fix the step's inputs (files, kind, project, args): the message says which",
-    ]);
-    expect(obeyed(failFast.stderr)).toEqual([]);
+    const annotation =
+      "::error title=pds upload statement failed (exit 2)::1 of 5 files cannot be uploaded; nothing was sent (--fail-fast)%0A::notice::empty.csv: the file is empty%0Ain CI: fix the step's inputs (files, kind, project, args): the message says which";
+    expect(obeyed(failFast.stderr)).toEqual([annotation]);
     expect(failFast.stderr).toBe(
-      'error: 1 of 5 files cannot be uploaded; nothing was sent (--fail-fast)\n  \\x3a:notice::empty.csv: the file is empty\n',
+      `error: 1 of 5 files cannot be uploaded; nothing was sent (--fail-fast)\n  \\x3a:notice::empty.csv: the file is empty\n${annotation}\n`,
     );
     expect(emulator.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
-  it("every verb: the sandbox's output, a last line without a line feed and a lone CR included", async () => {
+  it("every verb: the sandbox's output is data, as it is; its stderr is guarded", async () => {
     const script = "printf '::error::from the service\\r::add-mask::x\\n  ::set-output name=a::b'";
-    const result = await runIn(
-      tmpdir(),
-      ['sandbox', 'exec', script, "printf '::warning::on stderr\\n' >&2"],
-      signedInEnv(emulator.url, CI),
-    );
+    const args = ['sandbox', 'exec', script, "printf '::warning::on stderr\\n' >&2"];
+    const result = await runIn(tmpdir(), args, signedInEnv(emulator.url, CI));
     expect(result.code, result.stderr).toBe(0);
-    expect(obeyed(result.stdout)).toEqual([]);
+    const plain = await runIn(tmpdir(), args, signedInEnv(emulator.url));
+    expect(result.stdout).toBe(plain.stdout);
+    expect(result.stdout).toContain('::error::from the service\r::add-mask::x\n  ::set-output name=a::b');
     expect(obeyed(result.stderr)).toEqual([]);
-    expect(unfenced(result.stdout)).toBe('::error::from the service\r::add-mask::x\n  ::set-output name=a::b\n');
     expect(result.stderr).toBe('\\x3a:warning::on stderr\n');
   });
 
@@ -165,12 +176,12 @@ describe('--report is written through no symbolic link', () => {
       ['upload', 'statement', 'ok.csv', '--report', 'junit=pds.xml'],
       signedInEnv(emulator.url, CI),
     );
+    // stdout carries data (TSV): pds's own annotation goes to stderr, after its error.
     expect(result).toEqual({
       code: 2,
-      stdout:
-        "::error title=pds upload statement failed (exit 2)::refusing to write the report pds.xml: it is a symbolic link, and pds does not write through one%0Aremove the link (`rm 'pds.xml'`), or name another file%0Ain CI: fix the step's inputs (files, kind, project, args): the message says which\n",
+      stdout: '',
       stderr:
-        "error: refusing to write the report pds.xml: it is a symbolic link, and pds does not write through one\n  remove the link (`rm 'pds.xml'`), or name another file\n",
+        "error: refusing to write the report pds.xml: it is a symbolic link, and pds does not write through one\n  remove the link (`rm 'pds.xml'`), or name another file\n::error title=pds upload statement failed (exit 2)::refusing to write the report pds.xml: it is a symbolic link, and pds does not write through one%0Aremove the link (`rm 'pds.xml'`), or name another file%0Ain CI: fix the step's inputs (files, kind, project, args): the message says which\n",
     });
     expect(readFileSync(outside, 'utf8')).toBe('ssh-ed25519 AAAA the owner\n');
     expect(emulator.requests).toEqual([]);

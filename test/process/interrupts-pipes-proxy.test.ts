@@ -275,11 +275,14 @@ describe('under GITHUB_ACTIONS, statements named like workflow commands', () => 
 
   const CI = { GITHUB_ACTIONS: 'true', CI: 'true' };
 
-  // Data asked for in a format is data for a program: the same bytes with or without GITHUB_ACTIONS
-  // (the docs say to write it to a file, which no runner reads).
+  // What pds writes to a pipe is data for a program, in a format asked for or in its default TSV:
+  // the same bytes with or without GITHUB_ACTIONS (the docs say to write it to a file, which no
+  // runner reads, or to ask for the table, a view pds guards).
   it.each([
     [['statements', 'ls', '--all', '--fields', 'file_name', '--format', 'csv']],
     [['statements', 'ls', '--all', '--jq', '.[].file_name']],
+    [['statements', 'ls', '--all']],
+    [['statements', 'ls', '--all', '--fields', 'file_name']],
   ])('pds %j: the same bytes as without GITHUB_ACTIONS, nothing on stderr', async (args) => {
     const run = await runPds(args, { env: signedInEnv(emulator.url, CI) });
     expect(run.code, run.stderr).toBe(0);
@@ -289,18 +292,17 @@ describe('under GITHUB_ACTIONS, statements named like workflow commands', () => 
     expect(run.stderr).toBe('');
   });
 
-  it.each([[['statements', 'ls', '--all']], [['statements', 'ls', '--all', '--fields', 'file_name']]])(
-    'pds %j: no line is a command, and every name is there as sent',
-    async (args) => {
-      const run = await runPds(args, { env: signedInEnv(emulator.url, CI) });
-      expect(run.code, run.stderr).toBe(0);
-      expect(obeyed(run.stdout)).toEqual([]);
-      expect(obeyed(run.stderr)).toEqual([]);
-      for (const name of NAMES) expect(unfenced(run.stdout)).toContain(name);
-    },
-  );
+  it('--format table (a view for people): no line is a command, and every name is there as sent', async () => {
+    const run = await runPds(['statements', 'ls', '--all', '--fields', 'id,file_name', '--format', 'table'], {
+      env: signedInEnv(emulator.url, { ...CI, COLUMNS: '200' }),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(obeyed(run.stdout)).toEqual([]);
+    expect(obeyed(run.stderr)).toEqual([]);
+    for (const name of NAMES) expect(unfenced(run.stdout)).toContain(name);
+  });
 
-  it('statements get of each: no line is a command', async () => {
+  it('statements get of each (key/value lines, data): the bytes it gives without GITHUB_ACTIONS', async () => {
     const listed = await runPds(['statements', 'ls', '--all', '--json'], { env: signedInEnv(emulator.url) });
     const ids = (JSON.parse(listed.stdout) as { id: number; file_name: string }[])
       .filter((s) => NAMES.includes(s.file_name))
@@ -309,8 +311,9 @@ describe('under GITHUB_ACTIONS, statements named like workflow commands', () => 
     for (const id of ids) {
       const run = await runPds(['statements', 'get', id], { env: signedInEnv(emulator.url, CI) });
       expect(run.code, run.stderr).toBe(0);
-      expect(obeyed(run.stdout)).toEqual([]);
-      expect(unfenced(run.stdout)).toMatch(/^file_name\t(::error::x\.csv|a##\[error\]b\.csv)$/m);
+      const plain = await runPds(['statements', 'get', id], { env: signedInEnv(emulator.url) });
+      expect(run.stdout).toBe(plain.stdout);
+      expect(run.stdout).toMatch(/^file_name\t(::error::x\.csv|a##\[error\]b\.csv)$/m);
     }
   });
 });

@@ -302,7 +302,7 @@ describe('directories', () => {
 });
 
 describe('reports', () => {
-  it('GitHub Actions: annotations on stdout, the step summary and the outputs, escaped; JUnit and JSON reports', async () => {
+  it('GitHub Actions: annotations (on stderr beside the data), the step summary and the outputs, escaped; JUnit and JSON reports', async () => {
     const dir = tempDir();
     const good = join(dir, 'gh-good.pdf');
     writeFileSync(good, pdf('gh good'));
@@ -326,10 +326,12 @@ describe('reports', () => {
     );
     expect(run.code).toBe(1);
     const id = uploadsOf(['gh-good.pdf']).at(-1)?.staging_id;
-    expect(run.stdout).toBe(
-      `${id}\n::error file=gh 100%25%2C bad%3A one%0Aline.pdf,title=pds upload::not a PDF: the file does not start with %25PDF-\n` +
-        '::error title=pds upload statement failed (exit 1)::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job; if all failed alike, check the `api-url` input (PDS_API_URL) and that the service is up; a re-run may pass\n',
-    );
+    // stdout carries data (the ids of -q), the same as without GITHUB_ACTIONS; the annotations go to stderr.
+    expect(run.stdout).toBe(`${id}\n`);
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('::'))).toEqual([
+      '::error file=gh 100%25%2C bad%3A one%0Aline.pdf,title=pds upload::not a PDF: the file does not start with %25PDF-',
+      '::error title=pds upload statement failed (exit 1)::in CI: the annotations name the files that failed: fix them (or the inputs) and re-run the job; if all failed alike, check the `api-url` input (PDS_API_URL) and that the service is up; a re-run may pass',
+    ]);
     expect(readFileSync(outputFile, 'utf8')).toBe(
       `earlier=1\nuploaded=1\nskipped=0\nfailed=1\nstaging-ids=${id}\nexit-code=1\nerror=gh 100%, bad: one\\nline.pdf: not a PDF: the file does not start with %PDF-\n`,
     );
@@ -376,7 +378,8 @@ describe('reports', () => {
     const env = signedInEnv(emulator.url, { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir, GITHUB_OUTPUT: outputFile });
     const run = await runPds(['upload', 'statement', bad, other], { env });
     expect(run.code).toBe(2);
-    const lines = run.stdout.split('\n').filter(Boolean);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith('::'));
     expect(lines).toEqual([
       '::error file=x%0A%3A%3Aset-output name=failed%3A%3A0%0A.pdf,title=pds upload::the file is empty',
       '::error file=y.pdf,title=pds upload::the file is empty',

@@ -60,14 +60,8 @@ export async function printResults(
   const rows = cells.map((row, i) => [...row, ...contextCell(uploaded[i] as Entry)]);
   if (rows.length === 0) return;
   if (output.mode === 'tsv') {
-    const table = () => {
-      output.write(`${headers.join('\t')}\n`);
-      for (const row of rows) output.write(`${row.map(safeText).join('\t')}\n`);
-    };
-    // A CI log folds a long table (as it folds the per-file lines on stderr).
-    if (rows.length > 10)
-      await inLogGroup(output.io.stdout, `pds upload ${kind}: ${rows.length} files uploaded`, table);
-    else table();
+    output.write(`${headers.join('\t')}\n`);
+    for (const row of rows) output.write(`${row.map(safeText).join('\t')}\n`);
     return;
   }
   const next = uploaded.map((entry) => nextCommand(entry, kind));
@@ -85,7 +79,10 @@ export async function printResults(
     '',
     fits,
   );
-  output.write(table);
+  // A CI log (the action asks for the table) folds a long one, as it folds the per-file lines on stderr.
+  if (rows.length > 10)
+    await inLogGroup(output.io.stdout, `pds upload ${kind}: ${rows.length} files uploaded`, () => output.write(table));
+  else output.write(table);
 }
 
 /** What to run next: the status command, or the document itself once it completed. */
