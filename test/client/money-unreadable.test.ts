@@ -189,6 +189,38 @@ describe('statements lines --by', () => {
     ]);
   });
 
+  it('--by a column none of the exports read has, when an export was left out whole: exit 8 naming it, no groups', async () => {
+    const [a, b, c] = processed();
+    serve({
+      [a!.id]: { text: 'territory,teritory,Teritory\nGB,x,y\n' },
+      [b!.id]: { text: 'territory,licensor_revenue\nGB,1.00\n' },
+      [c!.id]: { text: 'territory,licensor_revenue\nFR,2.00\n' },
+    });
+    const ids = [a, b, c].map((s) => String(s!.id));
+    const result = await pds(['statements', 'lines', ...ids, '--by', 'teritory', '--json']);
+    expect(result.code).toBe(8);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error).toEqual({
+      status: null,
+      message: 'the answer is not whole: 2 problems',
+      details: [
+        `statement ${a!.id}: its export's header repeats the column 'Teritory' (columns 2 and 3); its lines were left out`,
+        `--by 'teritory': in none of the 2 exports read; the export left out (statement ${a!.id}) may have it`,
+      ],
+    });
+    // Only rows left out (every header read): the column is in no export, exit 2 as without them.
+    serve({
+      [a!.id]: { text: 'territory,licensor_revenue\nGB,1.00,9\n' },
+      [b!.id]: { text: 'territory,licensor_revenue\nGB,1.00\n' },
+    });
+    const ragged = await pds(['statements', 'lines', ids[0]!, ids[1]!, '--by', 'teritory']);
+    expect(ragged.code).toBe(2);
+    expect(ragged.stderr).toContain("invalid --by 'teritory': no export has that column");
+    expect(ragged.stderr).toContain(
+      'the columns there are: statement, period, payor, year, half, quarter, month, currency, territory, licensor_revenue',
+    );
+  });
+
   it('a statement given twice counts once', async () => {
     const [a] = processed();
     const once = await pds(['statements', 'lines', String(a!.id), '--by', 'territory', '--json']);

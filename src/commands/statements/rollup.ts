@@ -4,12 +4,12 @@
 // units columns are summed exactly (columns.ts says which, and why); an amount that cannot be read is
 // named, never a zero. `--by isrc` names each ISRC's recording from the catalog.
 import type { Context } from '../../lib/context.js';
-import { UsageError } from '../../lib/errors.js';
+import { IncompleteAnswerError, UsageError } from '../../lib/errors.js';
 import { readDecimal } from '../../lib/money/amount.js';
 import { type ColumnReport, type ColumnRole, reasonOf, roleOf } from './columns.js';
 import type { Group, GroupRecord, GroupShape } from './groups.js';
 import { addAmount, Groups, ordered, recordOf, topOf } from './groups.js';
-import { readExports } from './exports.js';
+import { type ExportProblem, readExports } from './exports.js';
 import { CALENDAR_FIELDS } from './report.js';
 import { Incomplete } from './incomplete.js';
 import { currencyCode, currencyOfStatement, payorOf, periodOfStatement, type Processed } from './select.js';
@@ -165,8 +165,7 @@ export async function rollUp(
   // Rows and exports the reader left out (ragged, a header refused) are named like unreadable amounts.
   for (const problem of problems) state.incomplete.add(problem.text);
   const report = state.report();
-  // An export left out whole may be the one that has the column: then the column is not said to be unknown.
-  if (problems.length === 0) checkBy(by, state, report, statements.length);
+  checkBy(by, state, report, { statements: statements.length, problems });
   for (const name of state.missing)
     ctx.output.warn(`some exports have no column '${name}': their lines are grouped under an empty ${name}`);
   const columns = report.filter((c) => c.summed).map((c) => c.column);
@@ -192,14 +191,34 @@ export async function rollUp(
   };
 }
 
-/** A --by column no export has (and the statement does not give): exit 2 with the columns there are. */
-function checkBy(by: string[], state: RollupState, report: ColumnReport[], statements: number): void {
-  if (statements === 0) return;
+/**
+ * A --by column no export read has (and the statement does not give): exit 2 with the columns there
+ * are. When an export was left out whole, it may be the one that has the column: pds cannot say the
+ * column is nowhere, so the answer is not whole (exit 8), naming the exports left out.
+ */
+function checkBy(
+  by: string[],
+  state: RollupState,
+  report: ColumnReport[],
+  read: { statements: number; problems: readonly ExportProblem[] },
+): void {
+  if (read.statements === 0) return;
   const unknown = by.filter((name) => !state.found.has(name));
   if (unknown.length === 0) return;
+  const names = `'${unknown.join(',')}'`;
+  // A problem without a line is an export left out whole (its header refused, or none).
+  const leftOut = read.problems.filter((p) => p.line === undefined);
+  if (leftOut.length > 0) {
+    const ids = [...new Set(leftOut.map((p) => String(p.statement)))];
+    const readCount = read.statements - ids.length;
+    throw new IncompleteAnswerError([
+      ...leftOut.map((p) => p.text),
+      `--by ${names}: in none of the ${readCount} export${readCount === 1 ? '' : 's'} read; the ${ids.length === 1 ? 'export' : `${ids.length} exports`} left out (statement ${ids.join(', ')}) may have it`,
+    ]);
+  }
   const there = [...STATEMENT_KEYS.keys(), 'currency', ...report.map((c) => c.column)];
   throw new UsageError(
-    `invalid --by '${unknown.join(',')}': no export has ${unknown.length === 1 ? 'that column' : 'those columns'}`,
+    `invalid --by ${names}: no export has ${unknown.length === 1 ? 'that column' : 'those columns'}`,
     { details: [`the columns there are: ${[...new Set(there)].join(', ')}`] },
   );
 }
