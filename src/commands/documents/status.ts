@@ -60,17 +60,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     if (!first && ctx.output.mode !== 'ids') ctx.output.write('\n');
     first = false;
     if (one.processes) await show(ctx, one.processes, one.progress as Progress);
-    if (one.error)
-      ctx.io.stderr.write(
-        errorText(
-          {
-            message: `${kind} ${one.id}: ${one.error.message}`,
-            details: one.error.details,
-            ...(one.error.requestId ? { requestId: one.error.requestId } : {}),
-          },
-          false,
-        ),
-      );
+    if (one.error) sayError(ctx, kind, one.id, one.error);
   }
   return Math.max(...looked.map(exitOf));
 }
@@ -196,17 +186,17 @@ async function showTable(ctx: Context, kind: DocumentKind, looked: Looked[]): Pr
   );
   ctx.output.write(await ctx.output.tableOf(STATUS_COLUMNS, rows));
   for (const one of looked)
-    if (one.error && (one.error.details.length > 0 || one.error.requestId))
-      ctx.io.stderr.write(
-        errorText(
-          {
-            message: `${kind} ${one.id}: ${one.error.message}`,
-            details: one.error.details,
-            ...(one.error.requestId ? { requestId: one.error.requestId } : {}),
-          },
-          false,
-        ),
-      );
+    if (one.error && (one.error.details.length > 0 || one.error.requestId)) sayError(ctx, kind, one.id, one.error);
+}
+
+/** An id's error on stderr as the CLI says any error, named by its kind and id (its details, its request id). */
+function sayError(ctx: Context, kind: DocumentKind, id: string, error: PdsError): void {
+  const report = {
+    message: `${kind} ${id}: ${error.message}`,
+    details: error.details,
+    ...(error.requestId ? { requestId: error.requestId } : {}),
+  };
+  ctx.io.stderr.write(errorText(report, false));
 }
 
 /**

@@ -3,16 +3,18 @@
 // verbs statements share with other nouns).
 import { verb, type OptionsOf } from '../../lib/verbs/verb.js';
 
+/** A flag that takes one value, named `value` in help. */
+const valueFlag = (value: string, help: string) => ({ type: 'string', value, help }) as const;
+
 /** Which statements a roll-up covers, beyond ids or --all. */
 export const SELECT_FLAGS = {
-  period: {
-    type: 'string',
-    value: 'from..to',
-    help: 'only statements whose period lies within, e.g. 2025Q1..2025Q4, 2025H2, 2024 (the calendar year), 2023..2025 or 2025M1..2025M6',
-  },
-  payor: { type: 'string', value: 'name', help: 'only statements of this payor (case-insensitive)' },
-  currency: { type: 'string', value: 'C', help: 'only statements in this currency, e.g. EUR' },
-  tag: { type: 'string', value: 'tag', help: 'only statements with this tag' },
+  period: valueFlag(
+    'from..to',
+    'only statements whose period lies within, e.g. 2025Q1..2025Q4, 2025H2, 2024 (the calendar year), 2023..2025 or 2025M1..2025M6',
+  ),
+  payor: valueFlag('name', 'only statements of this payor (case-insensitive)'),
+  currency: valueFlag('C', 'only statements in this currency, e.g. EUR'),
+  tag: valueFlag('tag', 'only statements with this tag'),
 } as const;
 
 /** The statements a roll-up reads: these ids, or every processed one with --all. */
@@ -169,16 +171,12 @@ export type LinesOptions = OptionsOf<typeof statementLines>;
 
 /** A statement's fields that an upload's context sets and `pds statements update` changes. */
 export const STATEMENT_FIELD_FLAGS = {
-  accountingPeriod: {
-    type: 'string',
-    value: 'p',
-    help: 'the accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11; 2026-Q1 is accepted)',
-  },
-  targetPeriod: { type: 'string', value: 'p', help: 'the period it reports on, as --accounting-period' },
-  currencyRoyalty: { type: 'string', value: 'C', help: 'the royalty currency, an ISO 4217 code such as EUR' },
-  currencyTransaction: { type: 'string', value: 'C', help: 'the transaction currency, an ISO 4217 code' },
-  payee: { type: 'string', value: 's', help: 'who is paid' },
-  payor: { type: 'string', value: 's', help: 'who pays' },
+  accountingPeriod: valueFlag('p', 'the accounting period, e.g. 2026Q1 (2026Y, 2026H1, 2026M11; 2026-Q1 is accepted)'),
+  targetPeriod: valueFlag('p', 'the period it reports on, as --accounting-period'),
+  currencyRoyalty: valueFlag('C', 'the royalty currency, an ISO 4217 code such as EUR'),
+  currencyTransaction: valueFlag('C', 'the transaction currency, an ISO 4217 code'),
+  payee: valueFlag('s', 'who is paid'),
+  payor: valueFlag('s', 'who pays'),
 } as const;
 
 const clearFlag = (what: string) => ({ type: 'boolean', help: `clear the ${what}` }) as const;

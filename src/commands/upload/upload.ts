@@ -176,7 +176,7 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
 
 /** One upload; false (the error recorded and shown) when it failed. */
 async function sendOne(entry: Entry, batch: Batch, view: UploadDisplay): Promise<boolean> {
-  const { opts, ctx, projectId, extractions, context, gate, run } = batch;
+  const { opts, ctx, projectId, extractions, context, gate } = batch;
   await gate.enter();
   // The slot may have come after the deadline.
   const late = batchTimedOut(batch);
@@ -186,9 +186,8 @@ async function sendOne(entry: Entry, batch: Batch, view: UploadDisplay): Promise
     view.finished(entry);
     return false;
   }
-  const started = ctx.clock.now();
   view.started(entry);
-  try {
+  const send = async () => {
     entry.upload = await ctx.api.documents.upload(opts.kind, projectId, entry.file, {
       ...(extractions ? { extractions } : {}),
       ...context,
@@ -210,32 +209,41 @@ async function sendOne(entry: Entry, batch: Batch, view: UploadDisplay): Promise
       },
       onRateLimited: (waitMs) => gate.rateLimited(waitMs),
     });
-    return true;
-  } catch (error) {
-    entry.error = run.failure(error, failure);
-    view.finished(entry);
-    return false;
+  };
+  try {
+    return await attempt(entry, batch, view, send);
   } finally {
     gate.leave();
-    entry.ms = ctx.clock.now() - started;
   }
 }
 
 /** A file the service holds paused (a quota): its upload is retried, not sent again; false when the retry failed. */
 async function retryOne(entry: Entry, batch: Batch, view: UploadDisplay): Promise<boolean> {
-  const { opts, ctx, projectId, run } = batch;
-  const started = ctx.clock.now();
-  try {
+  const { opts, ctx, projectId } = batch;
+  return attempt(entry, batch, view, async () => {
     const answer = await ctx.api.documents.retry(opts.kind, projectId, entry.retried as number);
     // Still paused (the quota holds): the service says so, and a later re-run retries it again.
     entry.upload = { ...answer, staging_stage: answer.status === 'paused' ? 'paused' : 'queued' };
+  });
+}
+
+/** One request for a file, timed: false (its error recorded and shown) when it failed. */
+async function attempt(
+  entry: Entry,
+  batch: Batch,
+  view: UploadDisplay,
+  request: () => Promise<void>,
+): Promise<boolean> {
+  const started = batch.ctx.clock.now();
+  try {
+    await request();
     return true;
   } catch (error) {
-    entry.error = run.failure(error, failure);
+    entry.error = batch.run.failure(error, failure);
     view.finished(entry);
     return false;
   } finally {
-    entry.ms = ctx.clock.now() - started;
+    entry.ms = batch.ctx.clock.now() - started;
   }
 }
 
