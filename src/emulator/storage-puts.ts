@@ -68,6 +68,9 @@ export function receivePut(host: Host, req: IncomingMessage, res: ServerResponse
   // The reset fault cuts the connection once some of the body has come, as a flaky link does.
   const resetAt = (faults.resetUploads ?? 0) > 0 ? 64 * 1024 : -1;
   if (resetAt >= 0) faults.resetUploads = (faults.resetUploads ?? 0) - 1;
+  // The stall fault keeps nothing and answers nothing, as a storage host that hangs.
+  const stalls = (faults.stallUploads ?? 0) > 0;
+  if (stalls) faults.stallUploads = (faults.stallUploads ?? 0) - 1;
   let size = 0;
   let failed = false;
   req.on('data', (chunk: Buffer) => {
@@ -87,6 +90,7 @@ export function receivePut(host: Host, req: IncomingMessage, res: ServerResponse
   });
   req.on('end', () => {
     if (failed) return;
+    if (stalls) return file.discard();
     file.commit(stagingId);
     const body = JSON.stringify({ Key: url.pathname.slice(1) });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

@@ -40,6 +40,8 @@ export interface StorageFaults {
   stallAfterBytes?: number;
   /** Cut the connection of this many more upload PUTs once part of the body has come. */
   resetUploads?: number;
+  /** Take in the body of this many more upload PUTs and never answer them (the connection stays open). */
+  stallUploads?: number;
   /** Every lines export served as its header and its rows repeated to about this many bytes, without a Content-Length. */
   exportBytes?: number;
   /** Lines exports served otherwise, by statement id: what a storage host may send. */

@@ -74,7 +74,7 @@ export const UPLOAD_FLAGS = {
     min: 1,
     max: 7 * 24 * 3600,
     seconds: true,
-    help: 'end the batch after this long (90s, 20m, 1h): files not started by then fail as "batch timeout", waits end, the reports are written',
+    help: 'end the batch after this long (90s, 20m, 1h): files not started or still uploading then fail as "batch timeout", waits end, the reports are written',
   },
   include: { type: 'repeated', value: 'glob', help: "directories: only the files matching (e.g. '*.pdf'; repeatable)" },
   exclude: { type: 'repeated', value: 'glob', help: 'directories: leave out the files matching (repeatable)' },

@@ -52,10 +52,24 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   }
   const gate = new RateGate(opts.concurrency);
   const run = new BatchRun(ctx, opts.concurrency);
+  const deadline = opts.batchTimeout === undefined ? undefined : startedAt + opts.batchTimeout * 1000;
+  const cut = deadlineCut(ctx, opts.batchTimeout, deadline);
   try {
-    const deadline = opts.batchTimeout === undefined ? undefined : startedAt + opts.batchTimeout * 1000;
-    await sendAll(entries, { opts, ctx, projectId, extractions, context, existing, view, gate, run, deadline });
+    await sendAll(entries, {
+      opts,
+      ctx,
+      projectId,
+      extractions,
+      context,
+      existing,
+      view,
+      gate,
+      run,
+      deadline,
+      cutSignal: cut?.signal,
+    });
   } finally {
+    cut?.clear();
     gate.close();
     view?.close();
   }
@@ -112,6 +126,29 @@ interface Batch {
   run: BatchRun;
   /** --batch-timeout: when no file starts any more, and waits end (ms since the epoch). */
   deadline: number | undefined;
+  /** Aborted at --batch-timeout, with why: the uploads still sending their bytes are cut. */
+  cutSignal: AbortSignal | undefined;
+}
+
+/**
+ * --batch-timeout's cut: at the deadline, an upload still under way (a storage PUT that stalled
+ * ends only at the idle --timeout otherwise) is abandoned, and fails as a batch timeout.
+ */
+function deadlineCut(
+  ctx: Context,
+  seconds: number | undefined,
+  deadline: number | undefined,
+): { signal: AbortSignal; clear(): void } | undefined {
+  if (seconds === undefined || deadline === undefined) return undefined;
+  const controller = new AbortController();
+  const why = new PdsError(
+    `batch timeout: its upload was still under way at --batch-timeout ${seconds} s, and was cut`,
+    {
+      details: ['the files done before it are in the reports; a re-run with --skip-existing sends the rest'],
+    },
+  );
+  const timer = setTimeout(() => controller.abort(why), Math.max(0, deadline - ctx.clock.now()));
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
 /** A file the batch did not start before --batch-timeout: failed, with that reason. */
@@ -176,7 +213,7 @@ async function sendAll(entries: Entry[], batch: Batch): Promise<void> {
 
 /** One upload; false (the error recorded and shown) when it failed. */
 async function sendOne(entry: Entry, batch: Batch, view: UploadDisplay): Promise<boolean> {
-  const { opts, ctx, projectId, extractions, context, gate } = batch;
+  const { opts, ctx, projectId, extractions, context, gate, cutSignal } = batch;
   await gate.enter();
   // The slot may have come after the deadline.
   const late = batchTimedOut(batch);
@@ -208,6 +245,7 @@ async function sendOne(entry: Entry, batch: Batch, view: UploadDisplay): Promise
         view.progress(entry);
       },
       onRateLimited: (waitMs) => gate.rateLimited(waitMs),
+      ...(cutSignal ? { signal: cutSignal } : {}),
     });
   };
   try {

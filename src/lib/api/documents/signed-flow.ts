@@ -137,6 +137,8 @@ async function put(
       );
     } catch (error) {
       if (error instanceof PdsError) throw error;
+      // Abandoned (a cancel, a batch's deadline): why is the signal's to say; never sent again.
+      if (options.signal?.aborted) throw options.signal.reason ?? error;
       if (idle.fired)
         throw new UploadCutError(
           `the upload of ${file.fileName} to the storage host stalled: nothing moved for ${idle.ms / 1000} s`,
