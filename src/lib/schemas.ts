@@ -5,7 +5,7 @@
 // zod/mini: the same validators as classic zod, tree-shakable, so parsing costs next to nothing at
 // start-up (classic zod adds ~60 ms to every run; measured in scripts/bench.js's notes).
 import * as z from 'zod/mini';
-import { $constructor, $ZodObjectJIT, type $ZodObject } from 'zod/v4/core';
+import { $constructor, $ZodObjectJIT, type $ZodObject, type $ZodType, type $ZodTypes } from 'zod/v4/core';
 import { checkOf, type Check, type Shape, type ShapeType } from './shape.js';
 import { PROJECT_SHAPE } from './api/shapes.js';
 export { CONTRACT_INCLUDES, EXTRACTIONS, type ContractInclude, type ExtractionName } from './vocabulary.js';
@@ -28,7 +28,8 @@ export function recordSchema<S extends { object: { readonly id: Shape; readonly 
       field === 'id' ? documented.object.id : { optional: 'unknown' },
     ]),
   );
-  return schemaOf({ object: fields }) as unknown as z.ZodMiniType<ShapeType<S>>;
+  // Each field but the id is checked as unknown: typed as documented, as the records are read.
+  return buildSchema({ object: fields }) as z.ZodMiniType<ShapeType<S>>;
 }
 
 export const Project = recordSchema(PROJECT_SHAPE);
@@ -183,9 +184,10 @@ export type DownloadLink = z.infer<typeof DownloadLink>;
 
 const compiledParser: $constructor<$ZodObject> = $ZodObjectJIT;
 const miniMethods: $constructor<z.ZodMiniType> = z.ZodMiniType;
-const CompiledObject = $constructor<$ZodObject>('PdsCompiledObject', (inst, def) => {
+/** An object schema that parses with the compiled parser and has mini's methods: both inits run on it. */
+const CompiledObject = $constructor<$ZodObject & z.ZodMiniType>('PdsCompiledObject', (inst, def) => {
   compiledParser.init(inst, def);
-  miniMethods.init(inst as unknown as z.ZodMiniType, def);
+  miniMethods.init(inst, def);
 });
 
 /**
@@ -195,10 +197,11 @@ const CompiledObject = $constructor<$ZodObject>('PdsCompiledObject', (inst, def)
  * record, which made half of all an `--all` allocated and, through the collections it caused, grew
  * V8's young generation with the record count; the compiled one makes ~170.
  */
-export function compiledObject<T extends z.ZodMiniType>(schema: T): T {
-  const def = schema._zod.def as unknown as $ZodObject['_zod']['def'];
+export function compiledObject<O>(schema: z.ZodMiniType<O>): z.ZodMiniType<O> {
+  const def = schema._zod.def;
   if (def.type !== 'object') throw new Error(`compiledObject: a ${def.type} schema, not an object`);
-  return new CompiledObject({ ...def }) as unknown as T;
+  // An object's definition (checked above), parsed as the schema given parses: to the same type.
+  return new CompiledObject({ ...(def as $ZodObject['_zod']['def']) }) as z.ZodMiniType<O>;
 }
 
 const plainChecks = new WeakMap<z.ZodMiniType, Check | null>();
@@ -222,7 +225,8 @@ export function plainCheck(schema: z.ZodMiniType): Check | null {
 
 /** The zod schema of a shape: what it checks, with zod's words for what is wrong. */
 export function schemaOf<S extends Shape>(shape: S): z.ZodMiniType<ShapeType<S>> {
-  return buildSchema(shape) as unknown as z.ZodMiniType<ShapeType<S>>;
+  // What buildSchema makes of a shape checks what ShapeType says of it.
+  return buildSchema(shape) as z.ZodMiniType<ShapeType<S>>;
 }
 
 // A function declaration, not a table: the records above are built while this module loads.
@@ -244,9 +248,10 @@ function buildSchema(shape: Shape): z.ZodMiniType {
 }
 
 /** What the schema checks, as plain data (shape.ts), or null when it does more than check. */
-export function shapeOf(schema: z.ZodMiniType): Shape | null {
-  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string; checks?: unknown[] };
-  const inner = (key: string): Shape | null => shapeOf(def[key] as z.ZodMiniType);
+export function shapeOf(schema: $ZodType): Shape | null {
+  // Every schema here is one of zod's own kinds, its definition named by `type` (read by it below).
+  const def = schema._zod.def as $ZodTypes['_zod']['def'];
+  const inner = (of: $ZodType): Shape | null => shapeOf(of);
   switch (def.type) {
     case 'string':
       return def.checks?.length ? null : 'string';
@@ -255,38 +260,40 @@ export function shapeOf(schema: z.ZodMiniType): Shape | null {
     case 'unknown':
       return 'unknown';
     case 'literal': {
-      const values = def.values as unknown[];
+      const values = def.values;
       return values.length === 1 && typeof values[0] === 'string' ? { literal: values[0] } : null;
     }
-    case 'number':
-      if (def.format === 'safeint') return 'int';
-      return def.checks?.length || def.format !== undefined ? null : 'number';
+    case 'number': {
+      // z.int() is a number of the format `safeint` (a kind zod's list of kinds leaves out).
+      const format = 'format' in def ? def.format : undefined;
+      if (format === 'safeint') return 'int';
+      return def.checks?.length || format !== undefined ? null : 'number';
+    }
     case 'optional':
     case 'nullable': {
-      const shape = inner('innerType');
+      const shape = inner(def.innerType);
       if (shape === null) return null;
       return def.type === 'optional' ? { optional: shape } : { nullable: shape };
     }
     case 'array': {
-      const shape = inner('element');
+      const shape = inner(def.element);
       return shape && { array: shape };
     }
     case 'union': {
-      const shapes = (def.options as z.ZodMiniType[]).map(shapeOf);
+      const shapes = def.options.map(inner);
       return shapes.some((shape) => shape === null) ? null : { union: shapes as Shape[] };
     }
     case 'record': {
-      const key = def.keyType as z.ZodMiniType;
-      const shape = inner('valueType');
-      if (!shape || key._zod.def.type !== 'string' || (key._zod.def as { checks?: unknown[] }).checks?.length)
-        return null;
+      const key = def.keyType;
+      const shape = inner(def.valueType);
+      if (!shape || key._zod.def.type !== 'string' || key._zod.def.checks?.length) return null;
       return { record: shape };
     }
     case 'object': {
-      const catchall = def.catchall as z.ZodMiniType | undefined;
+      const catchall = def.catchall;
       if (catchall === undefined || catchall._zod.def.type !== 'unknown') return null;
       const fields: Record<string, Shape> = {};
-      for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodMiniType>)) {
+      for (const [key, field] of Object.entries(def.shape)) {
         const shape = shapeOf(field);
         if (shape === null) return null;
         fields[key] = shape;

@@ -47,7 +47,7 @@ export function isRecordArray(value: unknown): boolean {
 }
 
 /** Every key of the records, in the order first seen. */
-export function recordKeys(records: readonly Record<string, unknown>[]): string[] {
+export function recordKeys(records: readonly object[]): string[] {
   return [...new Set(records.flatMap((record) => Object.keys(record)))];
 }
 

@@ -47,7 +47,9 @@ const MAX_SPREAD_DEPTH = 16;
  * `; ` (its items may hold commas: a summary's sentences), a list of objects kept whole (a cell of
  * JSON), every other value as it is.
  */
-export function spreadRecord(record: Record<string, unknown>): Record<string, unknown> {
+export function spreadRecord(item: object): Record<string, unknown> {
+  // Any record is read by its fields' names: what a spreadsheet's columns are.
+  const record = item as Record<string, unknown>;
   // Already flat: its own spread. A copy per record (a map without a prototype, the slow kind of
   // object in V8) was most of what CSV allocated, and its heap grew with the list.
   if (hasScalarsOnly(record)) return record;

@@ -92,7 +92,7 @@ export async function csvPages<T extends object>(
   let columns: readonly string[] | undefined;
   for await (const page of pages) {
     if (page.items.length === 0) continue;
-    const spread = (page.items as unknown as Record<string, unknown>[]).map(spreadRecord);
+    const spread = page.items.map(spreadRecord);
     if (!columns) {
       const keys = options.fields ?? [...new Set([...options.documented, ...recordKeys(spread)])];
       columns = spreadKeys(keys, spread);
@@ -112,7 +112,7 @@ export async function fieldTsvPages<T extends object>(
 ): Promise<void> {
   let columns: readonly string[] | undefined;
   for await (const page of pages) {
-    const spread = (page.items as unknown as Record<string, unknown>[]).map(spreadRecord);
+    const spread = page.items.map(spreadRecord);
     let text = '';
     if (!columns) {
       columns = spreadKeys(fields, spread);
@@ -156,10 +156,23 @@ export async function* pickFromPages<T extends object>(
 ): AsyncGenerator<ListPage<Record<string, unknown>>> {
   let first = true;
   for await (const page of pages) {
-    if (first) checkFields(fields, documented, noun, recordKeys(page.items as unknown as Record<string, unknown>[]));
+    if (first) checkFields(fields, documented, noun, recordKeys(page.items));
     first = false;
     yield { ...page, items: page.items.map((item) => pickFields(item, fields)) };
   }
+}
+
+/**
+ * A list cut to --fields: the records with only those fields (checked against the first page), in
+ * the fields' columns. Its ids are drawn only in ids mode, which --fields leaves alone.
+ */
+export function pickedList<T extends object>(
+  pages: AsyncIterable<ListPage<T>>,
+  view: ListView<T>,
+  fields: readonly string[],
+): [AsyncIterable<ListPage<Record<string, unknown>>>, ListView<Record<string, unknown>>] {
+  const picked = pickFromPages(pages, fields, view.fields ?? [], view.noun);
+  return [picked, { ...view, columns: fieldColumns(fields), id: (record) => textCell(record.id) }];
 }
 
 /** `--fields`' columns: one per field, headed by its name; `…_at` fields are dates. */

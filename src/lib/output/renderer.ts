@@ -13,7 +13,7 @@ import { checkFields, pickFields, pickFlat } from './fields.js';
 import type { IO } from '../io.js';
 import { animationEnabled, colorEnabled } from '../io.js';
 import type { JqFilter } from './jq.js';
-import { asRows, csvText, fieldColumns, footer, oneValue, pickFromPages, streamPages } from './list-writers.js';
+import { asRows, csvText, footer, oneValue, pickedList, streamPages } from './list-writers.js';
 import { type CsvOptions, type Format, yamlDocument } from './formats.js';
 import { type PersonView, renderPersonView } from './person-view.js';
 import { renderRecord } from './record-view.js';
@@ -21,7 +21,7 @@ import { type Spinner, StderrActivity } from './spinner.js';
 import { type ColumnFit, columnOfFit, type LayoutColumn, layoutTable, wrapProse } from './table-layout.js';
 import { safeJson, safeLines, safeText } from './text.js';
 import { isPlainObject } from '../shape.js';
-import type { Column, ListView } from './view.js';
+import type { ListView } from './view.js';
 import { jsonText } from './deep-json.js';
 import { type FileFormat, printedFormat } from './table-file.js';
 
@@ -251,10 +251,12 @@ export class Output {
 
   /** Renders pages as they arrive; JSON, ids and TSV stream, a table waits for the rows. */
   async list<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
-    if (this.fields && this.mode !== 'ids') {
-      pages = pickFromPages(pages, this.fields, view.fields ?? [], view.noun) as AsyncIterable<ListPage<T>>;
-      view = { ...view, columns: fieldColumns(this.fields) as unknown as Column<T>[] };
-    }
+    if (this.fields && this.mode !== 'ids') await this.listWhole(...pickedList(pages, view, this.fields));
+    else await this.listWhole(pages, view);
+  }
+
+  /** The list as it is (--fields applied): to jq or YAML whole, else drawn as the pages come. */
+  private async listWhole<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
     if (this.jq || this.mode === 'yaml') {
       // jq and YAML see the whole list at once: with --all every record is held (json, ndjson and csv stream).
       const items: T[] = [];
