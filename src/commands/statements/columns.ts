@@ -5,6 +5,7 @@
 // (`licensor_revenue`, `royalty`, `amount`, `units`, `quantity`) are always summed, and a cell of
 // theirs that cannot be read is named, never dropped with its column. A column whose name says
 // neither is summed when every cell it has is an amount, and said not to be otherwise.
+// Of what is summed, the names that say money: shown in a currency, converted by --to.
 
 export type ColumnRole = 'amount' | 'identifier' | 'rate' | 'by content';
 
@@ -124,3 +125,16 @@ export function reasonOf(role: ColumnRole, cells: { amounts: number; others: num
   if (cells.amounts === 0) return 'text';
   return `${cells.others.toLocaleString('en-US')} of its cells are not amounts`;
 }
+
+/** Words that name money in a column's name, wherever they stand (`royalt` is royalty and royalties). */
+const MONEY_WORDS = ['revenue', 'amount', 'royalt', 'gross', 'net', 'fee', 'cost', 'price', 'payable'];
+
+/**
+ * A summed column shown as money on a terminal (its currency's decimals, grouped); a sum with cents
+ * is money too, whatever its name. Taxes and payments are not named here: a whole-number one reads
+ * as a count.
+ */
+export const SHOWN_AS_MONEY = new RegExp(MONEY_WORDS.join('|'), 'i');
+
+/** A lines export's money columns (converted by --to, kept to cents in files); its other numbers (units) are counts. */
+export const MONEY_COLUMN = new RegExp([...MONEY_WORDS, 'tax', 'paid', 'earn'].join('|'), 'i');

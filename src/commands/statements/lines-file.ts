@@ -17,7 +17,7 @@ import { readExports } from './exports.js';
 import { unionOfHeaders } from './flat.js';
 import type { GroupRecord } from './groups.js';
 import { withProgress } from './progress.js';
-import { MONEY_COLUMN } from './rates.js';
+import { MONEY_COLUMN } from './columns.js';
 import type { Processed } from './select.js';
 import { existsSync } from 'node:fs';
 

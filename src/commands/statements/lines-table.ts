@@ -4,9 +4,9 @@
 import type { Context } from '../../lib/context.js';
 import { formatAmount, formatCount } from '../../lib/money/display.js';
 import { KEEP, type LayoutColumn } from '../../lib/output/table-layout.js';
+import { SHOWN_AS_MONEY } from './columns.js';
 import { headerOf } from './view.js';
 
-const MONEY = /revenue|amount|royalt|gross|net|fee|cost|price|payable/i;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
 export async function linesTable(ctx: Context, records: Record<string, string>[]): Promise<string> {
@@ -17,14 +17,15 @@ export async function linesTable(ctx: Context, records: Record<string, string>[]
     const header = headerOf(key);
     if (i === 0) return { header, overflow: 'never', priority: KEEP, ...(numeric.has(key) ? { align: 'right' } : {}) };
     if (key === 'currency') return { header, overflow: 'never', priority: 75 };
-    if (numeric.has(key)) return { header, align: 'right', overflow: 'never', priority: MONEY.test(key) ? 80 : 50 };
+    if (numeric.has(key))
+      return { header, align: 'right', overflow: 'never', priority: SHOWN_AS_MONEY.test(key) ? 80 : 50 };
     return { header, overflow: 'cut-end', priority: 60 };
   });
   const rows = records.map((r) =>
     keys.map((key) => {
       const value = r[key] ?? '';
       if (!numeric.has(key) || value === '') return value;
-      return MONEY.test(key) ? formatAmount(value, r.currency) : formatCount(value);
+      return SHOWN_AS_MONEY.test(key) ? formatAmount(value, r.currency) : formatCount(value);
     }),
   );
   return ctx.output.tableOf(columns, rows);

@@ -11,9 +11,6 @@ import { normalizeCurrency } from '../../lib/transfer/formats.js';
 import type { GroupRecord } from './groups.js';
 import { periodSpan, parseRange, type PeriodRange, within } from './periods.js';
 
-/** A lines export's money columns (converted by --to, kept to cents in files); its other numbers (units) are counts. */
-export const MONEY_COLUMN = /revenue|amount|royalt|gross|net|price|fee|cost|tax|paid|payable|earn/i;
-
 export interface Rate {
   currency: string;
   rate: Decimal;

@@ -19,7 +19,7 @@ import {
 } from './report.js';
 import { drawComparison, drawPivot } from './report-view.js';
 import { printRollup, rollUp } from './rollup.js';
-import { MONEY_COLUMN } from './rates.js';
+import { MONEY_COLUMN } from './columns.js';
 import { isFileFormat } from '../../lib/output/table-file.js';
 import { type Processed, sayPending, type SelectInput, type Selection, selectStatements } from './select.js';
 import { totalsOf } from './financials.js';

@@ -8,6 +8,7 @@ import { formatCount, formatMoney } from '../../lib/money/display.js';
 import { type Cells, loadCells } from '../../lib/output/cells.js';
 import { KEEP, type LayoutColumn, layoutTable, planTable } from '../../lib/output/table-layout.js';
 import { safeText } from '../../lib/output/text.js';
+import { SHOWN_AS_MONEY } from './columns.js';
 import type { GroupRecord } from './groups.js';
 
 /** Eighths of a cell, for the bar's last partial block. */
@@ -71,9 +72,7 @@ interface ReportColumn extends LayoutColumn {
 
 /** Money when its name says so or a sum has cents; a count (units, lines) is a whole number. */
 function moneyTest(records: GroupRecord[]): (name: string) => boolean {
-  return (name) =>
-    /revenue|amount|royalt|gross|net|fee|cost|price|payable/i.test(name) ||
-    records.some((r) => String(r[name]).includes('.'));
+  return (name) => SHOWN_AS_MONEY.test(name) || records.some((r) => String(r[name]).includes('.'));
 }
 
 function reportColumns(records: GroupRecord[], options: ViewOptions): ReportColumn[] {
