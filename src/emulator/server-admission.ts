@@ -36,7 +36,9 @@ export class RateLimiter {
     const headers = {
       'x-ratelimit-limit': String(limit),
       'x-ratelimit-remaining': String(Math.max(0, limit - window.count)),
-      'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
+      // A Unix time in seconds, as services send it; a window under a second (a test's) could not
+      // say its end so, and says it in milliseconds (clients read a time past 1e12 as such).
+      'x-ratelimit-reset': String(this.windowMs < 1000 ? resetMs : Math.ceil(resetMs / 1000)),
     };
     if (this.limit > 0 && window.count > this.limit) {
       return { headers, retryAfter: Math.max(1, Math.ceil((resetMs - now) / 1000)) };

@@ -36,6 +36,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
     ...(opts.latency === undefined ? {} : { latencyMs: opts.latency }),
     ...(opts.failRate === undefined ? {} : { failRate: opts.failRate }),
     ...(opts.rateLimit === undefined ? {} : { rateLimit: opts.rateLimit }),
+    ...(opts.rateWindow === undefined ? {} : { rateWindowMs: Math.round(opts.rateWindow * 1000) }),
     ...(opts.processingMs === undefined ? {} : { processingMs: opts.processingMs }),
     ...(opts.seed === undefined ? {} : { seed: opts.seed }),
     drift: opts.drift === true,

@@ -74,13 +74,13 @@ export class RatePacer {
   }
 
   private async waitFor(window: Window, waitMs: number, signal: AbortSignal): Promise<void> {
-    const seconds = Math.ceil(waitMs / 1000);
     if (waitMs >= 1000)
       this.options.notice?.(
-        `rate limit reached${window.limit === undefined ? '' : ` (${window.limit} a window)`}: waiting ${seconds} s for the service's next window (Ctrl-C to stop)`,
+        `rate limit reached${window.limit === undefined ? '' : ` (${window.limit} a window)`}: waiting ${Math.ceil(waitMs / 1000)} s for the service's next window (Ctrl-C to stop)`,
       );
     try {
-      await this.options.sleep(seconds * 1000, signal);
+      // To the window's end as said (a reset in seconds already ends on a whole second).
+      await this.options.sleep(waitMs, signal);
       if (this.window === window) this.nextWindow(window);
     } finally {
       this.waiting = undefined;
