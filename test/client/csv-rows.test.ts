@@ -80,6 +80,61 @@ describe('the CSV reader of exports', () => {
     expect(records).toBeGreaterThan(600 * 25);
   });
 
+  it('reading only some cells hands on the same records, the other cells empty, whole or in pieces', () => {
+    const next = random(53);
+    let records = 0;
+    for (let i = 0; i < 400; i++) {
+      const text = randomCsv(next);
+      const columns = [0, 1, 2, 3, 4, 5].filter(() => next() < 0.5);
+      // The reader decides from the first record on (the header is read whole, as exports.ts does).
+      const expected = reference(text).map((cells, at) =>
+        at === 0 ? cells : cells.map((cell, column) => (columns.includes(column) ? cell : '')),
+      );
+      const rows: { cells: string[]; line: number }[] = [];
+      const reader = new CsvReader({
+        record: (cells, line) => {
+          // The array is handed on again: what the receiver keeps, it copies.
+          rows.push({ cells: [...cells], line });
+          if (rows.length === 1) reader.readOnly(columns);
+        },
+        malformed: () => rows.push({ cells: ['malformed'], line: 0 }),
+      });
+      // A reader of every cell, fed the same pieces: the lines it names are the ones to name.
+      const lines: number[] = [];
+      const whole = new CsvReader({ record: (_cells, line) => lines.push(line), malformed: () => lines.push(0) });
+      const bytes = Buffer.from(text, 'utf8');
+      for (let at = 0; at < bytes.length; ) {
+        const size = 1 + Math.floor(next() * 9);
+        reader.write(reader.decode(bytes.subarray(at, at + size)));
+        whole.write(whole.decode(bytes.subarray(at, at + size)));
+        at += size;
+      }
+      reader.end();
+      whole.end();
+      expect(
+        rows.map((row) => row.cells),
+        JSON.stringify({ text, columns }),
+      ).toEqual(expected);
+      expect(rows.map((row) => row.line)).toEqual(lines);
+      records += expected.length;
+    }
+    expect(records).toBeGreaterThan(400 * 25);
+  });
+
+  it('reading only some cells still tells a row of one unread cell from an empty line, and keeps rows ragged', () => {
+    const rows: string[][] = [];
+    const reader = new CsvReader({
+      record: (cells) => {
+        rows.push([...cells]);
+        if (rows.length === 1) reader.readOnly([1]);
+      },
+      malformed: () => undefined,
+    });
+    reader.write('a,b,c\nx\n\n1,2,3\n4,5\n"",\n6,7,8,9\n\n');
+    reader.end();
+    expect(rows).toEqual([['a', 'b', 'c'], [''], ['', '2', ''], ['', '5'], ['', ''], ['', '7', '', '']]);
+  });
+
   it('names the line each record starts on, counting breaks inside quotes and skipped empty lines', () => {
     const text = '\ufeffa,b\r\n1,"two\r\nlines"\n\n3,4\r5,"x\ny\nz"\r\n6,7';
     expect(csvRecords(text)).toEqual({

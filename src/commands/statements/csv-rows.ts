@@ -46,6 +46,10 @@ export class CsvReader {
   private readonly decoder = new StringDecoder('utf8');
   private at: At = CELL;
   private cells: string[] = [];
+  /** Cells of the record so far. */
+  private count = 0;
+  /** Which cells are kept (readOnly): the others are counted, never made into strings. */
+  private keep: Uint8Array | undefined;
   /** The cell so far, when it spans chunks. */
   private cell = '';
   private size = 0;
@@ -65,6 +69,26 @@ export class CsvReader {
     return this.decoder.write(chunk as Buffer);
   }
 
+  /**
+   * From the next record on, only the cells at `columns` are read: every other cell is handed on
+   * as '' (a record still has all its cells, so a ragged one is told apart), and the same array is
+   * handed on for each record, so the receiver must not keep it.
+   */
+  readOnly(columns: readonly number[]): void {
+    const keep = new Uint8Array(Math.max(0, ...columns) + 1);
+    for (const column of columns) keep[column] = 1;
+    this.keep = keep;
+  }
+
+  /** Whether the cell being read is kept (readOnly). */
+  private kept(): boolean {
+    return this.keep === undefined || this.keep[this.count] === 1;
+  }
+
+  private push(cell: string): void {
+    this.cells[this.count++] = cell;
+  }
+
   /** The text that comes next: its complete records are handed on now. */
   write(text: string): void {
     this.scan(text);
@@ -82,12 +106,12 @@ export class CsvReader {
       case BARE:
       case QUOTE_SEEN:
       case CLOSED:
-        this.cells.push(this.cell);
+        this.push(this.cell);
         this.finish();
         break;
       case CELL:
-        if (this.cells.length > 0) {
-          this.cells.push('');
+        if (this.count > 0) {
+          this.push('');
           this.finish();
         }
         break;
@@ -98,10 +122,14 @@ export class CsvReader {
   /** The record is complete: hand it on (an empty line is none), start the next. */
   private finish(): void {
     const cells = this.cells;
-    this.cells = [];
+    // Reading only some cells, the array is handed on again: it is cut to this record's cells.
+    if (cells.length !== this.count) cells.length = this.count;
+    if (this.keep === undefined) this.cells = [];
+    // One cell and no character: an empty line (the size counts every cell's, kept or not).
+    const empty = this.count === 0 || (this.count === 1 && this.size === 0 && !this.quotedInRecord);
+    this.count = 0;
     this.cell = '';
     this.size = 0;
-    const empty = cells.length === 0 || (cells.length === 1 && cells[0] === '' && !this.quotedInRecord);
     if (!empty) this.out.record(cells, this.recordLine);
     this.quotedInRecord = false;
     this.recordLine = this.line;
@@ -125,7 +153,7 @@ export class CsvReader {
   private malformedRecord(reason: string): void {
     this.problem = reason;
     this.at = SKIP;
-    this.cells = [];
+    this.count = 0;
     this.cell = '';
   }
 
@@ -163,7 +191,7 @@ export class CsvReader {
           break;
         case QUOTE_SEEN:
           if (text.charCodeAt(i) === QUOTE) {
-            this.cell += '"';
+            if (this.kept()) this.cell += '"';
             this.at = QUOTED;
             i++;
           } else this.at = CLOSED;
@@ -171,12 +199,12 @@ export class CsvReader {
         case CLOSED: {
           const c = text.charCodeAt(i);
           if (c === COMMA) {
-            this.cells.push(this.cell);
+            this.push(this.cell);
             this.cell = '';
             this.at = CELL;
             i++;
           } else if (c === LF || c === CR) {
-            this.cells.push(this.cell);
+            this.push(this.cell);
             i = this.lineBreak(text, i);
           } else this.malformedRecord('text after the closing quote of a cell');
           break;
@@ -202,11 +230,12 @@ export class CsvReader {
       if (c === COMMA || c === LF || c === CR) break;
     }
     if (!this.grow(j - i)) return j;
+    const kept = this.kept();
     if (j === n) {
-      this.cell += text.slice(i, j);
+      if (kept) this.cell += text.slice(i, j);
       return n;
     }
-    this.cells.push(this.cell === '' ? text.slice(i, j) : this.cell + text.slice(i, j));
+    this.push(!kept ? '' : this.cell === '' ? text.slice(i, j) : this.cell + text.slice(i, j));
     this.cell = '';
     if (c === COMMA) {
       this.at = CELL;
@@ -220,11 +249,10 @@ export class CsvReader {
     const end = text.indexOf('"', i);
     const j = end < 0 ? text.length : end;
     if (!this.grow(j - i)) return j;
-    const part = text.slice(i, j);
     // A CRLF inside quotes cut between two chunks is one break, not a CR and then a LF.
-    this.line += breaksIn(part) - (this.quotedCR && part.charCodeAt(0) === LF ? 1 : 0);
-    this.quotedCR = end < 0 && part.charCodeAt(part.length - 1) === CR;
-    this.cell += part;
+    this.line += breaksIn(text, i, j) - (this.quotedCR && j > i && text.charCodeAt(i) === LF ? 1 : 0);
+    this.quotedCR = end < 0 && j > i && text.charCodeAt(j - 1) === CR;
+    if (this.kept()) this.cell += text.slice(i, j);
     if (end < 0) return j;
     this.at = QUOTE_SEEN;
     return j + 1;
@@ -237,7 +265,7 @@ export class CsvReader {
       const c = text.charCodeAt(j);
       if (c === LF || c === CR) {
         this.out.malformed(this.recordLine, this.problem);
-        this.cells = [];
+        this.count = 0;
         return this.lineBreak(text, j);
       }
     }
@@ -245,13 +273,13 @@ export class CsvReader {
   }
 }
 
-/** Line breaks in a quoted part: LF, CRLF or CR each once. */
-function breaksIn(part: string): number {
+/** Line breaks in `text` from `from` to `to` (a quoted part): LF, CRLF or CR each once. */
+function breaksIn(text: string, from: number, to: number): number {
   let breaks = 0;
-  for (let at = part.indexOf('\n'); at >= 0; at = part.indexOf('\n', at + 1)) breaks++;
-  if (part.includes('\r'))
-    for (let at = part.indexOf('\r'); at >= 0; at = part.indexOf('\r', at + 1))
-      if (part.charCodeAt(at + 1) !== LF) breaks++;
+  for (let at = from; at < to; at++) {
+    const c = text.charCodeAt(at);
+    if (c === LF || (c === CR && (at + 1 === to || text.charCodeAt(at + 1) !== LF))) breaks++;
+  }
   return breaks;
 }
 

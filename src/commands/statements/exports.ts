@@ -25,10 +25,19 @@ export const EXPORTS_AT_ONCE = 8;
 /** Takes one row of an export: its cells, as many as the header's, and the line of the export it starts on. */
 export type RowSink = (row: string[], line: number) => void;
 
+/**
+ * Takes the cells at `columns` of each row (a roll-up reads no other): every other cell is '', and
+ * the row is one array handed on again for the next row, so `take` must not keep it.
+ */
+export interface SomeCells {
+  columns: readonly number[];
+  take: RowSink;
+}
+
 /** What receives one export: its header first, then each row, then its end. */
 export interface ExportReader {
   /** The export's header (no name empty, repeated or with invisible characters); answers what takes its rows. */
-  header(statement: Processed, header: string[]): RowSink;
+  header(statement: Processed, header: string[]): RowSink | SomeCells;
   /**
    * After each chunk of the export is read: a promise holds the next chunk back (flat.ts waits its
    * turn to write, bounding what it holds).
@@ -69,6 +78,8 @@ export interface ExportProblem {
 const WORK_SLICE_MS = 15;
 /** Text handed to the CSV reader at once, between looks at the clock. */
 const TEXT_SLICE = 16 * 1024;
+/** Bytes of an export decoded and read at once, between looks at the clock. */
+const BYTES_SLICE = 16 * 1024;
 
 /** An export whose header is refused: the rest of it is not read. */
 class ExportRefused extends PdsError {}
@@ -192,15 +203,21 @@ class ExportRows {
       return;
     }
     this.width = names.length;
-    this.sink = this.reader.header(this.statement, names);
+    const taker = this.reader.header(this.statement, names);
+    if (typeof taker === 'function') this.sink = taker;
+    else {
+      this.sink = taker.take;
+      this.csv.readOnly(taker.columns);
+    }
     if (this.headerOnly) this.refused = true;
   }
 
   /** A chunk of the export: read in slices, the event loop given its turn every WORK_SLICE_MS. */
   async write(chunk: Uint8Array): Promise<void> {
-    const text = this.csv.decode(chunk);
-    for (let at = 0; at < text.length; at += TEXT_SLICE) {
-      this.csv.write(text.slice(at, at + TEXT_SLICE));
+    // Decoded a slice at a time: the text alive while this export waits its turn is one slice, not
+    // the chunk (eight exports' chunks outliving the young generation's collections made it grow).
+    for (let at = 0; at < chunk.length; at += BYTES_SLICE) {
+      this.csv.write(this.csv.decode(chunk.subarray(at, at + BYTES_SLICE)));
       if (this.refused) throw new ExportRefused('refused');
       if (performance.now() - this.lastYield > WORK_SLICE_MS) {
         await new Promise((resume) => setImmediate(resume));

@@ -5,11 +5,11 @@
 // named, never a zero. `--by isrc` names each ISRC's recording from the catalog.
 import type { Context } from '../../lib/context.js';
 import { IncompleteAnswerError, UsageError } from '../../lib/errors.js';
-import { readDecimal } from '../../lib/money/amount.js';
+import { ExactSum, isDecimal } from '../../lib/money/exact-sum.js';
 import { type ColumnReport, type ColumnRole, reasonOf, roleOf } from './columns.js';
 import type { Group, GroupRecord, GroupShape } from './groups.js';
-import { addAmount, Groups, ordered, recordOf, topOf } from './groups.js';
-import { type ExportProblem, readExports } from './exports.js';
+import { Groups, ordered, recordOf, topOf } from './groups.js';
+import { type ExportProblem, readExports, type SomeCells } from './exports.js';
 import { CALENDAR_FIELDS } from './report.js';
 import { Incomplete } from './incomplete.js';
 import { currencyCode, currencyOfStatement, payorOf, periodOfStatement, type Processed } from './select.js';
@@ -51,8 +51,18 @@ interface ColumnState {
 /** Where each key and summed column of one export sits. */
 interface Layout {
   keys: ((row: string[]) => string)[];
-  currency: (row: string[]) => string;
+  /** The places of the --by columns the rows have (the others are the same for every row). */
+  keyCells: number[];
+  currencyAt: number;
+  /** The currency a currency cell says (the statement's when the cell is empty). */
+  currency: (cell: string) => string;
   summed: [column: string, index: number, state: ColumnState][];
+}
+
+/** A group as one export's rows find it: the group, and its sum of each summed column once made. */
+interface Found {
+  group: Group;
+  sums: (ExactSum | undefined)[];
 }
 
 /** Everything a roll-up keeps while exports are read. */
@@ -69,6 +79,7 @@ class RollupState {
 
   layoutOf(statement: Processed, header: string[]): Layout {
     const names = header.map((name) => name.trim().toLowerCase());
+    const keyCells: number[] = [];
     const keys = this.by.map((name) => {
       const own = STATEMENT_KEYS.get(name);
       const at = names.indexOf(name);
@@ -78,7 +89,10 @@ class RollupState {
         return () => value;
       }
       if (at < 0) this.missing.add(name);
-      else this.found.add(name);
+      else {
+        this.found.add(name);
+        keyCells.push(at);
+      }
       return (row: string[]) => (at < 0 ? '' : (row[at] ?? '').trim());
     });
     const currencyAt = names.indexOf('currency');
@@ -95,41 +109,64 @@ class RollupState {
     });
     return {
       keys,
-      currency: (row) => {
-        const cell = currencyAt < 0 ? '' : (row[currencyAt] ?? '');
-        return cell.trim() === '' ? fallback : currencyCode(cell);
-      },
+      keyCells,
+      currencyAt,
+      currency: (cell) => (cell.trim() === '' ? fallback : currencyCode(cell)),
       summed,
     };
   }
 
-  /** What takes the rows of one export: each into its group, each amount read by the one rule. */
-  sink(statement: Processed, header: string[]): (row: string[], line?: number) => void {
+  /**
+   * What takes the rows of one export: each into its group, each amount read by the one rule. Only
+   * the cells of keys, currency and summed columns are read, and a row's group is found by its own
+   * key cells among the groups this export has met (the currency cell is read again only when it
+   * changes), so a row of a known group makes no string and no object.
+   */
+  sink(statement: Processed, header: string[]): SomeCells {
     const layout = this.layoutOf(statement, header);
-    let rows = 0;
-    return (row, line) => {
-      rows++;
-      const currency = layout.currency(row);
-      let key = '';
-      for (const keyOf of layout.keys) key += `${keyOf(row)}\u0000`;
-      const group = this.groups.at(key + currency, () => layout.keys.map((keyOf) => keyOf(row)), currency);
-      group.statements.add(statement.id);
-      group.lines++;
-      for (const [column, index, state] of layout.summed) {
-        const cell = row[index] ?? '';
-        if (cell === '') continue;
-        const decimal = readDecimal(cell);
-        if (decimal !== undefined) {
+    const { keyCells, currencyAt, summed } = layout;
+    const byCurrency = new Map<string, Map<string, Found>>();
+    let currencyCell: string | undefined;
+    let currency = '';
+    let found = new Map<string, Found>();
+    const take = (row: string[], line: number) => {
+      const cell = currencyAt < 0 ? '' : (row[currencyAt] ?? '');
+      if (cell !== currencyCell) {
+        currencyCell = cell;
+        currency = layout.currency(cell);
+        found = byCurrency.get(currency) ?? new Map<string, Found>();
+        byCurrency.set(currency, found);
+      }
+      const own = ownKey(row, keyCells);
+      let at = found.get(own);
+      if (at === undefined) {
+        at = { group: this.groupOf(layout, row, currency), sums: [] };
+        at.group.statements.add(statement.id);
+        found.set(own, at);
+      }
+      at.group.lines++;
+      for (let k = 0; k < summed.length; k++) {
+        const [column, index, state] = summed[k] as Layout['summed'][number];
+        const amount = row[index] ?? '';
+        if (amount === '') continue;
+        const sum = at.sums[k] ?? sumOf(at, k, column, amount);
+        if (sum?.add(amount)) {
           state.amounts++;
-          addAmount(group, column, decimal);
           continue;
         }
         state.others++;
-        // The header is line 1: without the reader's own count, a row's line is its place after it.
-        if (state.role === 'amount')
-          this.incomplete.unreadable({ statement: statement.id, column, line: line ?? rows + 1 }, cell);
+        if (state.role === 'amount') this.incomplete.unreadable({ statement: statement.id, column, line }, amount);
       }
     };
+    const columns = [...keyCells, ...summed.map(([, index]) => index), ...(currencyAt < 0 ? [] : [currencyAt])];
+    return { columns, take };
+  }
+
+  /** The group of a row's key values and currency (made on first use). */
+  private groupOf(layout: Layout, row: string[], currency: string): Group {
+    let key = '';
+    for (const keyOf of layout.keys) key += `${keyOf(row)}\u0000`;
+    return this.groups.at(key + currency, () => layout.keys.map((keyOf) => keyOf(row)), currency);
   }
 
   /** Each column seen, summed or not, and why. */
@@ -140,6 +177,29 @@ class RollupState {
       why: reasonOf(state.role, state),
     }));
   }
+}
+
+/**
+ * The group's sum of a column, made for its first amount; undefined when there is none yet and
+ * `amount` is unreadable (a column of text makes no sum per row).
+ */
+function sumOf(at: Found, k: number, column: string, amount: string): ExactSum | undefined {
+  let sum = at.group.sums.get(column);
+  if (sum === undefined) {
+    if (!isDecimal(amount)) return undefined;
+    sum = new ExactSum();
+    at.group.sums.set(column, sum);
+  }
+  at.sums[k] = sum;
+  return sum;
+}
+
+/** A row's key cells as one text (the cell itself when there is one): its group among an export's. */
+function ownKey(row: string[], keyCells: number[]): string {
+  if (keyCells.length === 1) return row[keyCells[0] as number] ?? '';
+  let key = '';
+  for (const at of keyCells) key += `${row[at] ?? ''}\u0000`;
+  return key;
 }
 
 /** Adds the lines of `statements` into groups; returns the records in order, their shape and columns. */

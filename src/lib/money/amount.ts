@@ -26,6 +26,7 @@ export function readDecimal(text: string): string | undefined {
   if (text.length > MAX_LENGTH) return undefined;
   if (PLAIN.test(text)) return significant(text) <= MAX_DIGITS ? text : undefined;
   const trimmed = text.trim();
+  if (!startsAmount(trimmed.charCodeAt(0))) return undefined;
   const match = DECIMAL.exec(trimmed);
   if (match === null) return undefined;
   const [, sign = '', whole = '', fraction] = match;
@@ -33,6 +34,11 @@ export function readDecimal(text: string): string | undefined {
   const digits = whole.replace(/^0+(?=\d)/, '') || '0';
   const plain = `${sign === '-' ? '-' : ''}${digits}${fraction ? `.${fraction}` : ''}`;
   return significant(plain) <= MAX_DIGITS ? plain : undefined;
+}
+
+/** Whether a character can start an amount (a digit, a sign, a point): text is told apart without a pattern. */
+function startsAmount(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46;
 }
 
 /** Digits that count towards MAX_DIGITS: the whole part without its leading zeros, and every decimal. */

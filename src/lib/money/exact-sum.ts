@@ -9,6 +9,14 @@ import { readDecimal } from './amount.js';
 const SAFE = 2 ** 52;
 /** 10 ** n for the scales a Number sum is kept at (at most 15 digits). */
 const POWERS = Array.from({ length: 16 }, (_, n) => 10 ** n);
+/** Digits a cell read without making a string may have: below 10^15, exact in a Number. */
+const MAX_SHORT_DIGITS = 15;
+/** A sign, 15 digits and a point. */
+const MAX_SHORT_CHARS = MAX_SHORT_DIGITS + 2;
+const MINUS = 45;
+const POINT = 46;
+const ZERO = 48;
+const NINE = 57;
 
 /** Whether a cell is an amount by the one rule (amount.ts): never a word, an exponent, a lone space. */
 export function isDecimal(text: string): boolean {
@@ -23,9 +31,43 @@ export class ExactSum {
 
   /** Adds an amount's text; false (and nothing added) when it is unreadable (amount.ts). */
   add(cell: string): boolean {
+    if (this.addShort(cell)) return true;
     const text = readDecimal(cell);
     if (text === undefined) return false;
     this.addPlain(text);
+    return true;
+  }
+
+  /**
+   * The common cell read without making a string: `-?digits[.digits]` of at most 15 digits (so its
+   * whole units are exact in a Number). False, with nothing added, for anything else: `add` then
+   * reads it by the one rule (a sign `+`, spaces, 16 digits or more, and what is unreadable).
+   */
+  private addShort(cell: string): boolean {
+    const n = cell.length;
+    if (n === 0 || n > MAX_SHORT_CHARS) return false;
+    let i = cell.charCodeAt(0) === MINUS ? 1 : 0;
+    let units = 0;
+    let digits = 0;
+    let point = -1;
+    for (; i < n; i++) {
+      const c = cell.charCodeAt(i);
+      if (c >= ZERO && c <= NINE) {
+        units = units * 10 + (c - ZERO);
+        digits++;
+      } else if (c === POINT && point < 0) point = digits;
+      else return false;
+    }
+    if (digits === 0 || digits > MAX_SHORT_DIGITS) return false;
+    const fraction = point < 0 ? 0 : digits - point;
+    if (fraction > this.scale) this.rescale(fraction);
+    const shift = this.scale - fraction;
+    const signed = cell.charCodeAt(0) === MINUS ? -units : units;
+    // Below 10^15 the product is an exact Number; past it the units go to the BigInt.
+    if (digits + shift <= MAX_SHORT_DIGITS) {
+      this.small += signed * (POWERS[shift] as number);
+      if (Math.abs(this.small) >= SAFE) this.flush();
+    } else this.big += BigInt(signed) * 10n ** BigInt(shift);
     return true;
   }
 
