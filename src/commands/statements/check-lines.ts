@@ -2,7 +2,7 @@
 // rule, amount.ts), its lines summed per column and per currency, and the comparison of the two,
 // which says "not checkable" (with the reason) whenever it cannot compare like with like.
 import { createHash, type Hash } from 'node:crypto';
-import { readAmount, readDecimal, shownValue } from '../../lib/money/amount.js';
+import { readAmount, readDecimal, readField, shownValue } from '../../lib/money/amount.js';
 import { difference, ExactSum } from '../../lib/money/exact-sum.js';
 import { roleOf } from './columns.js';
 import type { Finding } from './findings.js';
@@ -16,13 +16,13 @@ const NOT_AMOUNTS = new Set(['currency', 'period']);
 export function statedAmounts(s: Processed): { amounts: Map<string, string>; problem?: string } {
   const amounts = new Map<string, string>();
   const unreadable: string[] = [];
-  for (const [field, value] of Object.entries(s.financials)) {
+  for (const field of Object.keys(s.financials)) {
     const name = field.toLowerCase();
     if (NOT_AMOUNTS.has(name)) continue;
     if (!(AMOUNTS as readonly string[]).includes(name) && roleOf(name) !== 'amount') continue;
-    const amount = readAmount(value);
+    const amount = readField(s.financials, field);
     if (amount.kind === 'amount') amounts.set(name, amount.decimal);
-    else if (amount.kind === 'unreadable') unreadable.push(`${name} ${shownValue(value)}`);
+    else if (amount.kind === 'unreadable') unreadable.push(`${name} ${amount.shown}`);
   }
   if (unreadable.length > 0) return { amounts, problem: `its financials' ${unreadable.join(', ')}: not an amount` };
   if (amounts.size === 0) return { amounts, problem: 'its financials state no amount' };

@@ -2,7 +2,7 @@
 // `pds statements totals` prints, and what a report or an MCP tool groups. Pure: statements in,
 // records and what had to be left out (each named) out.
 import { UsageError } from '../../lib/errors.js';
-import { readAmount } from '../../lib/money/amount.js';
+import { readField } from '../../lib/money/amount.js';
 import { keyedByText } from '../../lib/shape.js';
 import {
   addAmount,
@@ -68,9 +68,9 @@ export function totalsOf(
     );
     group.statements.add(s.id);
     for (const column of AMOUNTS) {
-      const amount = readAmount(s.financials[column]);
+      const amount = readField(s.financials, column);
       if (amount.kind === 'amount') addAmount(group, column, amount.decimal);
-      else if (amount.kind === 'unreadable') incomplete.unreadable({ statement: s.id, column }, s.financials[column]);
+      else if (amount.kind === 'unreadable') incomplete.unreadable({ statement: s.id, column }, amount.shown);
     }
     notePeriod(group, periodOfStatement(s));
   }

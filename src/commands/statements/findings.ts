@@ -1,7 +1,7 @@
 // What `pds statements check` finds: the kinds of finding and which of them fail the check or leave
 // it not whole (shared by the verb, its views and its MCP tool); and beside sums that disagree,
 // statements that look like the same statement twice, and periods missing from a payor's run.
-import { readAmount } from '../../lib/money/amount.js';
+import { readField } from '../../lib/money/amount.js';
 import {
   currencyOfStatement,
   payorOf,
@@ -63,11 +63,13 @@ function sharing(statements: readonly Processed[], keyOf: (s: Processed) => stri
 }
 
 /** A statement's amount as a key: its exact decimal (`100` and `100.0` are one), or what it said. */
-const amountKey = (value: unknown): string => {
-  const amount = readAmount(value);
+const amountKey = (financials: object, field: string): string => {
+  const amount = readField(financials, field);
   return amount.kind === 'amount'
     ? amount.decimal.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '')
-    : JSON.stringify(value ?? null);
+    : amount.kind === 'unreadable'
+      ? amount.shown
+      : 'null';
 };
 
 /**
@@ -104,8 +106,8 @@ export function duplicates(
       payor.toLowerCase(),
       period,
       currencyOfStatement(s),
-      amountKey(f.licensor_revenue),
-      amountKey(f.licensee_revenue),
+      amountKey(f, 'licensor_revenue'),
+      amountKey(f, 'licensee_revenue'),
     ]);
   }).flatMap((set) => byContent(set, digests));
   const byFile = sharing(statements, (s) =>

@@ -3,7 +3,6 @@
 // and an MCP answer carries them in `incomplete`. A huge export full of unreadable cells keeps the
 // first KEPT names and counts the rest.
 import { IncompleteAnswerError } from '../../lib/errors.js';
-import { shownValue } from '../../lib/money/amount.js';
 
 const KEPT = 1_000;
 
@@ -21,10 +20,10 @@ export class Incomplete {
     } else this.more++;
   }
 
-  /** An amount that cannot be read: where it is, and what it says. */
-  unreadable(where: { statement: string | number; column: string; line?: number }, value: unknown): void {
+  /** An amount that cannot be read: where it is, and what it says (`shown`, as shownValue or readAmount shows it). */
+  unreadable(where: { statement: string | number; column: string; line?: number }, shown: string): void {
     const at = where.line === undefined ? '' : ` line ${where.line}`;
-    this.add(`statement ${where.statement}${at}: ${where.column} ${shownValue(value)} is not an amount`);
+    this.add(`statement ${where.statement}${at}: ${where.column} ${shown} is not an amount`);
   }
 
   get count(): number {

@@ -5,6 +5,7 @@ import { errorFromResponse, InterruptedError, type PdsError, RateLimitError, Ser
 import { BodyCutError, BodyTooLargeError, MAX_BODY_BYTES, ThroughProxyError, type HttpResponse } from './transport.js';
 import { askedDelay, rateLimitText } from './retry.js';
 import type { RequestOptions } from './client.js';
+import { parseJson } from '../json-numbers.js';
 
 /** What is read of an error answer (its message); a larger error page is not read further. */
 const MAX_ERROR_BODY_BYTES = 1024 * 1024;
@@ -120,8 +121,10 @@ export async function checkedData(body: unknown, options: RequestOptions, schema
 export async function readJson(response: HttpResponse): Promise<unknown> {
   const text = await response.text(MAX_BODY_BYTES);
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
+    // The numbers a double cannot hold keep their text (an amount is read from it, never from Infinity or 0).
+    return parseJson(text);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     throw new ServiceError(`the service answered ${response.status} with a body that is not JSON`);
   }
 }

@@ -2,10 +2,14 @@
 // its lines export, an MCP answer): it is read exactly, as a plain decimal, or it is unreadable.
 // Readable: a decimal string in ASCII digits (`-12.50`, `42`, `+3`, `.5` and `5.` too, which are
 // exact and mean one thing; spaces around it are dropped) or a JSON number, taken as its shortest
-// decimal form. Unreadable: anything else (`1,234.56`, `NaN`, full-width or Arabic-Indic digits,
-// an exponent in text, `0x10`, a lone space, true, an object, `[1]`, a number too large for a
-// double such as 1e400) and any amount of more than MAX_DIGITS significant digits. An unreadable
-// amount is never a zero: the caller names it.
+// decimal form; a JSON number a double cannot hold (1e400, 1e-400, 12345678901234567890123) is
+// read from the text the service wrote (json-numbers.ts), never from the Infinity, 0 or rounded
+// double JSON.parse made of it. Unreadable: anything else (`1,234.56`, `NaN`, full-width or
+// Arabic-Indic digits, an exponent in text, `0x10`, a lone space, true, an object, `[1]`) and any
+// amount of more than MAX_DIGITS significant digits (so 1e400 and 1e-400). An unreadable amount is
+// never a zero: the caller names it.
+
+import { canonicalNumber, numberText } from '../json-numbers.js';
 
 /** Past this many significant digits (whole part without its leading zeros, and every decimal), an amount is unreadable. */
 export const MAX_DIGITS = 40;
@@ -71,12 +75,43 @@ export function numberDecimal(value: number): string | undefined {
 /** What an amount from the service is: its plain decimal, absent (null, missing, empty text), or unreadable. */
 export type Amount = { kind: 'amount'; decimal: string } | { kind: 'absent' } | { kind: 'unreadable'; shown: string };
 
-/** Reads any value the service gave as an amount (a financials field, a cell). */
-export function readAmount(value: unknown): Amount {
+/**
+ * Reads any value the service gave as an amount (a financials field, a cell); `written` is the text
+ * of a JSON number JSON.parse could not read exactly (numberText), read in its place.
+ */
+export function readAmount(value: unknown, written?: string): Amount {
   if (value === null || value === undefined || value === '') return { kind: 'absent' };
+  if (typeof value === 'number' && written !== undefined) {
+    const decimal = writtenDecimal(written);
+    return decimal === undefined ? { kind: 'unreadable', shown: cut(written) } : { kind: 'amount', decimal };
+  }
   const decimal =
     typeof value === 'number' ? numberDecimal(value) : typeof value === 'string' ? readDecimal(value) : undefined;
   return decimal === undefined ? { kind: 'unreadable', shown: shownValue(value) } : { kind: 'amount', decimal };
+}
+
+/** The amount of a record's field (a statement's financials): a JSON number read from the text the service wrote. */
+export function readField(record: object, key: string): Amount {
+  return readAmount((record as Record<string, unknown>)[key], numberText(record, key));
+}
+
+/** A JSON number's text as a plain decimal, when it has at most MAX_DIGITS significant digits. */
+function writtenDecimal(written: string): string | undefined {
+  const canonical = canonicalNumber(written);
+  if (canonical === undefined) return undefined;
+  if (canonical === '0') return '0';
+  const [, sign = '', digits = '', power = '0'] = /^(-?)(\d+)e(-?\d+)$/.exec(canonical) ?? [];
+  const exponent = BigInt(power);
+  // Past the limit either way: zeros to write before the point, or decimals after it.
+  if (exponent > BigInt(MAX_DIGITS) || -exponent > BigInt(MAX_DIGITS)) return undefined;
+  const places = Number(exponent);
+  const plain =
+    places >= 0
+      ? digits + '0'.repeat(places)
+      : digits.length > -places
+        ? `${digits.slice(0, places)}.${digits.slice(places)}`
+        : `0.${'0'.repeat(-places - digits.length)}${digits}`;
+  return readDecimal(sign + plain);
 }
 
 /** An unreadable value as a problem names it: JSON's form, cut short (a huge cell is not repeated whole). */
@@ -87,6 +122,11 @@ export function shownValue(value: unknown): string {
   } catch {
     text = String(value);
   }
+  return cut(text);
+}
+
+/** A text as a problem names it: cut short past 40 characters (a huge cell is not repeated whole). */
+function cut(text: string): string {
   return text.length > 40 ? `${text.slice(0, 37)}… (${text.length.toLocaleString('en-US')} characters)` : text;
 }
 
