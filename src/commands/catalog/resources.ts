@@ -20,7 +20,7 @@ export const RESOURCE_FLAGS = {
   include: {
     type: 'list',
     value: 'names',
-    help: 'sub-resources to embed, comma-separated or repeated (e.g. royalties,splits)',
+    help: `sub-resources to embed, comma-separated or repeated: ${CONTRACT_INCLUDES.join(', ')}`,
     completion: CONTRACT_INCLUDES,
   },
   roles: {
@@ -32,6 +32,7 @@ export const RESOURCE_FLAGS = {
   merged: {
     type: 'boolean',
     help: "each record's merged duplicates: a MERGED count column in tables, the `merged` list in data formats (records stay the root ones)",
+    toolHelp: 'include the duplicates merged into each record',
   },
   products: { type: 'boolean', help: 'include products (releases with UPCs)' },
   // The deployed service's options (docs/service.md).

@@ -5,46 +5,31 @@ import * as z from 'zod/mini';
 import { RESOURCE_NAMES, resourceOf, type ResourceFlag, type ResourceName } from '../../lib/resources.js';
 import { RESOURCE_SCHEMAS } from '../../lib/api/catalog-schemas.js';
 import { UsageError } from '../../lib/errors.js';
-import { CONTRACT_INCLUDES, Project } from '../../lib/schemas.js';
-import { flagSchema } from '../../lib/verbs/options.js';
-import { ROLES } from '../catalog/flags.js';
-import { RESOURCE_FLAGS, resourceFlags } from '../catalog/resources.js';
+import { Project } from '../../lib/schemas.js';
+import { type RESOURCE_FLAGS, resourceFlags } from '../catalog/resources.js';
 import { checkResourceId } from '../catalog/get.js';
 import { catalogVerbs } from '../catalog/index.js';
 import { ls as projectsLs, get as projectsGet } from '../projects/index.js';
-import { describe, numberOrText } from './inputs.js';
+import { describe, type FlagInputs, flagInput, numberOrText } from './inputs.js';
 import { READ, cursorInput, nextLine, slice, wholeNumber, type Call, type ToolDefinition } from './tool.js';
 import { printedItems, verbTool } from './verb-tools.js';
 
-/** The resource flags' checks, for the tools that take them. */
-const ResourceFlags = {
-  include: flagSchema('include', RESOURCE_FLAGS.include),
-  roles: flagSchema('roles', RESOURCE_FLAGS.roles),
-  merged: flagSchema('merged', RESOURCE_FLAGS.merged),
-  products: flagSchema('products', RESOURCE_FLAGS.products),
-};
+/** The resource flags the tools offer (the others are the deployed service's own: `pds` alone takes them). */
+const TOOL_FLAGS = ['include', 'roles', 'merged', 'products'] as const satisfies readonly ResourceFlag[];
+type ToolFlags = Pick<typeof RESOURCE_FLAGS, (typeof TOOL_FLAGS)[number]>;
 
-/** The CLI's resource flags this resource takes (`pds <resource> ls|get --include/--roles/--merged/--products`). */
-function resourceInputs(resource: ResourceName, verb: 'ls' | 'get'): Partial<typeof ResourceFlags> {
-  const input: Partial<typeof ResourceFlags> = {};
+/**
+ * The CLI's resource flags this resource takes (`pds <resource> ls|get --include/--roles/--merged/--products`),
+ * with their checks and help as the command line declares them.
+ */
+function resourceInputs(resource: ResourceName, verb: 'ls' | 'get'): Partial<FlagInputs<ToolFlags>> {
   const flags = resourceFlags(resource, verb);
-  const takes = (flag: ResourceFlag) => flag in flags;
-  if (takes('include')) {
-    input.include = describe(ResourceFlags.include, `sub-resources to embed: ${CONTRACT_INCLUDES.join(', ')}`);
-  }
-  if (takes('roles')) {
-    input.roles = describe(
-      ResourceFlags.roles,
-      `only entities with these contract roles, comma-separated: ${ROLES.join(', ')}`,
-    );
-  }
-  if (takes('merged')) {
-    input.merged = describe(ResourceFlags.merged, 'include the duplicates merged into each record');
-  }
-  if (takes('products')) {
-    input.products = describe(ResourceFlags.products, 'include products (releases with UPCs)');
-  }
-  return input;
+  const offered = TOOL_FLAGS.flatMap((name) => {
+    const spec = flags[name];
+    return spec === undefined ? [] : [[name, flagInput(name, spec)] as const];
+  });
+  // Object.fromEntries forgets the keys: each entry is the named flag's own input.
+  return Object.fromEntries(offered) as Partial<FlagInputs<ToolFlags>>;
 }
 
 /** The page a list call asks for: perPage defaults to the server's --max-results, and may not pass it. */

@@ -13,16 +13,13 @@ import { selectStatements, type SelectInput } from '../statements/select.js';
 import { AMOUNTS, byFields, totalsOf, TOTALS_FIELDS } from '../statements/financials.js';
 import { REPORT_INPUTS, reportAnswer, wantsReport } from './earned-report.js';
 import { dataResult } from './results.js';
-import { describe, nextCursor, numberOrText } from './inputs.js';
+import { CHECK_FLAGS, LINES_FLAGS, SELECT_FLAGS, TOP_FLAG, TOTALS_FLAGS } from '../statements/definitions.js';
+import { describe, flagInput, flagInputs, nextCursor, numberOrText } from './inputs.js';
 import { defineTool, type ArgsOf, type Call, type CursorState, type ToolDefinition, type ToolSpec } from './tool.js';
 
-const FILTERS = {
-  period: describe(z.optional(z.string()), 'only statements whose period lies within, e.g. 2025Q1..2025Q4 or 2025H2'),
-  payor: describe(z.optional(z.string()), 'only statements of this payor (case-insensitive)'),
-  currency: describe(z.optional(z.string()), 'only statements in this currency, e.g. EUR'),
-  tag: describe(z.optional(z.string()), 'only statements with this tag'),
-};
-const top = describe(z.optional(z.int().check(z.positive())), 'only the n largest groups of each currency');
+// The verbs' own flags, their checks and help (statements/definitions.ts): declared once.
+const FILTERS = flagInputs(SELECT_FLAGS);
+const top = flagInput('top', TOP_FLAG.top);
 const cursorInput = describe(z.optional(z.string()), 'the cursor a previous call ended with, passed alone');
 /** What an answer had to leave out, each named: empty when it is whole. */
 const incompleteOutput = z.array(z.string());
@@ -112,10 +109,10 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
     description:
       'The financials (licensor and licensee revenue) of every processed statement, added exactly and grouped (`pds statements totals`); never across currencies. Statements not processed yet are counted apart. Pass the cursor a call ends with, alone, for the next page.',
     input: {
-      by: describe(z.optional(z.array(z.enum(TOTALS_BY))), 'group by these fields (always by currency too)'),
+      by: describe(z.optional(z.array(z.enum(TOTALS_BY))), TOTALS_FLAGS.by.help),
       ...FILTERS,
       top,
-      sort: describe(z.optional(z.enum(AMOUNTS)), 'rank groups (and top) by this amount (default licensor_revenue)'),
+      sort: describe(z.optional(z.enum(AMOUNTS)), TOTALS_FLAGS.sort.toolHelp),
       ...REPORT_INPUTS,
       cursor: cursorInput,
     },
@@ -138,11 +135,11 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
     description:
       "Every line of the chosen processed statements (all of them without ids) grouped by columns of the lines export (any case) or statement, period, payor, always by currency; every numeric column summed exactly (`pds statements lines --all --by`). isrc adds each recording's name and artists (null for an ISRC no recording carries). Pass the cursor a call ends with, alone, for the next page.",
     input: {
-      by: describe(z.optional(z.array(z.string())), 'the columns to group by, e.g. ["territory"] or ["isrc"]'),
+      by: describe(z.optional(z.array(z.string())), LINES_FLAGS.by.help),
       ids: describe(z.optional(z.array(numberOrText)), 'statement ids (default: every processed statement)'),
       ...FILTERS,
       top,
-      sort: describe(z.optional(z.string()), 'rank by this summed column (default licensor_revenue)'),
+      sort: flagInput('sort', LINES_FLAGS.sort),
       ...REPORT_INPUTS,
       cursor: cursorInput,
     },
@@ -202,7 +199,7 @@ export function earnedTools(read: ToolDefinition['annotations']): ToolDefinition
     input: {
       ids: describe(z.optional(z.array(numberOrText)), 'statement ids (default: every processed statement)'),
       ...FILTERS,
-      gaps: describe(z.optional(z.boolean()), "also list each payor's missing periods"),
+      gaps: flagInput('gaps', CHECK_FLAGS.gaps),
       cursor: cursorInput,
     },
     async run(args, call, cursor) {

@@ -11,7 +11,7 @@ export const numberOrText = z.pipe(z.union([z.number(), z.string()]), z.transfor
 
 /** A flag as a tool input: the verb's own check (numbers taken as JSON numbers too). */
 export function flagInput<S extends FlagSpec>(key: string, spec: S): z.ZodMiniType<FlagValue<S>> {
-  return describe(flagSchema(key, spec), spec.help);
+  return describe(flagSchema(key, spec), spec.toolHelp ?? spec.help);
 }
 
 /** A verb's flags as tool inputs, each typed by what its rule makes. */

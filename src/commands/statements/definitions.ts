@@ -27,6 +27,7 @@ export const TOP_FLAG = {
     integer: true,
     min: 1,
     help: 'only the n largest groups of each currency (by licensor revenue, or --sort)',
+    toolHelp: 'only the n largest groups of each currency (by licensor revenue, or `sort`)',
   },
 } as const;
 
@@ -54,7 +55,7 @@ export const REPORT_FLAGS = {
   },
 } as const;
 
-const TOTALS_FLAGS = {
+export const TOTALS_FLAGS = {
   by: {
     type: 'list',
     value: 'fields',
@@ -69,6 +70,7 @@ const TOTALS_FLAGS = {
     value: 'amount',
     completion: ['licensor_revenue', 'licensee_revenue'],
     help: 'rank groups (and --top) by licensor_revenue (the default) or licensee_revenue',
+    toolHelp: 'rank groups (and `top`) by this amount (default licensor_revenue)',
   },
   output: { type: 'string', short: 'o', value: 'file', help: 'with --format xlsx|parquet: the file to write' },
   force: { type: 'boolean', help: 'replace an existing -o file' },
@@ -89,12 +91,13 @@ export const statementTotals = verb({
 });
 export type TotalsOptions = OptionsOf<typeof statementTotals>;
 
-const CHECK_FLAGS = {
+export const CHECK_FLAGS = {
   all: { type: 'boolean', help: 'every processed statement of the project' },
   ...SELECT_FLAGS,
   gaps: {
     type: 'boolean',
     help: "list each payor's missing periods (without it: one line counts them); never a period with a statement still processing",
+    toolHelp: "also list each payor's missing periods (never a period with a statement still processing)",
   },
 } as const;
 
@@ -118,7 +121,7 @@ export const statementCheck = verb({
 export type CheckOptions = OptionsOf<typeof statementCheck>;
 
 /** `pds statements lines`: where the CSV goes, as `download` says it. */
-const LINES_FLAGS = {
+export const LINES_FLAGS = {
   output: {
     type: 'string',
     short: 'o',

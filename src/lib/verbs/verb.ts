@@ -13,6 +13,8 @@ export type Completion = readonly string[] | 'profiles' | 'projects' | 'projects
 
 interface FlagCommon {
   help: string;
+  /** What an agent's tool says of it (commands/mcp/), where the command line's words do not fit a tool: they name other flags or a table. */
+  toolHelp?: string;
   /** One letter: `-o` for `--output`. */
   short?: string;
   completion?: Completion;
