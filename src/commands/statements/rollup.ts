@@ -5,11 +5,8 @@
 // named, never a zero. `--by isrc` names each ISRC's recording from the catalog.
 import type { Context } from '../../lib/context.js';
 import { IncompleteAnswerError, UsageError } from '../../lib/errors.js';
-<<<<<<< HEAD
+import { shownValue } from '../../lib/money/amount.js';
 import { ExactSum, isDecimal } from '../../lib/money/exact-sum.js';
-=======
-import { readDecimal, shownValue } from '../../lib/money/amount.js';
->>>>>>> 4e050ff (A JSON number a double cannot hold is read from the text the service wrote, never from the Infinity, 0 or rounded double JSON.parse made of it: readJson keeps the text of each such number beside the object holding it (lib/json-numbers.ts: one scan, only of answers with a long or exponent number after a ':', ',' or '['), and totals, check, duplicates and the MCP tools read financials through readField; 1e400, -1e400 and 1e-400 are unreadable by the 40-digit limit, named as written (exit 8), and 12345678901234567890123.45 is added exactly; tests through a loopback relay that writes the emulator's RAW: strings as bare numbers)
 import { type ColumnReport, type ColumnRole, reasonOf, roleOf } from './columns.js';
 import type { Group, GroupRecord, GroupShape } from './groups.js';
 import { Groups, ordered, recordOf, topOf } from './groups.js';
@@ -159,13 +156,8 @@ class RollupState {
           continue;
         }
         state.others++;
-<<<<<<< HEAD
-        if (state.role === 'amount') this.incomplete.unreadable({ statement: statement.id, column, line }, amount);
-=======
-        // The header is line 1: without the reader's own count, a row's line is its place after it.
         if (state.role === 'amount')
-          this.incomplete.unreadable({ statement: statement.id, column, line: line ?? rows + 1 }, shownValue(cell));
->>>>>>> 4e050ff (A JSON number a double cannot hold is read from the text the service wrote, never from the Infinity, 0 or rounded double JSON.parse made of it: readJson keeps the text of each such number beside the object holding it (lib/json-numbers.ts: one scan, only of answers with a long or exponent number after a ':', ',' or '['), and totals, check, duplicates and the MCP tools read financials through readField; 1e400, -1e400 and 1e-400 are unreadable by the 40-digit limit, named as written (exit 8), and 12345678901234567890123.45 is added exactly; tests through a loopback relay that writes the emulator's RAW: strings as bare numbers)
+          this.incomplete.unreadable({ statement: statement.id, column, line }, shownValue(amount));
       }
     };
     const columns = [...keyCells, ...summed.map(([, index]) => index), ...(currencyAt < 0 ? [] : [currencyAt])];
