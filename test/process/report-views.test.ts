@@ -1,4 +1,4 @@
-// What a person sees of the reports (statements totals, lines --by, check) and of an upload's
+// What a person sees of the reports (statements totals, a comparison, a pivot, lines --by, check) and of an upload's
 // status in each of its states, at 60, 80 and 120 columns under a real pseudo-terminal against the
 // emulator's deployed flavor. Each screen is held to a golden file (test/fixtures/views/reports/,
 // rewritten on purpose with `npm run golden`) and to the width: no line wider than the terminal.
@@ -97,6 +97,8 @@ const REPORTS: Report[] = [
   ['totals-by-payor', ['statements', 'totals', '--by', 'payor']],
   ['totals-by-period-payor', ['statements', 'totals', '--by', 'period,payor']],
   ['totals-by-type-category-top', ['statements', 'totals', '--by', 'type,category', '--top', '2']],
+  ['totals-compare', ['statements', 'totals', '--by', 'payor', '--period', '2025H1', '--compare', 'previous']],
+  ['totals-pivot', ['statements', 'totals', '--by', 'payor', '--columns', 'period', '--currency', 'USD']],
   ['lines-by-isrc', ['statements', 'lines', '40001', '--by', 'isrc']],
   ['lines-by-territory', ['statements', 'lines', '--all', '--by', 'territory']],
   ['lines-table', ['statements', 'lines', '40001', '--format', 'table']],

@@ -156,7 +156,7 @@ async function printReport(
     const keys = plan.by;
     const labels = report.labels;
     ctx.output.write(
-      drawComparison(report.records, {
+      await drawComparison(report.records, {
         keys,
         amount: report.amount,
         ...(labels ? { labels } : {}),
@@ -164,7 +164,7 @@ async function printReport(
       }),
     );
   } else {
-    const { text, hidden } = drawPivot(report.records, {
+    const { text, hidden } = await drawPivot(report.records, {
       keys: report.keys,
       columns: report.columns,
       totalColumn: report.totalColumn,

@@ -3,18 +3,22 @@
 // `gone`: readable without colour, green and red only where stdout takes colour. A pivot shows one
 // column per period and a total; when the terminal is too narrow, the oldest period columns give
 // way first (the newest and the total stay), and a line on stderr says which are not shown.
-import stringWidth from 'string-width';
 import { formatAmount } from '../../lib/money/display.js';
+import { loadCells } from '../../lib/output/cells.js';
+import { KEEP, type LayoutColumn, layoutTable, planTable, type TableSpec } from '../../lib/output/table-layout.js';
 import { safeText } from '../../lib/output/text.js';
 import type { GroupRecord } from './groups.js';
 import { headerOf } from './view.js';
 
 export type Paint = (style: 'green' | 'red' | 'bold', text: string) => string;
 
+/** A column of a report: its field's name (headed in the lists' words), its cells, how it gives way. */
 interface Column {
-  header: string;
+  name: string;
   cells: string[];
   right: boolean;
+  /** The lower, the sooner it goes when the terminal is too narrow (a pivot's oldest period). */
+  priority?: number;
   /** Painted after its width is measured. */
   paint?: (text: string, row: number) => string;
 }
@@ -22,43 +26,21 @@ interface Column {
 const text = (value: unknown): string =>
   value === null || value === undefined ? '' : safeText(Array.isArray(value) ? value.join(', ') : String(value));
 
-/** Columns side by side, two spaces apart, each as wide as its widest cell; headers in the lists' words. */
-function aligned(given: Column[], rows: number): string {
-  const columns = given.map((c) => ({ ...c, header: headerOf(c.header) }));
-  const widths = columns.map((c) => Math.max(stringWidth(c.header), ...c.cells.map((cell) => stringWidth(cell))));
-  const line = (cells: string[], paint: boolean, row: number) =>
-    cells
-      .map((cell, i) => {
-        const column = columns[i] as Column;
-        const pad = ' '.repeat(Math.max(0, (widths[i] ?? 0) - stringWidth(cell)));
-        const shown = paint && column.paint ? column.paint(cell, row) : cell;
-        return column.right ? pad + shown : shown + pad;
-      })
-      .join('  ')
-      .trimEnd();
-  const out = [
-    line(
-      columns.map((c) => c.header),
-      false,
-      -1,
-    ),
-  ];
-  for (let row = 0; row < rows; row++)
-    out.push(
-      line(
-        columns.map((c) => c.cells[row] ?? ''),
-        true,
-        row,
-      ),
-    );
-  return out.map((l) => `${l}\n`).join('');
-}
-
-const width = (columns: Column[]): number =>
-  columns.reduce(
-    (sum, c) => sum + 2 + Math.max(stringWidth(c.header), ...c.cells.map((cell) => stringWidth(cell))),
-    -2,
+/** The columns as the table layout takes them: every cell copied whole (a column goes, never a digit). */
+function tableOf(columns: Column[], rows: number, width: number): TableSpec {
+  const layout = columns.map(
+    (c): LayoutColumn => ({
+      header: headerOf(c.name),
+      overflow: 'never',
+      priority: c.priority ?? KEEP,
+      ...(c.right ? { align: 'right' } : {}),
+    }),
   );
+  const table = Array.from({ length: rows }, (_, row) => columns.map((c) => c.cells[row] ?? ''));
+  const paint = (cell: string, column: number, row: number) => columns[column]?.paint?.(cell, row) ?? cell;
+  // Its keys say what a row is, even when no row has one: a report keeps a column no row fills.
+  return { columns: layout, rows: table, width, paintCell: paint, keepEmpty: true };
+}
 
 const signed = (value: unknown, currency: unknown): string => {
   const shown = formatAmount(value, currency);
@@ -73,13 +55,12 @@ export interface CompareView {
   paint: Paint;
 }
 
-export function drawComparison(records: readonly GroupRecord[], view: CompareView): string {
+/** The comparison, every column shown (it is read across: a narrow terminal scrolls or wraps it). */
+export async function drawComparison(records: readonly GroupRecord[], view: CompareView): Promise<string> {
   const cell = (name: string) => records.map((r) => text(r[name]));
   const money = (name: string) => records.map((r) => formatAmount(r[name], r.currency));
-  const columns: Column[] = [
-    ...[...view.keys, 'currency'].map((name) => ({ header: name, cells: cell(name), right: false })),
-  ];
-  if (!view.labels) columns.push({ header: 'compared with', cells: cell('compared_period'), right: false });
+  const columns: Column[] = [...[...view.keys, 'currency'].map((name) => ({ name, cells: cell(name), right: false }))];
+  if (!view.labels) columns.push({ name: 'compared with', cells: cell('compared_period'), right: false });
   const paintChange = (t: string, row: number) => {
     const status = records[row]?.status;
     if (status === 'new' || t.startsWith('+')) return view.paint('green', t);
@@ -87,11 +68,11 @@ export function drawComparison(records: readonly GroupRecord[], view: CompareVie
     return t;
   };
   columns.push(
-    { header: view.labels?.current ?? 'amount', cells: money(view.amount), right: true },
-    { header: view.labels?.compared ?? 'compared', cells: money(`compared_${view.amount}`), right: true },
-    { header: 'change', cells: records.map((r) => signed(r.change, r.currency)), right: true, paint: paintChange },
+    { name: view.labels?.current ?? 'amount', cells: money(view.amount), right: true },
+    { name: view.labels?.compared ?? 'compared', cells: money(`compared_${view.amount}`), right: true },
+    { name: 'change', cells: records.map((r) => signed(r.change, r.currency)), right: true, paint: paintChange },
     {
-      header: '%',
+      name: '%',
       cells: records.map((r) =>
         r.status !== null && r.status !== undefined
           ? String(r.status)
@@ -103,7 +84,7 @@ export function drawComparison(records: readonly GroupRecord[], view: CompareVie
       paint: paintChange,
     },
   );
-  return aligned(columns, records.length);
+  return layoutTable(await loadCells(), tableOf(columns, records.length, Number.POSITIVE_INFINITY));
 }
 
 export interface PivotView {
@@ -116,21 +97,32 @@ export interface PivotView {
 }
 
 /** The pivot fitted to `width`: oldest value columns dropped first; the names of those dropped. */
-export function drawPivot(records: readonly GroupRecord[], view: PivotView): { text: string; hidden: string[] } {
+export async function drawPivot(
+  records: readonly GroupRecord[],
+  view: PivotView,
+): Promise<{ text: string; hidden: string[] }> {
   const byCurrency = view.field === 'currency';
   const keyNames = byCurrency ? view.keys : [...view.keys, 'currency'];
   const keyColumns: Column[] = keyNames.map((name, i) => ({
-    header: name,
+    name,
     cells: records.map((r) =>
       i === 0 && view.keys.length > 0 && view.keys.every((k) => r[k] === null) ? 'total' : text(r[name]),
     ),
     right: false,
   }));
   const amountCells = (name: string) => records.map((r) => formatAmount(r[name], byCurrency ? name : r.currency));
-  const values: Column[] = view.columns.map((name) => ({ header: name, cells: amountCells(name), right: true }));
-  const total: Column[] = view.totalColumn ? [{ header: 'total', cells: amountCells('total'), right: true }] : [];
-  const hidden: string[] = [];
-  while (values.length > 1 && width([...keyColumns, ...values, ...total]) > view.width)
-    hidden.push((values.shift() as Column).header);
-  return { text: aligned([...keyColumns, ...values, ...total], records.length), hidden };
+  // The newest value column stays with the keys and the total; the older ones go oldest first.
+  const values: Column[] = view.columns.map((name, i) => ({
+    name,
+    cells: amountCells(name),
+    right: true,
+    priority: i === view.columns.length - 1 ? KEEP : i / view.columns.length,
+  }));
+  const total: Column[] = view.totalColumn ? [{ name: 'total', cells: amountCells('total'), right: true }] : [];
+  const columns = [...keyColumns, ...values, ...total];
+  const cells = await loadCells();
+  const table = tableOf(columns, records.length, view.width);
+  const plan = planTable(cells, table);
+  const hidden = [...plan.dropped].sort((a, b) => a - b).map((i) => columns[i]?.name ?? '');
+  return { text: layoutTable(cells, table, plan), hidden };
 }

@@ -58,6 +58,10 @@ export interface TableSpec {
    * reads worse than a missing detail); a list cuts text to a readable width first.
    */
   cutLast?: boolean;
+  /** Columns no row fills stay like the others (a report's keys); a list lets them go first. */
+  keepEmpty?: boolean;
+  /** How a body cell is painted, after its width is measured (a change in green or red). */
+  paintCell?: (text: string, column: number, row: number) => string;
 }
 
 export interface TablePlan {
@@ -84,8 +88,8 @@ const shrinks = (overflow: Overflow | undefined): boolean =>
   overflow === undefined || overflow === 'cut-end' || overflow === 'cut-middle' || overflow === 'wrap';
 
 /** Which columns a table shows at a width, and how wide each is. */
-export function planTable(cells: Cells, spec: Omit<TableSpec, 'bold'>): TablePlan {
-  const { columns, rows, width, prefix = '', cutLast = false } = spec;
+export function planTable(cells: Cells, spec: Omit<TableSpec, 'bold' | 'paintCell'>): TablePlan {
+  const { columns, rows, width, prefix = '', cutLast = false, keepEmpty = false } = spec;
   const headerWidth = columns.map((c) => cells.width(c.header));
   const natural = columns.map((_, i) => Math.max(headerWidth[i] ?? 0, ...rows.map((row) => cells.width(row[i] ?? ''))));
   let shown = columns.map((_, i) => i);
@@ -112,7 +116,8 @@ export function planTable(cells: Cells, spec: Omit<TableSpec, 'bold'>): TablePla
     }
     return true;
   };
-  if (!fitsAt(Number.POSITIVE_INFINITY)) shown = shown.filter((i) => rows.some((row) => (row[i] ?? '') !== ''));
+  if (!keepEmpty && !fitsAt(Number.POSITIVE_INFINITY))
+    shown = shown.filter((i) => rows.some((row) => (row[i] ?? '') !== ''));
   const give = (floor: number) => {
     while (!fitsAt(floor)) {
       const next = lowestPriority(columns, shown);
@@ -144,15 +149,26 @@ function lowestPriority(columns: LayoutColumn[], shown: number[]): number | unde
 
 /** The table as lines, laid out by planTable. */
 export function layoutTable(cells: Cells, spec: TableSpec, plan?: TablePlan): string {
-  const { columns, width, prefix = '', bold = (text: string) => text } = spec;
+  const { columns, width, prefix = '', bold = (text: string) => text, paintCell } = spec;
   // A table row is one line: a newline inside a cell would split it, and an escape sequence would
   // act on the terminal. Cells from textCell are safe already; safeText leaves safe text as is.
   const rows = spec.rows.map((row) => row.map(safeText));
   const { shown, widths, below } =
-    plan ?? planTable(cells, { columns, rows, width, prefix, ...(spec.cutLast ? { cutLast: true } : {}) });
+    plan ??
+    planTable(cells, {
+      columns,
+      rows,
+      width,
+      prefix,
+      ...(spec.cutLast ? { cutLast: true } : {}),
+      ...(spec.keepEmpty ? { keepEmpty: true } : {}),
+    });
   const header = columns.map((c) => c.header);
   const lines = [drawRow(cells, header, columns, shown, widths, prefix, (text) => (text ? bold(text) : text), true)];
-  for (const row of rows) lines.push(drawRow(cells, row, columns, shown, widths, prefix, (text) => text, false));
+  rows.forEach((row, n) => {
+    const paint = paintCell ? (text: string, column: number) => paintCell(text, column, n) : (text: string) => text;
+    lines.push(drawRow(cells, row, columns, shown, widths, prefix, paint, false));
+  });
   // A command that does not fit a row is printed whole on a line of its own, in the rows' order.
   for (const i of below) {
     lines.push('', prefix + bold(header[i] ?? ''), ...rows.flatMap((row) => (row[i] ? [prefix + row[i]] : [])));
@@ -168,7 +184,7 @@ function drawRow(
   shown: number[],
   widths: number[],
   prefix: string,
-  paint: (text: string) => string,
+  paint: (text: string, column: number) => string,
   isHeader: boolean,
 ): string {
   const parts = shown.map((i) => {
@@ -188,7 +204,7 @@ function drawRow(
       const text = parts[n]?.[line] ?? '';
       const pad = ' '.repeat(Math.max(0, (widths[i] ?? 0) - cells.width(text)));
       const right = columns[i]?.align === 'right';
-      const cell = right ? pad + paint(text) : paint(text) + (n === shown.length - 1 ? '' : pad);
+      const cell = right ? pad + paint(text, i) : paint(text, i) + (n === shown.length - 1 ? '' : pad);
       return cell;
     });
     lines.push((prefix + drawn.join(' '.repeat(GAP))).trimEnd());
