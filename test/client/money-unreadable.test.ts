@@ -4,7 +4,13 @@
 // here from the texts served, in cents or as BigInt.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_PROJECT_ID } from '../../src/emulator/seed.js';
-import { deployedStatement, isProcessed } from '../../src/emulator/deployed/statements.js';
+import {
+  DISAGREEING,
+  DUPLICATE_OF,
+  deployedStatement,
+  isProcessed,
+  statementLines,
+} from '../../src/emulator/deployed/statements.js';
 import type { ExportFault } from '../../src/emulator/storage.js';
 import type { StatementRecord } from '../../src/emulator/store.js';
 import { readAmount } from '../../src/lib/money/amount.js';
@@ -221,12 +227,58 @@ describe('statements lines --by', () => {
     );
   });
 
-  it('a statement given twice counts once', async () => {
-    const [a] = processed();
-    const once = await pds(['statements', 'lines', String(a!.id), '--by', 'territory', '--json']);
-    const twice = await pds(['statements', 'lines', String(a!.id), String(a!.id), '--by', 'territory', '--json']);
+  it('a statement given twice, or listed twice by the service, counts once: lines, totals and check', async () => {
+    const [a] = processed().filter((s) => s.id !== DISAGREEING.id && DUPLICATE_OF[s.id] === undefined);
+    const lines = statementLines(data(), a!);
+    const storageBefore = emulator.storage.requests.length;
+    const twice = await pds(['statements', 'lines', String(a!.id), String(a!.id), '--json', '--by', 'statement']);
     expect(twice.code).toBe(0);
-    expect(JSON.parse(twice.stdout)).toEqual(JSON.parse(once.stdout));
+    expect(JSON.parse(twice.stdout)).toEqual([
+      expect.objectContaining({
+        statement: String(a!.id),
+        statements: 1,
+        lines: lines.length,
+        licensor_revenue: (lines.reduce((n, l) => n + l.licensorCents, 0) / 100).toFixed(2),
+      }),
+    ]);
+    // Its export was fetched once.
+    expect(emulator.storage.requests.length - storageBefore).toBe(1);
+    // The service lists the same statement twice (the same record in its list, side by side).
+    const list = data().statements;
+    const at = list.indexOf(a!);
+    list.splice(at, 0, a!);
+    try {
+      type Shown = { payor?: string; statement_producer?: string; financials: Record<string, string> };
+      const payorOf = (d: Shown) => d.payor || d.statement_producer;
+      const shown = deployedStatement(data(), a!) as Shown;
+      const period = shown.financials.period!;
+      const payor = payorOf(shown)!;
+      const mine = processed()
+        .filter((s, i, all) => all.indexOf(s) === i)
+        .filter((s) => {
+          const d = deployedStatement(data(), s) as Shown;
+          return payorOf(d)?.toLowerCase() === payor.toLowerCase() && d.financials.period === period;
+        });
+      expect(mine).toContain(a);
+      const totals = await pds(['statements', 'totals', '--payor', payor, '--period', period, '--json']);
+      expect(totals.stderr).toBe('');
+      expect(totals.code).toBe(0);
+      const rows = JSON.parse(totals.stdout) as Record<string, unknown>[];
+      expect(rows.reduce((n, r) => n + Number(r.statements), 0)).toBe(mine.length);
+      const centsOf = (text: unknown) => BigInt(String(text).replace('.', ''));
+      const licensor = (s: StatementRecord) =>
+        centsOf((deployedStatement(data(), s).financials as Record<string, unknown>).licensor_revenue);
+      expect(rows.reduce((n, r) => n + centsOf(r.licensor_revenue), 0n)).toBe(
+        mine.reduce((n, s) => n + licensor(s), 0n),
+      );
+      const check = await pds(['statements', 'check', '--all', '--payor', payor, '--period', period]);
+      expect(check.stdout + check.stderr).toContain(
+        `checked ${mine.length} of ${mine.length} statement${mine.length === 1 ? '' : 's'}: lines agree with financials, no duplicates`,
+      );
+      expect(check.code).toBe(0);
+    } finally {
+      list.splice(at, 1);
+    }
   });
 
   it('--csv-bom starts the lines CSV with the mark; a negative amount is a plain number, never prefixed', async () => {
