@@ -10,6 +10,7 @@ import {
 } from './config/settings.js';
 import { readConfig } from './config/file.js';
 import { Output } from './output/renderer.js';
+import type { PageSeen } from './output/list-writers.js';
 import { HttpClient } from './http/client.js';
 import { RetryBudget } from './http/retry.js';
 import { RatePacer } from './http/pace.js';
@@ -39,6 +40,8 @@ export interface Dependencies {
    * the agent; its trace belongs in the server's log.
    */
   traceTo?: { write(text: string): unknown };
+  /** Told of each page of a list the command prints (an agent's tool says where it lies in the whole list). */
+  pageSeen?: (page: PageSeen) => void;
 }
 
 export class Context {
@@ -57,7 +60,7 @@ export class Context {
     private readonly flags: GlobalFlags,
   ) {
     this.settings = resolveSettings(flags, deps.env, { corruptAsEmpty: deps.corruptConfigAsEmpty === true });
-    this.output = new Output(deps.io, this.settings, deps.env);
+    this.output = new Output(deps.io, this.settings, deps.env, deps.pageSeen);
     // A table is a view for people, guarded under GitHub Actions; everything else on stdout (TSV,
     // ids, JSON, CSV…) is data and leaves pds as it is, under GitHub Actions too (io.ts).
     if (this.output.mode === 'table') viewOnStdout(deps.io);

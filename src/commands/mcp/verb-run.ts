@@ -2,20 +2,14 @@
 // it prints on stdout is the data, its stderr lines the notes (they may quote the service: they go
 // inside the markers), and the pages of a list it printed say what JSON leaves out (the total).
 import { Readable, Writable } from 'node:stream';
-import type { ListPage } from '../../lib/api/catalog.js';
 import type { Context } from '../../lib/context.js';
+import type { PageSeen } from '../../lib/output/list-writers.js';
 import { PdsError } from '../../lib/errors.js';
 import { checkOptions } from '../../lib/verbs/check.js';
 import type { AnyVerb } from '../../lib/verbs/verb.js';
 
 /** One page of a list the verb printed, as the service sent it. */
-export interface PrintedPage {
-  page: number;
-  perPage: number;
-  /** Known when the service said it. */
-  total?: number;
-  count: number;
-}
+export type PrintedPage = PageSeen;
 
 /** What a verb printed. */
 export interface Printed {
@@ -71,11 +65,13 @@ export async function runVerb(verb: AnyVerb, input: VerbInput, server: Context, 
     stdinIsTTY: false,
   };
   const project = options.projectId === undefined ? {} : { project: options.projectId };
+  // The pages of the lists the verb prints, as they pass to the output: their JSON is the records
+  // alone, and a tool tells the agent where the page lies in the whole list.
+  const pages: PrintedPage[] = [];
   const ctx = server.derive(
-    { io, signal: options.signal, traceTo: server.io.stderr },
+    { io, signal: options.signal, traceTo: server.io.stderr, pageSeen: (page) => pages.push(page) },
     { json: true, ...project, quiet: false, dryRun: false },
   );
-  const pages = recordPages(ctx);
   // The verb's own rules check what the tool hands over (the tool's schema wraps the same rules).
   const run = await verb.prepare(async (def) => checkOptions(def, { ...input.flags, args: input.args }));
   const code = await run(ctx);
@@ -88,26 +84,6 @@ export async function runVerb(verb: AnyVerb, input: VerbInput, server: Context, 
     throw new VerbFailed(verb.name, code, notes);
   const text = stdout.text();
   return { data: text.trim() === '' ? null : JSON.parse(text), notes, pages };
-}
-
-/**
- * The pages of the lists the verb prints, as they pass to the output: their JSON is the records
- * alone, and a tool tells the agent where the page lies in the whole list.
- */
-function recordPages(ctx: Context): PrintedPage[] {
-  const pages: PrintedPage[] = [];
-  const output = ctx.output;
-  const list = output.list.bind(output);
-  output.list = (source, view) => list(observed(source, pages), view);
-  return pages;
-}
-
-async function* observed<T>(source: AsyncIterable<ListPage<T>>, seen: PrintedPage[]): AsyncGenerator<ListPage<T>> {
-  for await (const page of source) {
-    const { page: number, perPage, total, items } = page;
-    seen.push({ page: number, perPage, count: items.length, ...(total === undefined ? {} : { total }) });
-    yield page;
-  }
 }
 
 function memory(): { stream: Writable; text(): string } {

@@ -184,6 +184,27 @@ export function fieldColumns(fields: readonly string[]): Column<Record<string, u
   }));
 }
 
+/** Where a page of a list lies in the whole list: what JSON leaves out (an agent's tool says it). */
+export interface PageSeen {
+  page: number;
+  perPage: number;
+  /** Known when the service said it. */
+  total?: number;
+  count: number;
+}
+
+/** The pages as they pass, each told to `seen` first. */
+export async function* observedPages<T>(
+  pages: AsyncIterable<ListPage<T>>,
+  seen: (page: PageSeen) => void,
+): AsyncGenerator<ListPage<T>> {
+  for await (const page of pages) {
+    const { page: number, perPage, total, items } = page;
+    seen({ page: number, perPage, count: items.length, ...(total === undefined ? {} : { total }) });
+    yield page;
+  }
+}
+
 /** The line under a table: how many, or which page of how many. */
 export function footer(last: ListPage<unknown>, count: number, view: ListView<never>): string {
   const counted = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? singular(view.noun) : view.noun}`;

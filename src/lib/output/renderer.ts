@@ -13,7 +13,8 @@ import { checkFields, pickFields, pickFlat } from './fields.js';
 import type { IO } from '../io.js';
 import { animationEnabled, colorEnabled } from '../io.js';
 import type { JqFilter } from './jq.js';
-import { asRows, csvText, footer, oneValue, pickedList, streamPages } from './list-writers.js';
+import { asRows, csvText, footer, observedPages, oneValue, pickedList, streamPages } from './list-writers.js';
+import type { PageSeen } from './list-writers.js';
 import { type CsvOptions, type Format, yamlDocument } from './formats.js';
 import { type PersonView, renderPersonView } from './person-view.js';
 import { renderRecord } from './record-view.js';
@@ -67,6 +68,7 @@ export class Output {
     readonly io: IO,
     private readonly settings: Settings,
     env: NodeJS.ProcessEnv,
+    private readonly pageSeen?: (page: PageSeen) => void,
   ) {
     this.liveStderr = io.stderrIsTTY && (env.CI === undefined || env.CI === '' || env.CI === 'false');
     this.mode = chooseMode(settings, io);
@@ -251,6 +253,7 @@ export class Output {
 
   /** Renders pages as they arrive; JSON, ids and TSV stream, a table waits for the rows. */
   async list<T extends object>(pages: AsyncIterable<ListPage<T>>, view: ListView<T>): Promise<void> {
+    if (this.pageSeen) pages = observedPages(pages, this.pageSeen);
     if (this.fields && this.mode !== 'ids') await this.listWhole(...pickedList(pages, view, this.fields));
     else await this.listWhole(pages, view);
   }
