@@ -1,31 +1,22 @@
-// Builds the action/ directory, the GitHub Action whole and alone (a workflow can use it from a
-// branch whose tree is this directory: docs/guide.md): action/pds.mjs, all of pds that an upload
-// from a GitHub workflow runs, with the runtime dependencies it loads, in one committed file, so the
-// action's install step runs nothing but a Node version check (no npm ci, no node_modules); and
-// action/action.yml, the repository's action.yml with its steps' scripts found beside it. The step
-// scripts (install.sh, upload.sh) and the `pds` command live in action/ as they are. `npm run
-// build` runs this too. What a CI upload never loads stays out and says
-// so when asked for (src/lib/ci/action-build.ts): the keychain (a native addon), jq (wasm), the
-// emulator (its sandbox runs the copy of just-bash in dist/), the MCP server and the browser sign-in. The output depends only on the
-// sources and the locked dependencies: `--check` rebuilds it in memory and fails when it differs
-// from the committed file (test/process/action-bundle.test.ts runs it).
+// Builds action/pds.mjs, all of pds that an upload from a GitHub workflow runs, with the runtime
+// dependencies it loads, in one file, so the action's install step runs nothing but a Node version
+// check (no npm ci, no node_modules). The rest of action/ (action.yml, the step scripts install.sh
+// and upload.sh, the `pds` command) is source, kept as it is. The bundle is a build output, not
+// committed on main (.gitignore): `npm run build` makes it for the tests, and `npm run
+// release:action` (scripts/release-action.js) commits action/ with it as the whole tree of the
+// `action` branch, which workflows pin (docs/guide.md). What a CI upload never loads stays out and
+// says so when asked for (src/lib/ci/action-build.ts): the keychain (a native addon), jq (wasm),
+// the emulator (its sandbox runs the copy of just-bash in dist/), the MCP server and the browser
+// sign-in. The output depends only on the sources and the locked dependencies: `--check` rebuilds
+// it in memory and fails when it differs from action/pds.mjs; `--out <dir>` writes it there.
 import { build } from 'esbuild';
 import { readFile, writeFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const target = fileURLToPath(new URL('../action/pds.mjs', import.meta.url));
-const actionYml = fileURLToPath(new URL('../action.yml', import.meta.url));
-const actionYmlTarget = fileURLToPath(new URL('../action/action.yml', import.meta.url));
-
-/** The repository's action.yml for the action/ directory alone: its scripts are beside it. */
-async function actionYmlText() {
-  const source = await readFile(actionYml, 'utf8');
-  const steps = source.replaceAll('"$GITHUB_ACTION_PATH/action/', '"$GITHUB_ACTION_PATH/');
-  if (steps === source) throw new Error('build-action: no step of action.yml runs a script of action/');
-  return `# Written by scripts/build-action.js from the repository's action.yml: do not edit.\n${steps}`;
-}
+const outAt = process.argv.indexOf('--out');
+const target = outAt > 0 ? join(resolve(process.argv[outAt + 1] ?? '.'), 'pds.mjs') : join(root, 'action', 'pds.mjs');
 
 /** src/lib/ci/action-build.ts with its flag set. */
 const actionFlag = {
@@ -94,20 +85,14 @@ async function bundleText() {
   return result.outputFiles[0].text;
 }
 
-const outputs = [
-  [target, await bundleText()],
-  [actionYmlTarget, await actionYmlText()],
-];
-for (const [path, text] of outputs) {
-  const name = relative(root, path);
-  if (process.argv.includes('--check')) {
-    const committed = await readFile(path, 'utf8').catch(() => '');
-    if (committed !== text) {
-      process.stderr.write(`${name} is not the build of these sources: run \`npm run build:action\` and commit it\n`);
-      process.exitCode = 1;
-    }
-  } else if ((await readFile(path, 'utf8').catch(() => '')) !== text) {
-    await writeFile(path, text);
-    process.stderr.write(`${name}: ${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB\n`);
+const text = await bundleText();
+const name = relative(root, target);
+if (process.argv.includes('--check')) {
+  if ((await readFile(target, 'utf8').catch(() => '')) !== text) {
+    process.stderr.write(`${name} is not the build of these sources: run \`npm run build:action\`\n`);
+    process.exitCode = 1;
   }
+} else if ((await readFile(target, 'utf8').catch(() => '')) !== text) {
+  await writeFile(target, text);
+  process.stderr.write(`${name}: ${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB\n`);
 }

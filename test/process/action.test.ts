@@ -38,7 +38,7 @@ function runStep(env: Record<string, string>): Promise<Ran> {
 }
 
 it('action.yml declares the inputs and outputs, and runs the scripts the test runs', () => {
-  const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+  const action = parse(readFileSync(join(ROOT, 'action', 'action.yml'), 'utf8')) as {
     inputs: Record<string, unknown>;
     outputs: Record<string, { value: string }>;
     runs: { using: string; steps: { run: string; env?: Record<string, string> }[] };
@@ -90,8 +90,8 @@ it('action.yml declares the inputs and outputs, and runs the scripts the test ru
   expect(action.runs.using).toBe('composite');
   // exec at each link: a cancel's SIGINT, sent to the step's pid, is pds's (action-runner.test.ts).
   expect(action.runs.steps.map((s) => s.run)).toEqual([
-    'exec bash "$GITHUB_ACTION_PATH/action/install.sh"',
-    'exec bash "$GITHUB_ACTION_PATH/action/upload.sh"',
+    'exec bash "$GITHUB_ACTION_PATH/install.sh"',
+    'exec bash "$GITHUB_ACTION_PATH/upload.sh"',
   ]);
   // Every input reaches the script as a variable, none spliced into its command line.
   expect(Object.keys(action.runs.steps[1]?.env ?? {})).toEqual(

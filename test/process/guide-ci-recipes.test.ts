@@ -3,22 +3,29 @@
 // (its processed statements carry financials a check compares): green on good statement
 // files, red on a folder with one damaged file. What a test cannot be is stood in for, and only
 // that: `actions/checkout` (the workspace already holds the files), `uses: OWNER/pds@<sha>` (the
-// light action, action/ of this checkout), `npm install --global pds` (pds of this checkout on the
+// light action as `npm run release:action` commits it, its tree alone, built from this checkout:
+// test/helpers/release.ts), `npm install --global pds` (pds of this checkout on the
 // PATH), the expressions `secrets.PDS_TOKEN` and `vars.PDS_PROJECT` (the emulator's demo token and
 // project), and the service's URL (PDS_API_URL in the job's environment, as a runner's own).
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DEMO_PROJECT } from '../helpers/cli.js';
 import { sharedEmulator } from '../helpers/emulator.js';
 import { PDS_BIN } from '../helpers/process.js';
+import { releasedAction } from '../helpers/release.js';
 import { actionStepEnv, type Job, job, ROOT, readAction, type StepEnd } from '../helpers/runner.js';
 
 const emulator = sharedEmulator({ flavor: 'deployed' });
 const GUIDE = readFileSync(join(ROOT, 'docs', 'guide.md'), 'utf8');
-const ACTION = join(ROOT, 'action');
+/** The release branch's tree (or action/ where this checkout is no git repository). */
+let ACTION = join(ROOT, 'action');
+beforeAll(() => {
+  const released = releasedAction();
+  if (released) ACTION = released.dir;
+}, 60_000);
 
 interface Step {
   id?: string;
