@@ -8,6 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './runner.js';
 
+/** Who makes a test's release commits (the machine's git may know no one). */
+export const RELEASER = {
+  GIT_AUTHOR_NAME: 'pds tests',
+  GIT_AUTHOR_EMAIL: 'tests@pds.invalid',
+  GIT_COMMITTER_NAME: 'pds tests',
+  GIT_COMMITTER_EMAIL: 'tests@pds.invalid',
+};
+
 export interface ReleasedAction {
   /** The release's tree, extracted. */
   dir: string;
@@ -25,7 +33,7 @@ export function releasedAction(branch = 'action'): ReleasedAction | undefined {
     console.log(`the released action is not made: ${ROOT} cannot be cloned (${String(error)}); action/ is used`);
     return undefined;
   }
-  const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: ROOT };
+  const env = { ...process.env, ...RELEASER, GIT_DIR: gitDir, GIT_WORK_TREE: ROOT };
   const commit = execFileSync(
     process.execPath,
     [join(ROOT, 'scripts', 'release-action.js'), '--branch', branch, '--allow-dirty'],

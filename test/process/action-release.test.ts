@@ -8,6 +8,7 @@ import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { RELEASER } from '../helpers/release.js';
 import { ROOT } from '../helpers/runner.js';
 
 interface Ran {
@@ -18,8 +19,11 @@ interface Ran {
 
 function run(file: string, args: string[], cwd: string): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      file,
+      args,
+      { cwd, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...RELEASER } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
