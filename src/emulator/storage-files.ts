@@ -109,6 +109,11 @@ function serveFaultyExport(
           ? deflateSync(csv)
           : brotliCompressSync(csv);
     if (fault.corruptAt !== undefined) encoded[fault.corruptAt] = (encoded[fault.corruptAt] ?? 0) ^ 0xff;
+    if (fault.cutAt !== undefined && fault.announced === true) {
+      res.writeHead(200, { ...type, 'content-encoding': fault.encoding, 'content-length': encoded.length });
+      res.write(encoded.subarray(0, fault.cutAt), () => res.destroy());
+      return;
+    }
     if (fault.cutAt !== undefined) {
       res.writeHead(200, { ...type, 'content-encoding': fault.encoding });
       res.end(encoded.subarray(0, fault.cutAt));

@@ -56,6 +56,8 @@ export interface ExportFault {
   encoding?: 'gzip' | 'deflate' | 'br';
   /** With `encoding`: only the first this many encoded bytes, then the body ends (no Content-Length): cut short. */
   cutAt?: number;
+  /** With `cutAt`: the whole encoded body's Content-Length is sent, and the connection closed after cutAt bytes. */
+  announced?: boolean;
   /** With `encoding`: this byte of the encoded body inverted (a corrupt body). */
   corruptAt?: number;
   /** One byte every this many ms, without a Content-Length. */

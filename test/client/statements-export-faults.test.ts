@@ -183,6 +183,14 @@ describe('export bodies', () => {
       expect(check.stdout + check.stderr).toContain(
         `statement ${a} is not checkable (its lines could not be read: the storage host's ${encoding} body was cut short (truncated: ${half} bytes received`,
       );
+      // A host that announced the whole length and closed the connection early: the bytes as sent are counted.
+      const total = encoders[encoding](Buffer.from(text)).length;
+      serve({ [a]: { text, encoding, cutAt: half, announced: true } });
+      const dropped = await pds(['statements', 'lines', String(a), '--by', 'territory', '--json']);
+      expect(dropped.code).toBe(1);
+      expect(JSON.parse(dropped.stderr).error.message).toBe(
+        `the download was cut short: ${half} of ${total} bytes arrived`,
+      );
       serve({ [a]: { text, encoding, corruptAt: 0 } });
       const corrupt = await pds(['statements', 'lines', String(a), '--by', 'territory', '--json']);
       const code = encoding === 'br' ? 'ERR__ERROR_FORMAT_CL_SPACE' : 'Z_DATA_ERROR';

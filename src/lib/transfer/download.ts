@@ -337,7 +337,9 @@ async function receive(
       throw new ServiceError(`the storage host's ${encoding} body does not decode (${code}); pds stopped reading`, {
         cause: error,
       });
-    throw failure(error, options, { origin: request.origin, idled: request.idle(), received, total });
+    // Content-Length counts the bytes as sent: an encoded body cut short says how many of those arrived.
+    const arrived = encoding === undefined ? received : sent;
+    throw failure(error, options, { origin: request.origin, idled: request.idle(), received: arrived, total });
   }
   if (received === 0) throw new ServiceError('the storage host sent an empty file');
   if (pdf && received < PDF_MAGIC.length) throw notPdf();
