@@ -62,7 +62,13 @@ describe('a batch stopped by a signal', () => {
 
       const uploaded = emulator.state.uploads.filter((u) => u.staging_id > before);
       const said = signal === 'SIGINT' ? 'interrupted' : `stopped by ${signal}`;
-      const last = run.stderr.trimEnd().split('\n').at(-1) ?? '';
+      // The last line for people (pds's own annotation, beside the TSV data, follows it on stderr).
+      const last =
+        run.stderr
+          .trimEnd()
+          .split('\n')
+          .filter((line) => !line.startsWith('::'))
+          .at(-1) ?? '';
       // Every file is one of uploaded, skipped, failed: the files not reached are failed as not started.
       const counted = new RegExp(`^${said}: (\\d+) uploaded, 0 skipped, (\\d+) failed \\((\\d+) not started\\) \\(`);
       expect(last).toMatch(counted);
@@ -83,7 +89,8 @@ describe('a batch stopped by a signal', () => {
       );
       expect(readFileSync(summaryFile, 'utf8')).toContain(`### pds upload statement failed (exit ${code})`);
       expect(outputs).toContain(`exit-code=${code}\n`);
-      expect(run.stdout).toContain(
+      // stdout carries the TSV (data): pds's own annotation is on stderr.
+      expect(run.stderr).toContain(
         `::error title=pds upload statement failed (exit ${code})::in CI: the job was cancelled`,
       );
     });
