@@ -49,7 +49,10 @@ function statusTool(kind: DocumentKind): ToolDefinition {
       ),
     },
     // The verb takes a list of ids; the tool, one.
-    toVerb: ({ args }) => ({ args: [[args[idName]]] }),
+    toVerb: ({ args }) => {
+      const id = args[idName];
+      return { args: [id === undefined ? [] : [id]] };
+    },
     // A failed upload is its status, not the call's failure: why it failed is in the data.
     answers: [ExitCode.processingFailed],
     notFound: ({ args }) => ({ what: `${kind} upload`, id: checkDocumentId(kind, String(args[idName])) }),

@@ -1,11 +1,10 @@
 // `search`: the project searched by `pds search`, handed out a page at a time.
 import * as z from 'zod/mini';
 import { SearchResult } from '../../lib/schemas.js';
-import { flagSchema } from '../../lib/verbs/options.js';
-import { SEARCH_FLAGS, SEARCH_TYPES } from '../search/definitions.js';
+import { SEARCH_FLAGS } from '../search/definitions.js';
 import { search } from '../search/index.js';
-import { describe } from './inputs.js';
-import { READ, cursorInput, slice, wholeNumber, type ToolDefinition } from './tool.js';
+import { describe, flagInput } from './inputs.js';
+import { READ, cursorInput, slice, type ToolDefinition } from './tool.js';
 import { printedItems, verbTool } from './verb-tools.js';
 
 export function searchTool(): ToolDefinition {
@@ -22,11 +21,8 @@ export function searchTool(): ToolDefinition {
     output: { list: SearchResult },
     input: {
       query: describe(z.string(), 'words to look for, 1 to 500 characters'),
-      type: describe(
-        flagSchema('type', SEARCH_FLAGS.type),
-        `only these types, comma-separated or a list: ${SEARCH_TYPES.join(', ')}`,
-      ),
-      limit: describe(z.optional(wholeNumber('limit', 1)), 'at most this many results in all'),
+      type: flagInput('type', SEARCH_FLAGS.type),
+      limit: flagInput('limit', SEARCH_FLAGS.limit),
       cursor: cursorInput,
     },
     // The query is one string: the verb's words, joined as it joins them.

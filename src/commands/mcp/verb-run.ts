@@ -37,10 +37,13 @@ export class VerbFailed extends PdsError {
   }
 }
 
+/** An argument of a verb as commander hands it over: a word, the words of a variadic one, or none. */
+export type VerbArg = string | readonly string[] | undefined;
+
 /** The verb's arguments and flags as a tool hands them over (checked again by the verb's own rules). */
 export interface VerbInput {
-  args: unknown[];
-  flags?: Record<string, unknown>;
+  args: readonly VerbArg[];
+  flags?: Readonly<Record<string, unknown>>;
 }
 
 export interface RunOptions {

@@ -14,7 +14,7 @@ import { listOutput, verbInputs } from './inputs.js';
 import { dataResult, type Notes } from './results.js';
 import { argsSchema, notFound, type ArgsOf, type Call, type CursorState, type ToolDefinition } from './tool.js';
 import type { Toolset } from './toolsets.js';
-import { runVerb, type Printed, type VerbInput } from './verb-run.js';
+import { runVerb, type Printed, type VerbArg, type VerbInput } from './verb-run.js';
 
 type Inputs = Record<string, z.ZodMiniType>;
 
@@ -118,9 +118,16 @@ function verbDescription(def: AnyVerb, command: string, more: string | undefined
 function byName<I extends Inputs>(spec: VerbToolSpec<I>, args: Record<string, unknown>): VerbInput {
   const names = spec.args ?? [];
   const specs = spec.verb.args ?? [];
-  const values = names.map((name, index) => args[name] ?? (specs[index]?.variadic ? [] : undefined));
+  const values = names.map((name, index) => verbArg(args[name]) ?? (specs[index]?.variadic ? [] : undefined));
   const flags = Object.fromEntries(Object.keys(spec.verb.flags ?? {}).map((key) => [key, args[key]]));
   return { args: values, flags };
+}
+
+/** A checked input as the verb's argument: its schema (verbInputs) made it a word or a list of words. */
+function verbArg(value: unknown): VerbArg {
+  if (value === undefined || typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((word) => typeof word === 'string')) return value;
+  throw new Error(`a tool input handed to a verb as its argument is ${typeof value}, not text`);
 }
 
 /** The records of a list the verb printed (JSON: an array). */

@@ -9,9 +9,17 @@ export const SEARCH_FLAGS = {
     type: 'list',
     value: 'types',
     help: 'only these result types, comma-separated or repeated (e.g. artist,contract)',
+    toolHelp: `only these types, comma-separated or a list: ${SEARCH_TYPES.join(', ')}`,
     completion: SEARCH_TYPES,
   },
-  limit: { type: 'number', value: 'n', integer: true, min: 1, help: 'print at most n results' },
+  limit: {
+    type: 'number',
+    value: 'n',
+    integer: true,
+    min: 1,
+    help: 'print at most n results',
+    toolHelp: 'at most this many results in all',
+  },
 } as const;
 
 export const search = verb({
