@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../../src/emulator/server.js';
 import { testEmulator } from '../helpers/emulator.js';
-import { PDS_BIN, signedInEnv } from '../helpers/process.js';
+import { PDS_BIN, signedInEnv, startPds } from '../helpers/process.js';
 import { job, type Job } from '../helpers/runner.js';
 
 const started: Emulator[] = [];
@@ -79,5 +79,37 @@ describe('a batch against a rate limit', () => {
     const made = emulator.state.uploads.filter((u) => u.file_name.startsWith('far-') && u.minted !== true);
     expect(made).toHaveLength(Number(outputs.uploaded));
     expect(end.stdout + end.stderr).toContain('`args: --retry-budget <duration>`');
+  }, 60_000);
+});
+
+describe('pds emulator start --rate-limit --rate-window', () => {
+  it('30 requests per 500 ms: the 31st is refused, the reset said in milliseconds, the next window open', async () => {
+    const emulator = startPds(
+      ['emulator', 'start', '--port', '0', '--quiet', '--rate-limit', '30', '--rate-window', '500ms'],
+      { killAfterMs: 60_000 },
+    );
+    try {
+      await emulator.waitFor(/listening on http:\/\/\S+\n/);
+      const url = /listening on (http:\/\/\S+)/.exec(emulator.stdout())?.[1] as string;
+      const get = () => fetch(`${url}/v1/projects`, { headers: { authorization: 'Bearer demo-org-token' } });
+      const answers: Response[] = [];
+      for (let i = 0; i < 31; i++) answers.push(await get());
+      const first = answers[0] as Response;
+      const last = answers[30] as Response;
+      expect(first.headers.get('x-ratelimit-limit')).toBe('30');
+      // The window's end, in milliseconds since the epoch: within the half second.
+      const reset = Number(first.headers.get('x-ratelimit-reset'));
+      expect(reset).toBeGreaterThan(1e12);
+      expect(reset - Date.now()).toBeLessThanOrEqual(500);
+      // Either all 31 fell in one window (the last refused) or a window turned between them.
+      if (last.headers.get('x-ratelimit-reset') === String(reset)) {
+        expect(last.status).toBe(429);
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, reset - Date.now()) + 20));
+        expect((await get()).status).toBe(200);
+      } else expect(last.status).toBe(200);
+    } finally {
+      emulator.child.kill('SIGTERM');
+      await emulator.exited;
+    }
   }, 60_000);
 });
