@@ -48,3 +48,23 @@ export async function decoded(source: AsyncIterable<Uint8Array>, encoding: 'gzip
   pipeline(Readable.from(source), decoder, () => undefined);
   return decoder as AsyncIterable<Buffer>;
 }
+
+/**
+ * What a decoder's failure says, from `sent`, the bytes that arrived as sent: zlib's "unexpected end
+ * of file" (Z_BUF_ERROR) is a body that ended before its encoded data did, cut short (a connection
+ * closed early) rather than corrupt; any other zlib or brotli code is a body that does not decode.
+ * Undefined for a failure that is not the decoder's.
+ */
+export function decodeFailure(error: unknown, encoding: string | undefined, sent: number): ServiceError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  if (code === 'Z_BUF_ERROR')
+    return new ServiceError(
+      `the storage host's ${encoding} body was cut short (truncated: ${sent.toLocaleString('en-US')} bytes received, the stream ended early); pds stopped reading`,
+      { cause: error },
+    );
+  if (code.startsWith('Z_') || /^ERR__?(BROTLI|ERROR_FORMAT|PADDING)/.test(code))
+    return new ServiceError(`the storage host's ${encoding} body does not decode (${code}); pds stopped reading`, {
+      cause: error,
+    });
+  return undefined;
+}

@@ -14,7 +14,7 @@ import { createTransport, type HttpResponse, type Transport } from '../http/tran
 import { refusePlainHttp } from '../http/safety.js';
 import { formatBytes } from '../output/text.js';
 import { invalidResponse } from '../http/failures.js';
-import { decoded, encodingOf, PROGRESS_BYTES, rawBody, type Progress } from './body.js';
+import { decoded, decodeFailure, encodingOf, PROGRESS_BYTES, rawBody, type Progress } from './body.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
 
@@ -321,22 +321,8 @@ async function receive(
         { cause: error },
       );
     }
-    // zlib's "unexpected end of file": the body ended before its encoded data did, which is a body
-    // cut short (a connection that closed early), not a corrupt one.
-    if (code === 'Z_BUF_ERROR')
-      throw new ServiceError(
-        `the storage host's ${encoding} body was cut short (truncated: ${sent.toLocaleString('en-US')} bytes received, the stream ended early); pds stopped reading`,
-        { cause: error },
-      );
-    if (
-      code.startsWith('Z_') ||
-      code === 'ERR_PADDING_1' ||
-      /^ERR__?BROTLI/.test(code) ||
-      /^ERR__ERROR_FORMAT/.test(code)
-    )
-      throw new ServiceError(`the storage host's ${encoding} body does not decode (${code}); pds stopped reading`, {
-        cause: error,
-      });
+    const undecodable = decodeFailure(error, encoding, sent);
+    if (undecodable) throw undecodable;
     // Content-Length counts the bytes as sent: an encoded body cut short says how many of those arrived.
     const arrived = encoding === undefined ? received : sent;
     throw failure(error, options, { origin: request.origin, idled: request.idle(), received: arrived, total });
