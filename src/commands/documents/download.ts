@@ -10,13 +10,13 @@ import type { DocumentKind } from '../../lib/api/documents.js';
 import { NotFoundError, type PdsError, UsageError } from '../../lib/errors.js';
 import {
   StorageDeniedError,
-  maxSizeOf,
   saveToFile,
   saveToStream,
   storageOptions,
   isPdf,
   type SaveOptions,
 } from '../../lib/transfer/download.js';
+import { maxSizeOf } from '../../lib/transfer/sizes.js';
 import { DownloadDisplay, type DownloadEntry } from './download-display.js';
 import { NameClaims, safeFileName } from '../../lib/transfer/file-names.js';
 import { checkResourceId } from '../catalog/get.js';

@@ -2,7 +2,7 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import { requireFullBuild } from '../../lib/ci/action-build.js';
 import type { EmulatorOptions } from '../../emulator/http.js';
-import { parseSize } from '../../lib/transfer/download.js';
+import { parseSize } from '../../lib/transfer/sizes.js';
 import type { start } from './definitions.js';
 import type { OptionsOf } from '../../lib/verbs/verb.js';
 

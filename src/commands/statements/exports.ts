@@ -8,13 +8,8 @@
 import type { Context } from '../../lib/context.js';
 import { InterruptedError, PdsError, stopSignalOf } from '../../lib/errors.js';
 import { stripInvisible } from '../../lib/output/text.js';
-import {
-  DEFAULT_MAX_BYTES,
-  StorageDeniedError,
-  saveInto,
-  storageOptions,
-  type SaveOptions,
-} from '../../lib/transfer/download.js';
+import { StorageDeniedError, saveInto, storageOptions, type SaveOptions } from '../../lib/transfer/download.js';
+import { DEFAULT_MAX_BYTES } from '../../lib/transfer/sizes.js';
 import { LINES_ACCEPT, linesOf } from './lines-link.js';
 import { CsvReader } from './csv-rows.js';
 import type { Processed } from './select.js';

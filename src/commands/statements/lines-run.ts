@@ -3,12 +3,12 @@
 // first; then their exports are read, a few at a time, with progress on a terminal.
 import type { Context } from '../../lib/context.js';
 import { IncompleteAnswerError, UsageError } from '../../lib/errors.js';
-import { parseSize } from '../../lib/transfer/download.js';
+import { parseSize } from '../../lib/transfer/sizes.js';
 import type { LinesOptions } from './definitions.js';
 import { Writable } from 'node:stream';
 import { FORMULA_WARNING, startsFormula, writeFlat, type FlatFormat } from './flat.js';
 import { printRollup, rollUp, sayColumns } from './rollup.js';
-import { checkChoice, sayPending, selectStatements } from './select.js';
+import { checkChoice, type Processed, sayPending, selectStatements } from './select.js';
 import { withProgress } from './progress.js';
 import { linesTable } from './lines-table.js';
 import { needsReport, overlapNote } from './report.js';
@@ -85,7 +85,8 @@ function byColumns(by: string[] | undefined): string[] | undefined {
   return names;
 }
 
-export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
+/** The flags checked before anything is asked of the service: which statements, grouped how, read how far. */
+async function planOf(opts: LinesOptions, ctx: Context) {
   if (ctx.output.mode === 'ids') throw new UsageError('lines have no ids to print: drop -q');
   const fileFormat = isFileFormat(ctx.settings.format) ? ctx.settings.format : undefined;
   if (fileFormat !== undefined) (await import('./lines-file.js')).outputFile(fileFormat, opts.output, opts.force);
@@ -103,6 +104,11 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   const reporting = opts.compare ?? opts.columns ?? opts.rates ?? opts.to;
   if (by === undefined && reporting !== undefined)
     throw new UsageError('--compare, --columns, --rates and --to work on a roll-up: use them with --by');
+  return { given, ids, by, maxBytes, fileFormat };
+}
+
+export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
+  const { given, ids, by, maxBytes, fileFormat } = await planOf(opts, ctx);
   if (by !== undefined && (needsReport(opts, by) || fileFormat !== undefined))
     return (await import('./report-run.js')).runLinesReport(opts, ctx, { by, ids, maxBytes });
   const selection = await selectStatements(ctx, given, ids);
@@ -128,26 +134,38 @@ export async function run(opts: LinesOptions, ctx: Context): Promise<number> {
   const chosen = ctx.settings.format;
   if (isFileFormat(chosen))
     return (await import('./lines-file.js')).runLinesFile(ctx, statements, chosen, opts, maxBytes);
-  // --format table: the lines gathered and drawn as a fitted table, like any list.
-  const asTable = chosen === 'table' && ctx.output.jq === undefined;
-  const format: FlatFormat = chosen === undefined || chosen === 'table' ? 'csv' : chosen;
-  const gather = ctx.output.jq === undefined && !asTable ? undefined : [];
-  const input = {
-    format,
+  const format: FlatFormat | 'table' = chosen ?? 'csv';
+  await printLines(ctx, statements, format, {
     withId: opts.all === true || ids.length > 1,
     csvSafe: opts.csvSafe === true,
     maxBytes,
-    ...(gather === undefined ? {} : { gather }),
-  };
+  });
+  return 0;
+}
+
+/**
+ * Every line of the statements, as CSV (or the data format chosen), a leading statement_id column
+ * when there are several; with --format table or --jq they are gathered first.
+ */
+async function printLines(
+  ctx: Context,
+  statements: Processed[],
+  chosen: FlatFormat | 'table',
+  input: { withId: boolean; csvSafe: boolean; maxBytes: number | undefined },
+): Promise<void> {
+  // --format table: the lines gathered and drawn as a fitted table, like any list.
+  const asTable = chosen === 'table' && ctx.output.jq === undefined;
+  const format: FlatFormat = chosen === 'table' ? 'csv' : chosen;
+  const gather = ctx.output.jq === undefined && !asTable ? undefined : [];
+  const flat = { format, ...input, ...(gather === undefined ? {} : { gather }) };
   // Progress would draw over lines printed to the same terminal.
   const showProgress = !ctx.io.stdoutIsTTY;
   const problems = await withProgress(ctx, (update) =>
-    writeFlat(ctx, statements, input, (read, total, lines) => {
+    writeFlat(ctx, statements, flat, (read, total, lines) => {
       if (showProgress) update(read, total, lines);
     }),
   );
   if (asTable && gather !== undefined) ctx.output.write(await linesTable(ctx, gather));
   else if (gather !== undefined) await ctx.output.data(gather);
   if (problems.length > 0) throw new IncompleteAnswerError(problems.map((p) => p.text));
-  return 0;
 }

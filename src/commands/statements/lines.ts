@@ -10,13 +10,13 @@ import type { Context } from '../../lib/context.js';
 import { UsageError } from '../../lib/errors.js';
 import {
   StorageDeniedError,
-  maxSizeOf,
   saveToFile,
   saveToStream,
   storageOptions,
   type SaveOptions,
   type Saved,
 } from '../../lib/transfer/download.js';
+import { maxSizeOf } from '../../lib/transfer/sizes.js';
 import { formatBytes, safeLines } from '../../lib/output/text.js';
 import { checkResourceId } from '../catalog/get.js';
 import type { LinesOptions } from './definitions.js';

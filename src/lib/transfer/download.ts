@@ -8,34 +8,16 @@ import { open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { cannotWrite, exists, place, sameContent, targetKind } from './save-target.js';
 import type { Writable } from 'node:stream';
-import { InterruptedError, PdsError, ServiceError, UsageError } from '../errors.js';
+import { InterruptedError, PdsError, ServiceError } from '../errors.js';
 import type { Context } from '../context.js';
 import { createTransport, type HttpResponse, type Transport } from '../http/transport.js';
 import { refusePlainHttp } from '../http/safety.js';
 import { formatBytes } from '../output/text.js';
 import { invalidResponse } from '../http/failures.js';
 import { decoded, decodeFailure, encodingOf, PROGRESS_BYTES, rawBody, type Progress } from './body.js';
+import { DEFAULT_MAX_BYTES } from './sizes.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
-
-/** The largest file a download takes unless --max-size says: far beyond any contract, short of a full disk. */
-export const DEFAULT_MAX_BYTES = 1024 ** 3;
-
-const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
-
-/** A size in bytes: `1048576`, `512K`, `100M`, `1G` (binary units; `MiB`, `MB` and `M` alike). */
-export function parseSize(flag: string, value: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(value);
-  const bytes = match ? Math.floor(Number(match[1]) * (UNITS[(match[2] ?? '').toLowerCase()] ?? 1)) : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1)
-    throw new UsageError(`invalid ${flag} '${value}': expected a size such as 500M or 2G`);
-  return bytes;
-}
-
-/** The limit --max-size sets (a size such as 500M), or the default one without it. */
-export function maxSizeOf(flag: string | undefined): number {
-  return flag === undefined ? DEFAULT_MAX_BYTES : parseSize('--max-size', flag);
-}
 
 /** The storage host refused the URL (403): it expired, or its signature no longer matches. */
 export class StorageDeniedError extends ServiceError {}
