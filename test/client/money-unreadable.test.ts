@@ -211,7 +211,7 @@ describe('statements lines --by', () => {
       message: 'the answer is not whole: 2 problems',
       details: [
         `statement ${a!.id}: its export's header repeats the column 'Teritory' (columns 2 and 3); its lines were left out`,
-        `--by 'teritory': in none of the 2 exports read; the export left out (statement ${a!.id}) may have it`,
+        `the column 'teritory' (--by) is in none of the 2 exports read; the export left out (statement ${a!.id}) may have it`,
       ],
     });
     // Only rows left out (every header read): the column is in no export, exit 2 as without them.

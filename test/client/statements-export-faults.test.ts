@@ -256,6 +256,17 @@ describe('the MCP tools, which take invisible characters out of what they answer
         rollup.isError === true ||
           ((rollup.structuredContent?.incomplete as string[] | undefined) ?? []).includes(said),
       ).toBe(true);
+      // A column only the export left out may have: named as such (by its input's name), never an empty group.
+      const unknown = (await mcp.client.callTool({
+        name: 'statements_lines_rollup',
+        arguments: { ids: [a, b], by: ['teritory'] },
+      })) as ToolResult;
+      expect(unknown.isError).toBe(true);
+      const text = unknown.content.map((c) => c.text).join('\n');
+      expect(text).toContain(said);
+      expect(text).toContain(
+        `the column 'teritory' (by) is in none of the 1 export read; the export left out (statement ${a}) may have it`,
+      );
     } finally {
       await mcp.close();
     }

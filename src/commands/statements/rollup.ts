@@ -275,7 +275,7 @@ function checkBy(
     const readCount = read.statements - ids.length;
     throw new IncompleteAnswerError([
       ...leftOut.map((p) => p.text),
-      `--by ${names}: in none of the ${readCount} export${readCount === 1 ? '' : 's'} read; the ${ids.length === 1 ? 'export' : `${ids.length} exports`} left out (statement ${ids.join(', ')}) may have it`,
+      `the column${unknown.length === 1 ? '' : 's'} ${names} (--by) ${unknown.length === 1 ? 'is' : 'are'} in none of the ${readCount} export${readCount === 1 ? '' : 's'} read; the ${ids.length === 1 ? 'export' : `${ids.length} exports`} left out (statement ${ids.join(', ')}) may have ${unknown.length === 1 ? 'it' : 'them'}`,
     ]);
   }
   const there = [...STATEMENT_KEYS.keys(), 'currency', ...report.map((c) => c.column)];
