@@ -80,6 +80,21 @@ describe('statements_totals with the report parameters', () => {
       ['2021H2', 1, money(c.licensor)],
     ]);
     expect(halves.incomplete).toEqual([`statement ${d.id} (2020Y) is a year: not split into half-years, left out`]);
+    // With an amount that cannot be read too: both named, each once.
+    fixture.a!.financials_given = { licensor_revenue: 'NaN' };
+    try {
+      const both = await answer('statements_totals', { by: ['half'], period: '2020..2021' });
+      expect(both.incomplete).toEqual([
+        `statement ${d.id} (2020Y) is a year: not split into half-years, left out`,
+        `statement ${a.id}: licensor_revenue "NaN" is not an amount`,
+      ]);
+      expect(both.items.map((r) => [r.half, r.statements, r.licensor_revenue])).toEqual([
+        ['2021H1', 2, money(b.licensor)],
+        ['2021H2', 1, money(c.licensor)],
+      ]);
+    } finally {
+      delete fixture.a!.financials_given;
+    }
   });
 
   it('compare: 2021H2 against 2021H1, with the change and the change in %', async () => {
