@@ -8,6 +8,7 @@ import { SEARCH_FLAGS } from '../../src/commands/search/definitions.js';
 import {
   CHECK_FLAGS,
   LINES_FLAGS,
+  REPORT_FLAGS,
   SELECT_FLAGS,
   TOP_FLAG,
   TOTALS_FLAGS,
@@ -30,6 +31,9 @@ describe("the tools' flag inputs, described by the flags' definitions", () => {
     expect(described('statements_lines_rollup', 'by')).toBe(LINES_FLAGS.by.help);
     expect(described('statements_lines_rollup', 'sort')).toBe(LINES_FLAGS.sort.help);
     expect(described('statements_check', 'gaps')).toBe(CHECK_FLAGS.gaps.toolHelp);
+    for (const tool of ['statements_totals', 'statements_lines_rollup'])
+      for (const key of ['compare', 'columns', 'to'] as const)
+        expect(described(tool, key)).toBe(REPORT_FLAGS[key].toolHelp);
   });
 
   it('the catalog and search tools take the resource and search flags as the CLI declares them', () => {

@@ -17,7 +17,8 @@ import {
 } from '../statements/report.js';
 import { checkTo, type RateTable, rateOf } from '../statements/rates.js';
 import { type Processed, type SelectInput, selectStatements } from '../statements/select.js';
-import { describe, numberOrText } from './inputs.js';
+import { REPORT_FLAGS } from '../statements/definitions.js';
+import { describe, flagInput, numberOrText } from './inputs.js';
 import type { Call } from './tool.js';
 
 const rateInput = z.object({
@@ -26,20 +27,15 @@ const rateInput = z.object({
   period: describe(z.optional(z.string()), 'only for statements whose period lies within, e.g. 2024 or 2024Q1..2024Q2'),
 });
 
+/** The report flags an agent's tool takes: the CLI's (their checks and toolHelp), `rates` given inline, not as a file. */
 export const REPORT_INPUTS = {
-  compare: describe(
-    z.optional(z.string()),
-    '"previous" (the period before, of the same cadence) or a period such as 2024H2: each group against it, with the change and the change in %; needs `period`, or period/year/half/quarter/month in `by`',
-  ),
-  columns: describe(
-    z.optional(z.string()),
-    'pivot: one column per value of this field (e.g. "year" or "period"), in order, with a total column and a total row',
-  ),
+  compare: flagInput('compare', REPORT_FLAGS.compare),
+  columns: flagInput('columns', REPORT_FLAGS.columns),
   rates: describe(
     z.optional(z.array(rateInput)),
     'convert every amount into `to` with these rates (exact, rounded once to its minor unit, half away from zero); a currency without a rate is an error naming it',
   ),
-  to: describe(z.optional(z.string()), 'the reporting currency `rates` convert to, e.g. EUR'),
+  to: flagInput('to', REPORT_FLAGS.to),
 };
 
 export interface ReportArgs {

@@ -37,11 +37,15 @@ export const REPORT_FLAGS = {
     type: 'string',
     value: 'previous|period',
     help: 'each group against the period before (previous) or this one: amount, compared amount, change, change in %; with --period or --by period|year|half|quarter',
+    toolHelp:
+      '"previous" (the period before, of the same cadence) or a period such as 2024H2: each group against it, with the change and the change in %; needs `period`, or period/year/half/quarter/month in `by`',
   },
   columns: {
     type: 'string',
     value: 'field',
     help: 'a pivot: one column per value of this field (period, year, half, quarter, currency, any --by field), a total column and row',
+    toolHelp:
+      'pivot: one column per value of this field (e.g. "year" or "period"), in order, with a total column and a total row',
   },
   rates: {
     type: 'string',
@@ -52,6 +56,7 @@ export const REPORT_FLAGS = {
     type: 'string',
     value: 'C',
     help: 'the reporting currency, with --rates: amounts converted exactly, rounded once to its minor unit (half away from zero)',
+    toolHelp: 'the reporting currency `rates` convert to, e.g. EUR',
   },
 } as const;
 
