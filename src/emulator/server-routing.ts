@@ -8,8 +8,21 @@ import type { AuthorizationServer } from './oauth.js';
 import { bearerChallenge } from './routes/oauth.js';
 import type { SandboxRunner } from './sandbox/runner.js';
 import { bearer } from './server-admission.js';
-import type { EmulatorFaults } from './server.js';
 import { sendJson } from './server-io.js';
+
+/** Misbehaviour on demand, for tests of the client: applied here, as requests are routed. */
+export interface EmulatorFaults {
+  /**
+   * Requests (`METHOD /path`) whose answer is lost: the request is handled in full, then the
+   * connection is cut instead of answering, as when a network drops a reply. Each entry is used once.
+   */
+  dropAnswers: string[];
+  /**
+   * Requests (`METHOD /path`) refused with 429 and `Retry-After: 1` before any handler runs (a
+   * rate limit that lasts a second: nothing is made). Each entry is used once.
+   */
+  rateLimitOnce: string[];
+}
 
 interface CompiledRoute extends Route {
   segments: string[];

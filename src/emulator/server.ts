@@ -20,7 +20,7 @@ import { handleOAuth } from './routes/oauth.js';
 import { SandboxRunner } from './sandbox/runner.js';
 import { RateLimiter, admit } from './server-admission.js';
 import { sendError, logWhenFinished, recordRequest } from './server-io.js';
-import { compile, type App, routeRequest } from './server-routing.js';
+import { compile, type App, type EmulatorFaults, routeRequest } from './server-routing.js';
 
 export { sendJson } from './server-io.js';
 export { ownHost } from './server-admission.js';
@@ -41,19 +41,6 @@ export interface Emulator {
   /** Misbehaviour on demand, for tests of the client. */
   faults: EmulatorFaults;
   close(): Promise<void>;
-}
-
-export interface EmulatorFaults {
-  /**
-   * Requests (`METHOD /path`) whose answer is lost: the request is handled in full, then the
-   * connection is cut instead of answering, as when a network drops a reply. Each entry is used once.
-   */
-  dropAnswers: string[];
-  /**
-   * Requests (`METHOD /path`) refused with 429 and `Retry-After: 1` before any handler runs (a
-   * rate limit that lasts a second: nothing is made). Each entry is used once.
-   */
-  rateLimitOnce: string[];
 }
 
 export const defaultOptions: EmulatorOptions = {

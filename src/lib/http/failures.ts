@@ -4,7 +4,6 @@ import type { z } from 'zod/mini';
 import { errorFromResponse, InterruptedError, type PdsError, RateLimitError, ServiceError } from '../errors.js';
 import { BodyCutError, BodyTooLargeError, MAX_BODY_BYTES, ThroughProxyError, type HttpResponse } from './transport.js';
 import { askedDelay, rateLimitText } from './retry.js';
-import type { RequestOptions } from './client.js';
 import { parseJson } from '../json-numbers.js';
 
 /** What is read of an error answer (its message); a larger error page is not read further. */
@@ -102,7 +101,11 @@ export function failedAttempt(
 }
 
 /** The `data` of an answer `{data: …}`, checked against the schema; a mismatch is a ServiceError. */
-export async function checkedData(body: unknown, options: RequestOptions, schema: z.ZodMiniType): Promise<unknown> {
+export async function checkedData(
+  body: unknown,
+  options: { method?: string; path: string },
+  schema: z.ZodMiniType,
+): Promise<unknown> {
   const { envelope, plainCheck } = await import('../schemas.js');
   const wrapped = envelopeOf(schema, envelope);
   if (plainCheck(wrapped)?.(body)) return (body as { data: unknown }).data;
