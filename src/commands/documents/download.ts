@@ -53,12 +53,31 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   const view = await DownloadDisplay.create(ctx, kind, destination.to === 'stdout');
   const batch: Batch = { ctx, kind, projectId, destination, save, view };
   if (!dryRun) for (const entry of entries) view.queued(entry);
+  const run = new BatchRun(ctx, opts.concurrency);
+  const noDownloads = await downloadEach(batch, run, entries);
+  run.throwIfStopped();
+  if (noDownloads) throw noDownloads;
+  const [only] = entries;
+  if (entries.length === 1 && only?.error) throw only.error;
+  view.errors(entries);
+  if (dryRun) printPlan(ctx, kind, entries, destination);
+  else await printResults(ctx, entries, destination);
+  if (entries.length > 1) ctx.output.info(summary(entries));
+  return entries.some((e) => e.error) ? 1 : 0;
+}
+
+/**
+ * Each entry's link asked for and its file fetched (or, with --dry-run, only named), a few at a
+ * time; each entry ends with its path or its error. The service without downloads stops them all.
+ */
+async function downloadEach(batch: Batch, run: BatchRun, entries: Entry[]): Promise<NoDownloadsError | undefined> {
+  const { ctx, kind, projectId, destination, view } = batch;
+  const dryRun = ctx.settings.dryRun;
   const claims = new NameClaims();
   // Names are claimed in the order of the ids, whatever order the links arrive in, so the same
   // records get the same names on every run (which lets a rerun skip what is up to date).
   let previousClaim: Promise<void> = Promise.resolve();
   let noDownloads: NoDownloadsError | undefined;
-  const run = new BatchRun(ctx, opts.concurrency);
   try {
     await run.each(entries, async (entry) => {
       const earlier = previousClaim;
@@ -94,16 +113,7 @@ export async function run(opts: Options, ctx: Context): Promise<number> {
   } finally {
     view.close();
   }
-
-  run.throwIfStopped();
-  if (noDownloads) throw noDownloads;
-  const [only] = entries;
-  if (entries.length === 1 && only?.error) throw only.error;
-  view.errors(entries);
-  if (dryRun) printPlan(ctx, kind, entries, destination);
-  else await printResults(ctx, entries, destination);
-  if (entries.length > 1) ctx.output.info(summary(entries));
-  return entries.some((e) => e.error) ? 1 : 0;
+  return noDownloads;
 }
 
 /** What every download of one run shares. */
