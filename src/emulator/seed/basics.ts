@@ -204,3 +204,11 @@ export function timeline(count: number, from: number, to: number, rng: Rng): (i:
   const step = (to - from) / Math.max(count, 1);
   return (i) => from + (i + 0.05 + rng.next() * 0.9) * step;
 }
+
+/** One project to seed: its id, its place among the projects, when it was made, how large it is. */
+export interface ProjectSeed {
+  id: string;
+  index: number;
+  created: number;
+  size: CatalogSize;
+}

@@ -1,6 +1,6 @@
 import type { CompositionRecord } from '../store.js';
 import { SEED_NOW, DAY, pad, at, iso, isoCapped, pushTo, timeline } from './basics.js';
-import type { ProjectSeeding, People, Works } from './project.js';
+import type { ProjectSeeding, People, Works } from './phases.js';
 
 export function buildCompositions(
   p: ProjectSeeding,

@@ -9,7 +9,7 @@ import type {
 import { CONTRACT_CYCLE, CONTRACT_TITLES, type ContractKind } from '../seed-words.js';
 import { SEED_NOW, DAY, YEAR, FIRST_EFFECTIVE, type Rng, at, type NameSpace, iso, timeline } from './basics.js';
 import { contractIncludes } from './contract-terms.js';
-import type { ProjectSeed } from './project.js';
+import type { ProjectSeed } from './basics.js';
 
 export interface ContractSources {
   artists: PersonRecord[];

@@ -16,7 +16,7 @@ import {
   timeline,
 } from './basics.js';
 import { entityVariant } from './names.js';
-import type { ProjectSeeding, People, Companies } from './project.js';
+import type { ProjectSeeding, People, Companies } from './phases.js';
 
 export function buildCompanies(p: ProjectSeeding, artists: People, writers: People): Companies {
   const { seed, ids, from, size } = p;

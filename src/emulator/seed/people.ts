@@ -1,7 +1,7 @@
 import type { PersonRecord } from '../store.js';
 import { SEED_NOW, DAY, pad, iso, isoCapped, timeline } from './basics.js';
 import { personVariant } from './names.js';
-import type { ProjectSeeding, People } from './project.js';
+import type { ProjectSeeding, People } from './phases.js';
 
 export function buildPersons(p: ProjectSeeding, kind: 'artist' | 'writer', count: number, dupEvery: number): People {
   const { seed, ids, from, names } = p;

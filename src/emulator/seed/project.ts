@@ -1,21 +1,15 @@
 // One project's records, each kind built on first access by its own file of seed/.
-import type { CompositionRecord, EntityRecord, PersonRecord, ProjectData, RecordingRecord } from '../store.js';
-import { type CatalogSize, DAY, Rng, seedOf, type NameSpace, type IdStarts } from './basics.js';
+import type { ProjectData } from '../store.js';
+import { DAY, Rng, seedOf, type IdStarts, type ProjectSeed } from './basics.js';
 import { buildCompositions } from './compositions.js';
-import { type ContractSources, buildContracts } from './contracts.js';
+import { buildContracts } from './contracts.js';
 import { buildCompanies } from './entities.js';
-import { type PersonNames, personNames, titleSpace } from './names.js';
+import { personNames, titleSpace } from './names.js';
 import { buildPersons } from './people.js';
+import type { People, ProjectSeeding, Works } from './phases.js';
 import { buildRecordings } from './recordings.js';
 import { buildRelations } from './relations.js';
 import { buildStatements } from './statements.js';
-
-export interface ProjectSeed {
-  id: string;
-  index: number;
-  created: number;
-  size: CatalogSize;
-}
 
 /** A value computed on first use. */
 function once<T>(build: () => T): () => T {
@@ -48,37 +42,6 @@ function lazyProjectData(builders: { [K in keyof ProjectData]: () => ProjectData
     });
   }
   return data;
-}
-
-/** What every phase of one project's seeding draws on. */
-export interface ProjectSeeding {
-  seed: ProjectSeed;
-  ids: IdStarts;
-  size: ProjectSeed['size'];
-  /** When the project's records start. */
-  from: number;
-  names: PersonNames;
-  titles: NameSpace;
-  /** The PRNG stream of one kind of record. */
-  stream(kind: string): Rng;
-}
-
-export interface People {
-  all: PersonRecord[];
-  roots: PersonRecord[];
-}
-
-export interface Companies {
-  entities: EntityRecord[];
-  pools: ContractSources['pools'];
-}
-
-export interface Works {
-  compositions: CompositionRecord[];
-  recordings: RecordingRecord[];
-  compositionsByArtist: Map<number, CompositionRecord[]>;
-  compositionsByWriter: Map<number, CompositionRecord[]>;
-  recordingsByArtist: Map<number, RecordingRecord[]>;
 }
 
 /**

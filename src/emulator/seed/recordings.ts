@@ -2,7 +2,7 @@ import type { CompositionRecord, Product, RecordingRecord } from '../store.js';
 import { STORES, PRODUCT_SOURCES } from '../seed-words.js';
 import { SEED_NOW, DAY, YEAR, FIRST_RELEASE, pad, at, iso, isoCapped, pushTo, date, upc, timeline } from './basics.js';
 import { titleSpace } from './names.js';
-import type { ProjectSeeding, People, Works } from './project.js';
+import type { ProjectSeeding, People, Works } from './phases.js';
 
 /** Each composition's recordings: the studio one first, then the other versions round by round. */
 export function buildRecordings(

@@ -2,7 +2,7 @@ import type { EntityRecord, RelationRecord } from '../store.js';
 import { DEPARTMENTS } from '../seed-words.js';
 import { SEED_NOW, DAY, pad, iso, isoCapped, slug, phone, timeline } from './basics.js';
 import { personVariant } from './names.js';
-import type { ProjectSeeding } from './project.js';
+import type { ProjectSeeding } from './phases.js';
 
 export function buildRelations(p: ProjectSeeding, entities: EntityRecord[]): RelationRecord[] {
   const { ids, from, names, size } = p;

@@ -3,7 +3,7 @@ import type { EntityRecord, StatementRecord } from '../store.js';
 import { CURRENCIES, STATEMENT_TYPES, SUBTYPES } from '../seed-words.js';
 import { SEED_NOW, DAY, thousands, type Rng, iso, isoCapped, timeline } from './basics.js';
 import { signer } from './contracts.js';
-import type { ProjectSeed } from './project.js';
+import type { ProjectSeed } from './basics.js';
 
 interface Issuer {
   entity: EntityRecord;
