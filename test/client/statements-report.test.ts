@@ -293,6 +293,22 @@ describe('--compare', () => {
     expect(result.stdout).not.toContain('\u001b[');
   });
 
+  it('on a narrow terminal names are cut and the percentage goes, never an amount; stderr says so', async () => {
+    const args = ['statements', 'totals', '--by', 'payor', '--period', '2025H1', '--compare', 'previous'];
+    const wide = await pds(args, { tty: true, columns: 200 });
+    const narrow = await pds(args, { tty: true, columns: 60 });
+    expect(narrow.code).toBe(0);
+    const [header, ...lines] = narrow.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^PAYOR\s+CURRENCY\s+2025H1\s+2024H2\s+CHANGE$/);
+    for (const line of [header ?? '', ...lines]) expect(line.length).toBeLessThanOrEqual(60);
+    expect(lines.some((l) => /^\S.*… /.test(l))).toBe(true);
+    // Every amount and change of the wide view is in the narrow one, whole.
+    const amounts = (text: string) => text.match(/[+-]?\d[\d,]*\.\d\d/g) ?? [];
+    expect(amounts(narrow.stdout)).toEqual(amounts(wide.stdout));
+    expect(narrow.stderr).toContain('(% not shown at 60 columns; --json has them)\n');
+    expect(wide.stderr).not.toContain('not shown');
+  });
+
   it('--compare without a period to compare, or with --columns, is exit 2 before any request', async () => {
     for (const [args, message] of [
       [['--compare', 'previous'], '--compare needs the period it compares'],
@@ -350,7 +366,7 @@ describe('--columns', () => {
     for (const line of result.stdout.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(header).toMatch(/2025H1\s+TOTAL$/);
     expect(header).not.toContain('2020Y');
-    expect(result.stderr).toMatch(/2020Y–\S+ not shown: the terminal is 80 columns wide/);
+    expect(result.stderr).toMatch(/\(2020Y–\S+ not shown at 80 columns, counted in TOTAL; --json has them\)\n/);
   });
 });
 

@@ -151,30 +151,35 @@ async function printReport(
     return;
   }
   await ctx.output.prepareColor();
-  if (report.kind === 'groups') ctx.output.write(await groupsView(report.records));
-  else if (report.kind === 'compare') {
-    const keys = plan.by;
-    const labels = report.labels;
-    ctx.output.write(
-      await drawComparison(report.records, {
-        keys,
-        amount: report.amount,
-        ...(labels ? { labels } : {}),
-        paint: (style, text) => ctx.output.paint(style, text),
-      }),
-    );
-  } else {
-    const { text, hidden } = await drawPivot(report.records, {
-      keys: report.keys,
-      columns: report.columns,
-      totalColumn: report.totalColumn,
-      field: plan.columns ?? '',
-      width: ctx.io.columns,
-    });
-    ctx.output.write(text);
-    if (hidden.length > 0)
-      ctx.output.info(
-        `(${hidden.length === 1 ? hidden[0] : `${hidden[0]}–${hidden.at(-1)}`} not shown: the terminal is ${ctx.io.columns} columns wide; the total counts them, and data formats have every column)`,
-      );
+  if (report.kind === 'groups') {
+    ctx.output.write(await groupsView(report.records));
+    return;
   }
+  const { text, hidden } =
+    report.kind === 'compare'
+      ? await drawComparison(report.records, {
+          keys: plan.by,
+          amount: report.amount,
+          ...(report.labels ? { labels: report.labels } : {}),
+          paint: (style, text) => ctx.output.paint(style, text),
+          width: ctx.io.columns,
+        })
+      : await drawPivot(report.records, {
+          keys: report.keys,
+          columns: report.columns,
+          totalColumn: report.totalColumn,
+          field: plan.columns ?? '',
+          width: ctx.io.columns,
+        });
+  ctx.output.write(text);
+  if (hidden.length > 0)
+    ctx.output.info(
+      `(${namesOf(hidden, report.kind === 'pivot')} not shown at ${ctx.io.columns} columns${report.kind === 'pivot' ? ', counted in TOTAL' : ''}; --json has them)`,
+    );
+}
+
+/** Columns not shown: a pivot's are a run of periods (`2022H1–2023H2`); a comparison's are named. */
+function namesOf(hidden: string[], run: boolean): string {
+  if (hidden.length === 1) return hidden[0] ?? '';
+  return run ? `${hidden[0]}–${hidden.at(-1)}` : hidden.join(', ');
 }
