@@ -6,9 +6,21 @@
 // start-up (classic zod adds ~60 ms to every run; measured in scripts/bench.js's notes).
 import * as z from 'zod/mini';
 import { $constructor, $ZodObjectJIT, type $ZodObject, type $ZodType, type $ZodTypes } from 'zod/v4/core';
+import en from 'zod/v4/locales/en.js';
 import { checkOf, type Check, type Shape, type ShapeType } from './shape.js';
 import { PROJECT_SHAPE } from './api/shapes.js';
 export { CONTRACT_INCLUDES, EXTRACTIONS, type ContractInclude, type ExtractionName } from './vocabulary.js';
+
+/**
+ * Parse options that word every issue in English whatever else in the process set zod's locale
+ * (classic zod, which the MCP SDK loads, sets its own): one answer, one message, in every verb.
+ */
+export const IN_ENGLISH = { error: en().localeError };
+
+/** The first issues of a failed parse as `path: message` lines, for an error's details. */
+export function issueLines(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string[] {
+  return error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`);
+}
 
 export { UUID_PATTERN } from './vocabulary.js';
 import { UUID_PATTERN } from './vocabulary.js';

@@ -137,7 +137,9 @@ describe('requests', () => {
     const mismatch = await http.data({ path: '/v1/artists' }, z.array(Item)).catch((e: unknown) => e);
     expect(mismatch).toBeInstanceOf(ServiceError);
     expect((mismatch as ServiceError).message).toBe('unexpected response from GET /v1/artists');
-    expect((mismatch as ServiceError).details).toEqual(['data.0.id: Invalid input']);
+    expect((mismatch as ServiceError).details).toEqual([
+      'data.0.id: Invalid input: expected string, received undefined',
+    ]);
 
     replies.push((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });

@@ -147,12 +147,11 @@ export class OAuthRequests {
         typeof fields.error_description === 'string' ? fields.error_description : undefined,
       );
     }
-    const parsed = schema.safeParse(json);
+    const { IN_ENGLISH, issueLines } = await import('../schemas.js');
+    const parsed = schema.safeParse(json, IN_ENGLISH);
     if (!parsed.success) {
       throw new ServiceError(`unexpected answer from ${url.origin}${url.pathname}`, {
-        details: parsed.error.issues
-          .slice(0, 5)
-          .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+        details: issueLines(parsed.error),
       });
     }
     return parsed.data as z.infer<T>;

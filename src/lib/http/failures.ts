@@ -106,16 +106,16 @@ export async function checkedData(
   options: { method?: string; path: string },
   schema: z.ZodMiniType,
 ): Promise<unknown> {
-  const { envelope, plainCheck } = await import('../schemas.js');
+  const { envelope, plainCheck, IN_ENGLISH, issueLines } = await import('../schemas.js');
   const wrapped = envelopeOf(schema, envelope);
   if (plainCheck(wrapped)?.(body)) return (body as { data: unknown }).data;
-  const parsed = wrapped.safeParse(body);
+  const parsed = wrapped.safeParse(body, IN_ENGLISH);
   if (!parsed.success) {
     const request = `${options.method ?? 'GET'} ${options.path}`;
     const inexact = inexactId(body);
     if (inexact) throw inexactIdError(inexact, request);
     throw new ServiceError(`unexpected response from ${request}`, {
-      details: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+      details: issueLines(parsed.error),
     });
   }
   return (parsed.data as { data: unknown }).data;

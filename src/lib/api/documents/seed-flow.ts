@@ -2,7 +2,7 @@
 // that has no signed-URL uploads.
 import type { HttpClient } from '../../http/client.js';
 import { ServiceError, PdsError, UsageError } from '../../errors.js';
-import { envelope } from '../../schemas.js';
+import { envelope, IN_ENGLISH, issueLines } from '../../schemas.js';
 import { LocalFileError, type LocalUpload } from '../../transfer/local-upload.js';
 import { openMultipart } from '../../transfer/upload-body.js';
 import { readUploadAnswer, UploadCutError } from '../../transfer/upload-answer.js';
@@ -94,12 +94,10 @@ export async function uploadSeed(
       onEvent: () => idle.touch(),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
-    const parsed = envelope(spec.upload).safeParse(answer);
+    const parsed = envelope(spec.upload).safeParse(answer, IN_ENGLISH);
     if (!parsed.success) {
       throw new ServiceError(`unexpected answer to the upload (POST ${spec.path})`, {
-        details: parsed.error.issues
-          .slice(0, 5)
-          .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`),
+        details: issueLines(parsed.error),
       });
     }
     return (parsed.data as { data: UploadRecord }).data;
