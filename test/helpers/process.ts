@@ -2,7 +2,7 @@
 // whose screen is rendered by a headless terminal emulator, so tests read what a person would see.
 // Whatever depends on the real process (signals, terminals, proxies, exit timing) is tested here.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PROJECT, freshConfigDir } from './cli.js';
 
@@ -141,6 +141,13 @@ export interface PtyOptions {
   cols?: number;
   rows?: number;
   killAfterMs?: number;
+  /**
+   * Every byte read before `exited`, for a test of what the screen shows at the end: Linux may
+   * drop what the terminal had not read yet when the process's side of it closes (a screen cut
+   * mid-row on a loaded machine), so the test holds that side open too, and `exited` comes about
+   * 200 ms later. Not for tests that time the exit.
+   */
+  wholeScreen?: boolean;
 }
 
 /** A running pds on a pseudo-terminal: stdin, stdout and stderr are all the terminal. */
@@ -186,9 +193,11 @@ export async function ptyPds(args: string[], options: PtyOptions = {}): Promise<
     for (const check of waiters) check();
   });
   const killer = setTimeout(() => term.kill('SIGKILL'), options.killAfterMs ?? 45_000);
+  const held = options.wholeScreen ? holdTerminal(term) : undefined;
   const exited = new Promise<Exit>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
       clearTimeout(killer);
+      if (held !== undefined) closeSync(held);
       const now = Date.now();
       resolve({
         code: signal ? null : exitCode,
@@ -222,6 +231,12 @@ export async function ptyPds(args: string[], options: PtyOptions = {}): Promise<
       ),
     exited,
   };
+}
+
+/** The process's side of the terminal opened here too (never as this process's own terminal). */
+function holdTerminal(term: object): number | undefined {
+  const name = (term as { ptsName?: unknown }).ptsName;
+  return typeof name === 'string' ? openSync(name, constants.O_RDWR | constants.O_NOCTTY) : undefined;
 }
 
 function matches(text: string, pattern: RegExp | string): boolean {

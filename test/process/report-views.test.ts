@@ -67,7 +67,7 @@ afterAll(async () => {
 
 /** The screen of one command at one width, as a person sees it, and its exit code. */
 async function screenOf(emulator: Emulator, args: string[], cols: number, code = 0): Promise<string[]> {
-  const pty = await ptyPds(args, { env: envOf(emulator), cols, rows: 50, killAfterMs: 30_000 });
+  const pty = await ptyPds(args, { env: envOf(emulator), cols, rows: 50, killAfterMs: 30_000, wholeScreen: true });
   const exit = await pty.exited;
   const screen = await pty.screen();
   expect(exit.code, `${args.join(' ')} at ${cols}:\n${screen.join('\n')}`).toBe(code);

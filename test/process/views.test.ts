@@ -119,32 +119,10 @@ const envOf = (source: Source) =>
 
 /** The screen of one read at one width, as a person sees it. */
 async function screenOf(source: Source, args: string[], cols: number): Promise<string[]> {
-  const pty = await ptyPds(args, { env: envOf(source), cols, rows: 60, killAfterMs: 30_000 });
+  const pty = await ptyPds(args, { env: envOf(source), cols, rows: 60, killAfterMs: 30_000, wholeScreen: true });
   const exit = await pty.exited;
   const screen = await pty.screen();
   expect(exit.code, `${args.join(' ')} at ${cols}:\n${screen.join('\n')}`).toBe(0);
-  return screen;
-}
-
-/**
- * The screen of a read, taken again (twice at most) when it is a strict start of its golden screen:
- * a pty may lose the tail of a long output when the process exits (the lines it did draw are still
- * compared, and a screen that differs anywhere else is never taken again).
- */
-async function wholeScreenOf(source: Source, name: string, args: string[], cols: number): Promise<string[]> {
-  const file = new URL(`${source}/${name}.${cols}.txt`, GOLDEN);
-  const golden = !UPDATE && existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  let screen = await screenOf(source, args, cols);
-  if (UPDATE) {
-    // Written as the golden screen: the longer of two takes.
-    const second = await screenOf(source, args, cols);
-    return second.length > screen.length ? second : screen;
-  }
-  for (let again = 0; again < 2 && golden !== undefined; again++) {
-    const text = portless(`${screen.join('\n')}\n`);
-    if (text === golden || !golden.startsWith(text.slice(0, -1))) break;
-    screen = await screenOf(source, args, cols);
-  }
   return screen;
 }
 
@@ -214,7 +192,7 @@ for (const [source, reads] of [
       await eachLimited(reads, 3, async ([name, args]) => {
         const ids = await idsOf(source, args);
         for (const cols of WIDTHS) {
-          const screen = await wholeScreenOf(source, name, args, cols);
+          const screen = await screenOf(source, args, cols);
           checkRules(screen, cols, ids, `${source} ${args.join(' ')} at ${cols}`);
           compareGolden(source, name, cols, screen);
         }
