@@ -212,22 +212,27 @@ describe('retries', () => {
     expect(waits[0]).toBeLessThanOrEqual(4000);
   });
 
-  it('gives up after maxRetries with the last error: 429 is exit 6, 5xx exit 1', async () => {
+  it('gives up on a 5xx after maxRetries (exit 1); waits out a 429 while the budget lasts, then exit 6', async () => {
     const { http } = client({ maxRetries: 2 });
-    for (let i = 0; i < 3; i++)
-      replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '1' }));
-    const limited = await http.send({ path: '/v1/artists' }).catch((e: unknown) => e);
-    expect(limited).toBeInstanceOf(RateLimitError);
-    expect((limited as RateLimitError).exitCode).toBe(6);
-    expect((limited as RateLimitError).details).toEqual(['rate limited: try again after 1 s']);
-    expect(seen).toHaveLength(3);
-
-    seen = [];
     for (let i = 0; i < 3; i++) replies.push(json(503, { error: { message: 'unavailable' } }));
     const failed = await http.send({ path: '/v1/artists' }).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(ServiceError);
     expect((failed as ServiceError).exitCode).toBe(1);
     expect(seen).toHaveLength(3);
+
+    // Six refusals: more than maxRetries, each a 1 s wait; the budget of 3.5 s holds three of them.
+    seen = [];
+    const budgeted = client({ maxRetries: 2, retryBudget: new RetryBudget(3_500) });
+    for (let i = 0; i < 6; i++)
+      replies.push(json(429, { error: { message: 'rate limit exceeded' } }, { 'retry-after': '1' }));
+    const limited = await budgeted.http.send({ path: '/v1/artists' }).catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(RateLimitError);
+    expect((limited as RateLimitError).exitCode).toBe(6);
+    expect(seen).toHaveLength(4);
+    expect(budgeted.waits).toEqual([1000, 1000, 1000]);
+    expect((limited as RateLimitError).details.join('\n')).toMatch(
+      /not retried: a wait of 1 s is more than the 0 s left of the 3\.5 s retry budget/,
+    );
   });
 
   it('waits out a per-minute window within the budget, announcing every wait of 1 s or more', async () => {

@@ -234,6 +234,10 @@ export class HttpClient {
       if (typeof options.retry === 'function') return options.retry();
       return options.retry ?? method === 'GET';
     };
+    // A rate limit's refusal is the service pacing pds, not a failure: those waits are bounded by the
+    // retry budget (wall time), not by a count of tries, or a busy batch's request would fail after
+    // a few refusals with most of its budget left. Other failures are tried maxRetries times more.
+    let failures = 0;
     for (let attempt = 0; ; attempt++) {
       await this.paced();
       const outcome = await this.attempt(method, url, options, token);
@@ -244,7 +248,9 @@ export class HttpClient {
         ? await responseError(outcome.response, method, url, this.options.tokenSource, this.options.refusedHint)
         : outcome.error;
       if (!failure) throw new ServiceError('request failed');
-      if (!retryable || !canRetry(outcome) || attempt >= this.options.maxRetries) throw failure;
+      const rateLimited = outcome.response?.status === 429;
+      if (!retryable || !canRetry(outcome) || (!rateLimited && failures >= this.options.maxRetries)) throw failure;
+      if (!rateLimited) failures++;
       const delay = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
       // A rate limit or a wait the service asked for is always said, with the limits it sent.
       const asked =
@@ -256,7 +262,7 @@ export class HttpClient {
         throw overBudget(failure, wait, this.budget, asked, raiseBudgetHint(this.options.env));
       if (outcome.response?.status === 429) options.onRateLimited?.(wait);
       this.options.trace?.(
-        `* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2} of ${this.options.maxRetries + 1})`,
+        `* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2}${rateLimited ? ', rate limited: while the retry budget lasts' : ` of ${this.options.maxRetries + 1}`})`,
       );
       if (announced) {
         const limits = outcome.response ? rateLimitText(outcome.response) : '';
