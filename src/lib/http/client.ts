@@ -234,9 +234,8 @@ export class HttpClient {
       if (typeof options.retry === 'function') return options.retry();
       return options.retry ?? method === 'GET';
     };
-    // A rate limit's refusal is the service pacing pds, not a failure: those waits are bounded by the
-    // retry budget (wall time), not by a count of tries, or a busy batch's request would fail after
-    // a few refusals with most of its budget left. Other failures are tried maxRetries times more.
+    // A rate limit's refusal is pacing, not failure: the budget (wall time) bounds its waits, not a
+    // count of tries. Other failures are tried maxRetries times more.
     let failures = 0;
     for (let attempt = 0; ; attempt++) {
       await this.paced();
@@ -253,14 +252,12 @@ export class HttpClient {
       if (!rateLimited) failures++;
       const delay = outcome.response ? retryDelay(outcome.response, attempt) : backoff(attempt);
       // A rate limit or a wait the service asked for is always said, with the limits it sent.
-      const asked =
-        outcome.response !== undefined &&
-        (outcome.response.status === 429 || askedDelay(outcome.response) !== undefined);
+      const asked = rateLimited || (outcome.response !== undefined && askedDelay(outcome.response) !== undefined);
       const announced = delay >= NOTICE_WAIT_MS || asked;
       const wait = announced ? announcedWait(delay) : delay;
       if (!this.budget.take(wait))
         throw overBudget(failure, wait, this.budget, asked, raiseBudgetHint(this.options.env));
-      if (outcome.response?.status === 429) options.onRateLimited?.(wait);
+      if (rateLimited) options.onRateLimited?.(wait);
       this.options.trace?.(
         `* retrying in ${Math.round(wait)} ms (attempt ${attempt + 2}${rateLimited ? ', rate limited: while the retry budget lasts' : ` of ${this.options.maxRetries + 1}`})`,
       );
@@ -275,7 +272,7 @@ export class HttpClient {
           throw new InterruptedError();
         })
         .finally(() => this.budget.done());
-      if (outcome.response?.status === 429) this.options.pacer?.waitedOut();
+      if (rateLimited) this.options.pacer?.waitedOut();
     }
   }
 
