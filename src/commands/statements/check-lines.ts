@@ -2,7 +2,7 @@
 // rule, amount.ts), its lines summed per column and per currency, and the comparison of the two,
 // which says "not checkable" (with the reason) whenever it cannot compare like with like.
 import { createHash, type Hash } from 'node:crypto';
-import { readAmount, readDecimal, readField, shownValue } from '../../lib/money/amount.js';
+import { readDecimal, readField, shownValue } from '../../lib/money/amount.js';
 import { difference, ExactSum } from '../../lib/money/exact-sum.js';
 import { roleOf } from './columns.js';
 import type { Finding } from './findings.js';
